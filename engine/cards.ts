@@ -1,0 +1,88 @@
+/**
+ * Cards, seats and teams. A card is a small integer so that play and detection loops stay
+ * cheap; `cardName` / `parseCard` convert at the edges (records, events, pages).
+ *
+ * Ids: suit × 13 + (rank − 2) for the natural cards (suits S H D C, ranks 2…14 with A = 14),
+ * then 52 = big joker, 53 = little joker.
+ */
+
+export type Seat = 'N' | 'E' | 'S' | 'W';
+export type Team = 'NS' | 'EW';
+export type Suit = 'S' | 'H' | 'D' | 'C';
+export type Card = number;
+
+export const SEATS: readonly Seat[] = ['N', 'E', 'S', 'W'];
+export const TEAMS: readonly Team[] = ['NS', 'EW'];
+export const SUITS: readonly Suit[] = ['S', 'H', 'D', 'C'];
+export const BIG_JOKER: Card = 52;
+export const LITTLE_JOKER: Card = 53;
+
+const SEAT_INDEX: Record<Seat, number> = { N: 0, E: 1, S: 2, W: 3 };
+const RANK_NAMES = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
+
+/** Index of a seat, N = 0 clockwise to W = 3. */
+export function seatIndex(seat: Seat): number {
+  return SEAT_INDEX[seat];
+}
+
+/** The seat `steps` places clockwise from `seat` (1 = its left). */
+export function seatAfter(seat: Seat, steps = 1): Seat {
+  return SEATS[(SEAT_INDEX[seat] + steps) & 3]!;
+}
+
+/** The partnership a seat belongs to. */
+export function teamOf(seat: Seat): Team {
+  return seat === 'N' || seat === 'S' ? 'NS' : 'EW';
+}
+
+/** The two seats of a partnership. */
+export function seatsOf(team: Team): readonly [Seat, Seat] {
+  return team === 'NS' ? ['N', 'S'] : ['E', 'W'];
+}
+
+/** The partnership across the table. */
+export function otherTeam(team: Team): Team {
+  return team === 'NS' ? 'EW' : 'NS';
+}
+
+/** Whether a string is a seat letter. */
+export function isSeat(value: unknown): value is Seat {
+  return value === 'N' || value === 'E' || value === 'S' || value === 'W';
+}
+
+/** The printed suit of a natural card (jokers have none). */
+export function naturalSuit(card: Card): Suit | null {
+  return card >= 52 ? null : SUITS[(card / 13) | 0]!;
+}
+
+/** The rank of a natural card, 2…14 (A = 14); jokers give 0. */
+export function naturalRank(card: Card): number {
+  return card >= 52 ? 0 : (card % 13) + 2;
+}
+
+/** Builds a natural card from its suit and rank (2…14). */
+export function makeCard(suit: Suit, rank: number): Card {
+  return SUITS.indexOf(suit) * 13 + (rank - 2);
+}
+
+/** The card's name as the record format writes it: rank then suit, `10` for ten, `BJ`/`LJ`. */
+export function cardName(card: Card): string {
+  if (card === BIG_JOKER) return 'BJ';
+  if (card === LITTLE_JOKER) return 'LJ';
+  return RANK_NAMES[card % 13]! + SUITS[(card / 13) | 0]!;
+}
+
+const NAME_TO_CARD = new Map<string, Card>();
+for (let c = 0; c < 54; c++) NAME_TO_CARD.set(cardName(c), c);
+
+/**
+ * Reads a card name, case-insensitively, with `T` for ten; null when it names no card.
+ * Whether the card is in a given preset's deck is the deck's question, not this one's.
+ */
+export function parseCard(text: string): Card | null {
+  if (typeof text !== 'string') return null;
+  let t = text.trim().toUpperCase();
+  if (t.length === 2 && t[0] === 'T') t = '10' + t[1];
+  const card = NAME_TO_CARD.get(t);
+  return card === undefined ? null : card;
+}
