@@ -1,4 +1,59 @@
-export async function main(args: string[]): Promise<number> {
-  console.log('args', args);
-  return 0;
+/**
+ * The `spades` command line. Each command lives in its own module; bad input exits 2 with one
+ * line on stderr, a failed check exits 1.
+ */
+
+/** A refusal of the command's input: printed as one line, exit status 2. */
+export class UsageError extends Error {}
+
+export interface CliIo {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stdin: () => Promise<string>;
+}
+
+type Command = (args: string[], io: CliIo) => Promise<number>;
+
+/** Commands by name, loaded on demand so `spades score` does not open a database. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  score: {
+    summary: 'score FILE|-        score a spades-game/1 record and print the result as JSON',
+    load: async () => (await import('./cli-score.ts')).run,
+  },
+};
+
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  stdin: async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks).toString('utf8');
+  },
+};
+
+/** Runs the command line; resolves to the exit status. */
+export async function main(args: string[], io: CliIo = processIo): Promise<number> {
+  const [name, ...rest] = args;
+  const command = name === undefined ? undefined : COMMANDS[name];
+  if (!command) {
+    const list = Object.values(COMMANDS)
+      .map((c) => `  spades ${c.summary}`)
+      .join('\n');
+    if (name !== undefined && name !== 'help' && name !== '--help') {
+      io.stderr(`spades: unknown command '${name}'; the commands are: ${Object.keys(COMMANDS).join(', ')}\n`);
+      return 2;
+    }
+    io.stdout(`usage:\n${list}\n`);
+    return 0;
+  }
+  try {
+    return await (await command.load())(rest, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr(`${error.message.split('\n')[0]}\n`);
+      return 2;
+    }
+    throw error;
+  }
 }
