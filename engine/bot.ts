@@ -13,7 +13,7 @@ import type { Random } from './random.ts';
 import { legalPlays, trickWinnerIndex } from './trick.ts';
 
 /** A bid as the game record writes it. */
-export type Bid = number | 'nil' | 'blind nil' | `blind ${number}`;
+export type RecordBid = number | 'nil' | 'blind nil' | `blind ${number}`;
 
 /** How adventurous the bots are; every chance is drawn from the seeded Random. */
 export interface BotStyle {
@@ -30,7 +30,7 @@ export interface BotBidInput {
   seat: Seat;
   hand: readonly Card[];
   /** The bids made so far this hand, by seat. */
-  bids: Readonly<Partial<Record<Seat, Bid>>>;
+  bids: Readonly<Partial<Record<Seat, RecordBid>>>;
   /** How many points the seat's team is behind before the hand (opponents' score minus its own). */
   behind?: number;
   random: Random;
@@ -45,7 +45,7 @@ export interface BotPlayInput {
   /** The cards of the trick in progress, leader first (empty when the seat leads). */
   trick: readonly Card[];
   trumpsBroken: boolean;
-  bids: Readonly<Record<Seat, Bid>>;
+  bids: Readonly<Record<Seat, RecordBid>>;
   /** Tricks each seat has taken so far this hand. */
   taken: Readonly<Record<Seat, number>>;
   /** Per card id, non-zero once the card has been played this hand; lets the bot spot the best card left in a suit. */
@@ -57,24 +57,24 @@ export interface BotPlayInput {
 }
 
 /** The number of tricks a bid counts toward its team's contract (nil counts none). */
-export function bidTricks(bid: Bid): number {
+export function bidTricks(bid: RecordBid): number {
   if (typeof bid === 'number') return bid;
   if (bid === 'nil' || bid === 'blind nil') return 0;
   return Number(bid.slice(6));
 }
 
 /** Whether a bid is a nil or a blind nil. */
-export function isNilBid(bid: Bid | undefined): boolean {
+export function isNilBid(bid: RecordBid | undefined): boolean {
   return bid === 'nil' || bid === 'blind nil';
 }
 
 /** Whether a bid is a blind team bid ("blind N"). */
-export function isBlindBid(bid: Bid | undefined): boolean {
+export function isBlindBid(bid: RecordBid | undefined): boolean {
   return typeof bid === 'string' && bid.startsWith('blind ') && bid !== 'blind nil';
 }
 
 /** A bot's bid: the hand's sure tricks, shaped to what the rules allow given the partner's bid. */
-export function botBid(input: BotBidInput): Bid {
+export function botBid(input: BotBidInput): RecordBid {
   const { options, seat, hand, bids, random } = input;
   const style = input.style ?? {};
   const behind = input.behind ?? 0;
@@ -273,12 +273,12 @@ export function botPlay(input: BotPlayInput): Card {
 }
 
 /** The team's contract: both partners' bids, nil counting none. */
-function contractOf(bids: Readonly<Record<Seat, Bid>>, seat: Seat): number {
+function contractOf(bids: Readonly<Record<Seat, RecordBid>>, seat: Seat): number {
   return bidTricks(bids[seat]) + bidTricks(bids[seatAfter(seat, 2)]);
 }
 
 /** Tricks counting toward the team's contract: a nil bidder's tricks never do. */
-function tricksTowardContract(bids: Readonly<Record<Seat, Bid>>, taken: Readonly<Record<Seat, number>>, seat: Seat): number {
+function tricksTowardContract(bids: Readonly<Record<Seat, RecordBid>>, taken: Readonly<Record<Seat, number>>, seat: Seat): number {
   const partner = seatAfter(seat, 2);
   return (isNilBid(bids[seat]) ? 0 : taken[seat]) + (isNilBid(bids[partner]) ? 0 : taken[partner]);
 }

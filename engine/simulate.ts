@@ -7,7 +7,7 @@ import { type Card, type Seat, type Team, SEATS, seatAfter, seatIndex, teamOf } 
 import { type Deck, TRUMPS, beats, deckFor } from './deck.ts';
 import type { RuleOptions } from './presets.ts';
 import { type Random, type Seed, createRandom, dealWith } from './random.ts';
-import { type Bid, type BotStyle, bidTricks, botBid, botPlay } from './bot.ts';
+import { type RecordBid, type BotStyle, bidTricks, botBid, botPlay } from './bot.ts';
 import type { Violation } from './trick.ts';
 
 export interface SimulateHandInput {
@@ -26,7 +26,7 @@ export interface SimulatedHand {
   /** Each seat's 13 cards as dealt (the same deal `dealFromSeed(deck, seed, dealer)` gives). */
   deal: Record<Seat, Card[]>;
   /** Each seat's bid; the object's keys are in the order the bids were made. */
-  bids: Record<Seat, Bid>;
+  bids: Record<Seat, RecordBid>;
   /** The seats in the order they bid. */
   bidOrder: Seat[];
   /** The 13 tricks, each in play order (leader first); empty for a hand the rules say is not played (6-4). */
@@ -48,7 +48,7 @@ export function bidOrderFor(options: Pick<RuleOptions, 'biddingOrder'>, dealer: 
 }
 
 /** Whether the bids make a hand the rules do not play: the 6-4 rule, team bids of exactly 6 and 4 with no nil or blind. */
-export function isSixFour(options: Pick<RuleOptions, 'sixFour'>, bids: Readonly<Record<Seat, Bid>>): boolean {
+export function isSixFour(options: Pick<RuleOptions, 'sixFour'>, bids: Readonly<Record<Seat, RecordBid>>): boolean {
   if (!options.sixFour) return false;
   if (SEATS.some((s) => typeof bids[s] !== 'number')) return false;
   const ns = bidTricks(bids.N) + bidTricks(bids.S);
@@ -64,7 +64,7 @@ export function simulateHand(input: SimulateHandInput): SimulatedHand {
   const deal = dealWith(deck, random, dealer);
 
   const bidOrder = bidOrderFor(options, dealer);
-  const made: Partial<Record<Seat, Bid>> = {};
+  const made: Partial<Record<Seat, RecordBid>> = {};
   for (const seat of bidOrder) {
     made[seat] = botBid({
       options,
@@ -76,7 +76,7 @@ export function simulateHand(input: SimulateHandInput): SimulatedHand {
       ...(input.style ? { style: input.style } : {}),
     });
   }
-  const bids = made as Record<Seat, Bid>;
+  const bids = made as Record<Seat, RecordBid>;
   const taken: Record<Seat, number> = { N: 0, E: 0, S: 0, W: 0 };
   if (isSixFour(options, bids)) return { dealer, deal, bids, bidOrder, plays: [], winners: [], taken };
 
@@ -89,7 +89,7 @@ function playByBots(
   options: RuleOptions,
   dealer: Seat,
   deal: Record<Seat, Card[]>,
-  bids: Record<Seat, Bid>,
+  bids: Record<Seat, RecordBid>,
   taken: Record<Seat, number>,
   random: Random,
   input: SimulateHandInput,
