@@ -3,17 +3,13 @@
  * sure to take and play a plain, readable game: cover the partner, win cheaply while the team
  * still needs tricks, duck once the contract is made and bags are close. Every choice is a
  * function of the hand, the table and a seeded Random, so a seed replays a whole game.
- *
- * Bids are written as the game record writes them: a number, "nil", "blind nil" or "blind N".
  */
-import { type Card, type Seat, seatAfter } from './cards.ts';
+import { type Card, type Seat, seatAfter, teamOf } from './cards.ts';
+import { type Bid, type Bids, isNil, teamBidOf } from './bid.ts';
 import { type Deck, TRUMPS, beats, deckFor } from './deck.ts';
 import type { RuleOptions } from './presets.ts';
 import type { Random } from './random.ts';
 import { legalPlays, trickWinnerIndex } from './trick.ts';
-
-/** A bid as the game record writes it. */
-export type RecordBid = number | 'nil' | 'blind nil' | `blind ${number}`;
 
 /** How adventurous the bots are; every chance is drawn from the seeded Random. */
 export interface BotStyle {
@@ -30,7 +26,7 @@ export interface BotBidInput {
   seat: Seat;
   hand: readonly Card[];
   /** The bids made so far this hand, by seat. */
-  bids: Readonly<Partial<Record<Seat, RecordBid>>>;
+  bids: Readonly<Partial<Record<Seat, Bid>>>;
   /** How many points the seat's team is behind before the hand (opponents' score minus its own). */
   behind?: number;
   random: Random;
@@ -45,7 +41,7 @@ export interface BotPlayInput {
   /** The cards of the trick in progress, leader first (empty when the seat leads). */
   trick: readonly Card[];
   trumpsBroken: boolean;
-  bids: Readonly<Record<Seat, RecordBid>>;
+  bids: Readonly<Bids>;
   /** Tricks each seat has taken so far this hand. */
   taken: Readonly<Record<Seat, number>>;
   /** Per card id, non-zero once the card has been played this hand; lets the bot spot the best card left in a suit. */
@@ -56,25 +52,17 @@ export interface BotPlayInput {
   style?: BotStyle;
 }
 
-/** The number of tricks a bid counts toward its team's contract (nil counts none). */
-export function bidTricks(bid: RecordBid): number {
-  if (typeof bid === 'number') return bid;
-  if (bid === 'nil' || bid === 'blind nil') return 0;
-  return Number(bid.slice(6));
+/** Tricks a bid counts toward its team's contract (nil counts none). */
+function tricksOf(bid: Bid): number {
+  return bid.kind === 'number' || bid.kind === 'blind' ? bid.tricks : 0;
 }
 
-/** Whether a bid is a nil or a blind nil. */
-export function isNilBid(bid: RecordBid | undefined): boolean {
-  return bid === 'nil' || bid === 'blind nil';
-}
-
-/** Whether a bid is a blind team bid ("blind N"). */
-export function isBlindBid(bid: RecordBid | undefined): boolean {
-  return typeof bid === 'string' && bid.startsWith('blind ') && bid !== 'blind nil';
-}
+const number = (tricks: number): Bid => ({ kind: 'number', tricks });
+const blindBid = (tricks: number): Bid => ({ kind: 'blind', tricks });
+const NIL: Bid = { kind: 'nil' };
 
 /** A bot's bid: the hand's sure tricks, shaped to what the rules allow given the partner's bid. */
-export function botBid(input: BotBidInput): RecordBid {
+export function botBid(input: BotBidInput): Bid {
   const { options, seat, hand, bids, random } = input;
   const style = input.style ?? {};
   const behind = input.behind ?? 0;
@@ -87,12 +75,12 @@ export function botBid(input: BotBidInput): RecordBid {
   if (blind && (blind.strict ? behind > blind.deficit : behind >= blind.deficit)) {
     const teamLeast = Math.max(blind.minimumTeam, minimum);
     if (partnerBid === undefined && random.float() < (style.blind ?? 0.5)) {
-      return `blind ${Math.min(maximum, Math.ceil(teamLeast / 2))}`;
+      return blindBid(Math.min(maximum, Math.ceil(teamLeast / 2)));
     }
     // A blind bid binds the whole team: the second partner must bid blind too.
-    if (isBlindBid(partnerBid)) {
-      const p = bidTricks(partnerBid!);
-      return `blind ${Math.min(maximum - p, Math.max(teamLeast - p, Math.ceil(teamLeast / 2)))}`;
+    if (partnerBid?.kind === 'blind') {
+      const p = partnerBid.tricks;
+      return blindBid(Math.min(maximum - p, Math.max(teamLeast - p, Math.ceil(teamLeast / 2))));
     }
   }
   if (
@@ -101,26 +89,26 @@ export function botBid(input: BotBidInput): RecordBid {
     partnerBid === undefined &&
     random.float() < (style.blind ?? 0.5)
   ) {
-    return 'blind nil';
+    return { kind: 'blind-nil' };
   }
 
   const deck = deckFor(options);
   const estimate = Math.max(0, Math.min(13, Math.round(sureTricks(deck, hand))));
 
   if (partnerBid === undefined) {
-    if (options.nil !== null && fitForNil(deck, hand) && random.float() < (style.nil ?? 0.75)) return 'nil';
-    return Math.min(estimate, maximum);
+    if (options.nil !== null && fitForNil(deck, hand) && random.float() < (style.nil ?? 0.75)) return NIL;
+    return number(Math.min(estimate, maximum));
   }
-  if (isNilBid(partnerBid)) {
+  if (isNil(partnerBid)) {
     // The partner's nil leaves this seat's bid as the whole contract.
-    return clamp(estimate, minimum, maximum);
+    return number(clamp(estimate, minimum, maximum));
   }
-  const p = bidTricks(partnerBid);
+  const p = tricksOf(partnerBid);
   // Double nil is left to people: a seat whose partner bid a number may nil only when that number carries the team.
   if (options.nil !== null && p >= minimum && fitForNil(deck, hand) && random.float() < (style.nil ?? 0.75)) {
-    return 'nil';
+    return NIL;
   }
-  return clamp(estimate, Math.max(0, minimum - p), Math.max(0, maximum - p));
+  return number(clamp(estimate, Math.max(0, minimum - p), Math.max(0, maximum - p)));
 }
 
 function clamp(n: number, low: number, high: number): number {
@@ -220,8 +208,8 @@ export function botPlay(input: BotPlayInput): Card {
   if (legal.length === 1) return legal[0]!;
 
   const partner = seatAfter(seat, 2);
-  const myNil = isNilBid(bids[seat]);
-  const partnerNil = isNilBid(bids[partner]);
+  const myNil = isNil(bids[seat]);
+  const partnerNil = isNil(bids[partner]);
   const need = contractOf(bids, seat) - tricksTowardContract(bids, taken, seat);
   const opponent = seatAfter(seat, 1);
   const opponentsNeed = contractOf(bids, opponent) - tricksTowardContract(bids, taken, opponent);
@@ -266,21 +254,21 @@ export function botPlay(input: BotPlayInput): Card {
     return lowest(legal, deck);
   }
   // An opponent's nil is worth more to break than a trick is to take.
-  if (isNilBid(bids[winnerSeat]) && taken[winnerSeat] === 0) return highestLoser ?? lowest(legal, deck);
+  if (isNil(bids[winnerSeat]) && taken[winnerSeat] === 0) return highestLoser ?? lowest(legal, deck);
   if (bestWinner !== null && (need > 0 || (opponentsNeed > 0 && !nearBags))) return bestWinner;
   if (need <= 0 && nearBags) return highestLoser ?? bestWinner!;
   return lowest(legal, deck);
 }
 
 /** The team's contract: both partners' bids, nil counting none. */
-function contractOf(bids: Readonly<Record<Seat, RecordBid>>, seat: Seat): number {
-  return bidTricks(bids[seat]) + bidTricks(bids[seatAfter(seat, 2)]);
+function contractOf(bids: Readonly<Bids>, seat: Seat): number {
+  return teamBidOf(bids, teamOf(seat)).contract;
 }
 
 /** Tricks counting toward the team's contract: a nil bidder's tricks never do. */
-function tricksTowardContract(bids: Readonly<Record<Seat, RecordBid>>, taken: Readonly<Record<Seat, number>>, seat: Seat): number {
+function tricksTowardContract(bids: Readonly<Bids>, taken: Readonly<Record<Seat, number>>, seat: Seat): number {
   const partner = seatAfter(seat, 2);
-  return (isNilBid(bids[seat]) ? 0 : taken[seat]) + (isNilBid(bids[partner]) ? 0 : taken[partner]);
+  return (isNil(bids[seat]) ? 0 : taken[seat]) + (isNil(bids[partner]) ? 0 : taken[partner]);
 }
 
 // Trumps' power (86…100) sits above every side card's (2…14), so power alone orders discards:

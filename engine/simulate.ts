@@ -3,12 +3,16 @@
  * whole games) or by uniformly random legal plays (for property tests, which need the odd
  * plays no sensible bot would make). Everything is a function of the seed.
  */
-import { type Card, type Seat, type Team, SEATS, seatAfter, seatIndex, teamOf } from './cards.ts';
+import { type Card, type Seat, type Team, SEATS, TEAMS, cardName, otherTeam, seatAfter, seatIndex, teamOf } from './cards.ts';
 import { type Deck, TRUMPS, beats, deckFor } from './deck.ts';
-import type { RuleOptions } from './presets.ts';
+import { PRESETS, type RuleOptions } from './presets.ts';
+import type { Rules } from './rules.ts';
+import { type GameState, applyHand, newGame } from './game.ts';
 import { type Random, type Seed, createRandom, dealWith } from './random.ts';
-import { type RecordBid, type BotStyle, bidTricks, botBid, botPlay } from './bot.ts';
-import type { Violation } from './trick.ts';
+import { type Bid, type Bids, bidValue, biddingOrder } from './bid.ts';
+import { type BotStyle, botBid, botPlay } from './bot.ts';
+import { isSixFour } from './scoring.ts';
+import { type Violation, replayPlays } from './trick.ts';
 
 export interface SimulateHandInput {
   options: RuleOptions;
@@ -26,7 +30,7 @@ export interface SimulatedHand {
   /** Each seat's 13 cards as dealt (the same deal `dealFromSeed(deck, seed, dealer)` gives). */
   deal: Record<Seat, Card[]>;
   /** Each seat's bid; the object's keys are in the order the bids were made. */
-  bids: Record<Seat, RecordBid>;
+  bids: Bids;
   /** The seats in the order they bid. */
   bidOrder: Seat[];
   /** The 13 tricks, each in play order (leader first); empty for a hand the rules say is not played (6-4). */
@@ -37,25 +41,6 @@ export interface SimulatedHand {
   taken: Record<Seat, number>;
 }
 
-/** The seats in the order they bid: clockwise from the dealer's left, or the non-dealing team first. */
-export function bidOrderFor(options: Pick<RuleOptions, 'biddingOrder'>, dealer: Seat): Seat[] {
-  const left = seatAfter(dealer, 1);
-  if (options.biddingOrder === 'non-dealing-team-first') {
-    // Dealer's left, then the dealer's right (its partner); then the dealer's partner, the dealer last.
-    return [left, seatAfter(dealer, 3), seatAfter(dealer, 2), dealer];
-  }
-  return [left, seatAfter(dealer, 2), seatAfter(dealer, 3), dealer];
-}
-
-/** Whether the bids make a hand the rules do not play: the 6-4 rule, team bids of exactly 6 and 4 with no nil or blind. */
-export function isSixFour(options: Pick<RuleOptions, 'sixFour'>, bids: Readonly<Record<Seat, RecordBid>>): boolean {
-  if (!options.sixFour) return false;
-  if (SEATS.some((s) => typeof bids[s] !== 'number')) return false;
-  const ns = bidTricks(bids.N) + bidTricks(bids.S);
-  const ew = bidTricks(bids.E) + bidTricks(bids.W);
-  return (ns === 6 && ew === 4) || (ns === 4 && ew === 6);
-}
-
 /** Deals a hand from the seed, has the bots bid it and play it out card by card. */
 export function simulateHand(input: SimulateHandInput): SimulatedHand {
   const { options, dealer } = input;
@@ -63,8 +48,8 @@ export function simulateHand(input: SimulateHandInput): SimulatedHand {
   const random = createRandom(input.seed);
   const deal = dealWith(deck, random, dealer);
 
-  const bidOrder = bidOrderFor(options, dealer);
-  const made: Partial<Record<Seat, RecordBid>> = {};
+  const bidOrder = biddingOrder(options, dealer);
+  const made: Partial<Record<Seat, Bid>> = {};
   for (const seat of bidOrder) {
     made[seat] = botBid({
       options,
@@ -76,7 +61,7 @@ export function simulateHand(input: SimulateHandInput): SimulatedHand {
       ...(input.style ? { style: input.style } : {}),
     });
   }
-  const bids = made as Record<Seat, RecordBid>;
+  const bids = made as Bids;
   const taken: Record<Seat, number> = { N: 0, E: 0, S: 0, W: 0 };
   if (isSixFour(options, bids)) return { dealer, deal, bids, bidOrder, plays: [], winners: [], taken };
 
@@ -89,7 +74,7 @@ function playByBots(
   options: RuleOptions,
   dealer: Seat,
   deal: Record<Seat, Card[]>,
-  bids: Record<Seat, RecordBid>,
+  bids: Bids,
   taken: Record<Seat, number>,
   random: Random,
   input: SimulateHandInput,
@@ -244,3 +229,119 @@ export function randomHand(input: RandomHandInput): RandomHand {
   return { deal, plays, winners, renege };
 }
 
+
+/** One hand of a `spades-game/1` record, as simulated. */
+export interface RecordHandJson {
+  dealer: Seat;
+  deal: Record<Seat, string[]>;
+  bids: Partial<Record<Seat, number | string>>;
+  plays?: string[][];
+  reneges?: { seat: Seat; trick: number; upheld: boolean }[];
+}
+
+/** A whole simulated game as a `spades-game/1` record. */
+export interface RecordJson {
+  format: 'spades-game/1';
+  rules: string | ({ preset: string } & Partial<RuleOptions>);
+  dealer: Seat;
+  hands: RecordHandJson[];
+}
+
+/** A simulated hand as the game record writes it: card names, bids in the order made, and the renege claims. */
+export function recordHand(hand: SimulatedHand, reneges: readonly Violation[] = []): RecordHandJson {
+  const names = (cards: readonly Card[]) => cards.map(cardName);
+  const bids: Partial<Record<Seat, number | string>> = {};
+  for (const seat of hand.bidOrder) bids[seat] = bidValue(hand.bids[seat]);
+  const json: RecordHandJson = {
+    dealer: hand.dealer,
+    deal: { N: names(hand.deal.N), E: names(hand.deal.E), S: names(hand.deal.S), W: names(hand.deal.W) },
+    bids,
+  };
+  if (hand.plays.length > 0) json.plays = hand.plays.map(names);
+  if (reneges.length > 0) json.reneges = reneges.map((r) => ({ seat: r.seat, trick: r.trick, upheld: true }));
+  return json;
+}
+
+export interface SimulateGameInput {
+  rules: Rules;
+  seed: Seed;
+  /** The first dealer; N when not given. */
+  dealer?: Seat;
+  style?: BotStyle;
+  /** Stop after this many hands even with no winner (default 200): a guard, not a rule. */
+  maxHands?: number;
+}
+
+export interface SimulatedGame {
+  hands: SimulatedHand[];
+  /** The game after its last hand, folded by the same code as the ledger's. */
+  state: GameState;
+  /** The game as a `spades-game/1` record; scoring it gives the same result as `state`. */
+  record: RecordJson;
+}
+
+/**
+ * Plays a whole game with bots: each hand is dealt from its own seed (`seed#n`), bid knowing
+ * the score, played out, and folded into the game until it is won. Every renege the plays
+ * show is claimed by the other team and upheld, so demos with a renege chance show penalties.
+ */
+export function simulateGame(input: SimulateGameInput): SimulatedGame {
+  const { rules } = input;
+  const options = rules.options;
+  const deck = deckFor(options);
+  const maxHands = input.maxHands ?? 200;
+  let state = newGame(rules, input.dealer ? { dealer: input.dealer } : {});
+  const hands: SimulatedHand[] = [];
+  const recorded: RecordHandJson[] = [];
+  while (state.winner === null && hands.length < maxHands) {
+    const behind = {} as Record<Team, number>;
+    const bags = {} as Record<Team, number>;
+    for (const team of TEAMS) {
+      behind[team] = state.teams[otherTeam(team)].score - state.teams[team].score;
+      bags[team] = state.teams[team].bags;
+    }
+    const hand = simulateHand({
+      options,
+      dealer: state.dealer,
+      seed: `${input.seed}#${hands.length + 1}`,
+      behind,
+      bags,
+      ...(input.style ? { style: input.style } : {}),
+    });
+    const played = hand.plays.length > 0;
+    const reneges = played ? replayPlays(deck, hand.dealer, hand.plays, hand.deal).reneges : [];
+    state = applyHand(state, {
+      kind: 'played',
+      dealer: hand.dealer,
+      bids: hand.bids,
+      tricks: played ? hand.taken : null,
+      firstSeven: played ? firstSevenOf(hand.winners) : null,
+      reneges: reneges.map((r) => ({ seat: r.seat, upheld: true })),
+    });
+    hands.push(hand);
+    recorded.push(recordHand(hand, reneges));
+  }
+  return {
+    hands,
+    state,
+    record: { format: 'spades-game/1', rules: rulesJson(rules), dealer: input.dealer ?? 'N', hands: recorded },
+  };
+}
+
+/** The team that won each of the first 7 tricks, or null. */
+function firstSevenOf(winners: readonly Seat[]): Team | null {
+  if (winners.length < 7) return null;
+  const team = teamOf(winners[0]!);
+  for (let i = 1; i < 7; i++) if (teamOf(winners[i]!) !== team) return null;
+  return team;
+}
+
+/** The record's `rules`: the preset id, or the preset with just the options that differ from it. */
+function rulesJson(rules: Rules): RecordJson['rules'] {
+  const base = PRESETS[rules.preset] as unknown as Record<string, unknown>;
+  const overrides: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(rules.options)) {
+    if (JSON.stringify(value) !== JSON.stringify(base[key])) overrides[key] = value;
+  }
+  return Object.keys(overrides).length === 0 ? rules.preset : { preset: rules.preset, ...overrides };
+}

@@ -3,7 +3,8 @@ import { type Card, type Seat, type Team, SEATS, TEAMS, cardName, parseCard, sea
 import { deckFor } from '../engine/deck.ts';
 import { PRESETS, PRESET_IDS, type RuleOptions } from '../engine/presets.ts';
 import { createRandom } from '../engine/random.ts';
-import { type BotPlayInput, type RecordBid, botBid, botPlay } from '../engine/bot.ts';
+import { type Bid, type Bids, bidValue, checkBids, parseBid } from '../engine/bid.ts';
+import { type BotPlayInput, botBid, botPlay } from '../engine/bot.ts';
 import { simulateHand } from '../engine/simulate.ts';
 import { replayPlays } from '../engine/trick.ts';
 
@@ -19,25 +20,37 @@ const NIL_HAND = cards('2S 3S 2H 4H 6H 8H 3D 5D 7D 9D 2C 4C 6C');
 const STRONG_HAND = cards('AS KS QS JS 10S AH KH AD KD AC KC 2H 2D');
 const MIDDLING_HAND = cards('AS 7S 4S KH 9H 5H QD 8D 3D JC 9C 6C 2C');
 
-function bid(options: RuleOptions, hand: Card[], bids: Partial<Record<Seat, RecordBid>> = {}, extra: { behind?: number; nil?: number; blind?: number } = {}) {
-  return botBid({
+/** A bid or bids from the record's way of writing them. */
+type Written = number | string;
+function toBid(value: Written): Bid {
+  const bid = parseBid(value);
+  if (bid === null) throw new Error(`test bids: '${value}' is not a bid`);
+  return bid;
+}
+function toBids(written: Partial<Record<Seat, Written>>): Bids {
+  return Object.fromEntries(Object.entries(written).map(([seat, value]) => [seat, toBid(value!)])) as Bids;
+}
+
+/** The bot's bid for S, written as the record writes it. */
+function bid(options: RuleOptions, hand: Card[], bids: Partial<Record<Seat, Written>> = {}, extra: { behind?: number; nil?: number; blind?: number } = {}) {
+  return bidValue(botBid({
     options,
     seat: 'S',
     hand,
-    bids,
+    bids: toBids(bids),
     behind: extra.behind ?? 0,
     random: createRandom(1),
     style: { nil: extra.nil ?? 1, blind: extra.blind ?? 1 },
-  });
+  }));
 }
 
 /**
  * What the rules table allows a team to bid, read here straight from the options so the bots
  * are held to the rules page rather than to their own arithmetic.
  */
-function teamProblem(options: RuleOptions, team: Team, bids: Record<Seat, RecordBid>, behind: number): string | null {
+function teamProblem(options: RuleOptions, team: Team, bids: Bids, behind: number): string | null {
   const [a, b] = seatsOf(team);
-  const pair = [bids[a], bids[b]];
+  const pair = [bidValue(bids[a]), bidValue(bids[b])];
   const nils = pair.filter((x) => x === 'nil' || x === 'blind nil').length;
   const blinds = pair.filter((x) => typeof x === 'string' && /^blind \d+$/.test(x)).length;
   for (const x of pair) {
@@ -129,7 +142,14 @@ describe('botBid', () => {
           const problem = teamProblem(options, team, hand.bids, behind[team]);
           if (problem) problems.push(`seed ${seed} ${team}: ${problem} (${JSON.stringify(hand.bids)})`);
         }
-        nils += SEATS.filter((s) => hand.bids[s] === 'nil').length;
+        // The bid checker records and the ledger use must agree with the rules page.
+        const scores = { NS: 0, EW: behind.NS };
+        try {
+          checkBids(options, hand.bids, scores, id);
+        } catch (error) {
+          problems.push(`seed ${seed}: ${(error as Error).message}`);
+        }
+        nils += SEATS.filter((s) => hand.bids[s].kind === 'nil').length;
       }
       expect(problems).toEqual([]);
       if (options.nil !== null) expect(nils).toBeGreaterThan(0);
@@ -141,7 +161,7 @@ describe('botBid', () => {
 describe('botPlay', () => {
   const options = PRESETS['blp-r1'];
   const deck = deckFor(options);
-  const even: Record<Seat, RecordBid> = { N: 3, E: 3, S: 3, W: 3 };
+  const even = toBids({ N: 3, E: 3, S: 3, W: 3 });
   const none: Record<Seat, number> = { N: 0, E: 0, S: 0, W: 0 };
 
   function play(input: Partial<BotPlayInput> & { hand: Card[]; trick: Card[] }): string {
@@ -177,7 +197,7 @@ describe('botPlay', () => {
 
   it('given the contract is made and the bag limit is near, then it ducks under with its highest losing card', () => {
     const taken = { N: 3, S: 2, E: 2, W: 2 };
-    const bids: Record<Seat, RecordBid> = { N: 2, S: 2, E: 2, W: 1 };
+    const bids = toBids({ N: 2, S: 2, E: 2, W: 1 });
     const trick = cards('5H 6H 9H');
     expect(play({ hand: cards('KH 8H 3H'), trick, taken, bids, bags: 8 })).toBe('8H');
     // Far from the limit and nobody left to set, it just follows low.
@@ -194,12 +214,12 @@ describe('botPlay', () => {
   });
 
   it('given it bid nil, then it plays the highest card that still loses the trick', () => {
-    const bids: Record<Seat, RecordBid> = { N: 4, E: 3, S: 'nil', W: 3 };
+    const bids = toBids({ N: 4, E: 3, S: 'nil', W: 3 });
     expect(play({ hand: cards('JH 9H 2H'), trick: cards('10H'), seat: 'S', bids })).toBe('9H');
   });
 
   it('given the nil partner is winning, then it overtakes to cover the nil', () => {
-    const bids: Record<Seat, RecordBid> = { N: 'nil', E: 3, S: 5, W: 3 };
+    const bids = toBids({ N: 'nil', E: 3, S: 5, W: 3 });
     // W led 3♥, N (nil) is winning with 9♥, E played 5♥; S is last.
     expect(play({ hand: cards('KH 10H 2H'), trick: cards('3H 9H 5H'), bids })).toBe('10H');
   });
@@ -208,8 +228,8 @@ describe('botPlay', () => {
     // N led 2♥, E played 7♥.
     const trick = cards('2H 7H');
     const hand = cards('AH 8H 3H');
-    expect(play({ hand, trick, bids: { N: 4, E: 'nil', S: 3, W: 5 } })).toBe('3H');
-    expect(play({ hand, trick, bids: { N: 4, E: 3, S: 3, W: 5 } })).toBe('8H');
+    expect(play({ hand, trick, bids: toBids({ N: 4, E: 'nil', S: 3, W: 5 }) })).toBe('3H');
+    expect(play({ hand, trick, bids: toBids({ N: 4, E: 3, S: 3, W: 5 }) })).toBe('8H');
   });
 
   it('given a renege chance of 1 and a hand that can follow, then it plays off the led suit', () => {
