@@ -74,7 +74,7 @@ export function botBid(input: BotBidInput): Bid {
   const blind = options.blindBid;
   if (blind && (blind.strict ? behind > blind.deficit : behind >= blind.deficit)) {
     const teamLeast = Math.max(blind.minimumTeam, minimum);
-    if (partnerBid === undefined && random.float() < (style.blind ?? 0.5)) {
+    if (partnerBid === undefined && random.float() < (style.blind ?? 0.2)) {
       return blindBid(Math.min(maximum, Math.ceil(teamLeast / 2)));
     }
     // A blind bid binds the whole team: the second partner must bid blind too.
@@ -87,7 +87,7 @@ export function botBid(input: BotBidInput): Bid {
     options.blindNil !== null &&
     behind >= options.blindNilDeficit &&
     partnerBid === undefined &&
-    random.float() < (style.blind ?? 0.5)
+    random.float() < (style.blind ?? 0.2)
   ) {
     return { kind: 'blind-nil' };
   }
