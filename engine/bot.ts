@@ -15,7 +15,7 @@ import { legalPlays, trickWinnerIndex } from './trick.ts';
 export interface BotStyle {
   /** Chance that a hand fit for nil is bid nil, when the rules have nil (default 0.75). */
   nil?: number;
-  /** Chance that a team allowed a blind bid or blind nil takes it (default 0.5). */
+  /** Chance that a team allowed a blind bid or blind nil takes it (default 0.2). */
   blind?: number;
   /** Chance that a seat able to follow suit reneges on purpose (default 0: bots follow the rules). */
   renege?: number;
