@@ -1,0 +1,213 @@
+/**
+ * The domain's events: everything that happens at a Spades tournament, in the past tense.
+ * Payloads hold plain JSON (seats as letters, cards as record names such as "10H", bids as in
+ * the game record: 5, "nil", "blind nil", "blind 6") so the ledger reads the same to an
+ * auditor as to the engine.
+ */
+import { SEATS, type Seat, type Team } from '../engine/cards.ts';
+import type { FormatId, FormatOptions } from '../engine/formats.ts';
+import { type Check, type EventDefinition, check, defineEvent, eventRegistry } from './event-types.ts';
+
+export type { FormatId };
+export type BidValue = number | string;
+export type RulesValue = string | ({ preset: string } & Record<string, unknown>);
+
+type Payload<D> = D extends EventDefinition<string, infer P> ? P : never;
+
+const id = check.text({ min: 1, max: 120 });
+const seat = check.oneOf(SEATS);
+const team = check.oneOf(['NS', 'EW'] as const);
+const iso = check.text({ pattern: /^\d{4}-\d{2}-\d{2}T/ });
+const cardName = check.text({ min: 2, max: 3 });
+const bid: Check<BidValue> = check.either<number, string>(check.integer({ min: 0, max: 13 }), check.text({ min: 3, max: 10 }));
+const rules: Check<RulesValue> = check.either<string, RulesValue>(check.text({ min: 1 }), check.anyObject() as Check<RulesValue>);
+const bySeat = <T>(c: Check<T>) => check.record(seat, c) as Check<Partial<Record<Seat, T>>>;
+const fullySeated = <T>(c: Check<T>): Check<Record<Seat, T>> => (value, field = 'payload') => {
+  const checked = bySeat(c)(value, field);
+  if (!checked.ok) return checked;
+  const missing = SEATS.filter((s) => checked.value[s] === undefined);
+  if (missing.length > 0) return { ok: false, issue: { field, problem: `needs every seat; missing ${missing.join(', ')}` } };
+  return { ok: true, value: checked.value as Record<Seat, T> };
+};
+const teamStart = check.object({ score: check.integer(), bags: check.integer({ min: 0 }), sets: check.integer({ min: 0 }) });
+
+export const TournamentCreated = defineEvent({
+  type: 'TournamentCreated',
+  version: 1,
+  validate: check.object({
+    tournamentId: id,
+    name: check.text({ min: 1, max: 200 }),
+    format: check.oneOf(['blp-2024', 'unc-intramural', 'pitt-boss', 'asher-theatre', 'tournament-spades', 'custom'] as const),
+    options: check.anyObject() as unknown as Check<FormatOptions>,
+  }),
+});
+export const TeamRegistered = defineEvent({
+  type: 'TeamRegistered',
+  version: 1,
+  validate: check.object({
+    tournamentId: id,
+    teamId: id,
+    name: check.text({ min: 1, max: 120 }),
+    players: check.array(check.text({ min: 1, max: 120 }), { min: 1, max: 2 }),
+    fee: check.nullable(check.number()),
+  }),
+});
+export const TeamWithdrawn = defineEvent({
+  type: 'TeamWithdrawn',
+  version: 1,
+  validate: check.object({ tournamentId: id, teamId: id }),
+});
+export const TournamentStarted = defineEvent({
+  type: 'TournamentStarted',
+  version: 1,
+  validate: check.object({
+    tournamentId: id,
+    seeds: check.array(id, { min: 2, max: 64 }),
+    seeding: check.object({ method: check.oneOf(['manual', 'random'] as const), seed: check.optional(check.text()) }),
+    byeDraw: check.optional(check.array(check.record(id, cardName))),
+  }),
+});
+export const TeamDisqualified = defineEvent({
+  type: 'TeamDisqualified',
+  version: 1,
+  validate: check.object({ tournamentId: id, teamId: id, reason: check.text({ min: 1, max: 500 }) }),
+});
+export const MatchStarted = defineEvent({
+  type: 'MatchStarted',
+  version: 1,
+  validate: check.object({ tournamentId: id, matchId: id, teams: check.array(id, { min: 2, max: 2 }), table: check.integer({ min: 1 }) }),
+});
+export const ClockStarted = defineEvent({
+  type: 'ClockStarted',
+  version: 1,
+  validate: check.object({ tournamentId: id, matchId: id, at: iso, minutes: check.integer({ min: 1, max: 600 }) }),
+});
+export const TimeCalled = defineEvent({
+  type: 'TimeCalled',
+  version: 1,
+  validate: check.object({ tournamentId: id, matchId: id, gameId: id, at: iso, hand: check.integer({ min: 1 }) }),
+});
+export const GameStarted = defineEvent({
+  type: 'GameStarted',
+  version: 1,
+  validate: check.object({
+    gameId: id,
+    matchId: check.nullable(id),
+    tournamentId: check.nullable(id),
+    number: check.integer({ min: 1 }),
+    rules,
+    teams: check.object({ NS: id, EW: id }),
+    seats: bySeat(check.text({ min: 1, max: 120 })),
+    dealer: seat,
+    start: check.optional(check.object({ NS: teamStart, EW: teamStart })),
+  }),
+});
+export const HandDealt = defineEvent({
+  type: 'HandDealt',
+  version: 1,
+  validate: check.object({
+    gameId: id,
+    hand: check.integer({ min: 1 }),
+    dealer: seat,
+    seed: check.optional(check.text({ min: 1, max: 200 })),
+    deal: check.optional(fullySeated(check.array(cardName, { min: 13, max: 13 }))),
+  }),
+});
+export const BidMade = defineEvent({
+  type: 'BidMade',
+  version: 1,
+  validate: check.object({ gameId: id, hand: check.integer({ min: 1 }), seat, bid }),
+});
+export const CardPlayed = defineEvent({
+  type: 'CardPlayed',
+  version: 1,
+  validate: check.object({ gameId: id, hand: check.integer({ min: 1 }), seat, card: cardName }),
+});
+export const TricksRecorded = defineEvent({
+  type: 'TricksRecorded',
+  version: 1,
+  validate: check.object({
+    gameId: id,
+    hand: check.integer({ min: 1 }),
+    tricks: fullySeated(check.integer({ min: 0, max: 13 })),
+    firstSeven: check.optional(team),
+  }),
+});
+export const MisdealCalled = defineEvent({
+  type: 'MisdealCalled',
+  version: 1,
+  validate: check.object({ gameId: id, hand: check.integer({ min: 1 }), reason: check.text({ min: 1, max: 200 }) }),
+});
+export const RenegeClaimed = defineEvent({
+  type: 'RenegeClaimed',
+  version: 1,
+  validate: check.object({
+    gameId: id,
+    claimId: id,
+    hand: check.integer({ min: 1 }),
+    seat,
+    trick: check.nullable(check.integer({ min: 1, max: 13 })),
+  }),
+});
+export const RulingGiven = defineEvent({
+  type: 'RulingGiven',
+  version: 1,
+  validate: check.object({
+    gameId: id,
+    claimId: id,
+    upheld: check.boolean(),
+    note: check.text({ max: 1000 }),
+    judge: check.text({ min: 1, max: 120 }),
+  }),
+});
+export const ScoreCorrected = defineEvent({
+  type: 'ScoreCorrected',
+  version: 1,
+  validate: check.object({
+    gameId: id,
+    points: check.object({ NS: check.integer(), EW: check.integer() }),
+    reason: check.text({ min: 1, max: 500 }),
+    judge: check.text({ min: 1, max: 120 }),
+  }),
+});
+
+export type TournamentCreated = Payload<typeof TournamentCreated>;
+export type TeamRegistered = Payload<typeof TeamRegistered>;
+export type TeamWithdrawn = Payload<typeof TeamWithdrawn>;
+export type TournamentStarted = Payload<typeof TournamentStarted>;
+export type TeamDisqualified = Payload<typeof TeamDisqualified>;
+export type MatchStarted = Payload<typeof MatchStarted>;
+export type ClockStarted = Payload<typeof ClockStarted>;
+export type TimeCalled = Payload<typeof TimeCalled>;
+export type GameStarted = Payload<typeof GameStarted>;
+export type HandDealt = Payload<typeof HandDealt>;
+export type BidMade = Payload<typeof BidMade>;
+export type CardPlayed = Payload<typeof CardPlayed>;
+export type TricksRecorded = Payload<typeof TricksRecorded>;
+export type MisdealCalled = Payload<typeof MisdealCalled>;
+export type RenegeClaimed = Payload<typeof RenegeClaimed>;
+export type RulingGiven = Payload<typeof RulingGiven>;
+export type ScoreCorrected = Payload<typeof ScoreCorrected>;
+export type TeamStart = { score: number; bags: number; sets: number };
+export type { Team };
+
+/** Every event type the ledger records. */
+export const domainEvents = eventRegistry(
+  TournamentCreated,
+  TeamRegistered,
+  TeamWithdrawn,
+  TournamentStarted,
+  TeamDisqualified,
+  MatchStarted,
+  ClockStarted,
+  TimeCalled,
+  GameStarted,
+  HandDealt,
+  BidMade,
+  CardPlayed,
+  TricksRecorded,
+  MisdealCalled,
+  RenegeClaimed,
+  RulingGiven,
+  ScoreCorrected,
+);

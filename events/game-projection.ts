@@ -1,0 +1,253 @@
+/**
+ * The game projection: folds a game's events into the game as a `spades-game/1` record plus
+ * the hand in progress and its claims, and scores the record with the engine's own scorer.
+ * So a game exported as a record and scored offline gives exactly the scores shown live.
+ */
+import { type Seat, type Team, SEATS, cardName, parseCard } from '../engine/cards.ts';
+import { parseBid } from '../engine/bid.ts';
+import { deckFor } from '../engine/deck.ts';
+import { dealFromSeed } from '../engine/random.ts';
+import { RecordError, RECORD_FORMAT, scoreRecord } from '../engine/record.ts';
+import { resolveRules } from '../engine/rules.ts';
+import { isSixFour } from '../engine/scoring.ts';
+import { replayPlays } from '../engine/trick.ts';
+import type {
+  BidMade,
+  CardPlayed,
+  GameStarted,
+  HandDealt,
+  MisdealCalled,
+  RenegeClaimed,
+  RulingGiven,
+  ScoreCorrected,
+  TimeCalled,
+  TricksRecorded,
+} from './domain-events.ts';
+import type { GameModel, HandInProgress, HandRow, RecordHand } from './read-models.ts';
+
+/** The game's events as the projection sees them. */
+export type GameEvent =
+  | { type: 'GameStarted'; payload: GameStarted }
+  | { type: 'HandDealt'; payload: HandDealt }
+  | { type: 'BidMade'; payload: BidMade }
+  | { type: 'CardPlayed'; payload: CardPlayed }
+  | { type: 'TricksRecorded'; payload: TricksRecorded }
+  | { type: 'MisdealCalled'; payload: MisdealCalled }
+  | { type: 'RenegeClaimed'; payload: RenegeClaimed }
+  | { type: 'RulingGiven'; payload: RulingGiven }
+  | { type: 'ScoreCorrected'; payload: ScoreCorrected }
+  | { type: 'TimeCalled'; payload: TimeCalled };
+
+/** A new game model from its first event. */
+export function startGame(e: GameStarted): GameModel {
+  return {
+    gameId: e.gameId,
+    matchId: e.matchId,
+    tournamentId: e.tournamentId,
+    number: e.number,
+    rules: e.rules,
+    teams: e.teams,
+    seats: e.seats,
+    dealer: e.dealer,
+    ...(e.start ? { start: e.start } : {}),
+    hands: [],
+    handPositions: [],
+    current: null,
+    claims: [],
+    corrections: [],
+    timeCalled: null,
+    rows: [],
+    score: { NS: e.start?.NS.score ?? 0, EW: e.start?.EW.score ?? 0 },
+    bags: { NS: e.start?.NS.bags ?? 0, EW: e.start?.EW.bags ?? 0 },
+    sets: { NS: e.start?.NS.sets ?? 0, EW: e.start?.EW.sets ?? 0 },
+    winner: null,
+    reason: null,
+    abandoned: false,
+  };
+}
+
+/**
+ * Folds one event into the game (mutating the model the projection owns). Returns true when
+ * the game's score may have changed.
+ */
+export function evolveGame(game: GameModel, event: GameEvent, position: number, at: string): boolean {
+  switch (event.type) {
+    case 'GameStarted':
+      return false;
+    case 'HandDealt': {
+      const e = event.payload;
+      const current: HandInProgress = { number: e.hand, dealer: e.dealer, bids: {}, plays: [], playPositions: [] };
+      if (e.deal) current.deal = e.deal;
+      else if (e.seed !== undefined) {
+        const deck = deckFor(resolveRules(game.rules).options);
+        const dealt = dealFromSeed(deck, e.seed, e.dealer);
+        current.deal = Object.fromEntries(SEATS.map((s) => [s, dealt[s].map(cardName)])) as Record<Seat, string[]>;
+      }
+      game.current = current;
+      return false;
+    }
+    case 'BidMade': {
+      const current = game.current;
+      if (!current) return false;
+      current.bids[event.payload.seat] = event.payload.bid;
+      if (SEATS.every((s) => current.bids[s] !== undefined)) {
+        const options = resolveRules(game.rules).options;
+        const bids = Object.fromEntries(SEATS.map((s) => [s, parseBid(current.bids[s])!])) as Record<Seat, NonNullable<ReturnType<typeof parseBid>>>;
+        // The asher 6-4 hand is settled by its bids alone: it closes without play.
+        if (isSixFour(options, bids)) return closeHand(game, position);
+      }
+      return false;
+    }
+    case 'CardPlayed': {
+      const current = game.current;
+      if (!current) return false;
+      const last = current.plays[current.plays.length - 1];
+      if (!last || last.length === 4) {
+        current.plays.push([event.payload.card]);
+        current.playPositions.push([position]);
+      } else {
+        last.push(event.payload.card);
+        current.playPositions[current.playPositions.length - 1]!.push(position);
+      }
+      if (current.plays.length === 13 && current.plays[12]!.length === 4) return closeHand(game, position);
+      return false;
+    }
+    case 'TricksRecorded': {
+      const current = game.current;
+      if (!current) return false;
+      current.tricks = event.payload.tricks;
+      if (event.payload.firstSeven) current.firstSeven = event.payload.firstSeven;
+      return closeHand(game, position);
+    }
+    case 'MisdealCalled': {
+      const current = game.current;
+      game.hands.push({ dealer: current?.dealer ?? game.dealer, misdeal: event.payload.reason });
+      game.handPositions.push(position);
+      game.current = null;
+      return rescore(game);
+    }
+    case 'RenegeClaimed': {
+      const e = event.payload;
+      game.claims.push({ claimId: e.claimId, gameId: e.gameId, hand: e.hand, seat: e.seat, trick: e.trick, position });
+      return false;
+    }
+    case 'RulingGiven': {
+      const claim = game.claims.find((c) => c.claimId === event.payload.claimId);
+      if (!claim) return false;
+      claim.ruling = { upheld: event.payload.upheld, note: event.payload.note, judge: event.payload.judge, position, at };
+      // A ruling on a hand already closed changes that hand's score and everything after it.
+      const record = game.hands[claim.hand - 1];
+      if (record && !record.misdeal) {
+        record.reneges = renegesFor(game, claim.hand);
+        return rescore(game);
+      }
+      return false;
+    }
+    case 'ScoreCorrected': {
+      game.corrections.push({ points: event.payload.points, reason: event.payload.reason, judge: event.payload.judge, position });
+      return rescore(game);
+    }
+    case 'TimeCalled': {
+      game.timeCalled = event.payload.hand;
+      return rescore(game);
+    }
+    default: {
+      const _exhaustive: never = event;
+      return _exhaustive;
+    }
+  }
+}
+
+function renegesFor(game: GameModel, hand: number): NonNullable<RecordHand['reneges']> {
+  return game.claims
+    .filter((c) => c.hand === hand && c.ruling)
+    .map((c) => ({ seat: c.seat, ...(c.trick !== null ? { trick: c.trick } : {}), upheld: c.ruling!.upheld }));
+}
+
+function closeHand(game: GameModel, position: number): boolean {
+  const current = game.current!;
+  const hand: RecordHand = { dealer: current.dealer, bids: { ...current.bids } };
+  if (current.deal) hand.deal = current.deal;
+  if (current.plays.length > 0) hand.plays = current.plays.map((t) => [...t]);
+  if (current.tricks) hand.tricks = current.tricks;
+  if (current.firstSeven) hand.firstSeven = current.firstSeven;
+  const reneges = renegesFor(game, current.number);
+  if (reneges.length > 0) hand.reneges = reneges;
+  game.hands.push(hand);
+  game.handPositions.push(position);
+  game.current = null;
+  return rescore(game);
+}
+
+/** The game as a spades-game/1 record. */
+export function gameRecord(game: GameModel): Record<string, unknown> {
+  const record: Record<string, unknown> = { format: RECORD_FORMAT, rules: game.rules };
+  if (Object.keys(game.seats).length > 0) record.seats = game.seats;
+  record.dealer = game.dealer;
+  if (game.start) record.start = game.start;
+  if (game.timeCalled !== null && game.timeCalled <= game.hands.length) record.timeCalled = game.timeCalled;
+  record.hands = game.hands;
+  return record;
+}
+
+function rescore(game: GameModel): boolean {
+  let result;
+  try {
+    result = scoreRecord(gameRecord(game));
+  } catch (error) {
+    // Commands are checked before they are appended, so this only happens to a ledger written
+    // by something else; keep the last good scores and say what is wrong.
+    if (error instanceof RecordError) {
+      game.problem = error.message;
+      return false;
+    }
+    throw error;
+  }
+  delete game.problem;
+  const correction = (team: Team) => game.corrections.reduce((sum, c) => sum + (c.points[team] ?? 0), 0);
+  let dealer = game.dealer;
+  game.rows = result.hands.map((line, i): HandRow => {
+    const hand = game.hands[i]!;
+    dealer = hand.dealer ?? dealer;
+    return {
+      number: i + 1,
+      dealer,
+      ...(hand.misdeal ? { misdeal: hand.misdeal } : {}),
+      ...(hand.bids ? { bids: hand.bids } : {}),
+      ...(hand.tricks ? { tricks: hand.tricks } : hand.plays ? { tricks: tricksFromRecord(game, hand) } : {}),
+      NS: line.NS,
+      EW: line.EW,
+      reneges: line.reneges,
+      illegalLeads: line.illegalLeads,
+      position: game.handPositions[i]!,
+    };
+  });
+  game.score = { NS: result.final.NS + correction('NS'), EW: result.final.EW + correction('EW') };
+  const lastRow = game.rows[game.rows.length - 1];
+  game.bags = lastRow ? { NS: lastRow.NS.bags, EW: lastRow.EW.bags } : game.bags;
+  game.sets = lastRow ? { NS: lastRow.NS.sets, EW: lastRow.EW.sets } : game.sets;
+  game.winner = result.winner;
+  game.reason = result.reason;
+  return true;
+}
+
+/** Tricks each seat took in a hand recorded card by card. */
+function tricksFromRecord(game: GameModel, hand: RecordHand): Record<Seat, number> {
+  return replay(game, hand.dealer ?? game.dealer, hand.plays ?? []).taken;
+}
+
+function replay(game: GameModel, dealer: Seat, plays: readonly string[][]) {
+  const deck = deckFor(resolveRules(game.rules).options);
+  return replayPlays(
+    deck,
+    dealer,
+    plays.map((trick) => trick.map((name) => parseCard(name)!)),
+  );
+}
+
+/** The hand in progress as the engine sees it: tricks so far, whose turn, reneges the plays show. */
+export function handSoFar(game: GameModel): ReturnType<typeof replayPlays> | null {
+  const current = game.current;
+  if (!current) return null;
+  return replay(game, current.dealer, current.plays);
+}

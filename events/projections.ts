@@ -1,0 +1,123 @@
+/**
+ * Every read model, folded from the ledger in position order. The fold is deterministic and
+ * skips events it has already seen, so a rebuild from position 0 equals the live models and
+ * applying an event twice changes nothing.
+ */
+import { type GameEvent, evolveGame, startGame } from './game-projection.ts';
+import type { GameModel, TournamentModel } from './read-models.ts';
+import { type TournamentEvent, type TournamentState, evolveTournament, gameChanged, startTournament } from './tournament-projection.ts';
+
+/** An event as the projections read it. */
+export interface ProjectedEvent {
+  position: number;
+  type: string;
+  payload: unknown;
+  /** ISO time the event was appended. */
+  at: string;
+}
+
+export interface ReadModels {
+  /** The last ledger position folded in. */
+  position: number;
+  games: Record<string, GameModel>;
+  tournaments: Record<string, TournamentState>;
+  /** The tournament the venue screens show: the most recently created one. */
+  currentTournament: string | null;
+}
+
+/** Empty read models, before position 1. */
+export function emptyModels(): ReadModels {
+  return { position: 0, games: {}, tournaments: {}, currentTournament: null };
+}
+
+const GAME_TYPES = new Set([
+  'GameStarted',
+  'HandDealt',
+  'BidMade',
+  'CardPlayed',
+  'TricksRecorded',
+  'MisdealCalled',
+  'RenegeClaimed',
+  'RulingGiven',
+  'ScoreCorrected',
+]);
+
+/** What an event changed, so live screens re-render only that. */
+export interface Change {
+  games: string[];
+  tournaments: string[];
+}
+
+/** Folds one event into the models; returns what it changed (nothing for an event already folded). */
+export function applyEvent(models: ReadModels, event: ProjectedEvent): Change {
+  const change: Change = { games: [], tournaments: [] };
+  if (event.position <= models.position) return change;
+  models.position = event.position;
+  const payload = event.payload as Record<string, unknown>;
+
+  if (event.type === 'TournamentCreated') {
+    const e = payload as unknown as Extract<TournamentEvent, { type: 'TournamentCreated' }>['payload'];
+    models.tournaments[e.tournamentId] = startTournament(e);
+    models.currentTournament = e.tournamentId;
+    change.tournaments.push(e.tournamentId);
+    return change;
+  }
+  if (event.type === 'GameStarted') {
+    const e = payload as unknown as Extract<GameEvent, { type: 'GameStarted' }>['payload'];
+    const game = startGame(e);
+    models.games[e.gameId] = game;
+    change.games.push(e.gameId);
+    touchTournament(models, game, event.position, change);
+    return change;
+  }
+  if (GAME_TYPES.has(event.type) || event.type === 'TimeCalled') {
+    const game = models.games[payload.gameId as string];
+    if (game) {
+      const scored = evolveGame(game, event as unknown as GameEvent, event.position, event.at);
+      change.games.push(game.gameId);
+      if (scored) touchTournament(models, game, event.position, change);
+    }
+    if (!GAME_TYPES.has(event.type)) applyTournamentEvent(models, event, payload, change);
+    return change;
+  }
+  applyTournamentEvent(models, event, payload, change);
+  return change;
+}
+
+function applyTournamentEvent(models: ReadModels, event: ProjectedEvent, payload: Record<string, unknown>, change: Change): void {
+  const tournament = models.tournaments[payload.tournamentId as string] ?? tournamentOfMatch(models, payload.matchId as string);
+  if (!tournament) return;
+  evolveTournament(tournament, event as unknown as TournamentEvent, event.position, models.games);
+  change.tournaments.push(tournament.model.tournamentId);
+}
+
+function tournamentOfMatch(models: ReadModels, matchId: string | undefined): TournamentState | undefined {
+  if (!matchId) return undefined;
+  for (const game of Object.values(models.games)) {
+    if (game.matchId === matchId && game.tournamentId) return models.tournaments[game.tournamentId];
+  }
+  return Object.values(models.tournaments).find((t) => t.matchInfo[matchId] !== undefined);
+}
+
+function touchTournament(models: ReadModels, game: GameModel, position: number, change: Change): void {
+  if (!game.tournamentId) return;
+  const tournament = models.tournaments[game.tournamentId];
+  if (!tournament) return;
+  gameChanged(tournament, game, position, models.games);
+  change.tournaments.push(game.tournamentId);
+}
+
+/** Folds a sequence of events from scratch (a rebuild, or the models as of a past position). */
+export function foldEvents(events: Iterable<ProjectedEvent>, until = Infinity): ReadModels {
+  const models = emptyModels();
+  for (const event of events) {
+    if (event.position > until) break;
+    applyEvent(models, event);
+  }
+  return models;
+}
+
+/** The tournament model the views read. */
+export function tournamentModel(models: ReadModels, tournamentId: string): TournamentModel | undefined {
+  return models.tournaments[tournamentId]?.model;
+}

@@ -1,0 +1,134 @@
+/**
+ * The shapes the projections fold the ledger into and the views render. Plain JSON, so a read
+ * model can be snapshotted, compared after a rebuild, and computed as of any position.
+ */
+import type { Seat, Team } from '../engine/cards.ts';
+import type { BidValue, FormatId, RulesValue } from './domain-events.ts';
+
+export interface TeamTotals {
+  points: number;
+  score: number;
+  bags: number;
+  sets: number;
+}
+
+export interface HandRow {
+  number: number;
+  dealer: Seat;
+  misdeal?: string;
+  bids?: Partial<Record<Seat, BidValue>>;
+  tricks?: Record<Seat, number>;
+  NS: TeamTotals;
+  EW: TeamTotals;
+  reneges: { seat: Seat; trick: number }[];
+  illegalLeads: { seat: Seat; trick: number }[];
+  /** Ledger position of the event that completed the hand. */
+  position: number;
+}
+
+export interface HandInProgress {
+  number: number;
+  dealer: Seat;
+  deal?: Record<Seat, string[]>;
+  bids: Partial<Record<Seat, BidValue>>;
+  /** Cards of each trick so far, leader first, as record names. */
+  plays: string[][];
+  /** Positions of the CardPlayed events, parallel to plays. */
+  playPositions: number[][];
+  tricks?: Record<Seat, number>;
+  firstSeven?: Team;
+}
+
+export interface Claim {
+  claimId: string;
+  gameId: string;
+  hand: number;
+  seat: Seat;
+  trick: number | null;
+  position: number;
+  ruling?: { upheld: boolean; note: string; judge: string; position: number; at: string };
+}
+
+export interface GameModel {
+  gameId: string;
+  matchId: string | null;
+  tournamentId: string | null;
+  number: number;
+  rules: RulesValue;
+  teams: Record<Team, string>;
+  seats: Partial<Record<Seat, string>>;
+  dealer: Seat;
+  start?: Record<Team, { score: number; bags: number; sets: number }>;
+  /** Hands as the game record holds them (input to the engine's scorer). */
+  hands: RecordHand[];
+  /** Positions of the events that closed each hand, parallel to hands. */
+  handPositions: number[];
+  current: HandInProgress | null;
+  claims: Claim[];
+  corrections: { points: Record<Team, number>; reason: string; judge: string; position: number }[];
+  timeCalled: number | null;
+  /** Scored result, recomputed whenever a hand closes or a ruling changes it. */
+  rows: HandRow[];
+  score: Record<Team, number>;
+  bags: Record<Team, number>;
+  sets: Record<Team, number>;
+  winner: Team | null;
+  reason: string | null;
+  abandoned: boolean;
+  /** Set when the recorded hands cannot be scored (a ledger written by something else). */
+  problem?: string;
+}
+
+/** One hand as the spades-game/1 record holds it. */
+export interface RecordHand {
+  dealer?: Seat;
+  misdeal?: string;
+  deal?: Record<Seat, string[]>;
+  bids?: Partial<Record<Seat, BidValue>>;
+  tricks?: Record<Seat, number>;
+  plays?: string[][];
+  firstSeven?: Team;
+  reneges?: { seat: Seat; trick?: number; upheld: boolean }[];
+}
+
+export interface TeamRow {
+  teamId: string;
+  name: string;
+  players: string[];
+  seed: number | null;
+  wins: number;
+  losses: number;
+  gamesWon: number;
+  gamesLost: number;
+  points: number;
+  bags: number;
+  sets: number;
+  status: 'registered' | 'withdrawn' | 'alive' | 'out' | 'disqualified' | 'champion';
+}
+
+export interface MatchModel {
+  matchId: string;
+  round: number;
+  side: string;
+  label: string;
+  teams: [string | null, string | null];
+  games: string[];
+  gamesWon: [number, number];
+  status: 'waiting' | 'ready' | 'live' | 'done' | 'bye' | 'forfeit';
+  winner: string | null;
+  table: number | null;
+  clock: { startedAt: string; minutes: number; calledAt: string | null } | null;
+  underReview: boolean;
+}
+
+export interface TournamentModel {
+  tournamentId: string;
+  name: string;
+  format: FormatId;
+  status: 'registration' | 'running' | 'finished';
+  teams: TeamRow[];
+  matches: MatchModel[];
+  placings: { place: number; teamId: string }[];
+  /** Newest first: short lines for the venue screens ("Aces beat Kings 2–1"). */
+  latest: { text: string; position: number }[];
+}

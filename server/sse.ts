@@ -1,0 +1,202 @@
+/**
+ * One SSE broadcaster for the whole server. Each message is encoded once and the same bytes
+ * are written to every client of its channel; a client that stops reading is dropped once
+ * its unsent bytes pass a bound, so a stalled screen cannot grow the server's memory.
+ */
+import type { ServerResponse } from 'node:http';
+
+const encoder = new TextEncoder();
+
+/** Where a client's bytes go: a raw Node response, or a web stream for in-process requests. */
+export interface SseSink {
+  /** Writes bytes; returns false when the client is too far behind and must be dropped. */
+  write(bytes: Uint8Array): boolean;
+  /** Resolves once queued bytes have gone out (or the client left). */
+  drained?: () => Promise<void>;
+  close(): void;
+  onClose(fn: () => void): void;
+}
+
+export interface BroadcasterOptions {
+  /** Seconds between heartbeat comments (proxies and browsers drop silent connections). */
+  heartbeatSeconds?: number;
+  /** Unsent bytes a client may have queued before it is dropped. */
+  maxBufferedBytes?: number;
+}
+
+export interface Broadcaster {
+  /** Adds a client to a channel; returns a function that removes it. */
+  attach(channel: string, sink: SseSink): () => void;
+  /** Sends one encoded message to every client of a channel. */
+  publish(channel: string, bytes: Uint8Array): void;
+  /** Whether anyone listens on a channel (so nothing is rendered for an empty room). */
+  hasClients(channel: string): boolean;
+  /** Channels that have clients. */
+  channels(): string[];
+  clientCount(): number;
+  maxBufferedBytes: number;
+  /** Stops the heartbeat and closes every client. */
+  close(): void;
+}
+
+/** Encodes one SSE message: optional id and event name, and data split into lines. */
+export function encodeSse(message: { id?: number | string; event?: string; data: string }): Uint8Array {
+  let text = '';
+  if (message.id !== undefined) text += `id: ${message.id}\n`;
+  if (message.event) text += `event: ${message.event}\n`;
+  for (const line of message.data.split('\n')) text += `data: ${line}\n`;
+  return encoder.encode(text + '\n');
+}
+
+const HEARTBEAT = encoder.encode(': heartbeat\n\n');
+
+/** Creates the broadcaster; heartbeats start at once and stop with close(). */
+export function createBroadcaster(options: BroadcasterOptions = {}): Broadcaster {
+  const heartbeatSeconds = options.heartbeatSeconds ?? 10;
+  const maxBufferedBytes = options.maxBufferedBytes ?? 256 * 1024;
+  const rooms = new Map<string, Set<SseSink>>();
+  let count = 0;
+
+  function remove(channel: string, sink: SseSink): void {
+    const room = rooms.get(channel);
+    if (room?.delete(sink)) {
+      count--;
+      if (room.size === 0) rooms.delete(channel);
+    }
+  }
+
+  function send(channel: string, room: Set<SseSink>, bytes: Uint8Array): void {
+    for (const sink of room) {
+      if (!sink.write(bytes)) {
+        remove(channel, sink);
+        sink.close();
+      }
+    }
+  }
+
+  const timer = setInterval(() => {
+    for (const [channel, room] of rooms) send(channel, room, HEARTBEAT);
+  }, heartbeatSeconds * 1000);
+  timer.unref();
+
+  return {
+    maxBufferedBytes,
+    attach(channel, sink) {
+      let room = rooms.get(channel);
+      if (!room) rooms.set(channel, (room = new Set()));
+      room.add(sink);
+      count++;
+      const detach = () => remove(channel, sink);
+      sink.onClose(detach);
+      return detach;
+    },
+    publish(channel, bytes) {
+      const room = rooms.get(channel);
+      if (room) send(channel, room, bytes);
+    },
+    hasClients: (channel) => rooms.has(channel),
+    channels: () => [...rooms.keys()],
+    clientCount: () => count,
+    close() {
+      clearInterval(timer);
+      for (const [channel, room] of rooms) {
+        for (const sink of room) {
+          remove(channel, sink);
+          sink.close();
+        }
+      }
+    },
+  };
+}
+
+export const SSE_HEADERS: Record<string, string> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // Tells nginx-style proxies not to hold events back in a buffer.
+  'x-accel-buffering': 'no',
+};
+
+/** A sink writing straight to Node's response: the cheapest path for thousands of screens. */
+export function nodeSink(res: ServerResponse, maxBufferedBytes: number): SseSink {
+  const closers: (() => void)[] = [];
+  let closed = false;
+  const fire = () => {
+    if (closed) return;
+    closed = true;
+    for (const fn of closers) fn();
+  };
+  res.on('close', fire);
+  return {
+    write(bytes) {
+      if (closed) return false;
+      if (res.writableLength > maxBufferedBytes) return false;
+      res.write(bytes);
+      return true;
+    },
+    drained() {
+      if (closed || res.writableLength === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        closers.push(resolve);
+      });
+    },
+    close() {
+      if (!res.destroyed) res.destroy();
+      fire();
+    },
+    onClose(fn) {
+      closers.push(fn);
+    },
+  };
+}
+
+/** A sink backed by a web ReadableStream (in-process requests, tests, other runtimes). */
+export function streamSink(maxBufferedBytes: number): { sink: SseSink; stream: ReadableStream<Uint8Array> } {
+  const closers: (() => void)[] = [];
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let closed = false;
+  let queued = 0;
+  const fire = () => {
+    if (closed) return;
+    closed = true;
+    for (const fn of closers) fn();
+  };
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(c) {
+        controller = c;
+      },
+      pull() {
+        queued = 0;
+      },
+      cancel: fire,
+    },
+    { highWaterMark: 0 },
+  );
+  return {
+    stream,
+    sink: {
+      write(bytes) {
+        if (closed) return false;
+        queued += bytes.byteLength;
+        if (queued > maxBufferedBytes) return false;
+        controller.enqueue(bytes);
+        return true;
+      },
+      close() {
+        if (!closed) {
+          try {
+            controller.close();
+          } catch {
+            // already closed by the reader
+          }
+        }
+        fire();
+      },
+      onClose(fn) {
+        closers.push(fn);
+      },
+    },
+  };
+}
