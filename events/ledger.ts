@@ -1,0 +1,144 @@
+/**
+ * The ledger as the server uses it: the event store over one SQLite file, checked against the
+ * domain's event types, with every read model kept folded up to the head. Read models are
+ * snapshotted with their checkpoint in one transaction, so a restart folds only what came after.
+ */
+import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './database.ts';
+import { domainEvents } from './domain-events.ts';
+import { type AppendResult, type EventStore, type RecordedEvent, createEventStore } from './event-store.ts';
+import type { AnyEvent } from './event-types.ts';
+import { type Change, type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from './projections.ts';
+
+/** Events to append to one stream, as commands decide them. */
+export interface Decision {
+  stream: string;
+  events: { type: string; payload: Record<string, unknown> }[];
+}
+
+export type ChangeListener = (change: Change, events: RecordedEvent[]) => void;
+
+export interface Ledger {
+  readonly store: EventStore;
+  readonly database: LedgerDatabase;
+  /** Read models folded up to the head. */
+  readonly models: ReadModels;
+  /** Appends each decision's events (expecting each stream where the decision found it). */
+  execute(decisions: Decision | Decision[], options?: { commandId?: string; meta?: Record<string, unknown> }): AppendResult[];
+  /** Hears what each committed event changed in the read models. */
+  onChange(listener: ChangeListener): () => void;
+  /** Writes the read models and their checkpoint now. */
+  snapshot(): void;
+  close(): void;
+}
+
+export interface OpenLedgerOptions extends OpenDatabaseOptions {
+  clock?: () => string;
+  /** Events between read-model snapshots. */
+  snapshotEvery?: number;
+  /** Called while folding at open: (done, total). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+const SNAPSHOT_SCHEMA = `
+CREATE TABLE IF NOT EXISTS read_models (
+  name TEXT PRIMARY KEY,
+  position INTEGER NOT NULL,
+  state TEXT NOT NULL
+) STRICT;
+`;
+// Bumped whenever the shape of the read models changes, so an old snapshot is folded again
+// from the ledger rather than trusted.
+const MODELS_VERSION = 'models-1';
+
+/** The event as the projections read it. */
+export function projected(event: RecordedEvent): ProjectedEvent {
+  return { position: event.position, type: event.type, payload: event.payload, at: String(event.meta.at) };
+}
+
+/** Opens the ledger file and brings the read models up to its head. */
+export function openLedger(options: OpenLedgerOptions = {}): Ledger {
+  const database = openDatabase(options);
+  database.sqlite.exec(SNAPSHOT_SCHEMA);
+  const store = createEventStore(database, { registry: domainEvents, ...(options.clock ? { clock: options.clock } : {}) }) as unknown as EventStore;
+  const models = loadSnapshot(database) ?? emptyModels();
+  catchUp(store, models, options.onProgress);
+
+  const listeners = new Set<ChangeListener>();
+  const snapshotEvery = options.snapshotEvery ?? 2000;
+  let sinceSnapshot = 0;
+
+  store.subscribe((events) => {
+    for (const event of events) {
+      const change = applyEvent(models, projected(event));
+      for (const listener of listeners) listener(change, [event]);
+    }
+    sinceSnapshot += events.length;
+    if (sinceSnapshot >= snapshotEvery) {
+      sinceSnapshot = 0;
+      writeSnapshot(database, models);
+    }
+  });
+
+  return {
+    store,
+    database,
+    models,
+    execute(decisions, opts = {}) {
+      const list = Array.isArray(decisions) ? decisions : [decisions];
+      return list.map((decision, i) =>
+        store.append(decision.stream, decision.events as AnyEvent[] as never, {
+          expectedVersion: store.streamVersion(decision.stream),
+          ...(opts.commandId ? { commandId: list.length > 1 ? `${opts.commandId}#${i}` : opts.commandId } : {}),
+          ...(opts.meta ? { meta: opts.meta } : {}),
+        }),
+      );
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    snapshot: () => writeSnapshot(database, models),
+    close() {
+      writeSnapshot(database, models);
+      database.close();
+    },
+  };
+}
+
+/** Folds every event after the models' position, page by page. */
+export function catchUp(store: EventStore, models: ReadModels, onProgress?: (done: number, total: number) => void): void {
+  const total = store.head().position;
+  for (;;) {
+    const page = store.readAll({ after: models.position, limit: 5000 });
+    if (page.length === 0) break;
+    for (const event of page) applyEvent(models, projected(event));
+    onProgress?.(models.position, total);
+  }
+}
+
+function loadSnapshot(database: LedgerDatabase): ReadModels | null {
+  const row = database.sqlite.prepare('SELECT position, state FROM read_models WHERE name = ?').get(MODELS_VERSION) as
+    | { position: number; state: string }
+    | undefined;
+  if (!row) return null;
+  const models = JSON.parse(row.state) as ReadModels;
+  return models.position === row.position ? models : null;
+}
+
+/** Writes the models and the position they stand at in one transaction. */
+export function writeSnapshot(database: LedgerDatabase, models: ReadModels): void {
+  database.sqlite
+    .prepare('INSERT INTO read_models (name, position, state) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state')
+    .run(MODELS_VERSION, models.position, JSON.stringify(models));
+}
+
+/** Throws away the stored read models and folds the whole ledger again from position 0. */
+export function rebuildModels(database: LedgerDatabase, store: EventStore, onProgress?: (done: number, total: number) => void): ReadModels {
+  const models = emptyModels();
+  catchUp(store, models, onProgress);
+  database.sqlite.transaction(() => {
+    database.sqlite.prepare('DELETE FROM read_models').run();
+    writeSnapshot(database, models);
+  })();
+  return models;
+}

@@ -1,0 +1,341 @@
+/**
+ * Commands: what directors, scorekeepers and judges ask for. Each is decided against the read
+ * models and the engine's rules, and either refused with a sentence naming what was wrong and
+ * where, or turned into the events to append to one stream.
+ */
+import { type Seat, SEATS, cardName, isSeat, parseCard, seatAfter } from '../engine/cards.ts';
+import { type Bid, allowedBids, bidValue, biddingOrder, checkBids, parseBid } from '../engine/bid.ts';
+import { playableMatches, matchViews } from '../engine/bracket.ts';
+import { deckFor, inDeck } from '../engine/deck.ts';
+import { type FormatId, type FormatOptions, clockForMatch, formatOptions, rulesForMatch } from '../engine/formats.ts';
+import { nextDealer } from '../engine/game.ts';
+import { resolveRules, RulesError } from '../engine/rules.ts';
+import { randomSeeding } from '../engine/seeding.ts';
+import type { Decision } from '../events/ledger.ts';
+import type { ReadModels } from '../events/projections.ts';
+import type { GameModel } from '../events/read-models.ts';
+import { handSoFar } from '../events/game-projection.ts';
+
+/** A command refused: the HTTP API answers 4xx with the message. */
+export class CommandError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 403 | 404 | 409 = 400,
+  ) {
+    super(message);
+  }
+}
+
+
+const gameStream = (gameId: string) => `game-${gameId}`;
+const tournamentStream = (tournamentId: string) => `tournament-${tournamentId}`;
+
+function gameOf(models: ReadModels, gameId: string): GameModel {
+  const game = models.games[gameId];
+  if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
+  return game;
+}
+
+/** Creates a tournament from a format (and a custom event's overrides). */
+export function createTournament(
+  models: ReadModels,
+  input: { tournamentId: string; name: string; format: FormatId; options?: Partial<FormatOptions> },
+): Decision {
+  if (models.tournaments[input.tournamentId]) throw new CommandError(`tournament ${input.tournamentId} already exists`, 409);
+  if (!input.name.trim()) throw new CommandError('the tournament needs a name');
+  const options = formatOptions(input.format, input.options);
+  for (const rules of [options.rules, options.firstRoundRules, options.finalRules]) {
+    if (rules === null) continue;
+    try {
+      resolveRules(rules);
+    } catch (error) {
+      if (error instanceof RulesError) throw new CommandError(`tournament ${input.tournamentId}: ${error.message}`);
+      throw error;
+    }
+  }
+  return {
+    stream: tournamentStream(input.tournamentId),
+    events: [{ type: 'TournamentCreated', payload: { tournamentId: input.tournamentId, name: input.name.trim(), format: input.format, options } }],
+  };
+}
+
+/** Registers a team of two named players. */
+export function registerTeam(
+  models: ReadModels,
+  input: { tournamentId: string; teamId: string; name: string; players: string[]; registeredOn?: string },
+): Decision {
+  const tournament = models.tournaments[input.tournamentId];
+  if (!tournament) throw new CommandError(`tournament ${input.tournamentId} does not exist`, 404);
+  if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${input.tournamentId} has started; registration is closed`, 409);
+  if (tournament.model.teams.some((t) => t.teamId === input.teamId)) throw new CommandError(`team ${input.teamId} is already registered`, 409);
+  if (tournament.model.teams.some((t) => t.name.toLowerCase() === input.name.trim().toLowerCase())) {
+    throw new CommandError(`a team named '${input.name.trim()}' is already registered`, 409);
+  }
+  if (input.players.length !== 2 || input.players.some((p) => !p.trim())) throw new CommandError(`team '${input.name}' needs two named players`);
+  const fees = tournament.format.fees;
+  const fee = fees ? (input.registeredOn && input.registeredOn > fees.deadline ? fees.late : fees.early) : null;
+  return {
+    stream: tournamentStream(input.tournamentId),
+    events: [{ type: 'TeamRegistered', payload: { tournamentId: input.tournamentId, teamId: input.teamId, name: input.name.trim(), players: input.players.map((p) => p.trim()), fee } }],
+  };
+}
+
+/** Seeds the registered teams (in the given order, or shuffled from a recorded seed) and draws the bracket. */
+export function startTournament(models: ReadModels, input: { tournamentId: string; order?: string[]; seed?: string }): Decision {
+  const tournament = models.tournaments[input.tournamentId];
+  if (!tournament) throw new CommandError(`tournament ${input.tournamentId} does not exist`, 404);
+  if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${input.tournamentId} has already started`, 409);
+  const teams = tournament.model.teams.filter((t) => !tournament.withdrawn.includes(t.teamId)).map((t) => t.teamId);
+  if (teams.length < 2) throw new CommandError(`tournament ${input.tournamentId} needs at least 2 teams to start; it has ${teams.length}`);
+  let seeds: string[];
+  let seeding: Record<string, unknown>;
+  if (input.order) {
+    const unknown = input.order.filter((t) => !teams.includes(t));
+    const missing = teams.filter((t) => !input.order!.includes(t));
+    if (unknown.length || missing.length || input.order.length !== teams.length) {
+      throw new CommandError(`the seeding order must list each registered team once (unknown: ${unknown.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'})`);
+    }
+    seeds = input.order;
+    seeding = { method: 'manual' };
+  } else {
+    const seed = input.seed ?? 'seed';
+    seeds = randomSeeding(teams, seed);
+    seeding = { method: 'random', seed };
+  }
+  return {
+    stream: tournamentStream(input.tournamentId),
+    events: [{ type: 'TournamentStarted', payload: { tournamentId: input.tournamentId, seeds, seeding } }],
+  };
+}
+
+/** Seats a ready bracket match at a table, starts its clock and its first game. */
+export function startMatch(
+  models: ReadModels,
+  input: { tournamentId: string; matchId: string; table: number; at: string; firstDealer?: Seat },
+): Decision[] {
+  const tournament = models.tournaments[input.tournamentId];
+  if (!tournament?.bracket) throw new CommandError(`tournament ${input.tournamentId} has no bracket yet`, 404);
+  const view = playableMatches(tournament.bracket).find((m) => m.id === input.matchId);
+  if (!view) {
+    const any = matchViews(tournament.bracket).find((m) => m.id === input.matchId);
+    throw new CommandError(any ? `match ${input.matchId} is ${any.status}, not ready to play` : `match ${input.matchId} does not exist`, any ? 409 : 404);
+  }
+  if (tournament.matchInfo[input.matchId]?.started) throw new CommandError(`match ${input.matchId} has already started`, 409);
+  const stream = `match-${input.tournamentId}-${input.matchId}`;
+  const events: Decision['events'] = [
+    { type: 'MatchStarted', payload: { tournamentId: input.tournamentId, matchId: input.matchId, teams: view.teams as string[], table: input.table } },
+  ];
+  const minutes = clockForMatch(tournament.format, view);
+  if (minutes !== null) events.push({ type: 'ClockStarted', payload: { tournamentId: input.tournamentId, matchId: input.matchId, at: input.at, minutes } });
+  return [{ stream, events }, nextGame(models, tournament.model.tournamentId, input.matchId, view.teams as [string, string], view, input.firstDealer ?? 'N', 1)];
+}
+
+function nextGame(
+  models: ReadModels,
+  tournamentId: string,
+  matchId: string,
+  teams: [string, string],
+  view: { side: Parameters<typeof rulesForMatch>[1]['side']; round: number },
+  dealer: Seat,
+  number: number,
+): Decision {
+  const tournament = models.tournaments[tournamentId]!;
+  const rules = rulesForMatch(tournament.format, view);
+  const gameId = `${tournamentId}-${matchId}-g${number}`;
+  const names = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
+  const [a, b] = [names(teams[0]), names(teams[1])];
+  const seats: Partial<Record<Seat, string>> = {};
+  if (a[0]) seats.N = a[0];
+  if (b[0]) seats.E = b[0];
+  if (a[1]) seats.S = a[1];
+  if (b[1]) seats.W = b[1];
+  return {
+    stream: gameStream(gameId),
+    events: [
+      {
+        type: 'GameStarted',
+        payload: { gameId, matchId, tournamentId, number, rules, teams: { NS: teams[0], EW: teams[1] }, seats, dealer },
+      },
+    ],
+  };
+}
+
+/** Starts the next game of a best-of-N match whose last game is over and that is not decided yet. */
+export function startNextGame(models: ReadModels, input: { tournamentId: string; matchId: string }): Decision {
+  const tournament = models.tournaments[input.tournamentId];
+  const match = tournament?.model.matches.find((m) => m.matchId === input.matchId);
+  if (!tournament || !match) throw new CommandError(`match ${input.matchId} does not exist`, 404);
+  if (match.status !== 'live') throw new CommandError(`match ${input.matchId} is ${match.status}, not live`, 409);
+  const last = match.games.length ? models.games[match.games[match.games.length - 1]!] : undefined;
+  if (last && !last.winner) throw new CommandError(`game ${last.gameId} is still being played`, 409);
+  // The deal keeps rotating across the games of a match where the rules say so (asher).
+  let dealer: Seat = 'N';
+  if (last) {
+    const options = resolveRules(last.rules).options;
+    const lastRow = last.rows[last.rows.length - 1];
+    if (options.dealerCarriesAcrossGames && lastRow) dealer = nextDealer(options, lastRow.dealer, Boolean(lastRow.misdeal));
+  }
+  const view = matchViews(tournament.bracket!).find((m) => m.id === input.matchId)!;
+  return nextGame(models, input.tournamentId, input.matchId, match.teams as [string, string], view, dealer, match.games.length + 1);
+}
+
+/** Who deals the game's next hand. */
+export function dealerOfNextHand(game: GameModel): Seat {
+  const options = resolveRules(game.rules).options;
+  const lastRow = game.rows[game.rows.length - 1];
+  if (!lastRow) return game.dealer;
+  return nextDealer(options, lastRow.dealer, Boolean(lastRow.misdeal));
+}
+
+/** Starts the next hand: the dealer by the rotation, and the system's shuffle seed when it deals. */
+export function dealHand(models: ReadModels, input: { gameId: string; seed?: string; deal?: Record<Seat, string[]> }): Decision {
+  const game = gameOf(models, input.gameId);
+  if (game.winner) throw new CommandError(`game ${game.gameId} is over: ${game.teams[game.winner]} won`, 409);
+  if (game.current) throw new CommandError(`game ${game.gameId}: hand ${game.current.number} is still being played`, 409);
+  const hand = game.hands.length + 1;
+  const dealer = dealerOfNextHand(game);
+  const payload: Record<string, unknown> = { gameId: game.gameId, hand, dealer };
+  if (input.seed !== undefined) payload.seed = input.seed;
+  if (input.deal) {
+    const deck = deckFor(resolveRules(game.rules).options);
+    const seen = new Set<string>();
+    for (const seat of SEATS) {
+      const cards = input.deal[seat];
+      if (!cards || cards.length !== 13) throw new CommandError(`game ${game.gameId} hand ${hand}: ${seat} must be dealt 13 cards`);
+      for (const name of cards) {
+        const card = parseCard(name);
+        if (card === null || !inDeck(deck, card)) throw new CommandError(`game ${game.gameId} hand ${hand}: ${seat}'s ${name} is not in this deck`);
+        if (seen.has(cardName(card))) throw new CommandError(`game ${game.gameId} hand ${hand}: ${cardName(card)} is dealt twice`);
+        seen.add(cardName(card));
+      }
+    }
+    payload.deal = Object.fromEntries(SEATS.map((s) => [s, input.deal![s].map((n) => cardName(parseCard(n)!))]));
+  }
+  return { stream: gameStream(game.gameId), events: [{ type: 'HandDealt', payload }] };
+}
+
+/** The seat whose bid is next, or null once all four have bid. */
+export function nextBidder(game: GameModel): Seat | null {
+  const current = game.current;
+  if (!current) return null;
+  const order = biddingOrder(resolveRules(game.rules).options, current.dealer);
+  return order.find((seat) => current.bids[seat] === undefined) ?? null;
+}
+
+/** The bids the next bidder may make, in bid-pad order. */
+export function bidsOpenTo(game: GameModel, seat: Seat): Bid[] {
+  const current = game.current!;
+  const bids: Partial<Record<Seat, Bid>> = {};
+  for (const s of SEATS) if (current.bids[s] !== undefined) bids[s] = parseBid(current.bids[s])!;
+  return allowedBids(resolveRules(game.rules).options, seat, bids, scoresBefore(game));
+}
+
+function scoresBefore(game: GameModel) {
+  return { NS: game.score.NS, EW: game.score.EW };
+}
+
+/** Records a seat's bid, in the preset's order, refusing a bid the preset does not allow. */
+export function makeBid(models: ReadModels, input: { gameId: string; seat: string; bid: unknown }): Decision {
+  const game = gameOf(models, input.gameId);
+  const current = game.current;
+  if (!current) throw new CommandError(`game ${game.gameId}: no hand is being dealt; deal the next hand first`, 409);
+  if (!isSeat(input.seat)) throw new CommandError(`seat must be N, E, S or W, not '${String(input.seat)}'`);
+  const where = `game ${game.gameId} hand ${current.number}`;
+  const seat = input.seat;
+  const expected = nextBidder(game);
+  if (expected === null) throw new CommandError(`${where}: all four seats have bid`, 409);
+  if (seat !== expected) throw new CommandError(`${where}: it is ${expected}'s turn to bid, not ${seat}'s`, 409);
+  const bid = parseBid(input.bid);
+  if (!bid) throw new CommandError(`${where}: ${seat}'s bid ${JSON.stringify(input.bid)} is not a bid; bids are 0–13, "nil", "blind nil" or "blind N"`);
+  const rules = resolveRules(game.rules);
+  const open = bidsOpenTo(game, seat);
+  if (!open.some((b) => bidValue(b) === bidValue(bid))) {
+    // Ask the engine for the sentence: which rule the bid breaks.
+    const partner = seatAfter(seat, 2);
+    const trial: Record<Seat, Bid> = { N: bid, E: bid, S: bid, W: bid };
+    for (const s of SEATS) if (current.bids[s] !== undefined) trial[s] = parseBid(current.bids[s])!;
+    trial[seat] = bid;
+    if (current.bids[partner] === undefined) trial[partner] = bid.kind === 'blind' ? bid : { kind: 'number', tricks: 13 };
+    let reason = `${seat} may not bid ${bidValue(bid)} under ${rules.name}`;
+    try {
+      checkBids(rules.options, trial, scoresBefore(game), rules.name);
+    } catch (error) {
+      reason = (error as Error).message;
+    }
+    throw new CommandError(`${where}: ${reason}`);
+  }
+  return { stream: gameStream(game.gameId), events: [{ type: 'BidMade', payload: { gameId: game.gameId, hand: current.number, seat, bid: bidValue(bid) } }] };
+}
+
+/**
+ * Records a card as played. Cards are physical: a card that breaks a rule (a renege, an
+ * illegal lead) is recorded and flagged, but a card that cannot be on the table (not in the
+ * deck, already played, not the seat's turn, not in the seat's dealt hand) is refused.
+ */
+export function playCard(models: ReadModels, input: { gameId: string; seat: string; card: string }): Decision {
+  const game = gameOf(models, input.gameId);
+  const current = game.current;
+  if (!current) throw new CommandError(`game ${game.gameId}: no hand is being played`, 409);
+  const where = `game ${game.gameId} hand ${current.number}`;
+  if (nextBidder(game) !== null) throw new CommandError(`${where}: bidding is not finished; ${nextBidder(game)} bids next`, 409);
+  if (!isSeat(input.seat)) throw new CommandError(`seat must be N, E, S or W, not '${String(input.seat)}'`);
+  const card = parseCard(String(input.card));
+  const deck = deckFor(resolveRules(game.rules).options);
+  if (card === null || !inDeck(deck, card)) throw new CommandError(`${where}: ${String(input.card)} is not a card of this deck`);
+  const so = handSoFar(game)!;
+  if (so.next !== input.seat) throw new CommandError(`${where}: it is ${so.next}'s turn to play, not ${input.seat}'s`, 409);
+  const name = cardName(card);
+  if (current.plays.some((trick) => trick.includes(name))) throw new CommandError(`${where}: ${name} has already been played`, 409);
+  if (current.deal && !current.deal[input.seat].includes(name)) {
+    throw new CommandError(`${where}: ${input.seat} was not dealt ${name}`);
+  }
+  return { stream: gameStream(game.gameId), events: [{ type: 'CardPlayed', payload: { gameId: game.gameId, hand: current.number, seat: input.seat, card: name } }] };
+}
+
+/** Quick mode: records the tricks each seat took, for tables that do not track cards. */
+export function recordTricks(models: ReadModels, input: { gameId: string; tricks: Record<string, unknown> }): Decision {
+  const game = gameOf(models, input.gameId);
+  const current = game.current;
+  if (!current) throw new CommandError(`game ${game.gameId}: no hand is being played`, 409);
+  const where = `game ${game.gameId} hand ${current.number}`;
+  if (nextBidder(game) !== null) throw new CommandError(`${where}: bidding is not finished`, 409);
+  if (current.plays.length > 0) throw new CommandError(`${where}: cards are being recorded for this hand; finish the plays instead`, 409);
+  const tricks = {} as Record<Seat, number>;
+  let sum = 0;
+  for (const seat of SEATS) {
+    const n = input.tricks[seat];
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 13) throw new CommandError(`${where}: ${seat}'s tricks must be a whole number 0–13`);
+    tricks[seat] = n;
+    sum += n;
+  }
+  if (sum !== 13) throw new CommandError(`${where}: tricks add up to ${sum}; a hand has 13`);
+  return { stream: gameStream(game.gameId), events: [{ type: 'TricksRecorded', payload: { gameId: game.gameId, hand: current.number, tricks } }] };
+}
+
+/** A renege claim against a seat, pointing at a trick of the hand in progress or an earlier hand. */
+export function claimRenege(models: ReadModels, input: { gameId: string; claimId: string; hand?: number; seat: string; trick?: number | null }): Decision {
+  const game = gameOf(models, input.gameId);
+  if (!isSeat(input.seat)) throw new CommandError(`seat must be N, E, S or W, not '${String(input.seat)}'`);
+  const hand = input.hand ?? game.current?.number ?? game.hands.length;
+  if (hand < 1 || hand > game.hands.length + (game.current ? 1 : 0)) throw new CommandError(`game ${game.gameId}: there is no hand ${hand}`);
+  const trick = input.trick ?? null;
+  if (trick !== null && (!Number.isInteger(trick) || trick < 1 || trick > 13)) throw new CommandError(`game ${game.gameId} hand ${hand}: trick must be 1–13`);
+  if (game.claims.some((c) => c.claimId === input.claimId)) throw new CommandError(`claim ${input.claimId} already exists`, 409);
+  return {
+    stream: gameStream(game.gameId),
+    events: [{ type: 'RenegeClaimed', payload: { gameId: game.gameId, claimId: input.claimId, hand, seat: input.seat, trick } }],
+  };
+}
+
+/** A judge's ruling on an open claim; the preset's penalty follows from it. */
+export function giveRuling(models: ReadModels, input: { gameId: string; claimId: string; upheld: boolean; note: string; judge: string }): Decision {
+  const game = gameOf(models, input.gameId);
+  const claim = game.claims.find((c) => c.claimId === input.claimId);
+  if (!claim) throw new CommandError(`game ${game.gameId}: claim ${input.claimId} does not exist`, 404);
+  if (claim.ruling) throw new CommandError(`claim ${input.claimId} was already ruled on by ${claim.ruling.judge}`, 409);
+  return {
+    stream: gameStream(game.gameId),
+    events: [{ type: 'RulingGiven', payload: { gameId: game.gameId, claimId: input.claimId, upheld: input.upheld, note: input.note, judge: input.judge } }],
+  };
+}
+

@@ -1,0 +1,130 @@
+/**
+ * Bots at the tables: a director who seats ready matches, and scorekeepers who deal from a
+ * seed, enter the bots' bids and cards one at a time, and claim the reneges the plays show.
+ * Everything goes through the same commands people use, so the demo, the tests and the
+ * benchmarks exercise the real path. Deterministic from the tournament's seed.
+ */
+import { type Card, type Seat, SEATS, cardName, parseCard, teamOf, otherTeam } from '../engine/cards.ts';
+import { type Bid, bidValue, parseBid } from '../engine/bid.ts';
+import { botBid, botPlay } from '../engine/bot.ts';
+import { deckFor, TRUMPS } from '../engine/deck.ts';
+import { createRandom } from '../engine/random.ts';
+import { resolveRules } from '../engine/rules.ts';
+import { handSoFar } from '../events/game-projection.ts';
+import type { Decision, Ledger } from '../events/ledger.ts';
+import type { GameModel } from '../events/read-models.ts';
+import { CommandError, claimRenege, dealHand, makeBid, nextBidder, playCard, startMatch, startNextGame } from './commands.ts';
+
+export interface DriverOptions {
+  tournamentId: string;
+  seed: string;
+  /** Chance a bot reneges when it could follow (the other team then claims it). */
+  renegeChance?: number;
+  /** The time to record for clocks, as ISO text. */
+  now?: () => string;
+}
+
+/**
+ * Takes one step at every table: returns how many entries were made (0 when the tournament
+ * has nothing left for bots to do).
+ */
+export function driveTables(ledger: Ledger, options: DriverOptions): number {
+  const now = options.now ?? (() => new Date().toISOString());
+  const tournament = ledger.models.tournaments[options.tournamentId];
+  if (!tournament || tournament.model.status !== 'running') return 0;
+  let entries = 0;
+  const run = (decide: () => Decision | Decision[]) => {
+    try {
+      ledger.execute(decide(), { meta: { by: 'table-bot' } });
+      entries++;
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+    }
+  };
+
+  const matches = tournament.model.matches;
+  const usedTables = new Set(matches.filter((m) => m.status === 'live').map((m) => m.table));
+  let table = 1;
+  for (const match of matches) {
+    if (match.status !== 'ready') continue;
+    while (usedTables.has(table)) table++;
+    usedTables.add(table);
+    run(() => startMatch(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, table, at: now() }));
+  }
+
+  for (const match of ledger.models.tournaments[options.tournamentId]!.model.matches) {
+    if (match.status !== 'live') continue;
+    const gameId = match.games[match.games.length - 1];
+    const game = gameId ? ledger.models.games[gameId] : undefined;
+    if (!game || game.winner) {
+      run(() => startNextGame(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId }));
+      continue;
+    }
+    const decision = nextEntry(ledger, game, options);
+    if (decision) run(() => decision);
+  }
+  return entries;
+}
+
+/** The next entry a scorekeeper makes for a game: a deal, a bid, a card, or a renege claim. */
+export function nextEntry(ledger: Ledger, game: GameModel, options: Pick<DriverOptions, 'seed' | 'renegeChance'>): Decision | null {
+  const models = ledger.models;
+  const current = game.current;
+  const handNo = game.hands.length + 1;
+  const seedFor = (what: string) => `${options.seed}:${game.gameId}:${handNo}:${what}`;
+  if (!current) return dealHand(models, { gameId: game.gameId, seed: seedFor('deal') });
+
+  const rules = resolveRules(game.rules);
+  const deck = deckFor(rules.options);
+  const dealt = (seat: Seat): Card[] => (current.deal?.[seat] ?? []).map((n) => parseCard(n)!);
+  const bidder = nextBidder(game);
+  if (bidder) {
+    const bids: Partial<Record<Seat, Bid>> = {};
+    for (const s of SEATS) if (current.bids[s] !== undefined) bids[s] = parseBid(current.bids[s])!;
+    const team = teamOf(bidder);
+    const bid = botBid({
+      options: rules.options,
+      seat: bidder,
+      hand: dealt(bidder),
+      bids,
+      behind: game.score[otherTeam(team)] - game.score[team],
+      random: createRandom(seedFor(`bid-${bidder}`)),
+    });
+    return makeBid(models, { gameId: game.gameId, seat: bidder, bid: bidValue(bid) });
+  }
+
+  const so = handSoFar(game)!;
+  // The other team claims a renege as soon as the plays show it.
+  for (const renege of so.reneges) {
+    const claimId = `${game.gameId}-h${current.number}-t${renege.trick}-${renege.seat}`;
+    if (!game.claims.some((c) => c.claimId === claimId)) {
+      return claimRenege(models, { gameId: game.gameId, claimId, hand: current.number, seat: renege.seat, trick: renege.trick });
+    }
+  }
+  const seat = so.next;
+  if (!seat) return null;
+  const played = new Uint8Array(54);
+  for (const trick of current.plays) for (const name of trick) played[parseCard(name)!] = 1;
+  const hand = dealt(seat).filter((c) => !played[c]);
+  const last = so.tricks[so.tricks.length - 1];
+  const trick = last && last.cards.length < 4 ? last.cards : [];
+  // Only a lead asks whether trumps are broken, and a lead starts a trick: look at complete tricks.
+  const trumpsBroken = so.tricks.some((t) => t.cards.length === 4 && t.cards.some((c) => deck.suit[c] === TRUMPS));
+  const bids = Object.fromEntries(SEATS.map((s) => [s, parseBid(current.bids[s])!])) as Record<Seat, Bid>;
+  const team = teamOf(seat);
+  const card = botPlay({
+    deck,
+    options: rules.options,
+    seat,
+    hand,
+    trick,
+    trumpsBroken,
+    bids,
+    taken: so.taken,
+    played,
+    bags: game.bags[team],
+    random: createRandom(seedFor(`play-${current.plays.flat().length}`)),
+    style: { renege: options.renegeChance ?? 0 },
+  });
+  return playCard(models, { gameId: game.gameId, seat, card: cardName(card) });
+}
