@@ -16,10 +16,17 @@ type Command = (args: string[], io: CliIo) => Promise<number>;
 
 /** Commands by name, loaded on demand so `spades score` does not open a database. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  serve: {
+    summary: 'serve [--no-demo] [--pace MS]  run the server (PORT, DATA_DIR); a demo tournament on an empty ledger',
+    load: async () => (await import('./serve.ts')).run,
+  },
   score: {
     summary: 'score FILE|-        score a spades-game/1 record and print the result as JSON',
     load: async () => (await import('./cli-score.ts')).run,
   },
+  verify: { summary: 'verify [--db FILE] [--digest POSITION:HASH]  check the ledger\'s hash chain', load: async () => (await import('./cli-verify.ts')).run },
+  export: { summary: 'export [--db FILE]  write the whole ledger as NDJSON to stdout', load: async () => (await import('./cli-export.ts')).run },
+  'import-ledger': { summary: 'import-ledger FILE|- [--db FILE]  load an NDJSON ledger into an empty file, verifying its chain', load: async () => (await import('./cli-export.ts')).runImport },
 };
 
 const processIo: CliIo = {

@@ -1,0 +1,243 @@
+/**
+ * The live pages and what each one's stream carries. A page is rendered whole on request; its
+ * stream gets, for every ledger event that touches it, the same components again wrapped in
+ * partials, rendered once for all the clients of that page.
+ */
+import type { Change, ReadModels } from '../events/projections.ts';
+import type { GameModel, TournamentModel } from '../events/read-models.ts';
+import { Bracket } from '../views/bracket.tsx';
+import { Layout } from '../views/layout.tsx';
+import { Leaderboard } from '../views/leaderboard.tsx';
+import { Partial } from '../views/partials.tsx';
+import { LIVE_TABLES_ID, LiveTables, Screen, TICKER_ID, Ticker } from '../views/screen.tsx';
+import { TableView, tableId } from '../views/table.tsx';
+import { TournamentHome, tournamentLinks } from '../views/tournament-home.tsx';
+import { BRACKET_ID } from '../views/bracket.tsx';
+import { LEADERBOARD_ID } from '../views/leaderboard.tsx';
+import { encodeSse } from './sse.ts';
+
+export type LiveKind = 'home' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table';
+
+export type LiveView =
+  | { kind: 'home'; channel: string }
+  | { kind: 'screen' | 'tournament' | 'leaderboard' | 'bracket'; tournamentId: string; channel: string }
+  | { kind: 'table'; gameId: string; channel: string };
+
+/** The channel a page's clients share. */
+export function channelOf(kind: LiveKind, id = ''): string {
+  return `${kind}:${id}`;
+}
+
+function parseChannel(channel: string): { kind: LiveKind; id: string } | null {
+  const at = channel.indexOf(':');
+  if (at < 0) return null;
+  return { kind: channel.slice(0, at) as LiveKind, id: channel.slice(at + 1) };
+}
+
+function teamNames(tournament: TournamentModel | undefined): Record<string, string> {
+  return Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
+}
+
+function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[] {
+  return tournament.matches
+    .filter((m) => m.status === 'live' && m.games.length > 0)
+    .sort((a, b) => (a.table ?? 0) - (b.table ?? 0))
+    .map((m) => models.games[m.games[m.games.length - 1]!])
+    .filter((g): g is GameModel => Boolean(g));
+}
+
+function gamesToWin(models: ReadModels, tournamentId: string): number {
+  return models.tournaments[tournamentId]?.format.gamesToWin ?? 1;
+}
+
+/** The address a page's stream lives at. */
+function streamUrl(view: LiveView, models: ReadModels, tournamentId?: string): string {
+  const after = `?after=${models.position}`;
+  switch (view.kind) {
+    case 'home':
+      return `/stream${after}`;
+    case 'screen':
+      return `${tournamentLinks(view.tournamentId).screen}/stream${after}`;
+    case 'tournament':
+      return `${tournamentLinks(view.tournamentId).home}/stream${after}`;
+    case 'leaderboard':
+      return `${tournamentLinks(view.tournamentId).leaderboard}/stream${after}`;
+    case 'bracket':
+      return `${tournamentLinks(view.tournamentId).bracket}/stream${after}`;
+    case 'table':
+      return tournamentId ? `${tournamentLinks(tournamentId).table(view.gameId)}/stream${after}` : `/games/${encodeURIComponent(view.gameId)}/stream${after}`;
+    default: {
+      const _exhaustive: never = view;
+      return _exhaustive;
+    }
+  }
+}
+
+/** The whole page for a view, or null when what it shows does not exist. */
+export function renderLivePage(view: LiveView, models: ReadModels): string | null {
+  if (view.kind === 'home') {
+    const list = Object.values(models.tournaments).map((t) => t.model);
+    return html(
+      <Layout title="Spades tournaments">
+        <h1>Tournaments</h1>
+        {list.length === 0 ? (
+          <p class="empty">No tournament has been set up yet.</p>
+        ) : (
+          <ul>
+            {list.map((t) => (
+              <li>
+                <a href={tournamentLinks(t.tournamentId).home}>{t.name}</a>
+              </li>
+            ))}
+          </ul>
+        )}
+      </Layout>,
+    );
+  }
+  if (view.kind === 'table') {
+    const game = models.games[view.gameId];
+    if (!game) return null;
+    const tournament = game.tournamentId ? models.tournaments[game.tournamentId]?.model : undefined;
+    const match = tournament?.matches.find((m) => m.matchId === game.matchId);
+    return html(
+      <Layout title={`Table ${match?.table ?? ''} · ${game.gameId}`} live={{ url: streamUrl(view, models, game.tournamentId ?? undefined) }}>
+        {tournament ? (
+          <p class="breadcrumb">
+            <a href={tournamentLinks(tournament.tournamentId).home}>{tournament.name}</a>
+          </p>
+        ) : null}
+        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />
+        <p class="exports">
+          <a href={`/games/${encodeURIComponent(game.gameId)}/record`}>Download this game as a spades-game/1 record</a>
+        </p>
+      </Layout>,
+    );
+  }
+  const tournament = models.tournaments[view.tournamentId]?.model;
+  if (!tournament) return null;
+  const live = { url: streamUrl(view, models) };
+  switch (view.kind) {
+    case 'screen':
+      return html(
+        <Layout title={`${tournament.name} · screen`} screen live={live}>
+          <Screen tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} gamesToWin={gamesToWin(models, view.tournamentId)} />
+        </Layout>,
+      );
+    case 'tournament':
+      return html(
+        <Layout title={tournament.name} live={live}>
+          <div id="tournament-home">
+            <TournamentHome tournament={tournament} />
+          </div>
+        </Layout>,
+      );
+    case 'leaderboard':
+      return html(
+        <Layout title={`${tournament.name} · standings`} live={live}>
+          <h1>{tournament.name}</h1>
+          <Leaderboard tournament={tournament} />
+        </Layout>,
+      );
+    case 'bracket':
+      return html(
+        <Layout title={`${tournament.name} · bracket`} live={live}>
+          <h1>{tournament.name}</h1>
+          <Bracket tournament={tournament} gamesToWin={gamesToWin(models, view.tournamentId)} />
+        </Layout>,
+      );
+    default: {
+      const _exhaustive: never = view;
+      return _exhaustive;
+    }
+  }
+}
+
+/** The channels among `channels` whose page an event's change touches. */
+export function liveChannels(channels: readonly string[], change: Change, models: ReadModels): string[] {
+  if (change.games.length === 0 && change.tournaments.length === 0) return [];
+  const touchedTournaments = new Set(change.tournaments);
+  for (const gameId of change.games) {
+    const t = models.games[gameId]?.tournamentId;
+    if (t) touchedTournaments.add(t);
+  }
+  return channels.filter((channel) => {
+    const parsed = parseChannel(channel);
+    if (!parsed) return false;
+    if (parsed.kind === 'table') return change.games.includes(parsed.id);
+    if (parsed.kind === 'home') return change.tournaments.length > 0;
+    return touchedTournaments.has(parsed.id);
+  });
+}
+
+/**
+ * The SSE message for a channel: its page's live regions, wrapped in partials, with the ledger
+ * position as its id. The same message serves a live update and a page catching up.
+ */
+export function renderLiveUpdate(channel: string, models: ReadModels, position: number): Uint8Array | null {
+  const parsed = parseChannel(channel);
+  if (!parsed) return null;
+  let body: string | null = null;
+  if (parsed.kind === 'table') {
+    const game = models.games[parsed.id];
+    if (!game) return null;
+    const tournament = game.tournamentId ? models.tournaments[game.tournamentId]?.model : undefined;
+    const match = tournament?.matches.find((m) => m.matchId === game.matchId);
+    body = html(
+      <Partial target={tableId(game.gameId)}>
+        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />
+      </Partial>,
+    );
+  } else if (parsed.kind !== 'home') {
+    const tournament = models.tournaments[parsed.id]?.model;
+    if (!tournament) return null;
+    const names = teamNames(tournament);
+    const toWin = gamesToWin(models, parsed.id);
+    const leaderboard = (
+      <Partial target={LEADERBOARD_ID}>
+        <Leaderboard tournament={tournament} />
+      </Partial>
+    );
+    const bracket = (
+      <Partial target={BRACKET_ID}>
+        <Bracket tournament={tournament} gamesToWin={toWin} />
+      </Partial>
+    );
+    switch (parsed.kind) {
+      case 'screen':
+        body = html(
+          <>
+            <Partial target={TICKER_ID}>
+              <Ticker tournament={tournament} />
+            </Partial>
+            {leaderboard}
+            {bracket}
+            <Partial target={LIVE_TABLES_ID}>
+              <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={names} />
+            </Partial>
+          </>,
+        );
+        break;
+      case 'leaderboard':
+        body = html(leaderboard);
+        break;
+      case 'bracket':
+        body = html(bracket);
+        break;
+      case 'tournament':
+        body = html(
+          <Partial target="tournament-home">
+            <div id="tournament-home">
+              <TournamentHome tournament={tournament} />
+            </div>
+          </Partial>,
+        );
+        break;
+    }
+  }
+  if (body === null) return null;
+  return encodeSse({ id: position, data: body });
+}
+
+function html(node: unknown): string {
+  return String(node);
+}

@@ -1,0 +1,125 @@
+/**
+ * `spades serve` (what `npm start` runs): the server on PORT (default 3000) over the ledger in
+ * DATA_DIR (default ./data). On an empty ledger it sets up a demo tournament and lets bots
+ * play its tables at a watchable pace; a restart continues where the ledger stopped.
+ */
+import { serve } from '@hono/node-server';
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Ledger } from '../events/ledger.ts';
+import { openLedger } from '../events/ledger.ts';
+import { createApp } from './app.ts';
+import type { CliIo } from './cli.ts';
+import { UsageError } from './cli.ts';
+import { createTournament, registerTeam, startTournament } from './commands.ts';
+import { driveTables } from './table-driver.ts';
+import { tournamentLinks } from '../views/tournament-home.tsx';
+
+export const DEMO_TOURNAMENT = 'demo';
+const DEMO_SEED = 'pitt-boss-demo';
+
+const DEMO_TEAMS: [string, [string, string]][] = [
+  ['Big Joker Energy', ['Ana', 'Ben']],
+  ['Books & Bags', ['Cy', 'Dee']],
+  ['Set Them Twice', ['Eli', 'Fay']],
+  ['Nil Desperandum', ['Gus', 'Hana']],
+  ['The Renegers', ['Ike', 'Jo']],
+  ['Spade Runners', ['Kai', 'Lia']],
+  ['Boston Tea Party', ['Max', 'Nia']],
+  ['Cut Card Crew', ['Oz', 'Pam']],
+  ['Deuce Wild', ['Quin', 'Rae']],
+  ['Board & Bored', ['Sam', 'Tia']],
+  ['First Seven', ['Uma', 'Vic']],
+  ['Trump Card', ['Wes', 'Xia']],
+  ['Sandbaggers', ['Yan', 'Zoe']],
+  ['Little Joker', ['Abe', 'Bea']],
+  ['Ten for Two Hundred', ['Cal', 'Dot']],
+  ['Off Suit', ['Ed', 'Flo']],
+];
+
+/** Sets up the demo: a 16-team pitt-boss event, registered and seeded from a recorded seed. */
+export function createDemo(ledger: Ledger): void {
+  const tournamentId = DEMO_TOURNAMENT;
+  ledger.execute(createTournament(ledger.models, { tournamentId, name: 'Pitt Boss Spades (demo)', format: 'pitt-boss' }), { commandId: 'demo-create' });
+  DEMO_TEAMS.forEach(([name, players], i) => {
+    ledger.execute(registerTeam(ledger.models, { tournamentId, teamId: `team-${i + 1}`, name, players }), { commandId: `demo-register-${i + 1}` });
+  });
+  ledger.execute(startTournament(ledger.models, { tournamentId, seed: DEMO_SEED }), { commandId: 'demo-start' });
+}
+
+interface ServeOptions {
+  port: number;
+  dataDir: string;
+  demo: boolean;
+  /** Milliseconds between entries at each table. */
+  paceMs: number;
+}
+
+function readOptions(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
+  const options: ServeOptions = {
+    port: 3000,
+    dataDir: env.DATA_DIR || './data',
+    demo: true,
+    paceMs: 1000,
+  };
+  if (env.PORT !== undefined) {
+    if (!/^\d+$/.test(env.PORT) || Number(env.PORT) > 65535) throw new UsageError(`PORT must be a port number (0–65535), not '${env.PORT}'`);
+    options.port = Number(env.PORT);
+  }
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--no-demo') options.demo = false;
+    else if (arg === '--pace') {
+      const value = args[++i];
+      if (!value || !/^\d+$/.test(value)) throw new UsageError(`--pace takes milliseconds between entries at a table, not '${value ?? ''}'`);
+      options.paceMs = Number(value);
+    } else throw new UsageError(`serve: unknown option '${arg}'; the options are --no-demo and --pace MS`);
+  }
+  return options;
+}
+
+/** Runs the server until the process is stopped. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const options = readOptions(args, process.env);
+  mkdirSync(options.dataDir, { recursive: true });
+  const path = join(options.dataDir, 'spades.db');
+  const ledger = openLedger({ path });
+  const fresh = ledger.store.head().position === 0;
+  if (options.demo && fresh) createDemo(ledger);
+  const { app, broadcaster } = createApp({ ledger });
+
+  const server = serve({ fetch: app.fetch, port: options.port }, (info) => {
+    const base = `http://localhost:${info.port}`;
+    const current = ledger.models.currentTournament;
+    const lines = [`Spades ledger: ${path} (${ledger.store.head().position} events)`, `Listening on ${base}`];
+    if (current) {
+      const links = tournamentLinks(current);
+      const game = Object.values(ledger.models.games).find((g) => g.tournamentId === current);
+      lines.push(`  venue screen:  ${base}${links.screen}`, `  standings:     ${base}${links.leaderboard}`, `  bracket:       ${base}${links.bracket}`);
+      if (game) lines.push(`  a table:       ${base}${links.table(game.gameId)}`);
+    }
+    lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
+    if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
+    io.stdout(lines.join('\n') + '\n');
+  });
+
+  let timer: NodeJS.Timeout | null = null;
+  if (options.demo && ledger.models.tournaments[DEMO_TOURNAMENT]) {
+    timer = setInterval(() => {
+      driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.003 });
+    }, options.paceMs);
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      if (timer) clearInterval(timer);
+      broadcaster.close();
+      server.close();
+      ledger.close();
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
