@@ -1,0 +1,139 @@
+/**
+ * The bracket as the room follows it: one column per round, one block per side. Rendered
+ * whole for the bracket page, the venue screen and the SSE fragment, since a single result
+ * moves teams in several columns at once.
+ */
+import type { MatchModel, TournamentModel } from '../events/read-models.ts';
+
+export const BRACKET_ID = 'bracket';
+
+const SIDE_ORDER = ['winners', 'losers', 'final', 'third-place'];
+const SIDE_TITLES: Record<string, string> = {
+  winners: 'Winners’ bracket',
+  losers: 'Losers’ bracket',
+  final: 'Final',
+  'third-place': 'Third place',
+};
+
+export interface BracketProps {
+  tournament: Pick<TournamentModel, 'teams' | 'matches'>;
+  /** Games a team must win to take a match (2 = best of 3); the read model does not carry it. */
+  gamesToWin?: number;
+}
+
+/** Every match of the event, grouped by side and round, with live and disputed matches flagged. */
+export function Bracket({ tournament, gamesToWin = 1 }: BracketProps) {
+  const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
+  const sides = groupBySide(tournament.matches);
+  return (
+    <section id={BRACKET_ID} class="bracket" aria-labelledby="bracket-title">
+      <h2 id="bracket-title">Bracket</h2>
+      {sides.length === 0 ? <p class="empty">The bracket is drawn when the tournament starts.</p> : null}
+      {sides.map(({ side, rounds }) => {
+        const titleId = `bracket-${side}-title`;
+        return (
+          <section class={`bracket-side bracket-side--${side}`} aria-labelledby={titleId}>
+            <h3 id={titleId}>{SIDE_TITLES[side] ?? side}</h3>
+            <div class="bracket-scroll" role="region" aria-labelledby={titleId} tabindex={0}>
+              <ol class="rounds">
+                {rounds.map(({ round, matches }) => (
+                  <li class="round">
+                    {/* A side with one round (the final) needs no round heading. */}
+                    {rounds.length > 1 ? <h4 class="round-title">Round {round}</h4> : null}
+                    <ol class="matches">
+                      {matches.map((match) => (
+                        <li>
+                          <MatchCard match={match} names={names} gamesToWin={gamesToWin} />
+                        </li>
+                      ))}
+                    </ol>
+                  </li>
+                ))}
+              </ol>
+            </div>
+          </section>
+        );
+      })}
+    </section>
+  );
+}
+
+interface MatchCardProps {
+  match: MatchModel;
+  names: ReadonlyMap<string, string>;
+  gamesToWin: number;
+}
+
+function MatchCard({ match, names, gamesToWin }: MatchCardProps) {
+  const showGames = gamesToWin > 1 || match.games.length > 0;
+  const classes = ['match', `match--${match.status}`];
+  if (match.underReview) classes.push('is-under-review');
+  return (
+    <article class={classes.join(' ')} data-match={match.matchId} aria-label={`Match ${match.label}`}>
+      <header class="match-head">
+        <span class="match-label">{match.label}</span>
+        {match.status === 'live' ? (
+          <span class="badge badge--live">Live{match.table !== null ? ` · Table ${match.table}` : ''}</span>
+        ) : null}
+        {match.status === 'forfeit' ? <span class="badge badge--forfeit">Forfeit</span> : null}
+        {match.underReview ? <span class="badge badge--review">Under review</span> : null}
+      </header>
+      <ul class="match-teams">
+        {match.teams.map((teamId, slot) => {
+          const won = teamId !== null && match.winner === teamId;
+          return (
+            <li class={teamClass(teamId, won, match.status)}>
+              <span class="slot-name">{slotName(teamId, match.status, names)}</span>
+              {won ? <span class="visually-hidden"> (winner)</span> : null}
+              {showGames && teamId !== null ? (
+                <span class="games-won">
+                  {match.gamesWon[slot]}
+                  <span class="visually-hidden"> {match.gamesWon[slot] === 1 ? 'game' : 'games'} won</span>
+                </span>
+              ) : null}
+            </li>
+          );
+        })}
+      </ul>
+      {gamesToWin > 1 && match.status !== 'bye' ? <p class="match-format">Best of {2 * gamesToWin - 1}</p> : null}
+    </article>
+  );
+}
+
+/** An empty slot is a bye once the draw has settled the match, and not yet known otherwise. */
+function slotName(teamId: string | null, status: MatchModel['status'], names: ReadonlyMap<string, string>): string {
+  if (teamId === null) return status === 'bye' ? 'bye' : 'TBD';
+  return names.get(teamId) ?? teamId;
+}
+
+function teamClass(teamId: string | null, won: boolean, status: MatchModel['status']): string {
+  if (teamId === null) return status === 'bye' ? 'slot is-bye' : 'slot is-tbd';
+  return won ? 'slot is-winner' : 'slot';
+}
+
+interface SideGroup {
+  side: string;
+  rounds: { round: number; matches: MatchModel[] }[];
+}
+
+function groupBySide(matches: readonly MatchModel[]): SideGroup[] {
+  const bySide = new Map<string, Map<number, MatchModel[]>>();
+  for (const match of matches) {
+    let rounds = bySide.get(match.side);
+    if (!rounds) bySide.set(match.side, (rounds = new Map()));
+    const list = rounds.get(match.round);
+    if (list) list.push(match);
+    else rounds.set(match.round, [match]);
+  }
+  // Known sides in the order a bracket is read; any other side after them, as it came.
+  const rank = (side: string) => {
+    const i = SIDE_ORDER.indexOf(side);
+    return i === -1 ? SIDE_ORDER.length : i;
+  };
+  return [...bySide.entries()]
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([side, rounds]) => ({
+      side,
+      rounds: [...rounds.entries()].sort(([a], [b]) => a - b).map(([round, list]) => ({ round, matches: list })),
+    }));
+}

@@ -1,0 +1,67 @@
+/**
+ * The HTML document every venue page shares. The site sends a Content-Security-Policy without
+ * inline styles or scripts, so everything here is a class, a served file or a meta tag.
+ */
+import type { Child } from 'hono/jsx';
+import { raw } from 'hono/html';
+
+export interface LayoutProps {
+  title: string;
+  children?: Child;
+  /** The venue screen: dark, large type, fixed 1920×1080 frame, no scrolling, no site chrome. */
+  screen?: boolean;
+  /** Keeps the page live: the SSE stream whose `<hx-partial>` blocks update its regions. */
+  live?: { url: string };
+}
+
+// htmx would otherwise add its indicator stylesheet at run time, which the policy refuses.
+const HTMX_CONFIG = JSON.stringify({ includeIndicatorCSS: false });
+
+/** The full page around `children`, with the stylesheet, htmx and its SSE extension. */
+export function Layout({ title, children, screen = false, live }: LayoutProps) {
+  const main = (
+    <main id="main" class={screen ? 'screen-main' : 'page-main'}>
+      {children}
+    </main>
+  );
+  return (
+    <>
+      {raw('<!DOCTYPE html>')}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="color-scheme" content={screen ? 'dark' : 'light'} />
+          <meta name="htmx-config" content={HTMX_CONFIG} />
+          <title>{title}</title>
+          <link rel="stylesheet" href="/static/app.css" />
+          <script src="/static/htmx.min.js" defer></script>
+          <script src="/static/hx-sse.js" defer></script>
+        </head>
+        <body class={screen ? 'screen' : 'page'}>
+          {screen ? null : (
+            <>
+              <a class="skip-link" href="#main">
+                Skip to content
+              </a>
+              <header class="site-header">
+                <a class="site-name" href="/">
+                  Spades
+                </a>
+              </header>
+            </>
+          )}
+          {live ? (
+            // hx-swap="none": a message updates only the regions its partials name; the
+            // stream reconnects by itself and resumes from the last event id it saw.
+            <div class="live" hx-sse:connect={live.url} hx-swap="none">
+              {main}
+            </div>
+          ) : (
+            main
+          )}
+        </body>
+      </html>
+    </>
+  );
+}

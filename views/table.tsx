@@ -1,0 +1,482 @@
+/**
+ * One table's game as the players, the judge and the room see it: who deals, what was bid,
+ * the trick on the cloth, the score pad and the running score. Rendered whole for the table
+ * page and pushed whole over SSE, so a card played redraws the trick and the counts together.
+ */
+import { type Seat, type Team, SEATS, TEAMS, parseCard, seatsOf } from '../engine/cards.ts';
+import { biddingOrder } from '../engine/bid.ts';
+import { deckFor } from '../engine/deck.ts';
+import { resolveRules } from '../engine/rules.ts';
+import { type PlayResult, replayPlays } from '../engine/trick.ts';
+import type { BidValue } from '../events/domain-events.ts';
+import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
+import { CardFace } from './card-face.tsx';
+
+/** The id of a table's live region: the SSE target for that game's updates. */
+export function tableId(gameId: string): string {
+  return `table-${gameId}`;
+}
+
+const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
+
+const END_REASONS: Record<string, string> = {
+  boston: 'took all 13 tricks',
+  'set-out': 'the other team was set out',
+  target: 'reached the target',
+  hands: 'led after the last hand',
+  time: 'led when time was called',
+};
+
+export interface MatchClock {
+  /** ISO time the clock started. */
+  startedAt: string;
+  minutes: number;
+  /** ISO time time was called; null while the clock runs. */
+  calledAt: string | null;
+}
+
+export interface TableViewProps {
+  game: GameModel;
+  /** Team id → team name. */
+  teamNames: Readonly<Record<string, string>>;
+  clock?: MatchClock | null;
+  /** The moment the remaining time is counted from; the render time when not given. */
+  now?: Date;
+}
+
+/** A live table: seats, bids, trick in progress, tricks taken, scores, score pad, clock and chart. */
+export function TableView({ game, teamNames, clock, now }: TableViewProps) {
+  const name = (team: Team) => teamNames[game.teams[team]] ?? game.teams[team];
+  const current = game.current;
+  const play = current ? replayCurrent(game, current) : null;
+  const openClaims = game.claims.filter((c) => !c.ruling);
+  const classes = ['table-view'];
+  if (game.winner || game.abandoned) classes.push('is-over');
+  if (openClaims.length > 0) classes.push('is-under-review');
+  const headingId = `${tableId(game.gameId)}-title`;
+
+  return (
+    <section id={tableId(game.gameId)} class={classes.join(' ')} aria-labelledby={headingId}>
+      <header class="table-head">
+        <h2 id={headingId}>
+          <span class="team-ns">{name('NS')}</span> <span class="vs">vs</span> <span class="team-ew">{name('EW')}</span>
+        </h2>
+        <p class="table-meta">
+          Game {game.number}
+          {current ? ` · Hand ${current.number}` : ''}
+        </p>
+        {clock ? <Clock clock={clock} now={now ?? new Date()} /> : null}
+      </header>
+
+      <GameStatus game={game} name={name} />
+
+      {openClaims.length > 0 ? (
+        <p class="notice notice--review" role="status">
+          <strong>Under review:</strong>{' '}
+          {openClaims
+            .map((c) => `renege claimed against ${SEAT_NAMES[c.seat]}, hand ${c.hand}${c.trick !== null ? `, trick ${c.trick}` : ''}`)
+            .join('; ')}
+        </p>
+      ) : null}
+
+      <dl class="team-scores">
+        {TEAMS.map((team) => (
+          <div class={`team-score team-score--${team.toLowerCase()}${game.winner === team ? ' is-winner' : ''}`}>
+            <dt>
+              {name(team)} <span class="team-seats">({team})</span>
+            </dt>
+            <dd class="score">
+              <span class="visually-hidden">Score </span>
+              {game.score[team]}
+            </dd>
+            <dd class="bags">
+              {game.bags[team]} {game.bags[team] === 1 ? 'bag' : 'bags'}
+              {game.sets[team] > 0 ? ` · ${game.sets[team]} ${game.sets[team] === 1 ? 'set' : 'sets'}` : ''}
+            </dd>
+          </div>
+        ))}
+      </dl>
+
+      {current ? (
+        <CurrentHand game={game} current={current} play={play} />
+      ) : game.winner || game.abandoned ? null : (
+        <p class="table-waiting">Waiting for the next deal. {SEAT_NAMES[game.dealer]} deals.</p>
+      )}
+
+      <ScorePad game={game} name={name} />
+      <ScoreChart game={game} teamNames={teamNames} />
+    </section>
+  );
+}
+
+function GameStatus({ game, name }: { game: GameModel; name: (team: Team) => string }) {
+  if (game.abandoned) return <p class="notice">This game was abandoned.</p>;
+  if (game.winner) {
+    const why = game.reason ? END_REASONS[game.reason] ?? game.reason : null;
+    return (
+      <p class="notice notice--result">
+        <strong>{name(game.winner)}</strong> won{why ? ` (${why})` : ''}, {game.score[game.winner]} to{' '}
+        {game.score[game.winner === 'NS' ? 'EW' : 'NS']}.
+      </p>
+    );
+  }
+  if (game.timeCalled !== null) {
+    return <p class="notice notice--time">Time called: this hand is the last unless the score is tied.</p>;
+  }
+  return null;
+}
+
+function Clock({ clock, now }: { clock: MatchClock; now: Date }) {
+  const start = Date.parse(clock.startedAt);
+  if (Number.isNaN(start)) return null;
+  const deadline = new Date(start + clock.minutes * 60_000);
+  if (clock.calledAt !== null) {
+    return (
+      <p class="clock is-called">
+        <span class="clock-label">Clock</span> <span class="clock-value">Time called</span>
+      </p>
+    );
+  }
+  // Whole minutes, rounded up: "1 min" until the last second, as a table clock reads.
+  const remaining = Math.max(0, Math.ceil((deadline.getTime() - now.getTime()) / 60_000));
+  return (
+    <p class={remaining === 0 ? 'clock is-expired' : 'clock'} data-deadline={deadline.toISOString()}>
+      <span class="clock-label">Time left</span>{' '}
+      <time class="clock-value" datetime={`PT${remaining}M`}>
+        {remaining} min
+      </time>
+    </p>
+  );
+}
+
+interface CurrentHandProps {
+  game: GameModel;
+  current: HandInProgress;
+  play: PlayResult | null;
+}
+
+/** The hand on the table: a compass of seats around the trick in progress. */
+function CurrentHand({ game, current, play }: CurrentHandProps) {
+  const bidsIn = SEATS.filter((s) => current.bids[s] !== undefined).length;
+  const taken = current.tricks ?? play?.taken ?? null;
+  const lastTrick = play && play.tricks.length > 0 ? play.tricks[play.tricks.length - 1]! : null;
+  const trickNumber = play ? play.tricks.length : 0;
+  const trickDone = lastTrick !== null && lastTrick.cards.length === 4;
+  const turn = bidsIn < 4 ? nextBidder(game, current) : current.tricks ? null : (play?.next ?? null);
+  const phase = bidsIn < 4 ? 'Bidding' : current.tricks ? 'Tricks counted' : trickNumber > 0 ? `Trick ${trickNumber}` : 'Lead';
+
+  return (
+    <section class="hand" aria-label={`Hand ${current.number}`}>
+      <p class="hand-phase">
+        Hand {current.number} · {phase}
+      </p>
+      <div class="compass">
+        {SEATS.map((seat) => {
+          const classes = ['seat', `seat--${seat}`, `seat--${seat === 'N' || seat === 'S' ? 'ns' : 'ew'}`];
+          if (seat === current.dealer) classes.push('is-dealer');
+          if (seat === turn) classes.push('is-turn');
+          const bid = current.bids[seat];
+          return (
+            <div class={classes.join(' ')} data-seat={seat}>
+              <p class="seat-name">
+                {SEAT_NAMES[seat]}
+                {seat === current.dealer ? (
+                  <span class="dealer-chip" title="Dealer">
+                    <span aria-hidden="true">D</span>
+                    <span class="visually-hidden"> (dealer)</span>
+                  </span>
+                ) : null}
+                {seat === turn ? <span class="visually-hidden"> (to play)</span> : null}
+              </p>
+              {game.seats[seat] ? <p class="player">{game.seats[seat]}</p> : null}
+              <p class="seat-line">
+                <span class="seat-bid">Bid {bid === undefined ? '—' : formatBid(bid)}</span>
+                <span class="seat-tricks">Tricks {taken ? taken[seat] : '—'}</span>
+              </p>
+            </div>
+          );
+        })}
+        <div class="trick" aria-live="off">
+          {lastTrick ? (
+            <>
+              <p class="trick-title">
+                {trickDone
+                  ? `Trick ${trickNumber} to ${SEAT_NAMES[play!.winners[trickNumber - 1]!]}`
+                  : `Trick ${trickNumber}, ${SEAT_NAMES[lastTrick.leader]} led`}
+              </p>
+              <ol class="trick-cards">
+                {current.plays[trickNumber - 1]!.map((card, i) => {
+                  const seat = SEATS[(SEATS.indexOf(lastTrick.leader) + i) % 4]!;
+                  return (
+                    <li class={`trick-card trick-card--${seat}`} data-seat={seat}>
+                      <span class="visually-hidden">{SEAT_NAMES[seat]}: </span>
+                      <CardFace name={card} />
+                    </li>
+                  );
+                })}
+              </ol>
+            </>
+          ) : (
+            <p class="trick-title">{bidsIn < 4 ? `${bidsIn} of 4 bids in` : 'No cards played yet'}</p>
+          )}
+        </div>
+      </div>
+    </section>
+  );
+}
+
+/**
+ * Replays the plays so far with the engine, for the tricks each seat has taken, the trick on
+ * the table and whose turn it is. A record the engine cannot replay shows no counts rather
+ * than wrong ones; the projection reports such a record, not the view.
+ */
+function replayCurrent(game: GameModel, current: HandInProgress): PlayResult | null {
+  if (current.plays.length === 0) return null;
+  try {
+    const deck = deckFor(resolveRules(game.rules).options);
+    const plays = current.plays.map((trick) => trick.map(parseCard));
+    if (plays.some((trick) => trick.some((card) => card === null))) return null;
+    return replayPlays(deck, current.dealer, plays as number[][]);
+  } catch {
+    return null;
+  }
+}
+
+function nextBidder(game: GameModel, current: HandInProgress): Seat | null {
+  try {
+    const order = biddingOrder(resolveRules(game.rules).options, current.dealer);
+    return order.find((seat) => current.bids[seat] === undefined) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function formatBid(bid: BidValue): string {
+  return String(bid);
+}
+
+/** A team's bid as the pad writes it: the partners' bids, e.g. "4 / nil". */
+function teamBid(row: HandRow, team: Team): string {
+  if (!row.bids) return '—';
+  const [a, b] = seatsOf(team);
+  const bids = [row.bids[a], row.bids[b]];
+  return bids.map((bid) => (bid === undefined ? '—' : formatBid(bid))).join(' / ');
+}
+
+function teamTricks(row: HandRow, team: Team): string {
+  if (!row.tricks) return '—';
+  const [a, b] = seatsOf(team);
+  return String(row.tricks[a] + row.tricks[b]);
+}
+
+function rowNotes(row: HandRow): string {
+  const notes: string[] = [];
+  if (row.misdeal) notes.push(`Misdeal: ${row.misdeal}`);
+  for (const r of row.reneges) notes.push(`Renege by ${SEAT_NAMES[r.seat]}, trick ${r.trick}`);
+  for (const l of row.illegalLeads) notes.push(`Illegal lead by ${SEAT_NAMES[l.seat]}, trick ${l.trick}`);
+  return notes.join('; ');
+}
+
+function signed(n: number): string {
+  return n > 0 ? `+${n}` : String(n);
+}
+
+/** The score pad: one row per hand, bid, tricks, points, running score and bags for each team. */
+function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => string }) {
+  const padId = `${tableId(game.gameId)}-pad`;
+  return (
+    <section class="score-pad" aria-labelledby={padId}>
+      <h3 id={padId}>Score pad</h3>
+      {game.rows.length === 0 ? (
+        <p class="empty">No hands scored yet.</p>
+      ) : (
+        <div class="table-scroll" role="region" aria-labelledby={padId} tabindex={0}>
+          <table class="pad">
+            <thead>
+              <tr>
+                <td colspan={2}></td>
+                {TEAMS.map((team) => (
+                  <th scope="colgroup" colspan={5} class={`team-head team-head--${team.toLowerCase()}`}>
+                    {name(team)}
+                  </th>
+                ))}
+                <td></td>
+              </tr>
+              <tr>
+                <th scope="col" class="num">
+                  Hand
+                </th>
+                <th scope="col">Dealer</th>
+                {TEAMS.map(() => (
+                  <>
+                    <th scope="col">Bid</th>
+                    <th scope="col" class="num">
+                      Tricks
+                    </th>
+                    <th scope="col" class="num">
+                      Points
+                    </th>
+                    <th scope="col" class="num">
+                      Score
+                    </th>
+                    <th scope="col" class="num">
+                      Bags
+                    </th>
+                  </>
+                ))}
+                <th scope="col">Notes</th>
+              </tr>
+            </thead>
+            <tbody>
+              {game.rows.map((row) => (
+                <tr class={row.misdeal ? 'is-misdeal' : undefined}>
+                  <th scope="row" class="num">
+                    {row.number}
+                  </th>
+                  <td>{row.dealer}</td>
+                  {TEAMS.map((team) => (
+                    <>
+                      <td>{teamBid(row, team)}</td>
+                      <td class="num">{teamTricks(row, team)}</td>
+                      <td class="num">{signed(row[team].points)}</td>
+                      <td class="num total">{row[team].score}</td>
+                      <td class="num">{row[team].bags}</td>
+                    </>
+                  ))}
+                  <td class="notes">{rowNotes(row)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {game.corrections.length > 0 ? (
+        <ul class="corrections">
+          {game.corrections.map((c) => (
+            <li>
+              Judge’s correction by {c.judge}: {TEAMS.map((t) => `${name(t)} ${signed(c.points[t])}`).join(', ')} — {c.reason}
+            </li>
+          ))}
+        </ul>
+      ) : null}
+    </section>
+  );
+}
+
+export interface ScoreChartProps {
+  game: Pick<GameModel, 'gameId' | 'teams' | 'rows' | 'score'>;
+  /** Team id → team name; the chart falls back to the seats' team (NS, EW) without it. */
+  teamNames?: Readonly<Record<string, string>>;
+}
+
+// The chart's own coordinate space; CSS scales the SVG to its box.
+const CHART = { width: 640, height: 280, left: 56, right: 20, top: 40, bottom: 48 };
+
+/** Each team's running score hand by hand, as an inline SVG line chart with a legend. */
+export function ScoreChart({ game, teamNames = {} }: ScoreChartProps) {
+  const rows = game.rows;
+  const label = (team: Team) => teamNames[game.teams[team]] ?? team;
+  const titleId = `${tableId(game.gameId)}-chart-title`;
+  const descId = `${tableId(game.gameId)}-chart-desc`;
+  if (rows.length === 0) return <p class="chart-empty">The score chart starts after the first hand.</p>;
+
+  const values = rows.flatMap((r) => [r.NS.score, r.EW.score]);
+  const ticks = scoreTicks(Math.min(0, ...values), Math.max(0, ...values));
+  const yMin = ticks[0]!;
+  const yMax = ticks[ticks.length - 1]!;
+  const plotW = CHART.width - CHART.left - CHART.right;
+  const plotH = CHART.height - CHART.top - CHART.bottom;
+  const x = (i: number) => CHART.left + (rows.length === 1 ? plotW / 2 : (i * plotW) / (rows.length - 1));
+  const y = (v: number) => CHART.top + plotH - ((v - yMin) / (yMax - yMin)) * plotH;
+  const points = (team: Team) => rows.map((r, i) => `${round1(x(i))},${round1(y(r[team].score))}`).join(' ');
+  // Label every hand when there is room, else about eight evenly spaced hands.
+  const every = Math.max(1, Math.ceil(rows.length / 8));
+  const last = rows[rows.length - 1]!;
+
+  return (
+    <figure class="score-chart">
+      <svg
+        class="chart"
+        viewBox={`0 0 ${CHART.width} ${CHART.height}`}
+        role="img"
+        aria-labelledby={`${titleId} ${descId}`}
+      >
+        <title id={titleId}>
+          Running score by hand: {label('NS')} and {label('EW')}
+        </title>
+        <desc id={descId}>
+          After hand {last.number}: {label('NS')} {last.NS.score}, {label('EW')} {last.EW.score}.
+        </desc>
+        <g class="chart-grid">
+          {ticks.map((t) => (
+            <>
+              <line x1={CHART.left} x2={CHART.width - CHART.right} y1={y(t)} y2={y(t)} class={t === 0 ? 'zero' : undefined} />
+              <text x={CHART.left - 8} y={y(t) + 5} text-anchor="end" class="tick">
+                {t}
+              </text>
+            </>
+          ))}
+        </g>
+        <g class="chart-x">
+          {rows.map((r, i) =>
+            i % every === 0 || i === rows.length - 1 ? (
+              <text x={round1(x(i))} y={CHART.top + plotH + 22} text-anchor="middle" class="tick">
+                {r.number}
+              </text>
+            ) : null,
+          )}
+        </g>
+        <text x={CHART.left + plotW / 2} y={CHART.height - 6} text-anchor="middle" class="axis-label">
+          Hand
+        </text>
+        <text
+          x={-(CHART.top + plotH / 2)}
+          y={16}
+          transform="rotate(-90)"
+          text-anchor="middle"
+          class="axis-label"
+        >
+          Score
+        </text>
+        {TEAMS.map((team) => (
+          <polyline class={`series series--${team.toLowerCase()}`} data-team={team} points={points(team)} />
+        ))}
+        <g class="chart-legend">
+          {TEAMS.map((team, i) => {
+            const lx = CHART.left + i * (plotW / 2);
+            return (
+              <g class={`legend-item legend-item--${team.toLowerCase()}`}>
+                <line x1={lx} x2={lx + 28} y1={16} y2={16} class={`series series--${team.toLowerCase()}`} />
+                <text x={lx + 36} y={21} class="legend-text">
+                  {truncate(label(team), 24)} ({team})
+                </text>
+              </g>
+            );
+          })}
+        </g>
+      </svg>
+    </figure>
+  );
+}
+
+/** Evenly spaced round values covering [min, max]: steps of 1, 2 or 5 times a power of ten. */
+function scoreTicks(min: number, max: number): number[] {
+  if (max - min < 10) max = min + 10;
+  const rough = (max - min) / 4;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= rough)!;
+  const ticks: number[] = [];
+  for (let t = Math.floor(min / step) * step; t < max + step; t += step) {
+    ticks.push(t);
+    if (t >= max) break;
+  }
+  return ticks;
+}
+
+function round1(n: number): number {
+  return Math.round(n * 10) / 10;
+}
+
+function truncate(text: string, max: number): string {
+  return text.length <= max ? text : text.slice(0, max - 1) + '…';
+}

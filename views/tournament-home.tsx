@@ -1,0 +1,121 @@
+/**
+ * A tournament's front page: what it is, where it stands, and the way to every view of it.
+ */
+import type { FormatId } from '../events/domain-events.ts';
+import type { TournamentModel } from '../events/read-models.ts';
+
+const FORMAT_NAMES: Record<FormatId, string> = {
+  'blp-2024': 'BLP 2024',
+  'unc-intramural': 'UNC intramural',
+  'pitt-boss': 'Pitt Boss',
+  'asher-theatre': 'Asher Theatre',
+  'tournament-spades': 'Tournament Spades',
+  custom: 'Custom rules',
+};
+
+const STATUS_NAMES: Record<TournamentModel['status'], string> = {
+  registration: 'Registration open',
+  running: 'In play',
+  finished: 'Finished',
+};
+
+/** The addresses of a tournament's pages, in one place so links and routes agree. */
+export function tournamentLinks(tournamentId: string) {
+  const base = `/tournaments/${encodeURIComponent(tournamentId)}`;
+  return {
+    home: base,
+    leaderboard: `${base}/leaderboard`,
+    bracket: `${base}/bracket`,
+    screen: `${base}/screen`,
+    table: (gameId: string) => `${base}/tables/${encodeURIComponent(gameId)}`,
+  };
+}
+
+export interface TournamentHomeProps {
+  tournament: TournamentModel;
+}
+
+/** Name, format and status of a tournament, with links to its leaderboard, bracket, screen and live tables. */
+export function TournamentHome({ tournament }: TournamentHomeProps) {
+  const links = tournamentLinks(tournament.tournamentId);
+  const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
+  const teamName = (id: string | null) => (id === null ? 'TBD' : names.get(id) ?? id);
+  // The game in progress of a live match is its latest one.
+  const live = tournament.matches.filter((m) => m.status === 'live' && m.games.length > 0);
+  const champion = tournament.teams.find((t) => t.status === 'champion');
+  const entered = tournament.teams.filter((t) => t.status !== 'withdrawn').length;
+
+  return (
+    <article class="tournament-home">
+      <header class="tournament-head">
+        <h1>{tournament.name}</h1>
+        <dl class="facts">
+          <div>
+            <dt>Format</dt>
+            <dd>{FORMAT_NAMES[tournament.format]}</dd>
+          </div>
+          <div>
+            <dt>Status</dt>
+            <dd>
+              <span class={`badge badge--${tournament.status}`}>{STATUS_NAMES[tournament.status]}</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Teams</dt>
+            <dd>{entered}</dd>
+          </div>
+          {champion ? (
+            <div>
+              <dt>Champion</dt>
+              <dd class="champion">{champion.name}</dd>
+            </div>
+          ) : null}
+        </dl>
+      </header>
+
+      <nav class="tournament-nav" aria-label={`${tournament.name} pages`}>
+        <ul>
+          <li>
+            <a href={links.leaderboard}>Leaderboard</a>
+          </li>
+          <li>
+            <a href={links.bracket}>Bracket</a>
+          </li>
+          <li>
+            <a href={links.screen}>Venue screen</a>
+          </li>
+        </ul>
+      </nav>
+
+      <section class="live-links" aria-labelledby="live-links-title">
+        <h2 id="live-links-title">Live tables</h2>
+        {live.length === 0 ? (
+          <p class="empty">{tournament.status === 'finished' ? 'All matches are over.' : 'No games in play right now.'}</p>
+        ) : (
+          <ul class="link-list">
+            {live.map((m) => (
+              <li>
+                <a href={links.table(m.games[m.games.length - 1]!)}>
+                  {m.table !== null ? `Table ${m.table}: ` : ''}
+                  {teamName(m.teams[0])} vs {teamName(m.teams[1])}
+                </a>
+                {m.games.length > 1 ? <span class="muted"> · game {m.games.length}</span> : null}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {tournament.latest.length > 0 ? (
+        <section class="latest" aria-labelledby="latest-title">
+          <h2 id="latest-title">Latest results</h2>
+          <ol class="latest-list">
+            {tournament.latest.slice(0, 10).map((item) => (
+              <li>{item.text}</li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
+    </article>
+  );
+}
