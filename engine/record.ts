@@ -45,6 +45,8 @@ export interface RecordHeader {
   dealer: Seat;
   start: Record<Team, Partial<TeamState>>;
   timeCalled: number | null;
+  /** The hands as given, each read on its turn (a hand is read knowing who dealt it). */
+  hands: unknown[];
 }
 
 /** One hand of a record, read and checked on its own: the game hand plus what its plays show. */
@@ -60,10 +62,9 @@ const HAND_FIELDS = new Set(['dealer', 'deal', 'bids', 'tricks', 'plays', 'first
 /** Scores a `spades-game/1` record; throws RecordError with the one line saying what is wrong and where. */
 export function scoreRecord(json: unknown): RecordResult {
   const header = readHeader(json);
-  const rawHands = (json as { hands: unknown[] }).hands;
   let state: GameState = newGame(header.rules, { dealer: header.dealer, teams: header.start });
   const hands: HandResult[] = [];
-  rawHands.forEach((raw, i) => {
+  header.hands.forEach((raw, i) => {
     const number = i + 1;
     const prefix = `hand ${number}: `;
     try {
@@ -146,7 +147,7 @@ export function readHeader(json: unknown): RecordHeader {
   if (!Array.isArray(json.hands)) {
     throw new RecordError(`hands: expected a list of hands, got ${json.hands === undefined ? 'nothing' : kind(json.hands)}`);
   }
-  return { rules, seats, dealer, start, timeCalled };
+  return { rules, seats, dealer, start, timeCalled, hands: json.hands };
 }
 
 /**
