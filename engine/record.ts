@@ -299,11 +299,9 @@ function readRulings(raw: unknown, played: { reneges: Violation[] } | null): Ren
       throw new RecordError(`${where}: trick must be a trick number 1–13, got ${JSON.stringify(trick)}`);
     }
     if (played) {
+      // The judge's ruling stands even where the recorded plays show no renege (a card may have
+      // been entered wrongly); the plays' own findings are reported beside it for the auditor.
       if (trick === undefined) throw new RecordError(`${where}: the renege claim against ${claim.seat} needs its trick, since the plays are given`);
-      // The plays show every card, so a renege upheld where the plays show none is a record at odds with itself.
-      if (claim.upheld && !played.reneges.some((r) => r.seat === claim.seat && r.trick === trick)) {
-        throw new RecordError(`${where}: a renege by ${claim.seat} at trick ${trick} was upheld, but the plays show no renege there`);
-      }
     }
     return { seat: claim.seat, upheld: claim.upheld };
   });

@@ -63,6 +63,16 @@ describe('a whole game: plays, an upheld renege, a misdeal, a tricks-only nil ha
     expect([denied.NS.points, denied.EW.points]).toEqual([-40, 64]);
     expect(denied.reneges).toEqual([{ seat: 'W', trick: 2 }]);
   });
+  it('a ruling stands where the plays show no renege: the penalty applies, and the plays\' own findings are still reported', () => {
+    const game = fullGameRecord();
+    const ruled = { ...(game.hands[0] as Json), reneges: [{ seat: 'N', trick: 5, upheld: true }] };
+    game.hands = [ruled];
+    const hand = scoreRecord(game).hands[0]!;
+    const unruled = scoreRecord({ ...game, hands: [{ ...ruled, reneges: [] }] }).hands[0]!;
+    // unc: the reneging team (NS, already set here) loses 3 tricks; EW get 30 flat.
+    expect(hand.EW.points).toBe(unruled.EW.points + 30);
+    expect(hand.reneges).toEqual([{ seat: 'W', trick: 2 }]);
+  });
 });
 
 describe('the spec example', () => {
@@ -164,7 +174,6 @@ describe('records the scorer refuses, each with one line naming the hand', () =>
     ['a card dealt twice', record([{ ...NS_53, deal: { ...dealNames(deal), S: [dealNames(deal).N[0], ...dealNames(deal).S.slice(1)] } }]), `hand 1: deal: ${dealNames(deal).N[0]} is dealt to both N and S`],
     ['firstSeven with plays', record([{ bids: NS_53.bids, plays, firstSeven: 'NS' }]), 'hand 1: firstSeven is given with plays; with plays the first 7 tricks are counted from them'],
     ['a renege claim without its trick when plays are given', record([{ bids: NS_53.bids, plays, reneges: [{ seat: 'W', upheld: true }] }]), 'hand 1: reneges[0]: the renege claim against W needs its trick, since the plays are given'],
-    ['an upheld renege the plays do not show', record([{ bids: NS_53.bids, plays, reneges: [{ seat: 'W', trick: 4, upheld: true }] }]), 'hand 1: reneges[0]: a renege by W at trick 4 was upheld, but the plays show no renege there'],
     ['a misdeal with other fields', record([{ misdeal: 'no-trumps', bids: NS_53.bids }]), "hand 1: a misdealt hand has only its reason (and dealer), but it also has 'bids'"],
     ['a misdeal without a reason', record([{ misdeal: '' }]), 'hand 1: misdeal: expected the reason as a non-empty string, got ""'],
     ['a dealer out of rotation', record([NS_53, { ...NS_53, dealer: 'S' }]), "hand 2: S is recorded as dealer, but the deal is E's by the rotation"],
