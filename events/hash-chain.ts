@@ -98,24 +98,31 @@ export function canonicalJson(value: unknown, path = 'value'): string {
  * bytes, and no text moved from one column to another can give the same bytes.
  */
 export function canonicalBytes(row: HashedColumns): Buffer {
-  return Buffer.from(
-    canonicalJson({
-      command_id: row.command_id,
-      meta: row.meta,
-      payload: row.payload,
-      position: row.position,
-      schema_version: row.schema_version,
-      stream: row.stream,
-      type: row.type,
-      version: row.version,
-    }),
-    'utf8',
+  return Buffer.from(canonicalText(row), 'utf8');
+}
+
+// canonicalJson of the columns, written out in sorted key order by hand: this runs once per
+// event on every append and every verification, and the general function is several times slower.
+function canonicalText(row: HashedColumns): string {
+  const number = (value: number, name: string): string => {
+    if (!Number.isFinite(value)) throw new NotJsonError(name, String(value));
+    return JSON.stringify(Object.is(value, -0) ? 0 : value);
+  };
+  return (
+    `{"command_id":${row.command_id === null ? 'null' : JSON.stringify(row.command_id)}` +
+    `,"meta":${JSON.stringify(row.meta)}` +
+    `,"payload":${JSON.stringify(row.payload)}` +
+    `,"position":${number(row.position, 'position')}` +
+    `,"schema_version":${number(row.schema_version, 'schema_version')}` +
+    `,"stream":${JSON.stringify(row.stream)}` +
+    `,"type":${JSON.stringify(row.type)}` +
+    `,"version":${number(row.version, 'version')}}`
   );
 }
 
 /** SHA-256 over the previous hash (as its 64 hex characters) then the event's canonical bytes, as lowercase hex. */
 export function chainHash(prevHash: string, row: HashedColumns): string {
-  return createHash('sha256').update(prevHash, 'utf8').update(canonicalBytes(row)).digest('hex');
+  return createHash('sha256').update(prevHash, 'utf8').update(canonicalText(row), 'utf8').digest('hex');
 }
 
 /**
