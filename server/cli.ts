@@ -27,6 +27,9 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   verify: { summary: 'verify [--db FILE] [--digest POSITION:HASH]  check the ledger\'s hash chain', load: async () => (await import('./cli-verify.ts')).run },
   export: { summary: 'export [--db FILE]  write the whole ledger as NDJSON to stdout', load: async () => (await import('./cli-export.ts')).run },
   'import-ledger': { summary: 'import-ledger FILE|- [--db FILE]  load an NDJSON ledger into an empty file, verifying its chain', load: async () => (await import('./cli-export.ts')).runImport },
+  verify: { summary: 'verify [--db FILE] [--digest POSITION:HASH]  check the ledger\'s hash chain', load: async () => (await import('./cli-verify.ts')).run },
+  export: { summary: 'export [--db FILE]  write the whole ledger as NDJSON to stdout', load: async () => (await import('./cli-export.ts')).run },
+  'import-ledger': { summary: 'import-ledger FILE|- [--db FILE]  load an NDJSON ledger into an empty file, verifying its chain', load: async () => (await import('./cli-export.ts')).runImport },
 };
 
 const processIo: CliIo = {
