@@ -423,6 +423,14 @@ describe('TableView', () => {
     expect(render(<TableView game={ruled} teamNames={teamNames} />)).not.toContain('Under review');
   });
 
+  it('says why the score stopped when the recorded hands cannot be scored', () => {
+    const stuck: GameModel = { ...game, problem: 'hand 7: North bid 14; a hand has 13 tricks' };
+    expect(render(<TableView game={stuck} teamNames={teamNames} />)).toContain(
+      '<strong>Score held:</strong> hand 7: North bid 14; a hand has 13 tricks',
+    );
+    expect(html).not.toContain('Score held');
+  });
+
   it('announces the winner of a finished game', () => {
     const over: GameModel = { ...game, current: null, winner: 'EW', reason: 'target' };
     const out = render(<TableView game={over} teamNames={teamNames} />);

@@ -65,7 +65,8 @@ interface MatchCardProps {
 }
 
 function MatchCard({ match, names, gamesToWin }: MatchCardProps) {
-  const showGames = gamesToWin > 1 || match.games.length > 0;
+  // A bye is no contest: it has no games to count.
+  const showGames = match.status !== 'bye' && (gamesToWin > 1 || match.games.length > 0);
   const classes = ['match', `match--${match.status}`];
   if (match.underReview) classes.push('is-under-review');
   return (

@@ -70,6 +70,13 @@ export function TableView({ game, teamNames, clock, now }: TableViewProps) {
 
       <GameStatus game={game} name={name} />
 
+      {game.problem ? (
+        // The pad below stops at the last hand that could be scored; the judge needs to know why.
+        <p class="notice notice--review" role="status">
+          <strong>Score held:</strong> {game.problem}
+        </p>
+      ) : null}
+
       {openClaims.length > 0 ? (
         <p class="notice notice--review" role="status">
           <strong>Under review:</strong>{' '}
@@ -370,7 +377,8 @@ export interface ScoreChartProps {
 }
 
 // The chart's own coordinate space; CSS scales the SVG to its box.
-const CHART = { width: 640, height: 280, left: 56, right: 20, top: 40, bottom: 48 };
+// Narrow on purpose: on a 390px phone the chart shrinks by only a quarter, so its labels stay readable.
+const CHART = { width: 480, height: 300, left: 64, right: 16, top: 60, bottom: 50 };
 
 /** Each team's running score hand by hand, as an inline SVG line chart with a legend. */
 export function ScoreChart({ game, teamNames = {} }: ScoreChartProps) {
@@ -442,13 +450,14 @@ export function ScoreChart({ game, teamNames = {} }: ScoreChartProps) {
           <polyline class={`series series--${team.toLowerCase()}`} data-team={team} points={points(team)} />
         ))}
         <g class="chart-legend">
+          {/* One line per team, so long team names never run into each other. */}
           {TEAMS.map((team, i) => {
-            const lx = CHART.left + i * (plotW / 2);
+            const ly = 14 + i * 22;
             return (
               <g class={`legend-item legend-item--${team.toLowerCase()}`}>
-                <line x1={lx} x2={lx + 28} y1={16} y2={16} class={`series series--${team.toLowerCase()}`} />
-                <text x={lx + 36} y={21} class="legend-text">
-                  {truncate(label(team), 24)} ({team})
+                <line x1={CHART.left} x2={CHART.left + 28} y1={ly} y2={ly} class={`series series--${team.toLowerCase()}`} />
+                <text x={CHART.left + 36} y={ly + 5} class="legend-text">
+                  {truncate(label(team), 32)} ({team})
                 </text>
               </g>
             );
