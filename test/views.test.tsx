@@ -549,7 +549,7 @@ describe('Partial and Layout', () => {
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
     expect(html).toContain('<meta name="htmx-config" content="{&quot;includeIndicatorCSS&quot;:false}"/>');
     expect(html).toContain('<link rel="stylesheet" href="/static/app.css"/>');
-    expect(attrValues(html, 'src')).toEqual(['/static/htmx.min.js', '/static/hx-sse.js']);
+    expect(attrValues(html, 'src')).toEqual(['/static/htmx.min.js', '/static/hx-sse.js', '/static/clock.js']);
     expect(html).toContain('<title>Spring Open 2025 · Standings</title>');
     const live = element(html, /<div class="live"/);
     expect(live).toMatch(/^<div class="live" hx-sse:connect="\/tournaments\/spring-open\/events" hx-swap="none">/);

@@ -37,6 +37,8 @@ export function Layout({ title, children, screen = false, live }: LayoutProps) {
           <link rel="stylesheet" href="/static/app.css" />
           <script src="/static/htmx.min.js" defer></script>
           <script src="/static/hx-sse.js" defer></script>
+          {/* Ticks match clocks between ledger events from their data-deadline. */}
+          <script src="/static/clock.js" defer></script>
         </head>
         <body class={screen ? 'screen' : 'page'}>
           {screen ? null : (
