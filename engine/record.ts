@@ -62,30 +62,50 @@ const HAND_FIELDS = new Set(['dealer', 'deal', 'bids', 'tricks', 'plays', 'first
 /** Scores a `spades-game/1` record; throws RecordError with the one line saying what is wrong and where. */
 export function scoreRecord(json: unknown): RecordResult {
   const header = readHeader(json);
-  let state: GameState = newGame(header.rules, { dealer: header.dealer, teams: header.start });
+  let state = startRecordGame(header);
   const hands: HandResult[] = [];
   header.hands.forEach((raw, i) => {
-    const number = i + 1;
-    const prefix = `hand ${number}: `;
-    try {
-      // Whose deal it is and whether the game is over come first: the plays are read from that dealer's left.
-      checkTurn(state, isObject(raw) && isSeat(raw.dealer) ? raw.dealer : undefined);
-      const read = readHand(header.rules, state.dealer, raw);
-      if (header.timeCalled === number) state = callTime(state);
-      state = applyHand(state, read.hand);
-      const line = (team: Team): TeamLine => {
-        const { score, bags, sets } = state.teams[team];
-        return { points: state.last?.teams[team].points ?? 0, score, bags, sets };
-      };
-      hands.push({ NS: line('NS'), EW: line('EW'), reneges: read.reneges, illegalLeads: read.illegalLeads });
-    } catch (error) {
-      if (error instanceof RecordError || error instanceof GameError || error instanceof PlayError || error instanceof BidError) {
-        throw new RecordError(prefix + error.message);
-      }
-      throw error;
-    }
+    const next = scoreNextHand(header, state, raw, i + 1);
+    state = next.state;
+    hands.push(next.result);
   });
+  return resultOf(state, hands);
+}
+
+/** The game before the record's first hand. */
+export function startRecordGame(header: RecordHeader): GameState {
+  return newGame(header.rules, { dealer: header.dealer, teams: header.start });
+}
+
+/** The record's result once its hands are scored. */
+export function resultOf(state: GameState, hands: HandResult[]): RecordResult {
   return { hands, winner: state.winner, reason: state.reason, final: { NS: state.teams.NS.score, EW: state.teams.EW.score } };
+}
+
+/**
+ * Scores hand `number` of a record on top of the game so far: the one step `scoreRecord` takes
+ * per hand, so a caller that learns hands one at a time (the ledger's projection) scores them
+ * exactly as a whole record would. Throws RecordError starting `hand N:`.
+ */
+export function scoreNextHand(header: Pick<RecordHeader, 'rules' | 'timeCalled'>, before: GameState, raw: unknown, number: number): { state: GameState; result: HandResult } {
+  try {
+    let state = before;
+    // Whose deal it is and whether the game is over come first: the plays are read from that dealer's left.
+    checkTurn(state, isObject(raw) && isSeat(raw.dealer) ? raw.dealer : undefined);
+    const read = readHand(header.rules, state.dealer, raw);
+    if (header.timeCalled === number) state = callTime(state);
+    state = applyHand(state, read.hand);
+    const line = (team: Team): TeamLine => {
+      const { score, bags, sets } = state.teams[team];
+      return { points: state.last?.teams[team].points ?? 0, score, bags, sets };
+    };
+    return { state, result: { NS: line('NS'), EW: line('EW'), reneges: read.reneges, illegalLeads: read.illegalLeads } };
+  } catch (error) {
+    if (error instanceof RecordError || error instanceof GameError || error instanceof PlayError || error instanceof BidError) {
+      throw new RecordError(`hand ${number}: ${error.message}`);
+    }
+    throw error;
+  }
 }
 
 /** Reads the record's fields outside its hands; throws RecordError. */

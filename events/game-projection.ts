@@ -7,7 +7,7 @@ import { type Seat, type Team, SEATS, cardName, parseCard } from '../engine/card
 import { parseBid } from '../engine/bid.ts';
 import { deckFor } from '../engine/deck.ts';
 import { dealFromSeed } from '../engine/random.ts';
-import { RecordError, RECORD_FORMAT, scoreRecord } from '../engine/record.ts';
+import { type HandResult, RecordError, RECORD_FORMAT, readHeader, scoreNextHand, startRecordGame } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { isSixFour } from '../engine/scoring.ts';
 import { replayPlays } from '../engine/trick.ts';
@@ -63,6 +63,7 @@ export function startGame(e: GameStarted): GameModel {
     winner: null,
     reason: null,
     abandoned: false,
+    scoring: null,
   };
 }
 
@@ -124,7 +125,7 @@ export function evolveGame(game: GameModel, event: GameEvent, position: number, 
       game.hands.push({ dealer: current?.dealer ?? game.dealer, misdeal: event.payload.reason });
       game.handPositions.push(position);
       game.current = null;
-      return rescore(game);
+      return scoreLastHand(game);
     }
     case 'RenegeClaimed': {
       const e = event.payload;
@@ -176,7 +177,7 @@ function closeHand(game: GameModel, position: number): boolean {
   game.hands.push(hand);
   game.handPositions.push(position);
   game.current = null;
-  return rescore(game);
+  return scoreLastHand(game);
 }
 
 /** The game as a spades-game/1 record. */
@@ -190,45 +191,84 @@ export function gameRecord(game: GameModel): Record<string, unknown> {
   return record;
 }
 
+/**
+ * Scores the whole game again from its record: after a ruling, a time call or a correction,
+ * which may change hands already scored.
+ */
 function rescore(game: GameModel): boolean {
-  let result;
   try {
-    result = scoreRecord(gameRecord(game));
+    const header = readHeader(gameRecord(game));
+    let state = startRecordGame(header);
+    const rows: HandRow[] = [];
+    header.hands.forEach((raw, i) => {
+      const next = scoreNextHand(header, state, raw, i + 1);
+      state = next.state;
+      rows.push(rowOf(game, i, next.result));
+    });
+    game.rows = rows;
+    game.scoring = state;
   } catch (error) {
     // Commands are checked before they are appended, so this only happens to a ledger written
     // by something else; keep the last good scores and say what is wrong.
     if (error instanceof RecordError) {
       game.problem = error.message;
+      game.scoring = null;
       return false;
     }
     throw error;
   }
   delete game.problem;
-  const correction = (team: Team) => game.corrections.reduce((sum, c) => sum + (c.points[team] ?? 0), 0);
-  let dealer = game.dealer;
-  game.rows = result.hands.map((line, i): HandRow => {
-    const hand = game.hands[i]!;
-    dealer = hand.dealer ?? dealer;
-    return {
-      number: i + 1,
-      dealer,
-      ...(hand.misdeal ? { misdeal: hand.misdeal } : {}),
-      ...(hand.bids ? { bids: hand.bids } : {}),
-      ...(hand.tricks ? { tricks: hand.tricks } : hand.plays ? { tricks: tricksFromRecord(game, hand) } : {}),
-      NS: line.NS,
-      EW: line.EW,
-      reneges: line.reneges,
-      illegalLeads: line.illegalLeads,
-      position: game.handPositions[i]!,
-    };
-  });
-  game.score = { NS: result.final.NS + correction('NS'), EW: result.final.EW + correction('EW') };
-  const lastRow = game.rows[game.rows.length - 1];
-  game.bags = lastRow ? { NS: lastRow.NS.bags, EW: lastRow.EW.bags } : game.bags;
-  game.sets = lastRow ? { NS: lastRow.NS.sets, EW: lastRow.EW.sets } : game.sets;
-  game.winner = result.winner;
-  game.reason = result.reason;
+  settle(game);
   return true;
+}
+
+/** Scores the hand just closed on top of the game so far: the same step a whole record takes. */
+function scoreLastHand(game: GameModel): boolean {
+  if (!game.scoring) return rescore(game);
+  const i = game.hands.length - 1;
+  try {
+    const next = scoreNextHand({ rules: game.scoring.rules, timeCalled: game.timeCalled }, game.scoring, game.hands[i], i + 1);
+    game.scoring = next.state;
+    game.rows.push(rowOf(game, i, next.result));
+  } catch (error) {
+    if (error instanceof RecordError) {
+      game.problem = error.message;
+      game.scoring = null;
+      return false;
+    }
+    throw error;
+  }
+  settle(game);
+  return true;
+}
+
+function rowOf(game: GameModel, i: number, line: HandResult): HandRow {
+  const hand = game.hands[i]!;
+  const previous = game.rows[i - 1];
+  const dealer = hand.dealer ?? previous?.dealer ?? game.dealer;
+  return {
+    number: i + 1,
+    dealer,
+    ...(hand.misdeal ? { misdeal: hand.misdeal } : {}),
+    ...(hand.bids ? { bids: hand.bids } : {}),
+    ...(hand.tricks ? { tricks: hand.tricks } : hand.plays ? { tricks: tricksFromRecord(game, hand) } : {}),
+    NS: line.NS,
+    EW: line.EW,
+    reneges: line.reneges,
+    illegalLeads: line.illegalLeads,
+    position: game.handPositions[i]!,
+  };
+}
+
+/** The game's totals from the engine's state, with judges' corrections on top. */
+function settle(game: GameModel): void {
+  const state = game.scoring!;
+  const correction = (team: Team) => game.corrections.reduce((sum, c) => sum + (c.points[team] ?? 0), 0);
+  game.score = { NS: state.teams.NS.score + correction('NS'), EW: state.teams.EW.score + correction('EW') };
+  game.bags = { NS: state.teams.NS.bags, EW: state.teams.EW.bags };
+  game.sets = { NS: state.teams.NS.sets, EW: state.teams.EW.sets };
+  game.winner = state.winner;
+  game.reason = state.reason;
 }
 
 /** Tricks each seat took in a hand recorded card by card. */

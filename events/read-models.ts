@@ -3,6 +3,7 @@
  * model can be snapshotted, compared after a rebuild, and computed as of any position.
  */
 import type { Seat, Team } from '../engine/cards.ts';
+import type { GameState } from '../engine/game.ts';
 import type { BidValue, FormatId, RulesValue } from './domain-events.ts';
 
 export interface TeamTotals {
@@ -75,8 +76,28 @@ export interface GameModel {
   winner: Team | null;
   reason: string | null;
   abandoned: boolean;
+  /** The engine's game after the scored hands, so the next hand is scored on top of it. */
+  scoring?: GameState | null;
   /** Set when the recorded hands cannot be scored (a ledger written by something else). */
   problem?: string;
+  /**
+   * What was recorded at this game since its last deal, oldest first: the entries an undo may
+   * take back, and the claims, rulings and corrections after which it may not.
+   */
+  recent?: RecentEntry[];
+  /** The hand the latest closing entry (last card, tricks, misdeal) closed, so an undo can reopen it. */
+  closedHand?: HandInProgress | null;
+}
+
+/** One thing recorded at a game, as the undo of the last entry sees it. */
+export interface RecentEntry {
+  type: string;
+  position: number;
+  hand: number | null;
+  seat?: Seat;
+  card?: string;
+  bid?: BidValue;
+  claimId?: string;
 }
 
 /** One hand as the spades-game/1 record holds it. */

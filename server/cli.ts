@@ -24,9 +24,10 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     summary: 'score FILE|-        score a spades-game/1 record and print the result as JSON',
     load: async () => (await import('./cli-score.ts')).run,
   },
-  verify: { summary: 'verify [--db FILE] [--digest POSITION:HASH]  check the ledger\'s hash chain', load: async () => (await import('./cli-verify.ts')).run },
-  export: { summary: 'export [--db FILE]  write the whole ledger as NDJSON to stdout', load: async () => (await import('./cli-export.ts')).run },
-  'import-ledger': { summary: 'import-ledger FILE|- [--db FILE]  load an NDJSON ledger into an empty file, verifying its chain', load: async () => (await import('./cli-export.ts')).runImport },
+  rebuild: {
+    summary: 'rebuild [--db FILE]  fold every read model again from position 0, with progress',
+    load: async () => (await import('./cli-rebuild.ts')).run,
+  },
   verify: { summary: 'verify [--db FILE] [--digest POSITION:HASH]  check the ledger\'s hash chain', load: async () => (await import('./cli-verify.ts')).run },
   export: { summary: 'export [--db FILE]  write the whole ledger as NDJSON to stdout', load: async () => (await import('./cli-export.ts')).run },
   'import-ledger': { summary: 'import-ledger FILE|- [--db FILE]  load an NDJSON ledger into an empty file, verifying its chain', load: async () => (await import('./cli-export.ts')).runImport },

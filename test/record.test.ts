@@ -66,7 +66,7 @@ describe('a whole game: plays, an upheld renege, a misdeal, a tricks-only nil ha
   it('a ruling stands where the plays show no renege: the penalty applies, and the plays\' own findings are still reported', () => {
     const game = fullGameRecord();
     const ruled = { ...(game.hands[0] as Json), reneges: [{ seat: 'N', trick: 5, upheld: true }] };
-    game.hands = [ruled];
+    (game as Json).hands = [ruled];
     const hand = scoreRecord(game).hands[0]!;
     const unruled = scoreRecord({ ...game, hands: [{ ...ruled, reneges: [] }] }).hands[0]!;
     // unc: the reneging team (NS, already set here) loses 3 tricks; EW get 30 flat.
