@@ -18,7 +18,7 @@ import { gameRecord } from '../events/game-projection.ts';
 import { CommandError } from './commands.ts';
 import { EVENTS_CHANNEL, catchUpAndAttach, eventMessage, resumePoint } from './event-stream.ts';
 import { type Broadcaster, type SseSink, SSE_HEADERS, createBroadcaster, nodeSink, streamSink } from './sse.ts';
-import { type LiveView, channelOf, liveChannels, renderLivePage, renderLiveUpdate } from './live-pages.tsx';
+import { type LiveView, channelOf, createLivePublisher, renderLivePage, renderLiveUpdate } from './live-pages.tsx';
 import { tournamentLinks } from '../views/tournament-home.tsx';
 
 export interface AppOptions {
@@ -43,15 +43,14 @@ export function createApp(options: AppOptions) {
   const broadcaster = options.broadcaster ?? createBroadcaster();
   const app = new Hono<{ Bindings: Partial<HttpBindings> }>();
 
-  // Every ledger event: the raw feed gets the event, and each live page channel with clients
-  // gets its re-rendered regions, each rendered once.
+  // Every ledger event goes to the raw feed as it is; live pages get their changed regions,
+  // rendered once per channel when the burst of appends is over.
+  const publishPages = createLivePublisher(broadcaster, ledger.models);
   ledger.onChange((change, events) => {
-    for (const event of events) broadcaster.publish(EVENTS_CHANNEL, eventMessage(event));
-    const position = ledger.models.position;
-    for (const channel of liveChannels(broadcaster.channels(), change, ledger.models)) {
-      const bytes = renderLiveUpdate(channel, ledger.models, position);
-      if (bytes) broadcaster.publish(channel, bytes);
+    if (broadcaster.hasClients(EVENTS_CHANNEL)) {
+      for (const event of events) broadcaster.publish(EVENTS_CHANNEL, eventMessage(event));
     }
+    publishPages(change);
   });
 
   app.onError((error, c) => {

@@ -22,32 +22,37 @@ export function eventMessage(event: { position: number }): Uint8Array {
 }
 
 /**
- * Sends what a client missed after `after`, page by page (waiting for the socket to drain
- * between pages), then attaches it to the live channel. The last read and the attach happen in
- * one synchronous step: appends and their broadcasts are synchronous too, so no event can fall
- * between them.
+ * Sends what a client missed after `after`, then attaches it to the live channel. While
+ * catching up it waits for the client whenever half its buffer is in use, so a long catch-up
+ * paces itself to the reader instead of tripping the slow-client bound. The client is attached
+ * only straight after a read that found the end of the ledger with no wait since: appends and
+ * their broadcasts are synchronous, so no event can fall between that read and the attach.
  */
-export async function catchUpAndAttach(
-  source: FeedSource,
-  broadcaster: Broadcaster,
-  sink: SseSink & { drained?: () => Promise<void> },
-  after: number,
-): Promise<void> {
+export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcaster, sink: SseSink, after: number): Promise<void> {
+  const pauseAt = broadcaster.maxBufferedBytes / 2;
   let cursor = after;
+  let closed = false;
+  sink.onClose(() => (closed = true));
   for (;;) {
+    if (closed) return;
     const page = source.readAfter(cursor, PAGE);
+    let waited = false;
     for (const event of page) {
+      if (sink.buffered() > pauseAt) {
+        await sink.drained();
+        waited = true;
+        if (closed) return;
+      }
       if (!sink.write(eventMessage(event))) {
         sink.close();
         return;
       }
       cursor = event.position;
     }
-    if (page.length < PAGE) {
+    if (page.length < PAGE && !waited) {
       broadcaster.attach(EVENTS_CHANNEL, sink);
       return;
     }
-    if (sink.drained) await sink.drained();
   }
 }
 

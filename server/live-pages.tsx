@@ -3,6 +3,7 @@
  * stream gets, for every ledger event that touches it, the same components again wrapped in
  * partials, rendered once for all the clients of that page.
  */
+import type { Child } from 'hono/jsx';
 import type { Change, ReadModels } from '../events/projections.ts';
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
 import { Bracket } from '../views/bracket.tsx';
@@ -14,7 +15,7 @@ import { TableView, tableId } from '../views/table.tsx';
 import { TournamentHome, tournamentLinks } from '../views/tournament-home.tsx';
 import { BRACKET_ID } from '../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../views/leaderboard.tsx';
-import { encodeSse } from './sse.ts';
+import { type Broadcaster, encodeSse } from './sse.ts';
 
 export type LiveKind = 'home' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table';
 
@@ -170,72 +171,120 @@ export function liveChannels(channels: readonly string[], change: Change, models
 }
 
 /**
- * The SSE message for a channel: its page's live regions, wrapped in partials, with the ledger
- * position as its id. The same message serves a live update and a page catching up.
+ * A channel's live regions, each as the `<hx-partial>` block that replaces it, keyed by the id
+ * of the element it replaces; null when the channel names nothing that exists.
  */
-export function renderLiveUpdate(channel: string, models: ReadModels, position: number): Uint8Array | null {
+export function livePartials(channel: string, models: ReadModels): Map<string, string> | null {
   const parsed = parseChannel(channel);
   if (!parsed) return null;
-  let body: string | null = null;
+  const partials = new Map<string, string>();
+  const add = (target: string, content: Child) => partials.set(target, html(<Partial target={target}>{content}</Partial>));
   if (parsed.kind === 'table') {
     const game = models.games[parsed.id];
     if (!game) return null;
     const tournament = game.tournamentId ? models.tournaments[game.tournamentId]?.model : undefined;
     const match = tournament?.matches.find((m) => m.matchId === game.matchId);
-    body = html(
-      <Partial target={tableId(game.gameId)}>
-        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />
-      </Partial>,
-    );
-  } else if (parsed.kind !== 'home') {
-    const tournament = models.tournaments[parsed.id]?.model;
-    if (!tournament) return null;
-    const names = teamNames(tournament);
-    const toWin = gamesToWin(models, parsed.id);
-    const leaderboard = (
-      <Partial target={LEADERBOARD_ID}>
-        <Leaderboard tournament={tournament} />
-      </Partial>
-    );
-    const bracket = (
-      <Partial target={BRACKET_ID}>
-        <Bracket tournament={tournament} gamesToWin={toWin} />
-      </Partial>
-    );
-    switch (parsed.kind) {
-      case 'screen':
-        body = html(
-          <>
-            <Partial target={TICKER_ID}>
-              <Ticker tournament={tournament} />
-            </Partial>
-            {leaderboard}
-            {bracket}
-            <Partial target={LIVE_TABLES_ID}>
-              <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={names} />
-            </Partial>
-          </>,
-        );
-        break;
-      case 'leaderboard':
-        body = html(leaderboard);
-        break;
-      case 'bracket':
-        body = html(bracket);
-        break;
-      case 'tournament':
-        body = html(
-          <Partial target="tournament-home">
-            <div id="tournament-home">
-              <TournamentHome tournament={tournament} />
-            </div>
-          </Partial>,
-        );
-        break;
+    add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />);
+    return partials;
+  }
+  if (parsed.kind === 'home') return null;
+  const tournament = models.tournaments[parsed.id]?.model;
+  if (!tournament) return null;
+  const leaderboard = () => add(LEADERBOARD_ID, <Leaderboard tournament={tournament} />);
+  const bracket = () => add(BRACKET_ID, <Bracket tournament={tournament} gamesToWin={gamesToWin(models, parsed.id)} />);
+  switch (parsed.kind) {
+    case 'screen':
+      add(TICKER_ID, <Ticker tournament={tournament} />);
+      leaderboard();
+      bracket();
+      add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
+      break;
+    case 'leaderboard':
+      leaderboard();
+      break;
+    case 'bracket':
+      bracket();
+      break;
+    case 'tournament':
+      add(
+        'tournament-home',
+        <div id="tournament-home">
+          <TournamentHome tournament={tournament} />
+        </div>,
+      );
+      break;
+    default: {
+      const _exhaustive: never = parsed.kind;
+      return _exhaustive;
     }
   }
-  if (body === null) return null;
-  return encodeSse({ id: position, data: body });
+  return partials;
+}
+
+/** One SSE message carrying the given partials, with the ledger position as its id. */
+function partialsMessage(partials: Iterable<string>, position: number): Uint8Array {
+  return encodeSse({ id: position, data: [...partials].join('') });
+}
+
+/**
+ * The SSE message for a channel with every one of its live regions: what a page that may have
+ * missed events (a reconnecting screen, or one rendered before the latest event) is sent.
+ */
+export function renderLiveUpdate(channel: string, models: ReadModels, position: number): Uint8Array | null {
+  const partials = livePartials(channel, models);
+  if (!partials || partials.size === 0) return null;
+  return partialsMessage(partials.values(), position);
+}
+
+/** What the live publisher needs of the broadcaster. */
+type LiveBroadcaster = Pick<Broadcaster, 'channels' | 'hasClients' | 'publish'>;
+
+/**
+ * Turns ledger changes into page updates. Two things keep the room's screens steady:
+ *
+ * - Changes are gathered until the current burst of appends is over (one microtask), then
+ *   each touched channel is rendered once at the latest position. A scorekeeper's entry at
+ *   every table lands as one burst; a message per event would repeat whole regions that the
+ *   next message replaces anyway, and could fill a screen's bounded buffer for nothing.
+ * - A message carries only the regions whose HTML changed since the channel's last message.
+ *   Every client of a channel has seen that message (or was sent all regions afresh when it
+ *   attached), so an unchanged region is left alone in the page: the results ticker keeps
+ *   scrolling instead of restarting from the edge at every card played.
+ */
+export function createLivePublisher(broadcaster: LiveBroadcaster, models: ReadModels): (change: Change) => void {
+  const lastSent = new Map<string, Map<string, string>>();
+  const dirty = new Set<string>();
+  let scheduled = false;
+
+  function flush(): void {
+    scheduled = false;
+    const position = models.position;
+    for (const channel of dirty) {
+      const partials = livePartials(channel, models);
+      if (!partials) {
+        lastSent.delete(channel);
+        continue;
+      }
+      const previous = lastSent.get(channel);
+      const changed = [...partials].filter(([target, block]) => previous?.get(target) !== block).map(([, block]) => block);
+      lastSent.set(channel, partials);
+      if (changed.length > 0) broadcaster.publish(channel, partialsMessage(changed, position));
+    }
+    dirty.clear();
+  }
+
+  return (change) => {
+    const known = new Set([...broadcaster.channels(), ...lastSent.keys()]);
+    for (const channel of liveChannels([...known], change, models)) {
+      // A channel nobody watches forgets what it sent: whoever comes next is sent every region.
+      if (broadcaster.hasClients(channel)) dirty.add(channel);
+      else lastSent.delete(channel);
+    }
+    if (dirty.size > 0 && !scheduled) {
+      scheduled = true;
+      queueMicrotask(flush);
+    }
+  };
 }
 
 function html(node: unknown): string {

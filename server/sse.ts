@@ -11,8 +11,10 @@ const encoder = new TextEncoder();
 export interface SseSink {
   /** Writes bytes; returns false when the client is too far behind and must be dropped. */
   write(bytes: Uint8Array): boolean;
+  /** Bytes written but not yet taken by the client. */
+  buffered(): number;
   /** Resolves once queued bytes have gone out (or the client left). */
-  drained?: () => Promise<void>;
+  drained(): Promise<void>;
   close(): void;
   onClose(fn: () => void): void;
 }
@@ -134,6 +136,7 @@ export function nodeSink(res: ServerResponse, maxBufferedBytes: number): SseSink
       res.write(bytes);
       return true;
     },
+    buffered: () => res.writableLength,
     drained() {
       if (closed || res.writableLength === 0) return Promise.resolve();
       return new Promise<void>((resolve) => {
@@ -157,9 +160,16 @@ export function streamSink(maxBufferedBytes: number): { sink: SseSink; stream: R
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let closed = false;
   let queued = 0;
+  let waiting: (() => void)[] = [];
+  const release = () => {
+    const done = waiting;
+    waiting = [];
+    for (const fn of done) fn();
+  };
   const fire = () => {
     if (closed) return;
     closed = true;
+    release();
     for (const fn of closers) fn();
   };
   const stream = new ReadableStream<Uint8Array>(
@@ -167,8 +177,10 @@ export function streamSink(maxBufferedBytes: number): { sink: SseSink; stream: R
       start(c) {
         controller = c;
       },
+      // The reader asks for more only once everything enqueued has been taken.
       pull() {
         queued = 0;
+        release();
       },
       cancel: fire,
     },
@@ -183,6 +195,11 @@ export function streamSink(maxBufferedBytes: number): { sink: SseSink; stream: R
         if (queued > maxBufferedBytes) return false;
         controller.enqueue(bytes);
         return true;
+      },
+      buffered: () => queued,
+      drained() {
+        if (closed || queued === 0) return Promise.resolve();
+        return new Promise<void>((resolve) => waiting.push(resolve));
       },
       close() {
         if (!closed) {
