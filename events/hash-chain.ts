@@ -144,6 +144,9 @@ export function verifyRows(rows: Iterable<ChainedRow>, options: { upTo?: number 
   for (const row of rows) {
     if (options.upTo !== undefined && row.position > options.upTo) break;
     const expected = head.position + 1;
+    if (!Number.isSafeInteger(row.position) || row.position < 1) {
+      return bad(row.position, `position ${row.position} is not a position: they count from 1`);
+    }
     if (row.position !== expected) {
       return row.position > expected
         ? bad(expected, `position ${expected} is missing (the row after position ${head.position} is position ${row.position})`)

@@ -1,0 +1,135 @@
+/**
+ * `spades verify`, `spades export` and `spades import-ledger`: exit statuses, what they print,
+ * and that a ledger survives the trip out and back in with its chain, and only with it.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type CliIo, main } from '../server/cli.ts';
+import { openDatabase } from '../events/database.ts';
+import { createEventStore } from '../events/event-store.ts';
+import { GENESIS_HASH } from '../events/hash-chain.ts';
+import { ledgerTestRegistry } from './fixtures/ledger-events.ts';
+
+const SPADES = resolve(import.meta.dirname, '../bin/spades.js');
+
+let dir: string;
+let ledger: string;
+let head: string;
+
+async function cli(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stdin: async () => stdin };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spades-cli-'));
+  ledger = join(dir, 'ledger.db');
+  const database = openDatabase({ path: ledger });
+  const store = createEventStore(database, { registry: ledgerTestRegistry, clock: () => '2025-03-01T19:00:00.000Z' });
+  store.append('game-1', [{ type: 'CounterIncremented', payload: { by: 'N', attempt: 1 } }], { commandId: 'c-1', meta: { by: 'scorer:ana' } });
+  store.append('game-2', [{ type: 'NoteTaken', payload: { text: 'Zoë at table 3', author: 'judge' } }]);
+  store.append('game-1', [{ type: 'CounterIncremented', payload: { by: 'E', attempt: 2 } }]);
+  head = store.digest();
+  database.close();
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('spades verify', () => {
+  it('prints the event count and the head, and exits 0 for an intact ledger', async () => {
+    const result = await cli(['verify', '--db', ledger]);
+    expect(result).toEqual({ code: 0, stdout: `${ledger}: 3 events, chain intact\nhead ${head}\n`, stderr: '' });
+  });
+
+  it('reports an empty ledger as intact at position 0', async () => {
+    const empty = join(dir, 'empty.db');
+    openDatabase({ path: empty }).close();
+    expect(await cli(['verify', `--db=${empty}`])).toMatchObject({ code: 0, stdout: `${empty}: 0 events, chain intact\nhead 0:${GENESIS_HASH}\n` });
+  });
+
+  it('exits 2 with one line on stderr for a missing file, a file that is no ledger, or a bad flag', async () => {
+    const missing = join(dir, 'nope.db');
+    expect(await cli(['verify', '--db', missing])).toEqual({ code: 2, stdout: '', stderr: `spades verify: no ledger at ${missing}: the file does not exist\n` });
+    const text = join(dir, 'notes.txt');
+    writeFileSync(text, 'not a database at all, just some words that go on for a while\n'.repeat(20));
+    const notLedger = await cli(['verify', '--db', text]);
+    expect(notLedger.code).toBe(2);
+    expect(notLedger.stderr).toMatch(/^spades verify: .*notes\.txt.*\n$/);
+    expect(await cli(['verify', '--dbx', ledger])).toMatchObject({ code: 2, stderr: 'spades verify: unknown option --dbx; the options are --db, --digest\n' });
+    expect(await cli(['verify', '--db'])).toMatchObject({ code: 2, stderr: 'spades verify: --db needs a value\n' });
+  });
+
+  it('checks a noted digest: 0 while it is part of the chain, 1 when it is not, 2 when it is no digest', async () => {
+    const ok = await cli(['verify', '--db', ledger, '--digest', head]);
+    expect(ok).toMatchObject({ code: 0, stdout: expect.stringContaining(`digest ${head} is part of this chain\n`) });
+    const earlier = `1:${'f'.repeat(64)}`;
+    expect(await cli(['verify', '--db', ledger, '--digest', earlier])).toMatchObject({
+      code: 1,
+      stdout: expect.stringContaining(`digest ${earlier} is not part of this chain: position 1 now has hash`),
+    });
+    expect(await cli(['verify', '--db', ledger, '--digest', 'last tuesday'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/POSITION:HASH/) });
+  });
+
+  it('runs as the real command', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, [SPADES, 'verify', '--db', ledger]);
+    expect(stdout).toBe(`${ledger}: 3 events, chain intact\nhead ${head}\n`);
+  }, 30_000);
+});
+
+describe('spades export and import-ledger', () => {
+  it('writes one NDJSON line per event with its stored columns', async () => {
+    const { code, stdout } = await cli(['export', '--db', ledger]);
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    expect(lines.map((l) => [l.position, l.stream, l.version, l.type])).toEqual([
+      [1, 'game-1', 1, 'CounterIncremented'],
+      [2, 'game-2', 1, 'NoteTaken'],
+      [3, 'game-1', 2, 'CounterIncremented'],
+    ]);
+    expect(lines[0]).toMatchObject({ schema_version: 1, payload: { by: 'N', attempt: 1 }, meta: { by: 'scorer:ana' }, command_id: 'c-1', prev_hash: GENESIS_HASH });
+    expect(`${lines[2].position}:${lines[2].hash}`).toBe(head);
+  });
+
+  it('brings an export back into an empty file with the same chain, from a file or stdin', async () => {
+    const exported = (await cli(['export', '--db', ledger])).stdout;
+    const file = join(dir, 'ledger.ndjson');
+    writeFileSync(file, exported);
+    const copy = join(dir, 'copy.db');
+    expect(await cli(['import-ledger', file, '--db', copy])).toEqual({ code: 0, stdout: `imported 3 events into ${copy}\nhead ${head}\n`, stderr: '' });
+    expect((await cli(['export', '--db', copy])).stdout).toBe(exported);
+    const fromStdin = join(dir, 'stdin.db');
+    expect(await cli(['import-ledger', '-', '--db', fromStdin], exported)).toMatchObject({ code: 0 });
+    expect(await cli(['verify', '--db', fromStdin, '--digest', head])).toMatchObject({ code: 0 });
+  });
+
+  it('refuses an export whose chain does not verify, naming the position, and writes nothing', async () => {
+    const lines = (await cli(['export', '--db', ledger])).stdout.trimEnd().split('\n');
+    const edited = JSON.parse(lines[1]!);
+    edited.payload.text = 'Zoë at table 4';
+    lines[1] = JSON.stringify(edited);
+    const copy = join(dir, 'copy.db');
+    const result = await cli(['import-ledger', '-', '--db', copy], lines.join('\n'));
+    expect(result).toEqual({ code: 1, stdout: 'nothing imported: position 2 does not verify: its hash does not match its contents\n', stderr: '' });
+    expect(await cli(['verify', '--db', copy])).toMatchObject({ code: 0, stdout: expect.stringContaining(': 0 events') });
+  });
+
+  it('refuses to import into a ledger that already has events, or a line that is not a ledger row', async () => {
+    const exported = (await cli(['export', '--db', ledger])).stdout;
+    expect(await cli(['import-ledger', '-', '--db', ledger], exported)).toMatchObject({
+      code: 2,
+      stderr: `spades import-ledger: -: ${ledger} already holds 3 events; a ledger can only be imported into an empty file\n`,
+    });
+    const broken = exported.replace('"version":2', '"version":"two"');
+    expect(await cli(['import-ledger', '-', '--db', join(dir, 'x.db')], broken)).toMatchObject({
+      code: 2,
+      stderr: 'spades import-ledger: -: line 3: version must be a whole number from 1, not "two"\n',
+    });
+    expect(await cli(['import-ledger', join(dir, 'absent.ndjson'), '--db', join(dir, 'y.db')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/no file at/) });
+  });
+});
