@@ -171,6 +171,22 @@ export const ScoreCorrected = defineEvent({
   }),
 });
 
+/**
+ * A scorekeeper's last entry taken back: the entry stays in the ledger and this event undoes
+ * it, so the record of what was tapped and what was withdrawn is kept whole.
+ */
+export const EntryUndone = defineEvent({
+  type: 'EntryUndone',
+  version: 1,
+  validate: check.object({
+    gameId: id,
+    hand: check.integer({ min: 1 }),
+    /** The ledger position of the entry taken back. */
+    undone: check.integer({ min: 1 }),
+    entry: check.oneOf(['BidMade', 'CardPlayed', 'TricksRecorded', 'MisdealCalled'] as const),
+  }),
+});
+
 export type TournamentCreated = Payload<typeof TournamentCreated>;
 export type TeamRegistered = Payload<typeof TeamRegistered>;
 export type TeamWithdrawn = Payload<typeof TeamWithdrawn>;
@@ -188,6 +204,7 @@ export type MisdealCalled = Payload<typeof MisdealCalled>;
 export type RenegeClaimed = Payload<typeof RenegeClaimed>;
 export type RulingGiven = Payload<typeof RulingGiven>;
 export type ScoreCorrected = Payload<typeof ScoreCorrected>;
+export type EntryUndone = Payload<typeof EntryUndone>;
 export type TeamStart = { score: number; bags: number; sets: number };
 export type { Team };
 
@@ -210,4 +227,5 @@ export const domainEvents = eventRegistry(
   RenegeClaimed,
   RulingGiven,
   ScoreCorrected,
+  EntryUndone,
 );

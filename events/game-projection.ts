@@ -14,6 +14,7 @@ import { replayPlays } from '../engine/trick.ts';
 import type {
   BidMade,
   CardPlayed,
+  EntryUndone,
   GameStarted,
   HandDealt,
   MisdealCalled,
@@ -23,7 +24,7 @@ import type {
   TimeCalled,
   TricksRecorded,
 } from './domain-events.ts';
-import type { GameModel, HandInProgress, HandRow, RecordHand } from './read-models.ts';
+import type { GameModel, HandInProgress, HandRow, RecentEntry, RecordHand } from './read-models.ts';
 
 /** The game's events as the projection sees them. */
 export type GameEvent =
@@ -36,7 +37,8 @@ export type GameEvent =
   | { type: 'RenegeClaimed'; payload: RenegeClaimed }
   | { type: 'RulingGiven'; payload: RulingGiven }
   | { type: 'ScoreCorrected'; payload: ScoreCorrected }
-  | { type: 'TimeCalled'; payload: TimeCalled };
+  | { type: 'TimeCalled'; payload: TimeCalled }
+  | { type: 'EntryUndone'; payload: EntryUndone };
 
 /** A new game model from its first event. */
 export function startGame(e: GameStarted): GameModel {
@@ -72,6 +74,7 @@ export function startGame(e: GameStarted): GameModel {
  * the game's score may have changed.
  */
 export function evolveGame(game: GameModel, event: GameEvent, position: number, at: string): boolean {
+  noteRecent(game, event, position);
   switch (event.type) {
     case 'GameStarted':
       return false;
@@ -122,6 +125,7 @@ export function evolveGame(game: GameModel, event: GameEvent, position: number, 
     }
     case 'MisdealCalled': {
       const current = game.current;
+      game.closedHand = current ? structuredClone(current) : null;
       game.hands.push({ dealer: current?.dealer ?? game.dealer, misdeal: event.payload.reason });
       game.handPositions.push(position);
       game.current = null;
@@ -152,6 +156,8 @@ export function evolveGame(game: GameModel, event: GameEvent, position: number, 
       game.timeCalled = event.payload.hand;
       return rescore(game);
     }
+    case 'EntryUndone':
+      return undoEntry(game, event.payload);
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -176,8 +182,78 @@ function closeHand(game: GameModel, position: number): boolean {
   if (reneges.length > 0) hand.reneges = reneges;
   game.hands.push(hand);
   game.handPositions.push(position);
+  game.closedHand = structuredClone(current);
   game.current = null;
   return scoreLastHand(game);
+}
+
+/**
+ * Keeps what was recorded since the last deal, so the undo command can see the last entry and
+ * whether a claim, ruling or correction came after it.
+ */
+function noteRecent(game: GameModel, event: GameEvent, position: number): void {
+  if (event.type === 'HandDealt') {
+    game.recent = [];
+    game.closedHand = null;
+    return;
+  }
+  if (event.type === 'GameStarted' || event.type === 'EntryUndone') return;
+  const e = event.payload as { hand?: number; seat?: RecentEntry['seat']; card?: string; bid?: RecentEntry['bid']; claimId?: string };
+  const entry: RecentEntry = { type: event.type, position, hand: e.hand ?? null };
+  if (e.seat !== undefined) entry.seat = e.seat;
+  if (e.card !== undefined) entry.card = e.card;
+  if (e.bid !== undefined) entry.bid = e.bid;
+  if (e.claimId !== undefined) entry.claimId = e.claimId;
+  (game.recent ??= []).push(entry);
+}
+
+/**
+ * Takes back the last entry: out of the hand in progress, or, when that entry closed the hand
+ * (its last card, its tricks, a six-four bid, a misdeal), by reopening the hand and scoring the
+ * game again without it. An undo that does not name the last entry changes nothing.
+ */
+function undoEntry(game: GameModel, e: EntryUndone): boolean {
+  const recent = game.recent ?? [];
+  const last = recent[recent.length - 1];
+  if (!last || last.position !== e.undone || last.type !== e.entry) return false;
+  recent.pop();
+  let reopened = false;
+  if (!game.current || game.current.number !== e.hand) {
+    const closed = game.closedHand;
+    if (!closed || closed.number !== e.hand || game.hands.length !== e.hand) return false;
+    game.hands.pop();
+    game.handPositions.pop();
+    game.current = closed;
+    game.closedHand = null;
+    reopened = true;
+  }
+  const current = game.current!;
+  switch (e.entry) {
+    case 'BidMade':
+      if (last.seat) delete current.bids[last.seat];
+      break;
+    case 'CardPlayed': {
+      const trick = current.plays[current.plays.length - 1];
+      trick?.pop();
+      current.playPositions[current.playPositions.length - 1]?.pop();
+      if (trick && trick.length === 0) {
+        current.plays.pop();
+        current.playPositions.pop();
+      }
+      break;
+    }
+    case 'TricksRecorded':
+      delete current.tricks;
+      delete current.firstSeven;
+      break;
+    case 'MisdealCalled':
+      break;
+    default: {
+      const _exhaustive: never = e.entry;
+      return _exhaustive;
+    }
+  }
+  return reopened ? rescore(game) : false;
 }
 
 /** The game as a spades-game/1 record. */

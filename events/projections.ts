@@ -40,6 +40,7 @@ const GAME_TYPES = new Set([
   'RenegeClaimed',
   'RulingGiven',
   'ScoreCorrected',
+  'EntryUndone',
 ]);
 
 /** What an event changed, so live screens re-render only that. */

@@ -188,12 +188,17 @@ export function dealerOfNextHand(game: GameModel): Seat {
 }
 
 /** Starts the next hand: the dealer by the rotation, and the system's shuffle seed when it deals. */
-export function dealHand(models: ReadModels, input: { gameId: string; seed?: string; deal?: Record<Seat, string[]> }): Decision {
+export function dealHand(models: ReadModels, input: { gameId: string; seed?: string; deal?: Record<Seat, string[]>; dealer?: string }): Decision {
   const game = gameOf(models, input.gameId);
   if (game.winner) throw new CommandError(`game ${game.gameId} is over: ${game.teams[game.winner]} won`, 409);
   if (game.current) throw new CommandError(`game ${game.gameId}: hand ${game.current.number} is still being played`, 409);
   const hand = game.hands.length + 1;
   const dealer = dealerOfNextHand(game);
+  // The table says who dealt; a dealer other than the rotation's is a mistake to catch now.
+  if (input.dealer !== undefined && input.dealer !== dealer) {
+    const said = isSeat(input.dealer) ? input.dealer : `'${String(input.dealer)}'`;
+    throw new CommandError(`game ${game.gameId} hand ${hand}: ${dealer} deals this hand by the rotation of ${resolveRules(game.rules).name}, not ${said}`, 409);
+  }
   const payload: Record<string, unknown> = { gameId: game.gameId, hand, dealer };
   if (input.seed !== undefined) payload.seed = input.seed;
   if (input.deal) {
@@ -339,3 +344,70 @@ export function giveRuling(models: ReadModels, input: { gameId: string; claimId:
   };
 }
 
+
+/** A misdeal called at the table, for one of the reasons the preset allows; the hand is dealt again. */
+export function callMisdeal(models: ReadModels, input: { gameId: string; reason: string }): Decision {
+  const game = gameOf(models, input.gameId);
+  const current = game.current;
+  if (!current) throw new CommandError(`game ${game.gameId}: no hand is being played, so there is no deal to call a misdeal on`, 409);
+  const where = `game ${game.gameId} hand ${current.number}`;
+  const rules = resolveRules(game.rules);
+  const reasons = rules.options.misdealReasons;
+  if (!reasons.includes(input.reason)) {
+    throw new CommandError(`${where}: '${String(input.reason)}' is not a misdeal under ${rules.name}; the reasons are ${reasons.join(', ')}`);
+  }
+  if (current.plays.length > 0) {
+    throw new CommandError(`${where}: cards have been played; a misdeal is called before the first lead, and a judge settles anything later`, 409);
+  }
+  return { stream: gameStream(game.gameId), events: [{ type: 'MisdealCalled', payload: { gameId: game.gameId, hand: current.number, reason: input.reason } }] };
+}
+
+const ENTRY_NAMES: Record<string, string> = {
+  RenegeClaimed: 'a renege claim',
+  RulingGiven: 'a judge’s ruling',
+  ScoreCorrected: 'a judge’s score correction',
+  TimeCalled: 'the time call',
+};
+
+/**
+ * Takes back the game's last entry (a bid, a card, the tricks or a misdeal) with a compensating
+ * event; the entry itself stays in the ledger. Anything recorded after it, or a finished game,
+ * is for a judge.
+ */
+export function undoLastEntry(models: ReadModels, input: { gameId: string }): Decision {
+  const game = gameOf(models, input.gameId);
+  if (game.winner) {
+    throw new CommandError(`game ${game.gameId} is over (${game.teams[game.winner]} won); a finished game is changed by a judge’s correction, not by undo`, 409);
+  }
+  const last = game.recent?.[game.recent.length - 1];
+  if (!last) {
+    const hand = game.current?.number;
+    throw new CommandError(hand ? `game ${game.gameId} hand ${hand}: nothing has been entered since the deal; the deal itself is not undone` : `game ${game.gameId}: nothing has been entered yet`, 409);
+  }
+  const what = ENTRY_NAMES[last.type];
+  if (what || last.hand === null) {
+    throw new CommandError(`game ${game.gameId}: the last thing recorded is ${what ?? last.type}${last.seat ? ` (against ${last.seat})` : ''}; undo takes back only a bid, a card, tricks or a misdeal — ask a judge`, 409);
+  }
+  return {
+    stream: gameStream(game.gameId),
+    events: [{ type: 'EntryUndone', payload: { gameId: game.gameId, hand: last.hand, undone: last.position, entry: last.type } }],
+  };
+}
+
+/** What an undo would take back, in words ("N’s bid of 4"), or null when there is nothing to undo. */
+export function lastEntryLabel(game: GameModel): string | null {
+  const last = game.recent?.[game.recent.length - 1];
+  if (!last || ENTRY_NAMES[last.type]) return null;
+  switch (last.type) {
+    case 'BidMade':
+      return `${last.seat}’s bid of ${String(last.bid)}`;
+    case 'CardPlayed':
+      return `${last.seat}’s ${last.card}`;
+    case 'TricksRecorded':
+      return `the tricks of hand ${last.hand}`;
+    case 'MisdealCalled':
+      return `the misdeal of hand ${last.hand}`;
+    default:
+      return null;
+  }
+}
