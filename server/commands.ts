@@ -5,7 +5,7 @@
  */
 import { type Seat, SEATS, cardName, isSeat, parseCard, seatAfter } from '../engine/cards.ts';
 import { type Bid, allowedBids, bidValue, biddingOrder, checkBids, parseBid } from '../engine/bid.ts';
-import { playableMatches, matchViews } from '../engine/bracket.ts';
+import { buildBracket, playableMatches, matchViews } from '../engine/bracket.ts';
 import { deckFor, inDeck } from '../engine/deck.ts';
 import { type FormatId, type FormatOptions, clockForMatch, formatOptions, rulesForMatch } from '../engine/formats.ts';
 import { nextDealer } from '../engine/game.ts';
@@ -101,6 +101,14 @@ export function startTournament(models: ReadModels, input: { tournamentId: strin
     const seed = input.seed ?? 'seed';
     seeds = randomSeeding(teams, seed);
     seeding = { method: 'random', seed };
+  }
+  if (tournament.format.elimination !== 'progressive') {
+    // Draw the bracket now, so a field the format cannot take is refused before anything is recorded.
+    try {
+      buildBracket(seeds, { format: tournament.format.elimination, reset: tournament.format.reset });
+    } catch (error) {
+      throw new CommandError(`tournament ${input.tournamentId}: ${(error as Error).message}`);
+    }
   }
   return {
     stream: tournamentStream(input.tournamentId),

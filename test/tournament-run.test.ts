@@ -62,3 +62,65 @@ describe('a whole simulated tournament through the ledger', () => {
     });
   }
 });
+
+describe('read models are folds', () => {
+  it('over random small tournaments a rebuild equals the live models, and applying every event again changes nothing', async () => {
+    const fc = await import('fast-check');
+    const { applyEvent } = await import('../events/projections.ts');
+    const { projected } = await import('../events/ledger.ts');
+    fc.assert(
+      fc.property(
+        fc.constantFrom<FormatId>('pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre'),
+        fc.integer({ min: 3, max: 5 }),
+        fc.string({ minLength: 1, maxLength: 8 }),
+        (format, teams, seed) => {
+          const ledger = tempLedger();
+          try {
+            runTournament(ledger, format, teams, seed);
+            const live = structuredClone(ledger.models);
+            for (const event of ledger.store.readAll()) applyEvent(ledger.models, projected(event));
+            expect(ledger.models).toEqual(live);
+            expect(rebuildModels(ledger.database, ledger.store)).toEqual(live);
+          } finally {
+            ledger.close();
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
+  });
+});
+
+describe('starting a tournament', () => {
+  it('refuses a field its format cannot take, before anything is recorded', () => {
+    const ledger = tempLedger();
+    ledger.execute(createTournament(ledger.models, { tournamentId: 't1', name: 'Two teams', format: 'pitt-boss' }));
+    for (const i of [1, 2]) ledger.execute(registerTeam(ledger.models, { tournamentId: 't1', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
+    const head = ledger.store.head().position;
+    expect(() => startTournament(ledger.models, { tournamentId: 't1', seed: 'x' })).toThrow(/t1: .*first-round-losers needs at least 3 teams/);
+    expect(ledger.store.head().position).toBe(head);
+    ledger.close();
+  });
+});
+
+describe('the ledger and the record agree through the real command', () => {
+  it('a game exported as a record and scored by `spades score` gives the scores its read model shows', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const { writeFileSync } = await import('node:fs');
+    const ledger = tempLedger();
+    runTournament(ledger, 'unc-intramural', 3, 'record-check');
+    const games = Object.values(ledger.models.games).filter((g) => g.winner);
+    expect(games.length).toBeGreaterThan(0);
+    for (const game of games) {
+      const file = join(dirs[dirs.length - 1]!, `${game.gameId}.json`);
+      writeFileSync(file, JSON.stringify(gameRecord(game)));
+      const printed = JSON.parse(execFileSync(process.execPath, ['bin/spades.js', 'score', file], { encoding: 'utf8' }));
+      expect(printed.final).toEqual(game.score);
+      expect(printed.winner).toBe(game.winner);
+      expect(printed.hands.map((h: { NS: { score: number }; EW: { score: number } }) => [h.NS.score, h.EW.score])).toEqual(
+        game.rows.map((r) => [r.NS.score, r.EW.score]),
+      );
+    }
+    ledger.close();
+  });
+});
