@@ -5,6 +5,7 @@
  */
 import type { Broadcaster, SseSink } from './sse.ts';
 import { encodeSse } from './sse.ts';
+import { canonicalJson } from '../events/hash-chain.ts';
 
 /** What the feed needs of the ledger. */
 export interface FeedSource {
@@ -16,9 +17,13 @@ export interface FeedSource {
 export const EVENTS_CHANNEL = 'events';
 const PAGE = 500;
 
-/** The SSE message for one event. */
+/**
+ * The SSE message for one event. Written as canonical JSON: an event fresh from an append holds
+ * its payload's keys in the order the command wrote them, the same event read back from the
+ * store in sorted order, and a client must get the same bytes live as on catch-up.
+ */
 export function eventMessage(event: { position: number }): Uint8Array {
-  return encodeSse({ id: event.position, data: JSON.stringify(event) });
+  return encodeSse({ id: event.position, data: canonicalJson(event) });
 }
 
 /**
