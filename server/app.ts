@@ -18,7 +18,7 @@ import { gameRecord } from '../events/game-projection.ts';
 import { CommandError } from './commands.ts';
 import { EVENTS_CHANNEL, catchUpAndAttach, eventMessage, resumePoint } from './event-stream.ts';
 import { type Broadcaster, type SseSink, SSE_HEADERS, createBroadcaster, nodeSink, streamSink } from './sse.ts';
-import { type LiveView, channelOf, createLivePublisher, renderLivePage, renderLiveUpdate } from './live-pages.tsx';
+import { type LiveView, channelOf, createLivePublisher, renderLivePage } from './live-pages.tsx';
 import { tournamentLinks } from '../views/tournament-home.tsx';
 
 export interface AppOptions {
@@ -45,12 +45,12 @@ export function createApp(options: AppOptions) {
 
   // Every ledger event goes to the raw feed as it is; live pages get their changed regions,
   // rendered once per channel when the burst of appends is over.
-  const publishPages = createLivePublisher(broadcaster, ledger.models);
+  const pages = createLivePublisher(broadcaster, ledger.models);
   ledger.onChange((change, events) => {
     if (broadcaster.hasClients(EVENTS_CHANNEL)) {
       for (const event of events) broadcaster.publish(EVENTS_CHANNEL, eventMessage(event));
     }
-    publishPages(change);
+    pages.changed(change);
   });
 
   app.onError((error, c) => {
@@ -108,14 +108,7 @@ export function createApp(options: AppOptions) {
     const channel = view.channel;
     const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'));
     if (typeof after !== 'number') return c.json({ error: after.error }, 400);
-    return openStream(c, broadcaster, (sink) => {
-      // A page that missed events (or was rendered before them) gets its regions afresh.
-      if (after < ledger.models.position) {
-        const bytes = renderLiveUpdate(channel, ledger.models, ledger.models.position);
-        if (bytes && !sink.write(bytes)) return sink.close();
-      }
-      broadcaster.attach(channel, sink);
-    });
+    return openStream(c, broadcaster, (sink) => pages.attach(channel, sink, after));
   };
 
   app.get('/', (c) => {

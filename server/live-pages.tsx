@@ -15,7 +15,7 @@ import { TableView, tableId } from '../views/table.tsx';
 import { TournamentHome, tournamentLinks } from '../views/tournament-home.tsx';
 import { BRACKET_ID } from '../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../views/leaderboard.tsx';
-import { type Broadcaster, encodeSse } from './sse.ts';
+import { type Broadcaster, type SseSink, encodeSse } from './sse.ts';
 
 export type LiveKind = 'home' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table';
 
@@ -237,7 +237,17 @@ export function renderLiveUpdate(channel: string, models: ReadModels, position: 
 }
 
 /** What the live publisher needs of the broadcaster. */
-type LiveBroadcaster = Pick<Broadcaster, 'channels' | 'hasClients' | 'publish'>;
+type LiveBroadcaster = Pick<Broadcaster, 'attach' | 'channels' | 'hasClients' | 'publish'>;
+
+export interface LivePublisher {
+  /** Hears a ledger change (what `ledger.onChange` reports). */
+  changed(change: Change): void;
+  /**
+   * Attaches a page's stream to its channel. A page rendered before the latest event (or
+   * resuming after a drop or a restart, from its Last-Event-ID) is first sent all its regions.
+   */
+  attach(channel: string, sink: SseSink, after: number): void;
+}
 
 /**
  * Turns ledger changes into page updates. Two things keep the room's screens steady:
@@ -246,13 +256,13 @@ type LiveBroadcaster = Pick<Broadcaster, 'channels' | 'hasClients' | 'publish'>;
  *   each touched channel is rendered once at the latest position. A scorekeeper's entry at
  *   every table lands as one burst; a message per event would repeat whole regions that the
  *   next message replaces anyway, and could fill a screen's bounded buffer for nothing.
- * - A message carries only the regions whose HTML changed since the channel's last message.
- *   Every client of a channel has seen that message (or was sent all regions afresh when it
- *   attached), so an unchanged region is left alone in the page: the results ticker keeps
- *   scrolling instead of restarting from the edge at every card played.
+ * - A message carries only the regions whose HTML changed since what the channel's clients
+ *   show: each of them was sent every earlier message, or all regions as of the latest
+ *   position when it attached. An unchanged region is left alone in the page, so the results
+ *   ticker keeps scrolling instead of restarting from the edge at every card played.
  */
-export function createLivePublisher(broadcaster: LiveBroadcaster, models: ReadModels): (change: Change) => void {
-  const lastSent = new Map<string, Map<string, string>>();
+export function createLivePublisher(broadcaster: LiveBroadcaster, models: ReadModels): LivePublisher {
+  const shown = new Map<string, Map<string, string>>();
   const dirty = new Set<string>();
   let scheduled = false;
 
@@ -262,28 +272,42 @@ export function createLivePublisher(broadcaster: LiveBroadcaster, models: ReadMo
     for (const channel of dirty) {
       const partials = livePartials(channel, models);
       if (!partials) {
-        lastSent.delete(channel);
+        shown.delete(channel);
         continue;
       }
-      const previous = lastSent.get(channel);
+      const previous = shown.get(channel);
       const changed = [...partials].filter(([target, block]) => previous?.get(target) !== block).map(([, block]) => block);
-      lastSent.set(channel, partials);
+      shown.set(channel, partials);
       if (changed.length > 0) broadcaster.publish(channel, partialsMessage(changed, position));
     }
     dirty.clear();
   }
 
-  return (change) => {
-    const known = new Set([...broadcaster.channels(), ...lastSent.keys()]);
-    for (const channel of liveChannels([...known], change, models)) {
-      // A channel nobody watches forgets what it sent: whoever comes next is sent every region.
-      if (broadcaster.hasClients(channel)) dirty.add(channel);
-      else lastSent.delete(channel);
-    }
-    if (dirty.size > 0 && !scheduled) {
-      scheduled = true;
-      queueMicrotask(flush);
-    }
+  return {
+    changed(change) {
+      const known = new Set([...broadcaster.channels(), ...shown.keys()]);
+      for (const channel of liveChannels([...known], change, models)) {
+        // A channel nobody watches forgets what it showed; its next client sets it afresh.
+        if (broadcaster.hasClients(channel)) dirty.add(channel);
+        else shown.delete(channel);
+      }
+      if (dirty.size > 0 && !scheduled) {
+        scheduled = true;
+        queueMicrotask(flush);
+      }
+    },
+    attach(channel, sink, after) {
+      const behind = after < models.position;
+      if (behind || !shown.has(channel)) {
+        const partials = livePartials(channel, models);
+        if (partials && !dirty.has(channel) && !shown.has(channel)) shown.set(channel, partials);
+        if (behind && partials && partials.size > 0 && !sink.write(partialsMessage(partials.values(), models.position))) {
+          sink.close();
+          return;
+        }
+      }
+      broadcaster.attach(channel, sink);
+    },
   };
 }
 
