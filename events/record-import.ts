@@ -1,0 +1,154 @@
+/**
+ * A game played on paper, entered afterwards: a `spades-game/1` record turned into the events
+ * the table would have recorded had it been kept live (GameStarted, HandDealt, the bids in
+ * bidding order, each card or the tricks counted, misdeals, renege claims and their rulings).
+ * The record is scored first, so nothing is appended for a record the scorer refuses, and the
+ * game folded from these events scores exactly as the record does.
+ */
+import { type Seat, type Team, cardName, parseCard, seatAfter } from '../engine/cards.ts';
+import { biddingOrder, bidValue, parseBid } from '../engine/bid.ts';
+import { rulesForMatch } from '../engine/formats.ts';
+import { matchViews } from '../engine/bracket.ts';
+import { deckFor } from '../engine/deck.ts';
+import { nextDealer } from '../engine/game.ts';
+import { readHeader, scoreRecord } from '../engine/record.ts';
+import { resolveRules } from '../engine/rules.ts';
+import { replayPlays } from '../engine/trick.ts';
+import { canonicalJson } from './hash-chain.ts';
+import type { Decision } from './ledger.ts';
+import type { ReadModels } from './projections.ts';
+import type { RecordHand } from './read-models.ts';
+
+/** An import refused before anything is appended; `status` is the HTTP answer (400, 404 or 409). */
+export class RecordImportError extends Error {
+  constructor(
+    message: string,
+    readonly status: 400 | 404 | 409 = 400,
+  ) {
+    super(message);
+  }
+}
+
+/** Where an imported game goes: a match of a running tournament, or a game of its own. */
+export type ImportTarget =
+  | { tournamentId: string; matchId: string; gameId?: string }
+  | { gameId: string; teams?: Record<Team, string> };
+
+/** Who the rulings of a paper record are credited to: the record does not name the judge. */
+export const PAPER_JUDGE = 'paper record';
+
+/** The stream a game's events live in (the same one live tables append to). */
+export function gameStream(gameId: string): string {
+  return `game-${gameId}`;
+}
+
+/**
+ * Decides the import of `record` into `target`: refuses a record the scorer refuses, a game id
+ * already taken, a match that is not open for a game or plays under other rules; otherwise
+ * returns the game's events. `at` is recorded as the time time was called, when the record says
+ * it was (a paper record does not say when).
+ */
+export function importRecord(models: ReadModels, record: unknown, target: ImportTarget, at: string): Decision {
+  try {
+    scoreRecord(record);
+  } catch (error) {
+    throw new RecordImportError(`record: ${(error as Error).message}`);
+  }
+  const header = readHeader(record);
+  // Checked by the scorer above: every field below is as the format describes it.
+  const json = record as { rules: unknown; start?: unknown; hands: RecordHand[] };
+
+  let gameId: string;
+  let matchId: string | null = null;
+  let tournamentId: string | null = null;
+  let number = 1;
+  let teams: Record<Team, string> = { NS: 'NS', EW: 'EW' };
+  const seats: Partial<Record<Seat, string>> = { ...header.seats };
+
+  if ('matchId' in target) {
+    const tournament = models.tournaments[target.tournamentId];
+    if (!tournament) throw new RecordImportError(`tournament ${target.tournamentId} does not exist`, 404);
+    const match = tournament.model.matches.find((m) => m.matchId === target.matchId);
+    if (!match || !tournament.bracket) throw new RecordImportError(`tournament ${target.tournamentId} has no match ${target.matchId}`, 404);
+    const where = `tournament ${target.tournamentId} match ${target.matchId}`;
+    if (match.status !== 'ready' && match.status !== 'live') {
+      throw new RecordImportError(`${where} is ${match.status}; a game can be entered only into a match that is ready or being played`, 409);
+    }
+    const last = match.games.length > 0 ? models.games[match.games[match.games.length - 1]!] : undefined;
+    if (last && !last.winner) throw new RecordImportError(`${where}: game ${last.gameId} is still being played`, 409);
+    const view = matchViews(tournament.bracket).find((v) => v.id === target.matchId)!;
+    const matchRules = resolveRules(rulesForMatch(tournament.format, view));
+    if (canonicalJson(matchRules.options) !== canonicalJson(header.rules.options)) {
+      throw new RecordImportError(`${where} plays under ${matchRules.name}, but the record was played under ${header.rules.name}`);
+    }
+    matchId = target.matchId;
+    tournamentId = target.tournamentId;
+    number = match.games.length + 1;
+    // The same game ids a live match gives its games, so a paper game reads like any other.
+    gameId = target.gameId ?? `${tournamentId}-${matchId}-g${number}`;
+    teams = { NS: match.teams[0]!, EW: match.teams[1]! };
+    const players = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
+    const [a, b] = [players(teams.NS), players(teams.EW)];
+    const fromTeams: Partial<Record<Seat, string | undefined>> = { N: a[0], E: b[0], S: a[1], W: b[1] };
+    for (const seat of ['N', 'E', 'S', 'W'] as const) if (seats[seat] === undefined && fromTeams[seat]) seats[seat] = fromTeams[seat];
+  } else {
+    gameId = target.gameId;
+    if (target.teams) teams = target.teams;
+    if (header.timeCalled !== null) {
+      throw new RecordImportError(`record: timeCalled needs a match to be imported into; game ${gameId} would have no match clock to call time on`);
+    }
+  }
+  if (models.games[gameId]) throw new RecordImportError(`game ${gameId} already exists`, 409);
+
+  const options = header.rules.options;
+  const deck = deckFor(options);
+  const events: Decision['events'] = [];
+  const add = (type: string, payload: Record<string, unknown>) => events.push({ type, payload: { gameId, ...payload } });
+  const started: Record<string, unknown> = { matchId, tournamentId, number, rules: json.rules, teams, seats, dealer: header.dealer };
+  if (json.start !== undefined) {
+    const start = {} as Record<Team, { score: number; bags: number; sets: number }>;
+    for (const team of ['NS', 'EW'] as const) {
+      const given = header.start[team];
+      start[team] = { score: given.score ?? 0, bags: given.bags ?? 0, sets: given.sets ?? 0 };
+    }
+    started.start = start;
+  }
+  add('GameStarted', started);
+
+  let dealer: Seat = header.dealer;
+  json.hands.forEach((hand, i) => {
+    const number = i + 1;
+    dealer = hand.dealer ?? dealer;
+    const dealt: Record<string, unknown> = { hand: number, dealer };
+    if (hand.deal) dealt.deal = Object.fromEntries(Object.entries(hand.deal).map(([seat, cards]) => [seat, cards.map(normalCard)]));
+    add('HandDealt', dealt);
+    if (header.timeCalled === number && matchId !== null && tournamentId !== null) {
+      add('TimeCalled', { tournamentId, matchId, at, hand: number });
+    }
+    if (hand.misdeal !== undefined) {
+      add('MisdealCalled', { hand: number, reason: hand.misdeal });
+      dealer = nextDealer(options, dealer, true);
+      return;
+    }
+    for (const seat of biddingOrder(options, dealer)) add('BidMade', { hand: number, seat, bid: bidValue(parseBid(hand.bids![seat])!) });
+    if (hand.plays) {
+      const cards = hand.plays.map((trick) => trick.map((name) => parseCard(name)!));
+      const { tricks } = replayPlays(deck, dealer, cards);
+      tricks.forEach((trick) => trick.cards.forEach((card, k) => add('CardPlayed', { hand: number, seat: seatAfter(trick.leader, k), card: cardName(card) })));
+    } else if (hand.tricks) {
+      add('TricksRecorded', { hand: number, tricks: hand.tricks, ...(hand.firstSeven ? { firstSeven: hand.firstSeven } : {}) });
+    }
+    // Claims follow the hand, in the record's order, so the folded hand lists them as the record does.
+    (hand.reneges ?? []).forEach((renege, k) => {
+      const claimId = `${gameId}-h${number}-claim${k + 1}`;
+      add('RenegeClaimed', { claimId, hand: number, seat: renege.seat, trick: renege.trick ?? null });
+      add('RulingGiven', { claimId, upheld: renege.upheld, note: 'ruled at the table; entered from a spades-game/1 record', judge: PAPER_JUDGE });
+    });
+    dealer = nextDealer(options, dealer, false);
+  });
+  return { stream: gameStream(gameId), events };
+}
+
+function normalCard(name: string): string {
+  return cardName(parseCard(name)!);
+}
