@@ -4,6 +4,8 @@
  * round plays (rules.md, "Tournament formats").
  */
 import type { BracketFormat, BracketSide } from './bracket.ts';
+import { type Seat, SEATS, cardName, naturalRank, parseCard } from './cards.ts';
+import { createRandom, shuffleInPlace } from './random.ts';
 
 export type FormatId = 'blp-2024' | 'unc-intramural' | 'pitt-boss' | 'asher-theatre' | 'tournament-spades' | 'custom';
 export type RulesChoice = string | ({ preset: string } & Record<string, unknown>);
@@ -119,4 +121,134 @@ export function rulesForMatch(format: FormatOptions, match: { side: BracketSide;
 export function clockForMatch(format: FormatOptions, match: { side: BracketSide }): number | null {
   if (match.side === 'final' && format.finalClockMinutes !== null) return format.finalClockMinutes;
   return format.clockMinutes;
+}
+
+/** The rules every table of a progressive round plays (tournament-spades has one preset throughout). */
+export function rulesForRound(format: FormatOptions): RulesChoice {
+  return format.rules;
+}
+
+/**
+ * A custom event's options checked for sense: returns the sentence saying what is wrong, or null.
+ * The rules presets themselves are checked by engine/rules.ts.
+ */
+export function formatProblem(options: FormatOptions): string | null {
+  const eliminations = ['single', 'double', 'first-round-losers', 'progressive'];
+  if (!eliminations.includes(options.elimination as string)) {
+    return `elimination must be one of ${eliminations.join(', ')}, not '${String(options.elimination)}'`;
+  }
+  if (options.reset && options.elimination !== 'double') return `a reset final exists only in double elimination, not '${options.elimination}'`;
+  if (!Number.isInteger(options.gamesToWin) || options.gamesToWin < 1 || options.gamesToWin > 4) {
+    return `games to win a match must be 1 to 4 (1 = one game, 2 = best of 3), not ${String(options.gamesToWin)}`;
+  }
+  for (const [name, minutes] of [['clock', options.clockMinutes], ['final clock', options.finalClockMinutes]] as const) {
+    if (minutes !== null && (!Number.isInteger(minutes) || minutes < 1 || minutes > 600)) {
+      return `the ${name} must be whole minutes from 1 to 600, or none, not ${String(minutes)}`;
+    }
+  }
+  if (options.fees !== null) {
+    const { early, late, deadline } = options.fees;
+    if (!(early >= 0) || !(late >= 0)) return `fees must be amounts of 0 or more, not early ${String(early)} / late ${String(late)}`;
+    if (typeof deadline !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(deadline)) return `the fee deadline must be a date such as 2024-09-12, not '${String(deadline)}'`;
+  }
+  if (!Array.isArray(options.prizes) || options.prizes.some((p) => typeof p !== 'string' || p.trim() === '')) return 'prizes must be a list of non-empty descriptions, 1st first';
+  if (options.elimination === 'progressive') {
+    if (!Number.isInteger(options.rounds) || options.rounds! < 1) return `a progressive event needs a number of rounds of 1 or more, not ${String(options.rounds)}`;
+    if (options.gamesToWin !== 1) return 'a progressive round is one game of 4 hands at each table, so games to win must be 1';
+  } else if (options.rounds !== null) {
+    return `a number of rounds belongs to progressive tables, not to '${options.elimination}' brackets`;
+  }
+  return null;
+}
+
+/** The fee a registration pays: early up to and including the deadline day, late after it; null when free. */
+export function feeFor(format: FormatOptions, registeredOn: string | undefined): number | null {
+  if (format.fees === null) return null;
+  if (registeredOn === undefined) return format.fees.early;
+  return registeredOn.slice(0, 10) > format.fees.deadline ? format.fees.late : format.fees.early;
+}
+
+/** Prizes by place, from the placings: the nth prize goes to the teams placed nth. */
+export function prizesFor(format: FormatOptions, placings: readonly { place: number; teams: string[] }[]): { place: number; prize: string; teams: string[] }[] {
+  return format.prizes.flatMap((prize, i) => {
+    const placing = placings.find((p) => p.place === i + 1);
+    return placing ? [{ place: i + 1, prize, teams: [...placing.teams] }] : [];
+  });
+}
+
+/**
+ * How a match's first dealer was chosen, as recorded at the table:
+ * - `high-card`: each player draws; the highest card deals (rounds after the first are redraws
+ *   of the players tied for the highest, as in the bye draw).
+ * - `coin-toss` (asher): the team with the lower seed number calls; the winner chooses the dealer.
+ * - `random`: the dealer drawn from a recorded seed.
+ */
+export type FirstDealerDraw =
+  | { method: 'high-card'; rounds: Partial<Record<Seat, string>>[] }
+  | { method: 'coin-toss'; caller: string; call: 'heads' | 'tails'; toss: 'heads' | 'tails'; choice: Seat }
+  | { method: 'random'; seed: string };
+
+/**
+ * The first dealer from a recorded draw or toss; `teams` are the match's two teams (seated N–S
+ * and E–W) with their seeds. Throws an Error saying what is wrong with the draw.
+ */
+export function firstDealerFrom(draw: FirstDealerDraw, teams: readonly [{ id: string; seed: number | null }, { id: string; seed: number | null }]): Seat {
+  switch (draw.method) {
+    case 'high-card': {
+      let drawing: Seat[] = [...SEATS];
+      for (let r = 0; r < draw.rounds.length; r++) {
+        const round = draw.rounds[r]!;
+        const label = r === 0 ? 'first-dealer draw' : `first-dealer draw, redraw ${r}`;
+        const ranks = new Map<Seat, number>();
+        for (const seat of drawing) {
+          const card = parseCard(String(round[seat] ?? ''));
+          if (card === null || naturalRank(card) === 0) throw new Error(`${label}: ${seat} drew '${String(round[seat])}', not a natural card such as AS or 10H`);
+          ranks.set(seat, naturalRank(card));
+        }
+        const best = Math.max(...ranks.values());
+        drawing = drawing.filter((seat) => ranks.get(seat) === best);
+        if (drawing.length === 1) return drawing[0]!;
+      }
+      throw new Error(`first-dealer draw: ${drawing.join(', ')} are tied for the highest card; they draw again`);
+    }
+    case 'coin-toss': {
+      const [a, b] = teams;
+      const lower = (a.seed ?? Infinity) <= (b.seed ?? Infinity) ? a : b;
+      if (draw.caller !== lower.id) {
+        throw new Error(`coin toss: '${lower.id}' has the lower seed number${lower.seed !== null ? ` (${lower.seed})` : ''}, so it calls the toss, not '${draw.caller}'`);
+      }
+      if (!SEATS.includes(draw.choice)) throw new Error(`coin toss: the winner chooses a dealer among N, E, S, W, not '${String(draw.choice)}'`);
+      return draw.choice;
+    }
+    case 'random':
+      return SEATS[createRandom(draw.seed).int(4)]!;
+    default: {
+      const _exhaustive: never = draw;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Who won a recorded coin toss: the caller when the call came up, otherwise the other team. */
+export function tossWinner(draw: Extract<FirstDealerDraw, { method: 'coin-toss' }>, teams: readonly [string, string]): string {
+  return draw.call === draw.toss ? draw.caller : teams[0] === draw.caller ? teams[1] : teams[0];
+}
+
+/**
+ * A high-card draw made from a recorded seed, for events the system draws for (the bots, the
+ * demo): each id draws from a shuffled 52-card deck; ids tied for the highest card redraw from a
+ * fresh shuffle. The rounds are what gets recorded, so the draw can be checked like a real one.
+ */
+export function drawFromSeed<Id extends string>(ids: readonly Id[], seed: string): Partial<Record<Id, string>>[] {
+  const rounds: Partial<Record<Id, string>>[] = [];
+  let drawing = [...ids];
+  while (drawing.length > 1) {
+    const deck = shuffleInPlace(Array.from({ length: 52 }, (_, c) => c), createRandom(`${seed}:draw-${rounds.length}`));
+    const round: Partial<Record<Id, string>> = {};
+    drawing.forEach((id, i) => (round[id] = cardName(deck[i]!)));
+    rounds.push(round);
+    const best = Math.max(...drawing.map((id) => naturalRank(parseCard(round[id]!)!)));
+    drawing = drawing.filter((id) => naturalRank(parseCard(round[id]!)!) === best);
+  }
+  return rounds;
 }

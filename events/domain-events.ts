@@ -50,6 +50,8 @@ export const TeamRegistered = defineEvent({
     name: check.text({ min: 1, max: 120 }),
     players: check.array(check.text({ min: 1, max: 120 }), { min: 1, max: 2 }),
     fee: check.nullable(check.number()),
+    /** The day the registration came in (YYYY-MM-DD), which decides an early or late fee. */
+    registeredOn: check.optional(check.text({ pattern: /^\d{4}-\d{2}-\d{2}$/ })),
   }),
 });
 export const TeamWithdrawn = defineEvent({
@@ -70,12 +72,25 @@ export const TournamentStarted = defineEvent({
 export const TeamDisqualified = defineEvent({
   type: 'TeamDisqualified',
   version: 1,
-  validate: check.object({ tournamentId: id, teamId: id, reason: check.text({ min: 1, max: 500 }) }),
+  validate: check.object({
+    tournamentId: id,
+    teamId: id,
+    reason: check.text({ min: 1, max: 500 }),
+    /** Why the team's remaining matches are forfeited; a disqualification when absent. */
+    kind: check.optional(check.oneOf(['disqualified', 'no-show', 'forfeit'] as const)),
+  }),
 });
 export const MatchStarted = defineEvent({
   type: 'MatchStarted',
   version: 1,
-  validate: check.object({ tournamentId: id, matchId: id, teams: check.array(id, { min: 2, max: 2 }), table: check.integer({ min: 1 }) }),
+  validate: check.object({
+    tournamentId: id,
+    matchId: id,
+    teams: check.array(id, { min: 2, max: 2 }),
+    table: check.integer({ min: 1 }),
+    /** How the first dealer was chosen, as drawn or tossed at the table (engine/formats.ts `FirstDealerDraw`). */
+    firstDealer: check.optional(check.anyObject()),
+  }),
 });
 export const ClockStarted = defineEvent({
   type: 'ClockStarted',
@@ -187,6 +202,47 @@ export const EntryUndone = defineEvent({
   }),
 });
 
+export const TeamCheckedIn = defineEvent({
+  type: 'TeamCheckedIn',
+  version: 1,
+  validate: check.object({ tournamentId: id, teamId: id, at: iso }),
+});
+export const PlayerRegistered = defineEvent({
+  type: 'PlayerRegistered',
+  version: 1,
+  validate: check.object({
+    tournamentId: id,
+    playerId: id,
+    name: check.text({ min: 1, max: 120 }),
+    gender: check.optional(check.oneOf(['male', 'female'] as const)),
+    fee: check.nullable(check.number()),
+    registeredOn: check.optional(check.text({ pattern: /^\d{4}-\d{2}-\d{2}$/ })),
+  }),
+});
+export const GameResultCorrected = defineEvent({
+  type: 'GameResultCorrected',
+  version: 1,
+  validate: check.object({
+    tournamentId: id,
+    matchId: id,
+    gameId: id,
+    /** The team id the judge rules won the game. */
+    winner: id,
+    reason: check.text({ min: 1, max: 500 }),
+    judge: check.text({ min: 1, max: 120 }),
+  }),
+});
+const progressiveTable = check.object({ table: check.integer({ min: 1 }), seats: fullySeated(id) });
+export const ProgressiveRoundStarted = defineEvent({
+  type: 'ProgressiveRoundStarted',
+  version: 1,
+  validate: check.object({
+    tournamentId: id,
+    round: check.integer({ min: 1 }),
+    seating: check.array(progressiveTable, { min: 2, max: 16 }),
+  }),
+});
+
 export type TournamentCreated = Payload<typeof TournamentCreated>;
 export type TeamRegistered = Payload<typeof TeamRegistered>;
 export type TeamWithdrawn = Payload<typeof TeamWithdrawn>;
@@ -205,6 +261,10 @@ export type RenegeClaimed = Payload<typeof RenegeClaimed>;
 export type RulingGiven = Payload<typeof RulingGiven>;
 export type ScoreCorrected = Payload<typeof ScoreCorrected>;
 export type EntryUndone = Payload<typeof EntryUndone>;
+export type TeamCheckedIn = Payload<typeof TeamCheckedIn>;
+export type PlayerRegistered = Payload<typeof PlayerRegistered>;
+export type GameResultCorrected = Payload<typeof GameResultCorrected>;
+export type ProgressiveRoundStarted = Payload<typeof ProgressiveRoundStarted>;
 export type TeamStart = { score: number; bags: number; sets: number };
 export type { Team };
 
@@ -228,4 +288,8 @@ export const domainEvents = eventRegistry(
   RulingGiven,
   ScoreCorrected,
   EntryUndone,
+  TeamCheckedIn,
+  PlayerRegistered,
+  GameResultCorrected,
+  ProgressiveRoundStarted,
 );

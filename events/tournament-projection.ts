@@ -1,14 +1,30 @@
 /**
- * The tournament projection: registration, the bracket (through engine/bracket.ts), live
- * matches and their games, standings and placings. Who plays whom is always derived again
- * from the bracket's recorded results, so nothing here is edited by hand.
+ * The tournament projection: registration, check-in, the bracket (through engine/bracket.ts),
+ * live matches and their games, clocks, disqualifications, judges' corrections, standings,
+ * placings and prizes. Progressive events keep their tables in progressive-projection.ts.
+ * Who plays whom is always derived again from the games and the bracket's recorded results,
+ * so a corrected game flows through everything after it and nothing is edited by hand.
  */
-import { type BracketState, buildBracket, forfeitTeam, isFinished, matchViews, placings, recordResult, startBracket } from '../engine/bracket.ts';
+import {
+  type BracketState,
+  type Placing,
+  buildBracket,
+  forfeitTeam,
+  isFinished,
+  matchViews,
+  placings,
+  startBracket,
+} from '../engine/bracket.ts';
 import type { Team } from '../engine/cards.ts';
-import type { FormatOptions } from '../engine/formats.ts';
+import { type FormatOptions, prizesFor } from '../engine/formats.ts';
+import { type ByeDraw, drawBye } from '../engine/seeding.ts';
 import type {
   ClockStarted,
+  GameResultCorrected,
   MatchStarted,
+  PlayerRegistered,
+  ProgressiveRoundStarted,
+  TeamCheckedIn,
   TeamDisqualified,
   TeamRegistered,
   TeamWithdrawn,
@@ -16,6 +32,16 @@ import type {
   TournamentCreated,
   TournamentStarted,
 } from './domain-events.ts';
+import {
+  type ProgressiveState,
+  emptyProgressive,
+  playerRegistered,
+  playerWithdrawn,
+  progressiveFinished,
+  progressiveGameChanged,
+  progressiveStarted,
+  roundStarted,
+} from './progressive-projection.ts';
 import type { GameModel, MatchModel, TeamRow, TournamentModel } from './read-models.ts';
 
 export type TournamentEvent =
@@ -26,17 +52,46 @@ export type TournamentEvent =
   | { type: 'TeamDisqualified'; payload: TeamDisqualified }
   | { type: 'MatchStarted'; payload: MatchStarted }
   | { type: 'ClockStarted'; payload: ClockStarted }
-  | { type: 'TimeCalled'; payload: TimeCalled };
+  | { type: 'TimeCalled'; payload: TimeCalled }
+  | { type: 'TeamCheckedIn'; payload: TeamCheckedIn }
+  | { type: 'PlayerRegistered'; payload: PlayerRegistered }
+  | { type: 'GameResultCorrected'; payload: GameResultCorrected }
+  | { type: 'ProgressiveRoundStarted'; payload: ProgressiveRoundStarted };
+
+/** Live facts about a bracket match that the bracket itself does not hold. */
+export interface MatchInfo {
+  /** Every game the match has played, in order; games of a replay follow the earlier ones. */
+  games: string[];
+  table: number | null;
+  clock: MatchModel['clock'];
+  /** Seated and playing; cleared when a correction puts the played match under review, to be replayed. */
+  started: boolean;
+  /** How the first dealer was chosen (MatchStarted's recorded draw or toss). */
+  firstDealer?: Record<string, unknown>;
+}
 
 /** What the projection keeps for a tournament: the model the views read and what it is derived from. */
 export interface TournamentState {
   model: TournamentModel;
   format: FormatOptions;
   bracket: BracketState | null;
-  /** Live facts about bracket matches that the bracket itself does not hold. */
-  matchInfo: Record<string, { games: string[]; table: number | null; clock: MatchModel['clock']; started: boolean }>;
-  /** Teams whose registration is withdrawn before the start. */
+  matchInfo: Record<string, MatchInfo>;
+  /** Teams (or players) whose registration is withdrawn before the start. */
   withdrawn: string[];
+  /** Teams checked in at the venue, in the order they arrived. */
+  checkedIn: string[];
+  /** Teams put out of the event (disqualified, no-show, forfeit), with why. */
+  disqualified: { teamId: string; kind: 'disqualified' | 'no-show' | 'forfeit'; reason: string; position: number }[];
+  /** The blp-2024 bye draw as the recorded cards decide it. */
+  byeDraw: ByeDraw | null;
+  /** Judges' corrections of finished games' results, in ledger order; the latest for a game stands. */
+  corrections: { gameId: string; matchId: string; winner: string; reason: string; judge: string; position: number }[];
+  /** Played matches a correction put under review, and the position of the correction. */
+  reviews: { matchId: string; position: number }[];
+  /** Prizes by place once the event is finished. */
+  prizes: { place: number; prize: string; teams: string[] }[];
+  /** Progressive tables; null for bracket events. */
+  progressive: ProgressiveState | null;
 }
 
 /** A new tournament from its first event. */
@@ -56,6 +111,13 @@ export function startTournament(e: TournamentCreated): TournamentState {
     bracket: null,
     matchInfo: {},
     withdrawn: [],
+    checkedIn: [],
+    disqualified: [],
+    byeDraw: null,
+    corrections: [],
+    reviews: [],
+    prizes: [],
+    progressive: e.options.elimination === 'progressive' ? emptyProgressive() : null,
   };
 }
 
@@ -66,29 +128,27 @@ export function evolveTournament(
   position: number,
   games: Readonly<Record<string, GameModel>>,
 ): void {
+  fillDefaults(state);
   switch (event.type) {
     case 'TournamentCreated':
       return;
     case 'TeamRegistered': {
       const e = event.payload;
-      state.model.teams.push({
-        teamId: e.teamId,
-        name: e.name,
-        players: e.players,
-        seed: null,
-        wins: 0,
-        losses: 0,
-        gamesWon: 0,
-        gamesLost: 0,
-        points: 0,
-        bags: 0,
-        sets: 0,
-        status: 'registered',
-      });
+      state.model.teams.push(newRow(e.teamId, e.name, e.players));
       return;
     }
+    case 'PlayerRegistered': {
+      const e = event.payload;
+      state.model.teams.push(newRow(e.playerId, e.name, [e.name]));
+      if (state.progressive) playerRegistered(state.progressive, e);
+      return;
+    }
+    case 'TeamCheckedIn':
+      if (!state.checkedIn.includes(event.payload.teamId)) state.checkedIn.push(event.payload.teamId);
+      return;
     case 'TeamWithdrawn':
       state.withdrawn.push(event.payload.teamId);
+      if (state.progressive) playerWithdrawn(state.progressive, event.payload.teamId);
       refresh(state, games);
       return;
     case 'TournamentStarted': {
@@ -98,17 +158,31 @@ export function evolveTournament(
         if (row) row.seed = i + 1;
       });
       state.model.status = 'running';
-      if (state.format.elimination !== 'progressive') {
-        state.bracket = startBracket(buildBracket(e.seeds, { format: state.format.elimination, reset: state.format.reset }));
+      if (e.byeDraw && e.byeDraw.length > 0) {
+        try {
+          state.byeDraw = drawBye(e.seeds, e.byeDraw as Record<string, string>[]);
+        } catch {
+          // The command checked the draw; a ledger written by something else keeps its seeds as recorded.
+          state.byeDraw = null;
+        }
       }
+      if (state.progressive) progressiveStarted(state.progressive, e.seeds);
+      else state.bracket = startBracket(buildBracket(e.seeds, { format: state.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: state.format.reset }));
       refresh(state, games);
       return;
     }
     case 'TeamDisqualified': {
       const e = event.payload;
-      if (state.bracket && !state.bracket.withdrawn.includes(e.teamId)) state.bracket = forfeitTeam(state.bracket, e.teamId);
+      const kind = e.kind ?? 'disqualified';
+      state.disqualified.push({ teamId: e.teamId, kind, reason: e.reason, position });
+      if (state.bracket && state.bracket.bracket.teams.includes(e.teamId) && !state.bracket.withdrawn.includes(e.teamId)) {
+        state.bracket = forfeitTeam(state.bracket, e.teamId);
+      }
+      if (state.model.status === 'registration' && !state.withdrawn.includes(e.teamId)) state.withdrawn.push(e.teamId);
       const row = state.model.teams.find((t) => t.teamId === e.teamId);
-      addLatest(state, `${row?.name ?? e.teamId} disqualified: ${e.reason}`, position);
+      const what = kind === 'no-show' ? 'a no-show' : kind === 'forfeit' ? 'forfeits' : 'disqualified';
+      addLatest(state, `${row?.name ?? e.teamId} ${kind === 'forfeit' ? what : `is ${what}`}: ${e.reason}`, position);
+      settle(state, games, position);
       refresh(state, games);
       return;
     }
@@ -117,6 +191,8 @@ export function evolveTournament(
       const info = infoFor(state, e.matchId);
       info.started = true;
       info.table = e.table;
+      info.clock = null;
+      if (e.firstDealer) info.firstDealer = e.firstDealer;
       refresh(state, games);
       return;
     }
@@ -129,9 +205,25 @@ export function evolveTournament(
     case 'TimeCalled': {
       const info = infoFor(state, event.payload.matchId);
       if (info.clock) info.clock.calledAt = event.payload.at;
+      addLatest(state, `Time called in ${labelOf(state, event.payload.matchId)} during hand ${event.payload.hand}`, position);
+      settle(state, games, position);
       refresh(state, games);
       return;
     }
+    case 'GameResultCorrected': {
+      const e = event.payload;
+      state.corrections.push({ gameId: e.gameId, matchId: e.matchId, winner: e.winner, reason: e.reason, judge: e.judge, position });
+      const row = state.model.teams.find((t) => t.teamId === e.winner);
+      addLatest(state, `Judge ${e.judge} corrected game ${e.gameId}: ${row?.name ?? e.winner} won (${e.reason})`, position);
+      settle(state, games, position);
+      refresh(state, games);
+      return;
+    }
+    case 'ProgressiveRoundStarted':
+      if (state.progressive) roundStarted(state.progressive, event.payload);
+      addLatest(state, `Round ${event.payload.round} seated at ${event.payload.seating.length} tables`, position);
+      refresh(state, games);
+      return;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -139,56 +231,114 @@ export function evolveTournament(
   }
 }
 
-/** A game of one of the tournament's matches started or changed its score. */
+/** A game of one of the tournament's matches (or progressive tables) started or changed its score. */
 export function gameChanged(state: TournamentState, game: GameModel, position: number, games: Readonly<Record<string, GameModel>>): void {
   if (!game.matchId) return;
+  fillDefaults(state);
   const info = infoFor(state, game.matchId);
   if (!info.games.includes(game.gameId)) info.games.push(game.gameId);
-  const view = state.bracket ? matchViews(state.bracket).find((v) => v.id === game.matchId) : undefined;
-  if (view && view.status === 'ready' && state.bracket) {
-    const decided = matchDecision(state, info.games, games);
-    if (decided) {
-      state.bracket = recordResult(state.bracket, game.matchId, decided.winner);
-      const name = (id: string) => state.model.teams.find((t) => t.teamId === id)?.name ?? id;
-      const loser = view.teams[0] === decided.winner ? view.teams[1]! : view.teams[0]!;
-      addLatest(state, `${name(decided.winner)} beat ${name(loser)} ${decided.score}`, position);
+  if (state.progressive) {
+    const rounds = state.format.rounds ?? 1;
+    if (progressiveGameChanged(state.progressive, game, games, rounds)) {
+      const round = state.progressive.rounds[state.progressive.rounds.length - 1]!;
+      addLatest(state, `Round ${round.round} finished`, position);
     }
+  } else {
+    settle(state, games, position);
   }
   refresh(state, games);
 }
 
+/** The winner of a game for its match: the judge's latest correction, else the game's own result. */
+function gameWinner(state: TournamentState, game: GameModel): string | null {
+  for (let i = state.corrections.length - 1; i >= 0; i--) {
+    if (state.corrections[i]!.gameId === game.gameId) return state.corrections[i]!.winner;
+  }
+  return game.winner ? game.teams[game.winner] : null;
+}
+
 /**
- * Whether a match is decided: a team reached the games it needs, or time was called and the
- * current game ended on it (the team ahead when the clock stopped wins the match).
+ * Whether a match between `teams` is decided by its games: a team reached the games it needs,
+ * or time was called and a game ended on it (the team ahead when the clock stopped wins the
+ * match: pitt-boss "at stop ... the team ahead in the current game wins"). Only games between
+ * these two teams count: after a correction, games played by a team that should not have been
+ * there stay in the record but decide nothing.
  */
 function matchDecision(
   state: TournamentState,
   gameIds: readonly string[],
   games: Readonly<Record<string, GameModel>>,
+  teams: readonly [string, string],
 ): { winner: string; score: string } | null {
-  const wins = new Map<string, number>();
+  const wins = new Map<string, number>(teams.map((t) => [t, 0]));
   let timeWinner: string | null = null;
   for (const id of gameIds) {
     const game = games[id];
-    if (!game || !game.winner) continue;
-    const winner = game.teams[game.winner];
-    wins.set(winner, (wins.get(winner) ?? 0) + 1);
-    if (game.reason === 'time') timeWinner = winner;
+    if (!game || !teams.includes(game.teams.NS) || !teams.includes(game.teams.EW)) continue;
+    const winner = gameWinner(state, game);
+    if (!winner || !wins.has(winner)) continue;
+    wins.set(winner, wins.get(winner)! + 1);
+    if (game.reason === 'time' && game.winner && game.teams[game.winner] === winner) timeWinner = winner;
   }
   const needed = state.format.gamesToWin;
-  const entries = [...wins.entries()].sort((a, b) => b[1] - a[1]);
-  const top = entries[0];
-  const winner = top && top[1] >= needed ? top[0] : timeWinner;
+  const reached = teams.find((t) => wins.get(t)! >= needed);
+  const winner = reached ?? timeWinner;
   if (!winner) return null;
-  const w = wins.get(winner) ?? 0;
-  const l = [...wins.entries()].filter(([t]) => t !== winner).reduce((n, [, c]) => n + c, 0);
-  return { winner, score: `${w}–${l}` };
+  const loser = teams.find((t) => t !== winner)!;
+  return { winner, score: `${wins.get(winner)}–${wins.get(loser)}` };
 }
 
-function infoFor(state: TournamentState, matchId: string) {
+/**
+ * Brings the bracket's results in line with the games, match by match in bracket order, so a
+ * changed result flows on: a match its games now decide gets (or changes) its result; a result
+ * its games no longer support (a correction took a game away) is taken back and the match is
+ * played on. Results of matches whose teams changed are kept, never erased: the bracket shows
+ * them under review until the match is replayed between the right teams.
+ */
+function settle(state: TournamentState, games: Readonly<Record<string, GameModel>>, position: number): void {
+  if (!state.bracket) return;
+  let views = matchViews(state.bracket);
+  for (let i = 0; i < views.length; i++) {
+    const view = views[i]!;
+    const [a, b] = view.teams;
+    if (a === null || b === null || view.status === 'bye' || view.status === 'not-needed' || view.status === 'forfeit') continue;
+    const info = state.matchInfo[view.id];
+    const decided = info ? matchDecision(state, info.games, games, [a, b]) : null;
+    const result = state.bracket.results[view.id];
+    const fits = result !== undefined && view.status === 'played';
+    const results: BracketState['results'] = { ...state.bracket.results };
+    if (decided) {
+      if (fits && result.winner === decided.winner) continue;
+      results[view.id] = { winner: decided.winner, loser: decided.winner === a ? b : a };
+      const name = (id: string) => state.model.teams.find((t) => t.teamId === id)?.name ?? id;
+      addLatest(state, `${name(decided.winner)} beat ${name(decided.winner === a ? b : a)} ${decided.score}`, position);
+    } else if (fits) {
+      delete results[view.id];
+      addLatest(state, `${labelOf(state, view.id)} is no longer decided; play goes on`, position);
+    } else {
+      continue;
+    }
+    state.bracket = { ...state.bracket, results };
+    const before = views;
+    views = matchViews(state.bracket);
+    views.forEach((after, j) => {
+      if (before[j]!.status !== 'played' || after.status !== 'under-review') return;
+      state.reviews.push({ matchId: after.id, position });
+      const flagged = state.matchInfo[after.id];
+      if (flagged) flagged.started = false;
+      addLatest(state, `${labelOf(state, after.id)} is under review: a team in it changed`, position);
+    });
+  }
+}
+
+function infoFor(state: TournamentState, matchId: string): MatchInfo {
   let info = state.matchInfo[matchId];
   if (!info) state.matchInfo[matchId] = info = { games: [], table: null, clock: null, started: false };
   return info;
+}
+
+function newRow(teamId: string, name: string, players: string[]): TeamRow {
+  return { teamId, name, players, seed: null, wins: 0, losses: 0, gamesWon: 0, gamesLost: 0, points: 0, bags: 0, sets: 0, status: 'registered' };
 }
 
 function addLatest(state: TournamentState, text: string, position: number): void {
@@ -196,15 +346,38 @@ function addLatest(state: TournamentState, text: string, position: number): void
   if (state.model.latest.length > 10) state.model.latest.length = 10;
 }
 
+/** Read models snapshotted before these fields existed are filled in rather than folded again. */
+function fillDefaults(state: TournamentState): void {
+  state.checkedIn ??= [];
+  state.disqualified ??= [];
+  state.byeDraw ??= null;
+  state.corrections ??= [];
+  state.reviews ??= [];
+  state.prizes ??= [];
+  state.progressive ??= state.format.elimination === 'progressive' ? emptyProgressive() : null;
+}
+
 const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };
 
-/** Derives the matches, standings, statuses and placings again from the bracket and the games. */
+function labelOf(state: TournamentState, matchId: string): string {
+  return state.model.matches.find((m) => m.matchId === matchId)?.label ?? `match ${matchId}`;
+}
+
+/** Derives the matches, standings, statuses, placings and prizes again from the bracket (or tables) and the games. */
 function refresh(state: TournamentState, games: Readonly<Record<string, GameModel>>): void {
   const model = state.model;
   const rows = new Map<string, TeamRow>(model.teams.map((t) => [t.teamId, t]));
   for (const row of rows.values()) {
     Object.assign(row, { wins: 0, losses: 0, gamesWon: 0, gamesLost: 0, points: 0, bags: 0, sets: 0 });
     row.status = state.withdrawn.includes(row.teamId) ? 'withdrawn' : model.status === 'registration' ? 'registered' : 'alive';
+  }
+  for (const d of state.disqualified) {
+    const row = rows.get(d.teamId);
+    if (row) row.status = 'disqualified';
+  }
+  if (state.progressive) {
+    refreshProgressive(state, state.progressive, rows, games);
+    return;
   }
   if (!state.bracket) {
     model.matches = [];
@@ -219,23 +392,24 @@ function refresh(state: TournamentState, games: Readonly<Record<string, GameMode
     for (const gameId of info?.games ?? []) {
       const game = games[gameId];
       if (!game) continue;
+      const winner = gameWinner(state, game);
       for (const team of ['NS', 'EW'] as Team[]) {
         const row = rows.get(game.teams[team]);
         if (!row) continue;
         row.points += game.score[team];
         row.bags += game.bags[team];
         row.sets += game.sets[team];
-        if (game.winner) {
-          if (game.winner === team) row.gamesWon++;
+        if (winner) {
+          if (winner === game.teams[team]) row.gamesWon++;
           else row.gamesLost++;
         }
       }
-      if (game.winner) {
-        const winner = game.teams[game.winner];
+      if (winner && teams.includes(game.teams.NS) && teams.includes(game.teams.EW)) {
         if (winner === teams[0]) gamesWon[0]++;
         else if (winner === teams[1]) gamesWon[1]++;
       }
     }
+    const bothKnown = teams[0] !== null && teams[1] !== null;
     const status: MatchModel['status'] =
       view.status === 'played'
         ? 'done'
@@ -243,7 +417,7 @@ function refresh(state: TournamentState, games: Readonly<Record<string, GameMode
           ? 'bye'
           : view.status === 'forfeit'
             ? 'forfeit'
-            : view.status === 'ready'
+            : view.status === 'ready' || (view.status === 'under-review' && bothKnown)
               ? info?.started
                 ? 'live'
                 : 'ready'
@@ -262,7 +436,7 @@ function refresh(state: TournamentState, games: Readonly<Record<string, GameMode
       teams,
       games: info?.games ?? [],
       gamesWon,
-      status: view.status === 'under-review' ? 'ready' : status,
+      status,
       winner: view.status === 'played' || view.status === 'forfeit' || view.status === 'bye' ? view.winner : null,
       table: info?.table ?? null,
       clock: info?.clock ?? null,
@@ -270,10 +444,6 @@ function refresh(state: TournamentState, games: Readonly<Record<string, GameMode
     };
   });
 
-  for (const teamId of state.bracket.withdrawn) {
-    const row = rows.get(teamId);
-    if (row) row.status = 'disqualified';
-  }
   // A team is out once it has lost as often as the format allows, or lost a match with no way back.
   for (const view of views) {
     if (!view.loser) continue;
@@ -283,9 +453,72 @@ function refresh(state: TournamentState, games: Readonly<Record<string, GameMode
   }
   if (isFinished(state.bracket)) {
     model.status = 'finished';
-    model.placings = placings(state.bracket).flatMap((p) => p.teams.map((teamId) => ({ place: p.place, teamId })));
+    const placed: Placing[] = placings(state.bracket);
+    model.placings = placed.flatMap((p) => p.teams.map((teamId) => ({ place: p.place, teamId })));
+    state.prizes = prizesFor(state.format, placed);
     const champion = model.placings.find((p) => p.place === 1);
     const row = champion && rows.get(champion.teamId);
     if (row) row.status = 'champion';
+  } else if (model.status === 'finished') {
+    // A correction reopened the bracket.
+    model.status = 'running';
+    model.placings = [];
+    state.prizes = [];
+  }
+}
+
+function refreshProgressive(state: TournamentState, progressive: ProgressiveState, rows: Map<string, TeamRow>, games: Readonly<Record<string, GameModel>>): void {
+  const model = state.model;
+  for (const player of progressive.players) {
+    const row = rows.get(player.playerId);
+    if (row) row.points = player.total;
+  }
+  model.matches = progressive.rounds.flatMap((round) =>
+    round.seating.map((table): MatchModel => {
+      const gameId = round.games[String(table.table)];
+      const game = gameId ? games[gameId] : undefined;
+      const pairs: [string, string] = [`${table.seats.N} & ${table.seats.S}`, `${table.seats.E} & ${table.seats.W}`];
+      const winner = game?.winner ? (game.winner === 'NS' ? pairs[0] : pairs[1]) : null;
+      return {
+        matchId: `R${round.round}-T${table.table}`,
+        round: round.round,
+        side: 'table',
+        label: `Round ${round.round}, table ${table.table}`,
+        teams: pairs,
+        games: gameId ? [gameId] : [],
+        gamesWon: [game?.winner === 'NS' ? 1 : 0, game?.winner === 'EW' ? 1 : 0],
+        status: game?.winner ? 'done' : 'live',
+        winner,
+        table: table.table,
+        clock: null,
+        underReview: false,
+      };
+    }),
+  );
+  const rounds = state.format.rounds ?? 1;
+  if (progressiveFinished(progressive, rounds)) {
+    model.status = 'finished';
+    model.placings = progressive.standings.map((s) => ({ place: s.place, teamId: s.playerId }));
+    for (const s of progressive.standings) {
+      const row = rows.get(s.playerId);
+      if (row && s.place === 1) row.status = 'champion';
+    }
+    const prizes = progressive.prizes;
+    const byPlace = prizesFor(
+      state.format,
+      [...new Set(progressive.standings.map((s) => s.place))].map((place) => ({ place, teams: progressive.standings.filter((s) => s.place === place).map((s) => s.playerId) })),
+    );
+    state.prizes = [
+      ...byPlace,
+      ...(prizes
+        ? ([
+            ['High player', prizes.highPlayer],
+            ['High male', prizes.highMale],
+            ['High female', prizes.highFemale],
+          ] as const)
+            .filter(([, teams]) => teams.length > 0)
+            .map(([prize, teams]) => ({ place: 1, prize, teams: [...teams] }))
+        : []),
+    ];
   }
 }

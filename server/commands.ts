@@ -5,12 +5,9 @@
  */
 import { type Seat, SEATS, cardName, isSeat, parseCard, seatAfter } from '../engine/cards.ts';
 import { type Bid, allowedBids, bidValue, biddingOrder, checkBids, parseBid } from '../engine/bid.ts';
-import { buildBracket, playableMatches, matchViews } from '../engine/bracket.ts';
 import { deckFor, inDeck } from '../engine/deck.ts';
-import { type FormatId, type FormatOptions, clockForMatch, formatOptions, rulesForMatch } from '../engine/formats.ts';
 import { nextDealer } from '../engine/game.ts';
-import { resolveRules, RulesError } from '../engine/rules.ts';
-import { randomSeeding } from '../engine/seeding.ts';
+import { resolveRules } from '../engine/rules.ts';
 import type { Decision } from '../events/ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
 import type { GameModel } from '../events/read-models.ts';
@@ -28,7 +25,6 @@ export class CommandError extends Error {
 
 
 const gameStream = (gameId: string) => `game-${gameId}`;
-const tournamentStream = (tournamentId: string) => `tournament-${tournamentId}`;
 
 function gameOf(models: ReadModels, gameId: string): GameModel {
   const game = models.games[gameId];
@@ -36,156 +32,9 @@ function gameOf(models: ReadModels, gameId: string): GameModel {
   return game;
 }
 
-/** Creates a tournament from a format (and a custom event's overrides). */
-export function createTournament(
-  models: ReadModels,
-  input: { tournamentId: string; name: string; format: FormatId; options?: Partial<FormatOptions> },
-): Decision {
-  if (models.tournaments[input.tournamentId]) throw new CommandError(`tournament ${input.tournamentId} already exists`, 409);
-  if (!input.name.trim()) throw new CommandError('the tournament needs a name');
-  const options = formatOptions(input.format, input.options);
-  for (const rules of [options.rules, options.firstRoundRules, options.finalRules]) {
-    if (rules === null) continue;
-    try {
-      resolveRules(rules);
-    } catch (error) {
-      if (error instanceof RulesError) throw new CommandError(`tournament ${input.tournamentId}: ${error.message}`);
-      throw error;
-    }
-  }
-  return {
-    stream: tournamentStream(input.tournamentId),
-    events: [{ type: 'TournamentCreated', payload: { tournamentId: input.tournamentId, name: input.name.trim(), format: input.format, options } }],
-  };
-}
-
-/** Registers a team of two named players. */
-export function registerTeam(
-  models: ReadModels,
-  input: { tournamentId: string; teamId: string; name: string; players: string[]; registeredOn?: string },
-): Decision {
-  const tournament = models.tournaments[input.tournamentId];
-  if (!tournament) throw new CommandError(`tournament ${input.tournamentId} does not exist`, 404);
-  if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${input.tournamentId} has started; registration is closed`, 409);
-  if (tournament.model.teams.some((t) => t.teamId === input.teamId)) throw new CommandError(`team ${input.teamId} is already registered`, 409);
-  if (tournament.model.teams.some((t) => t.name.toLowerCase() === input.name.trim().toLowerCase())) {
-    throw new CommandError(`a team named '${input.name.trim()}' is already registered`, 409);
-  }
-  if (input.players.length !== 2 || input.players.some((p) => !p.trim())) throw new CommandError(`team '${input.name}' needs two named players`);
-  const fees = tournament.format.fees;
-  const fee = fees ? (input.registeredOn && input.registeredOn > fees.deadline ? fees.late : fees.early) : null;
-  return {
-    stream: tournamentStream(input.tournamentId),
-    events: [{ type: 'TeamRegistered', payload: { tournamentId: input.tournamentId, teamId: input.teamId, name: input.name.trim(), players: input.players.map((p) => p.trim()), fee } }],
-  };
-}
-
-/** Seeds the registered teams (in the given order, or shuffled from a recorded seed) and draws the bracket. */
-export function startTournament(models: ReadModels, input: { tournamentId: string; order?: string[]; seed?: string }): Decision {
-  const tournament = models.tournaments[input.tournamentId];
-  if (!tournament) throw new CommandError(`tournament ${input.tournamentId} does not exist`, 404);
-  if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${input.tournamentId} has already started`, 409);
-  const teams = tournament.model.teams.filter((t) => !tournament.withdrawn.includes(t.teamId)).map((t) => t.teamId);
-  if (teams.length < 2) throw new CommandError(`tournament ${input.tournamentId} needs at least 2 teams to start; it has ${teams.length}`);
-  let seeds: string[];
-  let seeding: Record<string, unknown>;
-  if (input.order) {
-    const unknown = input.order.filter((t) => !teams.includes(t));
-    const missing = teams.filter((t) => !input.order!.includes(t));
-    if (unknown.length || missing.length || input.order.length !== teams.length) {
-      throw new CommandError(`the seeding order must list each registered team once (unknown: ${unknown.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'})`);
-    }
-    seeds = input.order;
-    seeding = { method: 'manual' };
-  } else {
-    const seed = input.seed ?? 'seed';
-    seeds = randomSeeding(teams, seed);
-    seeding = { method: 'random', seed };
-  }
-  if (tournament.format.elimination !== 'progressive') {
-    // Draw the bracket now, so a field the format cannot take is refused before anything is recorded.
-    try {
-      buildBracket(seeds, { format: tournament.format.elimination, reset: tournament.format.reset });
-    } catch (error) {
-      throw new CommandError(`tournament ${input.tournamentId}: ${(error as Error).message}`);
-    }
-  }
-  return {
-    stream: tournamentStream(input.tournamentId),
-    events: [{ type: 'TournamentStarted', payload: { tournamentId: input.tournamentId, seeds, seeding } }],
-  };
-}
-
-/** Seats a ready bracket match at a table, starts its clock and its first game. */
-export function startMatch(
-  models: ReadModels,
-  input: { tournamentId: string; matchId: string; table: number; at: string; firstDealer?: Seat },
-): Decision[] {
-  const tournament = models.tournaments[input.tournamentId];
-  if (!tournament?.bracket) throw new CommandError(`tournament ${input.tournamentId} has no bracket yet`, 404);
-  const view = playableMatches(tournament.bracket).find((m) => m.id === input.matchId);
-  if (!view) {
-    const any = matchViews(tournament.bracket).find((m) => m.id === input.matchId);
-    throw new CommandError(any ? `match ${input.matchId} is ${any.status}, not ready to play` : `match ${input.matchId} does not exist`, any ? 409 : 404);
-  }
-  if (tournament.matchInfo[input.matchId]?.started) throw new CommandError(`match ${input.matchId} has already started`, 409);
-  const stream = `match-${input.tournamentId}-${input.matchId}`;
-  const events: Decision['events'] = [
-    { type: 'MatchStarted', payload: { tournamentId: input.tournamentId, matchId: input.matchId, teams: view.teams as string[], table: input.table } },
-  ];
-  const minutes = clockForMatch(tournament.format, view);
-  if (minutes !== null) events.push({ type: 'ClockStarted', payload: { tournamentId: input.tournamentId, matchId: input.matchId, at: input.at, minutes } });
-  return [{ stream, events }, nextGame(models, tournament.model.tournamentId, input.matchId, view.teams as [string, string], view, input.firstDealer ?? 'N', 1)];
-}
-
-function nextGame(
-  models: ReadModels,
-  tournamentId: string,
-  matchId: string,
-  teams: [string, string],
-  view: { side: Parameters<typeof rulesForMatch>[1]['side']; round: number },
-  dealer: Seat,
-  number: number,
-): Decision {
-  const tournament = models.tournaments[tournamentId]!;
-  const rules = rulesForMatch(tournament.format, view);
-  const gameId = `${tournamentId}-${matchId}-g${number}`;
-  const names = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
-  const [a, b] = [names(teams[0]), names(teams[1])];
-  const seats: Partial<Record<Seat, string>> = {};
-  if (a[0]) seats.N = a[0];
-  if (b[0]) seats.E = b[0];
-  if (a[1]) seats.S = a[1];
-  if (b[1]) seats.W = b[1];
-  return {
-    stream: gameStream(gameId),
-    events: [
-      {
-        type: 'GameStarted',
-        payload: { gameId, matchId, tournamentId, number, rules, teams: { NS: teams[0], EW: teams[1] }, seats, dealer },
-      },
-    ],
-  };
-}
-
-/** Starts the next game of a best-of-N match whose last game is over and that is not decided yet. */
-export function startNextGame(models: ReadModels, input: { tournamentId: string; matchId: string }): Decision {
-  const tournament = models.tournaments[input.tournamentId];
-  const match = tournament?.model.matches.find((m) => m.matchId === input.matchId);
-  if (!tournament || !match) throw new CommandError(`match ${input.matchId} does not exist`, 404);
-  if (match.status !== 'live') throw new CommandError(`match ${input.matchId} is ${match.status}, not live`, 409);
-  const last = match.games.length ? models.games[match.games[match.games.length - 1]!] : undefined;
-  if (last && !last.winner) throw new CommandError(`game ${last.gameId} is still being played`, 409);
-  // The deal keeps rotating across the games of a match where the rules say so (asher).
-  let dealer: Seat = 'N';
-  if (last) {
-    const options = resolveRules(last.rules).options;
-    const lastRow = last.rows[last.rows.length - 1];
-    if (options.dealerCarriesAcrossGames && lastRow) dealer = nextDealer(options, lastRow.dealer, Boolean(lastRow.misdeal));
-  }
-  const view = matchViews(tournament.bracket!).find((m) => m.id === input.matchId)!;
-  return nextGame(models, input.tournamentId, input.matchId, match.teams as [string, string], view, dealer, match.games.length + 1);
-}
+// Tournament-level commands live with the rest of the event's commands; re-exported for the
+// routes and the table driver that reach for them here.
+export { createTournament, registerTeam, startMatch, startNextGame, startTournament } from './tournament-commands.ts';
 
 /** Who deals the game's next hand. */
 export function dealerOfNextHand(game: GameModel): Seat {
