@@ -20,6 +20,7 @@ import { EVENTS_CHANNEL, catchUpAndAttach, eventMessage, resumePoint } from './e
 import { type Broadcaster, type SseSink, SSE_HEADERS, createBroadcaster, nodeSink, streamSink } from './sse.ts';
 import { type LiveView, channelOf, createLivePublisher, renderLivePage } from './live-pages.tsx';
 import { tournamentLinks } from '../views/tournament-home.tsx';
+import { auditApp } from './audit-routes.tsx';
 
 export interface AppOptions {
   ledger: Ledger;
@@ -34,6 +35,7 @@ const htmxDir = dirname(require.resolve('htmx.org/package.json'));
 const STATIC: Record<string, { type: string; path: string }> = {
   'app.css': { type: 'text/css; charset=utf-8', path: join(here, '..', 'static', 'app.css') },
   'clock.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'clock.js') },
+  'replay.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'replay.js') },
   'htmx.min.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'htmx.min.js') },
   'hx-sse.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'ext', 'hx-sse.js') },
 };
@@ -97,6 +99,8 @@ export function createApp(options: AppOptions) {
     if (!game) return c.json({ error: `game ${c.req.param('gameId')} does not exist` }, 404);
     return c.json(gameRecord(game));
   });
+
+  app.route('/', auditApp(ledger));
 
   // Live pages: the full page, and its stream of regions.
   const page = (view: LiveView) => (c: Context) => {

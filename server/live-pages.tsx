@@ -6,6 +6,7 @@
 import type { Child } from 'hono/jsx';
 import type { Change, ReadModels } from '../events/projections.ts';
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
+import { asOfLink } from '../views/as-of.tsx';
 import { Bracket } from '../views/bracket.tsx';
 import { Layout } from '../views/layout.tsx';
 import { Leaderboard } from '../views/leaderboard.tsx';
@@ -110,6 +111,8 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
         <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />
         <p class="exports">
           <a href={`/games/${encodeURIComponent(game.gameId)}/record`}>Download this game as a spades-game/1 record</a>
+          {' · '}
+          <a href="/verify">Verify the ledger</a>
         </p>
       </Layout>,
     );
@@ -137,6 +140,11 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
         <Layout title={`${tournament.name} · standings`} live={live}>
           <h1>{tournament.name}</h1>
           <Leaderboard tournament={tournament} />
+          <p class="exports">
+            <a href={`${tournamentLinks(tournament.tournamentId).home}/standings.csv`}>Download the standings as CSV</a>
+            {' · '}
+            <a href={asOfLink(tournament.tournamentId)}>Standings and bracket as of an earlier moment</a>
+          </p>
         </Layout>,
       );
     case 'bracket':
@@ -144,6 +152,9 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
         <Layout title={`${tournament.name} · bracket`} live={live}>
           <h1>{tournament.name}</h1>
           <Bracket tournament={tournament} gamesToWin={gamesToWin(models, view.tournamentId)} />
+          <p class="exports">
+            <a href={asOfLink(tournament.tournamentId)}>The bracket as of an earlier moment</a>
+          </p>
         </Layout>,
       );
     default: {

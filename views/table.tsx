@@ -11,6 +11,7 @@ import { type PlayResult, replayPlays } from '../engine/trick.ts';
 import type { BidValue } from '../events/domain-events.ts';
 import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
 import { CardFace } from './card-face.tsx';
+import { replayLink } from './replay.tsx';
 
 /** The id of a table's live region: the SSE target for that game's updates. */
 export function tableId(gameId: string): string {
@@ -175,7 +176,7 @@ function CurrentHand({ game, current, play }: CurrentHandProps) {
   return (
     <section class="hand" aria-label={`Hand ${current.number}`}>
       <p class="hand-phase">
-        Hand {current.number} · {phase}
+        <a href={replayLink(game.gameId, current.number)}>Hand {current.number}</a> · {phase}
       </p>
       <div class="compass">
         {SEATS.map((seat) => {
@@ -338,7 +339,9 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
               {game.rows.map((row) => (
                 <tr class={row.misdeal ? 'is-misdeal' : undefined}>
                   <th scope="row" class="num">
-                    {row.number}
+                    <a href={replayLink(game.gameId, row.number)} title={`Replay hand ${row.number} card by card`}>
+                      {row.number}
+                    </a>
                   </th>
                   <td>{row.dealer}</td>
                   {TEAMS.map((team) => (

@@ -1,0 +1,269 @@
+/**
+ * The auditors' routes: any hand replayed card by card from the ledger, a tournament as it stood
+ * at any past position or time, the chain's verification, the ledger and the standings as
+ * files, and a game played on paper entered from its `spades-game/1` record. Everything here
+ * reads the ledger except the import, which appends the record's events like any other command.
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { AppendRefusedError, type EventStore, VersionConflictError, checkDigest, ledgerHead, verifyChain } from '../events/event-store.ts';
+import { InvalidPayloadError } from '../events/event-types.ts';
+import { DigestFormatError, formatDigest } from '../events/hash-chain.ts';
+import { exportLines } from '../events/ledger-file.ts';
+import { type Ledger, projected } from '../events/ledger.ts';
+import { type ProjectedEvent, type ReadModels, foldEvents } from '../events/projections.ts';
+import type { TeamRow } from '../events/read-models.ts';
+import { type ImportTarget, RecordImportError, gameStream, importRecord } from '../events/record-import.ts';
+import { AsOfPage } from '../views/as-of.tsx';
+import { Layout } from '../views/layout.tsx';
+import { rankTeams } from '../views/leaderboard.tsx';
+import { ReplayPage, handReplay, replayLink, stepCount } from '../views/replay.tsx';
+import { tournamentLinks } from '../views/tournament-home.tsx';
+import { VerifyPage } from '../views/verify.tsx';
+
+export interface AuditOptions {
+  /** The time recorded when an imported record says time was called; default the system clock. */
+  now?: () => string;
+}
+
+/** A refusal as a page: the sentence saying what was wrong, with its status. */
+function refusePage(c: Context, status: 400 | 404, sentence: string) {
+  return c.html(
+    String(
+      <Layout title="Not shown">
+        <p class="notice notice--review">{sentence}</p>
+      </Layout>,
+    ),
+    status,
+  );
+}
+
+/** The auditors' routes over one ledger, to mount at the root of the app. */
+export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
+  const now = options.now ?? (() => new Date().toISOString());
+  const app = new Hono();
+
+  app.get('/games/:gameId/hands/:hand/replay', (c) => {
+    const gameId = c.req.param('gameId');
+    const game = ledger.models.games[gameId];
+    if (!game) return refusePage(c, 404, `game ${gameId} does not exist`);
+    const handText = c.req.param('hand');
+    const hands = game.hands.length + (game.current ? 1 : 0);
+    if (!/^\d+$/.test(handText) || Number(handText) < 1) return refusePage(c, 400, `game ${gameId}: hand must be a hand number from 1, not '${handText}'`);
+    const tournament = game.tournamentId ? ledger.models.tournaments[game.tournamentId]?.model : undefined;
+    const names = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
+    const replay = handReplay(game, Number(handText), ledger.store.readStream(gameStream(gameId)), names);
+    if (!replay) return refusePage(c, 404, `game ${gameId} has no hand ${handText}; it has ${hands} ${hands === 1 ? 'hand' : 'hands'} so far`);
+    const last = stepCount(replay) - 1;
+    const stepText = c.req.query('step') ?? '0';
+    if (!/^\d+$/.test(stepText) || Number(stepText) > last) {
+      return refusePage(c, 400, `game ${gameId} hand ${replay.hand}: step must be a whole number from 0 to ${last}, not '${stepText}'`);
+    }
+    const gameLink = game.tournamentId ? tournamentLinks(game.tournamentId).table(gameId) : `/games/${encodeURIComponent(gameId)}`;
+    return c.html(String(<ReplayPage replay={replay} step={Number(stepText)} gameLink={gameLink} />));
+  });
+
+  app.get('/tournaments/:tournamentId/as-of', (c) => {
+    const tournamentId = c.req.param('tournamentId');
+    const state = ledger.models.tournaments[tournamentId];
+    if (!state) return refusePage(c, 404, `tournament ${tournamentId} does not exist`);
+    const asOf = foldAsOf(ledger.store, c.req.query('position'), c.req.query('at'));
+    if ('error' in asOf) return refusePage(c, 400, `tournament ${tournamentId}: ${asOf.error}`);
+    const past = asOf.models.tournaments[tournamentId];
+    return c.html(
+      String(
+        <AsOfPage
+          tournamentId={tournamentId}
+          tournament={past?.model ?? null}
+          position={asOf.models.position}
+          at={asOf.at}
+          head={ledger.store.head().position}
+          gamesToWin={past?.format.gamesToWin ?? state.format.gamesToWin}
+          {...(asOf.askedAt ? { askedAt: asOf.askedAt } : {})}
+        />,
+      ),
+    );
+  });
+
+  app.get('/tournaments/:tournamentId/standings.csv', (c) => {
+    const tournamentId = c.req.param('tournamentId');
+    if (!ledger.models.tournaments[tournamentId]) return c.json({ error: `tournament ${tournamentId} does not exist` }, 404);
+    const asked = c.req.query('position') !== undefined || c.req.query('at') !== undefined;
+    let models: ReadModels = ledger.models;
+    if (asked) {
+      const asOf = foldAsOf(ledger.store, c.req.query('position'), c.req.query('at'));
+      if ('error' in asOf) return c.json({ error: `tournament ${tournamentId}: ${asOf.error}` }, 400);
+      models = asOf.models;
+    }
+    const tournament = models.tournaments[tournamentId]?.model;
+    const rows = tournament ? rankTeams(tournament) : [];
+    const suffix = asked ? `-at-${models.position}` : '';
+    return c.body(standingsCsv(rows), 200, {
+      'content-type': 'text/csv; charset=utf-8',
+      'content-disposition': `attachment; filename="${tournamentId.replace(/[^A-Za-z0-9._-]/g, '_')}-standings${suffix}.csv"`,
+      'x-ledger-position': String(models.position),
+    });
+  });
+
+  app.get('/verify', (c) => {
+    const report = verifyChain(ledger.database);
+    const stored = ledgerHead(ledger.database);
+    const digest = c.req.query('digest');
+    if (digest === undefined || digest.trim() === '') return c.html(String(<VerifyPage report={report} stored={stored} />));
+    try {
+      const result = checkDigest(ledger.database, digest);
+      return c.html(String(<VerifyPage report={report} stored={stored} check={{ digest, result }} />));
+    } catch (error) {
+      if (!(error instanceof DigestFormatError)) throw error;
+      return c.html(String(<VerifyPage report={report} stored={stored} check={{ digest, error: error.message }} />), 400);
+    }
+  });
+
+  app.get('/api/ledger.ndjson', (c) => {
+    // Read in one go: the database handle is shared, and a half-read statement would block every
+    // other request's queries until the download finished. The head then matches the lines exactly.
+    const body = Array.from(exportLines(ledger.database)).join('');
+    return c.body(body, 200, {
+      'content-type': 'application/x-ndjson; charset=utf-8',
+      'content-disposition': 'attachment; filename="ledger.ndjson"',
+      'x-ledger-digest': formatDigest(ledgerHead(ledger.database)),
+    });
+  });
+
+  // Changes the ledger: mounted plainly here, and wrapped by the app's checks on who may change it.
+  app.post('/api/games/import', async (c) => {
+    let body: unknown;
+    try {
+      body = await c.req.json();
+    } catch {
+      return c.json({ error: 'the request body must be JSON: { "record": {...}, "tournamentId": "...", "matchId": "..." } or { "record": {...}, "gameId": "..." }' }, 400);
+    }
+    const target = importTarget(body);
+    if ('error' in target) return c.json({ error: target.error }, 400);
+    try {
+      const decision = importRecord(ledger.models, (body as { record: unknown }).record, target.target, now());
+      const [result] = ledger.execute(decision, { meta: { by: 'record-import' } });
+      const gameId = (decision.events[0]!.payload as { gameId: string }).gameId;
+      const positions = result!.positions;
+      return c.json(
+        {
+          gameId,
+          events: positions.length,
+          positions: { first: positions[0], last: positions[positions.length - 1] },
+          digest: formatDigest(ledger.store.head()),
+          links: { game: `/games/${encodeURIComponent(gameId)}`, record: `/games/${encodeURIComponent(gameId)}/record`, replay: replayLink(gameId, 1) },
+        },
+        201,
+      );
+    } catch (error) {
+      if (error instanceof RecordImportError) return c.json({ error: error.message }, error.status);
+      if (error instanceof VersionConflictError) return c.json({ error: error.message }, 409);
+      if (error instanceof InvalidPayloadError || error instanceof AppendRefusedError) return c.json({ error: `the record cannot be entered: ${error.message}` }, 400);
+      throw error;
+    }
+  });
+
+  return app;
+}
+
+/** Reads the import request's target: a tournament's match, or a game id of its own. */
+function importTarget(body: unknown): { target: ImportTarget } | { error: string } {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { error: 'the request body must be a JSON object with a "record"' };
+  const b = body as Record<string, unknown>;
+  if (b.record === undefined) return { error: 'the request body has no "record": put the spades-game/1 record there' };
+  const text = (key: string) => (typeof b[key] === 'string' && (b[key] as string) !== '' ? (b[key] as string) : undefined);
+  for (const key of ['tournamentId', 'matchId', 'gameId']) {
+    if (b[key] !== undefined && text(key) === undefined) return { error: `${key} must be a non-empty string, not ${JSON.stringify(b[key])}` };
+  }
+  const gameId = text('gameId');
+  if (b.matchId !== undefined || b.tournamentId !== undefined) {
+    const tournamentId = text('tournamentId');
+    const matchId = text('matchId');
+    if (!tournamentId || !matchId) return { error: 'a record entered into a match needs both "tournamentId" and "matchId"' };
+    return { target: { tournamentId, matchId, ...(gameId ? { gameId } : {}) } };
+  }
+  if (!gameId) return { error: 'give "tournamentId" and "matchId" to enter the record into a match, or a "gameId" for a game of its own' };
+  const teams = b.teams;
+  if (teams === undefined) return { target: { gameId } };
+  const t = teams as Record<string, unknown>;
+  if (typeof teams !== 'object' || teams === null || typeof t.NS !== 'string' || typeof t.EW !== 'string' || !t.NS || !t.EW) {
+    return { error: 'teams must name both teams: { "NS": "...", "EW": "..." }' };
+  }
+  return { target: { gameId, teams: { NS: t.NS, EW: t.EW } } };
+}
+
+type AsOf = { models: ReadModels; at: string | null; askedAt?: string } | { error: string };
+
+/**
+ * The read models folded from position 1 up to a position, or up to the last event appended at
+ * or before a time. Folded afresh with the projections' own fold, so the answer is the rebuild
+ * stopped there, not a guess from today's models.
+ */
+function foldAsOf(store: EventStore, positionText: string | undefined, atText: string | undefined): AsOf {
+  const head = store.head().position;
+  if (positionText !== undefined && atText !== undefined) return { error: 'give a position or a time (at), not both' };
+  let models: ReadModels;
+  let askedAt: string | undefined;
+  if (atText !== undefined) {
+    // A time without a zone (as a datetime-local picker sends it) is read as UTC, as the ledger records it.
+    const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(atText) ? atText : `${atText}Z`;
+    const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(atText) ? Date.parse(zoned) : NaN;
+    if (Number.isNaN(ms)) return { error: `at must be a time such as 2026-01-01T10:00:00Z, not '${atText}'` };
+    askedAt = new Date(ms).toISOString();
+    models = foldEvents(readEvents(store, (event) => Date.parse(event.at) > ms));
+  } else {
+    const text = positionText ?? String(head);
+    if (!/^\d+$/.test(text) || Number(text) > head) return { error: `position must be a whole number from 0 to ${head}, not '${text}'` };
+    const position = Number(text);
+    models = foldEvents(readEvents(store, (event) => event.position > position), position);
+  }
+  const event = models.position > 0 ? store.readAll({ after: models.position - 1, limit: 1 })[0] : undefined;
+  return { models, at: event ? String(event.meta.at) : null, ...(askedAt ? { askedAt } : {}) };
+}
+
+/** The ledger's events in position order, a page at a time, up to the first one `past` says is beyond. */
+function* readEvents(store: EventStore, past: (event: ProjectedEvent) => boolean): Generator<ProjectedEvent> {
+  let after = 0;
+  for (;;) {
+    const page = store.readAll({ after, limit: 5000 });
+    if (page.length === 0) return;
+    for (const recorded of page) {
+      const event = projected(recorded);
+      if (past(event)) return;
+      yield event;
+    }
+    after = page[page.length - 1]!.position;
+  }
+}
+
+const CSV_COLUMNS = ['rank', 'team_id', 'team', 'players', 'seed', 'status', 'wins', 'losses', 'games_won', 'games_lost', 'points', 'bags', 'sets'];
+
+/** Standings as CSV (RFC 4180), ranked as the leaderboard ranks them. */
+export function standingsCsv(rows: readonly TeamRow[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  rows.forEach((row, i) => {
+    const cells = [
+      String(i + 1),
+      csvText(row.teamId),
+      csvText(row.name),
+      csvText(row.players.join(' & ')),
+      row.seed === null ? '' : String(row.seed),
+      row.status,
+      String(row.wins),
+      String(row.losses),
+      String(row.gamesWon),
+      String(row.gamesLost),
+      String(row.points),
+      String(row.bags),
+      String(row.sets),
+    ];
+    lines.push(cells.join(','));
+  });
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function csvText(value: string): string {
+  // A name a spreadsheet would read as a formula is kept as text.
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
