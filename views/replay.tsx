@@ -517,7 +517,8 @@ function Claims({ claims, names }: { claims: ReplayClaim[]; names: Record<Team, 
             {c.trick !== null ? `, trick ${c.trick}` : ''}.{' '}
             {c.ruling ? (
               <>
-                {c.ruling.judge} {c.ruling.upheld ? 'upheld' : 'rejected'} it{c.ruling.note ? ` (${c.ruling.note})` : ''}.{' '}
+                Ruling by {c.ruling.judge}: {c.ruling.upheld ? 'upheld' : 'rejected'}
+                {c.ruling.note ? ` (${c.ruling.note})` : ''}.{' '}
                 {c.effect
                   ? `Effect on the hand's points: ${TEAMS.map((t) => `${names[t]} ${signed(c.effect![t])}`).join(', ')}.`
                   : 'Its effect shows once the hand is scored.'}

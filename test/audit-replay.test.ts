@@ -1,0 +1,228 @@
+/**
+ * The replay page, in process: every hand linked from its table, each step read from the ledger
+ * (positions and hashes as stored), the hands shrinking trick by trick, reneges marked where
+ * the plays show them, claims with their rulings' effect, and the hand's score at the end.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Seat } from '../engine/cards.ts';
+import type { GameModel } from '../events/read-models.ts';
+import { createApp } from '../server/app.ts';
+import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
+import { fullGameRecord } from './record-builders.ts';
+
+let fixture: AuditLedger;
+let app: ReturnType<typeof createApp>['app'];
+let games: GameModel[];
+
+beforeAll(() => {
+  fixture = tempLedger();
+  playTournament(fixture.ledger, { renegeChance: 0.05 });
+  app = createApp({ ledger: fixture.ledger }).app;
+  games = Object.values(fixture.ledger.models.games);
+});
+afterAll(() => fixture.remove());
+
+async function page(url: string): Promise<{ status: number; html: string }> {
+  const res = await app.request(url);
+  return { status: res.status, html: await res.text() };
+}
+
+/** The value of `attr` on every element carrying it, in document order. */
+function attrValues(html: string, attr: string): string[] {
+  return [...html.matchAll(new RegExp(`\\s${attr}="([^"]*)"`, 'g'))].map((m) => m[1]!);
+}
+
+/** The outer HTML of the element opened by the first tag matching `open`, balanced by tag name. */
+function element(html: string, open: RegExp): string {
+  const start = html.search(open);
+  if (start < 0) throw new Error(`no element matches ${open}`);
+  const tag = /^<([a-z0-9-]+)/i.exec(html.slice(start))![1]!;
+  const re = new RegExp(`<(/?)${tag}\\b[^>]*>`, 'gi');
+  re.lastIndex = start;
+  let depth = 0;
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    depth += m[1] ? -1 : 1;
+    if (depth === 0) return html.slice(start, m.index + m[0].length);
+  }
+  throw new Error(`unbalanced <${tag}>`);
+}
+
+const replayUrl = (gameId: string, hand: number, step?: number) => `/games/${gameId}/hands/${hand}/replay${step === undefined ? '' : `?step=${step}`}`;
+
+/** The stored row at a position, read by position. */
+function stored(position: number) {
+  return fixture.ledger.store.readAll({ after: position - 1, limit: 1 })[0]!;
+}
+
+describe('links to the replay', () => {
+  it('every hand row of every table page links to its replay, and each link answers', async () => {
+    let links = 0;
+    for (const game of games) {
+      const { html } = await page(`/tournaments/t1/tables/${game.gameId}`);
+      const hrefs = attrValues(element(html, /<table class="pad"/), 'href');
+      expect(hrefs).toEqual(game.rows.map((row) => replayUrl(game.gameId, row.number)));
+      for (const href of hrefs) {
+        expect((await page(href)).status).toBe(200);
+        links++;
+      }
+    }
+    expect(links).toBeGreaterThan(4);
+  });
+});
+
+describe('a played hand, step by step', () => {
+  // The first hand the plays show a renege in.
+  const pick = () => {
+    for (const game of games) for (const row of game.rows) if (row.reneges.length > 0 && game.hands[row.number - 1]!.plays) return { game, row };
+    throw new Error('no renege in the fixture');
+  };
+
+  it('step 0 shows all four dealt hands and the bids in the order made, each with its ledger entry', async () => {
+    const { game, row } = pick();
+    const { status, html } = await page(replayUrl(game.gameId, row.number));
+    expect(status).toBe(200);
+    const deal = game.hands[row.number - 1]!.deal!;
+    for (const seat of ['N', 'E', 'S', 'W'] as Seat[]) {
+      const seatHtml = element(html, new RegExp(`<div class="seat seat--${seat}\\b`));
+      expect(attrValues(seatHtml, 'data-card').sort()).toEqual([...deal[seat]].sort());
+    }
+    const bids = fixture.ledger.store.readStream(`game-${game.gameId}`).filter((e) => e.type === 'BidMade' && (e.payload as { hand: number }).hand === row.number);
+    expect(attrValues(html, 'data-bid')).toEqual(bids.map((e) => (e.payload as { seat: string }).seat));
+    const refs = element(html, /<table class="pad" id="replay-refs"/);
+    const positions = attrValues(refs, 'data-position').map(Number);
+    expect(positions.slice(1)).toEqual(bids.map((e) => e.position));
+    expect(stored(positions[0]!).type).toBe('HandDealt');
+    for (const position of positions) expect(refs).toContain(`<code>${stored(position).hash}</code>`);
+    expect(html).toContain('<script src="/static/replay.js" defer=""></script>');
+  });
+
+  it('each trick step shows its four cards as played, from the positions and hashes stored, the hands one card shorter, and the running counts', async () => {
+    const { game, row } = pick();
+    let previous = 0;
+    for (let step = 1; step <= 13; step++) {
+      const { status, html } = await page(replayUrl(game.gameId, row.number, step));
+      expect(status).toBe(200);
+      expect(attrValues(html, 'data-step')).toEqual([String(step)]);
+      const trickCards = attrValues(element(html, /<ol class="trick-cards"/), 'data-card');
+      expect(trickCards).toEqual(game.hands[row.number - 1]!.plays![step - 1]);
+      const positions = attrValues(element(html, /<table class="pad" id="replay-refs"/), 'data-position').map(Number);
+      const cards = positions.map(stored).filter((e) => e.type === 'CardPlayed');
+      expect(cards.map((e) => (e.payload as { card: string }).card)).toEqual(trickCards);
+      expect(cards[0]!.position).toBeGreaterThan(previous);
+      previous = cards[3]!.position;
+      for (const e of cards) expect(html).toContain(`<code>${e.hash}</code>`);
+      expect(attrValues(html, 'data-holding')).toEqual(['N', 'E', 'S', 'W'].map(() => String(13 - step)));
+      if (step === 13) {
+        const team = (t: 'NS' | 'EW') => element(html, new RegExp(`<div data-team-tricks="${t}"`));
+        const tricks = row.tricks!;
+        expect(team('NS')).toContain(`<dd>${tricks.N + tricks.S} `);
+        expect(team('EW')).toContain(`<dd>${tricks.E + tricks.W} `);
+      }
+    }
+  });
+
+  it('marks each renege at the trick the plays show it, and nowhere else', async () => {
+    const { game, row } = pick();
+    for (let step = 0; step <= 13; step++) {
+      const { html } = await page(replayUrl(game.gameId, row.number, step));
+      const expected = row.reneges.filter((r) => r.trick === step).map((r) => r.seat);
+      const trick = step === 0 ? '' : element(html, /<ol class="trick-cards"/);
+      const marked = [...trick.matchAll(/data-seat="([NESW])" data-violation="renege"/g)].map((m) => m[1]);
+      expect(marked.sort(), `step ${step}`).toEqual([...expected].sort());
+    }
+  });
+
+  it('shows each claim at its trick with the ruling and its effect on the hand, and the hand score at the last step', async () => {
+    let rejected = 0;
+    let upheld = 0;
+    for (const game of games) {
+      for (const claim of game.claims) {
+        const hand = game.hands[claim.hand - 1];
+        if (!hand?.plays || claim.trick === null) continue;
+        const { html } = await page(replayUrl(game.gameId, claim.hand, claim.trick));
+        const claims = element(html, /<section aria-labelledby="replay-claims"/);
+        const positions = attrValues(element(html, /<table class="pad" id="replay-refs"/), 'data-position').map(Number);
+        expect(positions).toContain(claim.position);
+        expect(positions).toContain(claim.ruling!.position);
+        if (claim.ruling!.upheld) {
+          upheld++;
+          expect(claims).toContain('Ruling by Judge Ruth: upheld (seen by both tables).');
+        } else {
+          rejected++;
+          // A rejected claim changes nothing.
+          expect(claims).toMatch(/Ruling by Judge Ruth: rejected \(not proven\)\. Effect on the hand&#39;s points: Team \d 0, Team \d 0\./);
+        }
+      }
+    }
+    expect(upheld).toBeGreaterThan(0);
+    expect(rejected).toBeGreaterThan(0);
+  });
+
+  it('the last step shows the hand score as the score pad has it', async () => {
+    for (const game of games) {
+      const row = game.rows[game.rows.length - 1]!;
+      const { html } = await page(replayUrl(game.gameId, row.number, 13));
+      const score = element(html, /<table class="pad" id="hand-score"/);
+      expect(attrValues(score, 'data-points').map(Number)).toEqual([row.NS.points, row.EW.points]);
+      expect(attrValues(score, 'data-score').map(Number)).toEqual([row.NS.score, row.EW.score]);
+    }
+  });
+
+  it('steps link back and forth, so the page works without scripts', async () => {
+    const { game, row } = pick();
+    const first = await page(replayUrl(game.gameId, row.number, 0));
+    expect(first.html).toContain(`href="${replayUrl(game.gameId, row.number, 1)}" rel="next"`);
+    expect(first.html).not.toContain('rel="prev"');
+    const last = await page(replayUrl(game.gameId, row.number, 13));
+    expect(last.html).toContain(`href="${replayUrl(game.gameId, row.number, 12)}" rel="prev"`);
+    expect(last.html).not.toContain('rel="next"');
+  });
+
+  it('is CSP-safe: no inline scripts or styles, and the script is served', async () => {
+    const { game, row } = pick();
+    const { html } = await page(replayUrl(game.gameId, row.number, 5));
+    expect(html).not.toMatch(/\sstyle=|<style[\s>]|\son[a-z]+=/i);
+    for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) expect([m[1]!.includes(' src="'), m[2]]).toEqual([true, '']);
+    const script = await app.request('/static/replay.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  });
+});
+
+describe('hands without cards, and bad addresses', () => {
+  it('a misdeal is one step, a hand recorded by tricks is two, from a game entered from paper', async () => {
+    const res = await app.request('/api/games/import', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ record: fullGameRecord(), gameId: 'paper-replay' }),
+    });
+    expect(res.status).toBe(201);
+    const misdeal = await page(replayUrl('paper-replay', 2));
+    expect(misdeal.html).toContain('Misdeal: no-face-cards.');
+    expect(attrValues(misdeal.html, 'data-steps')).toEqual(['1']);
+    const counted = await page(replayUrl('paper-replay', 3, 1));
+    expect(attrValues(counted.html, 'data-steps')).toEqual(['2']);
+    expect(counted.html).toContain('The cards of this hand were not recorded');
+    expect(element(counted.html, /<div data-team-tricks="NS"/)).toContain('<dd>6 ');
+    // The first hand: a renege by W at trick 2, upheld, costs EW points.
+    const renege = await page(replayUrl('paper-replay', 1, 2));
+    expect(element(renege.html, /<ol class="trick-cards"/)).toContain('data-seat="W" data-violation="renege"');
+    expect(element(renege.html, /<section aria-labelledby="replay-claims"/)).toMatch(/Ruling by paper record: upheld .*Effect on the hand&#39;s points: NS \+\d+, EW -\d+\./);
+  });
+
+  it('answers 404 or 400 with a sentence naming what was wrong', async () => {
+    const game = games[0]!;
+    const cases: [string, number, string][] = [
+      ['/games/nope/hands/1/replay', 404, 'game nope does not exist'],
+      [`/games/${game.gameId}/hands/0/replay`, 400, `game ${game.gameId}: hand must be a hand number from 1, not '0'`],
+      [`/games/${game.gameId}/hands/99/replay`, 404, `game ${game.gameId} has no hand 99; it has ${game.hands.length} hands so far`],
+      [`/games/${game.gameId}/hands/1/replay?step=14`, 400, `game ${game.gameId} hand 1: step must be a whole number from 0 to 13, not '14'`],
+      [`/games/${game.gameId}/hands/1/replay?step=x`, 400, `game ${game.gameId} hand 1: step must be a whole number from 0 to 13, not 'x'`],
+    ];
+    for (const [url, status, sentence] of cases) {
+      const res = await page(url);
+      expect([url, res.status]).toEqual([url, status]);
+      expect(res.html).toContain(sentence.replace(/'/g, '&#39;'));
+    }
+  });
+});
