@@ -7,12 +7,13 @@ import { writeFileSync } from 'node:fs';
 import { arch, cpus, release, totalmem, type } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { engineBench } from './engine.ts';
+import { ledgerBench } from './ledger.ts';
 import { rebuildBench } from './rebuild.ts';
 import { scoreBench } from './score.ts';
 import type { Benchmark, Figure } from './harness.ts';
 
 /** Every benchmark, in the order run. Add a benchmark by importing it and listing it here. */
-const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, rebuildBench];
+const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, rebuildBench];
 
 export interface Machine {
   cpu: string;
