@@ -1,8 +1,9 @@
 /**
  * Bots at the tables: a director who seats ready matches, and scorekeepers who deal from a
  * seed, enter the bots' bids and cards one at a time, and claim the reneges the plays show.
- * Everything goes through the same commands people use, so the demo, the tests and the
- * benchmarks exercise the real path. Deterministic from the tournament's seed.
+ * The director also seats progressive rounds and calls time on clocks that have run out by the
+ * driver's `now`. Everything goes through the same commands people use, so the demo, the tests
+ * and the benchmarks exercise the real path. Deterministic from the tournament's seed.
  */
 import { type Card, type Seat, SEATS, cardName, parseCard, teamOf, otherTeam } from '../engine/cards.ts';
 import { type Bid, bidValue, parseBid } from '../engine/bid.ts';
@@ -13,7 +14,11 @@ import { resolveRules } from '../engine/rules.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import type { Decision, Ledger } from '../events/ledger.ts';
 import type { GameModel } from '../events/read-models.ts';
+import type { MatchModel } from '../events/read-models.ts';
+import type { TournamentState } from '../events/tournament-projection.ts';
+import { type FirstDealerDraw, drawFromSeed } from '../engine/formats.ts';
 import { CommandError, claimRenege, dealHand, makeBid, nextBidder, playCard, startMatch, startNextGame } from './commands.ts';
+import { callTime, startRound } from './tournament-commands.ts';
 
 export interface DriverOptions {
   tournamentId: string;
@@ -42,6 +47,11 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
     }
   };
 
+  if (tournament.progressive) {
+    driveProgressive(ledger, options, run);
+    return entries;
+  }
+
   const matches = tournament.model.matches;
   const usedTables = new Set(matches.filter((m) => m.status === 'live').map((m) => m.table));
   let table = 1;
@@ -49,7 +59,18 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
     if (match.status !== 'ready') continue;
     while (usedTables.has(table)) table++;
     usedTables.add(table);
-    run(() => startMatch(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, table, at: now() }));
+    const draw = firstDealerDraw(tournament, match, `${options.seed}:${match.matchId}:${match.games.length}`);
+    run(() => startMatch(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, table, at: now(), draw }));
+  }
+
+  // The director calls time on every match whose clock has run out by `now`.
+  for (const match of ledger.models.tournaments[options.tournamentId]!.model.matches) {
+    const clock = match.clock;
+    if (match.status !== 'live' || !clock || clock.calledAt) continue;
+    if (Date.parse(now()) < Date.parse(clock.startedAt) + clock.minutes * 60_000) continue;
+    const gameId = match.games[match.games.length - 1];
+    if (gameId && ledger.models.games[gameId]?.winner) continue;
+    run(() => callTime(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, at: now() }));
   }
 
   for (const match of ledger.models.tournaments[options.tournamentId]!.model.matches) {
@@ -64,6 +85,47 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
     if (decision) run(() => decision);
   }
   return entries;
+}
+
+/** Seats the next progressive round when the last one is over, and plays every table's game. */
+function driveProgressive(ledger: Ledger, options: DriverOptions, run: (decide: () => Decision | Decision[]) => void): void {
+  const tournament = ledger.models.tournaments[options.tournamentId]!;
+  if (tournament.progressive?.nextSeating) run(() => startRound(ledger.models, { tournamentId: options.tournamentId, seed: options.seed }));
+  const round = ledger.models.tournaments[options.tournamentId]!.progressive!.rounds.at(-1);
+  if (!round || round.results !== null) return;
+  for (const gameId of Object.values(round.games)) {
+    const game = ledger.models.games[gameId];
+    if (!game || game.winner) continue;
+    const decision = nextEntry(ledger, game, options);
+    if (decision) run(() => decision);
+  }
+}
+
+/**
+ * The first-dealer draw the players make at the table, simulated from a seed as the format
+ * says: everyone draws a card, the lower seed calls a coin toss, or a random seat.
+ */
+function firstDealerDraw(tournament: TournamentState, match: MatchModel, seed: string): FirstDealerDraw {
+  const method = tournament.format.firstDealer;
+  switch (method) {
+    case 'high-card':
+      return { method, rounds: drawFromSeed(SEATS, seed) };
+    case 'coin-toss': {
+      const seedOf = (teamId: string | null) => tournament.model.teams.find((t) => t.teamId === teamId)?.seed ?? Infinity;
+      const [a, b] = match.teams as [string, string];
+      const caller = seedOf(a) <= seedOf(b) ? a : b;
+      const random = createRandom(seed);
+      const call = random.int(2) === 0 ? 'heads' : 'tails';
+      const toss = random.int(2) === 0 ? 'heads' : 'tails';
+      return { method, caller, call, toss, choice: SEATS[random.int(4)]! };
+    }
+    case 'random':
+      return { method, seed };
+    default: {
+      const _exhaustive: never = method;
+      return _exhaustive;
+    }
+  }
 }
 
 /** The next entry a scorekeeper makes for a game: a deal, a bid, a card, or a renege claim. */
