@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Seat } from '../engine/cards.ts';
 import type { GameModel } from '../events/read-models.ts';
 import { createApp } from '../server/app.ts';
+import { undoLastEntry } from '../server/commands.ts';
+import { driveTables } from '../server/table-driver.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 import { fullGameRecord } from './record-builders.ts';
 
@@ -186,6 +188,38 @@ describe('a played hand, step by step', () => {
     const script = await app.request('/static/replay.js');
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+  });
+});
+
+describe('an entry taken back at the table', () => {
+  it('is left out of the steps, and listed with its undoing at the last step', async () => {
+    // given a hand in which the scorekeeper took back an entry and entered it again
+    const l = tempLedger();
+    try {
+      playTournament(l.ledger, { renegeChance: 0, stopAt: 30 });
+      const game = Object.values(l.ledger.models.games)[0]!;
+      const [undo] = l.ledger.execute(undoLastEntry(l.ledger.models, { gameId: game.gameId }));
+      const undonePosition = (undo!.events[0]!.payload as { undone: number }).undone;
+      const undoPosition = undo!.positions[0]!;
+      while (game.hands.length === 0) driveTables(l.ledger, { tournamentId: 't1', seed: 'audit' });
+      const local = createApp({ ledger: l.ledger }).app;
+      // when the hand is replayed step by step
+      const positionsAt = async (step: number) => {
+        const html = await (await local.request(replayUrl(game.gameId, 1, step))).text();
+        return { html, positions: attrValues(element(html, /<table class="pad" id="replay-refs"/), 'data-position').map(Number) };
+      };
+      // then no step before the last reads the undone entry, and every card shown is the model's
+      for (let step = 0; step < 13; step++) {
+        const { html, positions } = await positionsAt(step);
+        expect(positions).not.toContain(undonePosition);
+        if (step > 0) expect(attrValues(element(html, /<ol class="trick-cards"/), 'data-card')).toEqual(game.hands[0]!.plays![step - 1]);
+      }
+      const last = await positionsAt(13);
+      expect(last.positions).toEqual(expect.arrayContaining([undonePosition, undoPosition]));
+      expect(attrValues(last.html, 'data-taken-back')).toEqual(['1']);
+    } finally {
+      l.remove();
+    }
   });
 });
 

@@ -77,6 +77,8 @@ export interface HandReplay {
   /** Tricks counted at the end of a hand whose cards were not recorded. */
   counted: { tricks: Record<Seat, number>; ref: LedgerRef } | null;
   claims: ReplayClaim[];
+  /** Entries taken back at the table, each with the entry that undid it. */
+  takenBack: { entry: LedgerRef; undo: LedgerRef }[];
   /** What the engine could not replay (a ledger written by something else), if anything. */
   problem: string | null;
   /** The teams' scores before the hand. */
@@ -97,9 +99,18 @@ type GameEventPayload = { gameId?: string; hand?: number; claimId?: string } & R
  * read model (for the deal, the rules and the scores). Null when the game has no such hand.
  */
 export function handReplay(game: GameModel, hand: number, events: readonly RecordedEvent[], teamNames: Readonly<Record<string, string>> = {}): HandReplay | null {
-  const ours = events.filter((e) => (e.payload as GameEventPayload).gameId === game.gameId);
+  const all = events.filter((e) => (e.payload as GameEventPayload).gameId === game.gameId);
   const ofHand = (e: RecordedEvent) => (e.payload as GameEventPayload).hand === hand;
   const ref = (e: RecordedEvent, says: string): LedgerRef => ({ position: e.position, hash: e.hash, type: e.type, says });
+  // An entry taken back stays in the ledger; the replay shows the hand without it, and lists
+  // both the entry and its undoing at the end, so no stored event of the hand goes unaccounted.
+  const undos = all.filter((e) => e.type === 'EntryUndone' && ofHand(e));
+  const undone = new Set(undos.map((e) => (e.payload as { undone: number }).undone));
+  const ours = all.filter((e) => !undone.has(e.position) && e.type !== 'EntryUndone');
+  const takenBack = undos.flatMap((u) => {
+    const entry = all.find((e) => e.position === (u.payload as { undone: number }).undone);
+    return entry ? [{ entry: ref(entry, `${entry.type} at position ${entry.position}, taken back`), undo: ref(u, `the entry at position ${entry.position} taken back`) }] : [];
+  });
 
   const dealt = ours.find((e) => e.type === 'HandDealt' && ofHand(e));
   if (!dealt) return null;
@@ -209,6 +220,7 @@ export function handReplay(game: GameModel, hand: number, events: readonly Recor
     tricks,
     counted,
     claims,
+    takenBack,
     problem,
     before: previous ? { NS: previous.NS.score, EW: previous.EW.score } : { NS: game.start?.NS.score ?? 0, EW: game.start?.EW.score ?? 0 },
     row: closed ? (game.rows[hand - 1] ?? null) : null,
@@ -293,6 +305,8 @@ export function ReplayPage({ replay, step, gameLink }: ReplayPageProps) {
     refs.push(claim.ref);
     if (claim.ruling) refs.push(claim.ruling.ref);
   }
+  if (step === last) for (const t of replay.takenBack) refs.push(t.entry, t.undo);
+  refs.sort((a, b) => a.position - b.position);
   const taken = trick ? trick.taken : countedStep ? replay.counted!.tricks : null;
 
   return (
@@ -427,6 +441,13 @@ export function ReplayPage({ replay, step, gameLink }: ReplayPageProps) {
       {trick ? <TrickDetail trick={trick} /> : null}
       {taken ? <RunningCounts taken={taken} names={replay.teamNames} /> : null}
       {claimsHere.length > 0 ? <Claims claims={claimsHere} names={replay.teamNames} /> : null}
+      {step === last && replay.takenBack.length > 0 ? (
+        <p class="muted" data-taken-back={replay.takenBack.length}>
+          {replay.takenBack.length === 1 ? 'One entry was' : `${replay.takenBack.length} entries were`} taken back at the table; the steps show the
+          hand without {replay.takenBack.length === 1 ? 'it' : 'them'}, and the ledger entries below include {replay.takenBack.length === 1 ? 'it' : 'them'} and
+          {replay.takenBack.length === 1 ? ' its undoing' : ' their undoing'}.
+        </p>
+      ) : null}
       {step === last ? <HandScore replay={replay} /> : null}
       <Provenance refs={refs} />
       <script src="/static/replay.js" defer></script>
