@@ -5,7 +5,6 @@
  */
 import type { Broadcaster, SseSink } from './sse.ts';
 import { encodeSse } from './sse.ts';
-import { canonicalJson } from '../events/hash-chain.ts';
 
 /** What the feed needs of the ledger. */
 export interface FeedSource {
@@ -18,12 +17,26 @@ export const EVENTS_CHANNEL = 'events';
 const PAGE = 500;
 
 /**
- * The SSE message for one event. Written as canonical JSON: an event fresh from an append holds
- * its payload's keys in the order the command wrote them, the same event read back from the
- * store in sorted order, and a client must get the same bytes live as on catch-up.
+ * The SSE message for one event. An event fresh from an append holds its payload's keys in the
+ * order the command wrote them, the same event read back from the store in sorted order; both
+ * are written with nested keys sorted, so a client gets the same bytes live as on catch-up.
  */
 export function eventMessage(event: { position: number }): Uint8Array {
-  return encodeSse({ id: event.position, data: canonicalJson(event) });
+  return encodeSse({ id: event.position, data: JSON.stringify(event, nestedKeysSorted) });
+}
+
+// A JSON.stringify replacer rather than a full canonical writer: catch-up encodes thousands of
+// events in a row, and stored events already come back sorted, so most objects pass untouched.
+function nestedKeysSorted(this: unknown, key: string, value: unknown): unknown {
+  if (key === '' || value === null || typeof value !== 'object' || Array.isArray(value)) return value;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!;
+  if (sorted) return value;
+  const copy: Record<string, unknown> = {};
+  for (const k of keys.sort()) copy[k] = record[k];
+  return copy;
 }
 
 /**
