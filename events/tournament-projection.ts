@@ -434,7 +434,7 @@ function refresh(state: TournamentState, games: Readonly<Record<string, GameMode
       side: view.side,
       label: view.side === 'winners' || view.side === 'losers' ? `${LABELS[view.side]} ${view.round}` : LABELS[view.side]!,
       teams,
-      games: info?.games ?? [],
+      games: [...(info?.games ?? [])],
       gamesWon,
       status,
       winner: view.status === 'played' || view.status === 'forfeit' || view.status === 'bye' ? view.winner : null,
