@@ -43,7 +43,7 @@ function regionText(page: Page, id: string): Promise<string> {
   return page.evaluate((id) => {
     const region = document.getElementById(id)?.cloneNode(true) as HTMLElement | undefined;
     if (!region) return '';
-    for (const clock of region.querySelectorAll('[data-deadline]')) clock.remove();
+    region.querySelectorAll('[data-deadline]').forEach((clock) => clock.remove());
     return region.textContent ?? '';
   }, id);
 }
