@@ -10,7 +10,7 @@ import type { RecordResult } from '../engine/record.ts';
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
 import { createApp } from '../server/app.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands.ts';
-import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
+import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -120,16 +120,14 @@ describe('the records entered into a new tournament on a new ledger', () => {
     l.execute(createTournament(l.models, { tournamentId: 't1', name: before.name, format: before.format }));
     for (const team of before.teams) l.execute(registerTeam(l.models, { tournamentId: 't1', teamId: team.teamId, name: team.name, players: team.players }));
     l.execute(startTournament(l.models, { tournamentId: 't1', order: [...before.teams].sort((a, b) => a.seed! - b.seed!).map((t) => t.teamId) }));
-    const copyApp = createApp({ ledger: l }).app;
+    const created = createApp({ ledger: l });
+    const copyApp = created.app;
+    const judge = await signedInAsJudge(copyApp, created.auth.users);
 
     // when each game's record is entered into its match, in the order the games were played
     for (const game of games) {
       const record = await (await app.request(`/games/${game.gameId}/record`)).json();
-      const res = await copyApp.request('/api/games/import', {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ record, tournamentId: 't1', matchId: game.matchId }),
-      });
+      const res = await copyApp.request('/api/games/import', { method: 'POST', headers: judge, body: JSON.stringify({ record, tournamentId: 't1', matchId: game.matchId }) });
       const body = (await res.json()) as { gameId: string; error?: string };
       expect(res.status, body.error).toBe(201);
       expect(body.gameId).toBe(game.gameId);
@@ -145,7 +143,7 @@ describe('the records entered into a new tournament on a new ledger', () => {
     const head = l.store.head().position;
     const again = await copyApp.request('/api/games/import', {
       method: 'POST',
-      headers: { 'content-type': 'application/json' },
+      headers: judge,
       body: JSON.stringify({ record: await (await app.request(`/games/${games[0]!.gameId}/record`)).json(), tournamentId: 't1', matchId: games[0]!.matchId }),
     });
     expect(again.status).toBe(409);

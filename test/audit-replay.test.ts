@@ -9,17 +9,20 @@ import type { GameModel } from '../events/read-models.ts';
 import { createApp } from '../server/app.ts';
 import { undoLastEntry } from '../server/commands.ts';
 import { driveTables } from '../server/table-driver.ts';
-import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
+import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 import { fullGameRecord } from './record-builders.ts';
 
 let fixture: AuditLedger;
 let app: ReturnType<typeof createApp>['app'];
+let judge: Record<string, string>;
 let games: GameModel[];
 
-beforeAll(() => {
+beforeAll(async () => {
   fixture = tempLedger();
   playTournament(fixture.ledger, { renegeChance: 0.05 });
-  app = createApp({ ledger: fixture.ledger }).app;
+  const created = createApp({ ledger: fixture.ledger });
+  app = created.app;
+  judge = await signedInAsJudge(app, created.auth.users);
   games = Object.values(fixture.ledger.models.games);
 });
 afterAll(() => fixture.remove());
@@ -225,11 +228,7 @@ describe('an entry taken back at the table', () => {
 
 describe('hands without cards, and bad addresses', () => {
   it('a misdeal is one step, a hand recorded by tricks is two, from a game entered from paper', async () => {
-    const res = await app.request('/api/games/import', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ record: fullGameRecord(), gameId: 'paper-replay' }),
-    });
+    const res = await app.request('/api/games/import', { method: 'POST', headers: judge, body: JSON.stringify({ record: fullGameRecord(), gameId: 'paper-replay' }) });
     expect(res.status).toBe(201);
     const misdeal = await page(replayUrl('paper-replay', 2));
     expect(misdeal.html).toContain('Misdeal: no-face-cards.');
