@@ -21,10 +21,21 @@ import { type Broadcaster, type SseSink, SSE_HEADERS, createBroadcaster, nodeSin
 import { type LiveView, channelOf, createLivePublisher, renderLivePage } from './live-pages.tsx';
 import { tournamentLinks } from '../views/tournament-home.tsx';
 import { auditApp } from './audit-routes.tsx';
+import { secureHeaders } from 'hono/secure-headers';
+import { type Auth, createAuth, refusalOf, sameOriginOnly } from './auth.ts';
+import { entryRoutes } from './entry-routes.tsx';
+import { judgeRoutes } from './judge-routes.tsx';
+import { directorRoutes } from './director-routes.tsx';
 
 export interface AppOptions {
   ledger: Ledger;
   broadcaster?: Broadcaster;
+  /** Accounts and sessions; made over the ledger's own file when not given. */
+  auth?: Auth;
+  /** The system's shuffle for tables that deal from it: a fresh seed per deal. */
+  newSeed?: () => string;
+  /** ISO time that match clocks and time calls record; the system clock when not given. */
+  now?: () => string;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -34,6 +45,7 @@ const htmxDir = dirname(require.resolve('htmx.org/package.json'));
 /** Files served under /static: the stylesheet, htmx and its SSE extension, read once. */
 const STATIC: Record<string, { type: string; path: string }> = {
   'app.css': { type: 'text/css; charset=utf-8', path: join(here, '..', 'static', 'app.css') },
+  'entry.css': { type: 'text/css; charset=utf-8', path: join(here, '..', 'static', 'entry.css') },
   'clock.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'clock.js') },
   'replay.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'replay.js') },
   'htmx.min.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'htmx.min.js') },
@@ -44,6 +56,26 @@ export function createApp(options: AppOptions) {
   const { ledger } = options;
   const broadcaster = options.broadcaster ?? createBroadcaster();
   const app = new Hono<{ Bindings: Partial<HttpBindings> }>();
+  const auth = options.auth ?? createAuth({ ledger });
+
+  // Scripts, styles and streams come only from this site: no inline code, nothing framed.
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    }),
+  );
+  app.use(sameOriginOnly());
 
   // Every ledger event goes to the raw feed as it is; live pages get their changed regions,
   // rendered once per channel when the burst of appends is over.
@@ -59,6 +91,8 @@ export function createApp(options: AppOptions) {
     if (error instanceof CommandError) return c.json({ error: error.message }, error.status);
     if (error instanceof VersionConflictError) return c.json({ error: error.message }, 409);
     if (error instanceof InvalidPayloadError) return c.json({ error: error.message }, 400);
+    const refusal = refusalOf(error);
+    if (refusal) return c.json({ error: refusal.message }, refusal.status);
     console.error(error);
     return c.json({ error: 'the server failed to answer this request; it has been logged' }, 500);
   });
@@ -100,7 +134,14 @@ export function createApp(options: AppOptions) {
     return c.json(gameRecord(game));
   });
 
+  // Entering a whole game from a record is a judge's or director's to do.
+  app.use('/api/games/import', auth.guard(['judge', 'director']));
   app.route('/', auditApp(ledger));
+  app.route('/', auth.routes);
+  const now = options.now ? { now: options.now } : {};
+  app.route('/entry', entryRoutes({ ledger, auth, ...now, ...(options.newSeed ? { newSeed: options.newSeed } : {}) }));
+  app.route('/judge', judgeRoutes({ ledger, auth, ...now }));
+  app.route('/director', directorRoutes({ ledger, auth, ...now }));
 
   // Live pages: the full page, and its stream of regions.
   const page = (view: LiveView) => (c: Context) => {
@@ -141,7 +182,7 @@ export function createApp(options: AppOptions) {
   app.get('/games/:gameId', (c) => page(tableView(c))(c));
   app.get('/games/:gameId/stream', (c) => stream(tableView(c))(c));
 
-  return { app, broadcaster };
+  return { app, broadcaster, auth };
 }
 
 /**

@@ -268,3 +268,18 @@ export function lastEntryLabel(game: GameModel): string | null {
       return null;
   }
 }
+
+/** A judge's correction of a game's points, with the reason; it is added on top of the scored hands. */
+export function correctScore(models: ReadModels, input: { gameId: string; points: { NS: number; EW: number }; reason: string; judge: string }): Decision {
+  const game = gameOf(models, input.gameId);
+  for (const team of ['NS', 'EW'] as const) {
+    const n = input.points[team];
+    if (!Number.isSafeInteger(n) || Math.abs(n) > 2000) throw new CommandError(`game ${game.gameId}: the correction for ${team} must be a whole number of points from -2000 to 2000`);
+  }
+  if (input.points.NS === 0 && input.points.EW === 0) throw new CommandError(`game ${game.gameId}: a correction of 0 points to each team changes nothing`);
+  if (!input.reason.trim()) throw new CommandError(`game ${game.gameId}: a score correction says why (what the judge found)`);
+  return {
+    stream: gameStream(game.gameId),
+    events: [{ type: 'ScoreCorrected', payload: { gameId: game.gameId, points: { NS: input.points.NS, EW: input.points.EW }, reason: input.reason.trim(), judge: input.judge } }],
+  };
+}

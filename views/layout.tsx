@@ -35,6 +35,7 @@ export function Layout({ title, children, screen = false, live }: LayoutProps) {
           <meta name="htmx-config" content={HTMX_CONFIG} />
           <title>{title}</title>
           <link rel="stylesheet" href="/static/app.css" />
+          <link rel="stylesheet" href="/static/entry.css" />
           <script src="/static/htmx.min.js" defer></script>
           <script src="/static/hx-sse.js" defer></script>
           {/* Ticks match clocks between ledger events from their data-deadline. */}
@@ -49,6 +50,9 @@ export function Layout({ title, children, screen = false, live }: LayoutProps) {
               <header class="site-header">
                 <a class="site-name" href="/">
                   Spades
+                </a>
+                <a class="site-sign-in" href="/login">
+                  Sign in
                 </a>
               </header>
             </>

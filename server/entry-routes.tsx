@@ -1,0 +1,393 @@
+/**
+ * Table entry: what a table's scorekeeper (or the director) records, one tap per entry. Each
+ * route reads the fields, asks a command in commands.ts to decide, appends with the form's
+ * command id, and answers with the panel the next tap needs: JSON for API clients, the panel
+ * for htmx, a redirect for a plain form. A refusal answers the same way with the sentence.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { type Seat, SEATS, cardName, parseCard, seatAfter } from '../engine/cards.ts';
+import { bidValue, biddingOrder } from '../engine/bid.ts';
+import { type Deck, deckFor, TRUMPS } from '../engine/deck.ts';
+import { resolveRules } from '../engine/rules.ts';
+import { legalPlays } from '../engine/trick.ts';
+import { handSoFar } from '../events/game-projection.ts';
+import type { Decision, Ledger } from '../events/ledger.ts';
+import type { GameModel } from '../events/read-models.ts';
+import { Layout } from '../views/layout.tsx';
+import { type EntryGame, type EntryPanelProps, EntryPanel, SEAT_NAMES } from '../views/entry-table.tsx';
+import { TableView } from '../views/table.tsx';
+import {
+  type Auth,
+  type Session,
+  AccessError,
+  refuse,
+  refusalOf,
+  runCommand,
+  tableOfGame,
+  textField,
+  wantsJson,
+  wholeField,
+} from './auth.ts';
+import {
+  CommandError,
+  bidsOpenTo,
+  callMisdeal,
+  claimRenege,
+  dealHand,
+  dealerOfNextHand,
+  lastEntryLabel,
+  makeBid,
+  nextBidder,
+  playCard,
+  recordTricks,
+  undoLastEntry,
+} from './commands.ts';
+import { startMatch, startNextGame } from './tournament-commands.ts';
+
+export interface EntryRoutesOptions {
+  ledger: Ledger;
+  auth: Auth;
+  /** The system's shuffle: a fresh seed per deal. */
+  newSeed?: () => string;
+  /** ISO time for match clocks. */
+  now?: () => string;
+}
+
+const TABLE_ROLES = ['scorekeeper', 'director'] as const;
+const CLAIM_ROLES = ['scorekeeper', 'judge', 'director'] as const;
+
+export function entryRoutes(options: EntryRoutesOptions) {
+  const { ledger, auth } = options;
+  const newSeed = options.newSeed ?? (() => randomBytes(12).toString('base64url'));
+  const now = options.now ?? (() => new Date().toISOString());
+  const models = ledger.models;
+  const app = new Hono();
+
+  /** A scorekeeper may touch only their own table; directors and judges any. */
+  function checkTable(session: Session, tournamentId: string, table: number | null): void {
+    if (session.role !== 'scorekeeper') return;
+    if (session.tournamentId !== tournamentId || session.table !== table) {
+      const where = table === null ? 'a game not seated at a table' : `table ${table}`;
+      throw new AccessError(`you keep score at table ${session.table}; ${where} is another table’s to record`, 403);
+    }
+  }
+
+  function gameFor(c: Context, session: Session): GameModel {
+    const gameId = c.req.param('gameId')!;
+    const game = models.games[gameId];
+    if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
+    checkTable(session, game.tournamentId ?? '', tableOfGame(models, game));
+    return game;
+  }
+
+  function tableParams(c: Context): { tournamentId: string; table: number } {
+    const tournamentId = c.req.param('tournamentId')!;
+    const text = c.req.param('table')!;
+    if (!models.tournaments[tournamentId]) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
+    if (!/^\d{1,3}$/.test(text) || Number(text) < 1) throw new CommandError(`table must be a table number, not '${text}'`, 404);
+    return { tournamentId, table: Number(text) };
+  }
+
+  /** The panel's props for a table: the game in play there, or the matches that may start. */
+  function panelProps(session: Session, tournamentId: string, table: number, notice: { error?: string; done?: string } = {}): EntryPanelProps {
+    const tournament = models.tournaments[tournamentId]!.model;
+    const name = (teamId: string | null) => tournament.teams.find((t) => t.teamId === teamId)?.name ?? teamId ?? '—';
+    const here = tournament.matches.find((m) => m.status === 'live' && m.table === table);
+    const lastGameId = here?.games[here.games.length - 1];
+    const game = lastGameId ? models.games[lastGameId] ?? null : null;
+    const start: EntryPanelProps['start'] = [];
+    if (here && (!game || game.winner)) start.push({ matchId: here.matchId, label: here.label, teams: [name(here.teams[0]), name(here.teams[1])], next: true });
+    if (!here) {
+      for (const m of tournament.matches.filter((x) => x.status === 'ready')) {
+        start.push({ matchId: m.matchId, label: m.label, teams: [name(m.teams[0]), name(m.teams[1])], next: false });
+      }
+    }
+    return {
+      csrf: session.csrf,
+      tournamentId,
+      tournamentName: tournament.name,
+      table,
+      start,
+      game: game ? entryGame(game, name) : null,
+      error: notice.error ?? null,
+      done: notice.done ?? null,
+    };
+  }
+
+  function pageHtml(props: EntryPanelProps): string {
+    const game = props.game ? models.games[props.game.gameId] : undefined;
+    const names = Object.fromEntries((models.tournaments[props.tournamentId]?.model.teams ?? []).map((t) => [t.teamId, t.name]));
+    const live = game ? { url: `/games/${encodeURIComponent(game.gameId)}/stream?after=${models.position}` } : undefined;
+    return String(
+      <Layout title={`Table ${props.table} · entry`} live={live}>
+        <EntryPanel {...props} />
+        {game ? <TableView game={game} teamNames={names} /> : null}
+      </Layout>,
+    );
+  }
+
+  /** Runs one entry at a table, answering with the table's panel. */
+  async function record(
+    c: Context,
+    roles: readonly string[],
+    scope: string,
+    where: (session: Session) => { tournamentId: string; table: number },
+    decide: (input: Record<string, unknown>, session: Session) => { decision: Decision | Decision[]; done: string },
+    after?: () => string | null,
+    refresh = false,
+  ) {
+    const session = auth.current(c);
+    let place: { tournamentId: string; table: number };
+    try {
+      if (!roles.includes(session.role)) throw new AccessError(`this is for ${roles.join(' or ')}`, 403);
+      place = where(session);
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      return refuse(c, refusal.status, refusal.message);
+    }
+    const props = (notice: { error?: string; done?: string }) => panelProps(session, place.tournamentId, place.table, notice);
+    return runCommand(c, ledger, session, {
+      scope,
+      decide,
+      ...(after ? { after } : {}),
+      refresh,
+      fragment: (notice) => String(<EntryPanel {...props(notice)} />),
+      page: (notice) => pageHtml(props(notice)),
+      redirect: `/entry/tables/${encodeURIComponent(place.tournamentId)}/${place.table}`,
+    });
+  }
+
+  const placeOfGame = (c: Context) => (session: Session) => {
+    const game = gameFor(c, session);
+    return { tournamentId: game.tournamentId ?? '', table: tableOfGame(models, game) ?? 0 };
+  };
+
+  // ---- pages ----
+
+  app.get('/', auth.guard(TABLE_ROLES), (c) => {
+    const session = auth.current(c);
+    if (session.role === 'director') return c.redirect('/director', 303);
+    return c.redirect(`/entry/tables/${encodeURIComponent(session.tournamentId!)}/${session.table}`, 303);
+  });
+
+  app.get('/tables/:tournamentId/:table', auth.guard(TABLE_ROLES), (c) => {
+    const session = auth.current(c);
+    try {
+      const { tournamentId, table } = tableParams(c);
+      checkTable(session, tournamentId, table);
+      return c.html(pageHtml(panelProps(session, tournamentId, table)));
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      return wantsJson(c) ? c.json({ error: refusal.message }, refusal.status) : c.text(refusal.message, refusal.status);
+    }
+  });
+
+  // ---- entries ----
+
+  app.post('/tables/:tournamentId/:table/start', auth.guard(TABLE_ROLES), (c) =>
+    record(
+      c,
+      TABLE_ROLES,
+      'start',
+      (session) => {
+        const place = tableParams(c);
+        checkTable(session, place.tournamentId, place.table);
+        return place;
+      },
+      (input) => {
+        const { tournamentId, table } = tableParams(c);
+        const matchId = textField(input, 'matchId', { max: 120 });
+        const match = models.tournaments[tournamentId]!.model.matches.find((m) => m.matchId === matchId);
+        if (match?.status === 'live') {
+          if (match.table !== table) throw new CommandError(`match ${matchId} is being played at table ${match.table}, not table ${table}`, 409);
+          return { decision: startNextGame(models, { tournamentId, matchId }), done: `Started game ${match.games.length + 1} of ${match.label}.` };
+        }
+        const dealer = textField(input, 'firstDealer', { optional: true, max: 5 }) || 'N';
+        if (!SEATS.includes(dealer as Seat)) throw new CommandError(`the first dealer must be N, E, S or W, not '${dealer}'`);
+        const busy = models.tournaments[tournamentId]!.model.matches.find((m) => m.status === 'live' && m.table === table);
+        if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; it cannot start ${matchId} until that match is over`, 409);
+        return {
+          decision: startMatch(models, { tournamentId, matchId, table, at: now(), firstDealer: dealer as Seat }),
+          done: `Started ${match?.label ?? matchId} at table ${table}; ${SEAT_NAMES[dealer as Seat]} deals first.`,
+        };
+      },
+      undefined,
+      true,
+    ),
+  );
+
+  app.post('/games/:gameId/deal', auth.guard(TABLE_ROLES), (c) =>
+    record(c, TABLE_ROLES, 'deal', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const shuffle = textField(input, 'shuffle', { optional: true, max: 10 }) || 'table';
+      if (shuffle !== 'system' && shuffle !== 'table') throw new CommandError(`shuffle must be 'system' or 'table', not '${shuffle}'`);
+      const dealer = textField(input, 'dealer', { optional: true, max: 5 });
+      const decision = dealHand(models, { gameId: game.gameId, ...(shuffle === 'system' ? { seed: newSeed() } : {}), ...(dealer ? { dealer } : {}) });
+      return { decision, done: `${SEAT_NAMES[dealerOfNextHand(game)]} dealt hand ${game.hands.length + 1}${shuffle === 'system' ? ' from the system’s shuffle' : ''}.` };
+    }),
+  );
+
+  app.post('/games/:gameId/bid', auth.guard(TABLE_ROLES), (c) =>
+    record(c, TABLE_ROLES, 'bid', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const seat = textField(input, 'seat', { max: 5 });
+      const raw = input.bid;
+      // A form sends "4"; the command reads numbers as numbers and "nil", "blind 6" as text.
+      const bid = typeof raw === 'string' && /^\d{1,2}$/.test(raw.trim()) ? Number(raw) : raw;
+      return { decision: makeBid(models, { gameId: game.gameId, seat, bid }), done: `${seat} bid ${String(bid)}.` };
+    }),
+  );
+
+  app.post('/games/:gameId/play', auth.guard(TABLE_ROLES), (c) => {
+    let played: { seat: Seat; card: string; gameId: string } | null = null;
+    return record(
+      c,
+      TABLE_ROLES,
+      'play',
+      placeOfGame(c),
+      (input, session) => {
+        const game = gameFor(c, session);
+        const seat = textField(input, 'seat', { max: 5 });
+        const card = textField(input, 'card', { max: 5 });
+        const decision = playCard(models, { gameId: game.gameId, seat, card });
+        const name = (decision.events[0]!.payload as { card: string }).card;
+        played = { seat: seat as Seat, card: name, gameId: game.gameId };
+        return { decision, done: `${seat} played ${name}.` };
+      },
+      () => (played ? flagOf(models.games[played.gameId]!, played.seat, played.card) : null),
+    );
+  });
+
+  app.post('/games/:gameId/tricks', auth.guard(TABLE_ROLES), (c) =>
+    record(c, TABLE_ROLES, 'tricks', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const tricks: Record<string, unknown> = {};
+      for (const seat of SEATS) tricks[seat] = wholeField(input, seat, { min: 0, max: 13 });
+      return { decision: recordTricks(models, { gameId: game.gameId, tricks }), done: `Recorded the tricks: ${SEATS.map((s) => `${s} ${String(tricks[s])}`).join(', ')}.` };
+    }),
+  );
+
+  app.post('/games/:gameId/undo', auth.guard(TABLE_ROLES), (c) =>
+    record(c, TABLE_ROLES, 'undo', placeOfGame(c), (_input, session) => {
+      const game = gameFor(c, session);
+      const label = lastEntryLabel(game);
+      return { decision: undoLastEntry(models, { gameId: game.gameId }), done: `Took back ${label ?? 'the last entry'}.` };
+    }),
+  );
+
+  app.post('/games/:gameId/claims/renege', auth.guard(CLAIM_ROLES), (c) =>
+    record(c, CLAIM_ROLES, 'renege', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const seat = textField(input, 'seat', { max: 5 });
+      const hand = wholeField(input, 'hand', { optional: true, min: 1, max: 999 });
+      const trick = wholeField(input, 'trick', { optional: true, min: 1, max: 13 });
+      const claimId = `${game.gameId}-c${game.claims.length + 1}`;
+      const decision = claimRenege(models, { gameId: game.gameId, claimId, seat, ...(hand !== null ? { hand } : {}), trick });
+      return { decision, done: `Renege claimed against ${seat}${trick !== null ? ` at trick ${trick}` : ''}; a judge will rule.` };
+    }),
+  );
+
+  app.post('/games/:gameId/claims/misdeal', auth.guard(CLAIM_ROLES), (c) =>
+    record(c, CLAIM_ROLES, 'misdeal', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const reason = textField(input, 'reason', { max: 200 });
+      return { decision: callMisdeal(models, { gameId: game.gameId, reason }), done: `Misdeal (${reason}); deal the hand again.` };
+    }),
+  );
+
+  return app;
+}
+
+/** The rule a recorded card broke, as a sentence, or null when it broke none the engine can see. */
+function flagOf(game: GameModel, seat: Seat, card: string): string | null {
+  const so = handSoFar(game);
+  let trick: number | undefined;
+  let reneges: { seat: Seat; trick: number }[] = [];
+  let leads: { seat: Seat; trick: number }[] = [];
+  if (so) {
+    trick = so.tricks.length;
+    reneges = so.reneges;
+    leads = so.illegalLeads;
+  } else {
+    const row = game.rows[game.rows.length - 1];
+    trick = 13;
+    reneges = row?.reneges ?? [];
+    leads = row?.illegalLeads ?? [];
+  }
+  if (reneges.some((r) => r.seat === seat && r.trick === trick)) return `${SEAT_NAMES[seat]}’s ${card} at trick ${trick} is a renege: ${seat} held the suit led`;
+  if (leads.some((r) => r.seat === seat && r.trick === trick)) return `${SEAT_NAMES[seat]} led ${card} at trick ${trick} before trumps were broken while holding another suit`;
+  return null;
+}
+
+/** What the scorekeeper's panel needs of a game: worked out here with the engine, drawn by the view. */
+function entryGame(game: GameModel, name: (teamId: string) => string): EntryGame {
+  const rules = resolveRules(game.rules);
+  const deck = deckFor(rules.options);
+  const current = game.current;
+  const so = handSoFar(game);
+  const bidder = nextBidder(game);
+  const flags: string[] = [];
+  for (const r of so?.reneges ?? []) flags.push(`renege by ${SEAT_NAMES[r.seat]} at trick ${r.trick}`);
+  for (const l of so?.illegalLeads ?? []) flags.push(`trump led by ${SEAT_NAMES[l.seat]} at trick ${l.trick} before trumps were broken`);
+
+  let play: EntryGame['play'] = null;
+  if (current && !bidder && !current.tricks && so?.next) {
+    const seat = so.next;
+    const played = new Set(current.plays.flat());
+    const last = so.tricks[so.tricks.length - 1];
+    const open = last && last.cards.length < 4 ? last : null;
+    const trickNo = open ? so.tricks.length : so.tricks.length + 1;
+    const onTable = open ? open.cards.map((card, i) => ({ seat: seatAfter(open.leader, i), card: cardName(card) })) : [];
+    const known = Boolean(current.deal);
+    let choices: { card: string; breaks: string | null }[];
+    if (current.deal) {
+      const hand = current.deal[seat].filter((n) => !played.has(n)).map((n) => parseCard(n)!);
+      const broken = so.tricks.some((t) => t.cards.length === 4 && t.cards.some((c) => deck.suit[c] === TRUMPS));
+      const legal = new Set(legalPlays(deck, hand, open ? open.cards[0]! : null, broken));
+      choices = sortCards(deck, hand).map((card) => ({
+        card: cardName(card),
+        breaks: legal.has(card) ? null : open ? `a renege: ${SEAT_NAMES[seat]} holds the suit led` : 'a trump lead before trumps are broken',
+      }));
+    } else {
+      choices = deck.cards.filter((card) => !played.has(cardName(card))).map((card) => ({ card: cardName(card), breaks: null }));
+    }
+    play = { seat, trick: trickNo, onTable, choices, known };
+  }
+
+  const handsSoFar = game.hands.length + (current ? 1 : 0);
+  const claimHands: number[] = [];
+  for (let h = handsSoFar; h >= Math.max(1, handsSoFar - 2); h--) claimHands.push(h);
+  const over = game.winner ? `${name(game.teams[game.winner])} won game ${game.number}, ${game.score[game.winner]} to ${game.score[game.winner === 'NS' ? 'EW' : 'NS']}.` : null;
+  return {
+    gameId: game.gameId,
+    number: game.number,
+    teams: { NS: name(game.teams.NS), EW: name(game.teams.EW) },
+    seats: game.seats,
+    score: game.score,
+    over,
+    deal: !current && !game.winner ? { hand: game.hands.length + 1, dealer: dealerOfNextHand(game) } : null,
+    hand: current
+      ? { number: current.number, dealer: current.dealer, order: biddingOrder(rules.options, current.dealer), bids: current.bids, dealt: Boolean(current.deal) }
+      : null,
+    bidding: current && bidder ? { seat: bidder, options: bidsOpenTo(game, bidder).map(bidValue) } : null,
+    play,
+    quick: Boolean(current && !bidder && current.plays.length === 0 && !current.tricks),
+    misdealReasons: current && current.plays.length === 0 ? rules.options.misdealReasons : [],
+    flags,
+    undo: game.winner ? null : lastEntryLabel(game),
+    claimHands: game.winner ? [] : claimHands,
+    openClaims: game.claims
+      .filter((c) => !c.ruling)
+      .map((c) => `Renege claimed against ${SEAT_NAMES[c.seat]}, hand ${c.hand}${c.trick !== null ? `, trick ${c.trick}` : ''}: waiting for a judge`),
+  };
+}
+
+/** Trumps first, then hearts, diamonds, clubs, high to low: the deck's own order, as a hand is held. */
+function sortCards(deck: Deck, cards: number[]): number[] {
+  const place = new Map(deck.cards.map((card, i) => [card, i]));
+  return [...cards].sort((a, b) => place.get(a)! - place.get(b)!);
+}

@@ -1,0 +1,273 @@
+/**
+ * The director's pages: set up a tournament, register and check in teams, seed and draw, seat
+ * matches at tables, and print the table cards with their join codes and QR links.
+ */
+import qrcode from 'qrcode-generator';
+import { raw } from 'hono/html';
+import type { MatchModel, TeamRow } from '../events/read-models.ts';
+import { Notice, PostForm } from './entry-forms.tsx';
+import { Layout } from './layout.tsx';
+
+export const DIRECTOR_PANEL_ID = 'director-panel';
+
+export interface DirectorHomeProps {
+  csrf: string;
+  name: string;
+  tournaments: { tournamentId: string; name: string; status: string; teams: number }[];
+  formats: string[];
+  error?: string | null;
+  done?: string | null;
+}
+
+export function DirectorHome(props: DirectorHomeProps) {
+  return (
+    <section id={DIRECTOR_PANEL_ID} class="director" aria-labelledby="director-title">
+      <h1 id="director-title">Director</h1>
+      <p class="signed-in">Signed in as {props.name}.</p>
+      <Notice error={props.error ?? null} done={props.done ?? null} />
+      <h2>Tournaments</h2>
+      {props.tournaments.length === 0 ? (
+        <p class="empty">None yet.</p>
+      ) : (
+        <ul>
+          {props.tournaments.map((t) => (
+            <li>
+              <a href={`/director/tournaments/${encodeURIComponent(t.tournamentId)}`}>{t.name}</a> · {t.status} · {t.teams} entrants
+            </li>
+          ))}
+        </ul>
+      )}
+      <h2>Set up a tournament</h2>
+      <PostForm action="/director/tournaments" target={DIRECTOR_PANEL_ID} csrf={props.csrf} class="stack-form">
+        <label>
+          Id (letters, digits, dashes) <input name="tournamentId" required pattern="[A-Za-z0-9-]{1,60}" />
+        </label>
+        <label>
+          Name <input name="name" required maxlength={200} />
+        </label>
+        <label>
+          Format{' '}
+          <select name="format">
+            {props.formats.map((f) => (
+              <option value={f}>{f}</option>
+            ))}
+          </select>
+        </label>
+        <button type="submit">Create the tournament</button>
+      </PostForm>
+    </section>
+  );
+}
+
+export interface DirectorTournamentProps {
+  csrf: string;
+  tournamentId: string;
+  name: string;
+  format: string;
+  status: string;
+  teams: (TeamRow & { checkedIn: boolean })[];
+  matches: (MatchModel & { names: [string, string] })[];
+  progressive: boolean;
+  tables: number;
+  error?: string | null;
+  done?: string | null;
+}
+
+export function DirectorTournament(props: DirectorTournamentProps) {
+  const base = `/director/tournaments/${encodeURIComponent(props.tournamentId)}`;
+  const form = (path: string) => ({ action: `${base}${path}`, target: DIRECTOR_PANEL_ID, csrf: props.csrf });
+  const ready = props.matches.filter((m) => m.status === 'ready');
+  return (
+    <section id={DIRECTOR_PANEL_ID} class="director" aria-labelledby="director-title">
+      <p class="breadcrumb">
+        <a href="/director">Director</a>
+      </p>
+      <h1 id="director-title">{props.name}</h1>
+      <p>
+        {props.format} · {props.status} · <a href={`${base}/codes`}>Print the table codes</a> · <a href={`/tournaments/${encodeURIComponent(props.tournamentId)}`}>Public page</a>
+      </p>
+      <Notice error={props.error ?? null} done={props.done ?? null} />
+
+      <h2>Entrants ({props.teams.length})</h2>
+      <table class="director-teams">
+        <thead>
+          <tr>
+            <th scope="col">Id</th>
+            <th scope="col">Name</th>
+            <th scope="col">Players</th>
+            <th scope="col">Seed</th>
+            <th scope="col">Status</th>
+            <th scope="col"></th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.teams.map((t) => (
+            <tr>
+              <td>{t.teamId}</td>
+              <td>{t.name}</td>
+              <td>{t.players.join(' & ')}</td>
+              <td>{t.seed ?? '—'}</td>
+              <td>
+                {t.status}
+                {t.checkedIn ? ' · checked in' : ''}
+              </td>
+              <td>
+                {props.status === 'registration' && t.status === 'registered' ? (
+                  <>
+                    {t.checkedIn ? null : (
+                      <PostForm {...form('/check-in')} class="inline-form">
+                        <input type="hidden" name="teamId" value={t.teamId} />
+                        <button type="submit">Check in</button>
+                      </PostForm>
+                    )}
+                    <PostForm {...form('/withdraw')} class="inline-form">
+                      <input type="hidden" name="teamId" value={t.teamId} />
+                      <button type="submit" class="button-quiet">
+                        Withdraw
+                      </button>
+                    </PostForm>
+                  </>
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+
+      {props.status === 'registration' ? (
+        <>
+          <h2>Register a team</h2>
+          <PostForm {...form('/teams')} class="stack-form">
+            <label>
+              Team name <input name="name" required maxlength={120} />
+            </label>
+            <label>
+              First player <input name="player1" required maxlength={120} />
+            </label>
+            <label>
+              Second player <input name="player2" required maxlength={120} />
+            </label>
+            <label>
+              Registered on <input name="registeredOn" type="date" />
+            </label>
+            <button type="submit">Register</button>
+          </PostForm>
+
+          <h2>Seed and draw</h2>
+          <PostForm {...form('/start')} class="stack-form">
+            <label>
+              Seeding order (one team id a line; leave empty to seed at random)
+              <textarea name="order" rows={6}></textarea>
+            </label>
+            <label>
+              Random seed (recorded, so the draw can be checked) <input name="seed" maxlength={100} />
+            </label>
+            <button type="submit">Seed, draw and start</button>
+          </PostForm>
+        </>
+      ) : null}
+
+      {props.progressive && props.status === 'running' ? (
+        <PostForm {...form('/rounds')} class="stack-form">
+          <label>
+            Seed for the first dealers <input name="seed" maxlength={100} />
+          </label>
+          <button type="submit">Seat the next round</button>
+        </PostForm>
+      ) : null}
+
+      {props.matches.length > 0 ? (
+        <>
+          <h2>Matches</h2>
+          <ul class="director-matches">
+            {props.matches.map((m) => (
+              <li>
+                {m.label}: {m.names[0]} vs {m.names[1]} · {m.status}
+                {m.table !== null ? ` · table ${m.table}` : ''}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+
+      {ready.length > 0 ? (
+        <>
+          <h2>Seat a match</h2>
+          {ready.map((m) => (
+            <PostForm {...form(`/matches/${encodeURIComponent(m.matchId)}/start`)} class="inline-form">
+              <span>
+                {m.label}: {m.names[0]} vs {m.names[1]}
+              </span>{' '}
+              <label>
+                Table <input name="table" type="number" min={1} max={props.tables + 16} required class="narrow" />
+              </label>{' '}
+              <label>
+                First dealer{' '}
+                <select name="firstDealer">
+                  <option value="N">North</option>
+                  <option value="E">East</option>
+                  <option value="S">South</option>
+                  <option value="W">West</option>
+                </select>
+              </label>{' '}
+              <button type="submit">Start</button>
+            </PostForm>
+          ))}
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** A QR code as inline SVG: one path of dark modules, no styles, so the page's policy allows it. */
+export function QrCode({ text, label }: { text: string; label: string }) {
+  const qr = qrcode(0, 'M');
+  qr.addData(text);
+  qr.make();
+  const size = qr.getModuleCount();
+  const margin = 4;
+  let path = '';
+  for (let r = 0; r < size; r++) {
+    for (let c = 0; c < size; c++) if (qr.isDark(r, c)) path += `M${c + margin} ${r + margin}h1v1h-1z`;
+  }
+  const box = size + margin * 2;
+  return raw(
+    `<svg class="qr" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${box} ${box}" role="img" aria-label="${escapeAttr(label)}" shape-rendering="crispEdges"><rect width="${box}" height="${box}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`,
+  );
+}
+
+function escapeAttr(text: string): string {
+  return text.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
+}
+
+export interface TableCodesProps {
+  tournamentName: string;
+  cards: { table: number; code: string; link: string }[];
+}
+
+/** The sheet a director prints and cuts up: one card per table with its code and QR link. */
+export function TableCodesPage({ tournamentName, cards }: TableCodesProps) {
+  return (
+    <Layout title={`${tournamentName} · table codes`}>
+      <h1>{tournamentName}: table codes</h1>
+      <p class="no-print">Print this page and put each card on its table. A scorekeeper scans the code or types it at /join.</p>
+      <ol class="table-cards">
+        {cards.map((card) => (
+          <li class="table-card" data-table={card.table}>
+            <p class="table-card-number">Table {card.table}</p>
+            <QrCode text={card.link} label={`QR link to join table ${card.table}`} />
+            <p class="table-card-code" data-code={card.code}>
+              {card.code}
+            </p>
+            <p class="table-card-link">{card.link}</p>
+          </li>
+        ))}
+      </ol>
+    </Layout>
+  );
+}
+
+/** A director page as a whole document. */
+export function DirectorPage({ title, children }: { title: string; children?: unknown }) {
+  return <Layout title={title}>{children as never}</Layout>;
+}
