@@ -29,7 +29,9 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
     load: async () => (await import('./cli-rebuild.ts')).run,
   },
   verify: { summary: 'verify [--db FILE] [--digest POSITION:HASH]  check the ledger\'s hash chain', load: async () => (await import('./cli-verify.ts')).run },
+  'add-user': { summary: 'add-user NAME --role director|judge [--password P] [--db FILE]  add a sign-in (password from stdin without --password)', load: async () => (await import('./cli-add-user.ts')).run },
   export: { summary: 'export [--db FILE]  write the whole ledger as NDJSON to stdout', load: async () => (await import('./cli-export.ts')).run },
+  import: { summary: 'import FILE|- (--tournament ID --match ID | --game ID) [--db FILE]  enter a game played on paper from its spades-game/1 record', load: async () => (await import('./cli-import.ts')).run },
   'import-ledger': { summary: 'import-ledger FILE|- [--db FILE]  load an NDJSON ledger into an empty file, verifying its chain', load: async () => (await import('./cli-export.ts')).runImport },
 };
 

@@ -9,6 +9,8 @@ import { mkdirSync } from 'node:fs';
 import type { Ledger } from '../events/ledger.ts';
 import { openLedger } from '../events/ledger.ts';
 import { createApp } from './app.ts';
+import { randomBytes } from 'node:crypto';
+import { tableCount } from './auth.ts';
 import type { CliIo } from './cli.ts';
 import { UsageError } from './cli.ts';
 import { createTournament, registerTeam, startTournament } from './commands.ts';
@@ -86,7 +88,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const ledger = openLedger({ path });
   const fresh = ledger.store.head().position === 0;
   if (options.demo && fresh) createDemo(ledger);
-  const { app, broadcaster } = createApp({ ledger });
+  const { app, broadcaster, auth } = createApp({ ledger });
+  // The demo's sign-ins are made with the ledger, and their passwords shown only then.
+  const logins: string[] = [];
+  if (options.demo && fresh) {
+    for (const [name, role] of [['Demo Director', 'director'], ['Demo Judge', 'judge']] as const) {
+      const password = randomBytes(9).toString('base64url');
+      await auth.users.add(name, role, password);
+      logins.push(`  ${role} sign-in:  name '${name}', password '${password}'`);
+    }
+  }
 
   const server = serve({ fetch: app.fetch, port: options.port }, (info) => {
     const base = `http://localhost:${info.port}`;
@@ -99,6 +110,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       if (game) lines.push(`  a table:       ${base}${links.table(game.gameId)}`);
     }
     lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
+    if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
+    else if (auth.users.list().length === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
+    if (current) {
+      const tables = Array.from({ length: tableCount(ledger.models, current) }, (_, i) => `${i + 1}: ${auth.tableCode(current, i + 1)}`);
+      lines.push(`Table codes (scorekeepers join at ${base}/join): ${tables.join(', ')}`);
+    }
     if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
     io.stdout(lines.join('\n') + '\n');
   });

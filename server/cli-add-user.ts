@@ -1,0 +1,43 @@
+/**
+ * `spades add-user NAME --role director|judge [--password P] [--db FILE]`: adds a director's or
+ * judge's account to the ledger file (or sets a new password). The password comes from the
+ * flag or, safer for shell history, from the first line of standard input.
+ */
+import { openDatabase, defaultDatabasePath } from '../events/database.ts';
+import { AccessError, PASSWORD_ROLES, type PasswordRole, openUsers } from './auth.ts';
+import { type CliIo, UsageError } from './cli.ts';
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let name: string | undefined;
+  let role: string | undefined;
+  let password: string | undefined;
+  let db = defaultDatabasePath();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    const value = () => {
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`add-user: ${arg} needs a value`);
+      return v;
+    };
+    if (arg === '--role') role = value();
+    else if (arg === '--password') password = value();
+    else if (arg === '--db') db = value();
+    else if (arg.startsWith('--')) throw new UsageError(`add-user: unknown option '${arg}'; the options are --role, --password and --db`);
+    else if (name === undefined) name = arg;
+    else throw new UsageError(`add-user: one name only; put a name with spaces in quotes ('${name} ${arg}')`);
+  }
+  if (!name) throw new UsageError('add-user: give the person’s name: spades add-user NAME --role director|judge');
+  if (!role || !PASSWORD_ROLES.includes(role as PasswordRole)) throw new UsageError(`add-user: --role must be director or judge, not '${role ?? ''}'`);
+  if (password === undefined) password = (await io.stdin()).split(/\r?\n/)[0] ?? '';
+  const database = openDatabase({ path: db });
+  try {
+    await openUsers(database).add(name, role as PasswordRole, password);
+  } catch (error) {
+    if (error instanceof AccessError) throw new UsageError(`add-user: ${error.message}`);
+    throw error;
+  } finally {
+    database.close();
+  }
+  io.stdout(`${name.trim()} can now sign in as ${role} at /login (ledger ${db})\n`);
+  return 0;
+}
