@@ -18,8 +18,8 @@ const LOADED = { waitUntil: 'domcontentloaded' } as const;
 function shown(page: Page) {
   return page.evaluate(() => {
     const step = Number(document.getElementById('replay-step')!.getAttribute('data-step'));
-    const holding = [...document.querySelectorAll('[data-holding]')].map((el) => el.querySelectorAll('[data-card]').length);
-    const reneges = [...document.querySelectorAll('.trick-cards [data-violation="renege"]')].map((el) => el.getAttribute('data-seat'));
+    const holding = Array.from(document.querySelectorAll('[data-holding]')).map((el) => el.querySelectorAll('[data-card]').length);
+    const reneges = Array.from(document.querySelectorAll('.trick-cards [data-violation="renege"]')).map((el) => el.getAttribute('data-seat'));
     const trick = document.querySelector('.trick-title[data-trick]')?.getAttribute('data-trick') ?? null;
     return { step, holding, reneges, trick };
   });

@@ -2,7 +2,11 @@
  * Entering a game played on paper: a spades-game/1 record becomes the events a live table
  * would have recorded, and the game folded from them scores exactly as the record does.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../events/ledger.ts';
+import { main } from '../server/cli.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import type { Ledger } from '../events/ledger.ts';
@@ -169,5 +173,48 @@ describe('a record entered into a match', () => {
     expect(after.matches.find((m) => m.matchId === match.matchId)).toMatchObject({ status: 'done', winner: game.teams[game.winner!], games: [gameId] });
     // and the winner goes on to the final, which is now ready or waiting for the other semi-final
     expect(after.teams.find((t) => t.teamId === game.teams[game.winner!])).toMatchObject({ wins: 1, status: 'alive' });
+  });
+});
+
+describe('spades import', () => {
+  const io = () => {
+    const out = { stdout: '', stderr: '' };
+    return { out, io: { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), stdin: async () => '' } };
+  };
+
+  it('enters a record from a file into the ledger named by --db, and says where', async () => {
+    const l = tempLedger();
+    open.push(l);
+    l.ledger.close();
+    const file = join(l.dir, 'paper.json');
+    writeFileSync(file, JSON.stringify(fullGameRecord()));
+    const { out, io: cli } = io();
+    expect(await main(['import', file, '--game', 'paper-cli', '--db', l.path], cli)).toBe(0);
+    const reopened = openLedger({ path: l.path });
+    try {
+      const game = reopened.models.games['paper-cli']!;
+      expect(game.score).toEqual(scoreRecord(fullGameRecord()).final);
+      const head = reopened.store.head();
+      expect(out.stdout).toBe(`game paper-cli: ${head.position} events at positions 1–${head.position}\nhead ${reopened.store.digest()}\n`);
+    } finally {
+      reopened.close();
+    }
+  });
+
+  it('refuses a record the scorer refuses with exit 2 and one line, writing nothing', async () => {
+    const l = tempLedger();
+    open.push(l);
+    l.ledger.close();
+    const file = join(l.dir, 'bad.json');
+    writeFileSync(file, JSON.stringify({ format: 'spades-game/1', rules: 'unc-300', hands: [{ bids: { N: 3, E: 3, S: 3, W: 3 }, tricks: { N: 3, E: 3, S: 3, W: 3 } }] }));
+    const { out, io: cli } = io();
+    expect(await main(['import', file, '--game', 'bad', '--db', l.path], cli)).toBe(2);
+    expect(out.stderr).toBe(`spades import: ${file}: record: hand 1: tricks add up to 12 (N 3, E 3, S 3, W 3); a hand has 13\n`);
+    const { out: out2, io: cli2 } = io();
+    expect(await main(['import', file, '--db', l.path], cli2)).toBe(2);
+    expect(out2.stderr).toBe('spades import: say where the game goes; usage: spades import FILE|- (--tournament ID --match ID | --game ID) [--db FILE]\n');
+    const reopened = openLedger({ path: l.path });
+    expect(reopened.store.head().position).toBe(0);
+    reopened.close();
   });
 });

@@ -1,0 +1,65 @@
+/**
+ * `spades import FILE|- (--tournament ID --match ID | --game ID) [--db FILE]`: enters a game
+ * played on paper from its spades-game/1 record, into a match or as a game of its own, by
+ * appending the events a live table would have recorded. Exit 0 with the positions written,
+ * 2 naming what is wrong (in the record, or with the match) with nothing written.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { type CliIo, UsageError } from './cli.ts';
+import { parseFlags } from './cli-verify.ts';
+import { LedgerFileError, defaultDatabasePath } from '../events/database.ts';
+import { AppendRefusedError } from '../events/event-store.ts';
+import { InvalidPayloadError } from '../events/event-types.ts';
+import { formatDigest } from '../events/hash-chain.ts';
+import { type Ledger, openLedger } from '../events/ledger.ts';
+import { type ImportTarget, RecordImportError, importRecord } from '../events/record-import.ts';
+
+const USAGE = 'usage: spades import FILE|- (--tournament ID --match ID | --game ID) [--db FILE]';
+
+export async function run(args: string[], io: CliIo): Promise<number> {
+  const { flags, positional } = parseFlags('import', args, ['db', 'tournament', 'match', 'game']);
+  if (positional.length !== 1) throw new UsageError(`spades import: ${USAGE}`);
+  let target: ImportTarget;
+  if (flags.tournament !== undefined || flags.match !== undefined) {
+    if (flags.tournament === undefined || flags.match === undefined) throw new UsageError('spades import: a match is named by both --tournament and --match');
+    target = { tournamentId: flags.tournament, matchId: flags.match, ...(flags.game !== undefined ? { gameId: flags.game } : {}) };
+  } else if (flags.game !== undefined) {
+    target = { gameId: flags.game };
+  } else {
+    throw new UsageError(`spades import: say where the game goes; ${USAGE}`);
+  }
+
+  const source = positional[0]!;
+  if (source !== '-' && !existsSync(source)) throw new UsageError(`spades import: no file at ${source}`);
+  const text = source === '-' ? await io.stdin() : readFileSync(source, 'utf8');
+  let record: unknown;
+  try {
+    record = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`spades import: ${source} is not JSON (${(error as Error).message})`);
+  }
+
+  let ledger: Ledger;
+  try {
+    ledger = openLedger({ path: flags.db ?? defaultDatabasePath() });
+  } catch (error) {
+    if (error instanceof LedgerFileError) throw new UsageError(`spades import: ${error.message}`);
+    throw error;
+  }
+  try {
+    const decision = importRecord(ledger.models, record, target, new Date().toISOString());
+    const [result] = ledger.execute(decision, { meta: { by: 'record-import' } });
+    const gameId = (decision.events[0]!.payload as { gameId: string }).gameId;
+    const positions = result!.positions;
+    io.stdout(`game ${gameId}: ${positions.length} events at positions ${positions[0]}–${positions[positions.length - 1]}\n`);
+    io.stdout(`head ${formatDigest(ledger.store.head())}\n`);
+    return 0;
+  } catch (error) {
+    if (error instanceof RecordImportError || error instanceof InvalidPayloadError || error instanceof AppendRefusedError) {
+      throw new UsageError(`spades import: ${source}: ${error.message}`);
+    }
+    throw error;
+  } finally {
+    ledger.close();
+  }
+}
