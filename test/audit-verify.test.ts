@@ -162,4 +162,18 @@ describe('a ledger edited in the file', () => {
       }
     });
   }
+
+  it('a row deleted: the page counts the events left and names the missing position', async () => {
+    const file = copyOfLedger();
+    const position = notedPosition - 10;
+    const sqlite = new BetterSqlite3(file);
+    sqlite.exec('DROP TRIGGER events_no_delete');
+    sqlite.prepare('DELETE FROM events WHERE position = ?').run(position);
+    sqlite.close();
+    const { verify, check } = await pages(file);
+    expect(attr(verify.html, 'chain-status', 'data-first-bad')).toBe(String(position));
+    expect(verify.html).toContain(`position ${position} is missing`);
+    expect(text(verify.html, 'event-count')).toBe(String(head - 1));
+    expect(attr(check.html, 'digest-result', 'data-ok')).toBe('false');
+  });
 });

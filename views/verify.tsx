@@ -11,12 +11,14 @@ export interface VerifyPageProps {
   report: ChainReport;
   /** The head as stored, whether or not the chain up to it verifies. */
   stored: ChainHead;
+  /** How many events the file holds. */
+  events: number;
   /** A noted digest that was checked, and what the check found (or why it could not be read). */
   check?: { digest: string } & ({ result: DigestCheck } | { error: string });
 }
 
 /** The verification page. */
-export function VerifyPage({ report, stored, check }: VerifyPageProps) {
+export function VerifyPage({ report, stored, events, check }: VerifyPageProps) {
   return (
     <Layout title="Verify the ledger">
       <h1>Verify the ledger</h1>
@@ -33,7 +35,7 @@ export function VerifyPage({ report, stored, check }: VerifyPageProps) {
       <dl class="facts">
         <div>
           <dt>Events</dt>
-          <dd id="event-count">{stored.position}</dd>
+          <dd id="event-count">{events}</dd>
         </div>
         <div>
           <dt>Verified</dt>
