@@ -3,8 +3,8 @@
  * models and the engine's rules, and either refused with a sentence naming what was wrong and
  * where, or turned into the events to append to one stream.
  */
-import { type Seat, SEATS, cardName, isSeat, parseCard, seatAfter } from '../engine/cards.ts';
-import { type Bid, allowedBids, bidValue, biddingOrder, checkBids, parseBid } from '../engine/bid.ts';
+import { type Seat, SEATS, cardName, isSeat, parseCard, seatAfter, teamOf } from '../engine/cards.ts';
+import { type Bid, allowedBids, bidValue, biddingOrder, parseBid, teamBidProblem } from '../engine/bid.ts';
 import { deckFor, inDeck } from '../engine/deck.ts';
 import { nextDealer } from '../engine/game.ts';
 import { resolveRules } from '../engine/rules.ts';
@@ -118,12 +118,8 @@ export function makeBid(models: ReadModels, input: { gameId: string; seat: strin
     for (const s of SEATS) if (current.bids[s] !== undefined) trial[s] = parseBid(current.bids[s])!;
     trial[seat] = bid;
     if (current.bids[partner] === undefined) trial[partner] = bid.kind === 'blind' ? bid : { kind: 'number', tricks: 13 };
-    let reason = `${seat} may not bid ${bidValue(bid)} under ${rules.name}`;
-    try {
-      checkBids(rules.options, trial, scoresBefore(game), rules.name);
-    } catch (error) {
-      reason = (error as Error).message;
-    }
+    // Only the bidder's own team is asked about: the other team's seats are placeholders here.
+    const reason = teamBidProblem(rules.options, teamOf(seat), trial, scoresBefore(game), rules.name) ?? `${seat} may not bid ${bidValue(bid)} under ${rules.name}`;
     throw new CommandError(`${where}: ${reason}`);
   }
   return { stream: gameStream(game.gameId), events: [{ type: 'BidMade', payload: { gameId: game.gameId, hand: current.number, seat, bid: bidValue(bid) } }] };
