@@ -182,7 +182,8 @@ function closeHand(game: GameModel, position: number): boolean {
   if (reneges.length > 0) hand.reneges = reneges;
   game.hands.push(hand);
   game.handPositions.push(position);
-  game.closedHand = structuredClone(current);
+  // The hand in progress ends here, so it is kept as it was rather than copied.
+  game.closedHand = current;
   game.current = null;
   return scoreLastHand(game);
 }

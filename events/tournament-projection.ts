@@ -92,6 +92,8 @@ export interface TournamentState {
   prizes: { place: number; prize: string; teams: string[] }[];
   /** Progressive tables; null for bracket events. */
   progressive: ProgressiveState | null;
+  /** Each game's winner for its match as last settled, so a hand that decides nothing skips the bracket. */
+  decided: Record<string, string | null>;
 }
 
 /** A new tournament from its first event. */
@@ -118,6 +120,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
     reviews: [],
     prizes: [],
     progressive: e.options.elimination === 'progressive' ? emptyProgressive() : null,
+    decided: {},
   };
 }
 
@@ -236,7 +239,8 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
   if (!game.matchId) return;
   fillDefaults(state);
   const info = infoFor(state, game.matchId);
-  if (!info.games.includes(game.gameId)) info.games.push(game.gameId);
+  const known = info.games.includes(game.gameId);
+  if (!known) info.games.push(game.gameId);
   if (state.progressive) {
     const rounds = state.format.rounds ?? 1;
     if (progressiveGameChanged(state.progressive, game, games, rounds)) {
@@ -244,9 +248,36 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
       addLatest(state, `Round ${round.round} finished`, position);
     }
   } else {
+    const winner = gameWinner(state, game);
+    // Most changes are a hand scored in a game still going on: no match can be decided by
+    // that, so only the two teams' points move. A game that ends (or un-ends) settles the bracket.
+    if (known && state.decided[game.gameId] === winner) {
+      refreshPoints(state, games, [game.teams.NS, game.teams.EW]);
+      return;
+    }
+    state.decided[game.gameId] = winner;
     settle(state, games, position);
   }
   refresh(state, games);
+}
+
+/** Points, bags and sets of some teams, summed again over every game the tournament played. */
+function refreshPoints(state: TournamentState, games: Readonly<Record<string, GameModel>>, teamIds: readonly string[]): void {
+  const rows = state.model.teams.filter((t) => teamIds.includes(t.teamId));
+  for (const row of rows) Object.assign(row, { points: 0, bags: 0, sets: 0 });
+  for (const info of Object.values(state.matchInfo)) {
+    for (const gameId of info.games) {
+      const game = games[gameId];
+      if (!game) continue;
+      for (const row of rows) {
+        const team = game.teams.NS === row.teamId ? 'NS' : game.teams.EW === row.teamId ? 'EW' : null;
+        if (!team) continue;
+        row.points += game.score[team];
+        row.bags += game.bags[team];
+        row.sets += game.sets[team];
+      }
+    }
+  }
 }
 
 /** The winner of a game for its match: the judge's latest correction, else the game's own result. */
@@ -306,17 +337,15 @@ function settle(state: TournamentState, games: Readonly<Record<string, GameModel
     const decided = info ? matchDecision(state, info.games, games, [a, b]) : null;
     const result = state.bracket.results[view.id];
     const fits = result !== undefined && view.status === 'played';
+    if (decided ? fits && result.winner === decided.winner : !fits) continue;
     const results: BracketState['results'] = { ...state.bracket.results };
     if (decided) {
-      if (fits && result.winner === decided.winner) continue;
       results[view.id] = { winner: decided.winner, loser: decided.winner === a ? b : a };
       const name = (id: string) => state.model.teams.find((t) => t.teamId === id)?.name ?? id;
       addLatest(state, `${name(decided.winner)} beat ${name(decided.winner === a ? b : a)} ${decided.score}`, position);
-    } else if (fits) {
+    } else {
       delete results[view.id];
       addLatest(state, `${labelOf(state, view.id)} is no longer decided; play goes on`, position);
-    } else {
-      continue;
     }
     state.bracket = { ...state.bracket, results };
     const before = views;
@@ -355,6 +384,7 @@ function fillDefaults(state: TournamentState): void {
   state.reviews ??= [];
   state.prizes ??= [];
   state.progressive ??= state.format.elimination === 'progressive' ? emptyProgressive() : null;
+  state.decided ??= {};
 }
 
 const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };
