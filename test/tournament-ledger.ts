@@ -45,8 +45,9 @@ export function driveToEnd(ledger: Ledger, tournamentId: string, seed: string, m
   return step;
 }
 
-/** A rebuild from position 0 gives the very read models the live ledger holds. */
+/** The ledger's chain verifies, and a rebuild from position 0 gives the very read models the live ledger holds. */
 export function expectRebuildEqualsLive(ledger: Ledger): void {
+  expect(ledger.store.verifyChain().ok).toBe(true);
   const live = structuredClone(ledger.models);
   const rebuilt = rebuildModels(ledger.database, ledger.store);
   expect(rebuilt).toEqual(live);
