@@ -7,13 +7,15 @@ import { writeFileSync } from 'node:fs';
 import { arch, cpus, release, totalmem, type } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { engineBench } from './engine.ts';
+import { renderBench } from './render.ts';
+import { sseBench } from './sse.ts';
 import { ledgerBench } from './ledger.ts';
 import { rebuildBench } from './rebuild.ts';
 import { scoreBench } from './score.ts';
 import type { Benchmark, Figure } from './harness.ts';
 
 /** Every benchmark, in the order run. Add a benchmark by importing it and listing it here. */
-const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, rebuildBench];
+const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, rebuildBench, renderBench, sseBench];
 
 export interface Machine {
   cpu: string;

@@ -1,0 +1,82 @@
+/**
+ * The server side of the SSE benchmark, run as its own process by `bench/sse.ts` (with
+ * --expose-gc, and its file-descriptor limit raised for thousands of sockets): the app over a
+ * demo tournament in a temporary ledger, on a free port. It answers its parent over IPC:
+ * `memory` (collected, then measured), `append` (one entry at a table, timed just before it is
+ * appended) and `stop`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { openLedger } from '../events/ledger.ts';
+import { createApp } from '../server/app.ts';
+import { DEMO_TOURNAMENT, createDemo } from '../server/serve.ts';
+import { driveTables, nextEntry } from '../server/table-driver.ts';
+
+export type ServerRequest = { kind: 'memory' } | { kind: 'append' } | { kind: 'stop' };
+export type ServerReply =
+  | { kind: 'listening'; port: number; position: number }
+  | { kind: 'memory'; rss: number; heap: number; clients: number }
+  | { kind: 'appended'; first: number; last: number; at: number };
+
+const SEED = 'sse-bench';
+const now = () => performance.timeOrigin + performance.now();
+const send = (reply: ServerReply) => process.send!(reply);
+
+const dir = mkdtempSync(join(tmpdir(), 'spades-sse-bench-'));
+const ledger = openLedger({ path: join(dir, 'bench.db'), synchronous: 'NORMAL' });
+createDemo(ledger);
+// Matches under way, so there is always a table with an entry to make.
+for (let i = 0; i < 5; i++) driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
+const { app, broadcaster } = createApp({ ledger });
+const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+server.once('listening', () => {
+  send({ kind: 'listening', port: (server.address() as AddressInfo).port, position: ledger.models.position });
+});
+
+const gc = (globalThis as { gc?: () => void }).gc;
+let table = 0;
+
+/** One entry at the next table in turn: the smallest append a scorekeeper makes. */
+function appendOne(): void {
+  const games = Object.values(ledger.models.games).filter((g) => !g.winner);
+  for (let tries = 0; tries < games.length; tries++) {
+    const game = games[table++ % games.length]!;
+    const decision = nextEntry(ledger, game, { seed: SEED });
+    if (!decision) continue;
+    const first = ledger.models.position + 1;
+    const at = now();
+    ledger.execute(decision);
+    send({ kind: 'appended', first, last: ledger.models.position, at });
+    return;
+  }
+  driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
+  appendOne();
+}
+
+process.on('message', (request: ServerRequest) => {
+  switch (request.kind) {
+    case 'memory': {
+      for (let i = 0; i < 3; i++) gc?.();
+      const usage = process.memoryUsage();
+      send({ kind: 'memory', rss: usage.rss, heap: usage.heapUsed + usage.external, clients: broadcaster.clientCount() });
+      break;
+    }
+    case 'append':
+      appendOne();
+      break;
+    case 'stop':
+      broadcaster.close();
+      server.close();
+      ledger.close();
+      rmSync(dir, { recursive: true, force: true });
+      process.exit(0);
+      break;
+    default: {
+      const _exhaustive: never = request;
+      throw new Error(`unknown request ${JSON.stringify(_exhaustive)}`);
+    }
+  }
+});
