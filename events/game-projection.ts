@@ -273,7 +273,7 @@ export function gameRecord(game: GameModel): Record<string, unknown> {
  * which may change hands already scored.
  */
 function rescore(game: GameModel): boolean {
-  try {
+  return scoring(game, () => {
     const header = readHeader(gameRecord(game));
     let state = startRecordGame(header);
     const rows: HandRow[] = [];
@@ -284,9 +284,29 @@ function rescore(game: GameModel): boolean {
     });
     game.rows = rows;
     game.scoring = state;
+  });
+}
+
+/** Scores the hand just closed on top of the game so far: the same step a whole record takes. */
+function scoreLastHand(game: GameModel): boolean {
+  if (!game.scoring) return rescore(game);
+  const i = game.hands.length - 1;
+  return scoring(game, () => {
+    const next = scoreNextHand({ rules: game.scoring!.rules, timeCalled: game.timeCalled }, game.scoring!, game.hands[i], i + 1);
+    game.scoring = next.state;
+    game.rows.push(rowOf(game, i, next.result));
+  });
+}
+
+/**
+ * Runs a scoring step and settles the totals. Commands are checked before they are appended,
+ * so a record that cannot be scored only comes from a ledger written by something else: the
+ * last good scores stay, and the game says what is wrong.
+ */
+function scoring(game: GameModel, step: () => void): boolean {
+  try {
+    step();
   } catch (error) {
-    // Commands are checked before they are appended, so this only happens to a ledger written
-    // by something else; keep the last good scores and say what is wrong.
     if (error instanceof RecordError) {
       game.problem = error.message;
       game.scoring = null;
@@ -295,26 +315,6 @@ function rescore(game: GameModel): boolean {
     throw error;
   }
   delete game.problem;
-  settle(game);
-  return true;
-}
-
-/** Scores the hand just closed on top of the game so far: the same step a whole record takes. */
-function scoreLastHand(game: GameModel): boolean {
-  if (!game.scoring) return rescore(game);
-  const i = game.hands.length - 1;
-  try {
-    const next = scoreNextHand({ rules: game.scoring.rules, timeCalled: game.timeCalled }, game.scoring, game.hands[i], i + 1);
-    game.scoring = next.state;
-    game.rows.push(rowOf(game, i, next.result));
-  } catch (error) {
-    if (error instanceof RecordError) {
-      game.problem = error.message;
-      game.scoring = null;
-      return false;
-    }
-    throw error;
-  }
   settle(game);
   return true;
 }
