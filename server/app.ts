@@ -73,6 +73,8 @@ export function createApp(options: AppOptions) {
         formAction: ["'self'"],
         frameAncestors: ["'none'"],
       },
+      // Same-origin, not no-referrer: with no referrer a browser sends `Origin: null` on form posts.
+      referrerPolicy: 'same-origin',
     }),
   );
   app.use(sameOriginOnly());

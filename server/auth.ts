@@ -515,8 +515,10 @@ export function sameOriginOnly(): MiddlewareHandler {
       const site = c.req.header('sec-fetch-site');
       const origin = c.req.header('origin');
       const host = c.req.header('host') ?? new URL(c.req.url).host;
+      // A browser's Sec-Fetch-Site cannot be set by a page, so it is believed when sent; Origin
+      // is the check for browsers without it.
       let foreign = site !== undefined && site !== 'same-origin' && site !== 'none';
-      if (origin !== undefined) {
+      if (site === undefined && origin !== undefined) {
         try {
           if (origin === 'null' || new URL(origin).host !== host) foreign = true;
         } catch {
