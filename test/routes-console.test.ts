@@ -1,0 +1,67 @@
+/**
+ * The judge console and the director's pages through HTTP: the queue, rulings signed with the
+ * judge's name and time, a second ruling refused in the page and the API, and the printed
+ * table codes with their QR links.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claimRenege } from '../server/commands.ts';
+import { type Fixture, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
+
+let fixture: Fixture;
+beforeAll(async () => {
+  fixture = await makeFixture();
+});
+afterAll(() => fixture?.close());
+
+describe('the judge console', () => {
+  it('queues an open claim, lists the ruling with the judge’s name and time, and refuses a second ruling', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const gameId = seatMatch(ledger, fixture.matchId);
+    deal(ledger, gameId);
+    ledger.execute(claimRenege(ledger.models, { gameId, claimId: 'c1', seat: 'W', trick: 3 }));
+    const before = await (await send(app, fixture.clients.judge, 'GET', '/judge')).text();
+    expect(before).toContain('data-claim="c1"');
+    expect(before).toContain('renege claimed against West, hand 1, trick 3');
+    expect(before).toContain('No cards were recorded for this hand');
+
+    const path = `/judge/games/${gameId}/claims/c1/ruling`;
+    const ruled = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'yes', note: 'saw it' } }, { 'hx-request': 'true' });
+    expect(ruled.status).toBe(200);
+    const html = await ruled.text();
+    expect(html).toContain('Upheld the renege claim against West.');
+    expect(html).toMatch(/<time datetime="2026-03-01T10:00:\d\d\.000Z">10:00<\/time> <strong>Jo Judge<\/strong>: upheld the renege claim against West/);
+
+    const again = await send(app, fixture.clients.judge, 'POST', path, { json: { upheld: false, note: '' } });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: 'claim c1 was already ruled on by Jo Judge' });
+    const page = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'no' } });
+    expect(page.status).toBe(409);
+    expect(await page.text()).toContain('claim c1 was already ruled on by Jo Judge');
+    ledger.close();
+  });
+});
+
+describe('the director’s pages', () => {
+  it('print one card per table with its code and a QR link to join', async () => {
+    const { app, ledger, auth } = copyOf(fixture);
+    const res = await send(app, fixture.clients.director, 'GET', '/director/tournaments/t1/codes');
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    for (const table of [1, 2]) {
+      const code = auth.tableCode('t1', table);
+      expect(html).toContain(`data-code="${code}"`);
+      expect(html).toContain(`/join?code=${code}`);
+    }
+    expect(html.match(/<svg class="qr"/g)).toHaveLength(2);
+    expect(html).not.toContain('style=');
+    ledger.close();
+  });
+
+  it('are the director’s only', async () => {
+    const { app, ledger } = copyOf(fixture);
+    expect((await send(app, fixture.clients.judge, 'GET', '/director', {}, { accept: 'application/json' })).status).toBe(403);
+    expect((await send(app, null, 'GET', '/director', {}, { accept: 'application/json' })).status).toBe(401);
+    expect((await send(app, fixture.clients.director, 'GET', '/director/tournaments/t2')).status).toBe(200);
+    ledger.close();
+  });
+});
