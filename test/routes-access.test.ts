@@ -174,7 +174,8 @@ describe('requests from another site', () => {
     const before = ledger.store.head();
     const form = Object.fromEntries(Object.entries(body).map(([k, v]) => [k, String(v)]));
     // A browser that says where the post came from, and one that sends only its Origin.
-    for (const headers of [{ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }]) {
+    const sent: Record<string, string>[] = [{ origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, { origin: 'https://evil.example' }];
+    for (const headers of sent) {
       const res = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${ids.gameId}/bid`, { form }, headers);
       expect(res.status).toBe(403);
       expect(await res.text()).toContain('https://evil.example may not change anything here');
