@@ -80,7 +80,7 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       const response = await page.goto(`${server.url}/screen`);
       expect(response?.status()).toBe(200);
       expect(page.url()).toBe(`${server.url}/tournaments/${TOURNAMENT}/screen`);
-      await waitFor('the screen to connect', async () => server.broadcaster.hasClients(`screen:${TOURNAMENT}`) && (await sseLog(page)).opened === 1);
+      await waitFor('the screen to connect', async () => server.broadcaster.hasClients(`screen:${TOURNAMENT}`) && (await sseLog(page)).opened === 1, 20_000);
       await markWindow(page);
     });
     afterAll(async () => {
@@ -154,7 +154,8 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
       await page.addInitScript(SSE_LOG);
       await page.goto(`${server.url}/screen`);
-      await waitFor('the screen to connect', async () => (await sseLog(page)).opened === 1);
+      // Generous: on a busy machine the first stream of a freshly started server can be slow.
+      await waitFor('the screen to connect', async () => (await sseLog(page)).opened === 1, 20_000);
       await markWindow(page);
       const before = await regionText(page, LIVE_TABLES_ID);
 
