@@ -87,7 +87,12 @@ export function resultOf(state: GameState, hands: HandResult[]): RecordResult {
  * per hand, so a caller that learns hands one at a time (the ledger's projection) scores them
  * exactly as a whole record would. Throws RecordError starting `hand N:`.
  */
-export function scoreNextHand(header: Pick<RecordHeader, 'rules' | 'timeCalled'>, before: GameState, raw: unknown, number: number): { state: GameState; result: HandResult } {
+export function scoreNextHand(
+  header: Pick<RecordHeader, 'rules' | 'timeCalled'>,
+  before: GameState,
+  raw: unknown,
+  number: number,
+): { state: GameState; result: HandResult; tricks: Readonly<Record<Seat, number>> | null } {
   try {
     let state = before;
     // Whose deal it is and whether the game is over come first: the plays are read from that dealer's left.
@@ -99,7 +104,8 @@ export function scoreNextHand(header: Pick<RecordHeader, 'rules' | 'timeCalled'>
       const { score, bags, sets } = state.teams[team];
       return { points: state.last?.teams[team].points ?? 0, score, bags, sets };
     };
-    return { state, result: { NS: line('NS'), EW: line('EW'), reneges: read.reneges, illegalLeads: read.illegalLeads } };
+    const tricks = read.hand.kind === 'played' ? read.hand.tricks : null;
+    return { state, result: { NS: line('NS'), EW: line('EW'), reneges: read.reneges, illegalLeads: read.illegalLeads }, tricks };
   } catch (error) {
     if (error instanceof RecordError || error instanceof GameError || error instanceof PlayError || error instanceof BidError) {
       throw new RecordError(`hand ${number}: ${error.message}`);

@@ -280,7 +280,7 @@ function rescore(game: GameModel): boolean {
     header.hands.forEach((raw, i) => {
       const next = scoreNextHand(header, state, raw, i + 1);
       state = next.state;
-      rows.push(rowOf(game, i, next.result));
+      rows.push(rowOf(game, i, next.result, next.tricks));
     });
     game.rows = rows;
     game.scoring = state;
@@ -294,7 +294,7 @@ function scoreLastHand(game: GameModel): boolean {
   return scoring(game, () => {
     const next = scoreNextHand({ rules: game.scoring!.rules, timeCalled: game.timeCalled }, game.scoring!, game.hands[i], i + 1);
     game.scoring = next.state;
-    game.rows.push(rowOf(game, i, next.result));
+    game.rows.push(rowOf(game, i, next.result, next.tricks));
   });
 }
 
@@ -319,7 +319,7 @@ function scoring(game: GameModel, step: () => void): boolean {
   return true;
 }
 
-function rowOf(game: GameModel, i: number, line: HandResult): HandRow {
+function rowOf(game: GameModel, i: number, line: HandResult, tricks: Readonly<Record<Seat, number>> | null): HandRow {
   const hand = game.hands[i]!;
   const previous = game.rows[i - 1];
   const dealer = hand.dealer ?? previous?.dealer ?? game.dealer;
@@ -328,7 +328,8 @@ function rowOf(game: GameModel, i: number, line: HandResult): HandRow {
     dealer,
     ...(hand.misdeal ? { misdeal: hand.misdeal } : {}),
     ...(hand.bids ? { bids: hand.bids } : {}),
-    ...(hand.tricks ? { tricks: hand.tricks } : hand.plays ? { tricks: tricksFromRecord(game, hand) } : {}),
+    // The tricks as the scorer counted them (from the plays when the hand was recorded card by card).
+    ...(tricks ? { tricks: { ...tricks } } : {}),
     NS: line.NS,
     EW: line.EW,
     reneges: line.reneges,
@@ -346,11 +347,6 @@ function settle(game: GameModel): void {
   game.sets = { NS: state.teams.NS.sets, EW: state.teams.EW.sets };
   game.winner = state.winner;
   game.reason = state.reason;
-}
-
-/** Tricks each seat took in a hand recorded card by card. */
-function tricksFromRecord(game: GameModel, hand: RecordHand): Record<Seat, number> {
-  return replay(game, hand.dealer ?? game.dealer, hand.plays ?? []).taken;
 }
 
 function replay(game: GameModel, dealer: Seat, plays: readonly string[][]) {

@@ -94,6 +94,8 @@ export interface TournamentState {
   progressive: ProgressiveState | null;
   /** Each game's winner for its match as last settled, so a hand that decides nothing skips the bracket. */
   decided: Record<string, string | null>;
+  /** Each game's part in the standings as last counted (see tallyOf), so a scored hand moves only its difference. */
+  tally: Record<string, number[]>;
 }
 
 /** A new tournament from its first event. */
@@ -121,6 +123,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
     prizes: [],
     progressive: e.options.elimination === 'progressive' ? emptyProgressive() : null,
     decided: {},
+    tally: {},
   };
 }
 
@@ -252,7 +255,7 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
     // Most changes are a hand scored in a game still going on: no match can be decided by
     // that, so only the two teams' points move. A game that ends (or un-ends) settles the bracket.
     if (known && state.decided[game.gameId] === winner) {
-      refreshPoints(state, games, [game.teams.NS, game.teams.EW]);
+      refreshPoints(state, games, game);
       return;
     }
     state.decided[game.gameId] = winner;
@@ -261,23 +264,24 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
   refresh(state, games);
 }
 
-/** Points, bags and sets of some teams, summed again over every game the tournament played. */
-function refreshPoints(state: TournamentState, games: Readonly<Record<string, GameModel>>, teamIds: readonly string[]): void {
-  const rows = state.model.teams.filter((t) => teamIds.includes(t.teamId));
-  for (const row of rows) Object.assign(row, { points: 0, bags: 0, sets: 0 });
-  for (const info of Object.values(state.matchInfo)) {
-    for (const gameId of info.games) {
-      const game = games[gameId];
-      if (!game) continue;
-      for (const row of rows) {
-        const team = game.teams.NS === row.teamId ? 'NS' : game.teams.EW === row.teamId ? 'EW' : null;
-        if (!team) continue;
-        row.points += game.score[team];
-        row.bags += game.bags[team];
-        row.sets += game.sets[team];
-      }
-    }
-  }
+/** A game's part in its teams' standings: NS points, bags, sets, then EW's. */
+function tallyOf(game: GameModel): number[] {
+  return [game.score.NS, game.bags.NS, game.sets.NS, game.score.EW, game.bags.EW, game.sets.EW];
+}
+
+/** Moves the two teams' points, bags and sets by what one game's new score changed. */
+function refreshPoints(state: TournamentState, games: Readonly<Record<string, GameModel>>, game: GameModel): void {
+  const before = state.tally[game.gameId];
+  if (!before) return refresh(state, games);
+  const now = tallyOf(game);
+  (['NS', 'EW'] as const).forEach((team, t) => {
+    const row = state.model.teams.find((r) => r.teamId === game.teams[team]);
+    if (!row) return;
+    row.points += now[3 * t]! - before[3 * t]!;
+    row.bags += now[3 * t + 1]! - before[3 * t + 1]!;
+    row.sets += now[3 * t + 2]! - before[3 * t + 2]!;
+  });
+  state.tally[game.gameId] = now;
 }
 
 /** The winner of a game for its match: the judge's latest correction, else the game's own result. */
@@ -385,6 +389,7 @@ function fillDefaults(state: TournamentState): void {
   state.prizes ??= [];
   state.progressive ??= state.format.elimination === 'progressive' ? emptyProgressive() : null;
   state.decided ??= {};
+  state.tally ??= {};
 }
 
 const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };
@@ -423,6 +428,7 @@ function refresh(state: TournamentState, games: Readonly<Record<string, GameMode
       const game = games[gameId];
       if (!game) continue;
       const winner = gameWinner(state, game);
+      state.tally[gameId] = tallyOf(game);
       for (const team of ['NS', 'EW'] as Team[]) {
         const row = rows.get(game.teams[team]);
         if (!row) continue;
