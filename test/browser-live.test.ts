@@ -156,6 +156,8 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       await page.goto(`${server.url}/screen`);
       // Generous: on a busy machine the first stream of a freshly started server can be slow.
       await waitFor('the screen to connect', async () => (await sseLog(page)).opened === 1, 20_000);
+      // The page caps the wait between attempts, so a screen is back within seconds of the server.
+      expect(await page.evaluate(() => (window as unknown as { htmx: { config: { sse: { reconnectMaxDelay: number } } } }).htmx.config.sse.reconnectMaxDelay)).toBe(5000);
       await markWindow(page);
       const before = await regionText(page, LIVE_TABLES_ID);
 

@@ -547,7 +547,9 @@ describe('Partial and Layout', () => {
     );
     expect(html).toMatch(/^<!DOCTYPE html><html lang="en">/);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
-    expect(html).toContain('<meta name="htmx-config" content="{&quot;includeIndicatorCSS&quot;:false}"/>');
+    expect(html).toContain(
+      '<meta name="htmx-config" content="{&quot;includeIndicatorCSS&quot;:false,&quot;sse&quot;:{&quot;reconnectMaxDelay&quot;:5000}}"/>',
+    );
     expect(html).toContain('<link rel="stylesheet" href="/static/app.css"/>');
     expect(attrValues(html, 'src')).toEqual(['/static/htmx.min.js', '/static/hx-sse.js', '/static/clock.js']);
     expect(html).toContain('<title>Spring Open 2025 · Standings</title>');

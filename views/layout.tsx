@@ -15,7 +15,9 @@ export interface LayoutProps {
 }
 
 // htmx would otherwise add its indicator stylesheet at run time, which the policy refuses.
-const HTMX_CONFIG = JSON.stringify({ includeIndicatorCSS: false });
+// A venue screen waits at most 5 s between reconnects (htmx's default backs off to a minute),
+// so a screen is back within seconds of the server's return.
+const HTMX_CONFIG = JSON.stringify({ includeIndicatorCSS: false, sse: { reconnectMaxDelay: 5000 } });
 
 /** The full page around `children`, with the stylesheet, htmx and its SSE extension. */
 export function Layout({ title, children, screen = false, live }: LayoutProps) {
