@@ -45,6 +45,7 @@ const htmxDir = dirname(require.resolve('htmx.org/package.json'));
 /** Files served under /static: the stylesheet, htmx and its SSE extension, read once. */
 const STATIC: Record<string, { type: string; path: string }> = {
   'app.css': { type: 'text/css; charset=utf-8', path: join(here, '..', 'static', 'app.css') },
+  'favicon.svg': { type: 'image/svg+xml', path: join(here, '..', 'static', 'favicon.svg') },
   'entry.css': { type: 'text/css; charset=utf-8', path: join(here, '..', 'static', 'entry.css') },
   'clock.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'clock.js') },
   'replay.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'replay.js') },
@@ -100,6 +101,9 @@ export function createApp(options: AppOptions) {
   });
 
   app.get('/healthz', (c) => c.json({ ok: true, position: ledger.store.head().position }));
+
+  // Browsers ask for /favicon.ico whatever the page says.
+  app.get('/favicon.ico', (c) => c.redirect('/static/favicon.svg', 301));
 
   app.get('/static/:file', (c) => {
     const file = STATIC[c.req.param('file')];

@@ -36,6 +36,7 @@ export function Layout({ title, children, screen = false, live }: LayoutProps) {
           <meta name="color-scheme" content={screen ? 'dark' : 'light'} />
           <meta name="htmx-config" content={HTMX_CONFIG} />
           <title>{title}</title>
+          <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
           <link rel="stylesheet" href="/static/app.css" />
           <link rel="stylesheet" href="/static/entry.css" />
           <script src="/static/htmx.min.js" defer></script>

@@ -1,0 +1,73 @@
+/**
+ * The application's plain routes, in process: health, the files it serves, the way to the
+ * venue screen, and a plain sentence for what does not exist.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { openLedger } from '../events/ledger.ts';
+import { createApp } from '../server/app.ts';
+import { createTournament } from '../server/commands.ts';
+
+const open: { close(): void }[] = [];
+afterEach(() => {
+  for (const item of open.splice(0)) item.close();
+});
+
+function setUp() {
+  const ledger = openLedger({ path: ':memory:' });
+  const { app, broadcaster } = createApp({ ledger });
+  open.push(broadcaster, ledger);
+  return { ledger, app };
+}
+
+describe('the application', () => {
+  it('answers /healthz with the ledger head position', async () => {
+    const { ledger, app } = setUp();
+    expect(await (await app.request('/healthz')).json()).toEqual({ ok: true, position: 0 });
+    ledger.execute(createTournament(ledger.models, { tournamentId: 't1', name: 'Friday', format: 'pitt-boss' }));
+    expect(await (await app.request('/healthz')).json()).toEqual({ ok: true, position: 1 });
+  });
+
+  it('serves the stylesheet, htmx, its SSE extension and the icon with their types, and refuses other names', async () => {
+    const { app } = setUp();
+    for (const [file, type] of [
+      ['app.css', 'text/css'],
+      ['htmx.min.js', 'text/javascript'],
+      ['hx-sse.js', 'text/javascript'],
+      ['clock.js', 'text/javascript'],
+      ['favicon.svg', 'image/svg+xml'],
+    ]) {
+      const response = await app.request(`/static/${file}`);
+      expect(response.status, file).toBe(200);
+      expect(response.headers.get('content-type'), file).toContain(type);
+      expect((await response.text()).length, file).toBeGreaterThan(50);
+    }
+    const missing = await app.request('/static/secrets.txt');
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toBe("no static file 'secrets.txt'");
+    const icon = await app.request('/favicon.ico');
+    expect(icon.status).toBe(301);
+    expect(icon.headers.get('location')).toBe('/static/favicon.svg');
+  });
+
+  it('sends /screen to the current tournament’s venue screen, and says so when there is none', async () => {
+    const { ledger, app } = setUp();
+    const none = await app.request('/screen');
+    expect(none.status).toBe(404);
+    expect(await none.text()).toContain('No tournament has been set up yet.');
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'friday', name: 'Friday', format: 'pitt-boss' }));
+    const screen = await app.request('/screen');
+    expect(screen.status).toBe(302);
+    expect(screen.headers.get('location')).toBe('/tournaments/friday/screen');
+    const page = await app.request('/tournaments/friday/screen');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await page.text()).toContain('<link rel="icon" href="/static/favicon.svg"');
+  });
+
+  it('names the game that does not exist', async () => {
+    const { app } = setUp();
+    const response = await app.request('/games/nope/record');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({ error: 'game nope does not exist' });
+  });
+});
