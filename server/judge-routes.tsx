@@ -4,6 +4,7 @@
  * signed-in judge's name, and the preset's penalty follows through the game projection.
  */
 import type { Context } from 'hono';
+import type { RuleOptions } from '../engine/presets.ts';
 import { Hono } from 'hono';
 import { type Seat, parseCard, seatAfter } from '../engine/cards.ts';
 import { deckFor } from '../engine/deck.ts';
@@ -20,12 +21,24 @@ import { callTime, correctGameResult, disqualifyTeam } from './tournament-comman
 
 const JUDGE_ROLES = ['judge', 'director'] as const;
 
-const PENALTIES: Record<string, string> = {
-  transfer: 'tricks move from the reneging team to the other team',
-  unc: 'tricks move, and the other team also gets the preset’s flat renege points',
-  'pitt-boss': 'the reneging team is set and the other team’s bid counts as made (pitt-boss)',
-  asher: 'the asher penalty: tricks move to the other team',
-};
+/** What a ruling on a renege does under the game's rules, in the words of rules.md. */
+export function renegePenaltyText(options: RuleOptions, rulesName: string): string {
+  const n = options.renegeTricks;
+  switch (options.renegePenalty) {
+    case 'transfer':
+      return `If upheld, ${n} tricks move from the reneging team to the other team (all it has if fewer) and count for the receivers' contract and bags (${rulesName}). If denied, nothing changes.`;
+    case 'unc':
+      return `If upheld, the reneging team's tricks drop by ${n} (not below 0) and the other team gets ${options.renegePoints} points flat; the tricks do not count for its contract or bags (${rulesName}). If denied, nothing changes.`;
+    case 'asher':
+      return `If upheld, the other team is credited with ${n} tricks now; the reneging team gives up what it has (up to ${n}) now and the rest from its next hand (${rulesName}). If denied, nothing changes.`;
+    case 'pitt-boss':
+      return `The team that loses the challenge pays (${rulesName}): upheld, ${n} tricks move from the reneging team to the claimants; denied, ${n} tricks move from the claiming team to the accused.`;
+    default: {
+      const _exhaustive: never = options.renegePenalty;
+      return _exhaustive;
+    }
+  }
+}
 
 export interface JudgeRoutesOptions {
   ledger: Ledger;
@@ -147,7 +160,7 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       trick: claim.trick,
       tricks,
       detected: plays.length === 0 ? 'No cards were recorded for this hand, so the engine cannot check it; rule on what the table says.' : found,
-      penalty: `If upheld: ${PENALTIES[options.renegePenalty] ?? options.renegePenalty} (${options.renegeTricks} tricks under ${resolveRules(game.rules).name}).`,
+      penalty: renegePenaltyText(options, resolveRules(game.rules).name),
     };
   }
 
