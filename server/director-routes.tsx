@@ -79,18 +79,18 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       },
       page: (notice) => {
         const p = props(notice);
-        return String(<DirectorPage title="Director">{p ? <DirectorTournament {...p} /> : <DirectorHome {...homeProps(session, notice)} />}</DirectorPage>);
+        return String(<DirectorPage title="Director" signedIn={session?.name}>{p ? <DirectorTournament {...p} /> : <DirectorHome {...homeProps(session, notice)} />}</DirectorPage>);
       },
       redirect: `/director/tournaments/${encodeURIComponent(id)}`,
     });
   };
 
-  app.get('/', (c) => c.html(String(<DirectorPage title="Director"><DirectorHome {...homeProps(auth.current(c))} /></DirectorPage>)));
+  app.get('/', (c) => c.html(String(<DirectorPage title="Director" signedIn={auth.current(c)?.name}><DirectorHome {...homeProps(auth.current(c))} /></DirectorPage>)));
 
   app.get('/tournaments/:tournamentId', (c) => {
     const id = c.req.param('tournamentId');
     if (!models.tournaments[id]) return c.text(`tournament ${id} does not exist`, 404);
-    return c.html(String(<DirectorPage title={`Director · ${id}`}><DirectorTournament {...tournamentProps(auth.current(c), id)} /></DirectorPage>));
+    return c.html(String(<DirectorPage title={`Director · ${id}`} signedIn={auth.current(c)?.name}><DirectorTournament {...tournamentProps(auth.current(c), id)} /></DirectorPage>));
   });
 
   app.get('/tournaments/:tournamentId/codes', (c) => {
@@ -123,7 +123,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         notice.done && models.tournaments[created]
           ? String(<DirectorTournament {...tournamentProps(session, created, notice)} />)
           : String(<DirectorHome {...homeProps(session, notice)} />),
-      page: (notice) => String(<DirectorPage title="Director"><DirectorHome {...homeProps(session, notice)} /></DirectorPage>),
+      page: (notice) => String(<DirectorPage title="Director" signedIn={session?.name}><DirectorHome {...homeProps(session, notice)} /></DirectorPage>),
       redirect: '/director',
     });
   });

@@ -121,7 +121,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
     const names = Object.fromEntries((models.tournaments[props.tournamentId]?.model.teams ?? []).map((t) => [t.teamId, t.name]));
     const live = game ? { url: `/games/${encodeURIComponent(game.gameId)}/stream?after=${models.position}` } : undefined;
     return String(
-      <Layout title={`Table ${props.table} · entry`} live={live}>
+      <Layout title={`Table ${props.table} · entry`} live={live} signedIn={`Table ${props.table} scorekeeper`}>
         <EntryPanel {...props} />
         {game ? <TableView game={game} teamNames={names} /> : null}
       </Layout>,

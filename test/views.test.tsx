@@ -535,6 +535,11 @@ describe('Partial and Layout', () => {
     expect(html).toMatch(/<\/section><\/hx-partial>$/);
   });
 
+  it('shows staff who is signed in, and the public a sign-in link', () => {
+    expect(render(<Layout title="Judge console" signedIn="Ana">x</Layout>)).toContain('<a class="site-sign-in" href="/login">Ana · sign out</a>');
+    expect(render(<Layout title="Standings">x</Layout>)).toContain('<a class="site-sign-in" href="/login">Sign in</a>');
+  });
+
   it('escapes ids that a bare selector would misread', () => {
     expect(idSelector('table-g.1:2')).toBe('#table-g\\.1\\:2');
   });

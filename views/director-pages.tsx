@@ -268,6 +268,10 @@ export function TableCodesPage({ tournamentName, cards }: TableCodesProps) {
 }
 
 /** A director page as a whole document. */
-export function DirectorPage({ title, children }: { title: string; children?: unknown }) {
-  return <Layout title={title}>{children as never}</Layout>;
+export function DirectorPage({ title, signedIn, children }: { title: string; signedIn?: string; children?: unknown }) {
+  return (
+    <Layout title={title} signedIn={signedIn}>
+      {children as never}
+    </Layout>
+  );
 }

@@ -229,7 +229,7 @@ export function JudgeConsole(props: JudgeConsoleProps) {
 /** The console as a whole page. */
 export function JudgePage(props: JudgeConsoleProps) {
   return (
-    <Layout title="Judge console">
+    <Layout title="Judge console" signedIn={props.judge}>
       <JudgeConsole {...props} />
     </Layout>
   );

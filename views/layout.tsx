@@ -12,6 +12,8 @@ export interface LayoutProps {
   screen?: boolean;
   /** Keeps the page live: the SSE stream whose `<hx-partial>` blocks update its regions. */
   live?: { url: string };
+  /** Who is signed in, for the header (staff pages); the public sees a sign-in link. */
+  signedIn?: string;
 }
 
 // htmx would otherwise add its indicator stylesheet at run time, which the policy refuses.
@@ -20,7 +22,7 @@ export interface LayoutProps {
 const HTMX_CONFIG = JSON.stringify({ includeIndicatorCSS: false, sse: { reconnectMaxDelay: 5000 } });
 
 /** The full page around `children`, with the stylesheet, htmx and its SSE extension. */
-export function Layout({ title, children, screen = false, live }: LayoutProps) {
+export function Layout({ title, children, screen = false, live, signedIn }: LayoutProps) {
   const main = (
     <main id="main" class={screen ? 'screen-main' : 'page-main'}>
       {children}
@@ -55,7 +57,7 @@ export function Layout({ title, children, screen = false, live }: LayoutProps) {
                   Spades
                 </a>
                 <a class="site-sign-in" href="/login">
-                  Sign in
+                  {signedIn ? `${signedIn} · sign out` : 'Sign in'}
                 </a>
               </header>
             </>
