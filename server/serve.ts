@@ -123,7 +123,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   let timer: NodeJS.Timeout | null = null;
   if (options.demo && ledger.models.tournaments[DEMO_TOURNAMENT]) {
     timer = setInterval(() => {
-      driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.003 });
+      driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.001 });
     }, options.paceMs);
   }
 
