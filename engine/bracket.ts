@@ -344,9 +344,9 @@ export function playableMatches(state: BracketState): MatchView[] {
   return matchViews(state).filter((view) => view.status === 'ready');
 }
 
-/** Whether every match is decided (played, bye, forfeit or not needed). */
-export function isFinished(state: BracketState): boolean {
-  return matchViews(state).every((view) => view.status === 'played' || view.status === 'bye' || view.status === 'forfeit' || view.status === 'not-needed');
+/** Whether every match is decided (played, bye, forfeit or not needed); `views` when the caller has them already. */
+export function isFinished(state: BracketState, views: readonly MatchView[] = matchViews(state)): boolean {
+  return views.every((view) => view.status === 'played' || view.status === 'bye' || view.status === 'forfeit' || view.status === 'not-needed');
 }
 
 /** Records the winner of a match that is ready (or under review with both teams known). */

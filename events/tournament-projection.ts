@@ -253,9 +253,11 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
   } else {
     const winner = gameWinner(state, game);
     // Most changes are a hand scored in a game still going on: no match can be decided by
-    // that, so only the two teams' points move. A game that ends (or un-ends) settles the bracket.
-    if (known && state.decided[game.gameId] === winner) {
-      refreshPoints(state, games, game);
+    // that, so only the two teams' points move; a game just started decides nothing either.
+    // Only a game that ends (or un-ends) settles the bracket.
+    if ((state.decided[game.gameId] ?? null) === winner) {
+      if (known) refreshPoints(state, games, game);
+      else refresh(state, games);
       return;
     }
     state.decided[game.gameId] = winner;
@@ -481,13 +483,15 @@ function refresh(state: TournamentState, games: Readonly<Record<string, GameMode
   });
 
   // A team is out once it has lost as often as the format allows, or lost a match with no way back.
-  for (const view of views) {
-    if (!view.loser) continue;
+  const bracketMatches = state.bracket.bracket.matches;
+  views.forEach((view, i) => {
+    if (!view.loser) return;
     const row = rows.get(view.loser);
-    const match = state.bracket.bracket.matches.find((m) => m.id === view.id)!;
+    // matchViews lists the matches in the bracket's own order.
+    const match = bracketMatches[i]!;
     if (row && row.status === 'alive' && (match.loserTo === null || row.losses >= lossesToOut)) row.status = 'out';
-  }
-  if (isFinished(state.bracket)) {
+  });
+  if (isFinished(state.bracket, views)) {
     model.status = 'finished';
     const placed: Placing[] = placings(state.bracket);
     model.placings = placed.flatMap((p) => p.teams.map((teamId) => ({ place: p.place, teamId })));
