@@ -273,6 +273,15 @@ function expectCspSafe(html: string): void {
 describe('Leaderboard', () => {
   const html = render(<Leaderboard tournament={tournament} />);
 
+  it('escapes team and player names and ids', () => {
+    const team = { ...tournament.teams[0]!, teamId: 'a"b', name: '<b>Aces</b> & "Co"', players: ['<i>Ann</i>', "O'Neil"] };
+    const out = render(<Leaderboard tournament={{ ...tournament, teams: [team], placings: [] }} />);
+    expect(out).toContain('data-team="a&quot;b"');
+    expect(out).toContain('&lt;b&gt;Aces&lt;/b&gt; &amp; &quot;Co&quot;');
+    expect(out).toContain('&lt;i&gt;Ann&lt;/i&gt; &amp; O&#39;Neil');
+    expect(out).not.toContain('<b>');
+  });
+
   it('ranks by wins, then fewest losses, then points, seeds breaking full ties', () => {
     expect(attrValues(html, 'data-team')).toEqual(
       [2, 5, 3, 4, 7, 6, 14, 8, 9, 16, 1, 12, 13, 10, 11, 15].map(id),
