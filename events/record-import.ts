@@ -15,6 +15,7 @@ import { readHeader, scoreRecord } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { replayPlays } from '../engine/trick.ts';
 import { canonicalJson } from './hash-chain.ts';
+import { gameStream, matchGameId } from './streams.ts';
 import type { Decision } from './ledger.ts';
 import type { ReadModels } from './projections.ts';
 import type { RecordHand } from './read-models.ts';
@@ -36,11 +37,6 @@ export type ImportTarget =
 
 /** Who the rulings of a paper record are credited to: the record does not name the judge. */
 export const PAPER_JUDGE = 'paper record';
-
-/** The stream a game's events live in (the same one live tables append to). */
-export function gameStream(gameId: string): string {
-  return `game-${gameId}`;
-}
 
 /**
  * Decides the import of `record` into `target`: refuses a record the scorer refuses, a game id
@@ -85,7 +81,7 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     tournamentId = target.tournamentId;
     number = match.games.length + 1;
     // The same game ids a live match gives its games, so a paper game reads like any other.
-    gameId = target.gameId ?? `${tournamentId}-${matchId}-g${number}`;
+    gameId = target.gameId ?? matchGameId(tournamentId, matchId, number);
     teams = { NS: match.teams[0]!, EW: match.teams[1]! };
     const players = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
     const [a, b] = [players(teams.NS), players(teams.EW)];

@@ -9,6 +9,7 @@ import { deckFor, inDeck } from '../engine/deck.ts';
 import { nextDealer } from '../engine/game.ts';
 import { resolveRules } from '../engine/rules.ts';
 import type { Decision } from '../events/ledger.ts';
+import { gameStream } from '../events/streams.ts';
 import type { ReadModels } from '../events/projections.ts';
 import type { GameModel } from '../events/read-models.ts';
 import { handSoFar } from '../events/game-projection.ts';
@@ -24,7 +25,6 @@ export class CommandError extends Error {
 }
 
 
-const gameStream = (gameId: string) => `game-${gameId}`;
 
 function gameOf(models: ReadModels, gameId: string): GameModel {
   const game = models.games[gameId];

@@ -25,15 +25,13 @@ import { nextDealer } from '../engine/game.ts';
 import { initialSeating } from '../engine/progressive.ts';
 import { resolveRules, RulesError } from '../engine/rules.ts';
 import { type DrawRound, drawBye, randomSeeding, withByesTo } from '../engine/seeding.ts';
+import { gameStream, matchGameId, matchStream, tournamentStream } from '../events/streams.ts';
 import type { Decision } from '../events/ledger.ts';
 import { progressiveMatchId } from '../events/progressive-projection.ts';
 import type { ReadModels } from '../events/projections.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { CommandError } from './commands.ts';
 
-const gameStream = (gameId: string) => `game-${gameId}`;
-const tournamentStream = (tournamentId: string) => `tournament-${tournamentId}`;
-const matchStream = (tournamentId: string, matchId: string) => `match-${tournamentId}-${matchId}`;
 
 function tournamentOf(models: ReadModels, tournamentId: string): TournamentState {
   const tournament = models.tournaments[tournamentId];
@@ -290,7 +288,7 @@ export function startMatch(
 function nextGame(tournament: TournamentState, matchId: string, teams: [string, string], view: MatchView, dealer: Seat, number: number): Decision {
   const tournamentId = tournament.model.tournamentId;
   const rules = rulesForMatch(tournament.format, view);
-  const gameId = `${tournamentId}-${matchId}-g${number}`;
+  const gameId = matchGameId(tournamentId, matchId, number);
   const names = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
   const [a, b] = [names(teams[0]), names(teams[1])];
   const seats: Partial<Record<Seat, string>> = {};
