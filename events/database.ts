@@ -7,20 +7,10 @@ import BetterSqlite3 from 'better-sqlite3';
 import { type Compilable, Kysely, SqliteDialect } from 'kysely';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import type { ChainedRow } from './hash-chain.ts';
 
-/** One ledger row. Columns are snake_case as stored; see `hash-chain.ts` for what is hashed. */
-export interface EventsTable {
-  position: number;
-  stream: string;
-  version: number;
-  type: string;
-  schema_version: number;
-  payload: string;
-  meta: string;
-  command_id: string | null;
-  prev_hash: string;
-  hash: string;
-}
+/** One ledger row. Columns are snake_case as stored; `hash-chain.ts` says what is hashed. */
+export type EventsTable = ChainedRow;
 
 /** Every table in the file. Read models add theirs with `kysely.withTables<…>()`. */
 export interface Database {
