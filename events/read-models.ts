@@ -152,4 +152,6 @@ export interface TournamentModel {
   placings: { place: number; teamId: string }[];
   /** Newest first: short lines for the venue screens ("Aces beat Kings 2–1"). */
   latest: { text: string; position: number }[];
+  /** Prizes won, once the event is finished: by place, and (progressive events) high player, male, female. */
+  prizes?: { place: number; prize: string; teams: string[] }[];
 }

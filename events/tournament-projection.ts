@@ -402,6 +402,11 @@ function labelOf(state: TournamentState, matchId: string): string {
 
 /** Derives the matches, standings, statuses, placings and prizes again from the bracket (or tables) and the games. */
 function refresh(state: TournamentState, games: Readonly<Record<string, GameModel>>): void {
+  refreshStandings(state, games);
+  state.model.prizes = state.prizes;
+}
+
+function refreshStandings(state: TournamentState, games: Readonly<Record<string, GameModel>>): void {
   const model = state.model;
   const rows = new Map<string, TeamRow>(model.teams.map((t) => [t.teamId, t]));
   for (const row of rows.values()) {

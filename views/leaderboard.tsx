@@ -38,17 +38,19 @@ export function rankTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'
 }
 
 export interface LeaderboardProps {
-  tournament: Pick<TournamentModel, 'name' | 'teams' | 'placings'>;
+  tournament: Pick<TournamentModel, 'name' | 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'format'>>;
 }
 
 /** The standings table, ranked, with the champion marked and finished teams dimmed. */
 export function Leaderboard({ tournament }: LeaderboardProps) {
   const rows = rankTeams(tournament);
+  // Progressive tables keep individual running totals: each row is a player, its points the total.
+  const individual = tournament.format === 'tournament-spades';
   return (
     <section id={LEADERBOARD_ID} class="leaderboard" aria-labelledby="leaderboard-title">
-      <h2 id="leaderboard-title">Standings</h2>
+      <h2 id="leaderboard-title">{individual ? 'Individual totals' : 'Standings'}</h2>
       {rows.length === 0 ? (
-        <p class="empty">No teams have registered yet.</p>
+        <p class="empty">{individual ? 'No players have registered yet.' : 'No teams have registered yet.'}</p>
       ) : (
         // A region with a tab stop, so a keyboard user can scroll the table on a narrow phone.
         <div class="table-scroll" role="region" aria-labelledby="leaderboard-title" tabindex={0}>
@@ -59,7 +61,7 @@ export function Leaderboard({ tournament }: LeaderboardProps) {
                   <abbr title="Rank">#</abbr>
                 </th>
                 <th scope="col" class="team-col">
-                  Team
+                  {individual ? 'Player' : 'Team'}
                 </th>
                 <th scope="col" class="num">
                   <abbr title="Matches won">W</abbr>

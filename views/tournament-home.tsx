@@ -106,6 +106,19 @@ export function TournamentHome({ tournament }: TournamentHomeProps) {
         )}
       </section>
 
+      {tournament.prizes && tournament.prizes.length > 0 ? (
+        <section class="prizes" aria-labelledby="prizes-title">
+          <h2 id="prizes-title">Prizes</h2>
+          <ul class="link-list">
+            {tournament.prizes.map((prize) => (
+              <li>
+                <strong>{prize.prize}</strong>: {prize.teams.map((id) => teamName(id)).join(', ')}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       {tournament.latest.length > 0 ? (
         <section class="latest" aria-labelledby="latest-title">
           <h2 id="latest-title">Latest results</h2>
