@@ -41,10 +41,6 @@ export function Layout({ title, children, screen = false, live, signedIn }: Layo
           <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
           <link rel="stylesheet" href="/static/app.css" />
           <link rel="stylesheet" href="/static/entry.css" />
-          <script src="/static/htmx.min.js" defer></script>
-          <script src="/static/hx-sse.js" defer></script>
-          {/* Ticks match clocks between ledger events from their data-deadline. */}
-          <script src="/static/clock.js" defer></script>
         </head>
         <body class={screen ? 'screen' : 'page'}>
           {screen ? null : (
@@ -71,6 +67,16 @@ export function Layout({ title, children, screen = false, live, signedIn }: Layo
           ) : (
             main
           )}
+          {/*
+            At the end of the body and not deferred: htmx starts on DOMContentLoaded only when it
+            runs while the page is still loading. Run deferred, it starts on a timer, and on a slow
+            machine could start before hx-sse.js had registered the SSE extension, leaving the
+            page without its live stream.
+          */}
+          <script src="/static/htmx.min.js"></script>
+          <script src="/static/hx-sse.js"></script>
+          {/* Ticks match clocks between ledger events from their data-deadline. */}
+          <script src="/static/clock.js"></script>
         </body>
       </html>
     </>
