@@ -10,7 +10,7 @@ import { dealFromSeed } from '../engine/random.ts';
 import { type HandResult, RecordError, RECORD_FORMAT, readHeader, scoreNextHand, startRecordGame } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { isSixFour } from '../engine/scoring.ts';
-import { replayPlays } from '../engine/trick.ts';
+import { PlayError, replayPlays } from '../engine/trick.ts';
 import type {
   BidMade,
   CardPlayed,
@@ -349,18 +349,25 @@ function settle(game: GameModel): void {
   game.reason = state.reason;
 }
 
-function replay(game: GameModel, dealer: Seat, plays: readonly string[][]) {
-  const deck = deckFor(resolveRules(game.rules).options);
-  return replayPlays(
-    deck,
-    dealer,
-    plays.map((trick) => trick.map((name) => parseCard(name)!)),
-  );
-}
-
-/** The hand in progress as the engine sees it: tricks so far, whose turn, reneges the plays show. */
+/**
+ * The hand in progress as the engine sees it: tricks so far, whose turn, and the reneges and
+ * illegal leads the plays show. With the deal known (the system dealt it, or the table entered
+ * it) a renege shows the moment it is played; without it, once the seat later plays the suit.
+ */
 export function handSoFar(game: GameModel): ReturnType<typeof replayPlays> | null {
   const current = game.current;
   if (!current) return null;
-  return replay(game, current.dealer, current.plays);
+  const deck = deckFor(resolveRules(game.rules).options);
+  const plays = current.plays.map((trick) => trick.map((name) => parseCard(name)!));
+  if (current.deal) {
+    const deal = Object.fromEntries(SEATS.map((s) => [s, current.deal![s].map((name) => parseCard(name)!)])) as Record<Seat, number[]>;
+    try {
+      return replayPlays(deck, current.dealer, plays, deal);
+    } catch (error) {
+      // Commands refuse a card the deal did not give the seat; a ledger written by something
+      // else may hold one, and is still read from its plays alone.
+      if (!(error instanceof PlayError)) throw error;
+    }
+  }
+  return replayPlays(deck, current.dealer, plays);
 }

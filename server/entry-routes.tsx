@@ -11,7 +11,7 @@ import { type Seat, SEATS, cardName, parseCard, seatAfter } from '../engine/card
 import { bidValue, biddingOrder } from '../engine/bid.ts';
 import { type Deck, deckFor, TRUMPS } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
-import { type PlayResult, legalPlays, replayPlays } from '../engine/trick.ts';
+import { legalPlays } from '../engine/trick.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import type { Decision, Ledger } from '../events/ledger.ts';
 import type { GameModel } from '../events/read-models.ts';
@@ -302,25 +302,10 @@ export function entryRoutes(options: EntryRoutesOptions) {
   return app;
 }
 
-/**
- * The hand so far as the engine sees it, with the deal when the system dealt it: then a renege
- * shows the moment it is played, not only when the seat later plays the suit it held.
- */
-export function playsSoFar(game: GameModel): PlayResult | null {
-  const current = game.current;
-  if (!current?.deal) return handSoFar(game);
-  const deck = deckFor(resolveRules(game.rules).options);
-  const deal = Object.fromEntries(SEATS.map((s) => [s, current.deal![s].map((n) => parseCard(n)!)])) as Record<Seat, number[]>;
-  try {
-    return replayPlays(deck, current.dealer, current.plays.map((t) => t.map((n) => parseCard(n)!)), deal);
-  } catch {
-    return handSoFar(game);
-  }
-}
 
 /** The rule a recorded card broke, as a sentence, or null when it broke none the engine can see. */
 function flagOf(game: GameModel, seat: Seat, card: string): string | null {
-  const so = playsSoFar(game);
+  const so = handSoFar(game);
   let trick: number | undefined;
   let reneges: { seat: Seat; trick: number }[] = [];
   let leads: { seat: Seat; trick: number }[] = [];
@@ -344,7 +329,7 @@ function entryGame(game: GameModel, name: (teamId: string) => string): EntryGame
   const rules = resolveRules(game.rules);
   const deck = deckFor(rules.options);
   const current = game.current;
-  const so = playsSoFar(game);
+  const so = handSoFar(game);
   const bidder = nextBidder(game);
   const flags: string[] = [];
   for (const r of so?.reneges ?? []) flags.push(`renege by ${SEAT_NAMES[r.seat]} at trick ${r.trick}`);

@@ -11,12 +11,12 @@ import { deckFor } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { replayPlays } from '../engine/trick.ts';
 import type { Ledger } from '../events/ledger.ts';
+import { handSoFar } from '../events/game-projection.ts';
 import type { GameModel } from '../events/read-models.ts';
 import { type ClaimCase, type JudgeConsoleProps, JudgeConsole, JudgePage } from '../views/judge-console.tsx';
 import { SEAT_NAMES } from '../views/entry-table.tsx';
 import { type Auth, type Session, runCommand, tableOfGame, textField, wholeField } from './auth.ts';
 import { CommandError, correctScore, giveRuling } from './commands.ts';
-import { playsSoFar } from './entry-routes.tsx';
 import { callTime, correctGameResult, disqualifyTeam } from './tournament-commands.ts';
 
 const JUDGE_ROLES = ['judge', 'director'] as const;
@@ -134,7 +134,7 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     let detected: { seat: Seat; trick: number }[];
     let tricks: ClaimCase['tricks'] = [];
     try {
-      const result = current ? playsSoFar(game)! : replayPlays(deck, dealer, plays.map((t) => t.map((n) => parseCard(n)!)));
+      const result = current ? handSoFar(game)! : replayPlays(deck, dealer, plays.map((t) => t.map((n) => parseCard(n)!)));
       detected = current ? result.reneges : (game.rows[claim.hand - 1]?.reneges ?? result.reneges);
       const around = claim.trick === null ? result.tricks.map((_, i) => i + 1) : [claim.trick - 1, claim.trick, claim.trick + 1];
       tricks = around

@@ -14,7 +14,7 @@ import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
 import type { Ledger } from '../events/ledger.ts';
 import { createApp } from '../server/app.ts';
-import { playsSoFar } from '../server/entry-routes.tsx';
+import { handSoFar } from '../events/game-projection.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { CHROMIUM, CHROMIUM_ARGS, hasChromium, noteMissingChromium, removeTempDirs, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
@@ -109,7 +109,7 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     let renege: { seat: Seat; trick: number } | null = null;
     let taps = 0;
     while (step.startsWith('play:')) {
-      const so = playsSoFar(game)!;
+      const so = handSoFar(game)!;
       const seat = so.next!;
       const played = new Set(game.current!.plays.flat());
       const hand: Card[] = game.current!.deal![seat].filter((c) => !played.has(c)).map((c) => parseCard(c)!);
