@@ -127,19 +127,26 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
       return;
     }
     for (const seat of biddingOrder(options, dealer)) add('BidMade', { hand: number, seat, bid: bidValue(parseBid(hand.bids![seat])!) });
+    // Claims and rulings go in just before the entry that closes the hand, as at a table where the
+    // judge rules before the hand is scored; in the record's order, so the folded hand lists them
+    // as the record does.
+    const claims = () =>
+      (hand.reneges ?? []).forEach((renege, k) => {
+        const claimId = `${gameId}-h${number}-claim${k + 1}`;
+        add('RenegeClaimed', { claimId, hand: number, seat: renege.seat, trick: renege.trick ?? null });
+        add('RulingGiven', { claimId, upheld: renege.upheld, note: 'ruled at the table; entered from a spades-game/1 record', judge: PAPER_JUDGE });
+      });
     if (hand.plays) {
       const cards = hand.plays.map((trick) => trick.map((name) => parseCard(name)!));
       const { tricks } = replayPlays(deck, dealer, cards);
-      tricks.forEach((trick) => trick.cards.forEach((card, k) => add('CardPlayed', { hand: number, seat: seatAfter(trick.leader, k), card: cardName(card) })));
+      const played = tricks.flatMap((trick) => trick.cards.map((card, k) => ({ hand: number, seat: seatAfter(trick.leader, k), card: cardName(card) })));
+      played.slice(0, -1).forEach((entry) => add('CardPlayed', entry));
+      claims();
+      add('CardPlayed', played[played.length - 1]!);
     } else if (hand.tricks) {
+      claims();
       add('TricksRecorded', { hand: number, tricks: hand.tricks, ...(hand.firstSeven ? { firstSeven: hand.firstSeven } : {}) });
     }
-    // Claims follow the hand, in the record's order, so the folded hand lists them as the record does.
-    (hand.reneges ?? []).forEach((renege, k) => {
-      const claimId = `${gameId}-h${number}-claim${k + 1}`;
-      add('RenegeClaimed', { claimId, hand: number, seat: renege.seat, trick: renege.trick ?? null });
-      add('RulingGiven', { claimId, upheld: renege.upheld, note: 'ruled at the table; entered from a spades-game/1 record', judge: PAPER_JUDGE });
-    });
     dealer = nextDealer(options, dealer, false);
   });
   return { stream: gameStream(gameId), events };
