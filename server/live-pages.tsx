@@ -11,7 +11,7 @@ import { Bracket } from '../views/bracket.tsx';
 import { Layout } from '../views/layout.tsx';
 import { Leaderboard } from '../views/leaderboard.tsx';
 import { Partial } from '../views/partials.tsx';
-import { LIVE_TABLES_ID, LiveTables, Screen, TICKER_ID, Ticker } from '../views/screen.tsx';
+import { LIVE_TABLES_ID, LiveTables, SCREEN_BRACKET, Screen, TICKER_ID, Ticker } from '../views/screen.tsx';
 import { TableView, tableId } from '../views/table.tsx';
 import { TournamentHome, tournamentLinks } from '../views/tournament-home.tsx';
 import { BRACKET_ID } from '../views/bracket.tsx';
@@ -202,12 +202,13 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
   const tournament = models.tournaments[parsed.id]?.model;
   if (!tournament) return null;
   const leaderboard = () => add(LEADERBOARD_ID, <Leaderboard tournament={tournament} />);
-  const bracket = () => add(BRACKET_ID, <Bracket tournament={tournament} gamesToWin={gamesToWin(models, parsed.id)} />);
+  // The screen shows its window onto the bracket, the page the whole of it: same component, same props as the full render.
+  const bracket = (fit?: typeof SCREEN_BRACKET) => add(BRACKET_ID, <Bracket tournament={tournament} gamesToWin={gamesToWin(models, parsed.id)} fit={fit} />);
   switch (parsed.kind) {
     case 'screen':
       add(TICKER_ID, <Ticker tournament={tournament} />);
       leaderboard();
-      bracket();
+      bracket(SCREEN_BRACKET);
       add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
       break;
     case 'leaderboard':

@@ -19,12 +19,17 @@ export interface BracketProps {
   tournament: Pick<TournamentModel, 'teams' | 'matches'>;
   /** Games a team must win to take a match (2 = best of 3); the read model does not carry it. */
   gamesToWin?: number;
+  /**
+   * The venue screen's window onto a large bracket: at most this many matches in a round and
+   * `rounds` rounds a side, from the first round still being played. Pages show every match.
+   */
+  fit?: { matches: number; rounds: number };
 }
 
 /** Every match of the event, grouped by side and round, with live and disputed matches flagged. */
-export function Bracket({ tournament, gamesToWin = 1 }: BracketProps) {
+export function Bracket({ tournament, gamesToWin = 1, fit }: BracketProps) {
   const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
-  const sides = groupBySide(tournament.matches);
+  const sides = fit ? fitToScreen(groupBySide(tournament.matches), fit) : groupBySide(tournament.matches);
   return (
     <section id={BRACKET_ID} class="bracket" aria-labelledby="bracket-title">
       <h2 id="bracket-title">Bracket</h2>
@@ -36,7 +41,7 @@ export function Bracket({ tournament, gamesToWin = 1 }: BracketProps) {
             <h3 id={titleId}>{SIDE_TITLES[side] ?? side}</h3>
             <div class="bracket-scroll" role="region" aria-labelledby={titleId} tabindex={0}>
               <ol class="rounds">
-                {rounds.map(({ round, matches }) => (
+                {rounds.map(({ round, matches, hidden = 0 }) => (
                   <li class="round">
                     {/* A side with one round (the final) needs no round heading. */}
                     {rounds.length > 1 ? <h4 class="round-title">Round {round}</h4> : null}
@@ -47,6 +52,7 @@ export function Bracket({ tournament, gamesToWin = 1 }: BracketProps) {
                         </li>
                       ))}
                     </ol>
+                    {hidden > 0 ? <p class="more-matches">+ {hidden} more on the bracket page</p> : null}
                   </li>
                 ))}
               </ol>
@@ -114,7 +120,33 @@ function teamClass(teamId: string | null, won: boolean, status: MatchModel['stat
 
 interface SideGroup {
   side: string;
-  rounds: { round: number; matches: MatchModel[] }[];
+  /** `hidden`: matches of the round left off the screen's window. */
+  rounds: { round: number; matches: MatchModel[]; hidden?: number }[];
+}
+
+const DECIDED: ReadonlySet<MatchModel['status']> = new Set(['done', 'bye', 'forfeit']);
+// On a crowded screen the matches people are watching come first.
+const SCREEN_ORDER: Record<MatchModel['status'], number> = { live: 0, ready: 1, waiting: 2, done: 3, forfeit: 4, bye: 5 };
+
+/**
+ * The part of a bracket a TV can show: each side from its first round with a match still to
+ * play (its last round once all are decided), a few rounds on, each round cut to the matches
+ * that fit, live ones first. The rest stays on the bracket page.
+ */
+function fitToScreen(sides: SideGroup[], fit: { matches: number; rounds: number }): SideGroup[] {
+  return sides.map(({ side, rounds }) => {
+    const open = rounds.findIndex((r) => r.matches.some((m) => !DECIDED.has(m.status)));
+    const first = open === -1 ? Math.max(0, rounds.length - fit.rounds) : open;
+    return {
+      side,
+      rounds: rounds.slice(first, first + fit.rounds).map(({ round, matches }) => {
+        if (matches.length <= fit.matches) return { round, matches };
+        const shown = [...matches].sort((a, b) => SCREEN_ORDER[a.status] - SCREEN_ORDER[b.status]).slice(0, fit.matches);
+        // Shown in bracket order, so neighbouring matches still sit side by side.
+        return { round, matches: matches.filter((m) => shown.includes(m)), hidden: matches.length - fit.matches };
+      }),
+    };
+  });
 }
 
 function groupBySide(matches: readonly MatchModel[]): SideGroup[] {

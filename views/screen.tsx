@@ -10,6 +10,8 @@ import { Leaderboard } from './leaderboard.tsx';
 import { TableView } from './table.tsx';
 
 export const TICKER_ID = 'ticker';
+/** What of a bracket fits the screen's bracket panel at 1920×1080; the 16-team pitt-boss bracket shows whole. */
+export const SCREEN_BRACKET = { matches: 8, rounds: 3 };
 export const LIVE_TABLES_ID = 'live-tables';
 
 /** Results shown in the ticker: enough to read in one pass, newest first. */
@@ -40,7 +42,7 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, now }: Sc
           <Leaderboard tournament={tournament} />
         </section>
         <section class="panel panel--bracket" aria-label="Bracket">
-          <Bracket tournament={tournament} gamesToWin={gamesToWin} />
+          <Bracket tournament={tournament} gamesToWin={gamesToWin} fit={SCREEN_BRACKET} />
         </section>
         <section class="panel panel--tables" aria-label="Live tables">
           <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} />

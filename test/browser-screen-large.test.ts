@@ -1,0 +1,83 @@
+/**
+ * A 64-team event on the venue screen: the bracket panel shows the rounds in play, live
+ * matches first, and says how many it left to the bracket page; nothing runs off the TV, in
+ * the page as served and after live updates rewrite the bracket.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Ledger, openLedger } from '../events/ledger.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { driveTables } from '../server/table-driver.ts';
+import { CHROMIUM, CHROMIUM_ARGS, type InProcessServer, ROOT, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+
+noteMissingChromium('browser-screen-large');
+const OUTPUT = join(ROOT, 'test-output');
+
+/** Matches of the bracket panel that do not lie wholly on the 1920×1080 screen. */
+function offScreen(page: Page) {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('#bracket .match'))
+      .map((m) => ({ id: (m as HTMLElement).dataset.match, box: m.getBoundingClientRect() }))
+      .filter(({ box }) => box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth)
+      .map(({ id }) => id),
+  );
+}
+
+/** Puts the bracket panel up by stopping the rotation in the middle of its turn. */
+async function showBracket(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      animation.pause();
+      animation.currentTime = 15_000 + 7_000;
+    }
+  });
+}
+
+describe.skipIf(!hasChromium)('a 64-team event on the venue screen', () => {
+  let browser: Browser;
+  let ledger: Ledger;
+  let server: InProcessServer;
+  const step = () => driveTables(ledger, { tournamentId: 'big', seed: 'big', now: () => '2026-01-01T10:00:00.000Z' });
+  beforeAll(async () => {
+    mkdirSync(OUTPUT, { recursive: true });
+    ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'big', name: 'Asher 64', format: 'asher-theatre' }));
+    for (let i = 1; i <= 64; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'big', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
+    ledger.execute(startTournament(ledger.models, { tournamentId: 'big', seed: 'big' }));
+    step();
+    server = await serveInProcess(ledger);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    ledger?.close();
+    removeTempDirs();
+  });
+
+  it('fits the bracket on the TV with the live matches shown, as served and after live updates', async () => {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${server.url}/screen`);
+    await showBracket(page);
+    const live = ledger.models.tournaments.big!.model.matches.filter((m) => m.status === 'live').map((m) => m.matchId);
+    expect(live.length).toBe(32);
+    await page.screenshot({ path: join(OUTPUT, 'screen-1920x1080-64-teams-bracket.png') });
+    expect(await offScreen(page)).toEqual([]);
+    const shown = await page.evaluate(() => Array.from(document.querySelectorAll('#bracket .match')).map((m) => (m as HTMLElement).dataset.match));
+    expect(shown.length).toBeGreaterThan(0);
+    for (const id of shown.filter((id) => id?.startsWith('W1-'))) expect(live).toContain(id);
+    expect(await page.locator('#bracket .more-matches').first().textContent()).toBe('+ 24 more on the bracket page');
+    const noScroll = await page.evaluate(() => document.documentElement.scrollHeight <= innerHeight && document.documentElement.scrollWidth <= innerWidth);
+    expect(noScroll).toBe(true);
+
+    // Play on until results are in; the bracket the stream pushes still fits.
+    const before = await page.evaluate(() => document.querySelector('#bracket')!.outerHTML);
+    for (let i = 0; i < 3000 && ledger.models.tournaments.big!.model.latest.length < 3; i++) step();
+    await page.waitForFunction((old) => document.querySelector('#bracket')!.outerHTML !== old, before, { timeout: 10_000 });
+    await showBracket(page);
+    expect(await offScreen(page)).toEqual([]);
+    await page.close();
+  });
+});
