@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger, rebuildModels } from '../events/ledger.ts';
-import { createTournament, registerTeam, startTournament } from '../server/commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { type Benchmark, type Figure, comparedTo, percentile, withGoal } from './harness.ts';
 

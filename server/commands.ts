@@ -32,10 +32,6 @@ function gameOf(models: ReadModels, gameId: string): GameModel {
   return game;
 }
 
-// Tournament-level commands live with the rest of the event's commands; re-exported for the
-// routes and the table driver that reach for them here.
-export { createTournament, registerTeam, startMatch, startNextGame, startTournament } from './tournament-commands.ts';
-
 /** Who deals the game's next hand. */
 export function dealerOfNextHand(game: GameModel): Seat {
   const options = resolveRules(game.rules).options;

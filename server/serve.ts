@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { tableCount } from './auth.ts';
 import type { CliIo } from './cli.ts';
 import { UsageError } from './cli.ts';
-import { createTournament, registerTeam, startTournament } from './commands.ts';
+import { createTournament, registerTeam, startTournament } from './tournament-commands.ts';
 import { driveTables } from './table-driver.ts';
 import { tournamentLinks } from '../views/tournament-home.tsx';
 

@@ -17,8 +17,8 @@ import type { GameModel } from '../events/read-models.ts';
 import type { MatchModel } from '../events/read-models.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../engine/formats.ts';
-import { CommandError, claimRenege, dealHand, makeBid, nextBidder, playCard, startMatch, startNextGame } from './commands.ts';
-import { callTime, startRound } from './tournament-commands.ts';
+import { CommandError, claimRenege, dealHand, makeBid, nextBidder, playCard } from './commands.ts';
+import { callTime, startMatch, startNextGame, startRound } from './tournament-commands.ts';
 
 export interface DriverOptions {
   tournamentId: string;

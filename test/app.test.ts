@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/ledger.ts';
 import { createApp } from '../server/app.ts';
-import { createTournament } from '../server/commands.ts';
+import { createTournament } from '../server/tournament-commands.ts';
 
 const open: { close(): void }[] = [];
 afterEach(() => {

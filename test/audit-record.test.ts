@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordResult } from '../engine/record.ts';
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
 import { createApp } from '../server/app.ts';
-import { createTournament, registerTeam, startTournament } from '../server/commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -12,7 +12,7 @@ import { gameRecord } from '../events/game-projection.ts';
 import type { Ledger } from '../events/ledger.ts';
 import { PAPER_JUDGE, RecordImportError, importRecord } from '../events/record-import.ts';
 import { gameStream } from '../events/streams.ts';
-import { createTournament, registerTeam, startTournament } from '../server/commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 import { dealFor, dealNames, fullGameRecord, names, playOut } from './record-builders.ts';
 

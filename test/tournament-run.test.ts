@@ -6,7 +6,7 @@ import type { FormatId } from '../engine/formats.ts';
 import { type Ledger, openLedger, rebuildModels } from '../events/ledger.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import { scoreRecord } from '../engine/record.ts';
-import { createTournament, registerTeam, startTournament } from '../server/commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveTables } from '../server/table-driver.ts';
 
 const dirs: string[] = [];
