@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordResult } from '../engine/record.ts';
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
 import { createApp } from '../server/app.ts';
+import { attrValues } from './fixtures/html.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 
@@ -26,10 +27,6 @@ function spadesScore(record: unknown): Promise<{ status: number | null; stdout: 
     child.on('close', (status) => resolve({ status, stdout, stderr }));
     child.stdin.end(JSON.stringify(record));
   });
-}
-
-function attrValues(html: string, attr: string): string[] {
-  return [...html.matchAll(new RegExp(`\\s${attr}="([^"]*)"`, 'g'))].map((m) => m[1]!);
 }
 
 let original: AuditLedger;

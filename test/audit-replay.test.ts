@@ -11,6 +11,7 @@ import { undoLastEntry } from '../server/commands.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 import { fullGameRecord } from './record-builders.ts';
+import { attrValues, element } from './fixtures/html.ts';
 
 let fixture: AuditLedger;
 let app: ReturnType<typeof createApp>['app'];
@@ -30,26 +31,6 @@ afterAll(() => fixture.remove());
 async function page(url: string): Promise<{ status: number; html: string }> {
   const res = await app.request(url);
   return { status: res.status, html: await res.text() };
-}
-
-/** The value of `attr` on every element carrying it, in document order. */
-function attrValues(html: string, attr: string): string[] {
-  return [...html.matchAll(new RegExp(`\\s${attr}="([^"]*)"`, 'g'))].map((m) => m[1]!);
-}
-
-/** The outer HTML of the element opened by the first tag matching `open`, balanced by tag name. */
-function element(html: string, open: RegExp): string {
-  const start = html.search(open);
-  if (start < 0) throw new Error(`no element matches ${open}`);
-  const tag = /^<([a-z0-9-]+)/i.exec(html.slice(start))![1]!;
-  const re = new RegExp(`<(/?)${tag}\\b[^>]*>`, 'gi');
-  re.lastIndex = start;
-  let depth = 0;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    depth += m[1] ? -1 : 1;
-    if (depth === 0) return html.slice(start, m.index + m[0].length);
-  }
-  throw new Error(`unbalanced <${tag}>`);
 }
 
 const replayUrl = (gameId: string, hand: number, step?: number) => `/games/${gameId}/hands/${hand}/replay${step === undefined ? '' : `?step=${step}`}`;

@@ -8,6 +8,7 @@ import { Partial, idSelector } from '../views/partials.tsx';
 import { LiveTables, Screen, Ticker } from '../views/screen.tsx';
 import { ScoreChart, TableView, tableId } from '../views/table.tsx';
 import { TournamentHome, tournamentLinks } from '../views/tournament-home.tsx';
+import { attrValues, element } from './fixtures/html.ts';
 
 // ---- fixtures: a 16-team double-elimination event part-way through round 2 ----
 
@@ -236,26 +237,6 @@ const now = new Date('2025-03-01T14:52:30Z');
 // ---- helpers ----
 
 const render = (node: unknown): string => String(node);
-
-/** The values of `attr` on every element that carries it, in document order. */
-function attrValues(html: string, attr: string): string[] {
-  return [...html.matchAll(new RegExp(`\\s${attr}="([^"]*)"`, 'g'))].map((m) => m[1]!);
-}
-
-/** The outer HTML of the element opened by the first tag matching `open`, balanced by tag name. */
-function element(html: string, open: RegExp): string {
-  const start = html.search(open);
-  if (start < 0) throw new Error(`no element matches ${open}`);
-  const tag = /^<([a-z0-9-]+)/i.exec(html.slice(start))![1]!;
-  const re = new RegExp(`<(/?)${tag}\\b[^>]*>`, 'gi');
-  re.lastIndex = start;
-  let depth = 0;
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    depth += m[1] ? -1 : 1;
-    if (depth === 0) return html.slice(start, m.index + m[0].length);
-  }
-  throw new Error(`unbalanced <${tag}>`);
-}
 
 function expectCspSafe(html: string): void {
   expect(html).not.toMatch(/\sstyle=/i);
