@@ -4,7 +4,7 @@
  * So a game exported as a record and scored offline gives exactly the scores shown live.
  */
 import { type Seat, type Team, SEATS, cardName, parseCard } from '../engine/cards.ts';
-import { parseBid } from '../engine/bid.ts';
+import { biddingOrder, parseBid } from '../engine/bid.ts';
 import { deckFor } from '../engine/deck.ts';
 import { dealFromSeed } from '../engine/random.ts';
 import { type HandResult, RecordError, RECORD_FORMAT, readHeader, scoreNextHand, startRecordGame } from '../engine/record.ts';
@@ -370,4 +370,12 @@ export function handSoFar(game: GameModel): ReturnType<typeof replayPlays> | nul
     }
   }
   return replayPlays(deck, current.dealer, plays);
+}
+
+/** The seat whose bid is next in the hand in progress, or null once all four have bid (or no hand is dealt). */
+export function nextBidder(game: GameModel): Seat | null {
+  const current = game.current;
+  if (!current) return null;
+  const order = biddingOrder(resolveRules(game.rules).options, current.dealer);
+  return order.find((seat) => current.bids[seat] === undefined) ?? null;
 }

@@ -12,7 +12,7 @@ import type { Decision } from '../events/ledger.ts';
 import { gameStream } from '../events/streams.ts';
 import type { ReadModels } from '../events/projections.ts';
 import type { GameModel } from '../events/read-models.ts';
-import { handSoFar } from '../events/game-projection.ts';
+import { handSoFar, nextBidder } from '../events/game-projection.ts';
 
 /** A command refused: the HTTP API answers 4xx with the message. */
 export class CommandError extends Error {
@@ -70,14 +70,6 @@ export function dealHand(models: ReadModels, input: { gameId: string; seed?: str
     payload.deal = Object.fromEntries(SEATS.map((s) => [s, input.deal![s].map((n) => cardName(parseCard(n)!))]));
   }
   return { stream: gameStream(game.gameId), events: [{ type: 'HandDealt', payload }] };
-}
-
-/** The seat whose bid is next, or null once all four have bid. */
-export function nextBidder(game: GameModel): Seat | null {
-  const current = game.current;
-  if (!current) return null;
-  const order = biddingOrder(resolveRules(game.rules).options, current.dealer);
-  return order.find((seat) => current.bids[seat] === undefined) ?? null;
 }
 
 /** The bids the next bidder may make, in bid-pad order. */

@@ -12,7 +12,7 @@ import { bidValue, biddingOrder } from '../engine/bid.ts';
 import { type Deck, deckFor, TRUMPS } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
-import { handSoFar } from '../events/game-projection.ts';
+import { handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { Decision, Ledger } from '../events/ledger.ts';
 import type { GameModel } from '../events/read-models.ts';
 import { Layout } from '../views/layout.tsx';
@@ -39,7 +39,6 @@ import {
   dealerOfNextHand,
   lastEntryLabel,
   makeBid,
-  nextBidder,
   playCard,
   recordTricks,
   undoLastEntry,

@@ -11,13 +11,13 @@ import { botBid, botPlay } from '../engine/bot.ts';
 import { deckFor, TRUMPS } from '../engine/deck.ts';
 import { createRandom } from '../engine/random.ts';
 import { resolveRules } from '../engine/rules.ts';
-import { handSoFar } from '../events/game-projection.ts';
+import { handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { Decision, Ledger } from '../events/ledger.ts';
 import type { GameModel } from '../events/read-models.ts';
 import type { MatchModel } from '../events/read-models.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../engine/formats.ts';
-import { CommandError, claimRenege, dealHand, makeBid, nextBidder, playCard } from './commands.ts';
+import { CommandError, claimRenege, dealHand, makeBid, playCard } from './commands.ts';
 import { callTime, startMatch, startNextGame, startRound } from './tournament-commands.ts';
 
 export interface DriverOptions {

@@ -11,7 +11,8 @@ import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import type { Ledger } from '../events/ledger.ts';
-import { bidsOpenTo, nextBidder } from '../server/commands.ts';
+import { nextBidder } from '../events/game-projection.ts';
+import { bidsOpenTo } from '../server/commands.ts';
 import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 
 let fixture: Fixture;

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import type { Seat } from '../engine/cards.ts';
 import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createApp } from '../server/app.ts';
-import { bidsOpenTo, dealHand, makeBid, nextBidder, recordTricks } from '../server/commands.ts';
+import { nextBidder } from '../events/game-projection.ts';
+import { bidsOpenTo, dealHand, makeBid, recordTricks } from '../server/commands.ts';
 import { createTournament, registerTeam, startMatch, startTournament } from '../server/tournament-commands.ts';
 import { bidValue } from '../engine/bid.ts';
 

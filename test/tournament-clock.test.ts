@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Seat } from '../engine/cards.ts';
 import type { Ledger } from '../events/ledger.ts';
-import { CommandError, dealHand, makeBid, nextBidder, recordTricks } from '../server/commands.ts';
+import { nextBidder } from '../events/game-projection.ts';
+import { CommandError, dealHand, makeBid, recordTricks } from '../server/commands.ts';
 import { callTime, createTournament, registerTeam, startMatch, startNextGame, startTournament } from '../server/tournament-commands.ts';
 import { eventsOf, expectRebuildEqualsLive, tempLedger } from './tournament-ledger.ts';
 

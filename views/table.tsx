@@ -3,11 +3,9 @@
  * the trick on the cloth, the score pad and the running score. Rendered whole for the table
  * page and pushed whole over SSE, so a card played redraws the trick and the counts together.
  */
-import { type Seat, type Team, SEATS, TEAMS, parseCard, seatsOf } from '../engine/cards.ts';
-import { biddingOrder } from '../engine/bid.ts';
-import { deckFor } from '../engine/deck.ts';
-import { resolveRules } from '../engine/rules.ts';
-import { type PlayResult, replayPlays } from '../engine/trick.ts';
+import { type Seat, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
+import type { PlayResult } from '../engine/trick.ts';
+import { handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { BidValue } from '../events/domain-events.ts';
 import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
 import { CardFace } from './card-face.tsx';
@@ -170,7 +168,7 @@ function CurrentHand({ game, current, play }: CurrentHandProps) {
   const lastTrick = play && play.tricks.length > 0 ? play.tricks[play.tricks.length - 1]! : null;
   const trickNumber = play ? play.tricks.length : 0;
   const trickDone = lastTrick !== null && lastTrick.cards.length === 4;
-  const turn = bidsIn < 4 ? nextBidder(game, current) : current.tricks ? null : (play?.next ?? null);
+  const turn = bidsIn < 4 ? nextBidder(game) : current.tricks ? null : (play?.next ?? null);
   const phase = bidsIn < 4 ? 'Bidding' : current.tricks ? 'Tricks counted' : trickNumber > 0 ? `Trick ${trickNumber}` : 'Lead';
 
   return (
@@ -238,22 +236,14 @@ function CurrentHand({ game, current, play }: CurrentHandProps) {
  * the table and whose turn it is. A record the engine cannot replay shows no counts rather
  * than wrong ones; the projection reports such a record, not the view.
  */
+/**
+ * The hand in progress as the projection reads it, or null before the first card, and for plays
+ * the engine cannot replay (a ledger written by something else), which the view shows as unknown.
+ */
 function replayCurrent(game: GameModel, current: HandInProgress): PlayResult | null {
   if (current.plays.length === 0) return null;
   try {
-    const deck = deckFor(resolveRules(game.rules).options);
-    const plays = current.plays.map((trick) => trick.map(parseCard));
-    if (plays.some((trick) => trick.some((card) => card === null))) return null;
-    return replayPlays(deck, current.dealer, plays as number[][]);
-  } catch {
-    return null;
-  }
-}
-
-function nextBidder(game: GameModel, current: HandInProgress): Seat | null {
-  try {
-    const order = biddingOrder(resolveRules(game.rules).options, current.dealer);
-    return order.find((seat) => current.bids[seat] === undefined) ?? null;
+    return handSoFar(game);
   } catch {
     return null;
   }
