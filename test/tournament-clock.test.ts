@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { Seat } from '../engine/cards.ts';
 import type { Ledger } from '../events/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { CommandError, dealHand, makeBid, recordTricks } from '../server/commands.ts';
+import { dealHand, makeBid, recordTricks } from '../server/commands.ts';
 import { callTime, createTournament, registerTeam, startMatch, startNextGame, startTournament } from '../server/tournament-commands.ts';
-import { eventsOf, expectRebuildEqualsLive, tempLedger } from './tournament-ledger.ts';
+import { eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 
 const START = '2026-01-01T10:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString();
@@ -30,16 +30,6 @@ function dealAndBid(ledger: Ledger, gameId: string, bids: Record<Seat, number>):
 
 function tricks(ledger: Ledger, gameId: string, taken: Record<Seat, number>): void {
   ledger.execute(recordTricks(ledger.models, { gameId, tricks: taken }));
-}
-
-function refusal(decide: () => unknown): CommandError {
-  try {
-    decide();
-  } catch (error) {
-    if (error instanceof CommandError) return error;
-    throw error;
-  }
-  throw new Error('the command was not refused');
 }
 
 const THREES = { N: 3, E: 3, S: 3, W: 3 };

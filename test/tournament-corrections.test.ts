@@ -6,22 +6,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/ledger.ts';
 import type { MatchModel } from '../events/read-models.ts';
-import { CommandError } from '../server/commands.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { correctGameResult, createTournament, disqualifyTeam, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { driveToEnd, eventsOf, expectRebuildEqualsLive, tempLedger } from './tournament-ledger.ts';
+import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 
 const NOW = () => '2026-01-01T10:00:00.000Z';
-
-function refusal(decide: () => unknown): CommandError {
-  try {
-    decide();
-  } catch (error) {
-    if (error instanceof CommandError) return error;
-    throw error;
-  }
-  throw new Error('the command was not refused');
-}
 
 function blpEvent(ledger: Ledger): void {
   ledger.execute(createTournament(ledger.models, { tournamentId: 'b', name: 'BLP 2024', format: 'blp-2024' }));

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { type Ledger, openLedger, rebuildModels } from '../events/ledger.ts';
+import { CommandError } from '../server/commands.ts';
 import { driveTables } from '../server/table-driver.ts';
 
 const dirs: string[] = [];
@@ -51,4 +52,15 @@ export function expectRebuildEqualsLive(ledger: Ledger): void {
   const live = structuredClone(ledger.models);
   const rebuilt = rebuildModels(ledger.database, ledger.store);
   expect(rebuilt).toEqual(live);
+}
+
+/** The refusal a command answers with; fails the test when the command is not refused. */
+export function refusal(decide: () => unknown): CommandError {
+  try {
+    decide();
+  } catch (error) {
+    if (error instanceof CommandError) return error;
+    throw error;
+  }
+  throw new Error('the command was not refused');
 }

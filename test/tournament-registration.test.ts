@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { naturalRank, parseCard } from '../engine/cards.ts';
 import type { Ledger } from '../events/ledger.ts';
-import { CommandError } from '../server/commands.ts';
 import {
   checkInTeam,
   createTournament,
@@ -18,19 +17,9 @@ import {
   startTournament,
   withdrawTeam,
 } from '../server/tournament-commands.ts';
-import { driveToEnd, eventsOf, expectRebuildEqualsLive, tempLedger } from './tournament-ledger.ts';
+import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 
 const AT = '2026-01-01T09:00:00.000Z';
-
-function refusal(decide: () => unknown): CommandError {
-  try {
-    decide();
-  } catch (error) {
-    if (error instanceof CommandError) return error;
-    throw error;
-  }
-  throw new Error('the command was not refused');
-}
 
 function teams(ledger: Ledger, tournamentId: string, count: number): void {
   for (let i = 1; i <= count; i++) ledger.execute(registerTeam(ledger.models, { tournamentId, teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
