@@ -81,6 +81,9 @@ for (let c = 0; c < 54; c++) NAME_TO_CARD.set(cardName(c), c);
  */
 export function parseCard(text: string): Card | null {
   if (typeof text !== 'string') return null;
+  // Names as the record format writes them (every name this project writes) need no tidying.
+  const exact = NAME_TO_CARD.get(text);
+  if (exact !== undefined) return exact;
   let t = text.trim().toUpperCase();
   if (t.length === 2 && t[0] === 'T') t = '10' + t[1];
   const card = NAME_TO_CARD.get(t);

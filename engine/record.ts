@@ -3,7 +3,7 @@
  * through the same game fold the ledger uses. Every refusal is one line; when a hand is at fault
  * it starts `hand N:`.
  */
-import { type Card, type Seat, type Team, SEATS, cardName, isSeat, parseCard } from './cards.ts';
+import { type Card, type Seat, type Team, SEATS, cardName, isSeat, parseCard, seatIndex } from './cards.ts';
 import { type Bid, type Bids, BidError, parseBid } from './bid.ts';
 import { type Deck, deckFor, inDeck } from './deck.ts';
 import { type EndReason, type GameHand, type GameState, GameError, applyHand, callTime, checkTurn, newGame } from './game.ts';
@@ -280,7 +280,8 @@ function readCard(deck: Deck, rulesName: string, raw: unknown, where: string): C
 function readDeal(deck: Deck, rulesName: string, raw: unknown): Record<Seat, Card[]> {
   if (!isObject(raw)) throw new RecordError(`deal: expected each seat's 13 cards, got ${kind(raw)}`);
   for (const key of Object.keys(raw)) if (!isSeat(key)) throw new RecordError(`deal: '${key}' is not a seat; seats are N, E, S, W`);
-  const dealtTo = new Map<Card, Seat>();
+  // dealtTo[card] = index of the seat it was dealt to, −1 until dealt.
+  const dealtTo = new Int8Array(54).fill(-1);
   const deal = {} as Record<Seat, Card[]>;
   for (const seat of SEATS) {
     const cards = raw[seat];
@@ -288,11 +289,12 @@ function readDeal(deck: Deck, rulesName: string, raw: unknown): Record<Seat, Car
     if (cards.length !== 13) throw new RecordError(`deal: ${seat} has ${cards.length} cards; each seat is dealt 13`);
     deal[seat] = cards.map((name) => {
       const card = readCard(deck, rulesName, name, `deal: ${seat}`);
-      const holder = dealtTo.get(card);
-      if (holder !== undefined) {
+      const held = dealtTo[card]!;
+      if (held >= 0) {
+        const holder = SEATS[held]!;
         throw new RecordError(`deal: ${cardName(card)} is dealt ${holder === seat ? `twice to ${seat}` : `to both ${holder} and ${seat}`}`);
       }
-      dealtTo.set(card, seat);
+      dealtTo[card] = seatIndex(seat);
       return card;
     });
   }
