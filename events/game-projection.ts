@@ -26,8 +26,10 @@ import type {
 } from './domain-events.ts';
 import type { GameModel, HandInProgress, HandRow, RecentEntry, RecordHand } from './read-models.ts';
 
-/** The game's events as the projection sees them. */
-export type GameEvent =
+/** The game's events as the projection sees them, with the time each was appended. */
+export type GameEvent = GameEventBody & { readonly at: string };
+
+type GameEventBody =
   | { type: 'GameStarted'; payload: GameStarted }
   | { type: 'HandDealt'; payload: HandDealt }
   | { type: 'BidMade'; payload: BidMade }
@@ -73,7 +75,7 @@ export function startGame(e: GameStarted): GameModel {
  * Folds one event into the game (mutating the model the projection owns). Returns true when
  * the game's score may have changed.
  */
-export function evolveGame(game: GameModel, event: GameEvent, position: number, at: string): boolean {
+export function evolveGame(game: GameModel, event: GameEvent, position: number): boolean {
   noteRecent(game, event, position);
   switch (event.type) {
     case 'GameStarted':
@@ -139,7 +141,7 @@ export function evolveGame(game: GameModel, event: GameEvent, position: number, 
     case 'RulingGiven': {
       const claim = game.claims.find((c) => c.claimId === event.payload.claimId);
       if (!claim) return false;
-      claim.ruling = { upheld: event.payload.upheld, note: event.payload.note, judge: event.payload.judge, position, at };
+      claim.ruling = { upheld: event.payload.upheld, note: event.payload.note, judge: event.payload.judge, position, at: event.at };
       // A ruling on a hand already closed changes that hand's score and everything after it.
       const record = game.hands[claim.hand - 1];
       if (record && !record.misdeal) {

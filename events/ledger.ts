@@ -118,8 +118,7 @@ export function catchUp(store: EventStore, models: ReadModels, onProgress?: (don
     const rows = page.all(models.position) as [number, string, number, string, string][];
     if (rows.length === 0) break;
     for (const [position, type, schemaVersion, payloadText, meta] of rows) {
-      const payload = domainEvents.upcast(type, schemaVersion, JSON.parse(payloadText));
-      applyEvent(models, { position, type, payload, at: appendedAt(meta) });
+      applyEvent(models, new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, JSON.parse(payloadText)), meta));
     }
     onProgress?.(models.position, total);
   }
@@ -128,8 +127,19 @@ export function catchUp(store: EventStore, models: ReadModels, onProgress?: (don
 // Meta is stored as canonical JSON (sorted keys, no spaces), so its `at` can be read without
 // parsing the whole object.
 const AT = /"at":"([^"]*)"/;
-function appendedAt(meta: string): string {
-  return AT.exec(meta)?.[1] ?? '';
+
+/** A row as the projections read it; few projections need the append time, so it is read on demand. */
+class StoredEvent implements ProjectedEvent {
+  constructor(
+    readonly position: number,
+    readonly type: string,
+    readonly payload: unknown,
+    private readonly meta: string,
+  ) {}
+
+  get at(): string {
+    return AT.exec(this.meta)?.[1] ?? '';
+  }
 }
 
 function loadSnapshot(database: LedgerDatabase): ReadModels | null {

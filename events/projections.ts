@@ -74,7 +74,7 @@ export function applyEvent(models: ReadModels, event: ProjectedEvent): Change {
   if (GAME_TYPES.has(event.type) || event.type === 'TimeCalled') {
     const game = models.games[payload.gameId as string];
     if (game) {
-      const scored = evolveGame(game, event as unknown as GameEvent, event.position, event.at);
+      const scored = evolveGame(game, event as unknown as GameEvent, event.position);
       change.games.push(game.gameId);
       if (scored) touchTournament(models, game, event.position, change);
     }
