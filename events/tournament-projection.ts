@@ -7,6 +7,7 @@
  */
 import {
   type BracketState,
+  type MatchView,
   type Placing,
   buildBracket,
   forfeitTeam,
@@ -94,7 +95,7 @@ export interface TournamentState {
   progressive: ProgressiveState | null;
   /** Each game's winner for its match as last settled, so a hand that decides nothing skips the bracket. */
   decided: Record<string, string | null>;
-  /** Each game's part in the standings as last counted (see tallyOf), so a scored hand moves only its difference. */
+  /** Each game's part in the standings as last counted (see tallyOf), so a scored hand or a finished game moves only its difference. */
   tally: Record<string, number[]>;
 }
 
@@ -109,6 +110,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
       teams: [],
       matches: [],
       placings: [],
+      prizes: [],
       latest: [],
     },
     format: e.options,
@@ -199,13 +201,13 @@ export function evolveTournament(
       info.table = e.table;
       info.clock = null;
       if (e.firstDealer) info.firstDealer = e.firstDealer;
-      refresh(state, games);
+      if (!seatMatch(state, e.matchId, info)) refresh(state, games);
       return;
     }
     case 'ClockStarted': {
       const info = infoFor(state, event.payload.matchId);
       info.clock = { startedAt: event.payload.at, minutes: event.payload.minutes, calledAt: null };
-      refresh(state, games);
+      if (!seatMatch(state, event.payload.matchId, info)) refresh(state, games);
       return;
     }
     case 'TimeCalled': {
@@ -250,40 +252,90 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
       const round = state.progressive.rounds[state.progressive.rounds.length - 1]!;
       addLatest(state, `Round ${round.round} finished`, position);
     }
-  } else {
-    const winner = gameWinner(state, game);
-    // Most changes are a hand scored in a game still going on: no match can be decided by
-    // that, so only the two teams' points move; a game just started decides nothing either.
-    // Only a game that ends (or un-ends) settles the bracket.
-    if ((state.decided[game.gameId] ?? null) === winner) {
-      if (known) refreshPoints(state, games, game);
-      else refresh(state, games);
+    refresh(state, games);
+    return;
+  }
+  // Most changes are a hand scored in a game still going on, or a game started: they decide
+  // no match, so only that match and its two teams' rows move. A game that ends (or un-ends)
+  // settles the bracket only when it decides (or un-decides) its match.
+  const winner = gameWinner(state, game);
+  if ((state.decided[game.gameId] ?? null) !== winner) {
+    state.decided[game.gameId] = winner;
+    if (!matchSettled(state, games, game.matchId)) {
+      settle(state, games, position);
+      refresh(state, games);
       return;
     }
-    state.decided[game.gameId] = winner;
-    settle(state, games, position);
   }
-  refresh(state, games);
+  if (!refreshGame(state, games, game, known)) refresh(state, games);
 }
 
-/** A game's part in its teams' standings: NS points, bags, sets, then EW's. */
-function tallyOf(game: GameModel): number[] {
-  return [game.score.NS, game.bags.NS, game.sets.NS, game.score.EW, game.bags.EW, game.sets.EW];
+/** A game's part in its teams' standings: NS points, bags, sets, games won and lost, then EW's. */
+function tallyOf(state: TournamentState, game: GameModel): number[] {
+  const winner = gameWinner(state, game);
+  const won = (team: Team) => (winner !== null && winner === game.teams[team] ? 1 : 0);
+  const lost = (team: Team) => (winner !== null && winner !== game.teams[team] ? 1 : 0);
+  const { score, bags, sets } = game;
+  return [score.NS, bags.NS, sets.NS, won('NS'), lost('NS'), score.EW, bags.EW, sets.EW, won('EW'), lost('EW')];
 }
 
-/** Moves the two teams' points, bags and sets by what one game's new score changed. */
-function refreshPoints(state: TournamentState, games: Readonly<Record<string, GameModel>>, game: GameModel): void {
-  const before = state.tally[game.gameId];
-  if (!before) return refresh(state, games);
-  const now = tallyOf(game);
+const NO_TALLY: readonly number[] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/**
+ * Brings one game's match and its two teams' rows up to date while the bracket stands as it
+ * was: the rows move by the difference in the game's tally. False when the game's match is not
+ * in the bracket as last derived, and only a whole refresh can place it.
+ */
+function refreshGame(state: TournamentState, games: Readonly<Record<string, GameModel>>, game: GameModel, known: boolean): boolean {
+  const match = state.model.matches.find((m) => m.matchId === game.matchId);
+  const info = state.matchInfo[game.matchId!];
+  const before = known ? state.tally[game.gameId] : NO_TALLY;
+  if (!match || !info || !before) return false;
+  const now = tallyOf(state, game);
   (['NS', 'EW'] as const).forEach((team, t) => {
     const row = state.model.teams.find((r) => r.teamId === game.teams[team]);
     if (!row) return;
-    row.points += now[3 * t]! - before[3 * t]!;
-    row.bags += now[3 * t + 1]! - before[3 * t + 1]!;
-    row.sets += now[3 * t + 2]! - before[3 * t + 2]!;
+    const at = 5 * t;
+    row.points += now[at]! - before[at]!;
+    row.bags += now[at + 1]! - before[at + 1]!;
+    row.sets += now[at + 2]! - before[at + 2]!;
+    row.gamesWon += now[at + 3]! - before[at + 3]!;
+    row.gamesLost += now[at + 4]! - before[at + 4]!;
   });
   state.tally[game.gameId] = now;
+  if (!known) match.games = [...info.games];
+  match.gamesWon = gamesWonIn(state, info.games, match.teams, games);
+  return true;
+}
+
+/**
+ * Brings one match's seating, table and clock up to date (it started, or its clock did). False
+ * when the match is not in the bracket as last derived.
+ */
+function seatMatch(state: TournamentState, matchId: string, info: MatchInfo): boolean {
+  if (state.progressive) return false;
+  const match = state.model.matches.find((m) => m.matchId === matchId);
+  if (!match) return false;
+  // Seating moves a match between ready and live and leaves every other status as it is.
+  if (match.status === 'ready' || match.status === 'live') match.status = info.started ? 'live' : 'ready';
+  match.table = info.table;
+  match.clock = info.clock;
+  return true;
+}
+
+/** Games won in a match by each of its two teams, counting only games between those two. */
+function gamesWonIn(state: TournamentState, gameIds: readonly string[], teams: readonly [string | null, string | null], games: Readonly<Record<string, GameModel>>): [number, number] {
+  const won: [number, number] = [0, 0];
+  for (const gameId of gameIds) {
+    const game = games[gameId];
+    if (!game) continue;
+    const winner = gameWinner(state, game);
+    if (winner && teams.includes(game.teams.NS) && teams.includes(game.teams.EW)) {
+      if (winner === teams[0]) won[0]++;
+      else if (winner === teams[1]) won[1]++;
+    }
+  }
+  return won;
 }
 
 /** The winner of a game for its match: the judge's latest correction, else the game's own result. */
@@ -334,16 +386,15 @@ function matchDecision(
  */
 function settle(state: TournamentState, games: Readonly<Record<string, GameModel>>, position: number): void {
   if (!state.bracket) return;
-  let views = matchViews(state.bracket);
+  let views = viewsOf(state.bracket);
   for (let i = 0; i < views.length; i++) {
     const view = views[i]!;
     const [a, b] = view.teams;
     if (a === null || b === null || view.status === 'bye' || view.status === 'not-needed' || view.status === 'forfeit') continue;
     const info = state.matchInfo[view.id];
     const decided = info ? matchDecision(state, info.games, games, [a, b]) : null;
+    if (resultFits(state.bracket, view, decided)) continue;
     const result = state.bracket.results[view.id];
-    const fits = result !== undefined && view.status === 'played';
-    if (decided ? fits && result.winner === decided.winner : !fits) continue;
     const results: BracketState['results'] = { ...state.bracket.results };
     if (decided) {
       results[view.id] = { winner: decided.winner, loser: decided.winner === a ? b : a };
@@ -355,7 +406,7 @@ function settle(state: TournamentState, games: Readonly<Record<string, GameModel
     }
     state.bracket = { ...state.bracket, results };
     const before = views;
-    views = matchViews(state.bracket);
+    views = viewsOf(state.bracket);
     views.forEach((after, j) => {
       if (before[j]!.status !== 'played' || after.status !== 'under-review') return;
       state.reviews.push({ matchId: after.id, position });
@@ -364,6 +415,37 @@ function settle(state: TournamentState, games: Readonly<Record<string, GameModel
       addLatest(state, `${labelOf(state, after.id)} is under review: a team in it changed`, position);
     });
   }
+}
+
+/** Whether the bracket's recorded result for a match agrees with what its games decide. */
+function resultFits(bracket: BracketState, view: MatchView, decided: { winner: string } | null): boolean {
+  const result = bracket.results[view.id];
+  const fits = result !== undefined && view.status === 'played';
+  return decided ? fits && result.winner === decided.winner : !fits;
+}
+
+/**
+ * Whether one match's bracket result still agrees with its games. Every event that can change
+ * another match's decision settles the whole bracket, so after a game of this match ends, the
+ * bracket needs settling only when this match's own result no longer fits.
+ */
+function matchSettled(state: TournamentState, games: Readonly<Record<string, GameModel>>, matchId: string | null): boolean {
+  if (!state.bracket || !matchId) return false;
+  const view = viewsOf(state.bracket).find((v) => v.id === matchId);
+  const info = state.matchInfo[matchId];
+  if (!view || !info) return false;
+  const [a, b] = view.teams;
+  if (a === null || b === null || view.status === 'bye' || view.status === 'not-needed' || view.status === 'forfeit') return true;
+  return resultFits(state.bracket, view, matchDecision(state, info.games, games, [a, b]));
+}
+
+// The views of a bracket state, derived once: bracket states are never changed in place (each
+// result or forfeit makes a new one), so the views of one stay true. Callers only read them.
+const VIEWS = new WeakMap<BracketState, readonly MatchView[]>();
+function viewsOf(bracket: BracketState): readonly MatchView[] {
+  let views = VIEWS.get(bracket);
+  if (!views) VIEWS.set(bracket, (views = matchViews(bracket)));
+  return views;
 }
 
 function infoFor(state: TournamentState, matchId: string): MatchInfo {
@@ -400,8 +482,12 @@ function labelOf(state: TournamentState, matchId: string): string {
   return state.model.matches.find((m) => m.matchId === matchId)?.label ?? `match ${matchId}`;
 }
 
-/** Derives the matches, standings, statuses, placings and prizes again from the bracket (or tables) and the games. */
-function refresh(state: TournamentState, games: Readonly<Record<string, GameModel>>): void {
+/**
+ * Derives the matches, standings, statuses, placings and prizes again from the bracket (or
+ * tables) and the games. The fold calls it when the bracket moves; smaller changes update one
+ * match and two rows, and must leave the model just as this whole derivation would.
+ */
+export function refresh(state: TournamentState, games: Readonly<Record<string, GameModel>>): void {
   refreshStandings(state, games);
   state.model.prizes = state.prizes;
 }
@@ -425,33 +511,28 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
     model.matches = [];
     return;
   }
-  const views = matchViews(state.bracket);
+  const views = viewsOf(state.bracket);
   const lossesToOut = state.format.elimination === 'double' ? 2 : 1;
   model.matches = views.map((view): MatchModel => {
     const info = state.matchInfo[view.id];
     const teams = view.teams;
-    const gamesWon: [number, number] = [0, 0];
     for (const gameId of info?.games ?? []) {
       const game = games[gameId];
       if (!game) continue;
-      const winner = gameWinner(state, game);
-      state.tally[gameId] = tallyOf(game);
-      for (const team of ['NS', 'EW'] as Team[]) {
+      const tally = tallyOf(state, game);
+      state.tally[gameId] = tally;
+      (['NS', 'EW'] as const).forEach((team, t) => {
         const row = rows.get(game.teams[team]);
-        if (!row) continue;
-        row.points += game.score[team];
-        row.bags += game.bags[team];
-        row.sets += game.sets[team];
-        if (winner) {
-          if (winner === game.teams[team]) row.gamesWon++;
-          else row.gamesLost++;
-        }
-      }
-      if (winner && teams.includes(game.teams.NS) && teams.includes(game.teams.EW)) {
-        if (winner === teams[0]) gamesWon[0]++;
-        else if (winner === teams[1]) gamesWon[1]++;
-      }
+        if (!row) return;
+        const at = 5 * t;
+        row.points += tally[at]!;
+        row.bags += tally[at + 1]!;
+        row.sets += tally[at + 2]!;
+        row.gamesWon += tally[at + 3]!;
+        row.gamesLost += tally[at + 4]!;
+      });
     }
+    const gamesWon = gamesWonIn(state, info?.games ?? [], teams, games);
     const bothKnown = teams[0] !== null && teams[1] !== null;
     const status: MatchModel['status'] =
       view.status === 'played'

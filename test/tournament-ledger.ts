@@ -6,7 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
-import { type Ledger, openLedger, rebuildModels } from '../events/ledger.ts';
+import { type Ledger, openLedger, projected, rebuildModels } from '../events/ledger.ts';
+import { applyEvent, emptyModels } from '../events/projections.ts';
+import { refresh } from '../events/tournament-projection.ts';
 import { CommandError } from '../server/commands.ts';
 import { driveTables } from '../server/table-driver.ts';
 
@@ -46,12 +48,36 @@ export function driveToEnd(ledger: Ledger, tournamentId: string, seed: string, m
   return step;
 }
 
-/** The ledger's chain verifies, and a rebuild from position 0 gives the very read models the live ledger holds. */
+/**
+ * The ledger's chain verifies, a rebuild from position 0 gives the very read models the live
+ * ledger holds, and every update the fold made to a tournament left it as a whole derivation would.
+ */
 export function expectRebuildEqualsLive(ledger: Ledger): void {
   expect(ledger.store.verifyChain().ok).toBe(true);
   const live = structuredClone(ledger.models);
   const rebuilt = rebuildModels(ledger.database, ledger.store);
   expect(rebuilt).toEqual(live);
+  expectUpdatesEqualDerivation(ledger);
+}
+
+/**
+ * Folds the ledger again event by event; after each event that touched a tournament, its
+ * matches, standings and placings equal what deriving them all again from its bracket and
+ * games gives. A hand scored or a game started updates one match and two rows in place, so a
+ * wrong difference would otherwise stand until the next whole derivation hides it.
+ */
+export function expectUpdatesEqualDerivation(ledger: Ledger): void {
+  const models = emptyModels();
+  for (const event of ledger.store.readAll()) {
+    const change = applyEvent(models, projected(event));
+    for (const id of new Set(change.tournaments)) {
+      const state = models.tournaments[id]!;
+      const derived = structuredClone(state);
+      refresh(derived, models.games);
+      expect(state.model, `tournament ${id} after position ${event.position} (${event.type})`).toEqual(derived.model);
+      expect(state.tally, `tournament ${id} tally after position ${event.position}`).toEqual(derived.tally);
+    }
+  }
 }
 
 /** The refusal a command answers with; fails the test when the command is not refused. */

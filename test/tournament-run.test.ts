@@ -8,6 +8,7 @@ import { gameRecord } from '../events/game-projection.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveTables } from '../server/table-driver.ts';
+import { expectUpdatesEqualDerivation } from './tournament-ledger.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -51,6 +52,7 @@ describe('a whole simulated tournament through the ledger', () => {
       const live = structuredClone(ledger.models);
       const rebuilt = rebuildModels(ledger.database, ledger.store);
       expect(rebuilt).toEqual(live);
+      expectUpdatesEqualDerivation(ledger);
 
       // The ledger and the record agree: every game, exported and scored, gives the scores shown.
       for (const game of Object.values(ledger.models.games)) {
@@ -81,6 +83,7 @@ describe('read models are folds', () => {
             for (const event of ledger.store.readAll()) applyEvent(ledger.models, projected(event));
             expect(ledger.models).toEqual(live);
             expect(rebuildModels(ledger.database, ledger.store)).toEqual(live);
+            expectUpdatesEqualDerivation(ledger);
           } finally {
             ledger.close();
           }
