@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// The `spades` command. TypeScript sources are loaded through tsx, so `npx spades` works
-// straight after `npm install` with no build step.
-import { register } from 'tsx/esm/api';
+// The `spades` command. TypeScript sources are compiled as they load (see typescript.js), so
+// `npx spades` works straight after `npm install` with no build step.
+import { registerTypeScript } from './typescript.js';
 
-register();
+registerTypeScript();
 const { main } = await import('../server/cli.ts');
 process.exitCode = await main(process.argv.slice(2));
