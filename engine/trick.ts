@@ -97,7 +97,8 @@ export function replayPlays(
     if (cards.length < 4 && t !== plays.length - 1) {
       throw new PlayError(`trick ${trickNo} has ${cards.length} cards; only the last trick may be incomplete`, trickNo);
     }
-    cards.forEach((card, i) => {
+    for (let i = 0; i < cards.length; i++) {
+      const card = cards[i]!;
       const seat = seatAfter(leader, i);
       if (!Number.isInteger(card) || card < 0 || card > 53 || !inDeck(deck, card)) {
         throw new PlayError(`trick ${trickNo}: ${cardLabel(card)} is not in this preset's deck`, trickNo);
@@ -110,7 +111,7 @@ export function replayPlays(
       seen[card] = 1;
       playedAt[card] = trickNo;
       playedBy[card] = seatIndex(seat);
-    });
+    }
     tricks.push({ leader, cards: [...cards] });
     if (cards.length === 4) {
       const winner = seatAfter(leader, trickWinnerIndex(deck, cards));
@@ -120,18 +121,17 @@ export function replayPlays(
     }
   }
 
-  const { reneges, illegalLeads } = findViolations(deck, tricks, (seat, trickNo) => holding(seat, trickNo));
-
-  function holding(seat: Seat, trickNo: number): Card[] {
-    const s = seatIndex(seat);
-    const held: Card[] = [];
+  const { reneges, illegalLeads } = findViolations(deck, tricks, (seat, trickNo) => {
+    // The suits of every card the seat still held when the trick began.
+    let suits = 0;
     if (deal) {
-      for (const card of deal[seat]) if (playedAt[card] === 0 || playedAt[card]! >= trickNo) held.push(card);
+      for (const card of deal[seat]) if (playedAt[card] === 0 || playedAt[card]! >= trickNo) suits |= 1 << deck.suit[card]!;
     } else {
-      for (let c = 0; c < 54; c++) if (playedBy[c] === s && playedAt[c]! >= trickNo) held.push(c);
+      const s = seatIndex(seat);
+      for (let c = 0; c < 54; c++) if (playedBy[c] === s && playedAt[c]! >= trickNo) suits |= 1 << deck.suit[c]!;
     }
-    return held;
-  }
+    return suits;
+  });
 
   let firstSeven: Team | null = null;
   if (winners.length >= 7) {
@@ -146,36 +146,35 @@ export function replayPlays(
 
 /**
  * Reneges (not following the led suit while holding it) and illegal leads (leading a trump
- * before trumps are broken while holding another suit), trick by trick.
+ * before trumps are broken while holding another suit), trick by trick. `suitsHeld` gives the
+ * suits a seat still held when a trick began, as a bit mask of effective suits.
  */
 export function findViolations(
   deck: Deck,
   tricks: readonly PlayedTrick[],
-  holding: (seat: Seat, trickNo: number) => readonly Card[],
+  suitsHeld: (seat: Seat, trickNo: number) => number,
 ): { reneges: Violation[]; illegalLeads: Violation[] } {
   const reneges: Violation[] = [];
   const illegalLeads: Violation[] = [];
+  const trumps = 1 << TRUMPS;
   let broken = false;
-  tricks.forEach((trick, t) => {
+  for (let t = 0; t < tricks.length; t++) {
+    const trick = tricks[t]!;
     const trickNo = t + 1;
     const lead = trick.cards[0];
-    if (lead === undefined) return;
+    if (lead === undefined) continue;
     const led = deck.suit[lead]!;
-    if (led === TRUMPS && !broken) {
-      if (holding(trick.leader, trickNo).some((c) => deck.suit[c] !== TRUMPS)) {
-        illegalLeads.push({ seat: trick.leader, trick: trickNo });
-      }
+    if (led === TRUMPS && !broken && (suitsHeld(trick.leader, trickNo) & ~trumps) !== 0) {
+      illegalLeads.push({ seat: trick.leader, trick: trickNo });
     }
     for (let i = 1; i < trick.cards.length; i++) {
       const card = trick.cards[i]!;
       const seat = seatAfter(trick.leader, i);
-      if (deck.suit[card] !== led && holding(seat, trickNo).some((c) => deck.suit[c] === led)) {
-        reneges.push({ seat, trick: trickNo });
-      }
+      if (deck.suit[card] !== led && (suitsHeld(seat, trickNo) & (1 << led)) !== 0) reneges.push({ seat, trick: trickNo });
     }
     // A trump led or played on another suit breaks trumps for the tricks after this one.
-    if (trick.cards.some((c) => deck.suit[c] === TRUMPS)) broken = true;
-  });
+    for (const card of trick.cards) if (deck.suit[card] === TRUMPS) broken = true;
+  }
   return { reneges, illegalLeads };
 }
 
