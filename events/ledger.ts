@@ -105,20 +105,24 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   };
 }
 
+// Rows read at a time while folding.
+const PAGE = 5000;
+
 /**
  * Folds every event after the models' position, page by page. Reads only the columns the
  * projections need, straight from the file: a rebuild reads every row, so this is its hot path.
  */
 export function catchUp(store: EventStore, models: ReadModels, onProgress?: (done: number, total: number) => void): void {
   const total = store.head().position;
-  const page = store.database.sqlite
-    .prepare('SELECT position, type, schema_version, payload, meta FROM events WHERE position > ? ORDER BY position LIMIT 5000')
-    .raw(true);
+  const sqlite = store.database.sqlite;
+  const page = sqlite.prepare(`SELECT position, type, schema_version, payload FROM events WHERE position > ? ORDER BY position LIMIT ${PAGE}`).raw(true);
+  const metaAt = sqlite.prepare('SELECT meta FROM events WHERE position = ?').pluck();
+  const metaOf = (position: number) => metaAt.get(position) as string;
   for (;;) {
-    const rows = page.all(models.position) as [number, string, number, string, string][];
+    const rows = page.all(models.position) as [number, string, number, string][];
     if (rows.length === 0) break;
-    for (const [position, type, schemaVersion, payloadText, meta] of rows) {
-      applyEvent(models, new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, JSON.parse(payloadText)), meta));
+    for (const [position, type, schemaVersion, payloadText] of rows) {
+      applyEvent(models, new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, JSON.parse(payloadText)), metaOf));
     }
     onProgress?.(models.position, total);
   }
@@ -128,17 +132,20 @@ export function catchUp(store: EventStore, models: ReadModels, onProgress?: (don
 // parsing the whole object.
 const AT = /"at":"([^"]*)"/;
 
-/** A row as the projections read it; few projections need the append time, so it is read on demand. */
+/**
+ * A row as the projections read it. Few projections need the append time, so the row's meta
+ * is read from the file only when one asks, while the event is being folded.
+ */
 class StoredEvent implements ProjectedEvent {
   constructor(
     readonly position: number,
     readonly type: string,
     readonly payload: unknown,
-    private readonly meta: string,
+    private readonly metaOf: (position: number) => string,
   ) {}
 
   get at(): string {
-    return AT.exec(this.meta)?.[1] ?? '';
+    return AT.exec(this.metaOf(this.position))?.[1] ?? '';
   }
 }
 

@@ -4,6 +4,7 @@
  * table codes with their QR links.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rebuildModels } from '../events/ledger.ts';
 import { claimRenege } from '../server/commands.ts';
 import { type Fixture, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 
@@ -37,6 +38,11 @@ describe('the judge console', () => {
     const page = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'no' } });
     expect(page.status).toBe(409);
     expect(await page.text()).toContain('claim c1 was already ruled on by Jo Judge');
+
+    // The ruling keeps the time it was appended, and a rebuild from position 0 reads the same time.
+    const live = structuredClone(ledger.models);
+    expect(live.games[gameId]!.claims.find((c) => c.claimId === 'c1')?.ruling?.at).toMatch(/^2026-03-01T10:00:\d\d\.000Z$/);
+    expect(rebuildModels(ledger.database, ledger.store)).toEqual(live);
     ledger.close();
   });
 });
