@@ -108,6 +108,19 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
 // Rows read at a time while folding.
 const PAGE = 5000;
 
+// One page of rows as one JSON document, [[position, "type", schema version, payload], …],
+// assembled by SQLite: a rebuild reads every row, and handing each row and each column to
+// JavaScript on its own cost more than reading and parsing them. Payloads are stored as JSON
+// and types are plain names (the registry refuses any other), so the document is JSON.
+const PAGE_SQL = `
+SELECT '[' || group_concat('[' || position || ',"' || type || '",' || schema_version || ',' || payload || ']', ',') || ']'
+FROM (SELECT position, type, schema_version, payload FROM events WHERE position > ? ORDER BY position LIMIT ${PAGE})`;
+
+/** A stored row the fold cannot read at all: the file was changed by something other than the store. */
+export class LedgerReadError extends Error {}
+
+type PageRow = [position: number, type: string, schemaVersion: number, payload: unknown];
+
 /**
  * Folds every event after the models' position, page by page. Reads only the columns the
  * projections need, straight from the file: a rebuild reads every row, so this is its hot path.
@@ -115,17 +128,46 @@ const PAGE = 5000;
 export function catchUp(store: EventStore, models: ReadModels, onProgress?: (done: number, total: number) => void): void {
   const total = store.head().position;
   const sqlite = store.database.sqlite;
-  const page = sqlite.prepare(`SELECT position, type, schema_version, payload FROM events WHERE position > ? ORDER BY position LIMIT ${PAGE}`).raw(true);
+  const page = sqlite.prepare(PAGE_SQL).pluck();
   const metaAt = sqlite.prepare('SELECT meta FROM events WHERE position = ?').pluck();
   const metaOf = (position: number) => metaAt.get(position) as string;
   for (;;) {
-    const rows = page.all(models.position) as [number, string, number, string][];
-    if (rows.length === 0) break;
-    for (const [position, type, schemaVersion, payloadText] of rows) {
-      applyEvent(models, new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, JSON.parse(payloadText)), metaOf));
+    const text = page.get(models.position) as string | null;
+    if (text === null) break;
+    for (const [position, type, schemaVersion, payload] of readPage(sqlite, text, models.position)) {
+      applyEvent(models, new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, payload), metaOf));
     }
     onProgress?.(models.position, total);
   }
+}
+
+function readPage(sqlite: LedgerDatabase['sqlite'], text: string, after: number): PageRow[] {
+  let rows: PageRow[];
+  try {
+    rows = JSON.parse(text) as PageRow[];
+  } catch {
+    throw new LedgerReadError(`${unreadableRow(sqlite, after)}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`);
+  }
+  // SQLite concatenates in the order the subquery gives, which is position order; should a
+  // build ever do otherwise, the page is put back in order rather than folded out of it.
+  for (let i = 1; i < rows.length; i++) {
+    if (rows[i]![0] < rows[i - 1]![0]) return rows.sort((a, b) => a[0] - b[0]);
+  }
+  return rows;
+}
+
+/** The first row of a page that cannot be read: its payload is not JSON, or its type is not a name. */
+function unreadableRow(sqlite: LedgerDatabase['sqlite'], after: number): string {
+  const rows = sqlite.prepare(`SELECT position, type, payload FROM events WHERE position > ? ORDER BY position LIMIT ${PAGE}`).raw(true).all(after) as [number, string, string][];
+  for (const [position, type, payload] of rows) {
+    if (!/^[A-Za-z0-9]+$/.test(type)) return `event ${position}: its type ${JSON.stringify(type)} is not an event type`;
+    try {
+      JSON.parse(payload);
+    } catch {
+      return `event ${position}: its payload is not JSON`;
+    }
+  }
+  return `the events after position ${after} cannot be read`;
 }
 
 // Meta is stored as canonical JSON (sorted keys, no spaces), so its `at` can be read without

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { defaultDatabasePath } from '../events/database.ts';
-import { openLedger, rebuildModels } from '../events/ledger.ts';
+import { LedgerReadError, openLedger, rebuildModels } from '../events/ledger.ts';
 import { type CliIo, UsageError } from './cli.ts';
 import { parseFlags } from './cli-verify.ts';
 
@@ -21,10 +21,26 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const path = flags.db ?? defaultDatabasePath();
   if (!existsSync(path)) throw new UsageError(`spades rebuild: no ledger at ${path}`);
   const started = process.hrtime.bigint();
+  let drawn = false;
+  const progress = (done: number, total: number) => {
+    drawn = true;
+    io.stderr(`\r${progressBar(done, total)}`);
+  };
+  try {
+    return rebuild(path, started, progress, io);
+  } catch (error) {
+    if (!(error instanceof LedgerReadError)) throw error;
+    // The refusal goes on a line of its own, below the bar drawn so far.
+    if (drawn) io.stderr('\n');
+    throw new UsageError(`spades rebuild: ${path}: ${error.message}`);
+  }
+}
+
+function rebuild(path: string, started: bigint, progress: (done: number, total: number) => void, io: CliIo): number {
   // Opening folds from the last snapshot; the rebuild below starts again from nothing.
   const ledger = openLedger({ path });
   try {
-    const models = rebuildModels(ledger.database, ledger.store, (done, total) => io.stderr(`\r${progressBar(done, total)}`));
+    const models = rebuildModels(ledger.database, ledger.store, progress);
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     io.stderr('\n');
     const games = Object.keys(models.games).length;
@@ -32,6 +48,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout(`rebuilt read models from ${models.position} events (${tournaments} tournaments, ${games} games) in ${seconds.toFixed(2)} s\n`);
     return 0;
   } finally {
-    ledger.close();
+    // Closing the ledger would store the models it opened with over the ones just rebuilt.
+    ledger.database.close();
   }
 }

@@ -1,0 +1,91 @@
+/**
+ * `spades rebuild`: folds every read model again from position 0 with a progress bar, leaves
+ * the models the live ledger held, and refuses in one line, naming the event, a file whose rows
+ * were changed so that they cannot be read, changing nothing.
+ */
+import BetterSqlite3 from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { openLedger } from '../events/ledger.ts';
+import type { ReadModels } from '../events/projections.ts';
+import { type CliIo, main } from '../server/cli.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { driveToEnd, tempLedger } from './tournament-ledger.ts';
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stdin: async () => '' };
+  const code = await main(args, io);
+  return { code, stdout, stderr };
+}
+
+/** A finished three-team event in a ledger file: its path, and the models it held when closed. */
+function playedLedger(): { path: string; live: ReadModels } {
+  const ledger = tempLedger();
+  const m = ledger.models;
+  ledger.execute(createTournament(m, { tournamentId: 't1', name: 'Rebuild Cup', format: 'unc-intramural' }));
+  for (const i of [1, 2, 3]) ledger.execute(registerTeam(m, { tournamentId: 't1', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+  ledger.execute(startTournament(m, { tournamentId: 't1', seed: 'rebuild' }));
+  driveToEnd(ledger, 't1', 'rebuild');
+  const live = structuredClone(ledger.models);
+  const path = ledger.database.sqlite.name;
+  ledger.close();
+  return { path, live };
+}
+
+/** Opens the file as someone editing it would: with the append-only triggers dropped. */
+function withFile<T>(path: string, use: (db: BetterSqlite3.Database) => T): T {
+  const db = new BetterSqlite3(path);
+  try {
+    db.exec('DROP TRIGGER IF EXISTS events_no_update; DROP TRIGGER IF EXISTS events_no_delete;');
+    return use(db);
+  } finally {
+    db.close();
+  }
+}
+
+describe('spades rebuild', () => {
+  it('folds every read model again from position 0, drawing its progress, and leaves the models the ledger held', async () => {
+    const { path, live } = playedLedger();
+    expect(live.tournaments.t1!.model.status).toBe('finished');
+    // Spoil the stored snapshot: only a real rebuild from the events brings the models back.
+    withFile(path, (db) => db.prepare('UPDATE read_models SET state = ?').run(JSON.stringify({ ...live, games: {} })));
+    expect(Object.keys(openLedgerModels(path).games)).toHaveLength(0);
+
+    const result = await cli(['rebuild', '--db', path]);
+    const events = live.position.toLocaleString('en-US');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^rebuilt read models from ${live.position} events \\(1 tournaments, ${Object.keys(live.games).length} games\\) in \\d+\\.\\d\\d s\\n$`));
+    expect(result.stderr).toContain('\r[');
+    expect(result.stderr.endsWith(`] 100% ${events}/${events} events\n`)).toBe(true);
+    expect(openLedgerModels(path)).toEqual(live);
+  });
+
+  for (const [column, value, problem] of [
+    ['payload', '{"gameId": ', 'its payload is not JSON'],
+    ['type', 'Card"Played', 'its type "Card\\"Played" is not an event type'],
+  ] as const) {
+    it(`exits 2 with one line naming the event when a row's ${column} was changed so it cannot be read, and keeps the models it had`, async () => {
+      const { path } = playedLedger();
+      const position = 40;
+      const snapshot = () => withFile(path, (db) => db.prepare('SELECT position, state FROM read_models').all());
+      withFile(path, (db) => db.prepare(`UPDATE events SET ${column} = ? WHERE position = ?`).run(value, position));
+      const before = snapshot();
+
+      const result = await cli(['rebuild', '--db', path]);
+      expect(result).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: `spades rebuild: ${path}: event ${position}: ${problem}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)\n`,
+      });
+      expect(snapshot()).toEqual(before);
+    });
+  }
+});
+
+function openLedgerModels(path: string): ReadModels {
+  const ledger = openLedger({ path });
+  const models = structuredClone(ledger.models);
+  ledger.database.close();
+  return models;
+}
