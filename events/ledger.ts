@@ -212,7 +212,8 @@ export function rebuildModels(database: LedgerDatabase, store: EventStore, onPro
   const models = emptyModels();
   catchUp(store, models, onProgress);
   database.sqlite.transaction(() => {
-    database.sqlite.prepare('DELETE FROM read_models').run();
+    // Snapshots of older model shapes go; the current one is written over in place.
+    database.sqlite.prepare('DELETE FROM read_models WHERE name <> ?').run(MODELS_VERSION);
     writeSnapshot(database, models);
   })();
   return models;

@@ -49,7 +49,11 @@ describe('spades rebuild', () => {
     const { path, live } = playedLedger();
     expect(live.tournaments.t1!.model.status).toBe('finished');
     // Spoil the stored snapshot: only a real rebuild from the events brings the models back.
-    withFile(path, (db) => db.prepare('UPDATE read_models SET state = ?').run(JSON.stringify({ ...live, games: {} })));
+    // A snapshot of an older model shape is left over too, for the rebuild to clear away.
+    withFile(path, (db) => {
+      db.prepare('UPDATE read_models SET state = ?').run(JSON.stringify({ ...live, games: {} }));
+      db.prepare(`INSERT INTO read_models (name, position, state) VALUES ('models-0', 1, '{}')`).run();
+    });
     expect(Object.keys(openLedgerModels(path).games)).toHaveLength(0);
 
     const result = await cli(['rebuild', '--db', path]);
@@ -59,6 +63,7 @@ describe('spades rebuild', () => {
     expect(result.stderr).toContain('\r[');
     expect(result.stderr.endsWith(`] 100% ${events}/${events} events\n`)).toBe(true);
     expect(openLedgerModels(path)).toEqual(live);
+    expect(withFile(path, (db) => db.prepare('SELECT name, position FROM read_models').all())).toEqual([{ name: expect.stringMatching(/^models-[1-9]/), position: live.position }]);
   });
 
   for (const [column, value, problem] of [
