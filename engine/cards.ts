@@ -67,10 +67,17 @@ export function makeCard(suit: Suit, rank: number): Card {
 
 /** The card's name as the record format writes it: rank then suit, `10` for ten, `BJ`/`LJ`. */
 export function cardName(card: Card): string {
+  return CARD_NAMES[card] ?? nameOf(card);
+}
+
+function nameOf(card: Card): string {
   if (card === BIG_JOKER) return 'BJ';
   if (card === LITTLE_JOKER) return 'LJ';
   return RANK_NAMES[card % 13]! + SUITS[(card / 13) | 0]!;
 }
+
+// Every card's name made once, so the names a deal writes are shared rather than built anew.
+const CARD_NAMES: readonly string[] = Array.from({ length: 54 }, (_, card) => nameOf(card));
 
 const NAME_TO_CARD = new Map<string, Card>();
 for (let c = 0; c < 54; c++) NAME_TO_CARD.set(cardName(c), c);
