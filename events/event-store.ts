@@ -184,6 +184,8 @@ export function createEventStore<E extends AnyEvent>(
   }
 
   let inTransaction = false;
+  // How long SQLite was told to wait for a busy file (better-sqlite3's default when unset).
+  const busyTimeoutMs = Number(sqlite.pragma('busy_timeout', { simple: true }) ?? 5000);
 
   const write = sqlite.transaction(
     (stream: string, prepared: Prepared[], expectedVersion: number | undefined, commandId: string | null) => {
@@ -280,7 +282,7 @@ export function createEventStore<E extends AnyEvent>(
       }
       return { type: event.type, schemaVersion, payload, payloadText, meta, metaText };
     });
-    const result = write.immediate(stream, prepared, expectedVersion, commandId);
+    const result = whileBusy(busyTimeoutMs, () => write.immediate(stream, prepared, expectedVersion, commandId));
     if (!result.duplicate && result.recorded.length > 0) {
       for (const listener of listeners) {
         try {
@@ -364,4 +366,25 @@ export function checkDigest(database: LedgerDatabase, digest: string): DigestChe
   const report = verifyChain(database, { upTo: noted.position });
   if (!report.ok) return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
   return { ok: true, head: noted };
+}
+
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Runs a write transaction, trying it again while the file is busy, for as long as SQLite's
+ * busy timeout would have waited. SQLite waits out a busy file by itself, except at a few moments
+ * when it answers busy at once: while another process recovers the write-ahead log left by a
+ * process that was killed, say. A transaction that fails so has written nothing.
+ */
+function whileBusy<T>(timeoutMs: number, write: () => T): T {
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      return write();
+    } catch (error) {
+      const busy = typeof (error as { code?: unknown }).code === 'string' && (error as { code: string }).code.startsWith('SQLITE_BUSY');
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, wait);
+    }
+  }
 }

@@ -143,6 +143,32 @@ describe('append', () => {
     expect(() => store.append('game-1', [counter('a', 1)], { meta: { when: new Date(0) } })).toThrow(/meta\.when is a Date object/);
   });
 
+  it('waits out a file that answers busy at once (as while another process recovers it), then appends', async () => {
+    const { Worker } = await import('node:worker_threads');
+    const { createRequire } = await import('node:module');
+    // Another connection takes the write lock and keeps it for 300 ms.
+    const held = new Int32Array(new SharedArrayBuffer(4));
+    const holder = new Worker(
+      `const { workerData: w } = require('node:worker_threads');
+       const db = new (require(w.driver))(w.path);
+       db.exec('BEGIN IMMEDIATE');
+       Atomics.store(w.held, 0, 1);
+       Atomics.notify(w.held, 0);
+       Atomics.wait(w.held, 0, 1, 300);
+       db.exec('COMMIT');
+       db.close();`,
+      { eval: true, workerData: { driver: createRequire(import.meta.url).resolve('better-sqlite3'), path: database.sqlite.name, held } },
+    );
+    const done = new Promise((resolve) => holder.once('exit', resolve));
+    Atomics.wait(held, 0, 0, 5000);
+    expect(Atomics.load(held, 0)).toBe(1);
+    // SQLite itself now answers busy at once instead of waiting.
+    database.sqlite.pragma('busy_timeout = 0');
+    expect(store.append('game-1', [counter('a', 1)]).positions).toEqual([1]);
+    await done;
+    expect(store.verifyChain()).toMatchObject({ ok: true, count: 1 });
+  });
+
   it('appends a large batch in one transaction, all or nothing', () => {
     const batch = Array.from({ length: 500 }, (_, i) => counter('a', i));
     expect(store.append('game-1', batch).positions).toEqual(batch.map((_, i) => i + 1));
