@@ -12,10 +12,12 @@ import { sseBench } from './sse.ts';
 import { ledgerBench } from './ledger.ts';
 import { rebuildBench } from './rebuild.ts';
 import { scoreBench } from './score.ts';
+import { heavyReadsBench } from './heavy-reads.ts';
+import { schemasBench } from './schemas.ts';
 import type { Benchmark, Figure } from './harness.ts';
 
 /** Every benchmark, in the order run. Add a benchmark by importing it and listing it here. */
-const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, rebuildBench, renderBench, sseBench];
+const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, schemasBench, rebuildBench, heavyReadsBench, renderBench, sseBench];
 
 export interface Machine {
   cpu: string;

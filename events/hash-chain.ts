@@ -125,6 +125,56 @@ export function chainHash(prevHash: string, row: HashedColumns): string {
   return createHash('sha256').update(prevHash, 'utf8').update(canonicalText(row), 'utf8').digest('hex');
 }
 
+/** A walk along the chain that can be fed rows a page at a time and carried on as the ledger grows. */
+export interface ChainVerifier {
+  /** Checks the next row; returns the report when it is the first bad one, otherwise null. */
+  feed(row: ChainedRow): ChainReport | null;
+  /** Where the walk stands: ok with the rows verified so far, or the first bad row. */
+  report(): ChainReport;
+}
+
+/**
+ * A walk from position 1: each row fed must be the next position, link to the hash before it,
+ * match its own hash, and follow the last version of its stream. Once a row fails, the walk
+ * stays at that failure.
+ */
+export function chainVerifier(): ChainVerifier {
+  let head: ChainHead = { position: 0, hash: GENESIS_HASH };
+  let count = 0;
+  let failed: ChainReport | null = null;
+  const versions = new Map<string, number>();
+  const bad = (position: number, reason: string): ChainReport => (failed = { ok: false, count, head, firstBad: { position, reason } });
+  return {
+    feed(row) {
+      if (failed) return failed;
+      const expected = head.position + 1;
+      if (!Number.isSafeInteger(row.position) || row.position < 1) {
+        return bad(row.position, `position ${row.position} is not a position: they count from 1`);
+      }
+      if (row.position !== expected) {
+        return row.position > expected
+          ? bad(expected, `position ${expected} is missing (the row after position ${head.position} is position ${row.position})`)
+          : bad(expected, `position ${row.position} appears again after position ${head.position}`);
+      }
+      if (row.prev_hash !== head.hash) {
+        return bad(row.position, `its prev_hash does not link to the hash of position ${head.position}`);
+      }
+      if (chainHash(head.hash, row) !== row.hash) {
+        return bad(row.position, 'its hash does not match its contents');
+      }
+      const last = versions.get(row.stream) ?? 0;
+      if (row.version !== last + 1) {
+        return bad(row.position, `stream ${row.stream} goes from version ${last} to version ${row.version}`);
+      }
+      versions.set(row.stream, row.version);
+      head = { position: row.position, hash: row.hash };
+      count++;
+      return null;
+    },
+    report: () => failed ?? { ok: true, count, head },
+  };
+}
+
 /**
  * Walks rows in position order (as read from the store) and reports the first that breaks the
  * chain: a missing or repeated position, a prev_hash that does not link to the row before, a hash
@@ -132,41 +182,13 @@ export function chainHash(prevHash: string, row: HashedColumns): string {
  * With `upTo`, stops after that position.
  */
 export function verifyRows(rows: Iterable<ChainedRow>, options: { upTo?: number } = {}): ChainReport {
-  let head: ChainHead = { position: 0, hash: GENESIS_HASH };
-  let count = 0;
-  const versions = new Map<string, number>();
-  const bad = (position: number, reason: string): ChainReport => ({
-    ok: false,
-    count,
-    head,
-    firstBad: { position, reason },
-  });
+  const verifier = chainVerifier();
   for (const row of rows) {
     if (options.upTo !== undefined && row.position > options.upTo) break;
-    const expected = head.position + 1;
-    if (!Number.isSafeInteger(row.position) || row.position < 1) {
-      return bad(row.position, `position ${row.position} is not a position: they count from 1`);
-    }
-    if (row.position !== expected) {
-      return row.position > expected
-        ? bad(expected, `position ${expected} is missing (the row after position ${head.position} is position ${row.position})`)
-        : bad(expected, `position ${row.position} appears again after position ${head.position}`);
-    }
-    if (row.prev_hash !== head.hash) {
-      return bad(row.position, `its prev_hash does not link to the hash of position ${head.position}`);
-    }
-    if (chainHash(head.hash, row) !== row.hash) {
-      return bad(row.position, 'its hash does not match its contents');
-    }
-    const last = versions.get(row.stream) ?? 0;
-    if (row.version !== last + 1) {
-      return bad(row.position, `stream ${row.stream} goes from version ${last} to version ${row.version}`);
-    }
-    versions.set(row.stream, row.version);
-    head = { position: row.position, hash: row.hash };
-    count++;
+    const failed = verifier.feed(row);
+    if (failed) return failed;
   }
-  return { ok: true, count, head };
+  return verifier.report();
 }
 
 /** The text an auditor writes down to pin a chain head: `position:hash`. */

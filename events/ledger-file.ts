@@ -6,6 +6,9 @@
 import type { LedgerDatabase } from './database.ts';
 import { type ChainReport, type ChainedRow, canonicalJson } from './hash-chain.ts';
 import { iterateRows, verifyChain } from './event-store.ts';
+import { domainEvents } from './domain-events.ts';
+import { applyEvent, emptyModels } from './projections.ts';
+import { storedEventProblem } from './stored-event-check.ts';
 
 /** One exported line: the stored columns, with payload and meta as JSON values rather than text. */
 export interface LedgerLine {
@@ -26,12 +29,15 @@ export class LedgerImportError extends Error {}
 
 /** The ledger's rows in position order, one NDJSON line each (with its newline). */
 export function* exportLines(database: LedgerDatabase): Generator<string> {
-  for (const row of iterateRows(database)) {
-    // Payload and meta are stored as canonical JSON, so parsing them here and writing them with
-    // canonicalJson on import gives back the very bytes that were hashed.
-    const line: LedgerLine = { ...row, payload: JSON.parse(row.payload), meta: JSON.parse(row.meta) };
-    yield `${JSON.stringify(line)}\n`;
-  }
+  for (const row of iterateRows(database)) yield exportLine(row);
+}
+
+/** One stored row as an exported NDJSON line (with its newline), whichever store it comes from. */
+export function exportLine(row: ChainedRow): string {
+  // Payload and meta are stored as canonical JSON, so parsing them here and writing them with
+  // canonicalJson on import gives back the very bytes that were hashed.
+  const line: LedgerLine = { ...row, payload: JSON.parse(row.payload), meta: JSON.parse(row.meta) };
+  return `${JSON.stringify(line)}\n`;
 }
 
 const HASH = /^[0-9a-f]{64}$/;
@@ -84,6 +90,39 @@ function parseLine(text: string, lineNumber: number): ChainedRow {
   };
 }
 
+/** A row of an NDJSON ledger, and the number of the line it came from. */
+export interface ImportedRow {
+  line: number;
+  row: ChainedRow;
+}
+
+/**
+ * The rows of an NDJSON ledger in file order, blank lines skipped, each yielded only once it is
+ * known to be one a live append could have written: it is checked against the read models folded
+ * from the rows before it, as a command would have been. Throws LedgerImportError naming the line
+ * and position of the first row refused. Every store's import takes its rows from here.
+ */
+export function* checkedRows(text: string): Generator<ImportedRow> {
+  const lines = text.split('\n');
+  const models = emptyModels();
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
+    if (raw.trim() === '') continue;
+    const row = parseLine(raw, i + 1);
+    const where = `line ${i + 1} (position ${row.position})`;
+    const payload = JSON.parse(row.payload) as unknown;
+    const meta = JSON.parse(row.meta) as Record<string, unknown>;
+    const problem = storedEventProblem(models, { stream: row.stream, type: row.type, schema_version: row.schema_version, payload, meta });
+    if (problem) throw new LedgerImportError(`${where}: ${problem}; nothing was imported`);
+    try {
+      applyEvent(models, { position: row.position, type: row.type, payload: domainEvents.upcast(row.type, row.schema_version, payload), at: String(meta.at), stream: row.stream, version: row.version });
+    } catch (error) {
+      throw new LedgerImportError(`${where}: ${row.type} cannot be folded: ${(error as Error).message}; nothing was imported`);
+    }
+    yield { line: i + 1, row };
+  }
+}
+
 class ChainRefused extends Error {
   constructor(readonly report: ChainReport) {
     super('the imported chain does not verify');
@@ -92,7 +131,8 @@ class ChainRefused extends Error {
 
 /**
  * Reads NDJSON lines into an empty ledger and verifies the chain in the same transaction: when
- * the chain verifies the rows are committed, otherwise nothing is. Returns the verification.
+ * the chain verifies and every row passes `checkedRows` the rows are committed, otherwise nothing
+ * is. Returns the verification.
  */
 export function importLedger(database: LedgerDatabase, text: string): ChainReport {
   const { sqlite } = database;
@@ -104,16 +144,13 @@ export function importLedger(database: LedgerDatabase, text: string): ChainRepor
     if (existing > 0) {
       throw new LedgerImportError(`${database.path} already holds ${existing} events; a ledger can only be imported into an empty file`);
     }
-    const lines = text.split('\n');
-    lines.forEach((raw, i) => {
-      if (raw.trim() === '') return;
-      const row = parseLine(raw, i + 1);
+    for (const { line, row } of checkedRows(text)) {
       try {
         insert.run(row.position, row.stream, row.version, row.type, row.schema_version, row.payload, row.meta, row.command_id, row.prev_hash, row.hash);
       } catch (error) {
-        throw new LedgerImportError(`line ${i + 1}: position ${row.position} cannot be stored: ${(error as Error).message}`);
+        throw new LedgerImportError(`line ${line}: position ${row.position} cannot be stored: ${(error as Error).message}`);
       }
-    });
+    }
     const report = verifyChain(database);
     if (!report.ok) throw new ChainRefused(report);
     return report;

@@ -5,8 +5,10 @@
  */
 import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './database.ts';
 import { domainEvents } from './domain-events.ts';
-import { type AppendResult, type EventStore, type RecordedEvent, createEventStore } from './event-store.ts';
-import type { AnyEvent } from './event-types.ts';
+import { createHash } from 'node:crypto';
+import { type AppendResult, type EventStore, type RecordedEvent, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
+import { GENESIS_HASH } from './hash-chain.ts';
+import { type AnyEvent, UnknownEventTypeError } from './event-types.ts';
 import { type Change, type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from './projections.ts';
 
 /** Events to append to one stream, as commands decide them. */
@@ -17,17 +19,54 @@ export interface Decision {
 
 export type ChangeListener = (change: Change, events: RecordedEvent[]) => void;
 
+/** Decisions, or a command that decides them from the models brought up to the file's head. */
+export type Decisions = Decision | Decision[] | ((models: ReadModels) => Decision | Decision[]);
+
+export interface ExecuteOptions {
+  commandId?: string;
+  /** A digest of the request behind the command id: a repeat answers only for the same request. */
+  request?: string;
+  meta?: Record<string, unknown>;
+}
+
+/** Whether the ledger can take writes, and why not. */
+export interface LedgerHealth {
+  writable: boolean;
+  /** Why writes are refused, when they are. */
+  reason?: string;
+  /** The position the read models stand at. */
+  position: number;
+}
+
 export interface Ledger {
   readonly store: EventStore;
   readonly database: LedgerDatabase;
-  /** Read models folded up to the head. */
+  /** Read models folded up to the last position this process has read. */
   readonly models: ReadModels;
-  /** Appends each decision's events (expecting each stream where the decision found it). */
-  execute(decisions: Decision | Decision[], options?: { commandId?: string; meta?: Record<string, unknown> }): AppendResult[];
+  /**
+   * Appends the decisions' events in one transaction, each stream expecting the version the
+   * models hold for it: a decision made from a view of a stream that has since moved on is
+   * refused with a VersionConflictError, never recorded on top. Given a function, first folds
+   * whatever any writer has appended and then decides. Folds the result before returning.
+   */
+  execute(decisions: Decisions, options?: ExecuteOptions): AppendResult[];
+  /**
+   * Folds the events any writer (this process, another server, the command line) has appended
+   * since the models' position, in position order, and tells the change listeners. Cheap when
+   * nothing changed: SQLite's data_version says whether another connection has committed.
+   */
+  sync(): number;
+  /** Folds what others append every `intervalMs` until the returned function is called. */
+  follow(intervalMs?: number): () => void;
+  /** The first event recorded under a command id: its stream and the request digest it carried. */
+  findCommand(commandId: string): { position: number; stream: string; request: string | null } | null;
+  /** Whether writes are being refused because of the storage (a full disk, a read-only file). */
+  health(): LedgerHealth;
   /** Hears what each committed event changed in the read models. */
   onChange(listener: ChangeListener): () => void;
   /** Writes the read models and their checkpoint now. */
   snapshot(): void;
+  /** Stores the models and closes the file; never throws (a fault is reported as a notice). */
   close(): void;
 }
 
@@ -37,6 +76,8 @@ export interface OpenLedgerOptions extends OpenDatabaseOptions {
   snapshotEvery?: number;
   /** Called while folding at open: (done, total). */
   onProgress?: (done: number, total: number) => void;
+  /** One line about something the ledger did by itself (a snapshot thrown away). Default: stderr. */
+  onNotice?: (line: string) => void;
 }
 
 const SNAPSHOT_SCHEMA = `
@@ -48,50 +89,137 @@ CREATE TABLE IF NOT EXISTS read_models (
 `;
 // Bumped whenever the shape of the read models changes, so an old snapshot is folded again
 // from the ledger rather than trusted.
-const MODELS_VERSION = 'models-4';
+const MODELS_VERSION = 'models-5';
 
 /** The event as the projections read it. */
 export function projected(event: RecordedEvent): ProjectedEvent {
-  return { position: event.position, type: event.type, payload: event.payload, at: String(event.meta.at) };
+  return { position: event.position, type: event.type, payload: event.payload, at: String(event.meta.at), stream: event.stream, version: event.version };
 }
+
+const SYNC_PAGE = 1000;
 
 /** Opens the ledger file and brings the read models up to its head. */
 export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   const database = openDatabase(options);
-  database.sqlite.exec(SNAPSHOT_SCHEMA);
+  const notice = options.onNotice ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (!options.readonly) {
+    database.sqlite.exec(SNAPSHOT_SCHEMA);
+    addSnapshotColumns(database);
+  }
   const store = createEventStore(database, { registry: domainEvents, ...(options.clock ? { clock: options.clock } : {}) }) as unknown as EventStore;
-  const models = loadSnapshot(database) ?? emptyModels();
+  const loaded = loadSnapshot(database);
+  if (loaded.rejected) notice(`read models: ${loaded.rejected}; folding them again from the ledger`);
+  const models = loaded.models ?? emptyModels();
   catchUp(store, models, options.onProgress);
 
   const listeners = new Set<ChangeListener>();
   const snapshotEvery = options.snapshotEvery ?? 2000;
   let sinceSnapshot = 0;
+  let fault: { reason: string } | null = null;
+  let unreadable: string | null = null;
+  const dataVersion = database.sqlite.prepare('PRAGMA data_version').pluck();
+  let seenDataVersion = dataVersion.get() as number;
+  const commandRow = database.sqlite.prepare<[string], { position: number; stream: string; meta: string }>('SELECT position, stream, meta FROM events WHERE command_id = ?');
 
-  store.subscribe((events) => {
-    for (const event of events) {
-      const change = applyEvent(models, projected(event));
-      for (const listener of listeners) listener(change, [event]);
+  const storeSnapshot = () => {
+    try {
+      writeSnapshot(database, models);
+    } catch (error) {
+      // A snapshot only saves folding time; the ledger itself is untouched by a failed one.
+      const faultOf = storageFaultOf(error);
+      if (!faultOf) throw error;
+      notice(`read models: not stored at position ${models.position}: ${faultOf.reason}`);
     }
-    sinceSnapshot += events.length;
+  };
+
+  const fold = (force: boolean): number => {
+    if (unreadable) throw new LedgerReadError(unreadable);
+    const version = dataVersion.get() as number;
+    if (!force && version === seenDataVersion) return 0;
+    seenDataVersion = version;
+    let folded = 0;
+    for (;;) {
+      let events: RecordedEvent[];
+      try {
+        events = store.readAll({ after: models.position, limit: SYNC_PAGE });
+      } catch (error) {
+        unreadable = `${(error as Error).message}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`;
+        throw new LedgerReadError(unreadable);
+      }
+      for (const event of events) {
+        let change: Change;
+        try {
+          change = applyEvent(models, projected(event));
+        } catch (error) {
+          unreadable = `event ${event.position} (${event.type}) cannot be folded: ${(error as Error).message}`;
+          throw new LedgerReadError(unreadable);
+        }
+        for (const listener of listeners) listener(change, [event]);
+      }
+      folded += events.length;
+      sinceSnapshot += events.length;
+      if (events.length < SYNC_PAGE) break;
+    }
     if (sinceSnapshot >= snapshotEvery) {
       sinceSnapshot = 0;
-      writeSnapshot(database, models);
+      storeSnapshot();
     }
-  });
+    return folded;
+  };
 
   return {
     store,
     database,
     models,
     execute(decisions, opts = {}) {
+      if (typeof decisions === 'function') {
+        fold(false);
+        decisions = decisions(models);
+      }
       const list = Array.isArray(decisions) ? decisions : [decisions];
-      return list.map((decision, i) =>
-        store.append(decision.stream, decision.events as AnyEvent[] as never, {
-          expectedVersion: store.streamVersion(decision.stream),
-          ...(opts.commandId ? { commandId: list.length > 1 ? `${opts.commandId}#${i}` : opts.commandId } : {}),
-          ...(opts.meta ? { meta: opts.meta } : {}),
-        }),
-      );
+      if (list.length === 0) return [];
+      let results: AppendResult[];
+      try {
+        results = store.appendMany(
+          list.map((decision) => ({ stream: decision.stream, events: decision.events as AnyEvent[] as never, expectedVersion: models.streams[decision.stream] ?? 0 })),
+          {
+            ...(opts.commandId ? { commandId: opts.commandId } : {}),
+            ...(opts.request ? { request: opts.request } : {}),
+            ...(opts.meta ? { meta: opts.meta } : {}),
+          },
+        );
+      } catch (error) {
+        const faultOf = storageFaultOf(error);
+        if (faultOf) fault = { reason: faultOf.reason };
+        // A stale decision: fold what the others wrote, so the next one is made from the file.
+        if (error instanceof VersionConflictError) fold(true);
+        throw faultOf ?? error;
+      }
+      fault = null;
+      fold(true);
+      return results;
+    },
+    sync: () => fold(false),
+    follow(intervalMs = 100) {
+      const timer = setInterval(() => {
+        try {
+          fold(false);
+        } catch (error) {
+          if (!(error instanceof LedgerReadError)) throw error;
+        }
+      }, intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+    findCommand(commandId) {
+      const row = commandRow.get(commandId);
+      if (!row) return null;
+      const meta = JSON.parse(row.meta) as { request?: unknown };
+      return { position: row.position, stream: row.stream, request: typeof meta.request === 'string' ? meta.request : null };
+    },
+    health() {
+      if (unreadable) return { writable: false, reason: unreadable, position: models.position };
+      return fault ? { writable: false, reason: fault.reason, position: models.position } : { writable: true, position: models.position };
     },
     onChange(listener) {
       listeners.add(listener);
@@ -99,8 +227,13 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     },
     snapshot: () => writeSnapshot(database, models),
     close() {
-      writeSnapshot(database, models);
-      database.close();
+      try {
+        if (!options.readonly) storeSnapshot();
+      } catch (error) {
+        notice(`read models: not stored on close: ${(error as Error).message}`);
+      } finally {
+        database.close();
+      }
     },
   };
 }
@@ -109,12 +242,19 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
 const PAGE = 5000;
 
 // One page of rows as one JSON document, [[position, "type", schema version, payload], …],
-// assembled by SQLite: a rebuild reads every row, and handing each row and each column to
-// JavaScript on its own cost more than reading and parsing them. Payloads are stored as JSON
-// and types are plain names (the registry refuses any other), so the document is JSON.
+// assembled by SQLite: a rebuild reads every row, and handing each row and each
+// column to JavaScript on its own costs more than reading and parsing them. SQLite's JSON
+// functions write every column as a JSON value (texts quoted and escaped, the payload parsed and
+// written again), so no stored text is ever spliced into the document: a row can only be read as
+// the data it holds.
 const PAGE_SQL = `
-SELECT '[' || group_concat('[' || position || ',"' || type || '",' || schema_version || ',' || payload || ']', ',') || ']'
-FROM (SELECT position, type, schema_version, payload FROM events WHERE position > ? ORDER BY position LIMIT ${PAGE})`;
+SELECT json_group_array(json_array(position, type, schema_version, json(payload)))
+FROM (SELECT position, type, schema_version, payload FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)`;
+
+// Each stream's version as of a position, in one pass over the index rather than per event.
+const STREAM_VERSIONS_SQL = 'SELECT stream, max(version) AS version FROM events WHERE position > ? AND position <= ? GROUP BY stream';
+
+const OUTSIDE = '; the ledger was changed outside the app (`spades verify` checks the whole chain)';
 
 /** A stored row the fold cannot read at all: the file was changed by something other than the store. */
 export class LedgerReadError extends Error {}
@@ -127,18 +267,53 @@ type PageRow = [position: number, type: string, schemaVersion: number, payload: 
  */
 export function catchUp(store: EventStore, models: ReadModels, onProgress?: (done: number, total: number) => void): void {
   const total = store.head().position;
+  const from = models.position;
+  const fold = pageFolder(store);
+  while (fold(models, Number.MAX_SAFE_INTEGER, PAGE) > 0) onProgress?.(models.position, total);
+  foldStreamVersions(store, models, from);
+}
+
+/**
+ * Folds pages of stored events into `models`: each call folds the events after the models'
+ * position, up to `upTo`, at most `limit` of them, and says how many it folded. Streams'
+ * versions are left to `foldStreamVersions` once the pages are done.
+ */
+export function pageFolder(store: EventStore): (models: ReadModels, upTo: number, limit: number) => number {
   const sqlite = store.database.sqlite;
   const page = sqlite.prepare(PAGE_SQL).pluck();
   const metaAt = sqlite.prepare('SELECT meta FROM events WHERE position = ?').pluck();
   const metaOf = (position: number) => metaAt.get(position) as string;
-  for (;;) {
-    const text = page.get(models.position) as string | null;
-    if (text === null) break;
-    for (const [position, type, schemaVersion, payload] of readPage(sqlite, text, models.position)) {
-      applyEvent(models, new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, payload), metaOf));
+  return (models, upTo, limit) => {
+    let text: string;
+    try {
+      text = page.get(models.position, upTo, limit) as string;
+    } catch {
+      // SQLite refuses a page whose payload is not JSON.
+      throw new LedgerReadError(`${unreadableRow(sqlite, models.position)}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`);
     }
-    onProgress?.(models.position, total);
-  }
+    const rows = readPage(sqlite, text, models.position);
+    for (const [position, type, schemaVersion, payload] of rows) {
+      let event: StoredEvent;
+      try {
+        event = new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, payload), metaOf);
+      } catch (error) {
+        const problem = error instanceof UnknownEventTypeError ? `its type ${JSON.stringify(type)} is not an event type` : (error as Error).message;
+        throw new LedgerReadError(`event ${position}: ${problem}${OUTSIDE}`);
+      }
+      try {
+        applyEvent(models, event);
+      } catch (error) {
+        throw new LedgerReadError(`event ${position} (${type}) cannot be folded: ${(error as Error).message}${OUTSIDE}`);
+      }
+    }
+    return rows.length;
+  };
+}
+
+/** Sets each stream's version as of the models' position, for the events folded after `from`. */
+export function foldStreamVersions(store: EventStore, models: ReadModels, from: number): void {
+  const versions = store.database.sqlite.prepare<[number, number], { stream: string; version: number }>(STREAM_VERSIONS_SQL);
+  for (const { stream, version } of versions.iterate(from, models.position)) models.streams[stream] = version;
 }
 
 function readPage(sqlite: LedgerDatabase['sqlite'], text: string, after: number): PageRow[] {
@@ -191,20 +366,62 @@ class StoredEvent implements ProjectedEvent {
   }
 }
 
-function loadSnapshot(database: LedgerDatabase): ReadModels | null {
-  const row = database.sqlite.prepare('SELECT position, state FROM read_models WHERE name = ?').get(MODELS_VERSION) as
-    | { position: number; state: string }
-    | undefined;
-  if (!row) return null;
-  const models = JSON.parse(row.state) as ReadModels;
-  return models.position === row.position ? models : null;
+// Older files have a read_models table without the chain binding; the columns are added in place.
+function addSnapshotColumns(database: LedgerDatabase): void {
+  const columns = new Set((database.sqlite.prepare("SELECT name FROM pragma_table_info('read_models')").pluck().all() as string[]));
+  if (!columns.has('hash')) database.sqlite.exec("ALTER TABLE read_models ADD COLUMN hash TEXT NOT NULL DEFAULT ''");
+  if (!columns.has('digest')) database.sqlite.exec("ALTER TABLE read_models ADD COLUMN digest TEXT NOT NULL DEFAULT ''");
 }
 
-/** Writes the models and the position they stand at in one transaction. */
+function digestOf(state: string): string {
+  return createHash('sha256').update(state).digest('hex');
+}
+
+function hashAt(database: LedgerDatabase, position: number): string | null {
+  if (position === 0) return GENESIS_HASH;
+  const row = database.sqlite.prepare<[number], { hash: string }>('SELECT hash FROM events WHERE position = ?').get(position);
+  return row?.hash ?? null;
+}
+
+/**
+ * The stored read models, if they can be trusted: the snapshot names the position and the hash
+ * of the event it was folded to, and a digest of its own bytes. A snapshot whose bytes were
+ * changed, or that stands on a chain the file no longer holds, is refused with the reason.
+ */
+function loadSnapshot(database: LedgerDatabase): { models: ReadModels | null; rejected?: string } {
+  let row: { position: number; state: string; hash: string; digest: string } | undefined;
+  try {
+    row = database.sqlite.prepare('SELECT position, state, hash, digest FROM read_models WHERE name = ?').get(MODELS_VERSION) as typeof row;
+  } catch {
+    return { models: null };
+  }
+  if (!row) return { models: null };
+  const where = `the snapshot at position ${row.position}`;
+  if (typeof row.state !== 'string' || digestOf(row.state) !== row.digest) return { models: null, rejected: `${where} does not match its digest (it was changed after it was written)` };
+  const hash = hashAt(database, row.position);
+  if (hash === null) return { models: null, rejected: `${where} stands past the ledger's head ${ledgerHead(database).position}` };
+  if (hash !== row.hash) return { models: null, rejected: `${where} was folded from another chain (the event there now has hash ${hash.slice(0, 12)}…, not ${String(row.hash).slice(0, 12)}…)` };
+  let models: ReadModels;
+  try {
+    models = JSON.parse(row.state) as ReadModels;
+  } catch {
+    return { models: null, rejected: `${where} is not JSON` };
+  }
+  if (typeof models !== 'object' || models === null || models.position !== row.position || typeof models.streams !== 'object') {
+    return { models: null, rejected: `${where} does not hold read models at that position` };
+  }
+  return { models };
+}
+
+/** Writes the models, the position and hash they stand at, and a digest of their bytes, in one statement. */
 export function writeSnapshot(database: LedgerDatabase, models: ReadModels): void {
+  const state = JSON.stringify(models);
+  const hash = hashAt(database, models.position) ?? '';
   database.sqlite
-    .prepare('INSERT INTO read_models (name, position, state) VALUES (?, ?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state')
-    .run(MODELS_VERSION, models.position, JSON.stringify(models));
+    .prepare(
+      'INSERT INTO read_models (name, position, state, hash, digest) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state, hash = excluded.hash, digest = excluded.digest',
+    )
+    .run(MODELS_VERSION, models.position, state, hash, digestOf(state));
 }
 
 /** Throws away the stored read models and folds the whole ledger again from position 0. */

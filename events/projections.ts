@@ -14,6 +14,9 @@ export interface ProjectedEvent {
   payload: unknown;
   /** ISO time the event was appended. */
   at: string;
+  /** The stream the event belongs to and its version there, when the reader knows them. */
+  stream?: string;
+  version?: number;
 }
 
 export interface ReadModels {
@@ -23,11 +26,16 @@ export interface ReadModels {
   tournaments: Record<string, TournamentState>;
   /** The tournament the venue screens show: the most recently created one. */
   currentTournament: string | null;
+  /**
+   * Each stream's version as folded. A command decided against these models appends expecting
+   * exactly this version, so a decision made from a stale view of a stream is refused.
+   */
+  streams: Record<string, number>;
 }
 
 /** Empty read models, before position 1. */
 export function emptyModels(): ReadModels {
-  return { position: 0, games: {}, tournaments: {}, currentTournament: null };
+  return { position: 0, games: {}, tournaments: {}, currentTournament: null, streams: {} };
 }
 
 const GAME_TYPES = new Set([
@@ -54,6 +62,7 @@ export function applyEvent(models: ReadModels, event: ProjectedEvent): Change {
   const change: Change = { games: [], tournaments: [] };
   if (event.position <= models.position) return change;
   models.position = event.position;
+  if (event.stream !== undefined) models.streams[event.stream] = event.version!;
   const payload = event.payload as Record<string, unknown>;
 
   if (event.type === 'TournamentCreated') {

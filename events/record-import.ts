@@ -19,6 +19,7 @@ import { gameStream, matchGameId } from './streams.ts';
 import type { Decision } from './ledger.ts';
 import type { ReadModels } from './projections.ts';
 import type { RecordHand } from './read-models.ts';
+import { canKeyReadModel, gameById, tournamentById } from './lookup.ts';
 
 /** An import refused before anything is appended; `status` is the HTTP answer (400, 404 or 409). */
 export class RecordImportError extends Error {
@@ -62,7 +63,7 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
   const seats: Partial<Record<Seat, string>> = { ...header.seats };
 
   if ('matchId' in target) {
-    const tournament = models.tournaments[target.tournamentId];
+    const tournament = tournamentById(models, target.tournamentId);
     if (!tournament) throw new RecordImportError(`tournament ${target.tournamentId} does not exist`, 404);
     const match = tournament.model.matches.find((m) => m.matchId === target.matchId);
     if (!match || !tournament.bracket) throw new RecordImportError(`tournament ${target.tournamentId} has no match ${target.matchId}`, 404);
@@ -70,7 +71,7 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     if (match.status !== 'ready' && match.status !== 'live') {
       throw new RecordImportError(`${where} is ${match.status}; a game can be entered only into a match that is ready or being played`, 409);
     }
-    const last = match.games.length > 0 ? models.games[match.games[match.games.length - 1]!] : undefined;
+    const last = match.games.length > 0 ? gameById(models, match.games[match.games.length - 1]!) : undefined;
     if (last && !last.winner) throw new RecordImportError(`${where}: game ${last.gameId} is still being played`, 409);
     const view = matchViews(tournament.bracket).find((v) => v.id === target.matchId)!;
     const matchRules = resolveRules(rulesForMatch(tournament.format, view));
@@ -94,7 +95,8 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
       throw new RecordImportError(`record: timeCalled needs a match to be imported into; game ${gameId} would have no match clock to call time on`);
     }
   }
-  if (models.games[gameId]) throw new RecordImportError(`game ${gameId} already exists`, 409);
+  if (!canKeyReadModel(gameId)) throw new RecordImportError(`'${gameId}' cannot be a game id; choose letters, digits and dashes`);
+  if (gameById(models, gameId)) throw new RecordImportError(`game ${gameId} already exists`, 409);
 
   const options = header.rules.options;
   const deck = deckFor(options);

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { type CliIo, UsageError } from './cli.ts';
 import { parseFlags } from './cli-verify.ts';
 import { LedgerFileError, defaultDatabasePath } from '../events/database.ts';
-import { AppendRefusedError } from '../events/event-store.ts';
+import { AppendRefusedError, LedgerUnavailableError, VersionConflictError } from '../events/event-store.ts';
 import { InvalidPayloadError } from '../events/event-types.ts';
 import { formatDigest } from '../events/hash-chain.ts';
 import { type Ledger, openLedger } from '../events/ledger.ts';
@@ -47,15 +47,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw error;
   }
   try {
-    const decision = importRecord(ledger.models, record, target, new Date().toISOString());
-    const [result] = ledger.execute(decision, { meta: { by: 'record-import' } });
+    // Decided from the ledger as it stands at the append: a server may be writing to it too.
+    let decision!: ReturnType<typeof importRecord>;
+    const [result] = ledger.execute((models) => (decision = importRecord(models, record, target, new Date().toISOString())), { meta: { by: 'record-import' } });
     const gameId = (decision.events[0]!.payload as { gameId: string }).gameId;
     const positions = result!.positions;
     io.stdout(`game ${gameId}: ${positions.length} events at positions ${positions[0]}–${positions[positions.length - 1]}\n`);
     io.stdout(`head ${formatDigest(ledger.store.head())}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof RecordImportError || error instanceof InvalidPayloadError || error instanceof AppendRefusedError) {
+    if (error instanceof RecordImportError || error instanceof InvalidPayloadError || error instanceof AppendRefusedError || error instanceof VersionConflictError || error instanceof LedgerUnavailableError) {
       throw new UsageError(`spades import: ${source}: ${error.message}`);
     }
     throw error;

@@ -1,12 +1,15 @@
 /**
- * `spades rebuild [--db FILE]`: throws the stored read models away and folds the whole ledger
- * again from position 0, with a progress bar on stderr. The ledger itself is only read.
+ * `spades rebuild [--db FILE] [--force]`: throws the stored read models away and folds the whole
+ * ledger again from position 0, with a progress bar on stderr. The ledger itself is only read.
+ * A chain that does not verify is refused (models folded from tampered events would look
+ * trustworthy) unless `--force` says to fold it all the same.
  */
 import { existsSync } from 'node:fs';
 import { defaultDatabasePath } from '../events/database.ts';
+import { verifyChain } from '../events/event-store.ts';
 import { LedgerReadError, openLedger, rebuildModels } from '../events/ledger.ts';
 import { type CliIo, UsageError } from './cli.ts';
-import { parseFlags } from './cli-verify.ts';
+import { openLedgerForReading, parseFlags } from './cli-verify.ts';
 
 /** A one-line progress bar redrawn in place: `[#####.....] 52% 81,000/156,000 events`. */
 export function progressBar(done: number, total: number, width = 30): string {
@@ -16,10 +19,23 @@ export function progressBar(done: number, total: number, width = 30): string {
 }
 
 export async function run(args: string[], io: CliIo): Promise<number> {
-  const { flags, positional } = parseFlags('rebuild', args, ['db']);
-  if (positional.length > 0) throw new UsageError(`spades rebuild: unexpected argument '${positional[0]}'; usage: spades rebuild [--db FILE]`);
+  const force = args.includes('--force');
+  const { flags, positional } = parseFlags('rebuild', args.filter((a) => a !== '--force'), ['db', 'force']);
+  if (positional.length > 0) throw new UsageError(`spades rebuild: unexpected argument '${positional[0]}'; usage: spades rebuild [--db FILE] [--force]`);
   const path = flags.db ?? defaultDatabasePath();
   if (!existsSync(path)) throw new UsageError(`spades rebuild: no ledger at ${path}`);
+  if (!force) {
+    const database = openLedgerForReading('rebuild', path);
+    try {
+      const report = verifyChain(database);
+      if (!report.ok) {
+        const bad = report.firstBad!;
+        throw new UsageError(`spades rebuild: ${path}: the chain does not verify at position ${bad.position} (${bad.reason}); nothing was rebuilt (--force folds it all the same)`);
+      }
+    } finally {
+      database.close();
+    }
+  }
   const started = process.hrtime.bigint();
   let drawn = false;
   const progress = (done: number, total: number) => {

@@ -13,6 +13,8 @@ import { gameStream } from '../events/streams.ts';
 import type { ReadModels } from '../events/projections.ts';
 import type { GameModel } from '../events/read-models.ts';
 import { handSoFar, nextBidder } from '../events/game-projection.ts';
+import { cardText } from '../views/card-face.tsx';
+import { gameById } from '../events/lookup.ts';
 
 /** A command refused: the HTTP API answers 4xx with the message. */
 export class CommandError extends Error {
@@ -27,7 +29,7 @@ export class CommandError extends Error {
 
 
 function gameOf(models: ReadModels, gameId: string): GameModel {
-  const game = models.games[gameId];
+  const game = gameById(models, gameId);
   if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
   return game;
 }
@@ -114,14 +116,34 @@ export function makeBid(models: ReadModels, input: { gameId: string; seat: strin
 }
 
 /**
+ * Where a tap was made: the hand and how many cards of it had been recorded when the
+ * scorekeeper tapped. A tap that reaches the ledger after the table has moved on (a second tap
+ * of a double tap, an entry sent again after a network drop, another phone at the table) is
+ * refused rather than recorded for whichever seat plays next.
+ */
+export interface TapPlace {
+  hand?: number;
+  played?: number;
+}
+
+const SEAT_WORDS: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
+
+/**
  * Records a card as played. Cards are physical: a card that breaks a rule (a renege, an
  * illegal lead) is recorded and flagged, but a card that cannot be on the table (not in the
- * deck, already played, not the seat's turn, not in the seat's dealt hand) is refused.
+ * deck, already played, not the seat's turn, not in the seat's dealt hand) is refused, and so
+ * is a tap made for a moment of the hand that has passed (`expect`).
  */
-export function playCard(models: ReadModels, input: { gameId: string; seat: string; card: string }): Decision {
+export function playCard(models: ReadModels, input: { gameId: string; seat: string; card: string; expect?: TapPlace }): Decision {
   const game = gameOf(models, input.gameId);
   const current = game.current;
-  if (!current) throw new CommandError(`game ${game.gameId}: no hand is being played`, 409);
+  const expected = input.expect ?? {};
+  if (!current) {
+    if (expected.hand !== undefined) {
+      throw new CommandError(`game ${game.gameId}: this tap was for hand ${expected.hand}, which is over; nothing was recorded`, 409);
+    }
+    throw new CommandError(`game ${game.gameId}: no hand is being played`, 409);
+  }
   const where = `game ${game.gameId} hand ${current.number}`;
   if (nextBidder(game) !== null) throw new CommandError(`${where}: bidding is not finished; ${nextBidder(game)} bids next`, 409);
   if (!isSeat(input.seat)) throw new CommandError(`seat must be N, E, S or W, not '${String(input.seat)}'`);
@@ -129,6 +151,15 @@ export function playCard(models: ReadModels, input: { gameId: string; seat: stri
   const deck = deckFor(resolveRules(game.rules).options);
   if (card === null || !inDeck(deck, card)) throw new CommandError(`${where}: ${String(input.card)} is not a card of this deck`);
   const so = handSoFar(game)!;
+  const played = current.plays.reduce((n, trick) => n + trick.length, 0);
+  if ((expected.hand !== undefined && expected.hand !== current.number) || (expected.played !== undefined && expected.played !== played)) {
+    const tapped = expected.played !== undefined ? `card ${expected.played + 1} of hand ${expected.hand ?? current.number} (trick ${Math.floor(expected.played / 4) + 1})` : `hand ${expected.hand}`;
+    const now = so.next ? `${SEAT_WORDS[so.next]} is to play card ${played + 1} (trick ${Math.floor(played / 4) + 1})` : 'the hand is complete';
+    throw new CommandError(
+      `${where}: ${cardText(cardName(card))} was tapped for ${SEAT_WORDS[input.seat]} as ${tapped}, but the table has moved on: ${now}. Nothing was recorded; tap the card again if it is still to be entered`,
+      409,
+    );
+  }
   if (so.next !== input.seat) throw new CommandError(`${where}: it is ${so.next}'s turn to play, not ${input.seat}'s`, 409);
   const name = cardName(card);
   if (current.plays.some((trick) => trick.includes(name))) throw new CommandError(`${where}: ${name} has already been played`, 409);
@@ -241,9 +272,9 @@ export function lastEntryLabel(game: GameModel): string | null {
   if (!last || ENTRY_NAMES[last.type]) return null;
   switch (last.type) {
     case 'BidMade':
-      return `${last.seat}’s bid of ${String(last.bid)}`;
+      return `${last.seat ? SEAT_WORDS[last.seat] : 'the'}’s bid of ${String(last.bid)}`;
     case 'CardPlayed':
-      return `${last.seat}’s ${last.card}`;
+      return `${last.seat ? SEAT_WORDS[last.seat] : 'the'}’s ${cardText(last.card ?? '')}`;
     case 'TricksRecorded':
       return `the tricks of hand ${last.hand}`;
     case 'MisdealCalled':

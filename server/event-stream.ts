@@ -57,7 +57,12 @@ export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcas
     let waited = false;
     for (const event of page) {
       if (sink.buffered() > pauseAt) {
-        await sink.drained();
+        // A client that stops reading while it catches up is dropped after the same wait as
+        // one that stops reading once attached.
+        if (!(await drainedWithin(sink, broadcaster.stallTimeoutMs))) {
+          sink.close();
+          return;
+        }
         waited = true;
         if (closed) return;
       }
@@ -71,6 +76,19 @@ export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcas
       broadcaster.attach(EVENTS_CHANNEL, sink);
       return;
     }
+  }
+}
+
+/** Whether the client took its queued bytes within `ms`. */
+async function drainedWithin(sink: SseSink, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([sink.drained().then(() => true as const), late]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

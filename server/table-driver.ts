@@ -18,6 +18,7 @@ import type { MatchModel } from '../events/read-models.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../engine/formats.ts';
 import { CommandError, claimRenege, dealHand, makeBid, playCard } from './commands.ts';
+import { CommandIdReusedError, VersionConflictError } from '../events/event-store.ts';
 import { callTime, startMatch, startNextGame, startRound } from './tournament-commands.ts';
 
 export interface DriverOptions {
@@ -38,12 +39,19 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
   const tournament = ledger.models.tournaments[options.tournamentId];
   if (!tournament || tournament.model.status !== 'running') return 0;
   let entries = 0;
-  const run = (decide: () => Decision | Decision[]) => {
+  // Each entry is decided from the ledger as it stands at that moment (another process may be
+  // entering at the same tables); an entry that lost the race is refused and simply not made.
+  const run = (decide: () => Decision | Decision[] | null) => {
     try {
-      ledger.execute(decide(), { meta: { by: 'table-bot' } });
-      entries++;
+      let decided = false;
+      ledger.execute(() => {
+        const decision = decide();
+        decided = decision !== null;
+        return decision ?? [];
+      }, { meta: { by: 'table-bot' } });
+      if (decided) entries++;
     } catch (error) {
-      if (!(error instanceof CommandError)) throw error;
+      if (!(error instanceof CommandError || error instanceof VersionConflictError || error instanceof CommandIdReusedError)) throw error;
     }
   };
 
@@ -81,23 +89,20 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
       run(() => startNextGame(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId }));
       continue;
     }
-    const decision = nextEntry(ledger, game, options);
-    if (decision) run(() => decision);
+    run(() => (ledger.models.games[game.gameId]?.winner ? null : nextEntry(ledger, ledger.models.games[game.gameId]!, options)));
   }
   return entries;
 }
 
 /** Seats the next progressive round when the last one is over, and plays every table's game. */
-function driveProgressive(ledger: Ledger, options: DriverOptions, run: (decide: () => Decision | Decision[]) => void): void {
+function driveProgressive(ledger: Ledger, options: DriverOptions, run: (decide: () => Decision | Decision[] | null) => void): void {
   const tournament = ledger.models.tournaments[options.tournamentId]!;
   if (tournament.progressive?.nextSeating) run(() => startRound(ledger.models, { tournamentId: options.tournamentId, seed: options.seed }));
   const round = ledger.models.tournaments[options.tournamentId]!.progressive!.rounds.at(-1);
   if (!round || round.results !== null) return;
   for (const gameId of Object.values(round.games)) {
-    const game = ledger.models.games[gameId];
-    if (!game || game.winner) continue;
-    const decision = nextEntry(ledger, game, options);
-    if (decision) run(() => decision);
+    if (!ledger.models.games[gameId] || ledger.models.games[gameId]!.winner) continue;
+    run(() => (ledger.models.games[gameId]?.winner ? null : nextEntry(ledger, ledger.models.games[gameId]!, options)));
   }
 }
 

@@ -3,21 +3,17 @@
  * the models the live ledger held, and refuses in one line, naming the event, a file whose rows
  * were changed so that they cannot be read, changing nothing.
  */
+import { execFile } from 'node:child_process';
+import { renameSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { openLedger } from '../events/ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
-import { type CliIo, main } from '../server/cli.ts';
+import { cli } from './fixtures/cli.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveToEnd, tempLedger } from './tournament-ledger.ts';
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stdin: async () => '' };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
 
 /** A finished three-team event in a ledger file: its path, and the models it held when closed. */
 function playedLedger(): { path: string; live: ReadModels } {
@@ -48,13 +44,10 @@ describe('spades rebuild', () => {
   it('folds every read model again from position 0, drawing its progress, and leaves the models the ledger held', async () => {
     const { path, live } = playedLedger();
     expect(live.tournaments.t1!.model.status).toBe('finished');
-    // Spoil the stored snapshot: only a real rebuild from the events brings the models back.
-    // A snapshot of an older model shape is left over too, for the rebuild to clear away.
+    // A snapshot of an older model shape is left over, for the rebuild to clear away.
     withFile(path, (db) => {
-      db.prepare('UPDATE read_models SET state = ?').run(JSON.stringify({ ...live, games: {} }));
       db.prepare(`INSERT INTO read_models (name, position, state) VALUES ('models-0', 1, '{}')`).run();
     });
-    expect(Object.keys(openLedgerModels(path).games)).toHaveLength(0);
 
     const result = await cli(['rebuild', '--db', path]);
     const events = live.position.toLocaleString('en-US');
@@ -77,7 +70,16 @@ describe('spades rebuild', () => {
       withFile(path, (db) => db.prepare(`UPDATE events SET ${column} = ? WHERE position = ?`).run(value, position));
       const before = snapshot();
 
-      const result = await cli(['rebuild', '--db', path]);
+      // The edit breaks the chain, so a plain rebuild refuses to fold it at all.
+      const refused = await cli(['rebuild', '--db', path]);
+      expect(refused).toEqual({
+        code: 2,
+        stdout: '',
+        stderr: expect.stringMatching(new RegExp(`^spades rebuild: ${path}: the chain does not verify at position ${position} \\(.+\\); nothing was rebuilt \\(--force folds it all the same\\)\\n$`)),
+      });
+      expect(snapshot()).toEqual(before);
+
+      const result = await cli(['rebuild', '--db', path, '--force']);
       expect(result).toEqual({
         code: 2,
         stdout: '',
@@ -86,6 +88,28 @@ describe('spades rebuild', () => {
       expect(snapshot()).toEqual(before);
     });
   }
+});
+
+describe('spades serve', () => {
+  it('exits 2 with one line naming the event when a row cannot be folded, instead of a stack trace', async () => {
+    const { path } = playedLedger();
+    withFile(path, (db) => {
+      db.prepare('UPDATE events SET type = ? WHERE position = ?').run('Nope', 40);
+      // Without stored models, opening folds every row, the edited one too.
+      db.prepare('DELETE FROM read_models').run();
+    });
+    const dataDir = dirname(path);
+    renameSync(path, join(dataDir, 'spades.db'));
+    const result = await new Promise<{ code: number | null; stderr: string }>((done) => {
+      execFile(process.execPath, [resolve(import.meta.dirname, '../bin/spades.js'), 'serve', '--no-demo'], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0' } }, (error, _stdout, stderr) =>
+        done({ code: error ? (error as { code: number }).code : 0, stderr }),
+      );
+    });
+    expect(result).toEqual({
+      code: 2,
+      stderr: `spades serve: ${join(dataDir, 'spades.db')}: event 40: its type "Nope" is not an event type; the ledger was changed outside the app (\`spades verify\` checks the whole chain)\n`,
+    });
+  }, 30_000);
 });
 
 function openLedgerModels(path: string): ReadModels {

@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type CliIo, main } from '../server/cli.ts';
+import { cli } from './fixtures/cli.ts';
 import { openDatabase } from '../events/database.ts';
-import { createEventStore } from '../events/event-store.ts';
 import { GENESIS_HASH } from '../events/hash-chain.ts';
-import { ledgerTestRegistry } from './fixtures/ledger-events.ts';
+import { openLedger } from '../events/ledger.ts';
+import { createTournament, registerTeam } from '../server/tournament-commands.ts';
 
 const SPADES = resolve(import.meta.dirname, '../bin/spades.js');
 
@@ -20,24 +20,16 @@ let dir: string;
 let ledger: string;
 let head: string;
 
-async function cli(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stdin: async () => stdin };
-  const code = await main(args, io);
-  return { code, stdout, stderr };
-}
 
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'spades-cli-'));
   ledger = join(dir, 'ledger.db');
-  const database = openDatabase({ path: ledger });
-  const store = createEventStore(database, { registry: ledgerTestRegistry, clock: () => '2025-03-01T19:00:00.000Z' });
-  store.append('game-1', [{ type: 'CounterIncremented', payload: { by: 'N', attempt: 1 } }], { commandId: 'c-1', meta: { by: 'scorer:ana' } });
-  store.append('game-2', [{ type: 'NoteTaken', payload: { text: 'Zoë at table 3', author: 'judge' } }]);
-  store.append('game-1', [{ type: 'CounterIncremented', payload: { by: 'E', attempt: 2 } }]);
-  head = store.digest();
-  database.close();
+  const l = openLedger({ path: ledger, clock: () => '2025-03-01T19:00:00.000Z' });
+  l.execute(createTournament(l.models, { tournamentId: 't1', name: 'Friday', format: 'pitt-boss' }), { commandId: 'c-1', meta: { by: 'director:ana' } });
+  l.execute(registerTeam(l.models, { tournamentId: 't1', teamId: 'zoe', name: 'Zoë at table 3', players: ['Zoë', 'Al'] }));
+  l.execute(registerTeam(l.models, { tournamentId: 't1', teamId: 'bo', name: 'Books', players: ['Bo', 'Cy'] }));
+  head = l.store.digest();
+  l.close();
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -88,11 +80,11 @@ describe('spades export and import-ledger', () => {
     expect(code).toBe(0);
     const lines = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(lines.map((l) => [l.position, l.stream, l.version, l.type])).toEqual([
-      [1, 'game-1', 1, 'CounterIncremented'],
-      [2, 'game-2', 1, 'NoteTaken'],
-      [3, 'game-1', 2, 'CounterIncremented'],
+      [1, 'tournament-t1', 1, 'TournamentCreated'],
+      [2, 'tournament-t1', 2, 'TeamRegistered'],
+      [3, 'tournament-t1', 3, 'TeamRegistered'],
     ]);
-    expect(lines[0]).toMatchObject({ schema_version: 1, payload: { by: 'N', attempt: 1 }, meta: { by: 'scorer:ana' }, command_id: 'c-1', prev_hash: GENESIS_HASH });
+    expect(lines[0]).toMatchObject({ schema_version: 1, payload: { tournamentId: 't1', name: 'Friday' }, meta: { by: 'director:ana' }, command_id: 'c-1', prev_hash: GENESIS_HASH });
     expect(`${lines[2].position}:${lines[2].hash}`).toBe(head);
   });
 
@@ -111,7 +103,7 @@ describe('spades export and import-ledger', () => {
   it('refuses an export whose chain does not verify, naming the position, and writes nothing', async () => {
     const lines = (await cli(['export', '--db', ledger])).stdout.trimEnd().split('\n');
     const edited = JSON.parse(lines[1]!);
-    edited.payload.text = 'Zoë at table 4';
+    edited.payload.name = 'Zoë at table 4';
     lines[1] = JSON.stringify(edited);
     const copy = join(dir, 'copy.db');
     const result = await cli(['import-ledger', '-', '--db', copy], lines.join('\n'));
@@ -128,7 +120,7 @@ describe('spades export and import-ledger', () => {
     const broken = exported.replace('"version":2', '"version":"two"');
     expect(await cli(['import-ledger', '-', '--db', join(dir, 'x.db')], broken)).toMatchObject({
       code: 2,
-      stderr: 'spades import-ledger: -: line 3: version must be a whole number from 1, not "two"\n',
+      stderr: 'spades import-ledger: -: line 2: version must be a whole number from 1, not "two"\n',
     });
     expect(await cli(['import-ledger', join(dir, 'absent.ndjson'), '--db', join(dir, 'y.db')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/no file at/) });
   });

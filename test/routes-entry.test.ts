@@ -13,6 +13,7 @@ import { handSoFar } from '../events/game-projection.ts';
 import type { Ledger } from '../events/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { bidsOpenTo } from '../server/commands.ts';
+import { cardText } from '../views/card-face.tsx';
 import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 
 let fixture: Fixture;
@@ -74,6 +75,38 @@ describe('entries', () => {
     ledger.close();
   });
 
+  it('a command id sent again with another entry is a 409 naming the clash, and records nothing', async () => {
+    const { app, ledger, gameId } = dealtGame();
+    const game = ledger.models.games[gameId]!;
+    const seat = nextBidder(game)!;
+    const open = bidsOpenTo(game, seat).map(bidValue).filter((b) => typeof b === 'number');
+    const id = 'tap-reused-0001';
+    expect((await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/bid`, { json: { seat, bid: open[0], commandId: id } })).status).toBe(200);
+    const head = ledger.store.head().position;
+    // The same id for the next seat's bid: not the same entry, so not "already recorded".
+    const next = nextBidder(ledger.models.games[gameId]!)!;
+    const clash = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/bid`, { json: { seat: next, bid: 4, commandId: id } });
+    expect(clash.status).toBe(409);
+    expect(((await clash.json()) as { error: string }).error).toBe(
+      `command id bid:${id} was already used for another entry on game-${gameId} (at position ${head}; this request asks for something else), so it cannot record this one`,
+    );
+    expect(ledger.store.head().position).toBe(head);
+    ledger.close();
+  });
+
+  it('a deal from the system shuffle sent twice with one id is recorded once, though each try draws a new seed', async () => {
+    const made = copyOf(fixture);
+    const gameId = seatMatch(made.ledger, fixture.matchId);
+    const form = { shuffle: 'system', commandId: 'deal-tap-000001' };
+    const first = await send(made.app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/deal`, { json: form });
+    const head = made.ledger.store.head().position;
+    const again = await send(made.app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/deal`, { json: form });
+    expect([first.status, again.status]).toEqual([200, 200]);
+    expect(await again.json()).toMatchObject({ duplicate: true, done: 'Already recorded.' });
+    expect(made.ledger.store.head().position).toBe(head);
+    made.ledger.close();
+  });
+
   it('undo takes back the last card with a compensating event, and refuses once a claim follows', async () => {
     const { app, ledger, gameId } = dealtGame();
     bidAll(ledger, gameId);
@@ -82,7 +115,7 @@ describe('entries', () => {
     const card = game.current!.deal![seat][0]!;
     expect((await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, { json: { seat, card } })).status).toBe(200);
     const undo = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/undo`, { json: {} });
-    expect(await undo.json()).toMatchObject({ ok: true, done: `Took back ${seat}’s ${card}.` });
+    expect(await undo.json()).toMatchObject({ ok: true, done: `Took back ${{ N: 'North', E: 'East', S: 'South', W: 'West' }[seat]}’s ${cardText(card)}.` });
     expect(game.current!.plays).toEqual([]);
     const types = ledger.store.readAll({ after: ledger.store.head().position - 2 }).map((e) => e.type);
     expect(types).toEqual(['CardPlayed', 'EntryUndone']);
@@ -117,7 +150,8 @@ describe('entries', () => {
         const res = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, { json: { seat, card: cardName(breaking) } });
         const body = (await res.json()) as { ok: boolean; flagged: string };
         expect(res.status).toBe(200);
-        expect(body.flagged).toMatch(new RegExp(`${cardName(breaking)} at trick \\d+ is a renege: ${seat} held the suit led`));
+        const seatName = { N: 'North', E: 'East', S: 'South', W: 'West' }[seat];
+        expect(body.flagged).toMatch(new RegExp(`${cardText(cardName(breaking))} at trick \\d+ is a renege: ${seatName} held the suit led`));
         ledger.close();
         return;
       }
