@@ -7,21 +7,23 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { executeSync } from '../events/database.ts';
-import { AppendRefusedError, type EventStore, VersionConflictError, checkDigest, ledgerHead, verifyChain } from '../events/event-store.ts';
+import { AppendRefusedError, VersionConflictError, ledgerHead } from '../events/event-store.ts';
 import { InvalidPayloadError } from '../events/event-types.ts';
 import { DigestFormatError, formatDigest } from '../events/hash-chain.ts';
-import { exportLines } from '../events/ledger-file.ts';
-import { type Ledger, projected } from '../events/ledger.ts';
-import { type ProjectedEvent, type ReadModels, foldEvents } from '../events/projections.ts';
-import type { TeamRow } from '../events/read-models.ts';
+import type { Ledger } from '../events/ledger.ts';
+import { BusyError, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';
+import type { PastTournament } from './ledger-reader.ts';
+import type { TeamRow, TournamentModel } from '../events/read-models.ts';
 import { type ImportTarget, RecordImportError, importRecord } from '../events/record-import.ts';
 import { gameStream } from '../events/streams.ts';
+import { readJson } from './request-input.ts';
 import { AsOfPage } from '../views/as-of.tsx';
 import { Layout } from '../views/layout.tsx';
 import { rankTeams } from '../views/leaderboard.tsx';
 import { ReplayPage, handReplay, replayLink, stepCount } from '../views/replay.tsx';
 import { tournamentLinks } from '../views/tournament-home.tsx';
 import { VerifyPage } from '../views/verify.tsx';
+import { gameById, tournamentById } from '../events/lookup.ts';
 
 export interface AuditOptions {
   /** The time recorded when an imported record says time was called; default the system clock. */
@@ -47,12 +49,12 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
 
   app.get('/games/:gameId/hands/:hand/replay', (c) => {
     const gameId = c.req.param('gameId');
-    const game = ledger.models.games[gameId];
+    const game = gameById(ledger.models, gameId);
     if (!game) return refusePage(c, 404, `game ${gameId} does not exist`);
     const handText = c.req.param('hand');
     const hands = game.hands.length + (game.current ? 1 : 0);
     if (!/^\d+$/.test(handText) || Number(handText) < 1) return refusePage(c, 400, `game ${gameId}: hand must be a hand number from 1, not '${handText}'`);
-    const tournament = game.tournamentId ? ledger.models.tournaments[game.tournamentId]?.model : undefined;
+    const tournament = game.tournamentId ? tournamentById(ledger.models, game.tournamentId)?.model : undefined;
     const names = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
     const replay = handReplay(game, Number(handText), ledger.store.readStream(gameStream(gameId)), names);
     if (!replay) return refusePage(c, 404, `game ${gameId} has no hand ${handText}; it has ${hands} ${hands === 1 ? 'hand' : 'hands'} so far`);
@@ -65,73 +67,88 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
     return c.html(String(<ReplayPage replay={replay} step={Number(stepText)} gameLink={gameLink} />));
   });
 
+  const reads = createHeavyReads(ledger);
+  const gate = createHeavyReadGate();
+  /** Runs a ledger-wide read through the gate; a refusal is a 429 with its sentence. */
+  const heavy = async (c: Context, work: () => Promise<Response>): Promise<Response> => {
+    try {
+      return await gate(addressOf(c), work);
+    } catch (error) {
+      if (error instanceof BusyError) return c.json({ error: error.message }, 429, { 'retry-after': '2' });
+      throw error;
+    }
+  };
+  const foldAsOf = (tournamentId: string, positionText: string | undefined, atText: string | undefined) => readAsOf(ledger, reads, tournamentId, positionText, atText);
+
   app.get('/tournaments/:tournamentId/as-of', (c) => {
     const tournamentId = c.req.param('tournamentId');
-    const state = ledger.models.tournaments[tournamentId];
+    const state = own(ledger.models.tournaments, tournamentId);
     if (!state) return refusePage(c, 404, `tournament ${tournamentId} does not exist`);
-    const asOf = foldAsOf(ledger.store, c.req.query('position'), c.req.query('at'));
-    if ('error' in asOf) return refusePage(c, 400, `tournament ${tournamentId}: ${asOf.error}`);
-    const past = asOf.models.tournaments[tournamentId];
-    return c.html(
-      String(
-        <AsOfPage
-          tournamentId={tournamentId}
-          tournament={past?.model ?? null}
-          position={asOf.models.position}
-          at={asOf.at}
-          head={ledger.store.head().position}
-          gamesToWin={past?.format.gamesToWin ?? state.format.gamesToWin}
-          {...(asOf.askedAt ? { askedAt: asOf.askedAt } : {})}
-        />,
-      ),
-    );
-  });
-
-  app.get('/tournaments/:tournamentId/standings.csv', (c) => {
-    const tournamentId = c.req.param('tournamentId');
-    if (!ledger.models.tournaments[tournamentId]) return c.json({ error: `tournament ${tournamentId} does not exist` }, 404);
-    const asked = c.req.query('position') !== undefined || c.req.query('at') !== undefined;
-    let models: ReadModels = ledger.models;
-    if (asked) {
-      const asOf = foldAsOf(ledger.store, c.req.query('position'), c.req.query('at'));
-      if ('error' in asOf) return c.json({ error: `tournament ${tournamentId}: ${asOf.error}` }, 400);
-      models = asOf.models;
-    }
-    const tournament = models.tournaments[tournamentId]?.model;
-    const rows = tournament ? rankTeams(tournament) : [];
-    const suffix = asked ? `-at-${models.position}` : '';
-    return c.body(standingsCsv(rows), 200, {
-      'content-type': 'text/csv; charset=utf-8',
-      'content-disposition': `attachment; filename="${tournamentId.replace(/[^A-Za-z0-9._-]/g, '_')}-standings${suffix}.csv"`,
-      'x-ledger-position': String(models.position),
+    return heavy(c, async () => {
+      const asOf = await foldAsOf(tournamentId, c.req.query('position'), c.req.query('at'));
+      if ('error' in asOf) return refusePage(c, 400, `tournament ${tournamentId}: ${asOf.error}`);
+      const past = asOf.tournament;
+      return c.html(
+        String(
+          <AsOfPage
+            tournamentId={tournamentId}
+            tournament={past?.model ?? null}
+            position={asOf.position}
+            at={asOf.at}
+            head={ledger.store.head().position}
+            gamesToWin={past?.gamesToWin ?? state.format.gamesToWin}
+            {...(asOf.askedAt ? { askedAt: asOf.askedAt } : {})}
+          />,
+        ),
+      );
     });
   });
 
-  app.get('/verify', (c) => {
-    const report = verifyChain(ledger.database);
-    const stored = ledgerHead(ledger.database);
-    // Counted, not taken from the head: a row deleted from the file shows here as well.
-    const [{ events }] = executeSync(ledger.database, ledger.database.kysely.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('events'))) as [{ events: number }];
-    const props = { report, stored, events };
-    const digest = c.req.query('digest');
-    if (digest === undefined || digest.trim() === '') return c.html(String(<VerifyPage {...props} />));
-    try {
-      const result = checkDigest(ledger.database, digest);
-      return c.html(String(<VerifyPage {...props} check={{ digest, result }} />));
-    } catch (error) {
-      if (!(error instanceof DigestFormatError)) throw error;
-      return c.html(String(<VerifyPage {...props} check={{ digest, error: error.message }} />), 400);
-    }
+  app.get('/tournaments/:tournamentId/standings.csv', async (c) => {
+    const tournamentId = c.req.param('tournamentId');
+    if (!own(ledger.models.tournaments, tournamentId)) return c.json({ error: `tournament ${tournamentId} does not exist` }, 404);
+    const asked = c.req.query('position') !== undefined || c.req.query('at') !== undefined;
+    const answer = (tournament: TournamentModel | undefined, position: number) => {
+      const rows = tournament ? rankTeams(tournament) : [];
+      const suffix = asked ? `-at-${position}` : '';
+      return c.body(standingsCsv(rows), 200, {
+        'content-type': 'text/csv; charset=utf-8',
+        'content-disposition': `attachment; filename="${tournamentId.replace(/[^A-Za-z0-9._-]/g, '_')}-standings${suffix}.csv"`,
+        'x-ledger-position': String(position),
+      });
+    };
+    if (!asked) return answer(own(ledger.models.tournaments, tournamentId)?.model, ledger.models.position);
+    return heavy(c, async () => {
+      const asOf = await foldAsOf(tournamentId, c.req.query('position'), c.req.query('at'));
+      if ('error' in asOf) return c.json({ error: `tournament ${tournamentId}: ${asOf.error}` }, 400);
+      return answer(asOf.tournament?.model, asOf.position);
+    });
   });
 
+  app.get('/verify', (c) =>
+    heavy(c, async () => {
+      const { report, stored, events } = await reads.check();
+      const props = { report, stored, events };
+      const digest = c.req.query('digest');
+      if (digest === undefined || digest.trim() === '') return c.html(String(<VerifyPage {...props} />));
+      try {
+        const result = reads.digest(report, digest);
+        return c.html(String(<VerifyPage {...props} check={{ digest, result }} />));
+      } catch (error) {
+        if (!(error instanceof DigestFormatError)) throw error;
+        return c.html(String(<VerifyPage {...props} check={{ digest, error: error.message }} />), 400);
+      }
+    }),
+  );
+
   app.get('/api/ledger.ndjson', (c) => {
-    // Read in one go: the database handle is shared, and a half-read statement would block every
-    // other request's queries until the download finished. The head then matches the lines exactly.
-    const body = Array.from(exportLines(ledger.database)).join('');
-    return c.body(body, 200, {
+    // Streamed a page at a time up to the head as the download starts, so the digest header
+    // matches the lines, memory stays bounded, and other requests run between pages.
+    const head = ledgerHead(ledger.database);
+    return c.body(reads.exportStream(head.position), 200, {
       'content-type': 'application/x-ndjson; charset=utf-8',
       'content-disposition': 'attachment; filename="ledger.ndjson"',
-      'x-ledger-digest': formatDigest(ledgerHead(ledger.database)),
+      'x-ledger-digest': formatDigest(head),
     });
   });
 
@@ -139,15 +156,18 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
   app.post('/api/games/import', async (c) => {
     let body: unknown;
     try {
-      body = await c.req.json();
-    } catch {
-      return c.json({ error: 'the request body must be JSON: { "record": {...}, "tournamentId": "...", "matchId": "..." } or { "record": {...}, "gameId": "..." }' }, 400);
+      body = await readJson(c, 'the request body must be JSON: { "record": {...}, "tournamentId": "...", "matchId": "..." } or { "record": {...}, "gameId": "..." }');
+    } catch (error) {
+      return c.json({ error: (error as Error).message }, 400);
     }
     const target = importTarget(body);
     if ('error' in target) return c.json({ error: target.error }, 400);
     try {
-      const decision = importRecord(ledger.models, (body as { record: unknown }).record, target.target, now());
-      const [result] = ledger.execute(decision, { meta: { by: 'record-import' } });
+      let decision!: ReturnType<typeof importRecord>;
+      const [result] = ledger.execute(
+        (models) => (decision = importRecord(models, (body as { record: unknown }).record, target.target, now())),
+        { meta: { by: 'record-import' } },
+      );
       const gameId = (decision.events[0]!.payload as { gameId: string }).gameId;
       const positions = result!.positions;
       return c.json(
@@ -197,17 +217,17 @@ function importTarget(body: unknown): { target: ImportTarget } | { error: string
   return { target: { gameId, teams: { NS: t.NS, EW: t.EW } } };
 }
 
-type AsOf = { models: ReadModels; at: string | null; askedAt?: string } | { error: string };
+type AsOf = (PastTournament & { askedAt?: string }) | { error: string };
 
 /**
- * The read models folded from position 1 up to a position, or up to the last event appended at
- * or before a time. Folded afresh with the projections' own fold, so the answer is the rebuild
- * stopped there, not a guess from today's models.
+ * A tournament as it stood at a position, or after the last event appended at or before a time,
+ * folded afresh by the projections' own fold (on the reader's thread, and kept for the positions
+ * asked for last), so the answer is the rebuild stopped there, not a guess from today's models.
  */
-function foldAsOf(store: EventStore, positionText: string | undefined, atText: string | undefined): AsOf {
-  const head = store.head().position;
+async function readAsOf(ledger: Ledger, reads: HeavyReads, tournamentId: string, positionText: string | undefined, atText: string | undefined): Promise<AsOf> {
+  const head = ledger.models.position;
   if (positionText !== undefined && atText !== undefined) return { error: 'give a position or a time (at), not both' };
-  let models: ReadModels;
+  let position: number;
   let askedAt: string | undefined;
   if (atText !== undefined) {
     // A time without a zone (as a datetime-local picker sends it) is read as UTC, as the ledger records it.
@@ -215,30 +235,25 @@ function foldAsOf(store: EventStore, positionText: string | undefined, atText: s
     const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(atText) ? Date.parse(zoned) : NaN;
     if (Number.isNaN(ms)) return { error: `at must be a time such as 2026-01-01T10:00:00Z, not '${atText}'` };
     askedAt = new Date(ms).toISOString();
-    models = foldEvents(readEvents(store, (event) => Date.parse(event.at) > ms));
+    position = Math.min(await reads.positionAt(ms), head);
   } else {
     const text = positionText ?? String(head);
-    if (!/^\d+$/.test(text) || Number(text) > head) return { error: `position must be a whole number from 0 to ${head}, not '${text}'` };
-    const position = Number(text);
-    models = foldEvents(readEvents(store, (event) => event.position > position), position);
+    if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `position must be a whole number from 0 to ${head}, not '${text}'` };
+    position = Number(text);
   }
-  const event = models.position > 0 ? store.readAll({ after: models.position - 1, limit: 1 })[0] : undefined;
-  return { models, at: event ? String(event.meta.at) : null, ...(askedAt ? { askedAt } : {}) };
+  const past = await reads.tournamentAt(tournamentId, position);
+  return { ...past, ...(askedAt ? { askedAt } : {}) };
 }
 
-/** The ledger's events in position order, a page at a time, up to the first one `past` says is beyond. */
-function* readEvents(store: EventStore, past: (event: ProjectedEvent) => boolean): Generator<ProjectedEvent> {
-  let after = 0;
-  for (;;) {
-    const page = store.readAll({ after, limit: 5000 });
-    if (page.length === 0) return;
-    for (const recorded of page) {
-      const event = projected(recorded);
-      if (past(event)) return;
-      yield event;
-    }
-    after = page[page.length - 1]!.position;
-  }
+/** The address a request came from, for the per-address limit on ledger-wide reads. */
+function addressOf(c: Context): string {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
+  return env?.incoming?.socket?.remoteAddress ?? 'local';
+}
+
+/** An entry of a record keyed by id, never a property every object has (`constructor`, `__proto__`). */
+function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 const CSV_COLUMNS = ['rank', 'team_id', 'team', 'players', 'seed', 'status', 'wins', 'losses', 'games_won', 'games_lost', 'points', 'bags', 'sets'];

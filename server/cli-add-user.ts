@@ -4,7 +4,8 @@
  * flag or, safer for shell history, from the first line of standard input.
  */
 import { openDatabase, defaultDatabasePath } from '../events/database.ts';
-import { AccessError, PASSWORD_ROLES, type PasswordRole, openUsers } from './auth.ts';
+import { PASSWORD_ROLES, type PasswordRole, openUsers } from './accounts.ts';
+import { AccessError } from './refusals.ts';
 import { type CliIo, UsageError } from './cli.ts';
 
 export async function run(args: string[], io: CliIo): Promise<number> {

@@ -35,6 +35,17 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   'import-ledger': { summary: 'import-ledger FILE|- [--db FILE]  load an NDJSON ledger into an empty file, verifying its chain', load: async () => (await import('./cli-export.ts')).runImport },
 };
 
+/**
+ * Ends the process quietly once the reader of its output has gone (`spades verify | head -1`):
+ * nothing more can be said to it, and a stack trace about a closed pipe would only confuse.
+ */
+function exitWhenOutputCloses(stream: NodeJS.WriteStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
+}
+
 const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
@@ -48,7 +59,12 @@ const processIo: CliIo = {
 /** Runs the command line; resolves to the exit status. */
 export async function main(args: string[], io: CliIo = processIo): Promise<number> {
   const [name, ...rest] = args;
-  const command = name === undefined ? undefined : COMMANDS[name];
+  // A server outlives whoever read its first lines; every other command exists for its output.
+  if (io === processIo && name !== 'serve') {
+    exitWhenOutputCloses(process.stdout);
+    exitWhenOutputCloses(process.stderr);
+  }
+  const command = name === undefined || !Object.hasOwn(COMMANDS, name) ? undefined : COMMANDS[name];
   if (!command) {
     const list = Object.values(COMMANDS)
       .map((c) => `  spades ${c.summary}`)

@@ -24,6 +24,11 @@ export interface BroadcasterOptions {
   heartbeatSeconds?: number;
   /** Unsent bytes a client may have queued before it is dropped. */
   maxBufferedBytes?: number;
+  /**
+   * Seconds a client may leave bytes unread before it is dropped, attached or still catching up
+   * (default: three heartbeats). A screen that stopped reading holds memory for no one.
+   */
+  stallSeconds?: number;
 }
 
 export interface Broadcaster {
@@ -37,16 +42,22 @@ export interface Broadcaster {
   channels(): string[];
   clientCount(): number;
   maxBufferedBytes: number;
+  /** How long a client may leave bytes unread before it is dropped. */
+  stallTimeoutMs: number;
   /** Stops the heartbeat and closes every client. */
   close(): void;
 }
 
-/** Encodes one SSE message: optional id and event name, and data split into lines. */
+// SSE ends a field at CR, LF or CRLF alike: text that carried any of them into a field would
+// start a field of its own (a team named "x\rid: 999" would move a browser's resume point).
+const LINE_BREAK = /\r\n|\r|\n/;
+
+/** Encodes one SSE message: optional id and event name, and data split into lines on every kind of line break. */
 export function encodeSse(message: { id?: number | string; event?: string; data: string }): Uint8Array {
   let text = '';
-  if (message.id !== undefined) text += `id: ${message.id}\n`;
-  if (message.event) text += `event: ${message.event}\n`;
-  for (const line of message.data.split('\n')) text += `data: ${line}\n`;
+  if (message.id !== undefined) text += `id: ${String(message.id).replace(/[\r\n]/g, '')}\n`;
+  if (message.event) text += `event: ${message.event.replace(/[\r\n]/g, '')}\n`;
+  for (const line of message.data.split(LINE_BREAK)) text += `data: ${line}\n`;
   return encoder.encode(text + '\n');
 }
 
@@ -56,7 +67,10 @@ const HEARTBEAT = encoder.encode(': heartbeat\n\n');
 export function createBroadcaster(options: BroadcasterOptions = {}): Broadcaster {
   const heartbeatSeconds = options.heartbeatSeconds ?? 10;
   const maxBufferedBytes = options.maxBufferedBytes ?? 256 * 1024;
+  const stallTimeoutMs = (options.stallSeconds ?? heartbeatSeconds * 3) * 1000;
   const rooms = new Map<string, Set<SseSink>>();
+  // Since when each client has had bytes it did not take.
+  const unreadSince = new WeakMap<SseSink, number>();
   let count = 0;
 
   function remove(channel: string, sink: SseSink): void {
@@ -77,12 +91,28 @@ export function createBroadcaster(options: BroadcasterOptions = {}): Broadcaster
   }
 
   const timer = setInterval(() => {
+    const now = Date.now();
+    for (const [channel, room] of rooms) {
+      for (const sink of room) {
+        if (sink.buffered() === 0) {
+          unreadSince.delete(sink);
+          continue;
+        }
+        const since = unreadSince.get(sink) ?? now;
+        unreadSince.set(sink, since);
+        if (now - since >= stallTimeoutMs) {
+          remove(channel, sink);
+          sink.close();
+        }
+      }
+    }
     for (const [channel, room] of rooms) send(channel, room, HEARTBEAT);
   }, heartbeatSeconds * 1000);
   timer.unref();
 
   return {
     maxBufferedBytes,
+    stallTimeoutMs,
     attach(channel, sink) {
       let room = rooms.get(channel);
       if (!room) rooms.set(channel, (room = new Set()));
@@ -117,6 +147,13 @@ export const SSE_HEADERS: Record<string, string> = {
   connection: 'keep-alive',
   // Tells nginx-style proxies not to hold events back in a buffer.
   'x-accel-buffering': 'no',
+  // Streams are written to the socket directly, past the app's header middleware: the same
+  // protections as every page, stated here.
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
 };
 
 /** A sink writing straight to Node's response: the cheapest path for thousands of screens. */

@@ -9,7 +9,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../events/database.ts';
 import { openLedger } from '../events/ledger.ts';
 import { createApp } from '../server/app.ts';
-import { checkPassword, createThrottle, findTable, hashPassword, openUsers, tableCode } from '../server/auth.ts';
+import { checkPassword, hashPassword, openUsers } from '../server/accounts.ts';
+import { createThrottle } from '../server/rate-limits.ts';
+import { findTable, tableCode } from '../server/table-codes.ts';
 import { main } from '../server/cli.ts';
 import { createTournament, registerTeam } from '../server/tournament-commands.ts';
 
@@ -113,7 +115,7 @@ describe('table codes', () => {
     for (let i = 1; i <= 6; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'cup', teamId: `t${i}`, name: `T${i}`, players: ['a', 'b'] }));
     const { app, auth } = createApp({ ledger });
     const code = auth.tableCode('cup', 3);
-    expect(code).toMatch(/^[A-HJ-NP-Z2-9]{6}$/);
+    expect(code).toMatch(/^[A-HJ-NP-Z2-9]{10}$/);
     expect(tableCode(auth.secret, 'cup', 3)).toBe(code);
     expect(findTable(auth.secret, ledger.models, code.toLowerCase())).toEqual({ tournamentId: 'cup', table: 3 });
     const join = await app.request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code }) });

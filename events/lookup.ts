@@ -1,0 +1,31 @@
+/**
+ * Looking read models up by an id that came from outside (a URL, a form, a record). The read
+ * models are plain JSON objects keyed by id, so `games['constructor']` would find
+ * Object.prototype's constructor; only an entry the object holds itself is an answer.
+ */
+import type { ReadModels } from './projections.ts';
+import type { GameModel } from './read-models.ts';
+import type { TournamentState } from './tournament-projection.ts';
+
+/** The entry of a record keyed by id, never a property every object inherits (`constructor`, `toString`). */
+export function own<T>(record: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/** A game by id, or undefined when there is no such game. */
+export function gameById(models: ReadModels, gameId: string): GameModel | undefined {
+  return own(models.games, gameId);
+}
+
+/** A tournament by id, or undefined when there is no such tournament. */
+export function tournamentById(models: ReadModels, tournamentId: string): TournamentState | undefined {
+  return own(models.tournaments, tournamentId);
+}
+
+/**
+ * Whether a new id can key a read model: `__proto__` cannot, since setting it on a plain object
+ * changes the object's prototype instead of adding an entry.
+ */
+export function canKeyReadModel(id: string): boolean {
+  return id !== '__proto__';
+}

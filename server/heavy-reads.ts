@@ -1,0 +1,171 @@
+/**
+ * The public reads that walk the whole ledger (the chain's verification, the NDJSON export, a
+ * tournament as it stood at a past position) run on a worker thread with its own read-only
+ * connection (ledger-reader.ts), so a room of clients looping on them cannot stall the tables'
+ * entries or the screens. At most two such reads run at once, one per address; the rest wait
+ * their turn or are told to come back. A ledger in memory (tests) is read in this thread.
+ */
+import { Worker } from 'node:worker_threads';
+import type { DigestCheck } from '../events/event-store.ts';
+import type { ChainReport } from '../events/hash-chain.ts';
+import type { Ledger } from '../events/ledger.ts';
+import { type ChainCheck, type LedgerReader, type PastTournament, createLedgerReader, digestAgainst } from './ledger-reader.ts';
+import type { ReaderAnswer, ReaderRequest } from './ledger-reader-worker.ts';
+
+/** A heavy read refused because its address (or the room) already has its share running. */
+export class BusyError extends Error {}
+
+export interface HeavyReadLimits {
+  /** Heavy reads running at once over all addresses. */
+  concurrent?: number;
+  /** Reads that may wait for a turn before more are turned away. */
+  queue?: number;
+}
+
+/** Runs heavy reads at most `concurrent` at a time and one per address. */
+export function createHeavyReadGate(limits: HeavyReadLimits = {}) {
+  const concurrent = limits.concurrent ?? 2;
+  const queueLimit = limits.queue ?? 16;
+  const busyAddresses = new Set<string>();
+  const waiting: (() => void)[] = [];
+  let running = 0;
+  return async function run<T>(address: string, work: () => Promise<T>): Promise<T> {
+    if (busyAddresses.has(address)) throw new BusyError('one ledger-wide read at a time from one address: wait for the last one to finish');
+    if (running >= concurrent && waiting.length >= queueLimit) throw new BusyError('the server is busy with ledger-wide reads; try again in a few seconds');
+    busyAddresses.add(address);
+    try {
+      if (running >= concurrent) await new Promise<void>((resolve) => waiting.push(resolve));
+      running++;
+      try {
+        return await work();
+      } finally {
+        running--;
+        waiting.shift()?.();
+      }
+    } finally {
+      busyAddresses.delete(address);
+    }
+  };
+}
+
+/** An error the reader raised, with its name kept (a digest that is no digest is the caller's to answer). */
+export class ReaderError extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Call = <R>(op: ReaderRequest['op'], ...args: unknown[]) => Promise<R>;
+
+const WORKER = new URL('../bin/ledger-reader-worker.js', import.meta.url);
+// A worker left idle this long is ended; the next heavy read starts another.
+const IDLE_MS = 15_000;
+
+/** Calls a reader on a worker thread, started on first use and ended when idle. */
+function workerCalls(path: string): Call {
+  let worker: Worker | null = null;
+  let next = 0;
+  let idle: NodeJS.Timeout | null = null;
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const failAll = (error: Error) => {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+    worker = null;
+  };
+  const start = (): Worker => {
+    // Its heap is bounded: a walk that outgrows it ends the worker (that read answers 503) and
+    // the next read starts a fresh one, while the server itself is untouched.
+    const started = new Worker(WORKER, { workerData: { path }, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 } });
+    started.unref();
+    started.on('message', (answer: ReaderAnswer) => {
+      const waiter = pending.get(answer.id);
+      if (!waiter) return;
+      pending.delete(answer.id);
+      if ('error' in answer) waiter.reject(new ReaderError(answer.error.name, answer.error.message));
+      else waiter.resolve(answer.value);
+      if (pending.size === 0) {
+        idle = setTimeout(() => {
+          if (pending.size === 0 && worker === started) {
+            worker = null;
+            void started.terminate();
+          }
+        }, IDLE_MS);
+        idle.unref();
+      }
+    });
+    started.on('error', (error) => failAll(new ReaderError('WorkerError', `the ledger reader failed: ${error.message}`)));
+    started.on('exit', () => {
+      if (worker === started) failAll(new ReaderError('WorkerError', 'the ledger reader stopped'));
+    });
+    return started;
+  };
+  return <R>(op: ReaderRequest['op'], ...args: unknown[]) =>
+    new Promise<R>((resolve, reject) => {
+      if (idle) clearTimeout(idle);
+      worker ??= start();
+      const id = ++next;
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage({ id, op, args } satisfies ReaderRequest);
+    });
+}
+
+/** Calls a reader in this thread (a ledger held in memory has no file a worker could open). */
+function localCalls(reader: LedgerReader): Call {
+  return async <R>(op: ReaderRequest['op'], ...args: unknown[]) => {
+    try {
+      return (reader[op] as (...a: unknown[]) => unknown)(...args) as R;
+    } catch (error) {
+      throw new ReaderError((error as Error).constructor.name, (error as Error).message);
+    }
+  };
+}
+
+export interface HeavyReads {
+  /** The chain as it stands now; callers at the same moment share one walk. */
+  check(): Promise<ChainCheck>;
+  /** Whether a digest noted earlier is part of the chain as `report` found it. Throws DigestFormatError. */
+  digest(report: ChainReport, digest: string): DigestCheck;
+  tournamentAt(tournamentId: string, position: number): Promise<PastTournament>;
+  positionAt(ms: number): Promise<number>;
+  /** The ledger as NDJSON up to `upTo`, a page at a time as the client takes it. */
+  exportStream(upTo: number): ReadableStream<Uint8Array>;
+}
+
+/** The heavy reads over a ledger: on a worker thread for a file, in this thread for memory. */
+export function createHeavyReads(ledger: Ledger): HeavyReads {
+  const path = ledger.database.path;
+  const call = path === ':memory:' ? localCalls(createLedgerReader(ledger.database)) : workerCalls(path);
+  let checking: Promise<ChainCheck> | null = null;
+  const encoder = new TextEncoder();
+  return {
+    check() {
+      checking ??= call<ChainCheck>('check').finally(() => {
+        checking = null;
+      });
+      return checking;
+    },
+    digest: (report, digest) => digestAgainst(ledger.database, report, digest),
+    tournamentAt: (tournamentId, position) => call<PastTournament>('tournamentAt', tournamentId, position),
+    positionAt: (ms) => call<number>('positionAt', ms),
+    exportStream(upTo) {
+      let after = 0;
+      return new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            const page = await call<{ text: string; last: number }>('exportPage', after, upTo, 1000);
+            if (page.text === '') {
+              controller.close();
+              return;
+            }
+            after = page.last;
+            controller.enqueue(encoder.encode(page.text));
+          },
+        },
+        { highWaterMark: 2 },
+      );
+    },
+  };
+}

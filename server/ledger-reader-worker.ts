@@ -1,0 +1,40 @@
+/**
+ * The worker thread that runs the ledger-wide reads (ledger-reader.ts) over a read-only
+ * connection of its own, answering one request at a time: its heap, its collections and its
+ * CPU time are its own, so the main thread goes on answering tables and screens meanwhile.
+ */
+import { setPriority } from 'node:os';
+import { parentPort, workerData } from 'node:worker_threads';
+import { openDatabase } from '../events/database.ts';
+import { createLedgerReader } from './ledger-reader.ts';
+
+export interface ReaderRequest {
+  id: number;
+  op: 'check' | 'digest' | 'tournamentAt' | 'positionAt' | 'exportPage';
+  args: unknown[];
+}
+
+export type ReaderAnswer = { id: number; value: unknown } | { id: number; error: { name: string; message: string } };
+
+// When the cores are busy, the tables and screens come first. On Linux a thread's nice value is
+// its own, so this lowers only the reader thread; elsewhere it may apply to nothing, or be refused.
+try {
+  setPriority(10);
+} catch {
+  // running at the normal priority is still correct, only less polite
+}
+
+const { path } = workerData as { path: string };
+const database = openDatabase({ path, readonly: true });
+const reader = createLedgerReader(database);
+
+parentPort!.on('message', (request: ReaderRequest) => {
+  let answer: ReaderAnswer;
+  try {
+    const method = reader[request.op] as (...args: unknown[]) => unknown;
+    answer = { id: request.id, value: method(...request.args) };
+  } catch (error) {
+    answer = { id: request.id, error: { name: (error as Error).constructor.name, message: (error as Error).message } };
+  }
+  parentPort!.postMessage(answer);
+});

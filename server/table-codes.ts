@@ -1,0 +1,100 @@
+/**
+ * Table join codes: the code printed on a table's card makes whoever types it that table's
+ * scorekeeper. A code is 10 characters from a 31-letter alphabet (about 50 bits), derived from
+ * the ledger file's secret, so printing twice gives the same code; a director can rotate a
+ * table's code, which also ends the sessions joined with the old one. At the join limits of
+ * rate-limits.ts (60 wrong a minute over the server) a guess would take millions of years.
+ */
+import { createHmac } from 'node:crypto';
+import { sql } from 'kysely';
+import { type LedgerDatabase, executeSync } from '../events/database.ts';
+import { tournamentById } from '../events/lookup.ts';
+import type { ReadModels } from '../events/projections.ts';
+import type { GameModel } from '../events/read-models.ts';
+import { accountOfTable, endAccountSessions } from './sessions.ts';
+
+// No 0/O, 1/I/L: a code is read off paper and typed on a phone.
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const CODE_LENGTH = 10;
+
+/** The join code of a tournament's table after `rotation` rotations (0: as first printed). */
+export function tableCode(secret: string, tournamentId: string, table: number, rotation = 0): string {
+  const digest = createHmac('sha256', secret).update(`table:${tournamentId}:${table}:${rotation}`).digest();
+  // Each character from 16 bits of the digest: the bias of the modulo is a few parts in a million.
+  let code = '';
+  for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[digest.readUInt16BE(2 * i) % CODE_ALPHABET.length];
+  return code;
+}
+
+/** How many tables a tournament uses: one per pair of teams, or more if a match was seated higher. */
+export function tableCount(models: ReadModels, tournamentId: string): number {
+  const tournament = tournamentById(models, tournamentId)?.model;
+  if (!tournament) return 0;
+  const seated = Math.max(0, ...tournament.matches.map((m) => m.table ?? 0));
+  return Math.max(seated, Math.ceil(tournament.teams.length / 2));
+}
+
+/** A table's rotation count, 0 when its code was never rotated. */
+export type RotationOf = (tournamentId: string, table: number) => number;
+
+/** The table a code names, among the tournaments still being played. */
+export function findTable(secret: string, models: ReadModels, code: string, rotationOf: RotationOf = () => 0): { tournamentId: string; table: number } | null {
+  const wanted = code.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  if (wanted.length !== CODE_LENGTH) return null;
+  for (const state of Object.values(models.tournaments)) {
+    if (state.model.status === 'finished') continue;
+    const id = state.model.tournamentId;
+    for (let table = 1; table <= tableCount(models, id); table++) {
+      if (tableCode(secret, id, table, rotationOf(id, table)) === wanted) return { tournamentId: id, table };
+    }
+  }
+  return null;
+}
+
+/** The table a game is being played at, when it is one of a tournament's matches. */
+export function tableOfGame(models: ReadModels, game: GameModel): number | null {
+  if (!game.tournamentId || !game.matchId) return null;
+  return tournamentById(models, game.tournamentId)?.model.matches.find((m) => m.matchId === game.matchId)?.table ?? null;
+}
+
+type RotationsTable = { tournament_id: string; table_number: number; rotation: number };
+
+/** The table codes of one ledger file: each table's current code, and rotating it. */
+export function openTableCodes(database: LedgerDatabase, secret: string) {
+  const db = database.kysely.withTables<{ table_code_rotations: RotationsTable }>();
+  executeSync(
+    database,
+    db.schema
+      .createTable('table_code_rotations')
+      .ifNotExists()
+      .addColumn('tournament_id', 'text', (c) => c.notNull())
+      .addColumn('table_number', 'integer', (c) => c.notNull())
+      .addColumn('rotation', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('table_code_rotations_key', ['tournament_id', 'table_number'])
+      .modifyEnd(sql`STRICT`),
+  );
+  const rotationOf: RotationOf = (tournamentId, table) =>
+    executeSync(database, db.selectFrom('table_code_rotations').select('rotation').where('tournament_id', '=', tournamentId).where('table_number', '=', table))[0]?.rotation ??
+    0;
+  return {
+    rotationOf,
+    /** The code printed on a table's card now. */
+    codeOf: (tournamentId: string, table: number) => tableCode(secret, tournamentId, table, rotationOf(tournamentId, table)),
+    /** The table a code names, among the tournaments still being played. */
+    find: (models: ReadModels, code: string) => findTable(secret, models, code, rotationOf),
+    /** Gives a table a new code; whoever joined with the old one is signed out. Returns the new code. */
+    rotate(tournamentId: string, table: number): string {
+      database.sqlite.transaction(() => {
+        executeSync(
+          database,
+          db
+            .insertInto('table_code_rotations')
+            .values({ tournament_id: tournamentId, table_number: table, rotation: 1 })
+            .onConflict((oc) => oc.columns(['tournament_id', 'table_number']).doUpdateSet({ rotation: sql<number>`rotation + 1` })),
+        );
+        endAccountSessions(database, accountOfTable(tournamentId, table));
+      }).immediate();
+      return tableCode(secret, tournamentId, table, rotationOf(tournamentId, table));
+    },
+  };
+}
