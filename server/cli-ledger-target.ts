@@ -1,0 +1,56 @@
+/**
+ * Which ledger a command works on: a PostgreSQL database when `--db` or DATABASE_URL is a
+ * postgres:// URL, otherwise a SQLite file (`--db FILE`, or the default under DATA_DIR). `--db`
+ * comes first, so a file can be named while DATABASE_URL is set.
+ */
+import { UsageError } from './cli.ts';
+import { type PgEventStore, openPostgresStore, pgStorageFaultOf, shownPgUrl } from '../events/pg-event-store.ts';
+
+export type LedgerTarget = { kind: 'sqlite'; path: string | undefined } | PostgresTarget;
+
+export interface PostgresTarget {
+  kind: 'postgres';
+  url: string;
+  /** The URL as it may be printed: without a password. */
+  name: string;
+}
+
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+
+/** The ledger named by `--db`, else by DATABASE_URL, else the default file; refuses a DATABASE_URL that is not PostgreSQL's. */
+export function ledgerTarget(command: string, db: string | undefined, env: Record<string, string | undefined> = process.env): LedgerTarget {
+  if (db !== undefined) return POSTGRES_URL.test(db) ? { kind: 'postgres', url: db, name: shownPgUrl(db) } : { kind: 'sqlite', path: db };
+  const url = env.DATABASE_URL;
+  if (url === undefined || url === '') return { kind: 'sqlite', path: undefined };
+  // Not echoed: a connection string of some other kind may carry a password.
+  if (!POSTGRES_URL.test(url)) throw new UsageError(`spades ${command}: DATABASE_URL is set but is not a postgres:// or postgresql:// URL; unset it to use the ledger file`);
+  return { kind: 'postgres', url, name: shownPgUrl(url) };
+}
+
+/**
+ * Opens the PostgreSQL ledger, runs `use` on it and closes it. A database that cannot be reached,
+ * or (with `existing`) holds no ledger, or fails midway, is refused in one line (exit 2).
+ */
+export async function withPostgresLedger<T>(
+  command: string,
+  target: PostgresTarget,
+  options: { existing: boolean },
+  use: (store: PgEventStore) => Promise<T>,
+): Promise<T> {
+  let store: PgEventStore;
+  try {
+    store = await openPostgresStore({ url: target.url, existing: options.existing, poolSize: 2 });
+  } catch (error) {
+    const reason = pgStorageFaultOf(error)?.reason ?? (error as Error).message;
+    throw new UsageError(`spades ${command}: cannot open the ledger at ${target.name}: ${reason}`);
+  }
+  try {
+    return await use(store);
+  } catch (error) {
+    const fault = pgStorageFaultOf(error);
+    if (fault) throw new UsageError(`spades ${command}: ${target.name}: ${fault.message}`);
+    throw error;
+  } finally {
+    await store.close();
+  }
+}

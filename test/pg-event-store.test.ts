@@ -1,0 +1,534 @@
+/**
+ * The event store on PostgreSQL: the SQLite store's rules (gapless positions, the chain from 64
+ * zeros, version conflicts, payload checks, command ids, all-or-nothing batches, reads, digests)
+ * on a throwaway cluster, plus what only a shared server brings: writers racing from separate
+ * pools, commits announced to listeners, a commit whose answer never came, and rows byte for
+ * byte the same as the SQLite store's.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type Server, type Socket, createServer, connect as connectTcp } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase } from '../events/database.ts';
+import { AppendRefusedError, CommandIdReusedError, LedgerUnavailableError, VersionConflictError, createEventStore } from '../events/event-store.ts';
+import { InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
+import { GENESIS_HASH, type ChainedRow, chainHash, parseDigest, verifyRows } from '../events/hash-chain.ts';
+import {
+  AppendOutcomeUnknownError,
+  type PgEventStore,
+  type PostgresStoreOptions,
+  openPostgresStore,
+} from '../events/pg-event-store.ts';
+import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
+import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
+
+noteMissingPostgres('pg-event-store');
+
+const clock = () => '2025-03-01T19:00:00.000Z';
+const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
+const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
+
+async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
+  let cluster: PostgresCluster;
+  let admin: pg.Client;
+  let databaseName: string;
+  let url: string;
+  let store: PgEventStore<LedgerTestEvent>;
+  let sqlClient: pg.Client;
+  const opened: PgEventStore<LedgerTestEvent>[] = [];
+  let databases = 0;
+
+  beforeAll(async () => {
+    cluster = await startPostgres();
+    admin = new pg.Client({ connectionString: cluster.url });
+    await admin.connect();
+  });
+  afterAll(async () => {
+    await admin?.end();
+    await cluster?.stop();
+  });
+
+  // Each test gets a database of its own, and the store and a plain client on it.
+  beforeEach(async () => {
+    databaseName = `ledger_${++databases}`;
+    await admin.query(`CREATE DATABASE ${databaseName}`);
+    url = cluster.urlFor(databaseName);
+    store = await open();
+    sqlClient = new pg.Client({ connectionString: url });
+    await sqlClient.connect();
+  });
+  afterEach(async () => {
+    await sqlClient.end();
+    await Promise.all(opened.splice(0).map((s) => s.close()));
+  });
+
+  const open = async (options: Partial<PostgresStoreOptions<LedgerTestEvent>> = {}) => {
+    const opening = await openPostgresStore<LedgerTestEvent>({ url, registry: ledgerTestRegistry, clock, poolSize: 2, ...options });
+    opened.push(opening);
+    return opening;
+  };
+  const query = async <R extends object>(text: string, values: unknown[] = []) => (await sqlClient.query<R>(text, values)).rows;
+  const rowCount = async () => Number((await query<{ n: string }>('SELECT count(*) AS n FROM events'))[0]!.n);
+  const storedRows = async () =>
+    (await query<ChainedRow & { position: string }>(`SELECT ${COLUMNS} FROM events ORDER BY position`)).map((row) => ({ ...row, position: Number(row.position) }));
+
+  describe('opening', () => {
+    it('creates the schema without a migration step, even with eight processes opening a new database at once', async () => {
+      const stores = await Promise.all(Array.from({ length: 8 }, () => open({ poolSize: 1 })));
+      for (const s of stores) expect(await s.head()).toEqual({ position: 0, hash: GENESIS_HASH });
+      const triggers = await query<{ tgname: string }>("SELECT tgname FROM pg_trigger WHERE tgname IN ('events_append_only', 'ledger_head_kept') ORDER BY tgname");
+      expect(triggers.map((t) => t.tgname)).toEqual(['events_append_only', 'ledger_head_kept']);
+    });
+
+    it('refuses a database holding a newer ledger schema than this build knows', async () => {
+      await query("COMMENT ON TABLE ledger_head IS 'spades ledger schema 2'");
+      await expect(open()).rejects.toThrow(/ledger schema 2; this build knows up to 1/);
+    });
+
+    it('refuses to change, delete or truncate a stored event, or to delete the head', async () => {
+      await store.append('game-1', [counter('a', 1)]);
+      await expect(query("UPDATE events SET payload = '{}'")).rejects.toThrow(/the ledger is append-only: events cannot be changed/);
+      await expect(query('DELETE FROM events')).rejects.toThrow(/the ledger is append-only: events cannot be deleted/);
+      await expect(query('TRUNCATE events')).rejects.toThrow(/the ledger is append-only: events cannot be deleted/);
+      await expect(query('DELETE FROM ledger_head')).rejects.toThrow(/ledger head cannot be deleted/);
+      expect(await rowCount()).toBe(1);
+    });
+
+    it('commits each append with synchronous_commit on, even where the database says off', async () => {
+      // given a database whose sessions commit asynchronously unless told otherwise
+      await admin.query(`ALTER DATABASE ${databaseName} SET synchronous_commit = off`);
+      const asyncStore = await open();
+      const plain = new pg.Client({ connectionString: url });
+      await plain.connect();
+      expect((await plain.query('SHOW synchronous_commit')).rows[0].synchronous_commit).toBe('off');
+      await plain.end();
+      // and a trigger noting the setting inside each inserting transaction
+      await query('CREATE TABLE seen_setting (value text)');
+      await query(`CREATE FUNCTION note_setting() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN INSERT INTO seen_setting VALUES (current_setting('synchronous_commit')); RETURN NULL; END $$`);
+      await query('CREATE TRIGGER note_setting AFTER INSERT ON events FOR EACH STATEMENT EXECUTE FUNCTION note_setting()');
+      // when the store appends
+      await asyncStore.append('game-1', [counter('a', 1)]);
+      // then its transaction committed synchronously
+      expect(await query('SELECT value FROM seen_setting')).toEqual([{ value: 'on' }]);
+    });
+  });
+
+  describe('append', () => {
+    it('gives gapless positions across streams and versions within each stream', async () => {
+      await store.append('game-1', [counter('a', 1), counter('a', 2)]);
+      await store.append('match-3', [counter('b', 1)]);
+      const result = await store.append('game-1', [counter('a', 3)]);
+      expect(result).toMatchObject({ stream: 'game-1', positions: [4], versions: [3], duplicate: false });
+      expect((await store.readAll()).map((e) => [e.position, e.stream, e.version])).toEqual([
+        [1, 'game-1', 1],
+        [2, 'game-1', 2],
+        [3, 'match-3', 1],
+        [4, 'game-1', 3],
+      ]);
+    });
+
+    it('records meta with the time from the store clock, the append meta and the event meta', async () => {
+      const [event] = (await store.append('game-1', [{ ...counter('a', 1), meta: { seat: 'N' } }], { meta: { by: 'director:ana' } })).events;
+      expect(event!.meta).toEqual({ at: '2025-03-01T19:00:00.000Z', by: 'director:ana', seat: 'N' });
+      expect((await store.readStream('game-1'))[0]!.meta).toEqual(event!.meta);
+    });
+
+    it('chains each event to the one before, the first to 64 zeros, and stores payload and meta as the text hashed', async () => {
+      const { events } = await store.append('game-1', [counter('a', 1), counter('a', 2)]);
+      expect(events[0]!.prevHash).toBe(GENESIS_HASH);
+      expect(events[1]!.prevHash).toBe(events[0]!.hash);
+      const [first, second] = await storedRows();
+      expect(first!.payload).toBe('{"attempt":1,"by":"a"}');
+      expect(first!.meta).toBe('{"at":"2025-03-01T19:00:00.000Z"}');
+      expect(chainHash(GENESIS_HASH, first!)).toBe(events[0]!.hash);
+      expect(chainHash(events[0]!.hash, second!)).toBe(events[1]!.hash);
+      expect(await store.head()).toEqual({ position: 2, hash: events[1]!.hash });
+      expect(await query('SELECT position::int, hash FROM ledger_head')).toEqual([{ position: 2, hash: events[1]!.hash }]);
+    });
+
+    it('refuses an expected version the stream has moved past, naming both, and writes nothing', async () => {
+      await store.append('game-1', [counter('a', 1), counter('a', 2)]);
+      const attempt = store.append('game-1', [counter('b', 1)], { expectedVersion: 1 });
+      await expect(attempt).rejects.toThrow(VersionConflictError);
+      await expect(attempt).rejects.toMatchObject({ stream: 'game-1', expected: 1, actual: 2, message: expect.stringMatching(/game-1 is at version 2, not 1/) });
+      expect(await rowCount()).toBe(2);
+      expect((await store.head()).position).toBe(2);
+    });
+
+    it('takes expected version 0 as "this stream has no events yet"', async () => {
+      expect((await store.append('game-9', [counter('a', 1)], { expectedVersion: 0 })).versions).toEqual([1]);
+      await expect(store.append('game-9', [counter('a', 2)], { expectedVersion: 0 })).rejects.toThrow(VersionConflictError);
+    });
+
+    it('refuses a bad payload naming the event type and the field, writing nothing of the batch', async () => {
+      const bad = { type: 'CounterIncremented' as const, payload: { by: 'a', attempt: -1 } };
+      const attempt = store.append('game-1', [counter('a', 1), bad]);
+      await expect(attempt).rejects.toThrow(InvalidPayloadError);
+      await expect(attempt).rejects.toMatchObject({
+        type: 'CounterIncremented',
+        field: 'payload.attempt',
+        message: 'CounterIncremented (version 1): payload.attempt must be at least 0, not -1',
+      });
+      const unknown = { type: 'TrickStolen', payload: {} } as unknown as LedgerTestEvent;
+      await expect(store.append('game-1', [unknown as never])).rejects.toThrow(UnknownEventTypeError);
+      await expect(store.append('game 1', [counter('a', 1)])).rejects.toThrow(AppendRefusedError);
+      await expect(store.append('game-1', [counter('a', 1)], { meta: { when: new Date(0) } })).rejects.toThrow(/meta\.when is a Date object/);
+      await expect(store.append('game-1', [counter('a', 1)], { commandId: 'has space' })).rejects.toThrow(AppendRefusedError);
+      expect(await rowCount()).toBe(0);
+    });
+
+    it('checks payloads against the domain events unless given another registry', async () => {
+      const domain = await openPostgresStore({ url });
+      try {
+        await expect(domain.append('game-1', [counter('a', 1) as never])).rejects.toThrow(/event type 'CounterIncremented' is not registered/);
+      } finally {
+        await domain.close();
+      }
+    });
+
+    it('appends a large batch in one transaction, across several inserts, all or nothing', async () => {
+      // given a rule of the database that refuses one event deep in the batch's second insert
+      await query(`ALTER TABLE events ADD CONSTRAINT not_1234 CHECK (payload <> '{"attempt":1234,"by":"a"}')`);
+      const batch = Array.from({ length: 2500 }, (_, i) => counter('a', i));
+      // when the batch is appended, then nothing of it is kept, and the head has not moved
+      await expect(store.append('game-1', batch)).rejects.toThrow(/not_1234/);
+      expect(await rowCount()).toBe(0);
+      expect(await query('SELECT position::int FROM ledger_head')).toEqual([{ position: 0 }]);
+      // and once the rule is gone the same batch takes positions from 1 with nothing skipped
+      await query('ALTER TABLE events DROP CONSTRAINT not_1234');
+      expect((await store.append('game-1', batch)).positions).toEqual(batch.map((_, i) => i + 1));
+      expect(await store.streamVersion('game-1')).toBe(2500);
+      expect(await store.verifyChain()).toMatchObject({ ok: true, count: 2500 });
+    });
+
+    it('appends to several streams in one transaction: one stream behind its expected version writes nothing', async () => {
+      await store.append('match-1', [counter('m', 1)]);
+      const attempt = store.appendMany([
+        { stream: 'game-1', events: [counter('a', 1), counter('a', 2)], expectedVersion: 0 },
+        { stream: 'match-1', events: [counter('m', 2)], expectedVersion: 0 },
+      ]);
+      await expect(attempt).rejects.toMatchObject({ stream: 'match-1', expected: 0, actual: 1 });
+      expect(await rowCount()).toBe(1);
+      const results = await store.appendMany([
+        { stream: 'game-1', events: [counter('a', 1), counter('a', 2)], expectedVersion: 0 },
+        { stream: 'match-1', events: [counter('m', 2)], expectedVersion: 1 },
+      ]);
+      expect(results.map((r) => [r.stream, r.positions, r.versions])).toEqual([
+        ['game-1', [2, 3], [1, 2]],
+        ['match-1', [4], [2]],
+      ]);
+    });
+  });
+
+  describe('command ids', () => {
+    it('answers a repeat with the first result and writes nothing', async () => {
+      const first = await store.append('game-1', [counter('a', 1)], { commandId: 'c-1' });
+      const again = await store.append('game-1', [counter('a', 1)], { commandId: 'c-1' });
+      expect(again).toEqual({ ...first, duplicate: true });
+      expect(await rowCount()).toBe(1);
+    });
+
+    it('refuses the same id for other events or another stream', async () => {
+      await store.append('game-1', [counter('a', 1)], { commandId: 'c-1' });
+      await expect(store.append('game-1', [counter('a', 2)], { commandId: 'c-1' })).rejects.toThrow(CommandIdReusedError);
+      await expect(store.append('game-1', [counter('a', 2)], { commandId: 'c-1' })).rejects.toThrow(/already used for another entry on game-1 \(it recorded CounterIncremented at position 1\)/);
+      await expect(store.append('game-2', [counter('a', 1)], { commandId: 'c-1' })).rejects.toThrow(/already used for game-1, so it cannot be used again for game-2/);
+      expect(await rowCount()).toBe(1);
+    });
+
+    it('tells a repeated request from another by its digest when one is given', async () => {
+      await store.append('game-1', [counter('a', 1)], { commandId: 'c-1', request: 'r-1' });
+      expect((await store.append('game-1', [counter('a', 1)], { commandId: 'c-1', request: 'r-1' })).duplicate).toBe(true);
+      await expect(store.append('game-1', [counter('a', 1)], { commandId: 'c-1', request: 'r-2' })).rejects.toThrow(/a different request/);
+    });
+
+    it('puts the id of a batch over several streams on its first event, with the batch size, and answers a repeat with all of it', async () => {
+      const batch = [
+        { stream: 'game-1', events: [counter('a', 1), counter('a', 2)] },
+        { stream: 'match-1', events: [counter('m', 1)] },
+      ];
+      const first = await store.appendMany(batch, { commandId: 'batch-1' });
+      const rows = await storedRows();
+      expect(rows.map((r) => r.command_id)).toEqual(['batch-1', null, null]);
+      expect(JSON.parse(rows[0]!.meta)).toEqual({ at: clock(), commandEvents: 3 });
+      const again = await store.appendMany(batch, { commandId: 'batch-1' });
+      expect(again).toEqual(first.map((r) => ({ ...r, duplicate: true })));
+      await expect(store.appendMany([batch[0]!], { commandId: 'batch-1' })).rejects.toThrow(CommandIdReusedError);
+      expect(await rowCount()).toBe(3);
+    });
+
+    it('records a command sent by two processes at once only once', async () => {
+      const stores = await Promise.all(Array.from({ length: 6 }, () => open({ poolSize: 1 })));
+      const results = await Promise.all(stores.map((s) => s.append('game-1', [counter('a', 1), counter('a', 2)], { commandId: 'tap-1' })));
+      expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+      for (const r of results) expect(r.positions).toEqual([1, 2]);
+      expect(await rowCount()).toBe(2);
+    });
+  });
+
+  describe('reading', () => {
+    it('reads after a position with a limit, and a stream after a version', async () => {
+      for (let i = 1; i <= 6; i++) await store.append(i % 2 ? 'game-1' : 'game-2', [counter('a', i)]);
+      expect((await store.readAll({ after: 2, limit: 3 })).map((e) => e.position)).toEqual([3, 4, 5]);
+      expect((await store.readAll()).map((e) => e.position)).toEqual([1, 2, 3, 4, 5, 6]);
+      expect((await store.readStream('game-2')).map((e) => e.version)).toEqual([1, 2, 3]);
+      expect((await store.readStream('game-2', { after: 1 })).map((e) => e.position)).toEqual([4, 6]);
+      expect(await store.readStream('game-404')).toEqual([]);
+      expect(await store.streamVersion('game-1')).toBe(3);
+      expect(await store.streamVersion('game-404')).toBe(0);
+    });
+
+    it('upcasts an old payload as it is read, leaving the stored row and its hash alone', async () => {
+      const old = eventRegistry(defineEvent({ type: 'NoteTaken', version: 1, validate: check.object({ text: check.text() }) }));
+      const oldStore = await openPostgresStore({ url, registry: old, clock });
+      const [written] = (await oldStore.append('tournament-1', [{ type: 'NoteTaken', payload: { text: 'table 4 late' } }])).events;
+      await oldStore.close();
+      const [read] = await store.readStream('tournament-1');
+      expect(read).toMatchObject({ type: 'NoteTaken', schemaVersion: 2, payload: { text: 'table 4 late', author: 'director' } });
+      expect(await query('SELECT schema_version, payload, hash FROM events')).toEqual([{ schema_version: 1, payload: '{"text":"table 4 late"}', hash: written!.hash }]);
+    });
+  });
+
+  describe('digests and verification', () => {
+    it('writes the head as position:hash', async () => {
+      expect(await store.digest()).toBe(`0:${GENESIS_HASH}`);
+      const { events } = await store.append('game-1', [counter('a', 1), counter('a', 2)]);
+      expect(parseDigest(await store.digest())).toEqual({ position: 2, hash: events[1]!.hash });
+    });
+
+    it('walks a chain longer than a page, and names the first position changed behind the triggers back', async () => {
+      // given 12,000 events: more than two pages of the walk
+      for (let i = 0; i < 12; i++) await store.append(`game-${i % 3}`, Array.from({ length: 1000 }, (_, j) => counter('a', i * 1000 + j)));
+      expect(await store.verifyChain()).toMatchObject({ ok: true, count: 12_000, head: { position: 12_000 } });
+      // when someone who owns the table drops the trigger and edits an event on the second page
+      await query('ALTER TABLE events DISABLE TRIGGER events_append_only');
+      await query(`UPDATE events SET payload = '{"attempt":0,"by":"z"}' WHERE position = 7001`);
+      // then the walk stops there, and a walk up to the event before still verifies
+      expect(await store.verifyChain()).toMatchObject({ ok: false, count: 7000, firstBad: { position: 7001, reason: 'its hash does not match its contents' } });
+      expect(await store.verifyChain({ upTo: 7000 })).toMatchObject({ ok: true, count: 7000 });
+    });
+  });
+
+  describe('listening', () => {
+    it("hears the head after each commit of any writer, not of a repeat or a refused append, until stopped", async () => {
+      const heard: number[] = [];
+      const stop = await store.listen((position) => heard.push(position));
+      const other = await open({ poolSize: 1 });
+      await other.append('game-1', [counter('a', 1), counter('a', 2)], { commandId: 'c-1' });
+      await other.append('game-1', [counter('a', 1), counter('a', 2)], { commandId: 'c-1' });
+      await expect(other.append('game-1', [counter('a', 3)], { expectedVersion: 0 })).rejects.toThrow(VersionConflictError);
+      await store.append('game-2', [counter('b', 1)]);
+      await waitFor('the second commit', () => heard.length >= 2);
+      await stop();
+      // a listener started after the stop hears the next commit; by then the stopped one would have too
+      const later: number[] = [];
+      await store.listen((position) => later.push(position));
+      await other.append('game-1', [counter('a', 3)]);
+      await waitFor('the commit after the stop', () => later.includes(4));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(heard).toEqual([2, 3]);
+    });
+
+    it('connects again when its connection is cut, and tells the head it may have missed', async () => {
+      const heard: number[] = [];
+      await store.listen((position) => heard.push(position));
+      await store.append('game-1', [counter('a', 1)]);
+      await waitFor('the first commit', () => heard.includes(1));
+      // when the server cuts the listening connection and an append lands meanwhile
+      const listeners = await query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND query LIKE 'LISTEN%'`, [databaseName]);
+      expect(listeners).toHaveLength(1);
+      await query('SELECT pg_terminate_backend($1)', [listeners[0]!.pid]);
+      await store.append('game-1', [counter('a', 2)]);
+      // then the listener comes back with the head, and hears what follows
+      await waitFor('the head after reconnecting', () => heard.includes(2), 10_000);
+      await store.append('game-1', [counter('a', 3)]);
+      await waitFor('the commit after reconnecting', () => heard.includes(3));
+      expect(heard.filter((p) => p !== 2)).toEqual([1, 3]);
+    });
+  });
+
+  describe('storage faults', () => {
+    it('refuses an append to a read-only database as unavailable, writing nothing', async () => {
+      await store.append('game-1', [counter('a', 1)]);
+      await admin.query(`ALTER DATABASE ${databaseName} SET default_transaction_read_only = on`);
+      const readOnly = await open();
+      const attempt = readOnly.append('game-1', [counter('a', 2)]);
+      await expect(attempt).rejects.toThrow(LedgerUnavailableError);
+      await expect(attempt).rejects.toThrow('the ledger cannot record anything right now: the database is read-only; nothing was recorded');
+      expect(await rowCount()).toBe(1);
+    });
+
+    it('refuses an append while the server cannot be reached as unavailable', async () => {
+      const gone = await startPostgres();
+      const lost = await openPostgresStore({ url: gone.url, registry: ledgerTestRegistry, clock, poolSize: 1 });
+      await lost.append('game-1', [counter('a', 1)]);
+      await gone.stop();
+      const attempt = lost.append('game-1', [counter('a', 2)]);
+      await expect(attempt).rejects.toThrow(LedgerUnavailableError);
+      await expect(attempt).rejects.not.toThrow(AppendOutcomeUnknownError);
+      await lost.close();
+    });
+
+    it('says so when the connection is lost after the commit was sent, and a retry with the command id finds it recorded', async () => {
+      // given a proxy that, once armed, passes a COMMIT on to the server and cuts the client off before the answer
+      const proxy = await commitCuttingProxy(cluster.port);
+      try {
+        const cut = await open({ url: `postgresql://postgres@127.0.0.1:${proxy.port}/${databaseName}`, poolSize: 1 });
+        await cut.append('game-1', [counter('a', 1)]);
+        proxy.arm();
+        const attempt = cut.append('game-1', [counter('a', 2)], { commandId: 'tap-2' });
+        await expect(attempt).rejects.toThrow(AppendOutcomeUnknownError);
+        await expect(attempt).rejects.toThrow(/may or may not have been recorded; send it again with the same command id/);
+        // it was recorded: the server had the commit
+        expect(await rowCount()).toBe(2);
+        const retry = await cut.append('game-1', [counter('a', 2)], { commandId: 'tap-2' });
+        expect(retry).toMatchObject({ duplicate: true, positions: [2], versions: [2] });
+        expect(await rowCount()).toBe(2);
+      } finally {
+        await proxy.close();
+      }
+    });
+  });
+
+  describe('writers racing from separate pools', () => {
+    it('32 writers on four streams: gapless positions, one winner per stream and round, every loser a version conflict, a chain that verifies', async () => {
+      const writers = await Promise.all(Array.from({ length: 32 }, () => open({ poolSize: 1 })));
+      const streamOf = (w: number) => `game-${w % 4}`;
+      let recorded = 0;
+      for (let round = 1; round <= 4; round++) {
+        // every writer decides against the version it read, all before anyone writes
+        const read = await Promise.all(writers.map((s, w) => s.streamVersion(streamOf(w))));
+        const outcomes = await Promise.allSettled(writers.map((s, w) =>
+          s.append(streamOf(w), [counter(`w${w}`, round), counter(`w${w}`, round + 100)], { expectedVersion: read[w]! })));
+        const winners = outcomes.flatMap((o, w) => (o.status === 'fulfilled' ? [w] : []));
+        const losers = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+        expect(new Set(winners.map(streamOf)).size).toBe(4);
+        expect(winners).toHaveLength(4);
+        for (const loser of losers) expect(loser).toBeInstanceOf(VersionConflictError);
+        recorded += winners.length * 2;
+      }
+      // then writers retrying until they land, all at once
+      await Promise.all(writers.map(async (s, w) => {
+        for (;;) {
+          const version = await s.streamVersion(streamOf(w));
+          try {
+            return await s.append(streamOf(w), [counter(`w${w}`, 999)], { expectedVersion: version });
+          } catch (error) {
+            if (!(error instanceof VersionConflictError)) throw error;
+          }
+        }
+      }));
+      recorded += 32;
+      const rows = await storedRows();
+      expect(rows.map((r) => r.position)).toEqual(Array.from({ length: recorded }, (_, i) => i + 1));
+      const versions = await query<{ stream: string; n: string; top: number }>('SELECT stream, count(*) AS n, max(version) AS top FROM events GROUP BY stream ORDER BY stream');
+      for (const { n, top } of versions) expect(Number(n)).toBe(top);
+      expect(verifyRows(rows)).toMatchObject({ ok: true, count: recorded });
+      expect(await store.verifyChain()).toMatchObject({ ok: true, count: recorded });
+    });
+  });
+
+  describe('the same rows as the SQLite store', () => {
+    it('gives byte-identical rows and the same head hash for the same appends', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'spades-pg-parity-'));
+      const database = openDatabase({ path: join(dir, 'ledger.db') });
+      try {
+        const sqlite = createEventStore(database, { registry: ledgerTestRegistry, clock });
+        // the same appends, through each store: plain, with meta, a command id, a batch over two
+        // streams, text beyond ASCII, and an expected version
+        type Step = (s: {
+          append: (...a: Parameters<typeof sqlite.append>) => unknown;
+          appendMany: (...a: Parameters<typeof sqlite.appendMany>) => unknown;
+        }) => unknown;
+        const steps: Step[] = [
+          (s) => s.append('game-1', [counter('a', 1), counter('a', 2)]),
+          (s) => s.append('game-1', [{ ...counter('Zoë ♠ 🂡', 3), meta: { seat: 'N' } }], { meta: { by: 'judge:ana' }, commandId: 'c-1' }),
+          (s) => s.appendMany([
+            { stream: 'match-1', events: [{ type: 'NoteTaken', payload: { text: 'quote " backslash \\ newline \n tab \t', author: 'dir' } }], expectedVersion: 0 },
+            { stream: 'game-1', events: [counter('b', 4)], expectedVersion: 3 },
+          ], { commandId: 'batch-1', request: 'sha256:abc' }),
+          (s) => s.append('tournament-1', [{ type: 'NoteTaken', payload: { text: '', author: 'x' } }]),
+        ];
+        for (const step of steps) {
+          step(sqlite);
+          await step(store);
+        }
+        const sqliteRows = database.sqlite.prepare(`SELECT ${COLUMNS} FROM events ORDER BY position`).all();
+        const pgRows = await storedRows();
+        expect(pgRows).toHaveLength(6);
+        expect(pgRows).toEqual(sqliteRows);
+        expect(await store.head()).toEqual(sqlite.head());
+        expect(await store.digest()).toBe(sqlite.digest());
+      } finally {
+        database.close();
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  });
+});
+
+/**
+ * A TCP proxy to PostgreSQL that, once armed, forwards the next COMMIT to the server, waits for
+ * the server's answer, and then cuts the client off without passing the answer on: the commit
+ * happened, and the client cannot know.
+ */
+async function commitCuttingProxy(serverPort: number): Promise<{ port: number; arm(): void; close(): Promise<void> }> {
+  // The simple-query message kysely sends to commit: 'Q', its length, the text and a zero byte.
+  const text = Buffer.from('commit\0');
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(4 + text.length);
+  const commitMessage = Buffer.concat([Buffer.from('Q'), length, text]);
+  let armed = false;
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connectTcp(serverPort, '127.0.0.1');
+    sockets.add(client).add(upstream);
+    let cutting = false;
+    client.on('data', (chunk) => {
+      if (armed && chunk.includes(commitMessage)) {
+        armed = false;
+        cutting = true;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (cutting) {
+        client.destroy();
+        upstream.destroy();
+        return;
+      }
+      client.write(chunk);
+    });
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : 0,
+    arm: () => {
+      armed = true;
+    },
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
