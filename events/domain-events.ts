@@ -22,13 +22,13 @@ const cardName = check.text({ min: 2, max: 3 });
 const bid: Check<BidValue> = check.either<number, string>(check.integer({ min: 0, max: 13 }), check.text({ min: 3, max: 10 }));
 const rules: Check<RulesValue> = check.either<string, RulesValue>(check.text({ min: 1 }), check.anyObject() as Check<RulesValue>);
 const bySeat = <T>(c: Check<T>) => check.record(seat, c) as Check<Partial<Record<Seat, T>>>;
-const fullySeated = <T>(c: Check<T>): Check<Record<Seat, T>> => (value, field = 'payload') => {
-  const checked = bySeat(c)(value, field);
-  if (!checked.ok) return checked;
-  const missing = SEATS.filter((s) => checked.value[s] === undefined);
-  if (missing.length > 0) return { ok: false, issue: { field, problem: `needs every seat; missing ${missing.join(', ')}` } };
-  return { ok: true, value: checked.value as Record<Seat, T> };
-};
+const fullySeated = <T>(c: Check<T>): Check<Record<Seat, T>> =>
+  bySeat(c).superRefine((value, ctx) => {
+    const missing = SEATS.filter((s) => value[s] === undefined);
+    if (missing.length > 0) ctx.addIssue({ code: 'custom', message: `needs every seat; missing ${missing.join(', ')}` });
+  })
+    // What the refinement checks, said to JSON Schema readers too.
+    .meta({ required: [...SEATS] }) as unknown as Check<Record<Seat, T>>;
 const teamStart = check.object({ score: check.integer(), bags: check.integer({ min: 0 }), sets: check.integer({ min: 0 }) });
 
 export const TournamentCreated = defineEvent({
@@ -243,6 +243,16 @@ export const ProgressiveRoundStarted = defineEvent({
   }),
 });
 
+/**
+ * The director's choice of the tournament the venue's `/screen` address shows. A TV left on
+ * `/screen` keeps showing it when another tournament is created, until a director pins another.
+ */
+export const ScreenPinned = defineEvent({
+  type: 'ScreenPinned',
+  version: 1,
+  validate: check.object({ tournamentId: id }),
+});
+
 export type TournamentCreated = Payload<typeof TournamentCreated>;
 export type TeamRegistered = Payload<typeof TeamRegistered>;
 export type TeamWithdrawn = Payload<typeof TeamWithdrawn>;
@@ -265,6 +275,7 @@ export type TeamCheckedIn = Payload<typeof TeamCheckedIn>;
 export type PlayerRegistered = Payload<typeof PlayerRegistered>;
 export type GameResultCorrected = Payload<typeof GameResultCorrected>;
 export type ProgressiveRoundStarted = Payload<typeof ProgressiveRoundStarted>;
+export type ScreenPinned = Payload<typeof ScreenPinned>;
 export type TeamStart = { score: number; bags: number; sets: number };
 export type { Team };
 
@@ -292,4 +303,5 @@ export const domainEvents = eventRegistry(
   PlayerRegistered,
   GameResultCorrected,
   ProgressiveRoundStarted,
+  ScreenPinned,
 );

@@ -1,9 +1,13 @@
 /**
- * The registry of event types. Each type has a schema version and a check of its payload; the
+ * The registry of event types. Each type has a schema version and a schema of its payload; the
  * store refuses an event whose type is not registered or whose payload does not pass. When a
  * payload's shape changes, the version goes up and an upcaster turns the old shape into the new
  * one as events are read: what was written stays written, byte for byte, so the hash chain holds.
+ *
+ * Schemas are zod's (a Standard Schema library): written once, they check payloads with the
+ * sentences below and are published as JSON Schema (`docs/schemas/`) for tools outside.
  */
+import { z } from 'zod';
 
 /** What is wrong with a payload, and where: `field` is a path such as `payload.bids.N`. */
 export interface PayloadIssue {
@@ -13,17 +17,15 @@ export interface PayloadIssue {
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; issue: PayloadIssue };
 
-/** Checks a value found at `field`; returns the value as it will be recorded, or the issue. */
-export type Check<T> = (value: unknown, field?: string) => Checked<T>;
-
-/** A check for an object field that may be left out. */
-export type OptionalCheck<T> = Check<T | undefined> & { readonly optional: true };
+/** The schema of a value: what it must be, as the value it will be recorded as. */
+export type Check<T> = z.ZodType<T>;
 
 export interface EventDefinition<T extends string = string, P = unknown> {
   readonly type: T;
   /** The current schema version (1 for a type that never changed shape). */
   readonly version: number;
-  readonly validate: (payload: unknown) => Checked<P>;
+  /** The payload's schema. */
+  readonly validate: Check<P>;
   /** `upcasters[n]` turns a version-n payload into a version n+1 payload. */
   readonly upcasters: Readonly<Record<number, (payload: any) => unknown>>;
 }
@@ -41,7 +43,7 @@ export type EventOf<D> = D extends EventDefinition<infer T, infer P> ? { type: T
 export function defineEvent<const T extends string, P>(definition: {
   type: T;
   version: number;
-  validate: (payload: unknown) => Checked<P>;
+  validate: Check<P>;
   upcasters?: Record<number, (payload: any) => unknown>;
 }): EventDefinition<T, P> {
   const { type, version } = definition;
@@ -85,6 +87,8 @@ export class UpcastError extends Error {}
 export interface EventRegistry<E extends AnyEvent = AnyEvent> {
   /** The definition of `type`, if registered. */
   definition(type: string): EventDefinition | undefined;
+  /** Every registered definition, in the order registered. */
+  definitions(): readonly EventDefinition[];
   /** Checks a payload about to be written; returns the current version and the payload to record. */
   validate(type: string, payload: unknown): { schemaVersion: number; payload: E['payload'] };
   /** Brings a stored payload of `schemaVersion` up to the current version. */
@@ -107,9 +111,10 @@ export function eventRegistry<const D extends readonly EventDefinition<any, any>
   };
   return {
     definition: (type) => byType.get(type),
+    definitions: () => [...byType.values()],
     validate(type, payload) {
       const definition = find(type);
-      const checked = definition.validate(payload);
+      const checked = checkValue(definition.validate, payload);
       if (!checked.ok) {
         throw new InvalidPayloadError(type, definition.version, checked.issue.field, checked.issue.problem);
       }
@@ -125,7 +130,7 @@ export function eventRegistry<const D extends readonly EventDefinition<any, any>
       }
       let value = payload;
       for (let from = schemaVersion; from < definition.version; from++) value = definition.upcasters[from]!(value);
-      const checked = definition.validate(value);
+      const checked = checkValue(definition.validate, value);
       if (!checked.ok) {
         throw new UpcastError(
           `${type} upcast from version ${schemaVersion} to ${definition.version}: ${checked.issue.field} ${checked.issue.problem}`,
@@ -136,141 +141,116 @@ export function eventRegistry<const D extends readonly EventDefinition<any, any>
   };
 }
 
-// Payload checks. Small on purpose: payloads are plain JSON records of strings, numbers and
-// enumerations, and the problem text of each check becomes the error a director reads.
+// Payload schemas. Small on purpose: payloads are plain JSON records of strings, numbers and
+// enumerations, and the problem text of each schema becomes the error a director reads.
 
 const describe = (value: unknown): string =>
   value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? `"${value}"` : typeof value === 'object' ? 'an object' : String(value);
 
-const fail = (field: string, problem: string): { ok: false; issue: PayloadIssue } => ({ ok: false, issue: { field, problem } });
+type Issue = z.core.$ZodIssue;
+
+/** The first thing wrong with a value, at `field` and below, in the sentences of the schemas below. */
+function issueAt(field: string, issue: Issue): PayloadIssue {
+  const at = issue.path.reduce<string>((path, key) => (typeof key === 'number' ? `${path}[${key}]` : `${path}.${String(key)}`), field);
+  switch (issue.code) {
+    case 'unrecognized_keys':
+      return { field: `${at}.${issue.keys[0]}`, problem: 'is not a field of this event' };
+    case 'invalid_key':
+      return { field: at, problem: `is not an expected key (${issue.issues[0] ? issueAt(at, issue.issues[0] as Issue).problem : issue.message})` };
+    case 'invalid_union': {
+      // Of the alternatives (a bid is a number or a text), the first one's complaint is the clearest.
+      const first = issue.errors[0]?.[0];
+      return first ? issueAt(at, first as Issue) : { field: at, problem: issue.message };
+    }
+    default:
+      return { field: at, problem: issue.message };
+  }
+}
+
+/** Checks a value against a schema: the value as it will be recorded, or the first issue. */
+export function checkValue<T>(schema: Check<T>, value: unknown, field = 'payload'): Checked<T> {
+  const result = schema.safeParse(value);
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues as Issue[];
+  // An unexpected field is named first, as a reader looks for it before the fields it expects.
+  const first = issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]!;
+  return { ok: false, issue: issueAt(field, first) };
+}
 
 /** A string, optionally non-empty (`min`), bounded (`max`) or matching `pattern`. */
-function text(options: { min?: number; max?: number; pattern?: RegExp } = {}): Check<string> {
-  return (value, field = 'payload') => {
-    if (typeof value !== 'string') return fail(field, `must be a string, not ${describe(value)}`);
-    if (options.min !== undefined && value.length < options.min) return fail(field, `must have at least ${options.min} characters`);
-    if (options.max !== undefined && value.length > options.max) return fail(field, `must have at most ${options.max} characters`);
-    if (options.pattern && !options.pattern.test(value)) return fail(field, `"${value}" does not match ${options.pattern}`);
-    return { ok: true, value };
-  };
+function text(options: { min?: number; max?: number; pattern?: RegExp } = {}): z.ZodString {
+  let schema = z.string({ error: (iss) => `must be a string, not ${describe(iss.input)}` });
+  if (options.min !== undefined) schema = schema.min(options.min, { error: `must have at least ${options.min} characters` });
+  if (options.max !== undefined) schema = schema.max(options.max, { error: `must have at most ${options.max} characters` });
+  if (options.pattern) {
+    const pattern = options.pattern;
+    schema = schema.regex(pattern, { error: (iss) => `"${String(iss.input)}" does not match ${pattern}` });
+  }
+  return schema;
 }
 
 /** A whole number, optionally within `min`…`max`. */
-function integer(options: { min?: number; max?: number } = {}): Check<number> {
-  return (value, field = 'payload') => {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value)) return fail(field, `must be a whole number, not ${describe(value)}`);
-    if (options.min !== undefined && value < options.min) return fail(field, `must be at least ${options.min}, not ${value}`);
-    if (options.max !== undefined && value > options.max) return fail(field, `must be at most ${options.max}, not ${value}`);
-    return { ok: true, value };
-  };
+function integer(options: { min?: number; max?: number } = {}): z.ZodNumber {
+  let schema = z.number({ error: (iss) => `must be a whole number, not ${describe(iss.input)}` }).int({ error: (iss) => `must be a whole number, not ${describe(iss.input)}` });
+  if (options.min !== undefined) schema = schema.min(options.min, { error: (iss) => `must be at least ${options.min}, not ${String(iss.input)}` });
+  if (options.max !== undefined) schema = schema.max(options.max, { error: (iss) => `must be at most ${options.max}, not ${String(iss.input)}` });
+  return schema;
 }
 
 /** A finite number. */
-function number(): Check<number> {
-  return (value, field = 'payload') =>
-    typeof value === 'number' && Number.isFinite(value) ? { ok: true, value } : fail(field, `must be a number, not ${describe(value)}`);
+function number(): z.ZodNumber {
+  return z.number({ error: (iss) => `must be a number, not ${describe(iss.input)}` });
 }
 
-function boolean(): Check<boolean> {
-  return (value, field = 'payload') =>
-    typeof value === 'boolean' ? { ok: true, value } : fail(field, `must be true or false, not ${describe(value)}`);
+function boolean(): z.ZodBoolean {
+  return z.boolean({ error: (iss) => `must be true or false, not ${describe(iss.input)}` });
 }
 
 /** One of the listed strings or numbers. */
 function oneOf<const V extends string | number>(values: readonly V[]): Check<V> {
-  return (value, field = 'payload') =>
-    values.includes(value as V)
-      ? { ok: true, value: value as V }
-      : fail(field, `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, not ${describe(value)}`);
+  return z.literal(values as V[], { error: (iss) => `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, not ${describe(iss.input)}` }) as unknown as Check<V>;
 }
 
-/** The first check that passes (e.g. a bid that is a number or "nil"). */
+/** The first schema that passes (e.g. a bid that is a number or "nil"). */
 function either<A, B>(a: Check<A>, b: Check<B>): Check<A | B> {
-  return (value, field = 'payload') => {
-    const first = a(value, field);
-    if (first.ok) return first;
-    const second = b(value, field);
-    return second.ok ? second : first;
-  };
+  return z.union([a, b]) as unknown as Check<A | B>;
 }
 
-function nullable<T>(check: Check<T>): Check<T | null> {
-  return (value, field = 'payload') => (value === null ? { ok: true, value: null } : check(value, field));
+function nullable<T>(schema: Check<T>): Check<T | null> {
+  return schema.nullable() as unknown as Check<T | null>;
 }
 
 /** An object field that may be absent. */
-function optional<T>(check: Check<T>): OptionalCheck<T> {
-  const optionalCheck: Check<T | undefined> = (value, field = 'payload') =>
-    value === undefined ? { ok: true, value: undefined } : check(value, field);
-  return Object.assign(optionalCheck, { optional: true as const });
+function optional<T>(schema: Check<T>): z.ZodOptional<Check<T>> {
+  return schema.optional();
 }
 
-function array<T>(check: Check<T>, options: { min?: number; max?: number } = {}): Check<T[]> {
-  return (value, field = 'payload') => {
-    if (!Array.isArray(value)) return fail(field, `must be a list, not ${describe(value)}`);
-    if (options.min !== undefined && value.length < options.min) return fail(field, `must have at least ${options.min} entries`);
-    if (options.max !== undefined && value.length > options.max) return fail(field, `must have at most ${options.max} entries`);
-    const out: T[] = [];
-    for (let i = 0; i < value.length; i++) {
-      const checked = check(value[i], `${field}[${i}]`);
-      if (!checked.ok) return checked;
-      out.push(checked.value);
-    }
-    return { ok: true, value: out };
-  };
+function array<T>(schema: Check<T>, options: { min?: number; max?: number } = {}): Check<T[]> {
+  let list = z.array(schema, { error: (iss) => `must be a list, not ${describe(iss.input)}` });
+  if (options.min !== undefined) list = list.min(options.min, { error: `must have at least ${options.min} entries` });
+  if (options.max !== undefined) list = list.max(options.max, { error: `must have at most ${options.max} entries` });
+  return list as unknown as Check<T[]>;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** An object whose keys are checked by `key` (e.g. seats) and whose values by `check`. */
-function record<K extends string, T>(key: Check<K>, check: Check<T>): Check<Partial<Record<K, T>>> {
-  return (value, field = 'payload') => {
-    if (!isPlainObject(value)) return fail(field, `must be an object, not ${describe(value)}`);
-    const out: Partial<Record<K, T>> = {};
-    for (const [k, v] of Object.entries(value)) {
-      const checkedKey = key(k, `${field}.${k}`);
-      if (!checkedKey.ok) return fail(`${field}.${k}`, `is not an expected key (${checkedKey.issue.problem})`);
-      const checked = check(v, `${field}.${k}`);
-      if (!checked.ok) return checked;
-      out[checkedKey.value] = checked.value;
-    }
-    return { ok: true, value: out };
-  };
+/** An object whose keys are checked by `key` (e.g. seats) and whose values by `schema`. */
+function record<K extends string, T>(key: Check<K>, schema: Check<T>): Check<Partial<Record<K, T>>> {
+  // Keys are any text checked by `key`, so a record need not have every key (seats dealt so far).
+  const keys = z.string().pipe(key as unknown as z.ZodType<string, string>);
+  return z.record(keys, schema, { error: (iss) => `must be an object, not ${describe(iss.input)}` }) as unknown as Check<Partial<Record<K, T>>>;
 }
-
-type Shape = Record<string, Check<unknown>>;
-type ShapeValue<S extends Shape> = {
-  [K in keyof S as S[K] extends OptionalCheck<unknown> ? never : K]: S[K] extends Check<infer V> ? V : never;
-} & {
-  [K in keyof S as S[K] extends OptionalCheck<unknown> ? K : never]?: S[K] extends OptionalCheck<infer V> ? V : never;
-};
 
 /**
  * An object with exactly these fields. An unknown field is refused rather than dropped: a ledger
  * entry should hold what its type says and nothing a reader would have to guess about.
  */
-function object<S extends Shape>(shape: S): Check<{ [K in keyof ShapeValue<S>]: ShapeValue<S>[K] }> {
-  return (value, field = 'payload') => {
-    if (!isPlainObject(value)) return fail(field, `must be an object, not ${describe(value)}`);
-    const out: Record<string, unknown> = {};
-    for (const key of Object.keys(value)) {
-      if (!(key in shape)) return fail(`${field}.${key}`, 'is not a field of this event');
-    }
-    for (const [key, check] of Object.entries(shape)) {
-      const checked = check(value[key], `${field}.${key}`);
-      if (!checked.ok) return checked;
-      if (checked.value !== undefined) out[key] = checked.value;
-    }
-    return { ok: true, value: out as { [K in keyof ShapeValue<S>]: ShapeValue<S>[K] } };
-  };
+function object<S extends z.ZodRawShape>(shape: S): z.ZodObject<S, z.core.$strict> {
+  return z.strictObject(shape, { error: (iss) => (iss.code === 'invalid_type' ? `must be an object, not ${describe(iss.input)}` : undefined) });
 }
 
 /** A payload taken as it is (for a type whose check lives elsewhere); still refused if not JSON-shaped at the top. */
 function anyObject(): Check<Record<string, unknown>> {
-  return (value, field = 'payload') =>
-    isPlainObject(value) ? { ok: true, value } : fail(field, `must be an object, not ${describe(value)}`);
+  return z.record(z.string(), z.unknown(), { error: (iss) => `must be an object, not ${describe(iss.input)}` });
 }
 
-/** The payload checks, used as `check.object({ seat: check.oneOf(SEATS), bid: check.integer({ min: 0 }) })`. */
+/** The payload schemas, used as `check.object({ seat: check.oneOf(SEATS), bid: check.integer({ min: 0 }) })`. */
 export const check = { text, integer, number, boolean, oneOf, either, nullable, optional, array, record, object, anyObject };
