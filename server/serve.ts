@@ -6,15 +6,19 @@
 import { serve } from '@hono/node-server';
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
-import type { Ledger } from '../events/ledger.ts';
-import { openLedger } from '../events/ledger.ts';
+import type { Decision, Ledger } from '../events/ledger.ts';
+import type { ReadModels } from '../events/projections.ts';
+import { LedgerReadError, openLedger } from '../events/ledger.ts';
+import { LedgerFileError } from '../events/database.ts';
+import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../events/event-store.ts';
+import { CommandError } from './commands.ts';
 import { createApp } from './app.ts';
 import { randomBytes } from 'node:crypto';
 import { tableCount } from './auth.ts';
 import type { CliIo } from './cli.ts';
 import { UsageError } from './cli.ts';
 import { createTournament, registerTeam, startTournament } from './tournament-commands.ts';
-import { driveTables } from './table-driver.ts';
+import { driveTables, nextEntry } from './table-driver.ts';
 import { tournamentLinks } from '../views/tournament-home.tsx';
 
 export const DEMO_TOURNAMENT = 'demo';
@@ -39,14 +43,57 @@ const DEMO_TEAMS: [string, [string, string]][] = [
   ['Off Suit', ['Ed', 'Flo']],
 ];
 
-/** Sets up the demo: a 16-team pitt-boss event, registered and seeded from a recorded seed. */
+/**
+ * Sets up the demo: a 16-team pitt-boss event, registered and seeded from a recorded seed. Each
+ * step has its own command id, so a second server starting on the same file at the same moment
+ * finds each step done (or loses its race for it) instead of setting the demo up twice.
+ */
 export function createDemo(ledger: Ledger): void {
   const tournamentId = DEMO_TOURNAMENT;
-  ledger.execute(createTournament(ledger.models, { tournamentId, name: 'Pitt Boss Spades (demo)', format: 'pitt-boss' }), { commandId: 'demo-create' });
+  const step = (commandId: string, decide: (models: ReadModels) => Decision | Decision[]) => {
+    try {
+      ledger.execute((models) => decide(models), { commandId });
+    } catch (error) {
+      if (!(error instanceof VersionConflictError || error instanceof CommandError)) throw error;
+      ledger.sync();
+    }
+  };
+  step('demo-create', (models) => createTournament(models, { tournamentId, name: 'Pitt Boss Spades (demo)', format: 'pitt-boss' }));
   DEMO_TEAMS.forEach(([name, players], i) => {
-    ledger.execute(registerTeam(ledger.models, { tournamentId, teamId: `team-${i + 1}`, name, players }), { commandId: `demo-register-${i + 1}` });
+    step(`demo-register-${i + 1}`, (models) => registerTeam(models, { tournamentId, teamId: `team-${i + 1}`, name, players }));
   });
-  ledger.execute(startTournament(ledger.models, { tournamentId, seed: DEMO_SEED }), { commandId: 'demo-start' });
+  step('demo-start', (models) => startTournament(models, { tournamentId, seed: DEMO_SEED }));
+}
+
+/**
+ * One step of the demo's bots at every table. While the file cannot be written (a full disk, a
+ * read-only file) the bots pause: each tick makes one attempt, and they carry on once it is
+ * recorded. Nothing they do can end the process.
+ */
+export function demoBots(ledger: Ledger, notice: (line: string) => void): () => void {
+  let paused: string | null = null;
+  return () => {
+    try {
+      if (paused) {
+        // One entry tells whether the ledger takes writes again.
+        const game = Object.values(ledger.models.games).find((g) => g.tournamentId === DEMO_TOURNAMENT && !g.winner);
+        if (game) ledger.execute((models) => nextEntry(ledger, models.games[game.gameId]!, { seed: DEMO_SEED }) ?? [], { meta: { by: 'table-bot' } });
+        else driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.001 });
+        notice('demo tables: the ledger takes entries again; the bots carry on');
+        paused = null;
+        return;
+      }
+      driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.001 });
+    } catch (error) {
+      if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError) {
+        if (paused === null) notice(`demo tables paused: ${error.message}`);
+        paused = error.message;
+        return;
+      }
+      if (error instanceof CommandError || error instanceof VersionConflictError || error instanceof CommandIdReusedError) return;
+      notice(`demo tables: ${(error as Error).message}`);
+    }
+  };
 }
 
 interface ServeOptions {
@@ -85,7 +132,16 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const options = readOptions(args, process.env);
   mkdirSync(options.dataDir, { recursive: true });
   const path = join(options.dataDir, 'spades.db');
-  const ledger = openLedger({ path });
+  let ledger: Ledger;
+  try {
+    ledger = openLedger({ path });
+  } catch (error) {
+    if (error instanceof LedgerReadError || error instanceof LedgerFileError) throw new UsageError(`spades serve: ${path}: ${error.message}`);
+    throw error;
+  }
+  // Whatever another process or the command line appends reaches this server's pages within
+  // a tenth of a second, and every request folds it before deciding anything.
+  const stopFollowing = ledger.follow(100);
   const fresh = ledger.store.head().position === 0;
   if (options.demo && fresh) createDemo(ledger);
   const { app, broadcaster, auth } = createApp({ ledger });
@@ -122,14 +178,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   let timer: NodeJS.Timeout | null = null;
   if (options.demo && ledger.models.tournaments[DEMO_TOURNAMENT]) {
-    timer = setInterval(() => {
-      driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.001 });
-    }, options.paceMs);
+    const bots = demoBots(ledger, (line) => io.stderr(`${line}\n`));
+    timer = setInterval(bots, options.paceMs);
   }
 
   await new Promise<void>((resolve) => {
     const stop = () => {
       if (timer) clearInterval(timer);
+      stopFollowing();
       broadcaster.close();
       server.close();
       ledger.close();
