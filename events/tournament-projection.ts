@@ -25,6 +25,7 @@ import type {
   MatchStarted,
   PlayerRegistered,
   ProgressiveRoundStarted,
+  ScreenPinned,
   TeamCheckedIn,
   TeamDisqualified,
   TeamRegistered,
@@ -57,7 +58,8 @@ export type TournamentEvent =
   | { type: 'TeamCheckedIn'; payload: TeamCheckedIn }
   | { type: 'PlayerRegistered'; payload: PlayerRegistered }
   | { type: 'GameResultCorrected'; payload: GameResultCorrected }
-  | { type: 'ProgressiveRoundStarted'; payload: ProgressiveRoundStarted };
+  | { type: 'ProgressiveRoundStarted'; payload: ProgressiveRoundStarted }
+  | { type: 'ScreenPinned'; payload: ScreenPinned };
 
 /** Live facts about a bracket match that the bracket itself does not hold. */
 export interface MatchInfo {
@@ -97,6 +99,8 @@ export interface TournamentState {
   decided: Record<string, string | null>;
   /** Each game's part in the standings as last counted (see tallyOf), so a scored hand or a finished game moves only its difference. */
   tally: Record<string, number[]>;
+  /** The ledger position at which a director last pinned this tournament to the venue's `/screen`. */
+  screenPinnedAt?: number;
 }
 
 /** A new tournament from its first event. */
@@ -227,6 +231,9 @@ export function evolveTournament(
       refresh(state, games);
       return;
     }
+    case 'ScreenPinned':
+      state.screenPinnedAt = position;
+      return;
     case 'ProgressiveRoundStarted':
       if (state.progressive) roundStarted(state.progressive, event.payload);
       addLatest(state, `Round ${event.payload.round} seated at ${event.payload.seating.length} tables`, position);
@@ -512,7 +519,7 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
     return;
   }
   const views = viewsOf(state.bracket);
-  const lossesToOut = state.format.elimination === 'double' ? 2 : 1;
+  const lossesToOut = state.format.elimination === 'double' ? 2 : null;
   model.matches = views.map((view): MatchModel => {
     const info = state.matchInfo[view.id];
     const teams = view.teams;
@@ -568,14 +575,16 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
     };
   });
 
-  // A team is out once it has lost as often as the format allows, or lost a match with no way back.
+  // A team is out once it loses a match with no way back (its loser goes nowhere), or, in double
+  // elimination, at its second loss. A first loss that sends the team on to a losers' bracket or
+  // a 3rd-place match leaves it playing: a pitt-boss first-round loser plays on for 3rd.
   const bracketMatches = state.bracket.bracket.matches;
   views.forEach((view, i) => {
     if (!view.loser) return;
     const row = rows.get(view.loser);
     // matchViews lists the matches in the bracket's own order.
     const match = bracketMatches[i]!;
-    if (row && row.status === 'alive' && (match.loserTo === null || row.losses >= lossesToOut)) row.status = 'out';
+    if (row && row.status === 'alive' && (match.loserTo === null || (lossesToOut !== null && row.losses >= lossesToOut))) row.status = 'out';
   });
   if (isFinished(state.bracket, views)) {
     model.status = 'finished';

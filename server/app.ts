@@ -12,17 +12,26 @@ import { fileURLToPath } from 'node:url';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Ledger } from '../events/ledger.ts';
-import { VersionConflictError } from '../events/event-store.ts';
+import { LedgerUnavailableError, VersionConflictError } from '../events/event-store.ts';
+import { LedgerReadError } from '../events/ledger.ts';
+import { ReaderError } from './heavy-reads.ts';
+import { domainEvents } from '../events/domain-events.ts';
+import { publishedSchemas } from '../events/event-catalogue-schema.ts';
 import { InvalidPayloadError } from '../events/event-types.ts';
 import { gameRecord } from '../events/game-projection.ts';
+import { gameById, own } from '../events/lookup.ts';
 import { CommandError } from './commands.ts';
 import { EVENTS_CHANNEL, catchUpAndAttach, eventMessage, resumePoint } from './event-stream.ts';
 import { type Broadcaster, type SseSink, SSE_HEADERS, createBroadcaster, nodeSink, streamSink } from './sse.ts';
 import { type LiveView, channelOf, createLivePublisher, renderLivePage } from './live-pages.tsx';
-import { tournamentLinks } from '../views/tournament-home.tsx';
 import { auditApp } from './audit-routes.tsx';
 import { secureHeaders } from 'hono/secure-headers';
-import { type Auth, createAuth, refusalOf, sameOriginOnly } from './auth.ts';
+import { type Auth, createAuth } from './auth.ts';
+import { bodyLimits } from './body-limits.ts';
+import { refusalOf, wantsJson } from './refusals.ts';
+import { sameOriginOnly } from './same-origin.ts';
+import { NotFoundPage } from '../views/not-found.tsx';
+import { returnAfterSignIn, signInFirst } from './sign-in-return.ts';
 import { entryRoutes } from './entry-routes.tsx';
 import { judgeRoutes } from './judge-routes.tsx';
 import { directorRoutes } from './director-routes.tsx';
@@ -36,6 +45,8 @@ export interface AppOptions {
   newSeed?: () => string;
   /** ISO time that match clocks and time calls record; the system clock when not given. */
   now?: () => string;
+  /** The address phones reach the server at, for QR codes; PUBLIC_URL when not given. */
+  publicUrl?: string;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,6 +60,9 @@ const STATIC: Record<string, { type: string; path: string }> = {
   'entry.css': { type: 'text/css; charset=utf-8', path: join(here, '..', 'static', 'entry.css') },
   'clock.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'clock.js') },
   'replay.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'replay.js') },
+  'live-status.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'live-status.js') },
+  'outbox.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'outbox.js') },
+  'judge.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', 'static', 'judge.js') },
   'htmx.min.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'htmx.min.js') },
   'hx-sse.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'ext', 'hx-sse.js') },
 };
@@ -78,7 +92,16 @@ export function createApp(options: AppOptions) {
       referrerPolicy: 'same-origin',
     }),
   );
+  // Before anything reads a body: a body over the bound is refused before it is read.
+  app.use(bodyLimits());
   app.use(sameOriginOnly());
+
+  // Every request reads and decides from what the file holds, whoever wrote it: another server
+  // process, `spades import` or a judge's import. Cheap when nothing new was committed.
+  app.use(async (_c, next) => {
+    ledger.sync();
+    await next();
+  });
 
   // Every ledger event goes to the raw feed as it is; live pages get their changed regions,
   // rendered once per channel when the burst of appends is over.
@@ -91,6 +114,7 @@ export function createApp(options: AppOptions) {
   });
 
   app.onError((error, c) => {
+    if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof ReaderError) return c.json({ error: error.message }, 503);
     if (error instanceof CommandError) return c.json({ error: error.message }, error.status);
     if (error instanceof VersionConflictError) return c.json({ error: error.message }, 409);
     if (error instanceof InvalidPayloadError) return c.json({ error: error.message }, 400);
@@ -100,13 +124,25 @@ export function createApp(options: AppOptions) {
     return c.json({ error: 'the server failed to answer this request; it has been logged' }, 500);
   });
 
-  app.get('/healthz', (c) => c.json({ ok: true, position: ledger.store.head().position }));
+  app.get('/healthz', (c) => {
+    const health = ledger.health();
+    const body = { ok: health.writable, writable: health.writable, position: health.position, ...(health.reason ? { reason: health.reason } : {}) };
+    return c.json(body, health.writable ? 200 : 503);
+  });
 
   // Browsers ask for /favicon.ico whatever the page says.
   app.get('/favicon.ico', (c) => c.redirect('/static/favicon.svg', 301));
 
+  // The published JSON Schemas, as generated from the schemas the ledger checks with.
+  const schemas = publishedSchemas(domainEvents);
+  app.get('/schemas/:file', (c) => {
+    const text = Object.hasOwn(schemas, c.req.param('file')) ? schemas[c.req.param('file')] : undefined;
+    if (text === undefined) return c.json({ error: `no schema '${c.req.param('file')}'; the schemas are ${Object.keys(schemas).join(', ')}` }, 404);
+    return c.body(text, 200, { 'content-type': 'application/schema+json; charset=utf-8', 'cache-control': 'public, max-age=300' });
+  });
+
   app.get('/static/:file', (c) => {
-    const file = STATIC[c.req.param('file')];
+    const file = own(STATIC, c.req.param('file'));
     if (!file || !existsSync(file.path)) return c.text(`no static file '${c.req.param('file')}'`, 404);
     return c.body(readFileSync(file.path), 200, { 'content-type': file.type, 'cache-control': 'public, max-age=300' });
   });
@@ -126,7 +162,12 @@ export function createApp(options: AppOptions) {
     if (typeof after !== 'number') return c.json({ error: after.error }, 400);
     return openStream(c, broadcaster, (sink) =>
       catchUpAndAttach(
-        { readAfter: (from, limit) => ledger.store.readAll({ after: from, limit }), headPosition: () => ledger.store.head().position },
+        // Only what the models have folded: anything after it reaches the client as the fold
+        // broadcasts it, so nothing is sent twice or skipped.
+        {
+          readAfter: (from, limit) => ledger.store.readAll({ after: from, limit: Math.max(0, Math.min(limit, ledger.models.position - from)) }),
+          headPosition: () => ledger.models.position,
+        },
         broadcaster,
         sink,
         after,
@@ -135,7 +176,7 @@ export function createApp(options: AppOptions) {
   });
 
   app.get('/games/:gameId/record', (c) => {
-    const game = ledger.models.games[c.req.param('gameId')];
+    const game = gameById(ledger.models, c.req.param('gameId'));
     if (!game) return c.json({ error: `game ${c.req.param('gameId')} does not exist` }, 404);
     return c.json(gameRecord(game));
   });
@@ -143,16 +184,23 @@ export function createApp(options: AppOptions) {
   // Entering a whole game from a record is a judge's or director's to do.
   app.use('/api/games/import', auth.guard(['judge', 'director']));
   app.route('/', auditApp(ledger));
+  // A signed-out browser asking for a staff page signs in (or joins a table) and comes back to it.
+  app.use('/login', returnAfterSignIn());
+  app.use('/join', returnAfterSignIn());
+  for (const [path, signIn] of [['/judge', '/login'], ['/judge/*', '/login'], ['/director', '/login'], ['/director/*', '/login'], ['/entry', '/join'], ['/entry/*', '/join']] as const) {
+    app.use(path, signInFirst(auth, signIn));
+  }
   app.route('/', auth.routes);
   const now = options.now ? { now: options.now } : {};
   app.route('/entry', entryRoutes({ ledger, auth, ...now, ...(options.newSeed ? { newSeed: options.newSeed } : {}) }));
   app.route('/judge', judgeRoutes({ ledger, auth, ...now }));
-  app.route('/director', directorRoutes({ ledger, auth, ...now }));
+  const publicUrl = options.publicUrl ?? process.env.PUBLIC_URL;
+  app.route('/director', directorRoutes({ ledger, auth, ...now, ...(publicUrl ? { publicUrl } : {}) }));
 
   // Live pages: the full page, and its stream of regions.
-  const page = (view: LiveView) => (c: Context) => {
+  const page = (view: LiveView, missing = 'There is nothing at this address yet.') => (c: Context) => {
     const html = renderLivePage(view, ledger.models);
-    if (html === null) return c.html('<!DOCTYPE html><title>Not found</title><p>Nothing here yet.</p>', 404);
+    if (html === null) return c.html(String(NotFoundPage({ message: missing, path: c.req.path })), 404);
     return c.html(html);
   };
   const stream = (view: LiveView) => (c: Context) => {
@@ -162,17 +210,16 @@ export function createApp(options: AppOptions) {
     return openStream(c, broadcaster, (sink) => pages.attach(channel, sink, after));
   };
 
-  app.get('/', (c) => {
-    const current = ledger.models.currentTournament;
-    return current ? c.redirect(tournamentLinks(current).home) : page({ kind: 'home', channel: channelOf('home') })(c);
-  });
+  // Every tournament with where it stands.
+  app.get('/', (c) => page({ kind: 'home', channel: channelOf('home') })(c));
   app.get('/stream', (c) => stream({ kind: 'home', channel: channelOf('home') })(c));
-  // The venue screen of the current tournament: the address a venue types once.
-  app.get('/screen', (c) => {
-    const current = ledger.models.currentTournament;
-    if (!current) return c.html('<!DOCTYPE html><title>Screen</title><p>No tournament has been set up yet.</p>', 404);
-    return c.redirect(tournamentLinks(current).screen);
-  });
+  // The address a venue types once: the screen of the tournament a director pinned, at this
+  // same address, so a TV left here never moves to a tournament created later.
+  const pinned: LiveView = { kind: 'pinned', channel: channelOf('pinned') };
+  app.get('/screen', (c) => page(pinned, 'No tournament has been set up yet, so the venue screen has nothing to show.')(c));
+  app.get('/screen/stream', (c) => stream(pinned)(c));
+  // The judge console's live stream: a signal each judge's page answers by fetching its console.
+  app.get('/judge/stream', auth.guard(['judge', 'director']), (c) => stream({ kind: 'judge', channel: channelOf('judge') })(c));
   for (const kind of ['tournament', 'leaderboard', 'bracket', 'screen'] as const) {
     const suffix = kind === 'tournament' ? '' : `/${kind}`;
     const view = (c: Context): LiveView => {
@@ -187,6 +234,11 @@ export function createApp(options: AppOptions) {
   app.get('/tournaments/:tournamentId/tables/:gameId/stream', (c) => stream(tableView(c))(c));
   app.get('/games/:gameId', (c) => page(tableView(c))(c));
   app.get('/games/:gameId/stream', (c) => stream(tableView(c))(c));
+
+  app.notFound((c) => {
+    if (wantsJson(c)) return c.json({ error: `there is nothing at ${c.req.path}` }, 404);
+    return c.html(String(NotFoundPage({ message: 'There is no page at this address.', path: c.req.path })), 404);
+  });
 
   return { app, broadcaster, auth };
 }

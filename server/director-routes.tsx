@@ -8,9 +8,19 @@ import type { Seat } from '../engine/cards.ts';
 import type { FormatId } from '../engine/formats.ts';
 import type { Ledger } from '../events/ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../views/director-pages.tsx';
-import { type Auth, type Session, runCommand, tableCount, textField, wholeField } from './auth.ts';
+import type { Auth } from './auth.ts';
+import { refuse, wantsJson } from './refusals.ts';
+import { textField, wholeField } from './request-input.ts';
+import type { Session } from './sessions.ts';
+import { tableCount } from './table-codes.ts';
+import { runCommand } from './run-command.ts';
 import { CommandError } from './commands.ts';
-import { checkInTeam, createTournament, registerTeam, startMatch, startRound, startTournament, withdrawTeam } from './tournament-commands.ts';
+import { publicAddress } from './public-address.ts';
+import { NotFoundPage } from '../views/not-found.tsx';
+import { teamStandings } from '../views/team-standing.ts';
+import { checkInTeam, createTournament, pinScreen, registerTeam, startMatch, startRound, startTournament, withdrawTeam } from './tournament-commands.ts';
+import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
+import { tournamentById } from '../events/lookup.ts';
 
 const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
 const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,59}$/;
@@ -20,6 +30,8 @@ export interface DirectorRoutesOptions {
   auth: Auth;
   /** ISO time for match clocks. */
   now?: () => string;
+  /** The address phones reach the server at, for the table cards' QR codes (PUBLIC_URL). */
+  publicUrl?: string;
 }
 
 export function directorRoutes(options: DirectorRoutesOptions) {
@@ -32,27 +44,36 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   const homeProps = (session: Session, notice: { error?: string; done?: string } = {}) => ({
     csrf: session.csrf,
     name: session.name,
-    tournaments: Object.values(models.tournaments).map((t) => ({ tournamentId: t.model.tournamentId, name: t.model.name, status: t.model.status, teams: t.model.teams.length })),
+    tournaments: Object.values(models.tournaments).map((t) => ({
+      tournamentId: t.model.tournamentId,
+      name: t.model.name,
+      status: t.model.status,
+      teams: t.model.teams.length,
+      onScreen: pinnedTournament(models) === t.model.tournamentId,
+    })),
     formats: [...FORMATS],
     error: notice.error ?? null,
     done: notice.done ?? null,
+    sessions: auth.sessionList(session),
   });
 
   function tournamentProps(session: Session, tournamentId: string, notice: { error?: string; done?: string } = {}): DirectorTournamentProps {
-    const state = models.tournaments[tournamentId];
+    const state = tournamentById(models, tournamentId);
     if (!state) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
     const t = state.model;
     const name = (id: string | null) => t.teams.find((x) => x.teamId === id)?.name ?? id ?? 'to be decided';
+    const standings = teamStandings(t);
     return {
       csrf: session.csrf,
       tournamentId,
       name: t.name,
       format: t.format,
       status: t.status,
-      teams: t.teams.map((team) => ({ ...team, checkedIn: state.checkedIn.includes(team.teamId) })),
+      teams: t.teams.map((team) => ({ ...team, checkedIn: state.checkedIn.includes(team.teamId), standing: standings.get(team.teamId)?.label ?? team.status })),
       matches: t.matches.map((m) => ({ ...m, names: [name(m.teams[0]), name(m.teams[1])] as [string, string] })),
       progressive: Boolean(state.progressive),
       tables: tableCount(models, tournamentId),
+      screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'newest',
       error: notice.error ?? null,
       done: notice.done ?? null,
     };
@@ -60,7 +81,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
 
   const tournamentIdOf = (c: Context) => {
     const id = c.req.param('tournamentId')!;
-    if (!models.tournaments[id]) throw new CommandError(`tournament ${id} does not exist`, 404);
+    if (!tournamentById(models, id)) throw new CommandError(`tournament ${id} does not exist`, 404);
     return id;
   };
 
@@ -69,7 +90,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     const session = auth.current(c);
     const id = c.req.param('tournamentId')!;
     const props = (notice: { error?: string; done?: string }) =>
-      models.tournaments[id] ? tournamentProps(session, id, notice) : null;
+      tournamentById(models, id) ? tournamentProps(session, id, notice) : null;
     return runCommand(c, ledger, session, {
       scope,
       decide,
@@ -89,20 +110,37 @@ export function directorRoutes(options: DirectorRoutesOptions) {
 
   app.get('/tournaments/:tournamentId', (c) => {
     const id = c.req.param('tournamentId');
-    if (!models.tournaments[id]) return c.text(`tournament ${id} does not exist`, 404);
+    if (!tournamentById(models, id)) return c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
     return c.html(String(<DirectorPage title={`Director · ${id}`} signedIn={auth.current(c)?.name}><DirectorTournament {...tournamentProps(auth.current(c), id)} /></DirectorPage>));
   });
 
   app.get('/tournaments/:tournamentId/codes', (c) => {
     const id = c.req.param('tournamentId');
-    const state = models.tournaments[id];
-    if (!state) return c.text(`tournament ${id} does not exist`, 404);
-    const origin = new URL(c.req.url).origin;
+    const state = tournamentById(models, id);
+    if (!state) return c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
+    // The address phones reach, never the localhost a director may have opened the page at.
+    const { origin, note } = publicAddress(c.req.url, options.publicUrl);
     const cards = Array.from({ length: tableCount(models, id) }, (_, i) => {
       const code = auth.tableCode(id, i + 1);
       return { table: i + 1, code, link: `${origin}/join?code=${code}` };
     });
-    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} />));
+    const rotate = { csrf: auth.current(c).csrf, action: (table: number) => `/director/tournaments/${encodeURIComponent(id)}/tables/${table}/code` };
+    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} />));
+  });
+
+  // A code that got out (photographed, said aloud) is replaced; whoever joined with it is signed out.
+  app.post('/tournaments/:tournamentId/tables/:table/code', (c) => {
+    const id = c.req.param('tournamentId');
+    if (!tournamentById(models, id)) return refuse(c, 404, `tournament ${id} does not exist`);
+    const tables = tableCount(models, id);
+    const text = c.req.param('table');
+    if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > tables) {
+      return refuse(c, 404, `tournament ${id} has tables 1 to ${tables}, not '${text}'`);
+    }
+    const table = Number(text);
+    const code = auth.rotateTableCode(id, table);
+    if (wantsJson(c)) return c.json({ ok: true, tournamentId: id, table, code });
+    return c.redirect(`/director/tournaments/${encodeURIComponent(id)}/codes`, 303);
   });
 
   app.post('/tournaments', (c) => {
@@ -120,7 +158,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         return { decision: createTournament(models, { tournamentId, name, format }), done: `Created ${name}.` };
       },
       fragment: (notice) =>
-        notice.done && models.tournaments[created]
+        notice.done && tournamentById(models, created)
           ? String(<DirectorTournament {...tournamentProps(session, created, notice)} />)
           : String(<DirectorHome {...homeProps(session, notice)} />),
       page: (notice) => String(<DirectorPage title="Director" signedIn={session?.name}><DirectorHome {...homeProps(session, notice)} /></DirectorPage>),
@@ -135,7 +173,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const players = [textField(input, 'player1', { max: 120 }), textField(input, 'player2', { max: 120 })];
       const registeredOn = textField(input, 'registeredOn', { optional: true, max: 10 });
       const given = textField(input, 'teamId', { optional: true, max: 60 });
-      const teamId = given || slug(name) || `team-${models.tournaments[tournamentId]!.model.teams.length + 1}`;
+      const teamId = given || slug(name) || `team-${tournamentById(models, tournamentId)!.model.teams.length + 1}`;
       if (!ID.test(teamId)) throw new CommandError(`a team id is letters, digits and dashes, not '${teamId}'`);
       return {
         decision: registerTeam(models, { tournamentId, teamId, name, players, ...(registeredOn ? { registeredOn } : {}) }),
@@ -179,6 +217,13 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     }),
   );
 
+  app.post('/tournaments/:tournamentId/screen', (c) =>
+    onTournament(c, 'pin-screen', () => {
+      const tournamentId = tournamentIdOf(c);
+      return { decision: pinScreen(models, { tournamentId }), done: `/screen now shows ${tournamentById(models, tournamentId)!.model.name}.` };
+    }),
+  );
+
   app.post('/tournaments/:tournamentId/rounds', (c) =>
     onTournament(c, 'round', (input) => {
       const tournamentId = tournamentIdOf(c);
@@ -194,7 +239,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const table = wholeField(input, 'table', { min: 1, max: 999 })!;
       const dealer = textField(input, 'firstDealer', { optional: true, max: 5 }) || 'N';
       if (!['N', 'E', 'S', 'W'].includes(dealer)) throw new CommandError(`the first dealer must be N, E, S or W, not '${dealer}'`);
-      const busy = models.tournaments[tournamentId]!.model.matches.find((m) => m.status === 'live' && m.table === table);
+      const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
       if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; seat ${matchId} at another table`, 409);
       return { decision: startMatch(models, { tournamentId, matchId, table, at: now(), firstDealer: dealer as Seat }), done: `Seated ${matchId} at table ${table}.` };
     }),

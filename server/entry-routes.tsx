@@ -7,29 +7,25 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { type Seat, SEATS, cardName, parseCard, seatAfter } from '../engine/cards.ts';
+import { BIG_JOKER, type Card, LITTLE_JOKER, type Seat, SEATS, cardName, makeCard, parseCard, seatAfter } from '../engine/cards.ts';
 import { bidValue, biddingOrder } from '../engine/bid.ts';
-import { type Deck, deckFor, TRUMPS } from '../engine/deck.ts';
+import { type Deck, deckFor, inDeck, TRUMPS } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
 import { handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { Decision, Ledger } from '../events/ledger.ts';
 import type { GameModel } from '../events/read-models.ts';
 import { Layout } from '../views/layout.tsx';
-import { type EntryGame, type EntryPanelProps, EntryPanel, SEAT_NAMES } from '../views/entry-table.tsx';
+import { type EntryCard, type EntryGame, type EntryPanelProps, EntryPanel, SEAT_NAMES } from '../views/entry-table.tsx';
 import { TableView } from '../views/table.tsx';
-import {
-  type Auth,
-  type Session,
-  AccessError,
-  refuse,
-  refusalOf,
-  runCommand,
-  tableOfGame,
-  textField,
-  wantsJson,
-  wholeField,
-} from './auth.ts';
+import { cardText } from '../views/card-face.tsx';
+import { NotFoundPage } from '../views/not-found.tsx';
+import type { Auth } from './auth.ts';
+import { AccessError, refuse, refusalOf, wantsJson } from './refusals.ts';
+import { textField, wholeField } from './request-input.ts';
+import type { Session } from './sessions.ts';
+import { tableOfGame } from './table-codes.ts';
+import { runCommand } from './run-command.ts';
 import {
   CommandError,
   bidsOpenTo,
@@ -44,6 +40,7 @@ import {
   undoLastEntry,
 } from './commands.ts';
 import { startMatch, startNextGame } from './tournament-commands.ts';
+import { gameById, tournamentById } from '../events/lookup.ts';
 
 export interface EntryRoutesOptions {
   ledger: Ledger;
@@ -75,7 +72,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
 
   function gameFor(c: Context, session: Session): GameModel {
     const gameId = c.req.param('gameId')!;
-    const game = models.games[gameId];
+    const game = gameById(models, gameId);
     if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
     checkTable(session, game.tournamentId ?? '', tableOfGame(models, game));
     return game;
@@ -84,18 +81,18 @@ export function entryRoutes(options: EntryRoutesOptions) {
   function tableParams(c: Context): { tournamentId: string; table: number } {
     const tournamentId = c.req.param('tournamentId')!;
     const text = c.req.param('table')!;
-    if (!models.tournaments[tournamentId]) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
+    if (!tournamentById(models, tournamentId)) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
     if (!/^\d{1,3}$/.test(text) || Number(text) < 1) throw new CommandError(`table must be a table number, not '${text}'`, 404);
     return { tournamentId, table: Number(text) };
   }
 
   /** The panel's props for a table: the game in play there, or the matches that may start. */
   function panelProps(session: Session, tournamentId: string, table: number, notice: { error?: string; done?: string } = {}): EntryPanelProps {
-    const tournament = models.tournaments[tournamentId]!.model;
+    const tournament = tournamentById(models, tournamentId)!.model;
     const name = (teamId: string | null) => tournament.teams.find((t) => t.teamId === teamId)?.name ?? teamId ?? '—';
     const here = tournament.matches.find((m) => m.status === 'live' && m.table === table);
     const lastGameId = here?.games[here.games.length - 1];
-    const game = lastGameId ? models.games[lastGameId] ?? null : null;
+    const game = lastGameId ? gameById(models, lastGameId) ?? null : null;
     const start: EntryPanelProps['start'] = [];
     if (here && (!game || game.winner)) start.push({ matchId: here.matchId, label: here.label, teams: [name(here.teams[0]), name(here.teams[1])], next: true });
     if (!here) {
@@ -116,11 +113,11 @@ export function entryRoutes(options: EntryRoutesOptions) {
   }
 
   function pageHtml(props: EntryPanelProps): string {
-    const game = props.game ? models.games[props.game.gameId] : undefined;
-    const names = Object.fromEntries((models.tournaments[props.tournamentId]?.model.teams ?? []).map((t) => [t.teamId, t.name]));
+    const game = props.game ? gameById(models, props.game.gameId) : undefined;
+    const names = Object.fromEntries((tournamentById(models, props.tournamentId)?.model.teams ?? []).map((t) => [t.teamId, t.name]));
     const live = game ? { url: `/games/${encodeURIComponent(game.gameId)}/stream?after=${models.position}` } : undefined;
     return String(
-      <Layout title={`Table ${props.table} · entry`} live={live} signedIn={`Table ${props.table} scorekeeper`}>
+      <Layout title={`Table ${props.table} · entry`} live={live} signedIn={`Table ${props.table} scorekeeper`} scripts={['/static/outbox.js']}>
         <EntryPanel {...props} />
         {game ? <TableView game={game} teamNames={names} /> : null}
       </Layout>,
@@ -181,7 +178,10 @@ export function entryRoutes(options: EntryRoutesOptions) {
     } catch (error) {
       const refusal = refusalOf(error);
       if (!refusal) throw error;
-      return wantsJson(c) ? c.json({ error: refusal.message }, refusal.status) : c.text(refusal.message, refusal.status);
+      if (wantsJson(c)) return c.json({ error: refusal.message }, refusal.status);
+      // A table that does not exist is a page that does not exist; any other refusal says why.
+      if (refusal.status === 404) return c.html(String(NotFoundPage({ message: `${refusal.message[0]!.toUpperCase()}${refusal.message.slice(1)}.`, path: c.req.path })), 404);
+      return refuse(c, refusal.status, refusal.message);
     }
   });
 
@@ -200,14 +200,14 @@ export function entryRoutes(options: EntryRoutesOptions) {
       (input) => {
         const { tournamentId, table } = tableParams(c);
         const matchId = textField(input, 'matchId', { max: 120 });
-        const match = models.tournaments[tournamentId]!.model.matches.find((m) => m.matchId === matchId);
+        const match = tournamentById(models, tournamentId)!.model.matches.find((m) => m.matchId === matchId);
         if (match?.status === 'live') {
           if (match.table !== table) throw new CommandError(`match ${matchId} is being played at table ${match.table}, not table ${table}`, 409);
           return { decision: startNextGame(models, { tournamentId, matchId }), done: `Started game ${match.games.length + 1} of ${match.label}.` };
         }
         const dealer = textField(input, 'firstDealer', { optional: true, max: 5 }) || 'N';
         if (!SEATS.includes(dealer as Seat)) throw new CommandError(`the first dealer must be N, E, S or W, not '${dealer}'`);
-        const busy = models.tournaments[tournamentId]!.model.matches.find((m) => m.status === 'live' && m.table === table);
+        const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
         if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; it cannot start ${matchId} until that match is over`, 409);
         return {
           decision: startMatch(models, { tournamentId, matchId, table, at: now(), firstDealer: dealer as Seat }),
@@ -237,7 +237,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
       const raw = input.bid;
       // A form sends "4"; the command reads numbers as numbers and "nil", "blind 6" as text.
       const bid = typeof raw === 'string' && /^\d{1,2}$/.test(raw.trim()) ? Number(raw) : raw;
-      return { decision: makeBid(models, { gameId: game.gameId, seat, bid }), done: `${seat} bid ${String(bid)}.` };
+      return { decision: makeBid(models, { gameId: game.gameId, seat, bid }), done: `${SEAT_NAMES[seat as Seat] ?? seat} bid ${String(bid)}.` };
     }),
   );
 
@@ -252,12 +252,16 @@ export function entryRoutes(options: EntryRoutesOptions) {
         const game = gameFor(c, session);
         const seat = textField(input, 'seat', { max: 5 });
         const card = textField(input, 'card', { max: 5 });
-        const decision = playCard(models, { gameId: game.gameId, seat, card });
+        // Where the tap was made, when the form says: a tap for a moment that has passed is refused.
+        const hand = wholeField(input, 'hand', { optional: true, min: 1, max: 999 });
+        const before = wholeField(input, 'played', { optional: true, min: 0, max: 51 });
+        const expect = { ...(hand !== null ? { hand } : {}), ...(before !== null ? { played: before } : {}) };
+        const decision = playCard(models, { gameId: game.gameId, seat, card, expect });
         const name = (decision.events[0]!.payload as { card: string }).card;
         played = { seat: seat as Seat, card: name, gameId: game.gameId };
-        return { decision, done: `${seat} played ${name}.` };
+        return { decision, done: `${SEAT_NAMES[seat as Seat]} played ${cardText(name)}.` };
       },
-      () => (played ? flagOf(models.games[played.gameId]!, played.seat, played.card) : null),
+      () => (played ? flagOf(gameById(models, played.gameId)!, played.seat, played.card) : null),
     );
   });
 
@@ -318,8 +322,8 @@ function flagOf(game: GameModel, seat: Seat, card: string): string | null {
     reneges = row?.reneges ?? [];
     leads = row?.illegalLeads ?? [];
   }
-  if (reneges.some((r) => r.seat === seat && r.trick === trick)) return `${SEAT_NAMES[seat]}’s ${card} at trick ${trick} is a renege: ${seat} held the suit led`;
-  if (leads.some((r) => r.seat === seat && r.trick === trick)) return `${SEAT_NAMES[seat]} led ${card} at trick ${trick} before trumps were broken while holding another suit`;
+  if (reneges.some((r) => r.seat === seat && r.trick === trick)) return `${SEAT_NAMES[seat]}’s ${cardText(card)} at trick ${trick} is a renege: ${SEAT_NAMES[seat]} held the suit led`;
+  if (leads.some((r) => r.seat === seat && r.trick === trick)) return `${SEAT_NAMES[seat]} led ${cardText(card)} at trick ${trick} before trumps were broken while holding another suit`;
   return null;
 }
 
@@ -343,19 +347,35 @@ function entryGame(game: GameModel, name: (teamId: string) => string): EntryGame
     const trickNo = open ? so.tricks.length : so.tricks.length + 1;
     const onTable = open ? open.cards.map((card, i) => ({ seat: seatAfter(open.leader, i), card: cardName(card) })) : [];
     const known = Boolean(current.deal);
-    let choices: { card: string; breaks: string | null }[];
-    if (current.deal) {
-      const hand = current.deal[seat].filter((n) => !played.has(n)).map((n) => parseCard(n)!);
-      const broken = so.tricks.some((t) => t.cards.length === 4 && t.cards.some((c) => deck.suit[c] === TRUMPS));
-      const legal = new Set(legalPlays(deck, hand, open ? open.cards[0]! : null, broken));
-      choices = sortCards(deck, hand).map((card) => ({
-        card: cardName(card),
-        breaks: legal.has(card) ? null : open ? `a renege: ${SEAT_NAMES[seat]} holds the suit led` : 'a trump lead before trumps are broken',
-      }));
-    } else {
-      choices = deck.cards.filter((card) => !played.has(cardName(card))).map((card) => ({ card: cardName(card), breaks: null }));
-    }
-    play = { seat, trick: trickNo, onTable, choices, known };
+    const broken = so.tricks.some((t) => t.cards.length === 4 && t.cards.some((c) => deck.suit[c] === TRUMPS));
+    const holder = new Map<string, Seat>();
+    if (current.deal) for (const s of SEATS) for (const n of current.deal[s]) holder.set(n, s);
+    const hand = current.deal ? current.deal[seat].filter((n) => !played.has(n)).map((n) => parseCard(n)!) : null;
+    const legal = hand ? new Set(legalPlays(deck, hand, open ? open.cards[0]! : null, broken)) : null;
+    const cell = (card: Card): EntryCard => {
+      const name = cardName(card);
+      const mine = !hand || hand.includes(card);
+      const breaks = legal && mine && !legal.has(card) ? (open ? `a renege: ${SEAT_NAMES[seat]} holds the suit led` : 'a trump lead before trumps are broken') : null;
+      return {
+        card: name,
+        state: played.has(name) ? 'played' : mine ? 'open' : 'elsewhere',
+        breaks,
+        holder: holder.get(name) ?? null,
+        suit: deck.suit[card]!,
+        power: deck.power[card]!,
+      };
+    };
+    play = {
+      seat,
+      trick: trickNo,
+      hand: current.number,
+      played: current.plays.reduce((n, t) => n + t.length, 0),
+      leader: open ? open.leader : seat,
+      onTable,
+      trumpsBroken: broken,
+      known,
+      rows: cardGrid(deck).map((row) => ({ suit: row.suit, cells: row.cards.map((card) => (card === null ? null : cell(card))) })),
+    };
   }
 
   const handsSoFar = game.hands.length + (current ? 1 : 0);
@@ -378,16 +398,66 @@ function entryGame(game: GameModel, name: (teamId: string) => string): EntryGame
     quick: Boolean(current && !bidder && current.plays.length === 0 && !current.tricks),
     misdealReasons: current && current.plays.length === 0 ? rules.options.misdealReasons : [],
     flags,
+    last: lastEntry(game),
     undo: game.winner ? null : lastEntryLabel(game),
     claimHands: game.winner ? [] : claimHands,
+    finding: game.winner ? null : unclaimedFinding(game),
     openClaims: game.claims
       .filter((c) => !c.ruling)
       .map((c) => `Renege claimed against ${SEAT_NAMES[c.seat]}, hand ${c.hand}${c.trick !== null ? `, trick ${c.trick}` : ''}: waiting for a judge`),
   };
 }
 
-/** Trumps first, then hearts, diamonds, clubs, high to low: the deck's own order, as a hand is held. */
-function sortCards(deck: Deck, cards: number[]): number[] {
-  const place = new Map(deck.cards.map((card, i) => [card, i]));
-  return [...cards].sort((a, b) => place.get(a)! - place.get(b)!);
+/**
+ * The deck laid out as the scorekeeper's grid: one row a suit (spades, hearts, clubs,
+ * diamonds, so the colours alternate), ace down to two, and the jokers on a row of their own.
+ * A card the preset takes out of the deck leaves its place empty, so every card has the same
+ * place in every hand of every game played with the preset.
+ */
+function cardGrid(deck: Deck): { suit: 'S' | 'H' | 'C' | 'D' | 'J'; cards: (Card | null)[] }[] {
+  const rows: { suit: 'S' | 'H' | 'C' | 'D' | 'J'; cards: (Card | null)[] }[] = (['S', 'H', 'C', 'D'] as const).map((suit) => ({
+    suit,
+    cards: Array.from({ length: 13 }, (_, i) => {
+      const card = makeCard(suit, 14 - i);
+      return inDeck(deck, card) ? card : null;
+    }),
+  }));
+  const jokers = [BIG_JOKER, LITTLE_JOKER].filter((card) => inDeck(deck, card));
+  if (jokers.length > 0) rows.push({ suit: 'J', cards: jokers });
+  return rows;
+}
+
+/** The last entry at the game since its deal, in words, with the rule a card broke. */
+function lastEntry(game: GameModel): EntryGame['last'] {
+  const last = game.recent?.[game.recent.length - 1];
+  if (!last) return game.current ? { text: `Hand ${game.current.number} dealt; ${SEAT_NAMES[game.current.dealer]} dealt.`, flag: null } : null;
+  switch (last.type) {
+    case 'BidMade':
+      return { text: `${SEAT_NAMES[last.seat!]} bid ${String(last.bid)}.`, flag: null };
+    case 'CardPlayed':
+      return { text: `${SEAT_NAMES[last.seat!]} played ${cardText(last.card!)}.`, flag: flagOf(game, last.seat!, last.card!) };
+    case 'TricksRecorded':
+      return { text: `Tricks of hand ${last.hand} recorded.`, flag: null };
+    case 'MisdealCalled':
+      return { text: `Misdeal called on hand ${last.hand}.`, flag: null };
+    case 'RenegeClaimed':
+      return { text: 'Renege claimed; a judge will rule.', flag: null };
+    default:
+      return null;
+  }
+}
+
+/** The newest renege the engine finds in the recorded plays that nobody has claimed yet. */
+function unclaimedFinding(game: GameModel): EntryGame['finding'] {
+  const found: { seat: Seat; hand: number; trick: number }[] = [];
+  game.rows.forEach((row) => row.reneges.forEach((r) => found.push({ seat: r.seat, hand: row.number, trick: r.trick })));
+  let so = null;
+  try {
+    so = handSoFar(game);
+  } catch {
+    so = null;
+  }
+  if (game.current && so) for (const r of so.reneges) found.push({ seat: r.seat, hand: game.current.number, trick: r.trick });
+  const open = found.filter((f) => !game.claims.some((c) => c.hand === f.hand && c.seat === f.seat && (c.trick === null || c.trick === f.trick)));
+  return open[open.length - 1] ?? null;
 }

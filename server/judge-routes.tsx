@@ -6,18 +6,28 @@
 import type { Context } from 'hono';
 import type { RuleOptions } from '../engine/presets.ts';
 import { Hono } from 'hono';
-import { type Seat, parseCard, seatAfter } from '../engine/cards.ts';
+import { type Seat, parseCard, seatAfter, teamOf } from '../engine/cards.ts';
 import { deckFor } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { replayPlays } from '../engine/trick.ts';
 import type { Ledger } from '../events/ledger.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import type { GameModel } from '../events/read-models.ts';
-import { type ClaimCase, type JudgeConsoleProps, JudgeConsole, JudgePage } from '../views/judge-console.tsx';
+import { type ClaimCase, type JudgeConsoleProps, type PendingDisqualification, JudgeConsole, JudgePage } from '../views/judge-console.tsx';
+import { replayLink } from '../views/replay.tsx';
+import { clockText } from '../views/match-clock.tsx';
+import type { ReadModels } from '../events/projections.ts';
+import { createHash } from 'node:crypto';
 import { SEAT_NAMES } from '../views/entry-table.tsx';
-import { type Auth, type Session, runCommand, tableOfGame, textField, wholeField } from './auth.ts';
+import type { Auth } from './auth.ts';
+import { refusalOf, wantsJson } from './refusals.ts';
+import { readInput, textField, wholeField } from './request-input.ts';
+import type { Session } from './sessions.ts';
+import { tableOfGame } from './table-codes.ts';
+import { runCommand } from './run-command.ts';
 import { CommandError, correctScore, giveRuling } from './commands.ts';
 import { callTime, correctGameResult, disqualifyTeam } from './tournament-commands.ts';
+import { gameById, tournamentById } from '../events/lookup.ts';
 
 const JUDGE_ROLES = ['judge', 'director'] as const;
 
@@ -55,27 +65,28 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
   app.use('*', auth.guard(JUDGE_ROLES));
 
   function teamName(tournamentId: string | null, teamId: string): string {
-    return (tournamentId && models.tournaments[tournamentId]?.model.teams.find((t) => t.teamId === teamId)?.name) || teamId;
+    return (tournamentId && tournamentById(models, tournamentId)?.model.teams.find((t) => t.teamId === teamId)?.name) || teamId;
   }
 
-  function consoleProps(session: Session, notice: { error?: string; done?: string } = {}): JudgeConsoleProps {
+  function consoleProps(session: Session, notice: { error?: string; done?: string } = {}, confirm: PendingDisqualification | null = null): JudgeConsoleProps {
     const games = Object.values(models.games);
-    const claims: ClaimCase[] = [];
+    const claims: { position: number; claim: ClaimCase }[] = [];
     const rulings: JudgeConsoleProps['rulings'] = [];
     for (const game of games) {
       for (const claim of game.claims) {
-        if (!claim.ruling) claims.push(claimCase(game, claim));
+        if (!claim.ruling) claims.push({ position: claim.position, claim: claimCase(game, claim) });
         else {
           const r = claim.ruling;
           rulings.push({
             at: r.at,
             judge: r.judge,
-            text: `${r.upheld ? 'upheld' : 'denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (game ${game.gameId}, hand ${claim.hand}${claim.trick !== null ? `, trick ${claim.trick}` : ''})${r.note ? `: ${r.note}` : ''}`,
+            text: `${r.upheld ? 'upheld' : 'denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (${gameLabel(models, game)}, hand ${claim.hand}${claim.trick !== null ? `, trick ${claim.trick}` : ''})${r.note ? `: ${r.note}` : ''}`,
           });
         }
       }
       for (const c of game.corrections) {
-        rulings.push({ at: atOf(c.position), judge: c.judge, text: `corrected game ${game.gameId} by NS ${signed(c.points.NS)}, EW ${signed(c.points.EW)}: ${c.reason}` });
+        const names = { NS: teamName(game.tournamentId, game.teams.NS), EW: teamName(game.tournamentId, game.teams.EW) };
+        rulings.push({ at: atOf(c.position), judge: c.judge, text: `corrected ${gameLabel(models, game)} by ${names.NS} ${signed(c.points.NS)}, ${names.EW} ${signed(c.points.EW)}: ${c.reason}` });
       }
     }
     const matches: JudgeConsoleProps['matches'] = [];
@@ -83,37 +94,48 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     for (const state of Object.values(models.tournaments)) {
       const t = state.model;
       if (t.status === 'finished') continue;
+      const name = (id: string | null) => (id ? teamName(t.tournamentId, id) : 'to be decided');
       for (const m of t.matches) {
-        if (m.status === 'live' && m.clock) matches.push({ tournamentId: t.tournamentId, matchId: m.matchId, label: m.label, table: m.table, clock: m.clock.calledAt ? 'time called' : `${m.clock.minutes} min from ${m.clock.startedAt.slice(11, 16)}` });
+        if (m.status !== 'live' || !m.clock) continue;
+        const left = Date.parse(m.clock.startedAt) + m.clock.minutes * 60_000 - Date.parse(now());
+        matches.push({
+          tournamentId: t.tournamentId,
+          matchId: m.matchId,
+          label: `${m.table !== null ? `Table ${m.table} · ` : ''}${m.label}: ${name(m.teams[0])} vs ${name(m.teams[1])}`,
+          clock: m.clock.calledAt ? 'time called' : `${clockText(left)} left`,
+        });
       }
       for (const team of t.teams) {
-        if (team.status !== 'disqualified' && team.status !== 'withdrawn' && team.status !== 'out') teams.push({ tournamentId: t.tournamentId, teamId: team.teamId, name: team.name });
+        if (team.status !== 'disqualified' && team.status !== 'withdrawn' && team.status !== 'out') teams.push({ tournamentId: t.tournamentId, teamId: team.teamId, name: team.name, tournament: t.name });
       }
       for (const c of state.corrections) {
-        rulings.push({ at: atOf(c.position), judge: c.judge, text: `ruled ${teamName(t.tournamentId, c.winner)} the winner of game ${c.gameId}: ${c.reason}` });
+        const game = gameById(models, c.gameId);
+        rulings.push({ at: atOf(c.position), judge: c.judge, text: `ruled ${teamName(t.tournamentId, c.winner)} the winner of ${game ? gameLabel(models, game) : `game ${c.gameId}`}: ${c.reason}` });
       }
     }
     rulings.sort((a, b) => b.at.localeCompare(a.at));
     return {
       csrf: session.csrf,
       judge: session.name,
-      claims,
+      // One queue for every tournament: the claim waiting longest first.
+      claims: claims.sort((a, b) => a.position - b.position).map((c) => c.claim),
       misdeals: games
         .filter((g) => !g.winner)
-        .flatMap((g) => g.rows.filter((r) => r.misdeal).map((r) => ({ gameId: g.gameId, table: tableOfGame(models, g), hand: r.number, reason: r.misdeal! }))),
+        .flatMap((g) => g.rows.filter((r) => r.misdeal).map((r) => ({ label: gameLabel(models, g), hand: r.number, reason: r.misdeal! }))),
       matches,
       teams,
       games: games
-        .filter((g) => g.tournamentId === null || models.tournaments[g.tournamentId]?.model.status !== 'finished')
+        .filter((g) => g.tournamentId === null || tournamentById(models, g.tournamentId)?.model.status !== 'finished')
         .map((g) => ({
           tournamentId: g.tournamentId,
           gameId: g.gameId,
-          label: `${tableOfGame(models, g) !== null ? `Table ${tableOfGame(models, g)}, ` : ''}${teamName(g.tournamentId, g.teams.NS)} vs ${teamName(g.tournamentId, g.teams.EW)}, game ${g.number}`,
+          label: gameLabel(models, g),
           finished: Boolean(g.winner),
           teams: { NS: teamName(g.tournamentId, g.teams.NS), EW: teamName(g.tournamentId, g.teams.EW) },
           teamIds: g.teams,
         })),
       rulings,
+      confirm,
       error: notice.error ?? null,
       done: notice.done ?? null,
     };
@@ -150,19 +172,29 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       ? 'The engine finds no renege in the recorded plays of this hand.'
       : `The engine finds: ${detected.map((d) => `renege by ${SEAT_NAMES[d.seat]} at trick ${d.trick}`).join('; ')}.`;
     const options = resolveRules(game.rules).options;
+    const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
+    const match = tournament?.matches.find((m) => m.matchId === game.matchId);
+    const accused = teamOf(claim.seat);
     return {
       gameId: game.gameId,
       claimId: claim.claimId,
+      tournament: tournament?.name ?? null,
       table: tableOfGame(models, game),
+      round: match ? `${match.label}, game ${game.number}` : `game ${game.number}`,
       teams: { NS: teamName(game.tournamentId, game.teams.NS), EW: teamName(game.tournamentId, game.teams.EW) },
+      accusedTeam: teamName(game.tournamentId, game.teams[accused]),
       hand: claim.hand,
       seat: claim.seat,
       trick: claim.trick,
+      claimedAt: atOf(claim.position),
+      replay: `${replayLink(game.gameId, claim.hand)}${claim.trick !== null ? `#trick-${claim.trick}` : ''}`,
       tricks,
       detected: plays.length === 0 ? 'No cards were recorded for this hand, so the engine cannot check it; rule on what the table says.' : found,
       penalty: renegePenaltyText(options, resolveRules(game.rules).name),
     };
   }
+
+  const page = (props: JudgeConsoleProps) => String(<JudgePage {...props} stream={`/judge/stream?after=${models.position}`} signal={judgeVersion(models)} />);
 
   const run = (c: Context, scope: string, decide: Parameters<typeof runCommand>[3]['decide']) => {
     const session = auth.current(c);
@@ -170,7 +202,7 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       scope,
       decide,
       fragment: (notice) => String(<JudgeConsole {...consoleProps(session, notice)} />),
-      page: (notice) => String(<JudgePage {...consoleProps(session, notice)} />),
+      page: (notice) => page(consoleProps(session, notice)),
       redirect: '/judge',
     });
   };
@@ -184,7 +216,9 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     return [value.slice(0, at), value.slice(at + 1)];
   }
 
-  app.get('/', (c) => c.html(String(<JudgePage {...consoleProps(auth.current(c))} />)));
+  app.get('/', (c) => c.html(page({ ...consoleProps(auth.current(c)), sessions: auth.sessionList(auth.current(c)) })));
+  // The console alone: what the live page fetches when its stream says something changed.
+  app.get('/console', (c) => c.html(String(<JudgeConsole {...consoleProps(auth.current(c))} />)));
 
   app.post('/games/:gameId/claims/:claimId/ruling', (c) =>
     run(c, 'ruling', (input, session) => {
@@ -195,27 +229,60 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       if (upheld === null) throw new CommandError(`claim ${claimId}: choose uphold or deny (upheld must be yes or no, not ${JSON.stringify(raw ?? null)})`);
       const note = textField(input, 'note', { optional: true, max: 1000 });
       const decision = giveRuling(models, { gameId, claimId, upheld, note, judge: session.name });
-      const claim = models.games[gameId]!.claims.find((x) => x.claimId === claimId)!;
-      return { decision, done: `${upheld ? 'Upheld' : 'Denied'} the renege claim against ${SEAT_NAMES[claim.seat]}.` };
+      const claim = gameById(models, gameId)!.claims.find((x) => x.claimId === claimId)!;
+      return { decision, done: `${upheld ? 'Upheld' : 'Denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (${gameLabel(models, gameById(models, gameId)!)}).` };
     }),
   );
 
   app.post('/time', (c) =>
     run(c, 'time', (input) => {
       const [tournamentId, matchId] = pair(input, 'match', 'tournamentId', 'matchId');
-      return { decision: callTime(models, { tournamentId, matchId, at: now() }), done: `Time called in match ${matchId}.` };
+      const match = tournamentById(models, tournamentId)?.model.matches.find((m) => m.matchId === matchId);
+      const where = match ? `${match.table !== null ? `table ${match.table}, ` : ''}${match.label}` : `match ${matchId}`;
+      return { decision: callTime(models, { tournamentId, matchId, at: now() }), done: `Time called at ${where}.` };
     }),
   );
 
-  app.post('/disqualify', (c) =>
-    run(c, 'disqualify', (input) => {
-      const [tournamentId, teamId] = pair(input, 'team', 'tournamentId', 'teamId');
-      const kind = textField(input, 'kind', { optional: true, max: 20 }) || 'disqualified';
-      if (kind !== 'disqualified' && kind !== 'no-show' && kind !== 'forfeit') throw new CommandError(`kind must be disqualified, no-show or forfeit, not '${kind}'`);
-      const reason = textField(input, 'reason', { max: 500 });
-      return { decision: disqualifyTeam(models, { tournamentId, teamId, reason, kind }), done: `${teamName(tournamentId, teamId)} is out of the event (${kind}).` };
-    }),
-  );
+  /** The disqualification a request asks for, read and checked, without recording it. */
+  function disqualification(input: Record<string, unknown>): PendingDisqualification {
+    const [tournamentId, teamId] = pair(input, 'team', 'tournamentId', 'teamId');
+    const kind = textField(input, 'kind', { optional: true, max: 20 }) || 'disqualified';
+    if (kind !== 'disqualified' && kind !== 'no-show' && kind !== 'forfeit') throw new CommandError(`kind must be disqualified, no-show or forfeit, not '${kind}'`);
+    const reason = textField(input, 'reason', { max: 500 });
+    // Decided now, so a team that cannot be put out is refused before the confirmation is asked.
+    disqualifyTeam(models, { tournamentId, teamId, reason, kind });
+    const tournament = tournamentById(models, tournamentId)!.model;
+    const forfeits = tournament.matches.filter((m) => m.teams.includes(teamId) && (m.status === 'ready' || m.status === 'live' || m.status === 'waiting')).length;
+    return { tournamentId, teamId, team: teamName(tournamentId, teamId), tournament: tournament.name, kind, reason, forfeits };
+  }
+
+  app.post('/disqualify', async (c) => {
+    // A form asks first: the console shows what will happen and records it only when confirmed.
+    // An API client's request is its own confirmation.
+    const session = auth.current(c);
+    if (!wantsJson(c)) {
+      try {
+        const input = await readInput(c);
+        if (input.confirm !== 'yes') {
+          const pending = disqualification(input);
+          const props = consoleProps(session, {}, pending);
+          return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props));
+        }
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (!refusal) throw error;
+        const props = consoleProps(session, { error: refusal.message });
+        return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props), refusal.status);
+      }
+    }
+    return run(c, 'disqualify', (input) => {
+      const pending = disqualification(input);
+      return {
+        decision: disqualifyTeam(models, { tournamentId: pending.tournamentId, teamId: pending.teamId, reason: pending.reason, kind: pending.kind }),
+        done: `${pending.team} is out of ${pending.tournament} (${pending.kind}).`,
+      };
+    });
+  });
 
   app.post('/corrections', (c) =>
     run(c, 'correction', (input, session) => {
@@ -223,19 +290,22 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       const NS = wholeField(input, 'NS', { min: -2000, max: 2000 })!;
       const EW = wholeField(input, 'EW', { min: -2000, max: 2000 })!;
       const reason = textField(input, 'reason', { max: 500 });
-      return { decision: correctScore(models, { gameId, points: { NS, EW }, reason, judge: session.name }), done: `Corrected game ${gameId}: NS ${signed(NS)}, EW ${signed(EW)}.` };
+      const game = gameById(models, gameId);
+      const label = game ? gameLabel(models, game) : `game ${gameId}`;
+      const names = game ? { NS: teamName(game.tournamentId, game.teams.NS), EW: teamName(game.tournamentId, game.teams.EW) } : { NS: 'North–South', EW: 'East–West' };
+      return { decision: correctScore(models, { gameId, points: { NS, EW }, reason, judge: session.name }), done: `Corrected ${label}: ${names.NS} ${signed(NS)}, ${names.EW} ${signed(EW)}.` };
     }),
   );
 
   app.post('/results', (c) =>
     run(c, 'result', (input, session) => {
       const [gameId, winner] = pair(input, 'result', 'gameId', 'winner');
-      const game = models.games[gameId];
+      const game = gameById(models, gameId);
       if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
       const reason = textField(input, 'reason', { max: 500 });
       return {
         decision: correctGameResult(models, { tournamentId: game.tournamentId ?? '', gameId, winner, reason, judge: session.name }),
-        done: `Game ${gameId} now goes to ${teamName(game.tournamentId, winner)}.`,
+        done: `${gameLabel(models, game)} now goes to ${teamName(game.tournamentId, winner)}.`,
       };
     }),
   );
@@ -245,4 +315,48 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
 
 function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
+}
+
+/** A game as people name it: "Spring Cup, Table 3: Aces High vs Big Books, game 1". */
+export function gameLabel(models: ReadModels, game: GameModel): string {
+  const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
+  const name = (id: string) => tournament?.teams.find((t) => t.teamId === id)?.name ?? id;
+  const table = tableOfGame(models, game);
+  const where = [tournament?.name, table !== null ? `Table ${table}` : null].filter(Boolean).join(', ');
+  return `${where ? `${where}: ` : ''}${name(game.teams.NS)} vs ${name(game.teams.EW)}, game ${game.number}`;
+}
+
+/**
+ * A digest of everything the console shows, but the ages and clocks that tick by themselves:
+ * the console's live stream sends a new one only when it changes, and the page then fetches
+ * its console again. A card played at a table changes nothing here unless a claim waits on
+ * that hand.
+ */
+export function judgeVersion(models: ReadModels): string {
+  const parts: unknown[] = [];
+  for (const game of Object.values(models.games)) {
+    const open = game.claims.filter((c) => !c.ruling);
+    const claimedHands = new Set(open.map((c) => c.hand));
+    const playsInClaimedHand = game.current && claimedHands.has(game.current.number) ? game.current.plays.flat().length : 0;
+    parts.push([
+      game.gameId,
+      game.winner,
+      game.claims.map((c) => [c.claimId, c.ruling?.position ?? 0]),
+      game.rows.filter((r) => r.misdeal).length,
+      game.corrections.length,
+      playsInClaimedHand,
+      game.matchId ? tableOfGame(models, game) : null,
+    ]);
+  }
+  for (const state of Object.values(models.tournaments)) {
+    const t = state.model;
+    parts.push([
+      t.tournamentId,
+      t.status,
+      t.teams.map((team) => [team.teamId, team.status]),
+      t.matches.filter((m) => m.status === 'live').map((m) => [m.matchId, m.table, m.clock?.calledAt ?? null, m.clock?.startedAt ?? null]),
+      state.corrections.length,
+    ]);
+  }
+  return createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 16);
 }

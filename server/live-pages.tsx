@@ -7,21 +7,30 @@ import type { Child } from 'hono/jsx';
 import type { Change, ReadModels } from '../events/projections.ts';
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
 import { asOfLink } from '../views/as-of.tsx';
-import { Bracket } from '../views/bracket.tsx';
+import { Bracket, bracketSources } from '../views/bracket.tsx';
 import { Layout } from '../views/layout.tsx';
 import { Leaderboard } from '../views/leaderboard.tsx';
 import { Partial } from '../views/partials.tsx';
-import { LIVE_TABLES_ID, LiveTables, SCREEN_BRACKET, Screen, TICKER_ID, Ticker } from '../views/screen.tsx';
+import { LIVE_TABLES_ID, LiveTables, SCREEN_PIN_ID, Screen, TICKER_ID, Ticker, screenBracket, screenColumns } from '../views/screen.tsx';
+import { TOURNAMENT_LIST_ID, TournamentList } from '../views/home.tsx';
+import { pinnedTournament } from '../events/screen-pin.ts';
+import { JUDGE_SIGNAL_ID, JudgeSignal } from '../views/judge-console.tsx';
+import { judgeVersion } from './judge-routes.tsx';
 import { TableView, tableId } from '../views/table.tsx';
 import { TournamentHome, tournamentLinks } from '../views/tournament-home.tsx';
 import { BRACKET_ID } from '../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../views/leaderboard.tsx';
 import { type Broadcaster, type SseSink, encodeSse } from './sse.ts';
+import { gameById, tournamentById } from '../events/lookup.ts';
 
-export type LiveKind = 'home' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table';
+export type LiveKind = 'home' | 'pinned' | 'judge' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table';
 
 export type LiveView =
   | { kind: 'home'; channel: string }
+  /** The venue's `/screen` address: the screen of the tournament a director pinned. */
+  | { kind: 'pinned'; channel: string }
+  /** The judge console's signal: each judge's page fetches its own console when it changes. */
+  | { kind: 'judge'; channel: string }
   | { kind: 'screen' | 'tournament' | 'leaderboard' | 'bracket'; tournamentId: string; channel: string }
   | { kind: 'table'; gameId: string; channel: string };
 
@@ -44,12 +53,12 @@ function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[]
   return tournament.matches
     .filter((m) => m.status === 'live' && m.games.length > 0)
     .sort((a, b) => (a.table ?? 0) - (b.table ?? 0))
-    .map((m) => models.games[m.games[m.games.length - 1]!])
+    .map((m) => gameById(models, m.games[m.games.length - 1]!))
     .filter((g): g is GameModel => Boolean(g));
 }
 
 function gamesToWin(models: ReadModels, tournamentId: string): number {
-  return models.tournaments[tournamentId]?.format.gamesToWin ?? 1;
+  return tournamentById(models, tournamentId)?.format.gamesToWin ?? 1;
 }
 
 /** The address a page's stream lives at. */
@@ -58,6 +67,10 @@ function streamUrl(view: LiveView, models: ReadModels, tournamentId?: string): s
   switch (view.kind) {
     case 'home':
       return `/stream${after}`;
+    case 'pinned':
+      return `/screen/stream${after}`;
+    case 'judge':
+      return `/judge/stream${after}`;
     case 'screen':
       return `${tournamentLinks(view.tournamentId).screen}/stream${after}`;
     case 'tournament':
@@ -78,28 +91,29 @@ function streamUrl(view: LiveView, models: ReadModels, tournamentId?: string): s
 /** The whole page for a view, or null when what it shows does not exist. */
 export function renderLivePage(view: LiveView, models: ReadModels): string | null {
   if (view.kind === 'home') {
-    const list = Object.values(models.tournaments).map((t) => t.model);
     return html(
-      <Layout title="Spades tournaments">
-        <h1>Tournaments</h1>
-        {list.length === 0 ? (
-          <p class="empty">No tournament has been set up yet.</p>
-        ) : (
-          <ul>
-            {list.map((t) => (
-              <li>
-                <a href={tournamentLinks(t.tournamentId).home}>{t.name}</a>
-              </li>
-            ))}
-          </ul>
-        )}
+      <Layout title="Spades tournaments" live={{ url: streamUrl(view, models) }}>
+        <TournamentList tournaments={Object.values(models.tournaments).map((t) => t.model)} onScreen={pinnedTournament(models)} />
+      </Layout>,
+    );
+  }
+  // The console is each judge's own (their session's forms): the judge routes render it.
+  if (view.kind === 'judge') return null;
+  if (view.kind === 'pinned') {
+    const pinned = pinnedTournament(models);
+    const tournament = pinned ? tournamentById(models, pinned)?.model : undefined;
+    if (!pinned || !tournament) return null;
+    return html(
+      <Layout title={`${tournament.name} · screen`} screen live={{ url: streamUrl(view, models) }}>
+        <ScreenPin tournamentId={pinned} />
+        {screenOf(models, tournament)}
       </Layout>,
     );
   }
   if (view.kind === 'table') {
-    const game = models.games[view.gameId];
+    const game = gameById(models, view.gameId);
     if (!game) return null;
-    const tournament = game.tournamentId ? models.tournaments[game.tournamentId]?.model : undefined;
+    const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
     const match = tournament?.matches.find((m) => m.matchId === game.matchId);
     return html(
       <Layout title={`Table ${match?.table ?? ''} · ${game.gameId}`} live={{ url: streamUrl(view, models, game.tournamentId ?? undefined) }}>
@@ -117,14 +131,14 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
       </Layout>,
     );
   }
-  const tournament = models.tournaments[view.tournamentId]?.model;
+  const tournament = tournamentById(models, view.tournamentId)?.model;
   if (!tournament) return null;
   const live = { url: streamUrl(view, models) };
   switch (view.kind) {
     case 'screen':
       return html(
         <Layout title={`${tournament.name} · screen`} screen live={live}>
-          <Screen tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} gamesToWin={gamesToWin(models, view.tournamentId)} />
+          {screenOf(models, tournament)}
         </Layout>,
       );
     case 'tournament':
@@ -151,7 +165,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
       return html(
         <Layout title={`${tournament.name} · bracket`} live={live}>
           <h1>{tournament.name}</h1>
-          <Bracket tournament={tournament} gamesToWin={gamesToWin(models, view.tournamentId)} />
+          <Bracket tournament={tournament} gamesToWin={gamesToWin(models, view.tournamentId)} sources={bracketSources(tournamentById(models, view.tournamentId)!)} />
           <p class="exports">
             <a href={asOfLink(tournament.tournamentId)}>The bracket as of an earlier moment</a>
           </p>
@@ -169,7 +183,7 @@ export function liveChannels(channels: readonly string[], change: Change, models
   if (change.games.length === 0 && change.tournaments.length === 0) return [];
   const touchedTournaments = new Set(change.tournaments);
   for (const gameId of change.games) {
-    const t = models.games[gameId]?.tournamentId;
+    const t = gameById(models, gameId)?.tournamentId;
     if (t) touchedTournaments.add(t);
   }
   return channels.filter((channel) => {
@@ -177,6 +191,10 @@ export function liveChannels(channels: readonly string[], change: Change, models
     if (!parsed) return false;
     if (parsed.kind === 'table') return change.games.includes(parsed.id);
     if (parsed.kind === 'home') return change.tournaments.length > 0;
+    // Which tournament is pinned may itself have changed: its regions are compared before sending.
+    if (parsed.kind === 'pinned') return touchedTournaments.size > 0;
+    // The console's digest is compared before sending: most entries leave it as it was.
+    if (parsed.kind === 'judge') return true;
     return touchedTournaments.has(parsed.id);
   });
 }
@@ -191,25 +209,38 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
   const partials = new Map<string, string>();
   const add = (target: string, content: Child) => partials.set(target, html(<Partial target={target}>{content}</Partial>));
   if (parsed.kind === 'table') {
-    const game = models.games[parsed.id];
+    const game = gameById(models, parsed.id);
     if (!game) return null;
-    const tournament = game.tournamentId ? models.tournaments[game.tournamentId]?.model : undefined;
+    const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
     const match = tournament?.matches.find((m) => m.matchId === game.matchId);
     add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />);
     return partials;
   }
-  if (parsed.kind === 'home') return null;
-  const tournament = models.tournaments[parsed.id]?.model;
+  if (parsed.kind === 'home') {
+    add(TOURNAMENT_LIST_ID, <TournamentList tournaments={Object.values(models.tournaments).map((t) => t.model)} onScreen={pinnedTournament(models)} />);
+    return partials;
+  }
+  if (parsed.kind === 'judge') {
+    add(JUDGE_SIGNAL_ID, <JudgeSignal version={judgeVersion(models)} />);
+    return partials;
+  }
+  if (parsed.kind === 'pinned') {
+    const pinned = pinnedTournament(models);
+    const tournament = pinned ? tournamentById(models, pinned)?.model : undefined;
+    if (!pinned || !tournament) return null;
+    // A page showing another tournament than the one now pinned reloads when this changes.
+    add(SCREEN_PIN_ID, <ScreenPin tournamentId={pinned} />);
+    screenPartials(add, models, tournament);
+    return partials;
+  }
+  const tournament = tournamentById(models, parsed.id)?.model;
   if (!tournament) return null;
   const leaderboard = () => add(LEADERBOARD_ID, <Leaderboard tournament={tournament} />);
   // The screen shows its window onto the bracket, the page the whole of it: same component, same props as the full render.
-  const bracket = (fit?: typeof SCREEN_BRACKET) => add(BRACKET_ID, <Bracket tournament={tournament} gamesToWin={gamesToWin(models, parsed.id)} fit={fit} />);
+  const bracket = () => add(BRACKET_ID, <Bracket tournament={tournament} gamesToWin={gamesToWin(models, parsed.id)} sources={bracketSources(tournamentById(models, parsed.id)!)} />);
   switch (parsed.kind) {
     case 'screen':
-      add(TICKER_ID, <Ticker tournament={tournament} />);
-      leaderboard();
-      bracket(SCREEN_BRACKET);
-      add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
+      screenPartials(add, models, tournament);
       break;
     case 'leaderboard':
       leaderboard();
@@ -231,6 +262,34 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     }
   }
   return partials;
+}
+
+/** The venue screen of a tournament, as its page and the pinned `/screen` render it. */
+function screenOf(models: ReadModels, tournament: TournamentModel) {
+  const id = tournament.tournamentId;
+  return (
+    <Screen
+      tournament={tournament}
+      liveGames={liveGames(models, tournament)}
+      teamNames={teamNames(tournament)}
+      gamesToWin={gamesToWin(models, id)}
+      sources={bracketSources(tournamentById(models, id)!)}
+    />
+  );
+}
+
+/** The live regions of a tournament's venue screen. */
+function screenPartials(add: (target: string, content: Child) => void, models: ReadModels, tournament: TournamentModel): void {
+  const id = tournament.tournamentId;
+  add(TICKER_ID, <Ticker tournament={tournament} />);
+  add(LEADERBOARD_ID, <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />);
+  add(BRACKET_ID, <Bracket tournament={tournament} gamesToWin={gamesToWin(models, id)} sources={bracketSources(tournamentById(models, id)!)} fit={screenBracket(tournament)} />);
+  add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
+}
+
+/** The marker of the tournament `/screen` shows. */
+function ScreenPin({ tournamentId }: { tournamentId: string }) {
+  return <span id={SCREEN_PIN_ID} hidden data-tournament={tournamentId}></span>;
 }
 
 /** One SSE message carrying the given partials, with the ledger position as its id. */

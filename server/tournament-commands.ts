@@ -30,11 +30,13 @@ import type { Decision } from '../events/ledger.ts';
 import { progressiveMatchId } from '../events/progressive-projection.ts';
 import type { ReadModels } from '../events/projections.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
+import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
 import { CommandError } from './commands.ts';
+import { canKeyReadModel, gameById, tournamentById } from '../events/lookup.ts';
 
 
 function tournamentOf(models: ReadModels, tournamentId: string): TournamentState {
-  const tournament = models.tournaments[tournamentId];
+  const tournament = tournamentById(models, tournamentId);
   if (!tournament) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
   return tournament;
 }
@@ -53,7 +55,8 @@ export function createTournament(
   models: ReadModels,
   input: { tournamentId: string; name: string; format: FormatId; options?: Partial<FormatOptions> },
 ): Decision {
-  if (models.tournaments[input.tournamentId]) throw new CommandError(`tournament ${input.tournamentId} already exists`, 409);
+  if (!canKeyReadModel(input.tournamentId)) throw new CommandError(`'${input.tournamentId}' cannot be a tournament id; choose letters, digits and dashes`);
+  if (tournamentById(models, input.tournamentId)) throw new CommandError(`tournament ${input.tournamentId} already exists`, 409);
   if (!input.name.trim()) throw new CommandError('the tournament needs a name');
   const options = formatOptions(input.format, input.options);
   const problem = formatProblem(options);
@@ -98,6 +101,7 @@ export function registerTeam(
   input: { tournamentId: string; teamId: string; name: string; players: string[]; registeredOn?: string },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
+  if (!canKeyReadModel(input.teamId)) throw new CommandError(`'${input.teamId}' cannot be a team id; choose letters, digits and dashes`);
   if (tournament.progressive) {
     throw new CommandError(`tournament ${input.tournamentId} plays progressive tables, where partners change every round; register individual players`);
   }
@@ -125,6 +129,7 @@ export function registerPlayer(
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
+  if (!canKeyReadModel(input.playerId)) throw new CommandError(`'${input.playerId}' cannot be a player id; choose letters, digits and dashes`);
   if (tournament.model.teams.some((t) => t.teamId === input.playerId)) throw new CommandError(`player ${input.playerId} is already registered`, 409);
   const name = input.name.trim();
   if (!name) throw new CommandError(`tournament ${input.tournamentId}: player ${input.playerId} needs a name`);
@@ -138,6 +143,18 @@ export function registerPlayer(
   if (input.gender) payload.gender = input.gender;
   if (registeredOn !== undefined) payload.registeredOn = registeredOn;
   return { stream: tournamentStream(input.tournamentId), events: [{ type: 'PlayerRegistered', payload }] };
+}
+
+/**
+ * A director pins a tournament to the venue's `/screen` address: every TV left there shows it,
+ * whatever is created later, until another is pinned.
+ */
+export function pinScreen(models: ReadModels, input: { tournamentId: string }): Decision {
+  const tournament = tournamentOf(models, input.tournamentId);
+  if (pinnedTournament(models) === input.tournamentId && screenIsPinned(models)) {
+    throw new CommandError(`/screen already shows ${tournament.model.name}`, 409);
+  }
+  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'ScreenPinned', payload: { tournamentId: input.tournamentId } }] };
 }
 
 /** A registered team (or player) has arrived at the venue. */
@@ -304,11 +321,11 @@ function nextGame(tournament: TournamentState, matchId: string, teams: [string, 
 
 /** Starts the next game of a best-of-N match whose last game is over and that is not decided yet. */
 export function startNextGame(models: ReadModels, input: { tournamentId: string; matchId: string }): Decision {
-  const tournament = models.tournaments[input.tournamentId];
+  const tournament = tournamentById(models, input.tournamentId);
   const match = tournament?.model.matches.find((m) => m.matchId === input.matchId);
   if (!tournament || !match) throw new CommandError(`match ${input.matchId} does not exist`, 404);
   if (match.status !== 'live') throw new CommandError(`match ${input.matchId} is ${match.status}, not live`, 409);
-  const last = match.games.length ? models.games[match.games[match.games.length - 1]!] : undefined;
+  const last = match.games.length ? gameById(models, match.games[match.games.length - 1]!) : undefined;
   if (last && !last.winner) throw new CommandError(`game ${last.gameId} is still being played`, 409);
   // The deal keeps rotating across the games of a match where the rules say so (asher: "The
   // deal will keep this rotation throughout the entire challenge").
@@ -367,7 +384,7 @@ export function callTime(models: ReadModels, input: { tournamentId: string; matc
     throw new CommandError(`match ${input.matchId}: its ${clock.minutes}-minute clock started at ${clock.startedAt} and runs out at ${endsAt.toISOString()}; time cannot be called at ${input.at}`, 409);
   }
   const gameId = match.games[match.games.length - 1];
-  const game = gameId ? models.games[gameId] : undefined;
+  const game = gameId ? gameById(models, gameId) : undefined;
   if (!game) throw new CommandError(`match ${input.matchId} has no game in play`, 409);
   if (game.winner) throw new CommandError(`game ${game.gameId} of match ${input.matchId} is over; start the next game, then call time in it`, 409);
   const hand = game.current ? game.current.number : Math.max(1, game.hands.length);
@@ -387,7 +404,7 @@ export function correctGameResult(
   input: { tournamentId: string; gameId: string; winner: string; reason: string; judge: string },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
-  const game = models.games[input.gameId];
+  const game = gameById(models, input.gameId);
   if (!game || game.tournamentId !== input.tournamentId || !game.matchId) {
     throw new CommandError(`tournament ${input.tournamentId}: game ${input.gameId} is not one of its games`, 404);
   }
@@ -428,7 +445,7 @@ export function startRound(models: ReadModels, input: { tournamentId: string; se
   if (round > total) throw new CommandError(`tournament ${id}: all ${total} rounds have been played`, 409);
   const playing = progressive.rounds.find((r) => r.results === null);
   if (playing) {
-    const open = playing.seating.filter((t) => !models.games[playing.games[String(t.table)] ?? '']?.winner).map((t) => t.table);
+    const open = playing.seating.filter((t) => !gameById(models, playing.games[String(t.table)] ?? '')?.winner).map((t) => t.table);
     throw new CommandError(`tournament ${id}: round ${playing.round} is still being played at table${open.length === 1 ? '' : 's'} ${open.join(', ')}`, 409);
   }
   const seating = progressive.nextSeating;

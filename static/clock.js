@@ -1,7 +1,22 @@
 // Ticks every match clock on the page once a second from its data-deadline, so the remaining
-// time keeps moving between ledger events. Served as a file: the page's Content-Security-Policy
+// time keeps moving between ledger events, in the one format the server renders ("37:21";
+// views/match-clock.tsx clockText). Served as a file: the page's Content-Security-Policy
 // allows no inline scripts.
+//
+// Also ages every [data-since] element ("waiting 4 min"), for the judge console's queue.
 (function () {
+  function clockText(left) {
+    var seconds = Math.max(0, Math.ceil(left / 1000));
+    var minutes = Math.floor(seconds / 60);
+    var rest = seconds % 60;
+    return minutes + ':' + (rest < 10 ? '0' : '') + rest;
+  }
+  function ageText(ms) {
+    var minutes = Math.floor(Math.max(0, ms) / 60000);
+    if (minutes < 1) return 'under a minute';
+    if (minutes < 60) return minutes + ' min';
+    return Math.floor(minutes / 60) + ' h ' + (minutes % 60) + ' min';
+  }
   function tick() {
     var now = Date.now();
     var clocks = document.querySelectorAll('[data-deadline]');
@@ -10,12 +25,17 @@
       var value = clock.querySelector('.clock-value');
       if (!value) continue;
       var left = Math.max(0, Date.parse(clock.getAttribute('data-deadline')) - now);
-      var minutes = Math.floor(left / 60000);
-      var seconds = Math.floor((left % 60000) / 1000);
-      value.textContent = minutes + ':' + (seconds < 10 ? '0' : '') + seconds;
+      var text = clockText(left);
+      if (value.textContent !== text) value.textContent = text;
       clock.classList.toggle('is-expired', left === 0);
+    }
+    var ages = document.querySelectorAll('[data-since]');
+    for (var j = 0; j < ages.length; j++) {
+      var age = ageText(now - Date.parse(ages[j].getAttribute('data-since')));
+      if (ages[j].textContent !== age) ages[j].textContent = age;
     }
   }
   setInterval(tick, 1000);
   document.addEventListener('DOMContentLoaded', tick);
+  document.addEventListener('htmx:after:swap', tick);
 })();

@@ -22,9 +22,9 @@ function setUp() {
 describe('the application', () => {
   it('answers /healthz with the ledger head position', async () => {
     const { ledger, app } = setUp();
-    expect(await (await app.request('/healthz')).json()).toEqual({ ok: true, position: 0 });
+    expect(await (await app.request('/healthz')).json()).toEqual({ ok: true, writable: true, position: 0 });
     ledger.execute(createTournament(ledger.models, { tournamentId: 't1', name: 'Friday', format: 'pitt-boss' }));
-    expect(await (await app.request('/healthz')).json()).toEqual({ ok: true, position: 1 });
+    expect(await (await app.request('/healthz')).json()).toEqual({ ok: true, writable: true, position: 1 });
   });
 
   it('serves the stylesheet, htmx, its SSE extension and the icon with their types, and refuses other names', async () => {
@@ -49,19 +49,31 @@ describe('the application', () => {
     expect(icon.headers.get('location')).toBe('/static/favicon.svg');
   });
 
-  it('sends /screen to the current tournament’s venue screen, and says so when there is none', async () => {
+  it('shows the pinned tournament’s venue screen at /screen, and says so when there is none', async () => {
     const { ledger, app } = setUp();
     const none = await app.request('/screen');
     expect(none.status).toBe(404);
-    expect(await none.text()).toContain('No tournament has been set up yet.');
+    expect(await none.text()).toContain('No tournament has been set up yet');
     ledger.execute(createTournament(ledger.models, { tournamentId: 'friday', name: 'Friday', format: 'pitt-boss' }));
     const screen = await app.request('/screen');
-    expect(screen.status).toBe(302);
-    expect(screen.headers.get('location')).toBe('/tournaments/friday/screen');
-    const page = await app.request('/tournaments/friday/screen');
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(await page.text()).toContain('<link rel="icon" href="/static/favicon.svg"');
+    expect(screen.status).toBe(200);
+    expect(screen.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const html = await screen.text();
+    expect(html).toContain('<h1 class="screen-title">Friday</h1>');
+    expect(html).toContain('hx-sse:connect="/screen/stream?after=1"');
+    expect(html).toContain('<link rel="icon" href="/static/favicon.svg"');
+  });
+
+  it('answers an unknown address with a styled page and a way home', async () => {
+    const { app } = setUp();
+    const response = await app.request('/no/such/page');
+    expect(response.status).toBe(404);
+    const html = await response.text();
+    expect(html).toContain('<link rel="stylesheet" href="/static/app.css"/>');
+    expect(html).toContain('<code>/no/such/page</code>');
+    expect(html).toContain('<a href="/">See every tournament</a>');
+    const json = await app.request('/no/such/page', { headers: { accept: 'application/json' } });
+    expect(await json.json()).toEqual({ error: 'there is nothing at /no/such/page' });
   });
 
   it('names the game that does not exist', async () => {

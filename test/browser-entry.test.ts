@@ -15,6 +15,7 @@ import { legalPlays } from '../engine/trick.ts';
 import type { Ledger } from '../events/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { handSoFar } from '../events/game-projection.ts';
+import { cardText } from '../views/card-face.tsx';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { CHROMIUM, CHROMIUM_ARGS, hasChromium, noteMissingChromium, removeTempDirs, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
@@ -61,7 +62,11 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
 
   /** Waits until the entry panel asks for something other than `before`. */
   async function nextStep(page: Page, before: string): Promise<string> {
-    await page.waitForFunction((prev) => document.querySelector('#entry-panel')?.getAttribute('data-next') !== prev, before);
+    // 'wait': the phone has taken the tap and waits for the ledger's answer to show the next step.
+    await page.waitForFunction((prev) => {
+      const next = document.querySelector('#entry-panel')?.getAttribute('data-next');
+      return next !== prev && next !== 'wait';
+    }, before);
     return (await page.getAttribute('#entry-panel', 'data-next'))!;
   }
 
@@ -133,7 +138,10 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
       await phone.click(button);
       step = await nextStep(phone, step);
       taps++;
-      if (reneging) expect(await phone.textContent('.notice--done')).toContain(`${cardName(card)} at trick ${renege!.trick} is a renege`);
+      // The phone follows the trick at once; the ledger has it when the answer is in.
+      await phone.waitForFunction(() => !document.querySelector('[data-outbox-state]:not([hidden])') && !document.querySelector('.card-key.is-sending'));
+      expect(game.current ? game.current.plays.flat().length : 52).toBe(taps === 52 ? 52 : taps);
+      if (reneging) expect(await phone.textContent('.notice--done')).toContain(`${cardText(cardName(card))} at trick ${renege!.trick} is a renege`);
     }
     expect(taps).toBe(52);
     expect(step).toBe('deal:2');
@@ -144,19 +152,22 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     const scoreBefore = { NS: game.score.NS, EW: game.score.EW };
     const screenScores = () =>
       screen.evaluate(() => {
-        const read = (team: string) => /-?\d+/.exec(document.querySelector(`#live-tables .team-score--${team} .score`)?.textContent ?? '')?.[0];
+        const read = (team: string) => /-?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0];
         return { NS: Number(read('ns')), EW: Number(read('ew')) };
       });
     await screen.waitForFunction(
       (want) => {
-        const read = (team: string) => /-?\d+/.exec(document.querySelector(`#live-tables .team-score--${team} .score`)?.textContent ?? '')?.[0];
+        const read = (team: string) => /-?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0];
         return Number(read('ns')) === want.NS && Number(read('ew')) === want.EW;
       },
       scoreBefore,
     );
 
-    // North–South claim the renege from the table's phone, pointing at the trick.
-    await phone.click('details.claims summary');
+    // North–South claim the renege from the table's phone: the form is open and filled in with
+    // the renege the engine found.
+    expect(await phone.$('details.claims[open]')).not.toBeNull();
+    expect(await phone.inputValue('.claim-form select[name=seat]')).toBe(renege!.seat);
+    expect(await phone.inputValue('.claim-form select[name=trick]')).toBe(String(renege!.trick));
     await phone.selectOption('.claim-form select[name=seat]', renege!.seat);
     await phone.selectOption('.claim-form select[name=hand]', '1');
     await phone.selectOption('.claim-form select[name=trick]', String(renege!.trick));
@@ -168,16 +179,17 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     const judgeContext = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     const judge = await judgeContext.newPage();
     judge.on('pageerror', (e) => errors.push(e.message));
-    await judge.goto(`${url}/login`);
+    // Signed out, the console sends the judge to sign in, and back to it after.
+    await judge.goto(`${url}/judge`);
+    await judge.waitForURL(/\/login\?next=%2Fjudge$/);
     await judge.fill('input[name=name]', 'Jo Judge');
     await judge.fill('input[name=password]', 'judge-password');
-    await judge.click('form[action="/login"] button[type=submit]');
+    await judge.click('.login-form button[type=submit]');
     await judge.waitForURL(/\/judge$/);
     const engineSays = await judge.textContent('[data-engine]');
     expect(engineSays).toContain(`renege by ${{ N: 'North', E: 'East', S: 'South', W: 'West' }[renege!.seat]} at trick ${renege!.trick}`);
     await judge.fill('.ruling-form input[name=note]', 'followed with a club while holding a heart');
-    await judge.check('[data-choice=uphold]');
-    await judge.click('[data-action=rule]');
+    await judge.click('[data-action=uphold]');
     await judge.waitForSelector('.rulings li');
     expect(await judge.textContent('.rulings li')).toContain('Jo Judge');
 
@@ -186,7 +198,7 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     expect(corrected).not.toEqual(scoreBefore);
     await screen.waitForFunction(
       (want) => {
-        const read = (team: string) => /-?\d+/.exec(document.querySelector(`#live-tables .team-score--${team} .score`)?.textContent ?? '')?.[0];
+        const read = (team: string) => /-?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0];
         return Number(read('ns')) === want.NS && Number(read('ew')) === want.EW;
       },
       corrected,

@@ -79,8 +79,10 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       await page.addInitScript(SSE_LOG);
       const response = await page.goto(`${server.url}/screen`);
       expect(response?.status()).toBe(200);
-      expect(page.url()).toBe(`${server.url}/tournaments/${TOURNAMENT}/screen`);
-      await waitFor('the screen to connect', async () => server.broadcaster.hasClients(`screen:${TOURNAMENT}`) && (await sseLog(page)).opened === 1, 20_000);
+      // The venue's address stays the address: the page is the pinned tournament's screen.
+      expect(page.url()).toBe(`${server.url}/screen`);
+      expect(await page.textContent('.screen-title')).toBe(ledger.models.tournaments[TOURNAMENT]!.model.name);
+      await waitFor('the screen to connect', async () => server.broadcaster.hasClients('pinned:') && (await sseLog(page)).opened === 1, 20_000);
       await markWindow(page);
     });
     afterAll(async () => {
@@ -161,8 +163,16 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       await markWindow(page);
       const before = await regionText(page, LIVE_TABLES_ID);
 
+      const badge = () => page.evaluate(() => {
+        const el = document.querySelector<HTMLElement>('[data-connection]')!;
+        return { shown: !el.hidden && el.getBoundingClientRect().height > 0, text: el.textContent };
+      });
+      expect((await badge()).shown).toBe(false);
       await killHard(server.child);
       server = undefined;
+      // The room is told the screen lost the server, in words, for as long as it is down.
+      await waitFor('the reconnecting badge', async () => (await badge()).shown, 10_000);
+      expect((await badge()).text).toContain('Reconnecting');
       // Entries made while the server is down, straight into its ledger.
       const meanwhile = demoLedger(dataDir);
       play(meanwhile, 2);
@@ -174,6 +184,7 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       await waitFor('the page to resume at the new ledger position', async () => (await sseLog(page)).ids.at(-1) === position, 30_000);
       const log = await sseLog(page);
       expect(log.opened).toBe(2);
+      expect((await badge()).shown).toBe(false);
       expect(await stillSameWindow(page)).toBe(true);
       const after = await regionText(page, LIVE_TABLES_ID);
       expect(after).not.toBe(before);

@@ -22,15 +22,15 @@ describe('the judge console', () => {
     ledger.execute(claimRenege(ledger.models, { gameId, claimId: 'c1', seat: 'W', trick: 3 }));
     const before = await (await send(app, fixture.clients.judge, 'GET', '/judge')).text();
     expect(before).toContain('data-claim="c1"');
-    expect(before).toContain('renege claimed against West, hand 1, trick 3');
+    expect(before).toContain('renege claimed against West (Jacks), hand 1, trick 3');
     expect(before).toContain('No cards were recorded for this hand');
 
     const path = `/judge/games/${gameId}/claims/c1/ruling`;
     const ruled = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'yes', note: 'saw it' } }, { 'hx-request': 'true' });
     expect(ruled.status).toBe(200);
     const html = await ruled.text();
-    expect(html).toContain('Upheld the renege claim against West.');
-    expect(html).toMatch(/<time datetime="2026-03-01T10:00:\d\d\.000Z">10:00<\/time> <strong>Jo Judge<\/strong>: upheld the renege claim against West/);
+    expect(html).toContain('Upheld the renege claim against West (Spring Cup, Table 1: Aces vs Jacks, game 1).');
+    expect(html).toMatch(/<time datetime="2026-03-01T10:00:\d\d\.000Z">10:00<\/time> <strong>Jo Judge<\/strong>: upheld the renege claim against West \(Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 3\)/);
 
     const again = await send(app, fixture.clients.judge, 'POST', path, { json: { upheld: false, note: '' } });
     expect(again.status).toBe(409);

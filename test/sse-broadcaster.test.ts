@@ -249,7 +249,15 @@ describe('live page messages', () => {
     expect(screen.messages.filter((m) => targets(m).includes(TICKER_ID))).toHaveLength(1);
     expect(board.messages.length).toBeGreaterThan(0);
     expect(board.messages.every((m) => targets(m).join() === LEADERBOARD_ID)).toBe(true);
-    expect(board.messages.at(-1)!.data).toBe(last.data.slice(last.data.indexOf(`<hx-partial hx-target="#${LEADERBOARD_ID}"`)).split('</hx-partial>')[0] + '</hx-partial>');
+    // The screen lays the standings out in columns read from across the room, the page in one
+    // full table; both rank the same teams in the same order as of the same entry.
+    const screenBoard = last.data.slice(last.data.indexOf(`<hx-partial hx-target="#${LEADERBOARD_ID}"`)).split('</hx-partial>')[0]!;
+    const pageBoard = board.messages.at(-1)!.data;
+    const ranking = (partial: string) => [...partial.matchAll(/<tr data-team="([^"]+)"/g)].map((m) => m[1]);
+    expect(screenBoard).toContain('leaderboard--columns');
+    expect(pageBoard).not.toContain('leaderboard--columns');
+    expect(ranking(pageBoard)).toHaveLength(ledger.models.tournaments[TOURNAMENT]!.model.teams.length);
+    expect(ranking(screenBoard)).toEqual(ranking(pageBoard));
     await screen.close();
     await board.close();
     broadcaster.close();

@@ -271,9 +271,27 @@ describe('Leaderboard', () => {
 
   it('renders alone under its stable id, with the stats columns', () => {
     expect(html).toMatch(/^<section id="leaderboard"/);
-    for (const heading of ['Team', 'Bags', 'Sets', 'Status']) expect(html).toContain(`>${heading}</th>`);
+    for (const heading of ['Team', 'Bags', 'Sets', 'Standing']) expect(html).toContain(`>${heading}</th>`);
     const row = element(html, /<tr class="[^"]*" data-team="t05"|<tr data-team="t05"/);
-    expect(row).toContain('<td class="num">2</td><td class="num">0</td><td class="num">860</td><td class="num">7</td><td class="num">1</td>');
+    // Matches and games as the room writes them, won–lost.
+    expect(row).toContain('<td class="num">2–0</td><td class="num">4–0</td><td class="num">860</td><td class="num">7</td><td class="num">1</td>');
+  });
+
+  it('says where each team stands in the competition’s own words', () => {
+    const standing = (team: number) => /data-standing="[a-z]+">([^<]+)</.exec(element(html, new RegExp(`<tr[^>]* data-team="${id(team)}"`)))![1];
+    expect(standing(3)).toBe('Winners’ bracket');
+    expect(standing(12)).toBe('Losers’ bracket');
+    expect(standing(15)).toBe('Eliminated');
+    expect(standing(16)).toBe('Withdrawn');
+  });
+
+  it('splits the ranked teams into side-by-side tables for the venue screen', () => {
+    const screen = render(<Leaderboard tournament={tournament} columns={2} />);
+    const tables = [...screen.matchAll(/<table class="standings standings--compact">/g)];
+    expect(tables).toHaveLength(2);
+    expect(attrValues(screen, 'data-team')).toEqual(attrValues(html, 'data-team'));
+    expect(screen).toContain('<td class="num rank">9</td>');
+    expect(screen).not.toContain('>Bags</th>');
   });
 
   it('dims teams that are out or withdrawn and leaves the others plain', () => {
@@ -308,17 +326,28 @@ describe('Bracket', () => {
 
   it('groups matches by side, in reading order, and by round', () => {
     expect(html).toMatch(/^<section id="bracket"/);
-    const sides = [...html.matchAll(/class="bracket-side bracket-side--([a-z-]+)"/g)].map((m) => m[1]);
+    const sides = [...html.matchAll(/class="bracket-side bracket-side--([a-z-]+) /g)].map((m) => m[1]);
     expect(sides).toEqual(['winners', 'losers', 'final']);
-    const winners = element(html, /<section class="bracket-side bracket-side--winners"/);
+    const winners = element(html, /<section class="bracket-side bracket-side--winners /);
     expect([...winners.matchAll(/>Round (\d+)</g)].map((m) => m[1])).toEqual(['1', '2']);
     expect(attrValues(winners, 'data-match')).toEqual(matches.filter((m) => m.side === 'winners').map((m) => m.matchId));
   });
 
-  it('shows a bye as a bye and an undecided slot as TBD', () => {
+  it('shows a bye as a bye and an undecided slot as still to be decided', () => {
     expect(card('W1-1')).toContain('<li class="slot is-bye"><span class="slot-name">bye</span>');
-    expect(card('W2-4')).toContain('<li class="slot is-tbd"><span class="slot-name">TBD</span>');
-    expect(card('GF').match(/>TBD</g)).toHaveLength(2);
+    expect(card('W2-4')).toContain('<li class="slot is-tbd"><span class="slot-name">To be decided</span>');
+    expect(card('GF').match(/>To be decided</g)).toHaveLength(2);
+  });
+
+  it('names where an empty slot’s team comes from: the table a feeding match is played at, or its number', () => {
+    const sources = {
+      'W2-4': [{ kind: 'winner', match: 'W1-7' }, { kind: 'winner', match: 'W1-8' }],
+      GF: [{ kind: 'winner', match: 'W3-1' }, { kind: 'loser', match: 'W2-4' }],
+    } as const;
+    const withSources = render(<Bracket tournament={tournament} gamesToWin={2} sources={sources} />);
+    const cardOf = (matchId: string) => element(withSources, new RegExp(`<article [^>]*data-match="${matchId}"`));
+    expect(cardOf('W2-4')).toContain('<span class="slot-name">Winner of Table 8</span>');
+    expect(cardOf('GF')).toContain('Loser of match 12');
   });
 
   it('marks the live best-of-3 match with its table and the games each team has won', () => {
@@ -397,7 +426,8 @@ describe('TableView', () => {
 
   it('shows the minutes left and the deadline for a ticking script, and no deadline once time is called', () => {
     expect(html).toContain('data-deadline="2025-03-01T15:30:00.000Z"');
-    expect(html).toContain('38 min');
+    // Minutes and seconds, the one format static/clock.js ticks in.
+    expect(element(html, /<time class="clock-value"/)).toMatch(/>\d+:\d\d<\/time>$/);
     const called = render(<TableView game={game} teamNames={teamNames} clock={{ ...clock, calledAt: '2025-03-01T15:30:00Z' }} now={now} />);
     expect(called).not.toContain('data-deadline');
     expect(called).toContain('Time called');
@@ -472,9 +502,10 @@ describe('Screen', () => {
 
   it('holds the three rotating panels with every live region under its id', () => {
     expect(html.match(/<section class="panel panel--/g)).toHaveLength(3);
-    for (const target of ['leaderboard', 'bracket', 'live-tables', 'ticker', tableId(game.gameId)]) {
+    for (const target of ['leaderboard', 'bracket', 'live-tables', 'ticker']) {
       expect(attrValues(html, 'id')).toContain(target);
     }
+    expect(attrValues(html, 'data-game')).toEqual([game.gameId]);
   });
 
   it('heads the screen with the tournament name and the newest results first', () => {
@@ -485,7 +516,10 @@ describe('Screen', () => {
   it('labels each live table with its table number and match clock', () => {
     const tables = render(<LiveTables tournament={tournament} liveGames={[game]} teamNames={teamNames} now={now} />);
     expect(tables).toMatch(/^<section id="live-tables"/);
-    expect(tables).toContain('<p class="table-number">Table 8</p>');
+    expect(tables).toContain('<span class="table-number">Table 8</span>');
+    // The round and the match score (games won) on the table's card.
+    expect(tables).toContain('W1-8 · game 2');
+    expect(tables).toContain('Match 1–0');
     expect(tables).toContain('data-deadline="2025-03-01T15:30:00.000Z"');
     expect(render(<LiveTables tournament={tournament} liveGames={[]} teamNames={teamNames} />)).toContain('No games in play');
   });
@@ -546,7 +580,7 @@ describe('Partial and Layout', () => {
       '<meta name="htmx-config" content="{&quot;includeIndicatorCSS&quot;:false,&quot;sse&quot;:{&quot;reconnectMaxDelay&quot;:5000}}"/>',
     );
     expect(html).toContain('<link rel="stylesheet" href="/static/app.css"/>');
-    expect(attrValues(html, 'src')).toEqual(['/static/htmx.min.js', '/static/hx-sse.js', '/static/clock.js']);
+    expect(attrValues(html, 'src')).toEqual(['/static/htmx.min.js', '/static/hx-sse.js', '/static/clock.js', '/static/live-status.js']);
     expect(html).toContain('<title>Spring Open 2025 · Standings</title>');
     const live = element(html, /<div class="live"/);
     expect(live).toMatch(/^<div class="live" hx-sse:connect="\/tournaments\/spring-open\/events" hx-swap="none">/);

@@ -1,61 +1,108 @@
 /**
- * The bracket as the room follows it: one column per round, one block per side. Rendered
- * whole for the bracket page, the venue screen and the SSE fragment, since a single result
- * moves teams in several columns at once.
+ * The bracket as the room follows it: one column per round, one block per side, with lines
+ * from each match to the one its winner plays next. Rendered whole for the bracket page, the
+ * venue screen and the SSE fragment, since a single result moves teams in several columns at
+ * once.
+ *
+ * Each side is a CSS grid: a match spans the grid rows of the matches that feed it, so it sits
+ * level with the middle of its two feeders and the connector lines are drawn by CSS alone from
+ * a class naming how the match is fed (the page's policy allows no inline styles).
  */
+import type { SlotSource } from '../engine/bracket.ts';
 import type { MatchModel, TournamentModel } from '../events/read-models.ts';
+import { losersPlayFor } from './team-standing.ts';
 
 export const BRACKET_ID = 'bracket';
 
-const SIDE_ORDER = ['winners', 'losers', 'final', 'third-place'];
-const SIDE_TITLES: Record<string, string> = {
-  winners: 'Winners’ bracket',
-  losers: 'Losers’ bracket',
-  final: 'Final',
-  'third-place': 'Third place',
-};
+/** Where each match's two slots come from, by match id (the engine's bracket, when the caller has it). */
+export type SlotSources = Readonly<Record<string, readonly [SlotSource, SlotSource]>>;
+
+/** The slot sources of a folded tournament's bracket. */
+export function bracketSources(state: { bracket: { bracket: { matches: readonly { id: string; slots: [SlotSource, SlotSource] }[] } } | null }): SlotSources {
+  const sources: Record<string, readonly [SlotSource, SlotSource]> = {};
+  for (const match of state.bracket?.bracket.matches ?? []) sources[match.id] = match.slots;
+  return sources;
+}
 
 export interface BracketProps {
   tournament: Pick<TournamentModel, 'teams' | 'matches'>;
   /** Games a team must win to take a match (2 = best of 3); the read model does not carry it. */
   gamesToWin?: number;
+  /** Where each slot's team comes from, so an empty slot reads "Winner of Table 3", and lines join the rounds. */
+  sources?: SlotSources;
   /**
-   * The venue screen's window onto a large bracket: at most this many matches in a round and
-   * `rounds` rounds a side, from the first round still being played. Pages show every match.
+   * The venue screen's window onto a large bracket: `rounds` rounds a side from the first
+   * round still being played. A window whose first round needs more than `units` rows is
+   * listed without lines, each round cut to `matches` matches, live ones first.
    */
-  fit?: { matches: number; rounds: number };
+  fit?: { matches: number; rounds: number; units: number };
 }
 
 /** Every match of the event, grouped by side and round, with live and disputed matches flagged. */
-export function Bracket({ tournament, gamesToWin = 1, fit }: BracketProps) {
+export function Bracket({ tournament, gamesToWin = 1, sources, fit }: BracketProps) {
   const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
-  const sides = fit ? fitToScreen(groupBySide(tournament.matches), fit) : groupBySide(tournament.matches);
+  const numbers = new Map(tournament.matches.map((m, i) => [m.matchId, i + 1]));
+  const byId = new Map(tournament.matches.map((m) => [m.matchId, m]));
+  const purpose = losersPlayFor(tournament.matches);
+  const all = groupBySide(tournament.matches, sources);
+  const sides = fit ? all.map((side) => windowOf(side, fit)) : all;
+  const card = (match: MatchModel, lastLosers: boolean) => (
+    <MatchCard
+      match={match}
+      number={numbers.get(match.matchId) ?? 0}
+      names={names}
+      gamesToWin={gamesToWin}
+      slotText={(slot) => slotText(match, slot, sources, byId, numbers)}
+      forThird={lastLosers && purpose === 'third'}
+    />
+  );
   return (
     <section id={BRACKET_ID} class="bracket" aria-labelledby="bracket-title">
       <h2 id="bracket-title">Bracket</h2>
       {sides.length === 0 ? <p class="empty">The bracket is drawn when the tournament starts.</p> : null}
-      {sides.map(({ side, rounds }) => {
-        const titleId = `bracket-${side}-title`;
+      {sides.map((group) => {
+        const titleId = `bracket-${group.side}-title`;
+        const lastRound = Math.max(...(all.find((g) => g.side === group.side)?.rounds.map((r) => r.round) ?? [0]));
+        const layout = group.cut ? null : gridLayout(group, sources);
         return (
-          <section class={`bracket-side bracket-side--${side}`} aria-labelledby={titleId}>
-            <h3 id={titleId}>{SIDE_TITLES[side] ?? side}</h3>
+          <section class={`bracket-side bracket-side--${group.side} bracket-side--rounds-${Math.min(group.rounds.length, 6)}`} aria-labelledby={titleId}>
+            <h3 id={titleId}>
+              {SIDE_TITLES[group.side] ?? group.side}
+              {group.side === 'losers' && purpose ? <span class="side-note"> · {purpose === 'third' ? 'plays for 3rd place' : 'its winner plays the final'}</span> : null}
+            </h3>
             <div class="bracket-scroll" role="region" aria-labelledby={titleId} tabindex={0}>
-              <ol class="rounds">
-                {rounds.map(({ round, matches, hidden = 0 }) => (
-                  <li class="round">
-                    {/* A side with one round (the final) needs no round heading. */}
-                    {rounds.length > 1 ? <h4 class="round-title">Round {round}</h4> : null}
-                    <ol class="matches">
-                      {matches.map((match) => (
-                        <li>
-                          <MatchCard match={match} names={names} gamesToWin={gamesToWin} />
-                        </li>
-                      ))}
-                    </ol>
-                    {hidden > 0 ? <p class="more-matches">+ {hidden} more on the bracket page</p> : null}
-                  </li>
-                ))}
-              </ol>
+              {layout ? (
+                <ol class={`rounds bracket-grid bracket-grid--${group.rounds.length}-rounds`}>
+                  {group.rounds.map(({ round, matches }, column) => (
+                    <li class="round">
+                      {group.rounds.length > 1 || group.side === 'winners' ? <h4 class={`round-title gc-${column + 1}`}>{roundTitle(group.side, round, lastRound, matches, purpose)}</h4> : null}
+                      <ol class="matches">
+                        {cellsOf(matches, layout).map((cell) =>
+                          cell.match ? (
+                            <li class={`cell gc-${column + 1} gs-${cell.span}${cell.lines}`}>{card(cell.match, group.side === 'losers' && round === lastRound)}</li>
+                          ) : (
+                            <li class={`cell cell--gap gc-${column + 1} gs-${cell.span}`} aria-hidden="true"></li>
+                          ),
+                        )}
+                      </ol>
+                    </li>
+                  ))}
+                </ol>
+              ) : (
+                <ol class="rounds">
+                  {group.rounds.map(({ round, matches, hidden = 0 }) => (
+                    <li class="round">
+                      {group.rounds.length > 1 ? <h4 class="round-title">{roundTitle(group.side, round, lastRound, matches, purpose)}</h4> : null}
+                      <ol class="matches">
+                        {matches.map((match) => (
+                          <li>{card(match, group.side === 'losers' && round === lastRound)}</li>
+                        ))}
+                      </ol>
+                      {hidden > 0 ? <p class="more-matches">+ {hidden} more on the bracket page</p> : null}
+                    </li>
+                  ))}
+                </ol>
+              )}
             </div>
           </section>
         );
@@ -64,33 +111,60 @@ export function Bracket({ tournament, gamesToWin = 1, fit }: BracketProps) {
   );
 }
 
-interface MatchCardProps {
-  match: MatchModel;
-  names: ReadonlyMap<string, string>;
-  gamesToWin: number;
+const SIDE_TITLES: Record<string, string> = {
+  winners: 'Winners’ bracket',
+  losers: 'Losers’ bracket',
+  final: 'Final',
+  'third-place': '3rd-place match',
+};
+
+function roundTitle(side: string, round: number, lastRound: number, matches: readonly MatchModel[], purpose: ReturnType<typeof losersPlayFor>): string {
+  if (matches.every((m) => m.side === 'final')) return 'Final';
+  if (side === 'losers') {
+    if (round === lastRound) return purpose === 'third' ? 'Losers’ final, for 3rd' : 'Losers’ final';
+    return `Losers round ${round}`;
+  }
+  if (side === 'final') return round === 1 ? 'Final' : 'Deciding match';
+  if (side === 'third-place') return 'For 3rd place';
+  return `Round ${round}`;
 }
 
-function MatchCard({ match, names, gamesToWin }: MatchCardProps) {
+interface MatchCardProps {
+  match: MatchModel;
+  number: number;
+  names: ReadonlyMap<string, string>;
+  gamesToWin: number;
+  /** What an empty slot says: where its team will come from. */
+  slotText: (slot: 0 | 1) => string;
+  /** The losers' final of a bracket whose losers play for 3rd. */
+  forThird: boolean;
+}
+
+function MatchCard({ match, number, names, gamesToWin, slotText, forThird }: MatchCardProps) {
   // A bye is no contest: it has no games to count.
   const showGames = match.status !== 'bye' && (gamesToWin > 1 || match.games.length > 0);
   const classes = ['match', `match--${match.status}`];
   if (match.underReview) classes.push('is-under-review');
+  const title = match.side === 'final' ? 'Final' : match.side === 'third-place' || forThird ? 'For 3rd place' : `Match ${number}`;
   return (
-    <article class={classes.join(' ')} data-match={match.matchId} aria-label={`Match ${match.label}`}>
+    <article class={classes.join(' ')} data-match={match.matchId} aria-label={`${title}${match.side === 'final' || forThird ? ` (match ${number})` : ''}, ${match.label}`}>
       <header class="match-head">
-        <span class="match-label">{match.label}</span>
+        <span class="match-label">{title}</span>
         {match.status === 'live' ? (
           <span class="badge badge--live">Live{match.table !== null ? ` · Table ${match.table}` : ''}</span>
+        ) : match.table !== null && match.status !== 'bye' ? (
+          <span class="match-table">Table {match.table}</span>
         ) : null}
         {match.status === 'forfeit' ? <span class="badge badge--forfeit">Forfeit</span> : null}
         {match.underReview ? <span class="badge badge--review">Under review</span> : null}
       </header>
       <ul class="match-teams">
-        {match.teams.map((teamId, slot) => {
+        {match.teams.map((teamId, i) => {
+          const slot = i as 0 | 1;
           const won = teamId !== null && match.winner === teamId;
           return (
             <li class={teamClass(teamId, won, match.status)}>
-              <span class="slot-name">{slotName(teamId, match.status, names)}</span>
+              <span class="slot-name">{teamId === null ? (match.status === 'bye' ? 'bye' : slotText(slot)) : (names.get(teamId) ?? teamId)}</span>
               {won ? <span class="visually-hidden"> (winner)</span> : null}
               {showGames && teamId !== null ? (
                 <span class="games-won">
@@ -107,10 +181,13 @@ function MatchCard({ match, names, gamesToWin }: MatchCardProps) {
   );
 }
 
-/** An empty slot is a bye once the draw has settled the match, and not yet known otherwise. */
-function slotName(teamId: string | null, status: MatchModel['status'], names: ReadonlyMap<string, string>): string {
-  if (teamId === null) return status === 'bye' ? 'bye' : 'TBD';
-  return names.get(teamId) ?? teamId;
+/** Where an empty slot's team will come from: "Winner of Table 3", "Loser of match 5". */
+function slotText(match: MatchModel, slot: 0 | 1, sources: SlotSources | undefined, byId: ReadonlyMap<string, MatchModel>, numbers: ReadonlyMap<string, number>): string {
+  const source = sources?.[match.matchId]?.[slot];
+  if (!source || (source.kind !== 'winner' && source.kind !== 'loser')) return 'To be decided';
+  const from = byId.get(source.match);
+  const where = from?.table != null ? `Table ${from.table}` : `match ${numbers.get(source.match) ?? source.match}`;
+  return `${source.kind === 'winner' ? 'Winner' : 'Loser'} of ${where}`;
 }
 
 function teamClass(teamId: string | null, won: boolean, status: MatchModel['status']): string {
@@ -122,6 +199,8 @@ interface SideGroup {
   side: string;
   /** `hidden`: matches of the round left off the screen's window. */
   rounds: { round: number; matches: MatchModel[]; hidden?: number }[];
+  /** Some round was cut to fit the screen: listed without lines. */
+  cut?: boolean;
 }
 
 const DECIDED: ReadonlySet<MatchModel['status']> = new Set(['done', 'bye', 'forfeit']);
@@ -129,36 +208,52 @@ const DECIDED: ReadonlySet<MatchModel['status']> = new Set(['done', 'bye', 'forf
 const SCREEN_ORDER: Record<MatchModel['status'], number> = { live: 0, ready: 1, waiting: 2, done: 3, forfeit: 4, bye: 5 };
 
 /**
- * The part of a bracket a TV can show: each side from its first round with a match still to
- * play (its last round once all are decided), a few rounds on, each round cut to the matches
- * that fit, live ones first. The rest stays on the bracket page.
+ * The part of a side a TV can show: from its first round with a match still to play (its last
+ * rounds once all are decided), `rounds` rounds on. When the first of them needs more rows than
+ * the screen has, each round is cut to the matches that fit, live ones first, and the rest stays
+ * on the bracket page.
  */
-function fitToScreen(sides: SideGroup[], fit: { matches: number; rounds: number }): SideGroup[] {
-  return sides.map(({ side, rounds }) => {
-    const open = rounds.findIndex((r) => r.matches.some((m) => !DECIDED.has(m.status)));
-    const first = open === -1 ? Math.max(0, rounds.length - fit.rounds) : open;
-    return {
-      side,
-      rounds: rounds.slice(first, first + fit.rounds).map(({ round, matches }) => {
-        if (matches.length <= fit.matches) return { round, matches };
-        const shown = [...matches].sort((a, b) => SCREEN_ORDER[a.status] - SCREEN_ORDER[b.status]).slice(0, fit.matches);
-        // Shown in bracket order, so neighbouring matches still sit side by side.
-        return { round, matches: matches.filter((m) => shown.includes(m)), hidden: matches.length - fit.matches };
-      }),
-    };
-  });
+function windowOf({ side, rounds }: SideGroup, fit: { matches: number; rounds: number; units: number }): SideGroup {
+  const open = rounds.findIndex((r) => r.matches.some((m) => !DECIDED.has(m.status)));
+  const first = open === -1 ? Math.max(0, rounds.length - fit.rounds) : open;
+  const shown = rounds.slice(first, first + fit.rounds);
+  const rows = Math.max(0, ...shown.map((r) => r.matches.length));
+  if (rows <= fit.units) return { side, rounds: shown };
+  return {
+    side,
+    cut: true,
+    rounds: shown.map(({ round, matches }) => {
+      if (matches.length <= fit.matches) return { round, matches };
+      const kept = [...matches].sort((a, b) => SCREEN_ORDER[a.status] - SCREEN_ORDER[b.status]).slice(0, fit.matches);
+      // Shown in bracket order, so neighbouring matches still sit side by side.
+      return { round, matches: matches.filter((m) => kept.includes(m)), hidden: matches.length - fit.matches };
+    }),
+  };
 }
 
-function groupBySide(matches: readonly MatchModel[]): SideGroup[] {
+/**
+ * Matches by side and round, in the order a bracket is read. A plain final fed by the winners'
+ * bracket alone (first-round-losers, single elimination) is drawn as the winners' bracket's last
+ * column, joined to the matches that feed it; a grand final fed by both brackets keeps its own side.
+ */
+function groupBySide(matches: readonly MatchModel[], sources: SlotSources | undefined): SideGroup[] {
+  const sideOf = new Map(matches.map((m) => [m.matchId, m.side]));
   const bySide = new Map<string, Map<number, MatchModel[]>>();
+  const winnersRounds = Math.max(0, ...matches.filter((m) => m.side === 'winners').map((m) => m.round));
   for (const match of matches) {
-    let rounds = bySide.get(match.side);
-    if (!rounds) bySide.set(match.side, (rounds = new Map()));
-    const list = rounds.get(match.round);
+    let side = match.side;
+    let round = match.round;
+    const fedBy = sources?.[match.matchId];
+    if (side === 'final' && fedBy && fedBy.every((s) => s.kind === 'winner' && sideOf.get(s.match) === 'winners')) {
+      side = 'winners';
+      round = winnersRounds + 1;
+    }
+    let rounds = bySide.get(side);
+    if (!rounds) bySide.set(side, (rounds = new Map()));
+    const list = rounds.get(round);
     if (list) list.push(match);
-    else rounds.set(match.round, [match]);
+    else rounds.set(round, [match]);
   }
-  // Known sides in the order a bracket is read; any other side after them, as it came.
   const rank = (side: string) => {
     const i = SIDE_ORDER.indexOf(side);
     return i === -1 ? SIDE_ORDER.length : i;
@@ -169,4 +264,64 @@ function groupBySide(matches: readonly MatchModel[]): SideGroup[] {
       side,
       rounds: [...rounds.entries()].sort(([a], [b]) => a - b).map(([round, list]) => ({ round, matches: list })),
     }));
+}
+
+// Known sides in the order a bracket is read; any other side after them, as it came.
+const SIDE_ORDER = ['winners', 'losers', 'final', 'third-place'];
+
+interface Placed {
+  start: number;
+  span: number;
+  /** Connector classes: ` feeds` (a line out to the next round), ` joins-2` or ` joins-1` (lines in). */
+  lines: string;
+}
+
+/**
+ * Rows for each match of a side: a match with no feeder shown takes the next free row, one fed
+ * by one shown match takes its feeder's rows, one fed by two takes both. Null when no sources
+ * are known or the side does not lay out as a tree, and it is then listed without lines.
+ */
+function gridLayout(group: SideGroup, sources: SlotSources | undefined): Map<string, Placed> | null {
+  if (!sources) return null;
+  const placed = new Map<string, Placed>();
+  const column = new Map<string, number>();
+  let next = 0;
+  group.rounds.forEach(({ matches }, c) => {
+    for (const match of matches) {
+      column.set(match.matchId, c);
+      const feeders = (sources[match.matchId] ?? [])
+        .filter((s): s is { kind: 'winner'; match: string } => s.kind === 'winner')
+        .map((s) => ({ id: s.match, at: placed.get(s.match) }))
+        .filter((f): f is { id: string; at: Placed } => f.at !== undefined && column.get(f.id) === c - 1);
+      let at: Placed;
+      if (feeders.length === 0) at = { start: next, span: 1, lines: '' };
+      else if (feeders.length === 1) at = { start: feeders[0]!.at.start, span: feeders[0]!.at.span, lines: ' joins-1' };
+      else {
+        const [a, b] = [feeders[0]!.at, feeders[1]!.at].sort((x, y) => x.start - y.start) as [Placed, Placed];
+        at = { start: a.start, span: b.start + b.span - a.start, lines: a.start + a.span === b.start && a.span === b.span ? ' joins-2' : '' };
+      }
+      for (const f of feeders) f.at.lines += ' feeds';
+      next = Math.max(next, at.start + at.span);
+      placed.set(match.matchId, at);
+    }
+  });
+  // Matches of one column must not share rows.
+  for (let c = 0; c < group.rounds.length; c++) {
+    const spans = group.rounds[c]!.matches.map((m) => placed.get(m.matchId)!).sort((a, b) => a.start - b.start);
+    for (let i = 1; i < spans.length; i++) if (spans[i]!.start < spans[i - 1]!.start + spans[i - 1]!.span) return null;
+  }
+  return placed;
+}
+
+/** A column's cells top to bottom: its matches, with empty cells holding the rows between them. */
+function cellsOf(matches: readonly MatchModel[], layout: Map<string, Placed>): { match: MatchModel | null; span: number; lines: string }[] {
+  const cells: { match: MatchModel | null; span: number; lines: string }[] = [];
+  let row = 0;
+  for (const match of [...matches].sort((a, b) => layout.get(a.matchId)!.start - layout.get(b.matchId)!.start)) {
+    const at = layout.get(match.matchId)!;
+    if (at.start > row) cells.push({ match: null, span: at.start - row, lines: '' });
+    cells.push({ match, span: at.span, lines: at.lines });
+    row = at.start + at.span;
+  }
+  return cells;
 }

@@ -11,6 +11,28 @@ const SUITS: Record<string, { symbol: string; name: string; red: boolean }> = {
 
 const RANKS: Record<string, string> = { A: 'ace', K: 'king', Q: 'queen', J: 'jack' };
 
+/** A card as a sentence writes it: "9♥", "10♠", "big joker"; the record name when it names no card. */
+export function cardText(name: string): string {
+  const text = name.trim().toUpperCase();
+  if (text === 'BJ') return 'big joker';
+  if (text === 'LJ') return 'little joker';
+  const suit = SUITS[text.slice(-1)];
+  if (!suit) return name;
+  const rank = text.slice(0, -1) === 'T' ? '10' : text.slice(0, -1);
+  return `${rank}${suit.symbol}`;
+}
+
+/** A card's name for a screen reader: "queen of spades". */
+export function cardWords(name: string): string {
+  const text = name.trim().toUpperCase();
+  if (text === 'BJ') return 'big joker';
+  if (text === 'LJ') return 'little joker';
+  const suit = SUITS[text.slice(-1)];
+  if (!suit) return name;
+  const rank = text.slice(0, -1) === 'T' ? '10' : text.slice(0, -1);
+  return `${RANKS[rank] ?? rank} of ${suit.name}`;
+}
+
 /** A card from its record name ("10H", "AS", "BJ", "LJ"). */
 export function CardFace({ name }: { name: string }) {
   const text = name.trim().toUpperCase();

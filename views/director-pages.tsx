@@ -7,16 +7,20 @@ import { raw } from 'hono/html';
 import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
+import { SessionList, type SessionListProps } from './login.tsx';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
 
 export interface DirectorHomeProps {
   csrf: string;
   name: string;
-  tournaments: { tournamentId: string; name: string; status: string; teams: number }[];
+  /** Each tournament, and whether it is the one the venue's /screen shows. */
+  tournaments: { tournamentId: string; name: string; status: string; teams: number; onScreen: boolean }[];
   formats: string[];
   error?: string | null;
   done?: string | null;
+  /** The director's own sessions, each of which can be ended here. */
+  sessions?: SessionListProps;
 }
 
 export function DirectorHome(props: DirectorHomeProps) {
@@ -33,6 +37,7 @@ export function DirectorHome(props: DirectorHomeProps) {
           {props.tournaments.map((t) => (
             <li>
               <a href={`/director/tournaments/${encodeURIComponent(t.tournamentId)}`}>{t.name}</a> · {t.status} · {t.teams} entrants
+              {t.onScreen ? <strong> · on /screen</strong> : null}
             </li>
           ))}
         </ul>
@@ -40,7 +45,7 @@ export function DirectorHome(props: DirectorHomeProps) {
       <h2>Set up a tournament</h2>
       <PostForm action="/director/tournaments" target={DIRECTOR_PANEL_ID} csrf={props.csrf} class="stack-form">
         <label>
-          Id (letters, digits, dashes) <input name="tournamentId" required pattern="[A-Za-z0-9-]{1,60}" />
+          Id (letters, digits, dashes) <input name="tournamentId" required pattern="[A-Za-z0-9][A-Za-z0-9\-]{0,59}" />
         </label>
         <label>
           Name <input name="name" required maxlength={200} />
@@ -55,6 +60,7 @@ export function DirectorHome(props: DirectorHomeProps) {
         </label>
         <button type="submit">Create the tournament</button>
       </PostForm>
+      {props.sessions ? <SessionList {...props.sessions} /> : null}
     </section>
   );
 }
@@ -65,10 +71,13 @@ export interface DirectorTournamentProps {
   name: string;
   format: string;
   status: string;
-  teams: (TeamRow & { checkedIn: boolean })[];
+  /** Each team with whether it checked in and its standing in the competition's words. */
+  teams: (TeamRow & { checkedIn: boolean; standing: string })[];
   matches: (MatchModel & { names: [string, string] })[];
   progressive: boolean;
   tables: number;
+  /** Whether the venue's /screen shows this tournament because a director pinned it, because it is the newest, or shows another. */
+  screen: 'pinned' | 'newest' | 'other';
   error?: string | null;
   done?: string | null;
 }
@@ -87,6 +96,32 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         {props.format} · {props.status} · <a href={`${base}/codes`}>Print the table codes</a> · <a href={`/tournaments/${encodeURIComponent(props.tournamentId)}`}>Public page</a>
       </p>
       <Notice error={props.error ?? null} done={props.done ?? null} />
+
+      <section class="screen-pin" aria-labelledby="screen-pin-title">
+        <h2 id="screen-pin-title">Venue screen</h2>
+        {props.screen === 'pinned' ? (
+          <p data-screen="pinned">
+            TVs on <a href="/screen">/screen</a> show this tournament, and keep showing it when another is created.
+          </p>
+        ) : (
+          <PostForm {...form('/screen')} class="inline-form">
+            <span data-screen={props.screen}>
+              {props.screen === 'newest' ? (
+                <>
+                  <a href="/screen">/screen</a> shows this tournament for now, as the newest; pin it so a tournament created later does not take its place.
+                </>
+              ) : (
+                <>
+                  <a href="/screen">/screen</a> shows another tournament.
+                </>
+              )}
+            </span>
+            <button type="submit" data-action="pin-screen">
+              {props.screen === 'newest' ? 'Pin this tournament to /screen' : 'Show this tournament on /screen'}
+            </button>
+          </PostForm>
+        )}
+      </section>
 
       <h2>Entrants ({props.teams.length})</h2>
       <table class="director-teams">
@@ -108,7 +143,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
               <td>{t.players.join(' & ')}</td>
               <td>{t.seed ?? '—'}</td>
               <td>
-                {t.status}
+                {t.standing}
                 {t.checkedIn ? ' · checked in' : ''}
               </td>
               <td>
@@ -243,14 +278,23 @@ function escapeAttr(text: string): string {
 export interface TableCodesProps {
   tournamentName: string;
   cards: { table: number; code: string; link: string }[];
+  /** Where each table's code is rotated from (a leaked code), with the session's token. */
+  rotate?: { csrf: string; action: (table: number) => string };
+  /** The address the links use, and why, when it is not the one the page was opened at. */
+  address?: { origin: string; note: string | null };
 }
 
 /** The sheet a director prints and cuts up: one card per table with its code and QR link. */
-export function TableCodesPage({ tournamentName, cards }: TableCodesProps) {
+export function TableCodesPage({ tournamentName, cards, rotate, address }: TableCodesProps) {
   return (
     <Layout title={`${tournamentName} · table codes`}>
       <h1>{tournamentName}: table codes</h1>
       <p class="no-print">Print this page and put each card on its table. A scorekeeper scans the code or types it at /join.</p>
+      {address ? (
+        <p class={address.note ? 'notice notice--review no-print' : 'no-print'} data-public-address={address.origin}>
+          The links and QR codes go to <strong>{address.origin}</strong>.{address.note ? ` ${address.note}` : ''}
+        </p>
+      ) : null}
       <ol class="table-cards">
         {cards.map((card) => (
           <li class="table-card" data-table={card.table}>
@@ -260,6 +304,14 @@ export function TableCodesPage({ tournamentName, cards }: TableCodesProps) {
               {card.code}
             </p>
             <p class="table-card-link">{card.link}</p>
+            {rotate ? (
+              <form method="post" action={rotate.action(card.table)} class="no-print">
+                <input type="hidden" name="_csrf" value={rotate.csrf} />
+                <button type="submit" class="button-quiet">
+                  New code for table {card.table} (signs out its scorekeepers)
+                </button>
+              </form>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -3,7 +3,7 @@
  * the table entry, the judge console and the director's pages, so each does it one way.
  */
 import type { Child } from 'hono/jsx';
-import { newCommandId } from '../server/auth.ts';
+import { newCommandId } from '../events/command-ids.ts';
 
 export interface FormKeys {
   /** The session's CSRF token. */
@@ -52,13 +52,24 @@ export interface PostFormProps extends FormKeys {
   /** The id of the region the answer replaces (htmx); a plain post reloads the page instead. */
   target?: string;
   class?: string;
+  /**
+   * A table entry (`play`, `bid`, `undo`…): static/outbox.js sends it, in order, and keeps it on
+   * the phone while the network is down.
+   */
+  entry?: string;
   children?: Child;
 }
 
 /** A form that posts with htmx into `target` and still works as a plain form without scripts. */
-export function PostForm({ action, target, csrf, children, class: className }: PostFormProps) {
+export function PostForm({ action, target, csrf, children, class: className, entry }: PostFormProps) {
   return (
-    <form method="post" action={action} class={className} {...(target ? { 'hx-post': action, 'hx-target': `#${target}`, 'hx-swap': 'outerHTML' } : {})}>
+    <form
+      method="post"
+      action={action}
+      class={className}
+      {...(entry ? { 'data-entry': entry } : {})}
+      {...(target ? { 'hx-post': action, 'hx-target': `#${target}`, 'hx-swap': 'outerHTML' } : {})}
+    >
       <HiddenKeys csrf={csrf} />
       {children}
     </form>

@@ -2,15 +2,37 @@
  * The scorekeeper's phone at a table: one panel that always shows the next thing to record and
  * whose turn it is, with a big button for each choice the rules leave open. The route works out
  * the choices with the engine; this only draws them. The panel is the answer to every tap.
+ *
+ * While cards are played, nothing above the card grid changes height and the grid itself never
+ * changes shape: one row a suit, every card of the deck in its own place, a card played or held
+ * by another seat greyed out where it is. A second tap lands on the same card it was aimed at,
+ * never on the one that slid into its place. The last entry, the rule it broke and Undo are
+ * pinned at the top. Every form carries its own command id and says where the tap was made
+ * (static/outbox.js keeps the entries on the phone while the network is down).
  */
 import type { Seat } from '../engine/cards.ts';
 import type { BidValue } from '../events/domain-events.ts';
-import { CardFace } from './card-face.tsx';
+import { CardFace, cardText, cardWords } from './card-face.tsx';
 import { Notice, PostForm } from './entry-forms.tsx';
 
 export const ENTRY_PANEL_ID = 'entry-panel';
 
 export const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
+const SEAT_ORDER: readonly Seat[] = ['N', 'E', 'S', 'W'];
+
+/** One card of the grid: its state for the seat to play, and what a phone needs to follow the trick without the server. */
+export interface EntryCard {
+  card: string;
+  /** Still in play for this seat, already played, or (hands known from the deal) held by another seat. */
+  state: 'open' | 'played' | 'elsewhere';
+  /** The rule a play of it would break, for the seat to play. */
+  breaks: string | null;
+  /** The seat the deal gave it to, when the system dealt. */
+  holder: Seat | null;
+  /** Effective suit (0 = trumps) and strength within it, as the engine's deck ranks them. */
+  suit: number;
+  power: number;
+}
 
 export interface EntryGame {
   gameId: string;
@@ -27,21 +49,31 @@ export interface EntryGame {
   play: {
     seat: Seat;
     trick: number;
+    hand: number;
+    /** Cards recorded in this hand so far. */
+    played: number;
+    /** Who led the trick on the table (the seat to play when it is a new trick). */
+    leader: Seat;
     onTable: { seat: Seat; card: string }[];
-    /** The cards the seat can still hold; `breaks` names the rule a play of it would break. */
-    choices: { card: string; breaks: string | null }[];
-    /** Whether the seat's cards are known from the system's deal. */
+    trumpsBroken: boolean;
+    /** Whether the seats' cards are known from the system's deal. */
     known: boolean;
+    /** The deck, one row a suit; null where the preset takes a card out. */
+    rows: { suit: 'S' | 'H' | 'C' | 'D' | 'J'; cells: (EntryCard | null)[] }[];
   } | null;
   /** Quick mode is open: bids are in, no card has been recorded. */
   quick: boolean;
   misdealReasons: string[];
   /** Rule breaks the plays show so far ("renege by E at trick 3"). */
   flags: string[];
+  /** The last entry since the deal, in words, and the rule it broke. */
+  last: { text: string; flag: string | null } | null;
   /** What an undo would take back, if anything. */
   undo: string | null;
   /** Hands a renege claim may point at, newest first. */
   claimHands: number[];
+  /** A renege the engine found that nobody has claimed: the claim form starts from it. */
+  finding: { seat: Seat; hand: number; trick: number } | null;
   openClaims: string[];
 }
 
@@ -58,39 +90,70 @@ export interface EntryPanelProps {
 }
 
 const bidLabel = (bid: BidValue) => (typeof bid === 'number' ? String(bid) : bid.replace(/^./, (c) => c.toUpperCase()));
+const SUIT_NAMES: Record<string, string> = { S: 'Spades', H: 'Hearts', C: 'Clubs', D: 'Diamonds', J: 'Jokers' };
 
 /** The panel a tap answers with: the next entry, the choices, undo and claims. */
 export function EntryPanel(props: EntryPanelProps) {
   const { csrf, game, table } = props;
   const gamePath = game ? `/entry/games/${encodeURIComponent(game.gameId)}` : '';
   const post = (path: string) => ({ action: `${gamePath}${path}`, target: ENTRY_PANEL_ID, csrf });
+  const inPlay = Boolean(game && (game.play || game.bidding));
   return (
-    <section id={ENTRY_PANEL_ID} class="entry" aria-labelledby="entry-title" data-next={nextLabel(game)}>
+    <section
+      id={ENTRY_PANEL_ID}
+      class={`entry${game?.play ? ' entry--play' : ''}`}
+      aria-labelledby="entry-title"
+      data-next={nextLabel(game)}
+      data-outbox={`${props.tournamentId}/${table}`}
+    >
       <header class="entry-head">
         <h1 id="entry-title">
           Table {table}
           {game ? (
             <span class="entry-match">
               {' '}
-              · {game.teams.NS} vs {game.teams.EW} · game {game.number}
-              {game.hand ? ` · hand ${game.hand.number}` : ''}
+              · {game.teams.NS} vs {game.teams.EW}
             </span>
           ) : null}
         </h1>
         {game ? (
           <p class="entry-score">
-            {game.teams.NS} <strong data-score="NS">{game.score.NS}</strong> · {game.teams.EW} <strong data-score="EW">{game.score.EW}</strong>
+            Game {game.number}
+            {game.hand ? `, hand ${game.hand.number}` : ''} · {game.teams.NS} <strong data-score="NS">{game.score.NS}</strong> · {game.teams.EW}{' '}
+            <strong data-score="EW">{game.score.EW}</strong>
           </p>
         ) : null}
       </header>
 
-      <Notice error={props.error ?? null} done={props.done ?? null} />
+      <div class={`entry-status${inPlay ? ' entry-status--pinned' : ''}`}>
+        <div class="entry-last" aria-live="polite">
+          {/* Filled by static/outbox.js: entries kept on the phone while the network is down. */}
+          <p class="outbox-state" data-outbox-state hidden></p>
+          {props.error || props.done ? (
+            <Notice error={props.error ?? null} done={props.done ?? null} />
+          ) : game?.last ? (
+            <p class="notice notice--last" data-last>
+              <span class="visually-hidden">Last entry: </span>
+              {game.last.text}
+              {game.last.flag ? <span class="entry-flag"> ⚑ Flagged: {game.last.flag}.</span> : null}
+            </p>
+          ) : null}
+        </div>
+        {inPlay ? (
+          <PostForm {...post('/undo')} class="undo-form" entry="undo">
+            <button type="submit" class="big-button big-button--quiet undo-button" data-action="undo" disabled={!game?.undo} title={game?.undo ? `Undo ${game.undo}` : 'Nothing to undo'}>
+              Undo
+              <span class="visually-hidden">{game?.undo ? ` ${game.undo}` : ''}</span>
+            </button>
+          </PostForm>
+        ) : null}
+      </div>
 
       {props.start.length > 0 ? (
         <section class="entry-step" aria-label="Start a game">
           <h2 class="turn">Start the game</h2>
           {props.start.map((m) => (
-            <PostForm action={`/entry/tables/${encodeURIComponent(props.tournamentId)}/${table}/start`} target={ENTRY_PANEL_ID} csrf={csrf} class="start-form">
+            <PostForm action={`/entry/tables/${encodeURIComponent(props.tournamentId)}/${table}/start`} target={ENTRY_PANEL_ID} csrf={csrf} class="start-form" entry="start">
               <input type="hidden" name="matchId" value={m.matchId} />
               <p>
                 {m.label}: {m.teams[0]} (North–South) vs {m.teams[1]} (East–West)
@@ -99,7 +162,7 @@ export function EntryPanel(props: EntryPanelProps) {
                 <label>
                   First dealer{' '}
                   <select name="firstDealer">
-                    {(['N', 'E', 'S', 'W'] as Seat[]).map((s) => (
+                    {SEAT_ORDER.map((s) => (
                       <option value={s}>{SEAT_NAMES[s]}</option>
                     ))}
                   </select>
@@ -123,14 +186,14 @@ export function EntryPanel(props: EntryPanelProps) {
             {SEAT_NAMES[game.deal.dealer]} deals hand {game.deal.hand}
           </h2>
           <div class="button-row">
-            <PostForm {...post('/deal')}>
+            <PostForm {...post('/deal')} entry="deal">
               <input type="hidden" name="dealer" value={game.deal.dealer} />
               <input type="hidden" name="shuffle" value="system" />
               <button type="submit" class="big-button" data-action="deal-system">
                 Deal from the system’s shuffle
               </button>
             </PostForm>
-            <PostForm {...post('/deal')}>
+            <PostForm {...post('/deal')} entry="deal">
               <input type="hidden" name="dealer" value={game.deal.dealer} />
               <input type="hidden" name="shuffle" value="table" />
               <button type="submit" class="big-button big-button--quiet" data-action="deal-table">
@@ -140,6 +203,27 @@ export function EntryPanel(props: EntryPanelProps) {
           </div>
         </section>
       ) : null}
+
+      {game?.bidding ? (
+        <section class="entry-step" aria-label="Bidding">
+          <h2 class="turn" data-turn={game.bidding.seat}>
+            {SEAT_NAMES[game.bidding.seat]} to bid
+          </h2>
+          <div class="choice-grid">
+            {game.bidding.options.map((bid) => (
+              <PostForm {...post('/bid')} class="choice" entry="bid">
+                <input type="hidden" name="seat" value={game.bidding!.seat} />
+                <input type="hidden" name="bid" value={String(bid)} />
+                <button type="submit" class="choice-button" data-bid={String(bid)}>
+                  {bidLabel(bid)}
+                </button>
+              </PostForm>
+            ))}
+          </div>
+        </section>
+      ) : null}
+
+      {game?.play ? <PlayStep game={game} play={game.play} post={post} /> : null}
 
       {game?.hand ? (
         <ol class="entry-bids" aria-label="Bids">
@@ -152,70 +236,11 @@ export function EntryPanel(props: EntryPanelProps) {
         </ol>
       ) : null}
 
-      {game?.bidding ? (
-        <section class="entry-step" aria-label="Bidding">
-          <h2 class="turn" data-turn={game.bidding.seat}>
-            {SEAT_NAMES[game.bidding.seat]} to bid
-          </h2>
-          <div class="choice-grid">
-            {game.bidding.options.map((bid) => (
-              <PostForm {...post('/bid')} class="choice">
-                <input type="hidden" name="seat" value={game.bidding!.seat} />
-                <input type="hidden" name="bid" value={String(bid)} />
-                <button type="submit" class="choice-button" data-bid={String(bid)}>
-                  {bidLabel(bid)}
-                </button>
-              </PostForm>
-            ))}
-          </div>
-        </section>
-      ) : null}
-
-      {game?.play ? (
-        <section class="entry-step" aria-label="Play">
-          <h2 class="turn" data-turn={game.play.seat}>
-            {SEAT_NAMES[game.play.seat]} to play · trick {game.play.trick}
-          </h2>
-          {game.play.onTable.length > 0 ? (
-            <p class="on-table">
-              On the table:{' '}
-              {game.play.onTable.map((p) => (
-                <span class="on-table-card">
-                  {p.seat} <CardFace name={p.card} />{' '}
-                </span>
-              ))}
-            </p>
-          ) : null}
-          <p class="choice-note">
-            {game.play.known
-              ? `${SEAT_NAMES[game.play.seat]}’s cards from the deal. A card marked ⚑ breaks a rule: it is recorded, and flagged.`
-              : `Cards ${SEAT_NAMES[game.play.seat]} can still hold (the table shuffled, so the hands are not known).`}
-          </p>
-          <div class="choice-grid choice-grid--cards">
-            {game.play.choices.map((choice) => (
-              <PostForm {...post('/play')} class="choice">
-                <input type="hidden" name="seat" value={game.play!.seat} />
-                <input type="hidden" name="card" value={choice.card} />
-                <button
-                  type="submit"
-                  class={choice.breaks ? 'choice-button card-button breaks-rule' : 'choice-button card-button'}
-                  data-card={choice.card}
-                  title={choice.breaks ?? undefined}
-                >
-                  <CardFace name={choice.card} />
-                  {choice.breaks ? <span class="flag-mark" aria-label={choice.breaks}>⚑</span> : null}
-                </button>
-              </PostForm>
-            ))}
-          </div>
-        </section>
-      ) : null}
-
       {game?.quick ? (
         <details class="entry-step quick-mode">
           <summary>Quick mode: record the tricks each seat took</summary>
-          <PostForm {...post('/tricks')} class="tricks-form">
-            {(['N', 'E', 'S', 'W'] as Seat[]).map((seat) => (
+          <PostForm {...post('/tricks')} class="tricks-form" entry="tricks">
+            {SEAT_ORDER.map((seat) => (
               <label>
                 {SEAT_NAMES[seat]} <input name={seat} type="number" inputmode="numeric" min={0} max={13} required />
               </label>
@@ -227,16 +252,8 @@ export function EntryPanel(props: EntryPanelProps) {
         </details>
       ) : null}
 
-      {game && game.flags.length > 0 ? (
-        <ul class="entry-flags" aria-label="Flagged plays">
-          {game.flags.map((f) => (
-            <li>⚑ {f}</li>
-          ))}
-        </ul>
-      ) : null}
-
-      {game?.undo ? (
-        <PostForm {...post('/undo')} class="undo-form">
+      {game && !inPlay && game.undo ? (
+        <PostForm {...post('/undo')} class="undo-form" entry="undo">
           <button type="submit" class="big-button big-button--quiet" data-action="undo">
             Undo {game.undo}
           </button>
@@ -252,16 +269,23 @@ export function EntryPanel(props: EntryPanelProps) {
       ) : null}
 
       {game && (game.claimHands.length > 0 || game.misdealReasons.length > 0) ? (
-        <details class="entry-step claims">
+        <details class="entry-step claims" open={game.finding !== null}>
           <summary>Call a judge: renege or misdeal</summary>
           {game.claimHands.length > 0 ? (
-            <PostForm {...post('/claims/renege')} class="claim-form">
+            <PostForm {...post('/claims/renege')} class="claim-form" entry="claim">
               <h3>Renege claim</h3>
+              {game.finding ? (
+                <p class="engine-finding" data-finding>
+                  The record shows a renege by {SEAT_NAMES[game.finding.seat]} at trick {game.finding.trick} of hand {game.finding.hand}; the claim below is filled in with it.
+                </p>
+              ) : null}
               <label>
                 Against{' '}
                 <select name="seat">
-                  {(['N', 'E', 'S', 'W'] as Seat[]).map((s) => (
-                    <option value={s}>{SEAT_NAMES[s]}</option>
+                  {SEAT_ORDER.map((s) => (
+                    <option value={s} selected={game.finding?.seat === s}>
+                      {SEAT_NAMES[s]}
+                    </option>
                   ))}
                 </select>
               </label>
@@ -269,7 +293,9 @@ export function EntryPanel(props: EntryPanelProps) {
                 Hand{' '}
                 <select name="hand">
                   {game.claimHands.map((h) => (
-                    <option value={String(h)}>{h}</option>
+                    <option value={String(h)} selected={game.finding?.hand === h}>
+                      {h}
+                    </option>
                   ))}
                 </select>
               </label>
@@ -277,7 +303,9 @@ export function EntryPanel(props: EntryPanelProps) {
                 Trick{' '}
                 <select name="trick">
                   {Array.from({ length: 13 }, (_, i) => (
-                    <option value={String(i + 1)}>{i + 1}</option>
+                    <option value={String(i + 1)} selected={game.finding?.trick === i + 1}>
+                      {i + 1}
+                    </option>
                   ))}
                 </select>
               </label>
@@ -287,7 +315,7 @@ export function EntryPanel(props: EntryPanelProps) {
             </PostForm>
           ) : null}
           {game.misdealReasons.length > 0 ? (
-            <PostForm {...post('/claims/misdeal')} class="claim-form">
+            <PostForm {...post('/claims/misdeal')} class="claim-form" entry="misdeal">
               <h3>Misdeal</h3>
               <label>
                 Reason{' '}
@@ -305,6 +333,110 @@ export function EntryPanel(props: EntryPanelProps) {
         </details>
       ) : null}
     </section>
+  );
+}
+
+interface PlayStepProps {
+  game: EntryGame;
+  play: NonNullable<EntryGame['play']>;
+  post: (path: string) => { action: string; target: string; csrf: string };
+}
+
+/** Whose turn it is, the trick on the table in four fixed places, and the card grid. */
+function PlayStep({ game, play, post }: PlayStepProps) {
+  const onTable = new Map(play.onTable.map((p) => [p.seat, p.card]));
+  return (
+    <section class="entry-step entry-step--play" aria-label="Play">
+      <div class="entry-turn">
+        <h2 class="turn" data-turn={play.seat}>
+          <span data-turn-text>
+            {SEAT_NAMES[play.seat]} to play · trick {play.trick}
+          </span>
+        </h2>
+        <ol class="on-table" aria-label="The trick on the table">
+          {SEAT_ORDER.map((seat) => (
+            <li class={`on-table-seat${seat === play.seat ? ' is-turn' : ''}${seat === play.leader && onTable.size > 0 ? ' is-leader' : ''}`} data-seat={seat}>
+              <span class="on-table-name">{seat}</span>
+              <span class="on-table-slot" data-slot={seat}>
+                {onTable.has(seat) ? <CardFace name={onTable.get(seat)!} /> : <span class="on-table-empty">—</span>}
+              </span>
+            </li>
+          ))}
+        </ol>
+      </div>
+      <div
+        class="card-grid"
+        data-game={game.gameId}
+        data-seat={play.seat}
+        data-hand={String(play.hand)}
+        data-played={String(play.played)}
+        data-trick={String(play.trick)}
+        data-leader={play.leader}
+        data-broken={play.trumpsBroken ? '1' : '0'}
+        data-known={play.known ? '1' : '0'}
+        data-on-table={play.onTable.map((p) => p.card).join(' ')}
+      >
+        {play.rows.map((row) => (
+          <div class={`card-row card-row--${row.suit}`} role="group" aria-label={SUIT_NAMES[row.suit]}>
+            {row.cells.map((cell) =>
+              cell === null ? (
+                <span class="card-key card-key--none" aria-hidden="true"></span>
+              ) : (
+                <PostForm {...post('/play')} class="card-cell" entry="play">
+                  <input type="hidden" name="seat" value={play.seat} />
+                  <input type="hidden" name="card" value={cell.card} />
+                  <input type="hidden" name="hand" value={String(play.hand)} />
+                  <input type="hidden" name="played" value={String(play.played)} />
+                  <CardKey cell={cell} />
+                </PostForm>
+              ),
+            )}
+          </div>
+        ))}
+      </div>
+      <p class="choice-note">
+        {play.known
+          ? 'Grey cards are played or in another seat’s hand. A card marked ⚑ breaks a rule: it is recorded, and flagged.'
+          : 'The table shuffled, so the hands are not known: grey cards are played, any other may be tapped.'}
+      </p>
+    </section>
+  );
+}
+
+/** One card's button, in its fixed place: rank above suit, greyed and disabled once it cannot be played. */
+function CardKey({ cell }: { cell: EntryCard }) {
+  const face = cardText(cell.card);
+  const joker = cell.card === 'BJ' || cell.card === 'LJ';
+  const rank = joker ? (cell.card === 'BJ' ? 'Big' : 'Little') : face.slice(0, -1);
+  const suit = joker ? '★' : face.slice(-1);
+  const red = /[HD]$/.test(cell.card);
+  const classes = ['card-key', red ? 'card-key--red' : 'card-key--black', `is-${cell.state}`];
+  if (cell.breaks) classes.push('breaks-rule');
+  const why = cell.state === 'played' ? ', played' : cell.state === 'elsewhere' ? ', in another seat’s hand' : cell.breaks ? `, breaks a rule: ${cell.breaks}` : '';
+  return (
+    <button
+      type="submit"
+      class={classes.join(' ')}
+      data-card={cell.card}
+      data-suit={String(cell.suit)}
+      data-power={String(cell.power)}
+      data-holder={cell.holder ?? undefined}
+      disabled={cell.state !== 'open'}
+      aria-label={`${cardWords(cell.card)}${why}`}
+      title={cell.breaks ?? undefined}
+    >
+      <span class="card-key-rank" aria-hidden="true">
+        {rank}
+      </span>
+      <span class="card-key-suit" aria-hidden="true">
+        {suit}
+      </span>
+      {cell.breaks ? (
+        <span class="flag-mark" aria-hidden="true">
+          ⚑
+        </span>
+      ) : null}
+    </button>
   );
 }
 

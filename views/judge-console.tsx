@@ -1,24 +1,43 @@
 /**
- * The judge console: the queue of open renege claims with the hand around each claimed trick
- * and what the engine itself detects there, the misdeals called at the tables, the forms for
- * time calls, disqualifications and corrections, and every ruling with its judge and time.
+ * The judge console: one queue of open renege claims across every tournament, the one waiting
+ * longest first, each with where it was made (tournament, table, round, teams), when, a link to
+ * the hand's replay, the hand around the claimed trick and what the engine itself finds there,
+ * and two big buttons to uphold or deny it. Below: the misdeals called at the tables, the forms
+ * for time calls, disqualifications (with a confirmation step) and corrections, and every ruling
+ * with its judge and time. Teams are named everywhere, never by their ids.
+ *
+ * The page is live: a change to anything it shows makes it fetch its console again
+ * (static/judge.js sounds and flashes a claim that was not there before).
  */
 import type { Seat } from '../engine/cards.ts';
 import { CardFace } from './card-face.tsx';
-import { Notice, PostForm } from './entry-forms.tsx';
+import { HiddenKeys, Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
+import { SessionList, type SessionListProps } from './login.tsx';
 import { SEAT_NAMES } from './entry-table.tsx';
 
 export const JUDGE_CONSOLE_ID = 'judge-console';
+/** The live region whose change makes the console fetch itself again. */
+export const JUDGE_SIGNAL_ID = 'judge-signal';
 
 export interface ClaimCase {
   gameId: string;
   claimId: string;
+  /** The tournament's name, for a game played in one. */
+  tournament: string | null;
   table: number | null;
+  /** The match's round ("Round 2", "Losers round 1"). */
+  round: string | null;
   teams: { NS: string; EW: string };
+  /** The team of the seat the claim is against. */
+  accusedTeam: string;
   hand: number;
   seat: Seat;
   trick: number | null;
+  /** ISO time the claim was recorded ('' when the ledger does not say). */
+  claimedAt: string;
+  /** The hand's replay, at the claimed trick. */
+  replay: string;
   /** The claimed trick with the one before and after it, as played. */
   tricks: { number: number; cards: { seat: Seat; card: string }[]; claimed: boolean }[];
   /** What the engine finds in the recorded plays of that hand. */
@@ -27,42 +46,78 @@ export interface ClaimCase {
   penalty: string;
 }
 
+/** A disqualification asked for and not yet confirmed. */
+export interface PendingDisqualification {
+  tournamentId: string;
+  teamId: string;
+  team: string;
+  tournament: string;
+  kind: 'disqualified' | 'no-show' | 'forfeit';
+  reason: string;
+  /** The team's matches still to play, which it forfeits. */
+  forfeits: number;
+}
+
 export interface JudgeConsoleProps {
   csrf: string;
   judge: string;
+  /** The judge's own sessions, listed below the console, each of which can be ended there. */
+  sessions?: SessionListProps;
   claims: ClaimCase[];
-  misdeals: { gameId: string; table: number | null; hand: number; reason: string }[];
+  misdeals: { label: string; hand: number; reason: string }[];
   /** Live matches, for time calls. */
-  matches: { tournamentId: string; matchId: string; label: string; table: number | null; clock: string }[];
+  matches: { tournamentId: string; matchId: string; label: string; clock: string }[];
   /** Teams still in an event, for disqualifications. */
-  teams: { tournamentId: string; teamId: string; name: string }[];
+  teams: { tournamentId: string; teamId: string; name: string; tournament: string }[];
   /** Games a correction may apply to. */
   games: { tournamentId: string | null; gameId: string; label: string; finished: boolean; teams: { NS: string; EW: string }; teamIds: { NS: string; EW: string } }[];
   rulings: { at: string; judge: string; text: string }[];
+  /** A disqualification to confirm before it is recorded. */
+  confirm?: PendingDisqualification | null;
   error?: string | null;
   done?: string | null;
 }
+
+const KIND_WORDS: Record<PendingDisqualification['kind'], string> = { disqualified: 'disqualified', 'no-show': 'a no-show', forfeit: 'forfeiting' };
 
 /** The console's live region: the answer to every form on it. */
 export function JudgeConsole(props: JudgeConsoleProps) {
   const { csrf } = props;
   const form = (action: string) => ({ action, target: JUDGE_CONSOLE_ID, csrf });
   return (
-    <section id={JUDGE_CONSOLE_ID} class="judge" aria-labelledby="judge-title">
-      <h1 id="judge-title">Judge console</h1>
-      <p class="signed-in">Signed in as {props.judge}.</p>
+    <section id={JUDGE_CONSOLE_ID} class="judge" aria-labelledby="judge-title" data-claims={props.claims.map((c) => c.claimId).join(' ')}>
+      <header class="judge-head">
+        <h1 id="judge-title">Judge console</h1>
+        <p class="signed-in">Signed in as {props.judge}.</p>
+        {/* Filled in by static/judge.js: a new claim is announced here, with a sound when it is on. */}
+        <p class="judge-alert" data-judge-alert role="alert" hidden></p>
+      </header>
       <Notice error={props.error ?? null} done={props.done ?? null} />
 
+      {props.confirm ? <ConfirmDisqualification pending={props.confirm} csrf={csrf} /> : null}
+
       <section aria-labelledby="queue-title">
-        <h2 id="queue-title">Open claims ({props.claims.length})</h2>
-        {props.claims.length === 0 ? <p class="empty">No claims waiting.</p> : null}
+        <h2 id="queue-title">
+          Open claims <span class="count" data-claim-count>{props.claims.length}</span>
+        </h2>
+        {props.claims.length === 0 ? <p class="empty">No claims waiting.</p> : <p class="muted">The claim waiting longest comes first.</p>}
         {props.claims.map((claim) => (
-          <article class="claim-case" data-claim={claim.claimId}>
-            <h3>
-              {claim.table !== null ? `Table ${claim.table} · ` : ''}
-              {claim.teams.NS} vs {claim.teams.EW}: renege claimed against {SEAT_NAMES[claim.seat]}, hand {claim.hand}
+          <article class="claim-case" data-claim={claim.claimId} aria-labelledby={`claim-${claim.claimId}-title`}>
+            <p class="claim-where">
+              {[claim.tournament, claim.table !== null ? `Table ${claim.table}` : null, claim.round].filter(Boolean).join(' · ')}
+            </p>
+            <h3 id={`claim-${claim.claimId}-title`}>
+              {claim.teams.NS} vs {claim.teams.EW}: renege claimed against {SEAT_NAMES[claim.seat]} ({claim.accusedTeam}), hand {claim.hand}
               {claim.trick !== null ? `, trick ${claim.trick}` : ''}
             </h3>
+            {claim.claimedAt ? (
+              <p class="claim-when">
+                Claimed at <time datetime={claim.claimedAt}>{claim.claimedAt.slice(11, 16)}</time> · waiting{' '}
+                <span class="claim-age" data-since={claim.claimedAt}>
+                  {ageText(claim.claimedAt)}
+                </span>
+              </p>
+            ) : null}
             {claim.tricks.length > 0 ? (
               <ol class="claim-tricks">
                 {claim.tricks.map((t) => (
@@ -83,22 +138,23 @@ export function JudgeConsole(props: JudgeConsoleProps) {
               {claim.detected}
             </p>
             <p class="penalty">{claim.penalty}</p>
+            <p>
+              <a href={claim.replay} data-replay>
+                Replay hand {claim.hand} card by card
+              </a>
+            </p>
             <PostForm {...form(`/judge/games/${encodeURIComponent(claim.gameId)}/claims/${encodeURIComponent(claim.claimId)}/ruling`)} class="ruling-form">
               <label>
-                Note <input name="note" maxlength={1000} />
+                Note (optional) <input name="note" maxlength={1000} />
               </label>
-              <fieldset class="ruling-choice">
-                <legend>Ruling</legend>
-                <label>
-                  <input type="radio" name="upheld" value="yes" required data-choice="uphold" /> Uphold: the renege stands
-                </label>
-                <label>
-                  <input type="radio" name="upheld" value="no" data-choice="deny" /> Deny
-                </label>
-              </fieldset>
-              <button type="submit" class="big-button" data-action="rule">
-                Give the ruling
-              </button>
+              <div class="ruling-buttons">
+                <button type="submit" name="upheld" value="yes" class="big-button rule-button rule-button--uphold" data-action="uphold">
+                  Uphold: the renege stands
+                </button>
+                <button type="submit" name="upheld" value="no" class="big-button big-button--quiet rule-button rule-button--deny" data-action="deny">
+                  Deny the claim
+                </button>
+              </div>
             </PostForm>
           </article>
         ))}
@@ -112,7 +168,7 @@ export function JudgeConsole(props: JudgeConsoleProps) {
           <ul>
             {props.misdeals.map((m) => (
               <li>
-                {m.table !== null ? `Table ${m.table}, ` : ''}game {m.gameId}, hand {m.hand}: {m.reason}
+                {m.label}, hand {m.hand}: {m.reason}
               </li>
             ))}
           </ul>
@@ -125,10 +181,9 @@ export function JudgeConsole(props: JudgeConsoleProps) {
           <PostForm {...form('/judge/time')} class="stack-form">
             <label>
               Call time in{' '}
-              <select name="match">
+              <select name="match" required>
                 {props.matches.map((m) => (
                   <option value={`${m.tournamentId}/${m.matchId}`}>
-                    {m.table !== null ? `Table ${m.table}: ` : ''}
                     {m.label} ({m.clock})
                   </option>
                 ))}
@@ -138,17 +193,22 @@ export function JudgeConsole(props: JudgeConsoleProps) {
           </PostForm>
         ) : null}
         {props.teams.length > 0 ? (
-          <PostForm {...form('/judge/disqualify')} class="stack-form">
+          <PostForm {...form('/judge/disqualify')} class="stack-form" >
             <label>
-              Team{' '}
-              <select name="team">
+              Team to put out{' '}
+              <select name="team" required>
+                <option value="" selected>
+                  Choose a team…
+                </option>
                 {props.teams.map((t) => (
-                  <option value={`${t.tournamentId}/${t.teamId}`}>{t.name}</option>
+                  <option value={`${t.tournamentId}/${t.teamId}`}>
+                    {t.name} ({t.tournament})
+                  </option>
                 ))}
               </select>
             </label>
             <label>
-              What{' '}
+              Why{' '}
               <select name="kind">
                 <option value="disqualified">Disqualified</option>
                 <option value="no-show">No-show</option>
@@ -158,14 +218,17 @@ export function JudgeConsole(props: JudgeConsoleProps) {
             <label>
               Reason <input name="reason" required maxlength={500} />
             </label>
-            <button type="submit">Put the team out</button>
+            <button type="submit" data-action="disqualify">
+              Put the team out…
+            </button>
+            <p class="muted">You are asked to confirm before anything is recorded.</p>
           </PostForm>
         ) : null}
         {props.games.length > 0 ? (
           <PostForm {...form('/judge/corrections')} class="stack-form">
             <label>
               Game{' '}
-              <select name="gameId">
+              <select name="gameId" required>
                 {props.games.map((g) => (
                   <option value={g.gameId}>{g.label}</option>
                 ))}
@@ -187,7 +250,7 @@ export function JudgeConsole(props: JudgeConsoleProps) {
           <PostForm {...form('/judge/results')} class="stack-form">
             <label>
               Finished game and its rightful winner{' '}
-              <select name="result">
+              <select name="result" required>
                 {props.games
                   .filter((g) => g.finished && g.tournamentId)
                   .flatMap((g) => [
@@ -226,11 +289,62 @@ export function JudgeConsole(props: JudgeConsoleProps) {
   );
 }
 
-/** The console as a whole page. */
-export function JudgePage(props: JudgeConsoleProps) {
+/** The step between asking to put a team out and recording it: who, from what, why, and what follows. */
+function ConfirmDisqualification({ pending, csrf }: { pending: PendingDisqualification; csrf: string }) {
   return (
-    <Layout title="Judge console" signedIn={props.judge}>
+    <section class="confirm-step" aria-labelledby="confirm-title" data-confirm>
+      <h2 id="confirm-title">Put {pending.team} out of {pending.tournament}?</h2>
+      <p>
+        {pending.team} will be recorded as {KIND_WORDS[pending.kind]}: “{pending.reason}”.{' '}
+        {pending.forfeits > 0
+          ? `It forfeits its ${pending.forfeits === 1 ? 'match' : `${pending.forfeits} matches`} still to play, and its opponents go through.`
+          : 'It has no match left to play.'}{' '}
+        This is entered in the ledger and cannot be taken back except by a director’s correction.
+      </p>
+      <div class="button-row">
+        <form method="post" action="/judge/disqualify" hx-post="/judge/disqualify" hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerHTML">
+          <HiddenKeys csrf={csrf} />
+          <input type="hidden" name="team" value={`${pending.tournamentId}/${pending.teamId}`} />
+          <input type="hidden" name="kind" value={pending.kind} />
+          <input type="hidden" name="reason" value={pending.reason} />
+          <input type="hidden" name="confirm" value="yes" />
+          <button type="submit" class="big-button big-button--danger" data-action="confirm-disqualify">
+            Yes, put {pending.team} out
+          </button>
+        </form>
+        <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
+          Cancel
+        </a>
+      </div>
+    </section>
+  );
+}
+
+/** How long ago an ISO time was, as the queue shows it; static/clock.js keeps it ticking. */
+function ageText(iso: string, now = Date.now()): string {
+  const minutes = Math.floor(Math.max(0, now - Date.parse(iso)) / 60000);
+  if (minutes < 1) return 'under a minute';
+  if (minutes < 60) return `${minutes} min`;
+  return `${Math.floor(minutes / 60)} h ${minutes % 60} min`;
+}
+
+/** The console as a whole page, live: its stream says when to fetch the console again. */
+export function JudgePage(props: JudgeConsoleProps & { stream: string; signal: string }) {
+  return (
+    <Layout title={props.claims.length > 0 ? `(${props.claims.length}) Judge console` : 'Judge console'} signedIn={props.judge} live={{ url: props.stream }} scripts={['/static/judge.js']}>
+      <div id={JUDGE_SIGNAL_ID} hidden data-version={props.signal}></div>
       <JudgeConsole {...props} />
+      {props.sessions ? <SessionList {...props.sessions} /> : null}
     </Layout>
+  );
+}
+
+/**
+ * What the console's stream sends when what it shows has changed: the signal region again, now
+ * asking the page to fetch its console (each judge's own, with their session's forms).
+ */
+export function JudgeSignal({ version }: { version: string }) {
+  return (
+    <div id={JUDGE_SIGNAL_ID} hidden data-version={version} hx-get="/judge/console" hx-trigger="load" hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerMorph"></div>
   );
 }

@@ -14,6 +14,10 @@ export interface LayoutProps {
   live?: { url: string };
   /** Who is signed in, for the header (staff pages); the public sees a sign-in link. */
   signedIn?: string;
+  /** The page's own scripts (served files under /static), after htmx. */
+  scripts?: string[];
+  /** Attributes of the body, for a page's scripts to read (data-*). */
+  data?: Record<string, string>;
 }
 
 // htmx would otherwise add its indicator stylesheet at run time, which the policy refuses.
@@ -22,7 +26,7 @@ export interface LayoutProps {
 const HTMX_CONFIG = JSON.stringify({ includeIndicatorCSS: false, sse: { reconnectMaxDelay: 5000 } });
 
 /** The full page around `children`, with the stylesheet, htmx and its SSE extension. */
-export function Layout({ title, children, screen = false, live, signedIn }: LayoutProps) {
+export function Layout({ title, children, screen = false, live, signedIn, scripts, data }: LayoutProps) {
   const main = (
     <main id="main" class={screen ? 'screen-main' : 'page-main'}>
       {children}
@@ -42,7 +46,7 @@ export function Layout({ title, children, screen = false, live, signedIn }: Layo
           <link rel="stylesheet" href="/static/app.css" />
           <link rel="stylesheet" href="/static/entry.css" />
         </head>
-        <body class={screen ? 'screen' : 'page'}>
+        <body class={screen ? 'screen' : 'page'} {...(data ?? {})}>
           {screen ? null : (
             <>
               <a class="skip-link" href="#main">
@@ -59,11 +63,19 @@ export function Layout({ title, children, screen = false, live, signedIn }: Layo
             </>
           )}
           {live ? (
-            // hx-swap="none": a message updates only the regions its partials name; the
-            // stream reconnects by itself and resumes from the last event id it saw.
-            <div class="live" hx-sse:connect={live.url} hx-swap="none">
-              {main}
-            </div>
+            <>
+              {/* Shown by live-status.js while the page's stream is down. */}
+              <p class="connection-badge" data-connection="ok" role="status" hidden>
+                Reconnecting… {screen ? 'scores may be behind' : 'this page may be behind'}
+              </p>
+              {/*
+                hx-swap="none": a message updates only the regions its partials name; the
+                stream reconnects by itself and resumes from the last event id it saw.
+              */}
+              <div class="live" hx-sse:connect={live.url} hx-swap="none">
+                {main}
+              </div>
+            </>
           ) : (
             main
           )}
@@ -77,6 +89,8 @@ export function Layout({ title, children, screen = false, live, signedIn }: Layo
           <script src="/static/hx-sse.js"></script>
           {/* Ticks match clocks between ledger events from their data-deadline. */}
           <script src="/static/clock.js"></script>
+          {live ? <script src="/static/live-status.js"></script> : null}
+          {scripts?.map((src) => <script src={src}></script>)}
         </body>
       </html>
     </>

@@ -3,16 +3,34 @@
  * take turns by a CSS animation alone, so the rotation keeps going even if scripts fail, and
  * live updates replace only the components inside the panels, never the panels themselves,
  * so an update does not restart the rotation.
+ *
+ * Everything is sized to be read from across the room (no text under 28px at 1920×1080), and
+ * laid out by the size of the event, so 4 teams fill the screen as well as 64 do: the
+ * standings split into columns, the bracket shows the rounds in play, and the live tables
+ * go from large tables with their seats to one line a table as their number grows. Each
+ * table keeps a fixed height, so nothing on the screen moves when a card is played.
  */
+import { type Seat, SEATS, type Team, TEAMS } from '../engine/cards.ts';
+import { handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../events/read-models.ts';
-import { Bracket } from './bracket.tsx';
+import { Bracket, type SlotSources } from './bracket.tsx';
+import { CardFace } from './card-face.tsx';
 import { Leaderboard } from './leaderboard.tsx';
-import { TableView } from './table.tsx';
+import { Clock } from './match-clock.tsx';
+import { record } from './team-standing.ts';
 
 export const TICKER_ID = 'ticker';
-/** What of a bracket fits the screen's bracket panel at 1920×1080; the 16-team pitt-boss bracket shows whole. */
-export const SCREEN_BRACKET = { matches: 8, rounds: 3 };
+/**
+ * What of a bracket fits the screen's bracket panel at 1920×1080: the rounds in play (three for
+ * a small event, two for a large one, so names stay readable), drawn as a tree when the first of
+ * them has at most 8 matches, else listed with the 6 that matter most (live ones first).
+ */
+export function screenBracket(tournament: Pick<TournamentModel, 'teams'>): { matches: number; rounds: number; units: number } {
+  return { matches: 6, rounds: screenSize(tournament) <= 8 ? 3 : 2, units: 8 };
+}
 export const LIVE_TABLES_ID = 'live-tables';
+/** The marker of the tournament the venue's `/screen` address shows. */
+export const SCREEN_PIN_ID = 'screen-pin';
 
 /** Results shown in the ticker: enough to read in one pass, newest first. */
 const TICKER_LENGTH = 8;
@@ -25,24 +43,38 @@ export interface ScreenProps {
   teamNames: Readonly<Record<string, string>>;
   /** Games a team must win to take a match; shown on the bracket when more than one. */
   gamesToWin?: number;
+  /** Where each bracket slot's team comes from. */
+  sources?: SlotSources;
   /** The moment match clocks count from; the render time when not given. */
   now?: Date;
 }
 
+/** The screen's size class by the number of teams: the fewer, the larger everything is drawn. */
+export function screenSize(tournament: Pick<TournamentModel, 'teams'>): 4 | 8 | 16 | 32 | 64 {
+  const n = tournament.teams.filter((t) => t.status !== 'withdrawn').length;
+  return n <= 4 ? 4 : n <= 8 ? 8 : n <= 16 ? 16 : n <= 32 ? 32 : 64;
+}
+
+/** How many side-by-side tables the standings take on the screen: about 18 rows fit in each. */
+export function screenColumns(tournament: Pick<TournamentModel, 'teams'>): number {
+  const n = tournament.teams.length;
+  return n <= 18 ? 1 : n <= 36 ? 2 : 3;
+}
+
 /** The whole venue screen: header with the results ticker, then the three rotating panels. */
-export function Screen({ tournament, liveGames, teamNames, gamesToWin, now }: ScreenProps) {
+export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, now }: ScreenProps) {
   return (
-    <div class="screen-frame">
+    <div class={`screen-frame screen--size-${screenSize(tournament)}`}>
       <header class="screen-header">
         <h1 class="screen-title">{tournament.name}</h1>
         <Ticker tournament={tournament} />
       </header>
       <div class="panels">
         <section class="panel panel--standings" aria-label="Standings">
-          <Leaderboard tournament={tournament} />
+          <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />
         </section>
         <section class="panel panel--bracket" aria-label="Bracket">
-          <Bracket tournament={tournament} gamesToWin={gamesToWin} fit={SCREEN_BRACKET} />
+          <Bracket tournament={tournament} gamesToWin={gamesToWin} sources={sources} fit={screenBracket(tournament)} />
         </section>
         <section class="panel panel--tables" aria-label="Live tables">
           <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} />
@@ -89,28 +121,140 @@ export interface LiveTablesProps {
   now?: Date;
 }
 
-/** Every table in play, each with its table number and its match clock. */
+/**
+ * How the tables in play are drawn: up to 4 as tables with their seats and the trick on the
+ * cloth, up to 8 as score cards, more as one line each.
+ */
+export function tablesLayout(count: number): 'seats' | 'cards' | 'lines' {
+  return count <= 4 ? 'seats' : count <= 8 ? 'cards' : 'lines';
+}
+
+/** Every table in play, each with its table number, round, match score and clock. */
 export function LiveTables({ tournament, liveGames, teamNames, now }: LiveTablesProps) {
   const matchOf = new Map<string, MatchModel>();
   for (const match of tournament.matches) for (const gameId of match.games) matchOf.set(gameId, match);
+  const layout = tablesLayout(liveGames.length);
   return (
     <section id={LIVE_TABLES_ID} class="live-tables" aria-labelledby="live-tables-title">
       <h2 id="live-tables-title">Live tables</h2>
       {liveGames.length === 0 ? (
         <p class="empty">No games in play right now.</p>
       ) : (
-        <ol class="live-table-list">
-          {liveGames.map((game) => {
-            const match = matchOf.get(game.gameId);
-            return (
-              <li class="live-table">
-                {match?.table != null ? <p class="table-number">Table {match.table}</p> : null}
-                <TableView game={game} teamNames={teamNames} clock={match?.clock ?? null} now={now} />
-              </li>
-            );
-          })}
+        <ol class={`live-table-list live-table-list--${layout} live-table-list--count-${Math.min(liveGames.length, 8)}`}>
+          {liveGames.map((game) => (
+            <li class="live-table">
+              <ScreenTable game={game} match={matchOf.get(game.gameId) ?? null} teamNames={teamNames} layout={layout} now={now ?? new Date()} />
+            </li>
+          ))}
         </ol>
       )}
     </section>
+  );
+}
+
+const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
+
+interface ScreenTableProps {
+  game: GameModel;
+  match: MatchModel | null;
+  teamNames: Readonly<Record<string, string>>;
+  layout: 'seats' | 'cards' | 'lines';
+  now: Date;
+}
+
+/** One table in play, in a box of fixed height: table, round and match score, clock, both teams' scores, and what is happening. */
+function ScreenTable({ game, match, teamNames, layout, now }: ScreenTableProps) {
+  const name = (team: Team) => teamNames[game.teams[team]] ?? game.teams[team];
+  const slot = (team: Team) => (match ? match.teams.indexOf(game.teams[team]) : -1);
+  const gamesWon = (team: Team) => (match && slot(team) >= 0 ? match.gamesWon[slot(team)]! : 0);
+  const openClaims = game.claims.filter((c) => !c.ruling).length;
+  const classes = ['screen-table', `screen-table--${layout}`];
+  if (openClaims > 0) classes.push('is-under-review');
+  if (game.winner) classes.push('is-over');
+  return (
+    <article class={classes.join(' ')} data-game={game.gameId} aria-label={`Table ${match?.table ?? ''}: ${name('NS')} against ${name('EW')}`}>
+      <header class="screen-table-head">
+        <span class="table-number">Table {match?.table ?? '—'}</span>
+        <span class="table-round">
+          {match?.label ?? `Game ${game.number}`} · game {game.number}
+        </span>
+        {match?.clock ? <Clock clock={match.clock} now={now} label="Left" /> : null}
+      </header>
+      <dl class="screen-scores">
+        {TEAMS.map((team) => (
+          <div class={`screen-score screen-score--${team.toLowerCase()}${game.winner === team ? ' is-winner' : ''}`}>
+            <dt class="team-name">{name(team)}</dt>
+            <dd class="games" title="Games won in this match">
+              <span class="visually-hidden">Games won: </span>
+              {gamesWon(team)}
+            </dd>
+            <dd class="score">
+              <span class="visually-hidden">Score </span>
+              {game.score[team]}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      <p class="screen-table-state">
+        {match ? <span class="match-score">Match {record(gamesWon('NS'), gamesWon('EW'))} · </span> : null}
+        {stateOf(game, name)}
+      </p>
+      {layout === 'seats' ? <Seats game={game} /> : null}
+    </article>
+  );
+}
+
+/** What is happening at a table, in a few words. */
+function stateOf(game: GameModel, name: (team: Team) => string): string {
+  const claims = game.claims.filter((c) => !c.ruling);
+  if (claims.length > 0) return `Under review: renege claimed against ${SEAT_NAMES[claims[0]!.seat]}`;
+  if (game.winner) return `${name(game.winner)} won ${game.score[game.winner]}–${game.score[game.winner === 'NS' ? 'EW' : 'NS']}`;
+  const current = game.current;
+  if (!current) return `Hand ${game.hands.length + 1} to deal`;
+  const bidder = nextBidder(game);
+  if (bidder) return `Hand ${current.number} · bidding, ${SEAT_NAMES[bidder]} to bid`;
+  if (current.tricks) return `Hand ${current.number} · tricks counted`;
+  let so;
+  try {
+    so = handSoFar(game);
+  } catch {
+    so = null;
+  }
+  const trick = so ? Math.max(1, so.tricks.length + (so.tricks[so.tricks.length - 1]?.cards.length === 4 ? 1 : 0)) : 1;
+  return `Hand ${current.number} · trick ${Math.min(13, trick)}${so?.next ? `, ${SEAT_NAMES[so.next]} to play` : ''}`;
+}
+
+/** The four seats with their bids and tricks, around the trick on the cloth, in fixed places. */
+function Seats({ game }: { game: GameModel }) {
+  const current = game.current;
+  let so = null;
+  try {
+    so = current && current.plays.length > 0 ? handSoFar(game) : null;
+  } catch {
+    so = null;
+  }
+  const last = so ? so.tricks[so.tricks.length - 1] : undefined;
+  const cards = new Map<Seat, string>();
+  if (current && last) {
+    const played = current.plays[so!.tricks.length - 1] ?? [];
+    played.forEach((card, i) => cards.set(SEATS[(SEATS.indexOf(last.leader) + i) % 4]!, card));
+  }
+  const turn = current ? (nextBidder(game) ?? (current.tricks ? null : (so?.next ?? null))) : null;
+  const taken = current?.tricks ?? so?.taken ?? null;
+  return (
+    <div class="screen-seats">
+      {SEATS.map((seat) => {
+        const bid = current?.bids[seat];
+        return (
+          <div class={`screen-seat screen-seat--${seat}${seat === turn ? ' is-turn' : ''}`} data-seat={seat}>
+            <span class="seat-name">{SEAT_NAMES[seat]}</span>
+            <span class="seat-bid">
+              {bid === undefined ? 'no bid yet' : `bid ${String(bid)}, won ${taken ? taken[seat] : 0}`}
+            </span>
+            <span class="seat-card">{cards.has(seat) ? <CardFace name={cards.get(seat)!} /> : null}</span>
+          </div>
+        );
+      })}
+    </div>
   );
 }

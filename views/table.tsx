@@ -10,6 +10,7 @@ import type { BidValue } from '../events/domain-events.ts';
 import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
 import { CardFace } from './card-face.tsx';
 import { replayLink } from './replay.tsx';
+import { Clock, type MatchClock } from './match-clock.tsx';
 
 /** The id of a table's live region: the SSE target for that game's updates. */
 export function tableId(gameId: string): string {
@@ -26,13 +27,7 @@ const END_REASONS: Record<string, string> = {
   time: 'led when time was called',
 };
 
-export interface MatchClock {
-  /** ISO time the clock started. */
-  startedAt: string;
-  minutes: number;
-  /** ISO time time was called; null while the clock runs. */
-  calledAt: string | null;
-}
+export type { MatchClock };
 
 export interface TableViewProps {
   game: GameModel;
@@ -130,29 +125,6 @@ function GameStatus({ game, name }: { game: GameModel; name: (team: Team) => str
     return <p class="notice notice--time">Time called: this hand is the last unless the score is tied.</p>;
   }
   return null;
-}
-
-function Clock({ clock, now }: { clock: MatchClock; now: Date }) {
-  const start = Date.parse(clock.startedAt);
-  if (Number.isNaN(start)) return null;
-  const deadline = new Date(start + clock.minutes * 60_000);
-  if (clock.calledAt !== null) {
-    return (
-      <p class="clock is-called">
-        <span class="clock-label">Clock</span> <span class="clock-value">Time called</span>
-      </p>
-    );
-  }
-  // Whole minutes, rounded up: "1 min" until the last second, as a table clock reads.
-  const remaining = Math.max(0, Math.ceil((deadline.getTime() - now.getTime()) / 60_000));
-  return (
-    <p class={remaining === 0 ? 'clock is-expired' : 'clock'} data-deadline={deadline.toISOString()}>
-      <span class="clock-label">Time left</span>{' '}
-      <time class="clock-value" datetime={`PT${remaining}M`}>
-        {remaining} min
-      </time>
-    </p>
-  );
 }
 
 interface CurrentHandProps {

@@ -4,7 +4,8 @@
 import type { FormatId } from '../events/domain-events.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 
-const FORMAT_NAMES: Record<FormatId, string> = {
+/** Each format's name as the room knows it. */
+export const FORMAT_NAMES: Record<FormatId, string> = {
   'blp-2024': 'BLP 2024',
   'unc-intramural': 'UNC intramural',
   'pitt-boss': 'Pitt Boss',
@@ -13,7 +14,8 @@ const FORMAT_NAMES: Record<FormatId, string> = {
   custom: 'Custom rules',
 };
 
-const STATUS_NAMES: Record<TournamentModel['status'], string> = {
+/** A tournament's status in words. */
+export const STATUS_NAMES: Record<TournamentModel['status'], string> = {
   registration: 'Registration open',
   running: 'In play',
   finished: 'Finished',

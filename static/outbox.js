@@ -1,0 +1,391 @@
+// The scorekeeper's outbox. Every entry tapped on a table's entry page (a card, a bid, a deal,
+// Undo, a claim) goes into a queue kept on the phone (localStorage), each with the command id
+// its form carries, and is sent to the ledger in order, one at a time. While the network is
+// down the queue grows and the page says "Offline: 3 entries waiting"; when it is back the
+// entries go in the order they were tapped. The ledger records a command id once, so an entry
+// sent again after an answer was lost is not recorded twice.
+//
+// Cards are followed on the phone as they are tapped: the card greys out in its place, the turn
+// passes to the next seat (to the trick's winner after the fourth card, ranked as the deck the
+// server drew ranks it), and every card's form is told the seat and the count of cards it is
+// for. The ledger refuses a tap made for a moment that has passed; such a refusal, or any other
+// found while sending, stops the queue and is shown with what to do.
+//
+// Served as a file: the page's Content-Security-Policy allows no inline scripts. Without this
+// script the forms still post through htmx, or as plain forms.
+(function () {
+  var PANEL_ID = 'entry-panel';
+  var SEAT_NAMES = { N: 'North', E: 'East', S: 'South', W: 'West' };
+  var SEATS = ['N', 'E', 'S', 'W'];
+  var RETRY_MS = 3000;
+
+  var queue = [];
+  var storageKey = null;
+  var sending = false;
+  var offline = false;
+  var conflict = null;
+  var retryTimer = null;
+  var slowTimer = null;
+  var showSending = false;
+
+  function panel() {
+    return document.getElementById(PANEL_ID);
+  }
+
+  function load() {
+    var p = panel();
+    if (!p) return;
+    storageKey = 'spades-outbox:' + p.getAttribute('data-outbox');
+    try {
+      queue = JSON.parse(localStorage.getItem(storageKey) || '[]');
+    } catch (e) {
+      queue = [];
+    }
+  }
+
+  function save() {
+    if (!storageKey) return;
+    try {
+      if (queue.length) localStorage.setItem(storageKey, JSON.stringify(queue));
+      else localStorage.removeItem(storageKey);
+    } catch (e) {
+      // A phone without storage still sends; it only cannot keep entries across a reload.
+    }
+  }
+
+  function plural(n) {
+    return n + (n === 1 ? ' entry' : ' entries');
+  }
+
+  // ---- what the phone shows ----
+
+  function render() {
+    var p = panel();
+    if (!p) return;
+    var line = p.querySelector('[data-outbox-state]');
+    if (!line) return;
+    line.classList.remove('is-conflict');
+    while (line.firstChild) line.removeChild(line.firstChild);
+    if (conflict) {
+      line.classList.add('is-conflict');
+      line.appendChild(document.createTextNode('Not recorded: ' + conflict.label + '. ' + conflict.message + '. '));
+      if (queue.length) {
+        line.appendChild(
+          document.createTextNode(
+            plural(queue.length) + ' tapped after it ' + (queue.length === 1 ? 'is' : 'are') + ' still on this phone. Compare the cards on the table with this page, then: ',
+          ),
+        );
+        line.appendChild(button('Send them', 'send', function () {
+          conflict = null;
+          render();
+          drain();
+        }));
+        line.appendChild(button('Drop them and enter again', 'drop', function () {
+          queue = [];
+          conflict = null;
+          save();
+          location.reload();
+        }));
+      } else {
+        line.appendChild(document.createTextNode('Check the table and enter it again if it still needs entering.'));
+      }
+      line.hidden = false;
+      return;
+    }
+    if (queue.length && offline) {
+      line.textContent = 'Offline: ' + plural(queue.length) + ' waiting. They are sent in order when the network is back; keep entering.';
+      line.setAttribute('data-waiting', String(queue.length));
+      line.hidden = false;
+      return;
+    }
+    if (queue.length && (showSending || queue.length > 1)) {
+      line.textContent = 'Sending ' + plural(queue.length) + '…';
+      line.setAttribute('data-waiting', String(queue.length));
+      line.hidden = false;
+      return;
+    }
+    line.removeAttribute('data-waiting');
+    line.hidden = true;
+  }
+
+  function button(text, action, onClick) {
+    var b = document.createElement('button');
+    b.type = 'button';
+    b.textContent = text;
+    b.setAttribute('data-outbox-action', action);
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
+  // ---- taking a tap ----
+
+  document.addEventListener(
+    'submit',
+    function (event) {
+      var form = event.target;
+      if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-entry') || !form.closest('#' + PANEL_ID)) return;
+      var fields = new URLSearchParams(new FormData(form, event.submitter || undefined));
+      var id = fields.get('commandId');
+      if (!id) return; // not an entry this script knows how to keep: let the page send it
+      // Before htmx or the browser send it: the outbox does.
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      if (conflict) return;
+      for (var i = 0; i < queue.length; i++) if (queue[i].id === id) return; // a second tap of the same entry
+      var kind = form.getAttribute('data-entry');
+      var item = { id: id, url: form.action, body: fields.toString(), kind: kind, label: labelOf(kind, fields) };
+      if (kind === 'play') advance(fields.get('card'));
+      else hold(form);
+      queue.push(item);
+      save();
+      clearTimeout(slowTimer);
+      showSending = false;
+      slowTimer = setTimeout(function () {
+        showSending = true;
+        render();
+      }, 600);
+      render();
+      drain();
+    },
+    true,
+  );
+
+  function labelOf(kind, fields) {
+    var seat = SEAT_NAMES[fields.get('seat')] || '';
+    if (kind === 'play') return seat + ' ' + cardText(fields.get('card'));
+    if (kind === 'bid') return seat + ' bid ' + fields.get('bid');
+    if (kind === 'undo') return 'Undo';
+    if (kind === 'deal') return 'the deal';
+    if (kind === 'claim') return 'the renege claim against ' + seat;
+    return 'the ' + kind;
+  }
+
+  function cardText(name) {
+    if (name === 'BJ') return 'big joker';
+    if (name === 'LJ') return 'little joker';
+    var suit = { S: '♠', H: '♥', D: '♦', C: '♣' }[name.slice(-1)] || '';
+    return name.slice(0, -1) + suit;
+  }
+
+  /** An entry the phone cannot follow by itself (a bid, a deal, Undo): nothing more is taken until it is answered. */
+  function hold(form) {
+    var p = panel();
+    var tapped = form && form.querySelector('button[type=submit]');
+    if (tapped) tapped.classList.add('is-sending');
+    var buttons = p.querySelectorAll('button[type=submit]');
+    for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
+    p.setAttribute('data-next', 'wait');
+  }
+
+  // ---- following the trick on the phone ----
+
+  function beats(a, b, led) {
+    if (a.suit === b.suit) return a.power > b.power;
+    if (a.suit === 0) return true;
+    if (b.suit === 0) return false;
+    return a.suit === led;
+  }
+
+  function seatAfter(seat, steps) {
+    return SEATS[(SEATS.indexOf(seat) + (steps || 1)) % 4];
+  }
+
+  /** Plays a tapped card on the phone: greys it, passes the turn, and points every card's form at the new moment. */
+  function advance(card) {
+    var p = panel();
+    var grid = p && p.querySelector('.card-grid');
+    if (!grid) return;
+    var key = grid.querySelector('button[data-card="' + card + '"]');
+    if (!key) return;
+    var seat = grid.getAttribute('data-seat');
+    var played = Number(grid.getAttribute('data-played')) + 1;
+    var trick = Number(grid.getAttribute('data-trick'));
+    var leader = grid.getAttribute('data-leader');
+    var onTable = (grid.getAttribute('data-on-table') || '').split(' ').filter(Boolean);
+    var broken = grid.getAttribute('data-broken') === '1';
+    key.disabled = true;
+    key.classList.remove('is-open', 'breaks-rule');
+    key.classList.add('is-played', 'is-sending');
+    if (onTable.length === 0) leader = seat;
+    onTable.push(card);
+    var slot = p.querySelector('[data-slot="' + seat + '"]');
+    if (slot) {
+      while (slot.firstChild) slot.removeChild(slot.firstChild);
+      var face = document.createElement('span');
+      face.className = /[HD]$/.test(card) ? 'card card--red' : 'card';
+      face.textContent = cardText(card);
+      slot.appendChild(face);
+    }
+    var next;
+    if (onTable.length === 4) {
+      var cards = onTable.map(function (name) {
+        var b = grid.querySelector('button[data-card="' + name + '"]');
+        return { suit: Number(b.getAttribute('data-suit')), power: Number(b.getAttribute('data-power')) };
+      });
+      var best = 0;
+      for (var i = 1; i < 4; i++) if (beats(cards[i], cards[best], cards[0].suit)) best = i;
+      if (cards.some(function (c) { return c.suit === 0; })) broken = true;
+      next = seatAfter(leader, best);
+      leader = next;
+      onTable = [];
+      trick += 1;
+    } else {
+      next = seatAfter(seat);
+    }
+    var over = played >= grid.querySelectorAll('button[data-card]').length || trick > 13;
+    grid.setAttribute('data-seat', next);
+    grid.setAttribute('data-played', String(played));
+    grid.setAttribute('data-trick', String(trick));
+    grid.setAttribute('data-leader', leader);
+    grid.setAttribute('data-on-table', onTable.join(' '));
+    grid.setAttribute('data-broken', broken ? '1' : '0');
+    var forms = grid.querySelectorAll('form[data-entry="play"]');
+    for (var f = 0; f < forms.length; f++) {
+      forms[f].querySelector('input[name=seat]').value = next;
+      forms[f].querySelector('input[name=played]').value = String(played);
+    }
+    var text = p.querySelector('[data-turn-text]');
+    if (text) text.textContent = over ? 'Hand complete: sending' : SEAT_NAMES[next] + ' to play · trick ' + trick;
+    var seats = p.querySelectorAll('.on-table-seat');
+    for (var s = 0; s < seats.length; s++) seats[s].classList.toggle('is-turn', seats[s].getAttribute('data-seat') === next);
+    p.setAttribute('data-next', over ? 'wait' : 'play:' + next + ':' + trick + ':' + onTable.length);
+    // A finished trick stays on the cloth until the first card of the next one is tapped.
+    if (onTable.length === 1) {
+      for (var t = 0; t < SEATS.length; t++) {
+        if (SEATS[t] === seat) continue;
+        var other = p.querySelector('[data-slot="' + SEATS[t] + '"]');
+        if (other) other.innerHTML = '<span class="on-table-empty">—</span>';
+      }
+    }
+    if (grid.getAttribute('data-known') === '1') markHands(grid, next, onTable, broken);
+  }
+
+  /** With the hands known from the deal: only the seat to play's own cards can be tapped, and those that break a rule are marked. */
+  function markHands(grid, seat, onTable, broken) {
+    var keys = grid.querySelectorAll('button[data-card]');
+    var mine = [];
+    for (var i = 0; i < keys.length; i++) {
+      var key = keys[i];
+      if (key.classList.contains('is-played')) continue;
+      var held = key.getAttribute('data-holder') === seat;
+      key.classList.toggle('is-open', held);
+      key.classList.toggle('is-elsewhere', !held);
+      key.classList.remove('breaks-rule');
+      key.disabled = !held;
+      if (held) mine.push(key);
+    }
+    var led = onTable.length ? grid.querySelector('button[data-card="' + onTable[0] + '"]') : null;
+    var ledSuit = led ? Number(led.getAttribute('data-suit')) : null;
+    var follows = mine.filter(function (k) { return ledSuit !== null && Number(k.getAttribute('data-suit')) === ledSuit; });
+    var other = mine.filter(function (k) { return Number(k.getAttribute('data-suit')) !== 0; });
+    for (var j = 0; j < mine.length; j++) {
+      var suit = Number(mine[j].getAttribute('data-suit'));
+      var breaks = ledSuit !== null ? follows.length > 0 && suit !== ledSuit : !broken && suit === 0 && other.length > 0;
+      mine[j].classList.toggle('breaks-rule', breaks);
+    }
+  }
+
+  // ---- sending ----
+
+  function drain() {
+    if (sending || conflict || !queue.length) {
+      render();
+      return;
+    }
+    clearTimeout(retryTimer);
+    sending = true;
+    var item = queue[0];
+    fetch(item.url, {
+      method: 'POST',
+      credentials: 'same-origin',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'HX-Request': 'true' },
+      body: item.body,
+    })
+      .then(function (response) {
+        return response.text().then(function (html) {
+          sending = false;
+          offline = false;
+          if (response.ok) {
+            queue.shift();
+            save();
+            if (!queue.length) {
+              clearTimeout(slowTimer);
+              showSending = false;
+              if (response.headers.get('hx-refresh') === 'true') {
+                location.reload();
+                return;
+              }
+              swap(html);
+            }
+            render();
+            drain();
+            return;
+          }
+          if (response.status >= 500 || response.status === 429) {
+            // The server cannot record right now (a full disk, too many requests): try again.
+            offline = true;
+            render();
+            retryTimer = setTimeout(drain, RETRY_MS);
+            return;
+          }
+          // Refused: the table moved on, the session ended, or the entry was wrong. Stop, and say so.
+          queue.shift();
+          save();
+          conflict = { label: item.label, message: messageOf(html, response.status) };
+          swap(html);
+          render();
+        });
+      })
+      .catch(function () {
+        sending = false;
+        offline = true;
+        render();
+        retryTimer = setTimeout(drain, RETRY_MS);
+      });
+  }
+
+  /** The refusal's sentence from the panel the server answered with. */
+  function messageOf(html, status) {
+    var doc = new DOMParser().parseFromString(html, 'text/html');
+    var refusal = doc.querySelector('[data-refusal], .notice--error');
+    var text = refusal ? refusal.textContent.trim().replace(/\.$/, '') : 'the server refused it (' + status + ')';
+    if (status === 401 || status === 403) text += '. Join the table again with its code; the entries stay on this phone';
+    return text;
+  }
+
+  /** Puts the server's panel in place of the phone's. */
+  function swap(html) {
+    var p = panel();
+    if (!p) return;
+    var doc = new DOMParser().parseFromString(html, 'text/html');
+    var fresh = doc.getElementById(PANEL_ID);
+    if (!fresh) return;
+    var adopted = document.importNode(fresh, true);
+    p.replaceWith(adopted);
+    if (window.htmx && typeof window.htmx.process === 'function') window.htmx.process(adopted);
+  }
+
+  // ---- the network coming back ----
+
+  window.addEventListener('online', function () {
+    clearTimeout(retryTimer);
+    drain();
+  });
+  window.addEventListener('offline', function () {
+    offline = true;
+    render();
+  });
+
+  document.addEventListener('DOMContentLoaded', function () {
+    load();
+    if (!queue.length) return;
+    // Entries kept from before a reload: follow the cards on the page again, then send.
+    for (var i = 0; i < queue.length; i++) {
+      if (queue[i].kind === 'play') advance(new URLSearchParams(queue[i].body).get('card'));
+      else hold(null);
+    }
+    offline = navigator.onLine === false;
+    render();
+    drain();
+  });
+})();

@@ -1,0 +1,112 @@
+/**
+ * Where each team stands, in the competition's own words: in the winners' bracket, in the
+ * losers' bracket, playing for 3rd, in the final, eliminated, champion, or the place it
+ * finished. Derived from the matches the bracket shows, so the leaderboard, the venue screen
+ * and the director's list say the same thing about a team.
+ */
+import type { MatchModel, TeamRow, TournamentModel } from '../events/read-models.ts';
+
+export type StandingTone = 'winners' | 'losers' | 'third' | 'final' | 'playing' | 'out' | 'champion' | 'placed' | 'registered' | 'withdrawn' | 'disqualified';
+
+export interface Standing {
+  /** The words the room reads ("Losers’ bracket, for 3rd"). */
+  label: string;
+  /** The same in a word or two, for the venue screen's narrow columns ("Losers"). */
+  short: string;
+  /** The badge's colour family. */
+  tone: StandingTone;
+}
+
+/** What a losers' bracket plays for: a place in the final (double elimination) or 3rd place (first-round losers). */
+export type LosersPlayFor = 'final' | 'third' | null;
+
+/**
+ * What the losers' bracket of these matches plays for. The double-elimination grand final
+ * (`GF`) takes the losers' bracket champion; with only a plain final (`F`) the losers'
+ * bracket plays for 3rd place (engine/bracket.ts names the matches this way).
+ */
+export function losersPlayFor(matches: readonly Pick<MatchModel, 'matchId' | 'side'>[]): LosersPlayFor {
+  if (!matches.some((m) => m.side === 'losers')) return null;
+  return matches.some((m) => m.matchId === 'GF') ? 'final' : 'third';
+}
+
+const ORDINALS = ['1st', '2nd', '3rd'];
+
+/** "2nd", "3rd", "5th". */
+export function ordinal(place: number): string {
+  if (place >= 1 && place <= ORDINALS.length) return ORDINALS[place - 1]!;
+  const tens = place % 100;
+  return `${place}${tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][place % 10] ?? 'th'}`;
+}
+
+const OPEN: ReadonlySet<MatchModel['status']> = new Set(['waiting', 'ready', 'live']);
+
+/** Every team's standing, by team id. */
+export function teamStandings(tournament: Pick<TournamentModel, 'teams' | 'matches' | 'placings' | 'status'>): Map<string, Standing> {
+  const purpose = losersPlayFor(tournament.matches);
+  const place = new Map(tournament.placings.map((p) => [p.teamId, p.place]));
+  // The first open match that names a team is the one it plays next (matches are in bracket order).
+  const next = new Map<string, MatchModel>();
+  const lastRound = new Map<string, number>();
+  const lastWon = new Map<string, MatchModel>();
+  for (const match of tournament.matches) {
+    lastRound.set(match.side, Math.max(lastRound.get(match.side) ?? 0, match.round));
+    if (match.status === 'done' && match.winner) lastWon.set(match.winner, match);
+    if (!OPEN.has(match.status)) continue;
+    for (const teamId of match.teams) if (teamId !== null && !next.has(teamId)) next.set(teamId, match);
+  }
+  // The winner of the match for 3rd has its place before the event is over.
+  const third = (teamId: string) => {
+    const won = lastWon.get(teamId);
+    return won !== undefined && (won.side === 'third-place' || (won.side === 'losers' && purpose === 'third' && won.round === lastRound.get('losers')));
+  };
+  const standings = new Map<string, Standing>();
+  for (const team of tournament.teams) {
+    const placed = place.get(team.teamId) ?? (!next.has(team.teamId) && third(team.teamId) ? 3 : undefined);
+    standings.set(team.teamId, standingOf(team, placed, next.get(team.teamId), purpose, lastRound));
+  }
+  return standings;
+}
+
+function standingOf(team: TeamRow, place: number | undefined, next: MatchModel | undefined, purpose: LosersPlayFor, lastRound: ReadonlyMap<string, number>): Standing {
+  switch (team.status) {
+    case 'registered':
+      return { label: 'Registered', short: 'Registered', tone: 'registered' };
+    case 'withdrawn':
+      return { label: 'Withdrawn', short: 'Withdrawn', tone: 'withdrawn' };
+    case 'disqualified':
+      return { label: 'Disqualified', short: 'Disqualified', tone: 'disqualified' };
+    case 'champion':
+      return { label: 'Champion', short: 'Champion', tone: 'champion' };
+    case 'out':
+      return place !== undefined ? { label: `${ordinal(place)} place`, short: ordinal(place), tone: 'placed' } : { label: 'Eliminated', short: 'Out', tone: 'out' };
+    case 'alive': {
+      if (place !== undefined) return { label: `${ordinal(place)} place`, short: ordinal(place), tone: 'placed' };
+      if (!next) return { label: 'Playing', short: 'Playing', tone: 'playing' };
+      switch (next.side) {
+        case 'winners':
+          return { label: 'Winners’ bracket', short: 'Winners', tone: 'winners' };
+        case 'losers':
+          if (purpose === 'third') {
+            return next.round === lastRound.get('losers') ? { label: 'Losers’ final, for 3rd', short: 'For 3rd', tone: 'third' } : { label: 'Losers’ bracket, for 3rd', short: 'Losers', tone: 'losers' };
+          }
+          return { label: 'Losers’ bracket', short: 'Losers', tone: 'losers' };
+        case 'final':
+          return { label: next.matchId === 'GF2' ? 'Final, deciding match' : 'In the final', short: 'Final', tone: 'final' };
+        case 'third-place':
+          return { label: 'Playing for 3rd', short: 'For 3rd', tone: 'third' };
+        default:
+          return { label: 'Playing', short: 'Playing', tone: 'playing' };
+      }
+    }
+    default: {
+      const _exhaustive: never = team.status;
+      return _exhaustive;
+    }
+  }
+}
+
+/** A win–loss pair as the room writes it: "2–1". */
+export function record(won: number, lost: number): string {
+  return `${won}–${lost}`;
+}
