@@ -1,0 +1,125 @@
+/**
+ * `npm run screenshots`: pictures of the pages as the room sees them, written to
+ * docs/screenshots/ and linked from the README. Three pitt-boss events of 4, 16 and 64 teams
+ * are played part-way by the table bots in a scratch ledger (some with reneges claimed, for the
+ * judge), served on a free port, and photographed with Debian's chromium: each panel of the
+ * venue screen at 1920×1080, and the judge console and a table's entry page on a 390×844 phone.
+ *
+ * The venue screen's panels take turns by a CSS animation; for the pictures the animation is
+ * stopped on one panel at a time (the browser is told to ignore the page's style policy for it).
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve } from '@hono/node-server';
+import { type Page, chromium } from 'playwright-core';
+import { type Ledger, openLedger } from '../events/ledger.ts';
+import { createApp } from '../server/app.ts';
+import { driveTables } from '../server/table-driver.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { indexedPng, readPng } from './png-palette.ts';
+
+const OUT = 'docs/screenshots';
+const CHROMIUM = '/usr/bin/chromium';
+const TEAM_NAMES = ['Aces High', 'Big Books', 'Nil Nation', 'Boston Tea', 'Bag Ladies', 'Trump Tight', 'Deuces Wild', 'Set Busters', 'Lucky Spades', 'High Joker', 'Renege Rangers', 'Blind Six'];
+
+function teamName(i: number): string {
+  const base = TEAM_NAMES[i % TEAM_NAMES.length]!;
+  return i < TEAM_NAMES.length ? base : `${base} ${Math.floor(i / TEAM_NAMES.length) + 1}`;
+}
+
+/** A pitt-boss event of `teams` teams, started and played `steps` rounds of entries by the bots. */
+function playEvent(ledger: Ledger, tournamentId: string, name: string, teams: number, steps: number, renegeChance: number): void {
+  const m = ledger.models;
+  ledger.execute(createTournament(m, { tournamentId, name, format: 'pitt-boss' }));
+  for (let i = 0; i < teams; i++) ledger.execute(registerTeam(m, { tournamentId, teamId: `${tournamentId}-${i + 1}`, name: teamName(i), players: [`Player ${2 * i + 1}`, `Player ${2 * i + 2}`] }));
+  ledger.execute(startTournament(m, { tournamentId, seed: `${tournamentId}-pictures` }));
+  for (let i = 0; i < steps; i++) if (driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures`, renegeChance }) === 0) break;
+}
+
+/** A picture of the page as it shows now, in as few colours as it needs. */
+async function shoot(page: Page, file: string): Promise<void> {
+  writeFileSync(file, indexedPng(readPng(await page.screenshot())));
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    console.error(`screenshots: ${CHROMIUM} is not installed (apt-get install chromium)`);
+    process.exit(2);
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'spades-screenshots-'));
+  const ledger = openLedger({ path: join(dir, 'ledger.db'), synchronous: 'NORMAL' });
+  try {
+    playEvent(ledger, 'friday-4', 'Friday Four', 4, 700, 0);
+    playEvent(ledger, 'spring-16', 'Spring Pitt Boss', 16, 2600, 0.001);
+    playEvent(ledger, 'open-64', 'City Open (64 teams)', 64, 200, 0.002);
+
+    const { app, auth, broadcaster } = createApp({ ledger });
+    await auth.users.add('Jo Judge', 'judge', 'pictures-judge');
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    mkdirSync(OUT, { recursive: true });
+    const written: string[] = [];
+    try {
+      // The venue screen: each panel of each event, at half scale (960×540) to keep the files small.
+      const tv = await browser.newContext({ viewport: { width: 1920, height: 1080 }, deviceScaleFactor: 0.5, bypassCSP: true });
+      const screen = await tv.newPage();
+      for (const [id, size] of [['friday-4', 4], ['spring-16', 16], ['open-64', 64]] as const) {
+        await screen.goto(`${url}/tournaments/${id}/screen`);
+        for (const panel of ['standings', 'bracket', 'tables']) {
+          const pin = await screen.addStyleTag({
+            content: `.panel, .panel-dots li, .ticker-track { animation: none !important; } .panel { opacity: 0; visibility: hidden; } .panel--${panel} { opacity: 1 !important; visibility: visible !important; } .ticker-track { padding-left: 0; }`,
+          });
+          const file = join(OUT, `screen-${size}-teams-${panel}.png`);
+          await shoot(screen, file);
+          await pin.evaluate((style) => (style as Element).remove());
+          written.push(file);
+        }
+      }
+      await tv.close();
+
+      // The judge console and a table's entry page on a phone.
+      const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+      const judge = await phone.newPage();
+      await judge.goto(`${url}/login?next=/judge`);
+      await judge.fill('input[name=name]', 'Jo Judge');
+      await judge.fill('input[name=password]', 'pictures-judge');
+      await judge.click('.stack-form button[type=submit]');
+      await judge.waitForURL(/\/judge$/);
+      let file = join(OUT, 'judge-console-phone.png');
+      await shoot(judge, file);
+      written.push(file);
+
+      const keeper = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
+      const entry = await keeper.newPage();
+      await entry.goto(`${url}/join?code=${auth.tableCode('friday-4', 1)}`);
+      await entry.click('.stack-form button[type=submit]');
+      await entry.waitForURL(/\/entry\/tables\//);
+      file = join(OUT, 'entry-phone.png');
+      await shoot(entry, file);
+      written.push(file);
+      await keeper.close();
+      await phone.close();
+    } finally {
+      await browser.close();
+      broadcaster.close();
+      if ('closeAllConnections' in server) server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+    let total = 0;
+    for (const file of written) {
+      const size = statSync(file).size;
+      total += size;
+      console.log(`${file}  ${Math.round(size / 1024)} KB`);
+    }
+    console.log(`${written.length} pictures, ${Math.round(total / 1024)} KB in all`);
+  } finally {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
