@@ -80,7 +80,7 @@ describe('a pitt-boss event in the competition’s own words', () => {
     const lastLosers = t.matches.filter((x) => x.side === 'losers').sort((a, b) => b.round - a.round)[0]!;
     expect(element(html, new RegExp(`<article [^>]*data-match="${lastLosers.matchId}"`))).toContain('<span class="match-label">For 3rd place</span>');
     // The final is drawn as the winners' bracket's last column, joined by lines to the matches that feed it.
-    const winners = element(html, /<section class="bracket-side bracket-side--winners"/);
+    const winners = element(html, /<section class="bracket-side bracket-side--winners[ "]/);
     expect(winners).toContain('>Final</h4>');
     expect(winners).toMatch(/class="cell gc-3 gs-4 joins-2"><article class="match match--done" data-match="F"/);
     expect((winners.match(/ feeds"/g) ?? []).length).toBe(6);
