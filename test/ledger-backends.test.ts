@@ -1,0 +1,571 @@
+/**
+ * The ledger's promises, held to the same assertions on both back ends, SQLite and PostgreSQL:
+ * a writer process killed with SIGKILL loses nothing it acknowledged; writer processes racing on
+ * one stream never share a version and every loser is told so; a command id answers a repeat
+ * with the first result and refuses reuse; whatever is changed in the stored table behind the
+ * append-only triggers, verification names the position; a fold from the store equals the
+ * models the appends produced; and a game entered from a record scores as `spades score`
+ * scores that record. The PostgreSQL cases run on a throwaway cluster and skip without one.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { buildSync } from 'esbuild';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRandom } from '../engine/random.ts';
+import { scoreRecord } from '../engine/record.ts';
+import { CommandIdReusedError, type AppendResult } from '../events/event-store.ts';
+import type { AnyEvent } from '../events/event-types.ts';
+import { gameRecord } from '../events/game-projection.ts';
+import { type Decision, type ExecuteOptions, type Ledger, openLedger, projected } from '../events/ledger.ts';
+import { type ReadModels, applyEvent, emptyModels } from '../events/projections.ts';
+import { importRecord } from '../events/record-import.ts';
+import { driveTables } from '../server/table-driver.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { startChild } from './fixtures/ledger-child-process.ts';
+import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
+import { type Backend, type StoreUnderTest, ledgerBackends } from './fixtures/ledger-backends.ts';
+import { noteMissingPostgres } from './fixtures/postgres.ts';
+import { fullGameRecord } from './record-builders.ts';
+
+noteMissingPostgres('ledger-backends (the PostgreSQL half)');
+
+const run = promisify(execFile);
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const SPADES = join(ROOT, 'bin', 'spades.js');
+const clock = () => '2025-03-01T19:00:00.000Z';
+const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Bundles the writer child (both back ends) into node_modules/.cache, so a start costs a bare node start. */
+function buildChild(): { path: string; remove: () => void } {
+  const dir = join(ROOT, 'node_modules', '.cache', 'spades-ledger-tests');
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `backend-ledger-child-${process.pid}.mjs`);
+  buildSync({
+    entryPoints: [join(ROOT, 'test', 'fixtures', 'backend-ledger-child.ts')],
+    outfile: path,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // The native module and the PostgreSQL driver (with its optional native half) stay outside.
+    external: ['better-sqlite3', 'pg', 'pg-native'],
+    logLevel: 'silent',
+  });
+  return { path, remove: () => rmSync(path, { force: true }) };
+}
+
+/**
+ * One crash: `writers` appending children on the ledger, all killed with SIGKILL at a random
+ * moment (sometimes while still starting, mostly while appending); then the ledger is opened
+ * again and checked: every acknowledged event there with the hash it was acknowledged with,
+ * positions gapless, the chain verifying, and the back end's own storage checks passing.
+ */
+async function crashCycle(backend: Backend, location: string, childPath: string, random: () => number, writers: number) {
+  const children = Array.from({ length: writers }, (_, i) => startChild(childPath, ['append-loop', location, `w${i}`]));
+  const killedAtStart = random() < 0.2;
+  if (killedAtStart) {
+    await sleep(random() * 100);
+  } else {
+    await Promise.all(children.map((c) => c.firstLine));
+    await sleep(random() * 10);
+  }
+  for (const c of children) c.child.kill('SIGKILL');
+  const exits = await Promise.all(children.map((c) => c.closed));
+  const problems: string[] = [];
+  exits.forEach((exit, i) => {
+    if (exit.signal !== 'SIGKILL') problems.push(`writer ${i} ended by itself (code ${exit.code}): ${exit.stderr.trim()}`);
+  });
+  const acks = children.flatMap((c) =>
+    c.lines.map((line) => {
+      const [word, position, hash] = line.split(' ');
+      if (word !== 'ack') problems.push(`unexpected line from a writer: ${line}`);
+      return { position: Number(position), hash: hash! };
+    }),
+  );
+  problems.push(...(await backend.storageProblems(location)));
+  const store = await backend.open(location, ledgerTestRegistry);
+  try {
+    const report = await store.verifyChain();
+    if (!report.ok) problems.push(`chain: position ${report.firstBad!.position}: ${report.firstBad!.reason}`);
+    const [count] = await backend.sql(location, 'SELECT count(*) AS n, coalesce(max(position), 0) AS top FROM events');
+    if (Number(count!.n) !== Number(count!.top)) problems.push(`positions are not gapless: ${count!.n} rows, top position ${count!.top}`);
+    const stored = new Map((await store.readAll()).map((e) => [e.position, e.hash]));
+    for (const ack of acks) {
+      if (!stored.has(ack.position)) problems.push(`acknowledged position ${ack.position} is missing`);
+      else if (stored.get(ack.position) !== ack.hash) problems.push(`acknowledged position ${ack.position} holds a different event`);
+    }
+    return { acked: acks.length, killedAtStart, head: report.head.position, problems };
+  } finally {
+    await store.close();
+  }
+}
+
+interface Outcome {
+  attempt: number;
+  ok?: true;
+  version?: number;
+  position?: number;
+  conflict?: true;
+  expected?: number;
+  actual?: number;
+  error?: string;
+}
+
+/** What a tournament's play appended, append by append: the decisions, the options and the time. */
+interface Step {
+  decisions: Decision[];
+  options: ExecuteOptions;
+  at: string;
+}
+
+/**
+ * Plays a small tournament with the table bots on a SQLite ledger (the driver decides
+ * synchronously), noting every append it made; returns those and the models the ledger held.
+ */
+function playedSteps(): { steps: Step[]; live: ReadModels } {
+  const dir = mkdtempSync(join(tmpdir(), 'spades-backends-play-'));
+  let tick = 0;
+  const ledger = openLedger({ path: join(dir, 'ledger.db'), synchronous: 'NORMAL', clock: () => new Date(Date.UTC(2026, 0, 1) + tick++ * 1000).toISOString() });
+  try {
+    const steps: Step[] = [];
+    const recording: Ledger = {
+      ...ledger,
+      execute(decisions, options = {}) {
+        // The driver decides against the models as they are; one writer, so nothing to fold first.
+        const decided = typeof decisions === 'function' ? decisions(ledger.models) : decisions;
+        const list = Array.isArray(decided) ? decided : [decided];
+        const results = ledger.execute(list, options);
+        const at = results.flatMap((r) => r.events)[0]?.meta.at;
+        if (at !== undefined) steps.push({ decisions: structuredClone(list), options: structuredClone(options), at });
+        return results;
+      },
+    };
+    const m = ledger.models;
+    recording.execute(createTournament(m, { tournamentId: 't1', name: 'Both Back Ends Cup', format: 'unc-intramural' }));
+    for (const i of [1, 2, 3]) recording.execute(registerTeam(m, { tournamentId: 't1', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+    recording.execute(startTournament(m, { tournamentId: 't1', seed: 'backends' }));
+    for (let step = 0; driveTables(recording, { tournamentId: 't1', seed: 'backends', renegeChance: 0.05, now: () => '2026-01-01T10:00:00.000Z' }) > 0; step++) {
+      if (step > 100_000) throw new Error('the tournament did not finish');
+    }
+    return { steps, live: structuredClone(ledger.models) };
+  } finally {
+    ledger.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Appends decisions as `Ledger.execute` does (each stream expecting the version the models hold
+ * for it) and folds what the append recorded into `models`, the live models.
+ */
+async function execute(store: StoreUnderTest, models: ReadModels, decisions: Decision[], options: ExecuteOptions = {}): Promise<AppendResult[]> {
+  const results = await store.appendMany(
+    decisions.map((d) => ({ stream: d.stream, events: d.events as AnyEvent[] as never, expectedVersion: models.streams[d.stream] ?? 0 })),
+    options,
+  );
+  for (const event of results.flatMap((r) => r.events)) applyEvent(models, projected(event));
+  return results;
+}
+
+async function spadesScore(file: string): Promise<unknown> {
+  const { stdout } = await run(process.execPath, [SPADES, 'score', file], { cwd: ROOT });
+  return JSON.parse(stdout);
+}
+
+const TAMPER_COLUMNS = ['position', 'stream', 'version', 'type', 'schema_version', 'payload', 'meta', 'command_id', 'prev_hash', 'hash'] as const;
+type Column = (typeof TAMPER_COLUMNS)[number];
+const INTEGER_COLUMNS: readonly Column[] = ['position', 'version', 'schema_version'];
+type Mutation =
+  | { kind: 'change'; row: number; column: Column; at: number; replacement: number; delta: number }
+  | { kind: 'delete'; row: number }
+  | { kind: 'swap'; row: number; other: number };
+
+const mutations = (size: number): fc.Arbitrary<Mutation> =>
+  fc.oneof(
+    fc.record({
+      kind: fc.constant('change' as const),
+      row: fc.integer({ min: 1, max: size }),
+      column: fc.constantFrom(...TAMPER_COLUMNS),
+      at: fc.nat(),
+      replacement: fc.nat(),
+      delta: fc.oneof(fc.integer({ min: -3, max: -1 }), fc.integer({ min: 1, max: 3 })),
+    }),
+    // The head itself can be cut off without breaking any link; a noted digest catches that.
+    fc.record({ kind: fc.constant('delete' as const), row: fc.integer({ min: 1, max: size - 1 }) }),
+    fc
+      .record({ row: fc.integer({ min: 1, max: size }), other: fc.integer({ min: 1, max: size }) })
+      .filter(({ row, other }) => row !== other)
+      .map(({ row, other }) => ({ kind: 'swap' as const, row, other })),
+  );
+
+/** Makes one mutation to the stored table directly; returns the position verification must name. */
+async function tamper(backend: Backend, location: string, mutation: Mutation, size: number): Promise<number> {
+  const sql = (text: string, params: unknown[] = []) => backend.sql(location, text, params);
+  const get = async (position: number) => (await sql(`SELECT ${TAMPER_COLUMNS.join(', ')} FROM events WHERE position = ?`, [position]))[0]!;
+  switch (mutation.kind) {
+    case 'delete':
+      await sql('DELETE FROM events WHERE position = ?', [mutation.row]);
+      return mutation.row;
+    case 'swap': {
+      const [low, high] = [Math.min(mutation.row, mutation.other), Math.max(mutation.row, mutation.other)];
+      const a = await get(low);
+      const b = await get(high);
+      const rest = TAMPER_COLUMNS.slice(1);
+      const set = (row: Record<string, unknown>, position: number) =>
+        sql(`UPDATE events SET ${rest.map((c) => `${c} = ?`).join(', ')} WHERE position = ?`, [...rest.map((c) => row[c]), position]);
+      // Park one row first so the unique stream/version and command id never clash midway.
+      await sql("UPDATE events SET stream = 'parked', command_id = NULL WHERE position = ?", [low]);
+      await set(a, high);
+      await set(b, low);
+      return low;
+    }
+    case 'change': {
+      const { row, column } = mutation;
+      const original = (await get(row))[column] as string | number | null;
+      // Some changes would clash with a unique column or a check of the table (another stream's
+      // version, another command id, a taken position); the next candidate is as much a change.
+      for (let attempt = 0; attempt < 200; attempt++) {
+        let value: string | number;
+        if (INTEGER_COLUMNS.includes(column)) {
+          value = Number(original) + (column === 'position' ? size : 0) + mutation.delta + attempt;
+        } else if (original === null) {
+          value = String.fromCharCode(0x21 + ((mutation.replacement + attempt) % 94));
+        } else {
+          const text = original as string;
+          const at = mutation.at % text.length;
+          let code = 0x20 + ((mutation.replacement + attempt) % 95);
+          if (code === text.charCodeAt(at)) code = code === 0x7e ? 0x20 : code + 1;
+          value = text.slice(0, at) + String.fromCharCode(code) + text.slice(at + 1);
+        }
+        if (value === original || value === Number(original)) continue;
+        try {
+          await sql(`UPDATE events SET ${column} = ? WHERE position = ?`, [value, row]);
+          return row;
+        } catch (error) {
+          if (!backend.isConstraintError(error)) throw error;
+        }
+      }
+      throw new Error(`no change of ${column} at ${row} could be stored`);
+    }
+  }
+}
+
+let played: { steps: Step[]; live: ReadModels } | null = null;
+/** The tournament both back ends replay, played once for the whole file. */
+const tournamentSteps = () => (played ??= playedSteps());
+
+for (const backend of ledgerBackends()) {
+  describe.skipIf(!backend.available)(`the ledger on ${backend.name}`, () => {
+    let child: { path: string; remove: () => void };
+    beforeAll(async () => {
+      await backend.start();
+      child = buildChild();
+    });
+    afterAll(async () => {
+      child?.remove();
+      await backend.stop();
+    });
+
+    /** Opens a store over the ledger's test events on `location`, noting it to close after the test. */
+    const opened: StoreUnderTest<LedgerTestEvent>[] = [];
+    const open = async (location: string, options: { clock?: () => string } = { clock }) => {
+      const store = await backend.open(location, ledgerTestRegistry, options);
+      opened.push(store);
+      return store;
+    };
+    const closeAll = () => Promise.all(opened.splice(0).map((s) => s.close()));
+    const rows = async (location: string) =>
+      (await backend.sql(location, 'SELECT position, stream, version, command_id FROM events ORDER BY position')).map((r) => ({ ...r, position: Number(r.position) }));
+
+    describe('a writer process killed with SIGKILL', () => {
+      const cycles = backend.scale.kills;
+      it(`keeps every acknowledged event, gapless and chained, across ${cycles} kills`, async () => {
+        // given one ledger reused by every cycle
+        const location = await backend.create();
+        const seed = Date.now() >>> 0;
+        const random = createRandom(seed).float;
+        let acked = 0;
+        let killedWhileAppending = 0;
+        let lastHead = 0;
+        for (let cycle = 1; cycle <= cycles; cycle++) {
+          // when a writer (two, every fifth cycle) is killed at a random moment and the ledger opened again
+          const result = await crashCycle(backend, location, child.path, random, cycle % 5 === 0 ? 2 : 1);
+          // then nothing acknowledged is lost and the ledger holds
+          expect(result.problems, `cycle ${cycle} (seed ${seed})`).toEqual([]);
+          expect(result.head).toBeGreaterThanOrEqual(lastHead);
+          lastHead = result.head;
+          acked += result.acked;
+          if (!result.killedAtStart && result.acked > 0) killedWhileAppending++;
+        }
+        // and most kills really did land while appends were under way
+        expect(killedWhileAppending).toBeGreaterThan(cycles / 2);
+        expect(acked).toBeGreaterThanOrEqual(killedWhileAppending);
+      }, 120_000);
+    });
+
+    describe('writer processes appending to the same stream', () => {
+      const WRITERS = ['alpha', 'beta', 'gamma'];
+      const ATTEMPTS = 150;
+      it(`${WRITERS.length} never share a version; every loser gets the conflict; successes equal the final version`, async () => {
+        // given the writers ready on one ledger
+        const location = await backend.create();
+        const writers = WRITERS.map((name) => startChild(child.path, ['contend', location, name, String(ATTEMPTS), 'game-7']));
+        await Promise.all(writers.map((w) => w.ready));
+        // when all go at once
+        for (const w of writers) w.child.stdin!.end('go\n');
+        const exits = await Promise.all(writers.map((w) => w.closed));
+        expect(exits.map((e) => [e.code, e.stderr])).toEqual(WRITERS.map(() => [0, '']));
+        const outcomes = writers.map((w) => w.lines.map((line) => JSON.parse(line) as Outcome & { done?: true }).filter((o) => !o.done) as Outcome[]);
+
+        // then each attempt ended in a success or a conflict, nothing else
+        for (const list of outcomes) {
+          expect(list).toHaveLength(ATTEMPTS);
+          expect(list.filter((o) => o.error)).toEqual([]);
+          for (const o of list.filter((o) => o.conflict)) expect(o.actual!).toBeGreaterThan(o.expected!);
+        }
+        const successes = outcomes.flat().filter((o) => o.ok);
+        const conflicts = outcomes.flat().filter((o) => o.conflict);
+        expect(successes.length + conflicts.length).toBe(WRITERS.length * ATTEMPTS);
+        // and the race was real: every writer lost some and won some
+        for (const list of outcomes) {
+          expect(list.some((o) => o.ok)).toBe(true);
+          expect(list.some((o) => o.conflict)).toBe(true);
+        }
+        // no version was given twice
+        expect(new Set(successes.map((o) => o.version)).size).toBe(successes.length);
+
+        const store = await open(location);
+        try {
+          const events = await store.readStream('game-7');
+          // the stream's versions are 1…n with no repeats, n being the number of successes
+          expect(await store.streamVersion('game-7')).toBe(successes.length);
+          expect(events.map((e) => e.version)).toEqual(successes.map((_, i) => i + 1));
+          // and each success is the event the ledger holds at the version it was told
+          const byVersion = new Map(events.map((e) => [e.version, e]));
+          outcomes.forEach((list, i) => {
+            for (const o of list.filter((o) => o.ok)) {
+              expect(byVersion.get(o.version!)).toMatchObject({ position: o.position, payload: { by: WRITERS[i], attempt: o.attempt } });
+            }
+          });
+          expect(await store.verifyChain()).toMatchObject({ ok: true, count: successes.length });
+          expect(await backend.storageProblems(location)).toEqual([]);
+        } finally {
+          await closeAll();
+        }
+      }, 90_000);
+    });
+
+    describe('a command id', () => {
+      let location: string;
+      let store: StoreUnderTest<LedgerTestEvent>;
+      const fresh = async () => {
+        await closeAll();
+        location = await backend.create();
+        store = await open(location);
+      };
+      afterAll(closeAll);
+
+      it('appended three times gives one event, and the first answer each time', async () => {
+        await fresh();
+        const first = await store.append('game-1', [counter('N', 1)], { commandId: 'bid-17', expectedVersion: 0 });
+        const second = await store.append('game-1', [counter('N', 1)], { commandId: 'bid-17', expectedVersion: 0 });
+        const third = await store.append('game-1', [counter('N', 1)], { commandId: 'bid-17', expectedVersion: 0 });
+        expect(await rows(location)).toEqual([{ position: 1, stream: 'game-1', version: 1, command_id: 'bid-17' }]);
+        expect(first.duplicate).toBe(false);
+        for (const retry of [second, third]) {
+          expect(retry.duplicate).toBe(true);
+          expect({ ...retry, duplicate: false }).toEqual(first);
+        }
+      });
+
+      it('sent with the same request answers with the first result; with another request it is refused as reused', async () => {
+        await fresh();
+        const first = await store.append('game-1', [counter('N', 1)], { commandId: 'bid-18', request: 'sha256:aaa' });
+        await store.append('game-1', [counter('E', 2)]);
+        // the same request, even decided against a stream that has moved on since: the first result
+        const again = await store.append('game-1', [counter('N', 1)], { commandId: 'bid-18', request: 'sha256:aaa', expectedVersion: 0 });
+        expect(again).toEqual({ ...first, duplicate: true });
+        // another request under the same id: refused, naming it, and nothing written
+        const other = store.append('game-1', [counter('N', 1)], { commandId: 'bid-18', request: 'sha256:bbb' });
+        await expect(other).rejects.toThrow(CommandIdReusedError);
+        await expect(other).rejects.toThrow('command id bid-18 was already used for another entry on game-1 (a different request), so it cannot record this one');
+        // other events under the same id, without a request: refused too
+        await expect(store.append('game-1', [counter('N', 9)], { commandId: 'bid-18' })).rejects.toThrow(CommandIdReusedError);
+        // and another stream under the same id
+        await expect(store.append('game-2', [counter('N', 1)], { commandId: 'bid-18', request: 'sha256:aaa' })).rejects.toThrow(
+          'command id bid-18 was already used for game-1, so it cannot be used again for game-2',
+        );
+        expect(await rows(location)).toHaveLength(2);
+      });
+
+      it('is remembered after other appends, and by a store opened on the ledger later', async () => {
+        await fresh();
+        await store.append('game-1', [counter('N', 1)], { commandId: 'bid-17' });
+        await store.append('game-1', [counter('E', 2)], { commandId: 'bid-18' });
+        await closeAll();
+        const reopened = await open(location);
+        // the stream is at version 2 now, yet the retry is no conflict: it was already done
+        const retry = await reopened.append('game-1', [counter('N', 1)], { commandId: 'bid-17', expectedVersion: 0 });
+        expect(retry).toMatchObject({ duplicate: true, positions: [1], versions: [1] });
+        expect(await rows(location)).toHaveLength(2);
+      });
+
+      it('for a command that recorded several events on several streams answers with all of them', async () => {
+        await fresh();
+        await store.append('game-2', [counter('x', 0)]);
+        const batch = [
+          { stream: 'game-1', events: [counter('N', 1), counter('N', 2)] },
+          { stream: 'match-1', events: [counter('N', 3)] },
+        ];
+        const first = await store.appendMany(batch, { commandId: 'hand-3-close' });
+        await store.append('game-1', [counter('S', 4)]);
+        const retry = await store.appendMany(batch, { commandId: 'hand-3-close' });
+        expect(retry).toEqual(first.map((r) => ({ ...r, duplicate: true })));
+        expect(retry.map((r) => r.positions)).toEqual([[2, 3], [4]]);
+        // a part of the batch alone is another command
+        await expect(store.appendMany([batch[0]!], { commandId: 'hand-3-close' })).rejects.toThrow(CommandIdReusedError);
+        expect(await rows(location)).toHaveLength(5);
+      });
+
+      it('sent over six connections at once is recorded once, and every one answers with it', async () => {
+        await fresh();
+        const stores = await Promise.all(Array.from({ length: 6 }, () => open(location)));
+        const results = await Promise.all(stores.map((s) => s.append('game-1', [counter('a', 1), counter('a', 2)], { commandId: 'tap-1' })));
+        expect(results.filter((r) => !r.duplicate)).toHaveLength(1);
+        for (const r of results) expect(r.positions).toEqual([1, 2]);
+        expect(await rows(location)).toHaveLength(2);
+      });
+    });
+
+    describe('a ledger changed behind the append-only triggers', () => {
+      let template: string;
+      let size: number;
+      let intactHead: string;
+      beforeAll(async () => {
+        template = await backend.create();
+        const store = await backend.open(template, ledgerTestRegistry, { clock });
+        for (let i = 0; i < 12; i++) {
+          const stream = ['game-1', 'game-2', 'match-1'][i % 3]!;
+          if (i % 4 === 3) {
+            await store.append(stream, [{ type: 'NoteTaken', payload: { text: `Zoë's table, note ${i}`, author: 'judge' } }], { meta: { by: 'judge:zoë' } });
+          } else {
+            await store.append(stream, [counter('N', i), counter('S', i)], { commandId: `cmd-${i}` });
+          }
+        }
+        size = (await store.head()).position;
+        intactHead = await store.digest();
+        await store.close();
+      });
+
+      /** A copy of the intact ledger with its triggers off, as someone editing the storage would have it. */
+      const tamperable = async () => {
+        const location = await backend.copy(template);
+        await backend.dropGuards(location);
+        return location;
+      };
+
+      it('is intact before anyone touches it', async () => {
+        const store = await open(await tamperable());
+        expect(await store.verifyChain()).toMatchObject({ ok: true, count: size });
+        await closeAll();
+      });
+
+      it('fails verification at the position that was changed, deleted or swapped', async () => {
+        await fc.assert(
+          fc.asyncProperty(mutations(size), async (mutation) => {
+            // given an intact ledger, when one mutation is made to its table
+            const location = await tamperable();
+            const expected = await tamper(backend, location, mutation, size);
+            // then verification fails and names that position
+            const store = await open(location);
+            const report = await store.verifyChain();
+            await closeAll();
+            expect(report.ok).toBe(false);
+            expect(report.firstBad?.position).toBe(expected);
+            expect(report.count).toBe(expected - 1);
+          }),
+          { numRuns: backend.scale.tamperings },
+        );
+      }, 90_000);
+
+      it('cut off at the head still verifies on its own, but no longer holds a digest noted before', async () => {
+        const location = await tamperable();
+        await backend.sql(location, 'DELETE FROM events WHERE position = ?', [size]);
+        const store = await open(location);
+        expect(await store.verifyChain()).toMatchObject({ ok: true, count: size - 1 });
+        expect(await store.checkDigest(intactHead)).toMatchObject({ ok: false, reason: expect.stringContaining(`no position ${size}`) });
+        await closeAll();
+      });
+    });
+
+    describe('read models folded from the store', () => {
+      it('equal the models the appends produced, for a tournament played card by card', async () => {
+        // given the appends of a tournament the bots played, made again on this back end
+        const { steps, live: played } = tournamentSteps();
+        let at = '';
+        const store = await backend.open(await backend.create(), undefined, { clock: () => at });
+        try {
+          const live = emptyModels();
+          for (const step of steps) {
+            at = step.at;
+            await execute(store, live, step.decisions, step.options);
+          }
+          // the live models are the ones the SQLite ledger held as it played
+          expect(live).toEqual(played);
+          expect(live.tournaments.t1!.model.status).toBe('finished');
+          // when the models are folded again from position 0, they are the live ones
+          const rebuilt = await store.fold();
+          expect(rebuilt).toEqual(live);
+          expect(rebuilt.position).toBe((await store.head()).position);
+          expect(await store.verifyChain()).toMatchObject({ ok: true, count: rebuilt.position });
+          // and every game of it, written out as a record, scores as its model shows
+          for (const game of Object.values(rebuilt.games)) {
+            const result = scoreRecord(JSON.parse(JSON.stringify(gameRecord(game))));
+            expect(result.final).toEqual(game.score);
+            expect(result.winner).toBe(game.winner);
+          }
+        } finally {
+          await store.close();
+        }
+      }, 120_000);
+    });
+
+    describe('a game entered from its record', () => {
+      it('scores, folded from the store, as `spades score` scores the record', async () => {
+        const dir = mkdtempSync(join(tmpdir(), 'spades-backends-record-'));
+        const store = await backend.open(await backend.create(), undefined, { clock });
+        try {
+          // given a paper record: a renege upheld, a misdeal, a hand by tricks, a hand to the target
+          const record = fullGameRecord();
+          const recordFile = join(dir, 'paper.json');
+          writeFileSync(recordFile, JSON.stringify(record));
+          // when it is entered through the ledger, and the models folded again from the store
+          const live = emptyModels();
+          const decision = importRecord(live, record, { gameId: 'paper-1', teams: { NS: 'Ana & Cy', EW: 'Ben & Dee' } }, clock());
+          await execute(store, live, [decision], { commandId: 'import-paper-1' });
+          const game = (await store.fold()).games['paper-1']!;
+          // then the game scores as `spades score` scores the record, hand by hand
+          const printed = (await spadesScore(recordFile)) as ReturnType<typeof scoreRecord>;
+          expect(printed).toEqual(JSON.parse(JSON.stringify(scoreRecord(record))));
+          expect(game.problem).toBeUndefined();
+          expect(game.score).toEqual(printed.final);
+          expect(game.winner).toBe(printed.winner);
+          expect(game.rows.map((r) => ({ NS: r.NS, EW: r.EW, reneges: r.reneges, illegalLeads: r.illegalLeads }))).toEqual(printed.hands);
+          // and the game written back out as a record scores the same through the command
+          const backFile = join(dir, 'back.json');
+          writeFileSync(backFile, JSON.stringify(gameRecord(game)));
+          expect(await spadesScore(backFile)).toEqual(printed);
+        } finally {
+          await store.close();
+          rmSync(dir, { recursive: true, force: true });
+        }
+      }, 60_000);
+    });
+  });
+}
