@@ -18,7 +18,8 @@ import { CommandError } from './commands.ts';
 import { publicAddress } from './public-address.ts';
 import { NotFoundPage } from '../views/not-found.tsx';
 import { teamStandings } from '../views/team-standing.ts';
-import { checkInTeam, createTournament, pinScreen, registerTeam, startMatch, startRound, startTournament, withdrawTeam } from './tournament-commands.ts';
+import { checkInTeam, createTournament, pinScreen, registerTeam, startTournament, withdrawTeam } from './tournament-commands.ts';
+import { startMatch, startRound } from './match-commands.ts';
 import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
 import { tournamentById } from '../events/lookup.ts';
 

@@ -39,7 +39,7 @@ import {
   recordTricks,
   undoLastEntry,
 } from './commands.ts';
-import { startMatch, startNextGame } from './tournament-commands.ts';
+import { startMatch, startNextGame } from './match-commands.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
 
 export interface EntryRoutesOptions {

@@ -26,7 +26,7 @@ import type { Session } from './sessions.ts';
 import { tableOfGame } from './table-codes.ts';
 import { runCommand } from './run-command.ts';
 import { CommandError, correctScore, giveRuling } from './commands.ts';
-import { callTime, correctGameResult, disqualifyTeam } from './tournament-commands.ts';
+import { callTime, correctGameResult, disqualifyTeam } from './match-commands.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
 
 const JUDGE_ROLES = ['judge', 'director'] as const;

@@ -19,7 +19,7 @@ import type { TournamentState } from '../events/tournament-projection.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../engine/formats.ts';
 import { CommandError, claimRenege, dealHand, makeBid, playCard } from './commands.ts';
 import { CommandIdReusedError, VersionConflictError } from '../events/event-store.ts';
-import { callTime, startMatch, startNextGame, startRound } from './tournament-commands.ts';
+import { callTime, startMatch, startNextGame, startRound } from './match-commands.ts';
 
 export interface DriverOptions {
   tournamentId: string;

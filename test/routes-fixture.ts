@@ -12,7 +12,8 @@ import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { bidsOpenTo, dealHand, makeBid, recordTricks } from '../server/commands.ts';
-import { createTournament, registerTeam, startMatch, startTournament } from '../server/tournament-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { startMatch } from '../server/match-commands.ts';
 import { bidValue } from '../engine/bid.ts';
 
 export type RoleName = 'public' | 'other-scorekeeper' | 'scorekeeper' | 'judge' | 'director';

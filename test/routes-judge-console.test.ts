@@ -14,7 +14,8 @@ import { handSoFar } from '../events/game-projection.ts';
 import { claimRenege, playCard } from '../server/commands.ts';
 import { judgeVersion } from '../server/judge-routes.tsx';
 import { livePartials } from '../server/live-pages.tsx';
-import { registerTeam, startMatch, startTournament } from '../server/tournament-commands.ts';
+import { registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { startMatch } from '../server/match-commands.ts';
 import { element } from './fixtures/html.ts';
 import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 
