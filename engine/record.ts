@@ -1,12 +1,22 @@
 /**
  * The `spades-game/1` record (spec/game-record.md): reading and checking one, and scoring it
  * through the same game fold the ledger uses. Every refusal is one line; when a hand is at fault
- * it starts `hand N:`.
+ * it starts `hand N:`. The record's shape is checked by its schema (record-schema.ts, published as
+ * docs/schemas/spades-game-1.schema.json); what depends on the preset and the game so far is checked here.
  */
 import { type Card, type Seat, type Team, SEATS, cardName, isSeat, parseCard, seatIndex } from './cards.ts';
-import { type Bid, type Bids, BidError, parseBid } from './bid.ts';
+import { type Bids, BidError, parseBid } from './bid.ts';
 import { type Deck, deckFor, inDeck } from './deck.ts';
 import { type EndReason, type GameHand, type GameState, GameError, applyHand, callTime, checkTurn, newGame } from './game.ts';
+import {
+  type PlayedHandJson,
+  type RecordHeaderJson,
+  firstIssue,
+  misdealHandSchema,
+  playedHandSchema,
+  recordHeaderSchema,
+  rulesProblem,
+} from './record-schema.ts';
 import { type Rules, RulesError, resolveRules } from './rules.ts';
 import type { RenegeRuling, TeamState } from './scoring.ts';
 import { PlayError, type Violation, replayPlays } from './trick.ts';
@@ -55,9 +65,6 @@ export interface RecordHand {
   reneges: Violation[];
   illegalLeads: Violation[];
 }
-
-const TOP_FIELDS = new Set(['format', 'rules', 'seats', 'dealer', 'start', 'timeCalled', 'hands']);
-const HAND_FIELDS = new Set(['dealer', 'deal', 'bids', 'tricks', 'plays', 'firstSeven', 'reneges']);
 
 /** Scores a `spades-game/1` record; throws RecordError with the one line saying what is wrong and where. */
 export function scoreRecord(json: unknown): RecordResult {
@@ -116,64 +123,29 @@ export function scoreNextHand(
 
 /** Reads the record's fields outside its hands; throws RecordError. */
 export function readHeader(json: unknown): RecordHeader {
-  if (!isObject(json)) throw new RecordError(`record: expected a JSON object, got ${kind(json)}`);
-  for (const key of Object.keys(json)) {
-    if (!TOP_FIELDS.has(key)) throw new RecordError(`record: unknown field '${key}'; the fields are ${[...TOP_FIELDS].join(', ')}`);
+  const parsed = recordHeaderSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = firstIssue(parsed.error.issues);
+    // What is wrong with the rules is said by the rules' own checker, in the words a tournament's rules get.
+    throw new RecordError(issue.path[0] === 'rules' ? rulesProblem((json as { rules?: unknown }).rules) : issue.message);
   }
-  if (json.format !== RECORD_FORMAT) {
-    throw new RecordError(`format: expected "${RECORD_FORMAT}", got ${json.format === undefined ? 'nothing' : JSON.stringify(json.format)}`);
-  }
-  if (json.rules === undefined) throw new RecordError('rules: missing; give a preset id such as "unc-300"');
+  const record = parsed.data as RecordHeaderJson;
   let rules: Rules;
   try {
-    rules = resolveRules(json.rules);
+    rules = resolveRules(record.rules);
   } catch (error) {
+    // The schema holds each option to its values; what holds between options is the rules' to say.
     if (error instanceof RulesError) throw new RecordError(error.message);
     throw error;
   }
-
-  const seats: Partial<Record<Seat, string>> = {};
-  if (json.seats !== undefined) {
-    if (!isObject(json.seats)) throw new RecordError(`seats: expected an object of player names by seat, got ${kind(json.seats)}`);
-    for (const [seat, name] of Object.entries(json.seats)) {
-      if (!isSeat(seat)) throw new RecordError(`seats: '${seat}' is not a seat; seats are N, E, S, W`);
-      if (typeof name !== 'string') throw new RecordError(`seats: ${seat}'s name must be a string, got ${kind(name)}`);
-      seats[seat] = name;
-    }
-  }
-
-  const dealer = json.dealer ?? 'N';
-  if (!isSeat(dealer)) throw new RecordError(`dealer: ${JSON.stringify(dealer)} is not a seat; seats are N, E, S, W`);
-
-  const start: Record<Team, Partial<TeamState>> = { NS: {}, EW: {} };
-  if (json.start !== undefined) {
-    if (!isObject(json.start)) throw new RecordError(`start: expected { "NS": {...}, "EW": {...} }, got ${kind(json.start)}`);
-    for (const [team, value] of Object.entries(json.start)) {
-      if (team !== 'NS' && team !== 'EW') throw new RecordError(`start: '${team}' is not a team; teams are NS and EW`);
-      if (!isObject(value)) throw new RecordError(`start.${team}: expected { "score", "bags", "sets" }, got ${kind(value)}`);
-      for (const [field, n] of Object.entries(value)) {
-        if (field !== 'score' && field !== 'bags' && field !== 'sets') {
-          throw new RecordError(`start.${team}: unknown field '${field}'; the fields are score, bags, sets`);
-        }
-        const ok = Number.isInteger(n) && (field === 'score' || (n as number) >= 0);
-        if (!ok) throw new RecordError(`start.${team}.${field}: expected a whole number${field === 'score' ? '' : ' 0 or more'}, got ${JSON.stringify(n)}`);
-        start[team][field] = n as number;
-      }
-    }
-  }
-
-  let timeCalled: number | null = null;
-  if (json.timeCalled !== undefined) {
-    if (!Number.isInteger(json.timeCalled) || (json.timeCalled as number) < 1) {
-      throw new RecordError(`timeCalled: expected the 1-based number of a hand, got ${JSON.stringify(json.timeCalled)}`);
-    }
-    timeCalled = json.timeCalled as number;
-  }
-
-  if (!Array.isArray(json.hands)) {
-    throw new RecordError(`hands: expected a list of hands, got ${json.hands === undefined ? 'nothing' : kind(json.hands)}`);
-  }
-  return { rules, seats, dealer, start, timeCalled, hands: json.hands };
+  return {
+    rules,
+    seats: record.seats ?? {},
+    dealer: record.dealer ?? 'N',
+    start: { NS: { ...record.start?.NS }, EW: { ...record.start?.EW } },
+    timeCalled: record.timeCalled ?? null,
+    hands: record.hands,
+  };
 }
 
 /**
@@ -181,37 +153,28 @@ export function readHeader(json: unknown): RecordHeader {
  * left); throws RecordError without the `hand N:` prefix, which the caller knows.
  */
 export function readHand(rules: Rules, dealer: Seat, raw: unknown): RecordHand {
-  if (!isObject(raw)) throw new RecordError(`expected a hand object, got ${kind(raw)}`);
-  const recordedDealer = raw.dealer;
-  if (recordedDealer !== undefined && !isSeat(recordedDealer)) {
-    throw new RecordError(`dealer: ${JSON.stringify(recordedDealer)} is not a seat; seats are N, E, S, W`);
+  // A hand is told apart as misdealt by its reason; either way its dealer is read first.
+  if (isObject(raw) && 'misdeal' in raw) {
+    const parsed = misdealHandSchema.safeParse(raw);
+    if (!parsed.success) throw new RecordError(firstIssue(parsed.error.issues, ['dealer', 'misdeal']).message);
+    const { dealer: recorded, misdeal } = parsed.data as { dealer?: Seat; misdeal: string };
+    return { hand: { kind: 'misdeal', reason: misdeal, ...(recorded === undefined ? {} : { dealer: recorded }) }, reneges: [], illegalLeads: [] };
   }
-  const dealerField = recordedDealer === undefined ? {} : { dealer: recordedDealer };
-
-  if ('misdeal' in raw) {
-    if (typeof raw.misdeal !== 'string' || raw.misdeal.trim() === '') {
-      throw new RecordError(`misdeal: expected the reason as a non-empty string, got ${JSON.stringify(raw.misdeal)}`);
-    }
-    const extra = Object.keys(raw).find((key) => key !== 'misdeal' && key !== 'dealer');
-    if (extra) throw new RecordError(`a misdealt hand has only its reason (and dealer), but it also has '${extra}'`);
-    return { hand: { kind: 'misdeal', reason: raw.misdeal, ...dealerField }, reneges: [], illegalLeads: [] };
-  }
-  for (const key of Object.keys(raw)) {
-    if (!HAND_FIELDS.has(key)) throw new RecordError(`unknown field '${key}'; a hand has ${[...HAND_FIELDS].join(', ')} or misdeal`);
-  }
+  const parsed = playedHandSchema.safeParse(raw);
+  if (!parsed.success) throw new RecordError(firstIssue(parsed.error.issues, ['dealer']).message);
+  const json = parsed.data as PlayedHandJson;
+  const dealerField = json.dealer === undefined ? {} : { dealer: json.dealer };
 
   const deck = deckFor(rules.options);
-  const bids = readBids(raw.bids);
-  const deal = raw.deal === undefined ? undefined : readDeal(deck, rules.name, raw.deal);
-  let tricks = raw.tricks === undefined ? null : readSeatNumbers(raw.tricks, 'tricks');
+  const bids = Object.fromEntries(SEATS.map((seat) => [seat, parseBid(json.bids[seat])!])) as Bids;
+  const deal = json.deal === undefined ? undefined : readDeal(deck, rules.name, json.deal);
+  let tricks: Record<Seat, number> | null = json.tricks ?? null;
 
   let reneges: Violation[] = [];
   let illegalLeads: Violation[] = [];
-  let firstSeven: Team | null = null;
-  let played: { reneges: Violation[] } | null = null;
-  if (raw.plays !== undefined) {
-    if (raw.firstSeven !== undefined) throw new RecordError('firstSeven is given with plays; with plays the first 7 tricks are counted from them');
-    const plays = readPlays(deck, rules.name, raw.plays);
+  let firstSeven: Team | null = json.firstSeven ?? null;
+  if (json.plays !== undefined) {
+    const plays = json.plays.map((trick, t) => trick.map((name) => readCard(deck, rules.name, name, `trick ${t + 1}`)));
     const result = replayPlays(deck, dealer, plays, deal);
     if (tricks) {
       for (const seat of SEATS) {
@@ -224,15 +187,11 @@ export function readHand(rules: Rules, dealer: Seat, raw: unknown): RecordHand {
     firstSeven = result.firstSeven;
     reneges = result.reneges;
     illegalLeads = result.illegalLeads;
-    played = { reneges };
-  } else if (raw.firstSeven !== undefined) {
-    if (raw.firstSeven !== 'NS' && raw.firstSeven !== 'EW') {
-      throw new RecordError(`firstSeven: expected "NS" or "EW", got ${JSON.stringify(raw.firstSeven)}`);
-    }
-    firstSeven = raw.firstSeven;
   }
 
-  const rulings = raw.reneges === undefined ? [] : readRulings(raw.reneges, played);
+  // The judge's ruling stands even where the recorded plays show no renege (a card may have been
+  // entered wrongly); the plays' own findings are reported beside it for the auditor.
+  const rulings: RenegeRuling[] = (json.reneges ?? []).map((claim) => ({ seat: claim.seat, upheld: claim.upheld }));
   return {
     hand: { kind: 'played', ...dealerField, bids, tricks, firstSeven, reneges: rulings },
     reneges,
@@ -240,54 +199,19 @@ export function readHand(rules: Rules, dealer: Seat, raw: unknown): RecordHand {
   };
 }
 
-function readBids(raw: unknown): Bids {
-  if (raw === undefined) throw new RecordError('bids: missing; a played hand needs all four bids');
-  if (!isObject(raw)) throw new RecordError(`bids: expected each seat's bid, got ${kind(raw)}`);
-  const bids = {} as Record<Seat, Bid>;
-  for (const key of Object.keys(raw)) if (!isSeat(key)) throw new RecordError(`bids: '${key}' is not a seat; seats are N, E, S, W`);
-  for (const seat of SEATS) {
-    if (raw[seat] === undefined) throw new RecordError(`bids: ${seat} has no bid`);
-    const bid = parseBid(raw[seat]);
-    if (!bid) {
-      throw new RecordError(`bids: ${seat}'s bid ${JSON.stringify(raw[seat])} is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"`);
-    }
-    bids[seat] = bid;
-  }
-  return bids;
-}
-
-function readSeatNumbers(raw: unknown, field: string): Record<Seat, number> {
-  if (!isObject(raw)) throw new RecordError(`${field}: expected a number for each seat, got ${kind(raw)}`);
-  for (const key of Object.keys(raw)) if (!isSeat(key)) throw new RecordError(`${field}: '${key}' is not a seat; seats are N, E, S, W`);
-  const out = {} as Record<Seat, number>;
-  for (const seat of SEATS) {
-    const n = raw[seat];
-    if (!Number.isInteger(n) || (n as number) < 0 || (n as number) > 13) {
-      throw new RecordError(`${field}: ${seat} ${n === undefined ? 'is missing' : `has ${JSON.stringify(n)}`}; each seat takes a whole number 0–13`);
-    }
-    out[seat] = n as number;
-  }
-  return out;
-}
-
-function readCard(deck: Deck, rulesName: string, raw: unknown, where: string): Card {
-  const card = typeof raw === 'string' ? parseCard(raw) : null;
-  if (card === null) throw new RecordError(`${where}: ${JSON.stringify(raw)} is not a card`);
+/** A card the schema has read as a card name, held to the preset's deck. */
+function readCard(deck: Deck, rulesName: string, name: string, where: string): Card {
+  const card = parseCard(name)!;
   if (!inDeck(deck, card)) throw new RecordError(`${where}: ${cardName(card)} is not in the ${rulesName} deck`);
   return card;
 }
 
-function readDeal(deck: Deck, rulesName: string, raw: unknown): Record<Seat, Card[]> {
-  if (!isObject(raw)) throw new RecordError(`deal: expected each seat's 13 cards, got ${kind(raw)}`);
-  for (const key of Object.keys(raw)) if (!isSeat(key)) throw new RecordError(`deal: '${key}' is not a seat; seats are N, E, S, W`);
+function readDeal(deck: Deck, rulesName: string, json: Record<Seat, string[]>): Record<Seat, Card[]> {
   // dealtTo[card] = index of the seat it was dealt to, −1 until dealt.
   const dealtTo = new Int8Array(54).fill(-1);
   const deal = {} as Record<Seat, Card[]>;
   for (const seat of SEATS) {
-    const cards = raw[seat];
-    if (!Array.isArray(cards)) throw new RecordError(`deal: ${seat} has no list of cards`);
-    if (cards.length !== 13) throw new RecordError(`deal: ${seat} has ${cards.length} cards; each seat is dealt 13`);
-    deal[seat] = cards.map((name) => {
+    deal[seat] = json[seat].map((name) => {
       const card = readCard(deck, rulesName, name, `deal: ${seat}`);
       const held = dealtTo[card]!;
       if (held >= 0) {
@@ -301,47 +225,6 @@ function readDeal(deck: Deck, rulesName: string, raw: unknown): Record<Seat, Car
   return deal;
 }
 
-function readPlays(deck: Deck, rulesName: string, raw: unknown): Card[][] {
-  if (!Array.isArray(raw)) throw new RecordError(`plays: expected the 13 tricks, got ${kind(raw)}`);
-  if (raw.length !== 13) throw new RecordError(`plays: ${raw.length} tricks recorded; a hand has 13`);
-  return raw.map((trick, t) => {
-    if (!Array.isArray(trick) || trick.length !== 4) {
-      throw new RecordError(`plays: trick ${t + 1} ${Array.isArray(trick) ? `has ${trick.length} cards` : 'is not a list of cards'}; a trick has 4`);
-    }
-    return trick.map((name) => readCard(deck, rulesName, name, `trick ${t + 1}`));
-  });
-}
-
-function readRulings(raw: unknown, played: { reneges: Violation[] } | null): RenegeRuling[] {
-  if (!Array.isArray(raw)) throw new RecordError(`reneges: expected a list of rulings, got ${kind(raw)}`);
-  return raw.map((claim, i) => {
-    const where = `reneges[${i}]`;
-    if (!isObject(claim)) throw new RecordError(`${where}: expected { "seat", "trick", "upheld" }, got ${kind(claim)}`);
-    for (const key of Object.keys(claim)) {
-      if (key !== 'seat' && key !== 'trick' && key !== 'upheld') throw new RecordError(`${where}: unknown field '${key}'; a ruling has seat, trick, upheld`);
-    }
-    if (!isSeat(claim.seat)) throw new RecordError(`${where}: seat ${JSON.stringify(claim.seat)} is not a seat; seats are N, E, S, W`);
-    if (typeof claim.upheld !== 'boolean') throw new RecordError(`${where}: upheld must be true or false, got ${JSON.stringify(claim.upheld)}`);
-    const trick = claim.trick;
-    if (trick !== undefined && (!Number.isInteger(trick) || (trick as number) < 1 || (trick as number) > 13)) {
-      throw new RecordError(`${where}: trick must be a trick number 1–13, got ${JSON.stringify(trick)}`);
-    }
-    if (played) {
-      // The judge's ruling stands even where the recorded plays show no renege (a card may have
-      // been entered wrongly); the plays' own findings are reported beside it for the auditor.
-      if (trick === undefined) throw new RecordError(`${where}: the renege claim against ${claim.seat} needs its trick, since the plays are given`);
-    }
-    return { seat: claim.seat, upheld: claim.upheld };
-  });
-}
-
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function kind(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'object') return 'an object';
-  return JSON.stringify(value);
 }
