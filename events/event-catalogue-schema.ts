@@ -5,6 +5,7 @@
  * language can check a ledger, or an event it means to send, before it arrives.
  */
 import { z } from 'zod';
+import { recordJsonSchema } from '../engine/record-schema.ts';
 import type { EventRegistry } from './event-types.ts';
 
 export const CATALOGUE_SCHEMA_ID = 'https://spades-ledger.example/schemas/ledger-event.schema.json';
@@ -45,7 +46,11 @@ export function eventCatalogueSchema(registry: EventRegistry): Record<string, un
   };
 }
 
-/** The JSON Schema files published in docs/schemas/ and served at /schemas/, by file name, as their text. */
+/**
+ * The JSON Schema files published in docs/schemas/ and served at /schemas/, by file name, as their
+ * text: a ledger line, and a `spades-game/1` game record (engine/record-schema.ts).
+ */
 export function publishedSchemas(registry: EventRegistry): Record<string, string> {
-  return { 'ledger-event.schema.json': `${JSON.stringify(eventCatalogueSchema(registry), null, 2)}\n` };
+  const text = (schema: Record<string, unknown>) => `${JSON.stringify(schema, null, 2)}\n`;
+  return { 'ledger-event.schema.json': text(eventCatalogueSchema(registry)), 'spades-game-1.schema.json': text(recordJsonSchema()) };
 }

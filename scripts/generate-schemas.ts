@@ -1,6 +1,8 @@
 /**
  * `npm run schemas`: writes the published JSON Schemas (docs/schemas/) from the schemas the
- * ledger checks with. A test fails when a committed file is not what this writes.
+ * ledger checks with: a ledger line (ledger-event.schema.json) and a `spades-game/1` game record
+ * (spades-game-1.schema.json, from engine/record-schema.ts). A test fails when a committed file
+ * is not what this writes.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
