@@ -13,7 +13,7 @@ import { legalPlays } from '../engine/trick.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import { claimRenege, playCard } from '../server/commands.ts';
 import { judgeVersion } from '../server/judge-routes.tsx';
-import { livePartials } from '../server/live-pages.tsx';
+import { livePartials } from '../server/live-channels.tsx';
 import { registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { startMatch } from '../server/match-commands.ts';
 import { element } from './fixtures/html.ts';

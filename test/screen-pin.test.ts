@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildModels } from '../events/ledger.ts';
 import { pinnedTournament } from '../events/screen-pin.ts';
-import { livePartials } from '../server/live-pages.tsx';
+import { livePartials } from '../server/live-channels.tsx';
 import { createTournament } from '../server/tournament-commands.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 
