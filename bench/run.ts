@@ -10,6 +10,7 @@ import { engineBench } from './engine.ts';
 import { renderBench } from './render.ts';
 import { sseBench } from './sse.ts';
 import { ledgerBench } from './ledger.ts';
+import { pgAppendBench } from './pg-append.ts';
 import { rebuildBench } from './rebuild.ts';
 import { scoreBench } from './score.ts';
 import { heavyReadsBench } from './heavy-reads.ts';
@@ -17,7 +18,7 @@ import { schemasBench } from './schemas.ts';
 import type { Benchmark, Figure } from './harness.ts';
 
 /** Every benchmark, in the order run. Add a benchmark by importing it and listing it here. */
-const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, schemasBench, rebuildBench, heavyReadsBench, renderBench, sseBench];
+const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, pgAppendBench, schemasBench, rebuildBench, heavyReadsBench, renderBench, sseBench];
 
 export interface Machine {
   cpu: string;
