@@ -13,7 +13,7 @@ import { SCREEN_PIN_ID } from '../views/screen.tsx';
 import { TOURNAMENT_LIST_ID, TournamentList } from '../views/home.tsx';
 import { pinnedTournament } from '../events/screen-pin.ts';
 import { JUDGE_SIGNAL_ID, JudgeSignal } from '../views/judge-console.tsx';
-import { judgeVersion } from './judge-routes.tsx';
+import { judgeVersion } from './judge-console-model.ts';
 import { TableView, tableId } from '../views/table.tsx';
 import { TournamentHome } from '../views/tournament-home.tsx';
 import { type Broadcaster, type SseSink, encodeSse } from './sse.ts';

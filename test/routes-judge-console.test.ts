@@ -12,7 +12,7 @@ import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import { claimRenege, playCard } from '../server/commands.ts';
-import { judgeVersion } from '../server/judge-routes.tsx';
+import { judgeVersion } from '../server/judge-console-model.ts';
 import { livePartials } from '../server/live-channels.tsx';
 import { registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { startMatch } from '../server/match-commands.ts';
