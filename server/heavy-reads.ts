@@ -11,6 +11,7 @@ import type { ChainReport } from '../events/hash-chain.ts';
 import type { Ledger } from '../events/ledger.ts';
 import { type ChainCheck, type LedgerReader, type PastTournament, createLedgerReader, digestAgainst } from './ledger-reader.ts';
 import type { ReaderAnswer, ReaderRequest } from './ledger-reader-worker.ts';
+import { readerWorkerFile } from './reader-worker-file.ts';
 
 /** A heavy read refused because its address (or the room) already has its share running. */
 export class BusyError extends Error {}
@@ -60,7 +61,6 @@ export class ReaderError extends Error {
 
 type Call = <R>(op: ReaderRequest['op'], ...args: unknown[]) => Promise<R>;
 
-const WORKER = new URL('../bin/ledger-reader-worker.js', import.meta.url);
 // A worker left idle this long is ended; the next heavy read starts another.
 const IDLE_MS = 15_000;
 
@@ -75,10 +75,12 @@ function workerCalls(path: string): Call {
     pending.clear();
     worker = null;
   };
-  const start = (): Worker => {
+  // Compiled on the first heavy read, then shared by every worker this process starts.
+  let file: Promise<URL> | null = null;
+  const start = (entry: URL): Worker => {
     // Its heap is bounded: a walk that outgrows it ends the worker (that read answers 503) and
     // the next read starts a fresh one, while the server itself is untouched.
-    const started = new Worker(WORKER, { workerData: { path }, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 } });
+    const started = new Worker(entry, { workerData: { path }, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } });
     started.unref();
     started.on('message', (answer: ReaderAnswer) => {
       const waiter = pending.get(answer.id);
@@ -102,14 +104,16 @@ function workerCalls(path: string): Call {
     });
     return started;
   };
-  return <R>(op: ReaderRequest['op'], ...args: unknown[]) =>
-    new Promise<R>((resolve, reject) => {
+  return async <R>(op: ReaderRequest['op'], ...args: unknown[]) => {
+    const entry = await (file ??= readerWorkerFile());
+    return new Promise<R>((resolve, reject) => {
       if (idle) clearTimeout(idle);
-      worker ??= start();
+      worker ??= start(entry);
       const id = ++next;
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
       worker.postMessage({ id, op, args } satisfies ReaderRequest);
     });
+  };
 }
 
 /** Calls a reader in this thread (a ledger held in memory has no file a worker could open). */
@@ -139,7 +143,6 @@ export function createHeavyReads(ledger: Ledger): HeavyReads {
   const path = ledger.database.path;
   const call = path === ':memory:' ? localCalls(createLedgerReader(ledger.database)) : workerCalls(path);
   let checking: Promise<ChainCheck> | null = null;
-  const encoder = new TextEncoder();
   return {
     check() {
       checking ??= call<ChainCheck>('check').finally(() => {
@@ -155,13 +158,13 @@ export function createHeavyReads(ledger: Ledger): HeavyReads {
       return new ReadableStream<Uint8Array>(
         {
           async pull(controller) {
-            const page = await call<{ text: string; last: number }>('exportPage', after, upTo, 1000);
-            if (page.text === '') {
+            const page = await call<{ bytes: Uint8Array; last: number }>('exportPage', after, upTo, 1000);
+            if (page.bytes.byteLength === 0) {
               controller.close();
               return;
             }
             after = page.last;
-            controller.enqueue(encoder.encode(page.text));
+            controller.enqueue(page.bytes);
           },
         },
         { highWaterMark: 2 },

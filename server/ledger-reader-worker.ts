@@ -36,5 +36,8 @@ parentPort!.on('message', (request: ReaderRequest) => {
   } catch (error) {
     answer = { id: request.id, error: { name: (error as Error).constructor.name, message: (error as Error).message } };
   }
-  parentPort!.postMessage(answer);
+  // A page of bytes moves to the server's thread without a copy.
+  const value = 'value' in answer ? (answer.value as { bytes?: unknown } | null) : null;
+  const bytes = value && typeof value === 'object' && value.bytes instanceof Uint8Array ? value.bytes : null;
+  parentPort!.postMessage(answer, bytes ? [bytes.buffer as ArrayBuffer] : []);
 });

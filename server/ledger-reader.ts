@@ -15,6 +15,7 @@ import { foldStreamVersions, pageFolder } from '../events/ledger.ts';
 import { type ReadModels, emptyModels } from '../events/projections.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 
+const encoder = new TextEncoder();
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 const PAGE = 5000;
 
@@ -126,14 +127,18 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
     },
 
     /** NDJSON lines for the rows after `after` up to `upTo`, at most `limit`, and the last position they hold. */
-    exportPage(after: number, upTo: number, limit = 1000): { text: string; last: number } {
+    /**
+     * The next page of the export as NDJSON bytes (empty at the end). Bytes, not text: the worker
+     * hands their buffer to the server's thread without copying it, and the socket takes it as is.
+     */
+    exportPage(after: number, upTo: number, limit = 1000): { bytes: Uint8Array; last: number } {
       let text = '';
       let last = after;
       for (const row of rows.all(after, upTo, limit)) {
         text += `${JSON.stringify({ ...row, payload: JSON.parse(row.payload) as unknown, meta: JSON.parse(row.meta) as unknown })}\n`;
         last = row.position;
       }
-      return { text, last };
+      return { bytes: encoder.encode(text), last };
     },
   };
 }
