@@ -4,5 +4,5 @@
 import { registerTypeScript } from './typescript.js';
 
 registerTypeScript();
-const { main } = await import('../server/cli.ts');
+const { main } = await import('../server/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));

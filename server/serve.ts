@@ -15,8 +15,7 @@ import { CommandError } from './commands.ts';
 import { createApp } from './app.ts';
 import { randomBytes } from 'node:crypto';
 import { tableCount } from './auth.ts';
-import type { CliIo } from './cli.ts';
-import { UsageError } from './cli.ts';
+import { type CliIo, UsageError } from './cli/io.ts';
 import { createTournament, registerTeam, startTournament } from './tournament-commands.ts';
 import { driveTables, nextEntry } from './table-driver.ts';
 import { tournamentLinks } from '../views/tournament-home.tsx';
@@ -104,31 +103,31 @@ interface ServeOptions {
   paceMs: number;
 }
 
-function readOptions(args: string[], env: NodeJS.ProcessEnv): ServeOptions {
+/** The options as `spades serve` was given them (see its entry in cli/command-table.ts). */
+interface ServeArguments {
+  values: { 'no-demo'?: boolean; pace?: string };
+}
+
+function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeOptions {
   const options: ServeOptions = {
     port: 3000,
     dataDir: env.DATA_DIR || './data',
-    demo: true,
+    demo: values['no-demo'] !== true,
     paceMs: 1000,
   };
   if (env.PORT !== undefined) {
     if (!/^\d+$/.test(env.PORT) || Number(env.PORT) > 65535) throw new UsageError(`PORT must be a port number (0–65535), not '${env.PORT}'`);
     options.port = Number(env.PORT);
   }
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (arg === '--no-demo') options.demo = false;
-    else if (arg === '--pace') {
-      const value = args[++i];
-      if (!value || !/^\d+$/.test(value)) throw new UsageError(`--pace takes milliseconds between entries at a table, not '${value ?? ''}'`);
-      options.paceMs = Number(value);
-    } else throw new UsageError(`serve: unknown option '${arg}'; the options are --no-demo and --pace MS`);
+  if (values.pace !== undefined) {
+    if (!/^\d+$/.test(values.pace)) throw new UsageError(`--pace takes milliseconds between entries at a table, not '${values.pace}'`);
+    options.paceMs = Number(values.pace);
   }
   return options;
 }
 
 /** Runs the server until the process is stopped. */
-export async function run(args: string[], io: CliIo): Promise<number> {
+export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const options = readOptions(args, process.env);
   mkdirSync(options.dataDir, { recursive: true });
   const path = join(options.dataDir, 'spades.db');

@@ -12,7 +12,7 @@ import { createApp } from '../server/app.ts';
 import { checkPassword, hashPassword, openUsers } from '../server/accounts.ts';
 import { createThrottle } from '../server/rate-limits.ts';
 import { findTable, tableCode } from '../server/table-codes.ts';
-import { main } from '../server/cli.ts';
+import { main } from '../server/cli/main.ts';
 import { createTournament, registerTeam } from '../server/tournament-commands.ts';
 
 const dirs: string[] = [];

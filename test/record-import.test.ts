@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/ledger.ts';
-import { main } from '../server/cli.ts';
+import { main } from '../server/cli/main.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import type { Ledger } from '../events/ledger.ts';

@@ -3,13 +3,13 @@
  * so anyone can check a game's score from its record without the server.
  */
 import { readFile } from 'node:fs/promises';
-import { RecordError, scoreRecord } from '../engine/record.ts';
-import { type CliIo, UsageError } from './cli.ts';
+import { RecordError, scoreRecord } from '../../engine/record.ts';
+import { type CliIo, UsageError } from './io.ts';
 
 /** Runs `spades score`; resolves to the exit status (a refused record throws UsageError). */
-export async function run(args: string[], io: CliIo): Promise<number> {
-  if (args.length !== 1) throw new UsageError('usage: spades score FILE (or - to read the record from standard input)');
-  const file = args[0]!;
+export async function run({ positionals }: { positionals: string[] }, io: CliIo): Promise<number> {
+  if (positionals.length !== 1) throw new UsageError('usage: spades score FILE (or - to read the record from standard input)');
+  const file = positionals[0]!;
   const where = file === '-' ? 'standard input' : file;
 
   let text: string;

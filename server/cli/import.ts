@@ -5,31 +5,31 @@
  * 2 naming what is wrong (in the record, or with the match) with nothing written.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { type CliIo, UsageError } from './cli.ts';
-import { parseFlags } from './cli-verify.ts';
-import { LedgerFileError, defaultDatabasePath } from '../events/database.ts';
-import { AppendRefusedError, LedgerUnavailableError, VersionConflictError } from '../events/event-store.ts';
-import { InvalidPayloadError } from '../events/event-types.ts';
-import { formatDigest } from '../events/hash-chain.ts';
-import { type Ledger, openLedger } from '../events/ledger.ts';
-import { type ImportTarget, RecordImportError, importRecord } from '../events/record-import.ts';
+import { type CliIo, UsageError } from './io.ts';
+import { LedgerFileError, defaultDatabasePath } from '../../events/database.ts';
+import { AppendRefusedError, LedgerUnavailableError, VersionConflictError } from '../../events/event-store.ts';
+import { InvalidPayloadError } from '../../events/event-types.ts';
+import { formatDigest } from '../../events/hash-chain.ts';
+import { type Ledger, openLedger } from '../../events/ledger.ts';
+import { type ImportTarget, RecordImportError, importRecord } from '../../events/record-import.ts';
 
-const USAGE = 'usage: spades import FILE|- (--tournament ID --match ID | --game ID) [--db FILE]';
-
-export async function run(args: string[], io: CliIo): Promise<number> {
-  const { flags, positional } = parseFlags('import', args, ['db', 'tournament', 'match', 'game']);
-  if (positional.length !== 1) throw new UsageError(`spades import: ${USAGE}`);
+export async function run(
+  args: { values: { db?: string; tournament?: string; match?: string; game?: string }; positionals: string[]; usage: string },
+  io: CliIo,
+): Promise<number> {
+  const { values, positionals, usage } = args;
+  if (positionals.length !== 1) throw new UsageError(`spades import: ${usage}`);
   let target: ImportTarget;
-  if (flags.tournament !== undefined || flags.match !== undefined) {
-    if (flags.tournament === undefined || flags.match === undefined) throw new UsageError('spades import: a match is named by both --tournament and --match');
-    target = { tournamentId: flags.tournament, matchId: flags.match, ...(flags.game !== undefined ? { gameId: flags.game } : {}) };
-  } else if (flags.game !== undefined) {
-    target = { gameId: flags.game };
+  if (values.tournament !== undefined || values.match !== undefined) {
+    if (values.tournament === undefined || values.match === undefined) throw new UsageError('spades import: a match is named by both --tournament and --match');
+    target = { tournamentId: values.tournament, matchId: values.match, ...(values.game !== undefined ? { gameId: values.game } : {}) };
+  } else if (values.game !== undefined) {
+    target = { gameId: values.game };
   } else {
-    throw new UsageError(`spades import: say where the game goes; ${USAGE}`);
+    throw new UsageError(`spades import: say where the game goes; ${usage}`);
   }
 
-  const source = positional[0]!;
+  const source = positionals[0]!;
   if (source !== '-' && !existsSync(source)) throw new UsageError(`spades import: no file at ${source}`);
   const text = source === '-' ? await io.stdin() : readFileSync(source, 'utf8');
   let record: unknown;
@@ -41,7 +41,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
 
   let ledger: Ledger;
   try {
-    ledger = openLedger({ path: flags.db ?? defaultDatabasePath() });
+    ledger = openLedger({ path: values.db ?? defaultDatabasePath() });
   } catch (error) {
     if (error instanceof LedgerFileError) throw new UsageError(`spades import: ${error.message}`);
     throw error;

@@ -1,10 +1,12 @@
 /**
  * Which ledger a command works on: a PostgreSQL database when `--db` or DATABASE_URL is a
  * postgres:// URL, otherwise a SQLite file (`--db FILE`, or the default under DATA_DIR). `--db`
- * comes first, so a file can be named while DATABASE_URL is set.
+ * comes first, so a file can be named while DATABASE_URL is set. Each is opened here, or
+ * refused in one line.
  */
-import { UsageError } from './cli.ts';
-import { type PgEventStore, openPostgresStore, pgStorageFaultOf, shownPgUrl } from '../events/pg-event-store.ts';
+import { UsageError } from './io.ts';
+import { LedgerFileError, type LedgerDatabase, defaultDatabasePath, openDatabase } from '../../events/database.ts';
+import { type PgEventStore, openPostgresStore, pgStorageFaultOf, shownPgUrl } from '../../events/pg-event-store.ts';
 
 export type LedgerTarget = { kind: 'sqlite'; path: string | undefined } | PostgresTarget;
 
@@ -52,5 +54,15 @@ export async function withPostgresLedger<T>(
     throw error;
   } finally {
     await store.close();
+  }
+}
+
+/** Opens the ledger file named by `--db` (or the default one) for reading, or refuses with one line. */
+export function openLedgerForReading(command: string, path: string | undefined): LedgerDatabase {
+  try {
+    return openDatabase({ path: path ?? defaultDatabasePath(), readonly: true });
+  } catch (error) {
+    if (error instanceof LedgerFileError) throw new UsageError(`spades ${command}: ${error.message}`);
+    throw error;
   }
 }

@@ -5,11 +5,11 @@
  * trustworthy) unless `--force` says to fold it all the same.
  */
 import { existsSync } from 'node:fs';
-import { defaultDatabasePath } from '../events/database.ts';
-import { verifyChain } from '../events/event-store.ts';
-import { LedgerReadError, openLedger, rebuildModels } from '../events/ledger.ts';
-import { type CliIo, UsageError } from './cli.ts';
-import { openLedgerForReading, parseFlags } from './cli-verify.ts';
+import { defaultDatabasePath } from '../../events/database.ts';
+import { verifyChain } from '../../events/event-store.ts';
+import { LedgerReadError, openLedger, rebuildModels } from '../../events/ledger.ts';
+import { type CliIo, UsageError } from './io.ts';
+import { openLedgerForReading } from './ledger-target.ts';
 
 /** A one-line progress bar redrawn in place: `[#####.....] 52% 81,000/156,000 events`. */
 export function progressBar(done: number, total: number, width = 30): string {
@@ -18,11 +18,9 @@ export function progressBar(done: number, total: number, width = 30): string {
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} events`;
 }
 
-export async function run(args: string[], io: CliIo): Promise<number> {
-  const force = args.includes('--force');
-  const { flags, positional } = parseFlags('rebuild', args.filter((a) => a !== '--force'), ['db', 'force']);
-  if (positional.length > 0) throw new UsageError(`spades rebuild: unexpected argument '${positional[0]}'; usage: spades rebuild [--db FILE] [--force]`);
-  const path = flags.db ?? defaultDatabasePath();
+export async function run({ values }: { values: { db?: string; force?: boolean } }, io: CliIo): Promise<number> {
+  const force = values.force === true;
+  const path = values.db ?? defaultDatabasePath();
   if (!existsSync(path)) throw new UsageError(`spades rebuild: no ledger at ${path}`);
   if (!force) {
     const database = openLedgerForReading('rebuild', path);

@@ -1,0 +1,36 @@
+/**
+ * `spades export [--db FILE|postgres://…]` writes the whole ledger as NDJSON to standard output,
+ * from a SQLite file or a PostgreSQL database (`ledger-target.ts`), line for line alike;
+ * `spades import-ledger` reads it back.
+ */
+import type { CliIo } from './io.ts';
+import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
+import { exportLines } from '../../events/ledger-file.ts';
+import { exportPostgresLines } from '../../events/pg-ledger.ts';
+
+// Writing a line at a time would make a large export crawl; a chunk keeps memory small too.
+const CHUNK_LINES = 1000;
+
+async function writeLines(io: CliIo, lines: Iterable<string> | AsyncIterable<string>): Promise<number> {
+  let chunk: string[] = [];
+  for await (const line of lines) {
+    chunk.push(line);
+    if (chunk.length === CHUNK_LINES) {
+      io.stdout(chunk.join(''));
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) io.stdout(chunk.join(''));
+  return 0;
+}
+
+export async function run({ values }: { values: { db?: string } }, io: CliIo): Promise<number> {
+  const target = ledgerTarget('export', values.db);
+  if (target.kind === 'postgres') return withPostgresLedger('export', target, { existing: true }, (store) => writeLines(io, exportPostgresLines(store)));
+  const database = openLedgerForReading('export', target.path);
+  try {
+    return await writeLines(io, exportLines(database));
+  } finally {
+    database.close();
+  }
+}
