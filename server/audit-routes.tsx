@@ -6,7 +6,6 @@
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { executeSync } from '../events/database.ts';
 import { AppendRefusedError, VersionConflictError, ledgerHead } from '../events/event-store.ts';
 import { InvalidPayloadError } from '../events/event-types.ts';
 import { DigestFormatError, formatDigest } from '../events/hash-chain.ts';
@@ -17,6 +16,7 @@ import type { TeamRow, TournamentModel } from '../events/read-models.ts';
 import { type ImportTarget, RecordImportError, importRecord } from '../events/record-import.ts';
 import { gameStream } from '../events/streams.ts';
 import { readJson } from './request-input.ts';
+import { clientAddress } from './client-address.ts';
 import { AsOfPage } from '../views/as-of.tsx';
 import { Layout } from '../views/layout.tsx';
 import { rankTeams } from '../views/leaderboard.tsx';
@@ -72,7 +72,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
   /** Runs a ledger-wide read through the gate; a refusal is a 429 with its sentence. */
   const heavy = async (c: Context, work: () => Promise<Response>): Promise<Response> => {
     try {
-      return await gate(addressOf(c), work);
+      return await gate(clientAddress(c), work);
     } catch (error) {
       if (error instanceof BusyError) return c.json({ error: error.message }, 429, { 'retry-after': '2' });
       throw error;
@@ -82,7 +82,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
 
   app.get('/tournaments/:tournamentId/as-of', (c) => {
     const tournamentId = c.req.param('tournamentId');
-    const state = own(ledger.models.tournaments, tournamentId);
+    const state = tournamentById(ledger.models, tournamentId);
     if (!state) return refusePage(c, 404, `tournament ${tournamentId} does not exist`);
     return heavy(c, async () => {
       const asOf = await foldAsOf(tournamentId, c.req.query('position'), c.req.query('at'));
@@ -106,7 +106,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
 
   app.get('/tournaments/:tournamentId/standings.csv', async (c) => {
     const tournamentId = c.req.param('tournamentId');
-    if (!own(ledger.models.tournaments, tournamentId)) return c.json({ error: `tournament ${tournamentId} does not exist` }, 404);
+    if (!tournamentById(ledger.models, tournamentId)) return c.json({ error: `tournament ${tournamentId} does not exist` }, 404);
     const asked = c.req.query('position') !== undefined || c.req.query('at') !== undefined;
     const answer = (tournament: TournamentModel | undefined, position: number) => {
       const rows = tournament ? rankTeams(tournament) : [];
@@ -117,7 +117,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
         'x-ledger-position': String(position),
       });
     };
-    if (!asked) return answer(own(ledger.models.tournaments, tournamentId)?.model, ledger.models.position);
+    if (!asked) return answer(tournamentById(ledger.models, tournamentId)?.model, ledger.models.position);
     return heavy(c, async () => {
       const asOf = await foldAsOf(tournamentId, c.req.query('position'), c.req.query('at'));
       if ('error' in asOf) return c.json({ error: `tournament ${tournamentId}: ${asOf.error}` }, 400);
@@ -243,17 +243,6 @@ async function readAsOf(ledger: Ledger, reads: HeavyReads, tournamentId: string,
   }
   const past = await reads.tournamentAt(tournamentId, position);
   return { ...past, ...(askedAt ? { askedAt } : {}) };
-}
-
-/** The address a request came from, for the per-address limit on ledger-wide reads. */
-function addressOf(c: Context): string {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined;
-  return env?.incoming?.socket?.remoteAddress ?? 'local';
-}
-
-/** An entry of a record keyed by id, never a property every object has (`constructor`, `__proto__`). */
-function own<T>(record: Record<string, T>, key: string): T | undefined {
-  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 const CSV_COLUMNS = ['rank', 'team_id', 'team', 'players', 'seed', 'status', 'wins', 'losses', 'games_won', 'games_lost', 'points', 'bags', 'sets'];

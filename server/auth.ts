@@ -10,9 +10,6 @@ import { createJoinLimiter, createLoginLimiter, openHitLog } from './rate-limits
 import { type Session, createSessions } from './sessions.ts';
 import { openTableCodes } from './table-codes.ts';
 
-// How many tables a tournament uses, for the callers that know it from here.
-export { tableCount } from './table-codes.ts';
-
 export interface AuthOptions {
   ledger: Ledger;
   /** Milliseconds since the epoch; sessions and the limits read it. */

@@ -14,7 +14,7 @@ import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } fr
 import { CommandError } from './commands.ts';
 import { createApp } from './app.ts';
 import { randomBytes } from 'node:crypto';
-import { tableCount } from './auth.ts';
+import { tableCount } from './table-codes.ts';
 import { type CliIo, UsageError } from './cli/io.ts';
 import { createTournament, registerTeam, startTournament } from './tournament-commands.ts';
 import { driveTables, nextEntry } from './table-driver.ts';
