@@ -6,7 +6,7 @@
  */
 import type { Child } from 'hono/jsx';
 import type { Change, ReadModels } from '../events/projections.ts';
-import { Bracket, BRACKET_ID, bracketSources } from '../views/bracket.tsx';
+import { Bracket, BRACKET_ID } from '../views/bracket.tsx';
 import { LEADERBOARD_ID, Leaderboard } from '../views/leaderboard.tsx';
 import { Partial } from '../views/partials.tsx';
 import { SCREEN_PIN_ID } from '../views/screen.tsx';
@@ -18,7 +18,7 @@ import { TableView, tableId } from '../views/table.tsx';
 import { TournamentHome } from '../views/tournament-home.tsx';
 import { type Broadcaster, type SseSink, encodeSse } from './sse.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
-import { ScreenPin, gamesToWin, html, screenPartials, teamNames } from './live-pages.tsx';
+import { ScreenPin, bracketProps, gamePlace, html, screenPartials, teamNames } from './live-pages.tsx';
 
 export type LiveKind = 'home' | 'pinned' | 'judge' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table';
 
@@ -66,8 +66,7 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
   if (parsed.kind === 'table') {
     const game = gameById(models, parsed.id);
     if (!game) return null;
-    const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
-    const match = tournament?.matches.find((m) => m.matchId === game.matchId);
+    const { tournament, match } = gamePlace(models, game);
     add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />);
     return partials;
   }
@@ -92,7 +91,7 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
   if (!tournament) return null;
   const leaderboard = () => add(LEADERBOARD_ID, <Leaderboard tournament={tournament} />);
   // The screen shows its window onto the bracket, the page the whole of it: same component, same props as the full render.
-  const bracket = () => add(BRACKET_ID, <Bracket tournament={tournament} gamesToWin={gamesToWin(models, parsed.id)} sources={bracketSources(tournamentById(models, parsed.id)!)} />);
+  const bracket = () => add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} />);
   switch (parsed.kind) {
     case 'screen':
       screenPartials(add, models, tournament);

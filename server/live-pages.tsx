@@ -5,7 +5,7 @@
  * which renders the same components again with the helpers exported here.
  */
 import type { ReadModels } from '../events/projections.ts';
-import type { GameModel, TournamentModel } from '../events/read-models.ts';
+import type { GameModel, MatchModel, TournamentModel } from '../events/read-models.ts';
 import { asOfLink } from '../views/as-of.tsx';
 import { Bracket, bracketSources } from '../views/bracket.tsx';
 import { Layout } from '../views/layout.tsx';
@@ -43,9 +43,16 @@ function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[]
     .filter((g): g is GameModel => Boolean(g));
 }
 
-/** How many games win a match in a tournament (1 when it does not exist). */
-export function gamesToWin(models: ReadModels, tournamentId: string): number {
-  return tournamentById(models, tournamentId)?.format.gamesToWin ?? 1;
+/** What a tournament's bracket is drawn with, on its page, its screen and in their streams. */
+export function bracketProps(models: ReadModels, tournament: TournamentModel) {
+  const state = tournamentById(models, tournament.tournamentId)!;
+  return { tournament, gamesToWin: state.format.gamesToWin, sources: bracketSources(state) };
+}
+
+/** The tournament and the match a game is played in, when it is part of one. */
+export function gamePlace(models: ReadModels, game: GameModel): { tournament: TournamentModel | undefined; match: MatchModel | undefined } {
+  const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
+  return { tournament, match: tournament?.matches.find((m) => m.matchId === game.matchId) };
 }
 
 /** The address a page's stream lives at. */
@@ -100,8 +107,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
   if (view.kind === 'table') {
     const game = gameById(models, view.gameId);
     if (!game) return null;
-    const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
-    const match = tournament?.matches.find((m) => m.matchId === game.matchId);
+    const { tournament, match } = gamePlace(models, game);
     return html(
       <Layout title={`Table ${match?.table ?? ''} · ${game.gameId}`} live={{ url: streamUrl(view, models, game.tournamentId ?? undefined) }}>
         {tournament ? (
@@ -152,7 +158,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
       return html(
         <Layout title={`${tournament.name} · bracket`} live={live}>
           <h1>{tournament.name}</h1>
-          <Bracket tournament={tournament} gamesToWin={gamesToWin(models, view.tournamentId)} sources={bracketSources(tournamentById(models, view.tournamentId)!)} />
+          <Bracket {...bracketProps(models, tournament)} />
           <p class="exports">
             <a href={asOfLink(tournament.tournamentId)}>The bracket as of an earlier moment</a>
           </p>
@@ -167,24 +173,14 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
 
 /** The venue screen of a tournament, as its page and the pinned `/screen` render it. */
 function screenOf(models: ReadModels, tournament: TournamentModel) {
-  const id = tournament.tournamentId;
-  return (
-    <Screen
-      tournament={tournament}
-      liveGames={liveGames(models, tournament)}
-      teamNames={teamNames(tournament)}
-      gamesToWin={gamesToWin(models, id)}
-      sources={bracketSources(tournamentById(models, id)!)}
-    />
-  );
+  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
 }
 
 /** The live regions of a tournament's venue screen. */
 export function screenPartials(add: (target: string, content: Child) => void, models: ReadModels, tournament: TournamentModel): void {
-  const id = tournament.tournamentId;
   add(TICKER_ID, <Ticker tournament={tournament} />);
   add(LEADERBOARD_ID, <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />);
-  add(BRACKET_ID, <Bracket tournament={tournament} gamesToWin={gamesToWin(models, id)} sources={bracketSources(tournamentById(models, id)!)} fit={screenBracket(tournament)} />);
+  add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} fit={screenBracket(tournament)} />);
   add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
 }
 
