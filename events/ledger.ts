@@ -103,8 +103,14 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   const database = openDatabase(options);
   const notice = options.onNotice ?? ((line: string) => process.stderr.write(`${line}\n`));
   if (!options.readonly) {
-    database.sqlite.exec(SNAPSHOT_SCHEMA);
-    addSnapshotColumns(database);
+    // Under the file's write lock: two processes opening one new file at the same moment would
+    // otherwise both find a column missing and both add it.
+    database.sqlite
+      .transaction(() => {
+        database.sqlite.exec(SNAPSHOT_SCHEMA);
+        addSnapshotColumns(database);
+      })
+      .immediate();
   }
   const store = createEventStore(database, { registry: domainEvents, ...(options.clock ? { clock: options.clock } : {}) }) as unknown as EventStore;
   const loaded = loadSnapshot(database);

@@ -80,4 +80,17 @@ describe('two processes appending to the same stream', () => {
     expect(store.verifyChain()).toMatchObject({ ok: true, count: successes.length });
     database.close();
   }, 60_000);
+
+  it('and eight opening one new file at the same moment: each opens it, and its tables are set up once', async () => {
+    for (let round = 0; round < 4; round++) {
+      const file = join(dir, `opening-${round}.db`);
+      openDatabase({ path: file }).close();
+      const openers = Array.from({ length: 8 }, () => startChild(child.path, ['open-ledger', file]));
+      await Promise.all(openers.map((o) => o.ready));
+      for (const o of openers) o.child.stdin!.end('go\n');
+      const exits = await Promise.all(openers.map((o) => o.closed));
+      expect(exits.map((e) => [e.code, e.stderr.split('\n').find((line) => /Error/.test(line)) ?? '']), `round ${round}`).toEqual(openers.map(() => [0, '']));
+      expect(openers.every((o) => o.lines.includes('opened'))).toBe(true);
+    }
+  });
 });
