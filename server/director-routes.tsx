@@ -10,7 +10,7 @@ import type { Ledger } from '../events/ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../views/director-pages.tsx';
 import type { Auth } from './auth.ts';
 import { refuse, wantsJson } from './refusals.ts';
-import { textField, wholeField } from './request-input.ts';
+import { field, fields, parseFields } from './request-input.ts';
 import type { Session } from './sessions.ts';
 import { tableCount } from './table-codes.ts';
 import { runCommand } from './run-command.ts';
@@ -25,6 +25,47 @@ import { tournamentById } from '../events/lookup.ts';
 
 const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
 const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,59}$/;
+const DEALERS = ['N', 'E', 'S', 'W'];
+
+// What each director's form sends, its fields in the order they are checked.
+const CreateFields = fields({
+  tournamentId: field.text({ max: 60 }).refine((id) => ID.test(id), { error: (iss) => `a tournament id is letters, digits and dashes, not '${String(iss.input)}'` }),
+  name: field.text({ max: 200 }),
+  format: field
+    .text({ max: 40 })
+    .refine((format) => FORMATS.includes(format as FormatId), { error: (iss) => `format must be one of ${FORMATS.join(', ')}, not '${String(iss.input)}'` }),
+});
+const TeamFields = fields({
+  name: field.text({ max: 120 }),
+  player1: field.text({ max: 120 }),
+  player2: field.text({ max: 120 }),
+  registeredOn: field.optionalText({ max: 10 }),
+  teamId: field.optionalText({ max: 60 }),
+});
+const TeamChoice = fields({ teamId: field.text({ max: 120 }) });
+const seed = field.optionalText({ max: 100 });
+const DrawFields = fields({
+  // Team ids one a line (or by commas) from the form, or a list from JSON; none sent is a random draw.
+  order: field.raw().transform((raw, ctx): string[] | undefined => {
+    if (Array.isArray(raw)) return raw.map((x) => String(x).trim()).filter(Boolean);
+    if (raw === undefined || raw === null || raw === '') return undefined;
+    if (typeof raw !== 'string') {
+      ctx.addIssue({ code: 'custom', message: 'order must be team ids, one a line' });
+      return undefined;
+    }
+    const order = raw.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
+    return order.length > 0 ? order : undefined;
+  }),
+  seed,
+});
+const RoundFields = fields({ seed });
+const SeatFields = fields({
+  table: field.whole({ min: 1, max: 999 }),
+  firstDealer: field
+    .optionalText({ max: 5 })
+    .transform((dealer) => dealer || 'N')
+    .refine((dealer) => DEALERS.includes(dealer), { error: (iss) => `the first dealer must be N, E, S or W, not '${String(iss.input)}'` }),
+});
 
 export interface DirectorRoutesOptions {
   ledger: Ledger;
@@ -150,13 +191,9 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     return runCommand(c, ledger, session, {
       scope: 'create',
       decide: (input) => {
-        const tournamentId = textField(input, 'tournamentId', { max: 60 });
-        if (!ID.test(tournamentId)) throw new CommandError(`a tournament id is letters, digits and dashes, not '${tournamentId}'`);
-        const name = textField(input, 'name', { max: 200 });
-        const format = textField(input, 'format', { max: 40 }) as FormatId;
-        if (!FORMATS.includes(format)) throw new CommandError(`format must be one of ${FORMATS.join(', ')}, not '${format}'`);
+        const { tournamentId, name, format } = parseFields(input, CreateFields);
         created = tournamentId;
-        return { decision: createTournament(models, { tournamentId, name, format }), done: `Created ${name}.` };
+        return { decision: createTournament(models, { tournamentId, name, format: format as FormatId }), done: `Created ${name}.` };
       },
       fragment: (notice) =>
         notice.done && tournamentById(models, created)
@@ -170,10 +207,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   app.post('/tournaments/:tournamentId/teams', (c) =>
     onTournament(c, 'register', (input) => {
       const tournamentId = tournamentIdOf(c);
-      const name = textField(input, 'name', { max: 120 });
-      const players = [textField(input, 'player1', { max: 120 }), textField(input, 'player2', { max: 120 })];
-      const registeredOn = textField(input, 'registeredOn', { optional: true, max: 10 });
-      const given = textField(input, 'teamId', { optional: true, max: 60 });
+      const { name, player1, player2, registeredOn, teamId: given } = parseFields(input, TeamFields);
+      const players = [player1, player2];
       const teamId = given || slug(name) || `team-${tournamentById(models, tournamentId)!.model.teams.length + 1}`;
       if (!ID.test(teamId)) throw new CommandError(`a team id is letters, digits and dashes, not '${teamId}'`);
       return {
@@ -186,7 +221,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   app.post('/tournaments/:tournamentId/check-in', (c) =>
     onTournament(c, 'check-in', (input) => {
       const tournamentId = tournamentIdOf(c);
-      const teamId = textField(input, 'teamId', { max: 120 });
+      const { teamId } = parseFields(input, TeamChoice);
       return { decision: checkInTeam(models, { tournamentId, teamId, at: now() }), done: `${teamId} checked in.` };
     }),
   );
@@ -194,7 +229,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   app.post('/tournaments/:tournamentId/withdraw', (c) =>
     onTournament(c, 'withdraw', (input) => {
       const tournamentId = tournamentIdOf(c);
-      const teamId = textField(input, 'teamId', { max: 120 });
+      const { teamId } = parseFields(input, TeamChoice);
       return { decision: withdrawTeam(models, { tournamentId, teamId }), done: `${teamId} withdrew.` };
     }),
   );
@@ -202,15 +237,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   app.post('/tournaments/:tournamentId/start', (c) =>
     onTournament(c, 'start', (input) => {
       const tournamentId = tournamentIdOf(c);
-      const raw = input.order;
-      let order: string[] | undefined;
-      if (Array.isArray(raw)) order = raw.map((x) => String(x).trim()).filter(Boolean);
-      else if (raw !== undefined && raw !== null && raw !== '') {
-        if (typeof raw !== 'string') throw new CommandError('order must be team ids, one a line');
-        order = raw.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
-        if (order.length === 0) order = undefined;
-      }
-      const seed = textField(input, 'seed', { optional: true, max: 100 });
+      const { order, seed } = parseFields(input, DrawFields);
       return {
         decision: startTournament(models, { tournamentId, ...(order ? { order } : {}), ...(seed ? { seed } : {}) }),
         done: order ? 'Seeded in the order given and drew the bracket.' : 'Seeded at random and drew the bracket.',
@@ -228,7 +255,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   app.post('/tournaments/:tournamentId/rounds', (c) =>
     onTournament(c, 'round', (input) => {
       const tournamentId = tournamentIdOf(c);
-      const seed = textField(input, 'seed', { optional: true, max: 100 }) || `${tournamentId}:${models.position}`;
+      const seed = parseFields(input, RoundFields).seed || `${tournamentId}:${models.position}`;
       return { decision: startRound(models, { tournamentId, seed }), done: 'Seated the next round.' };
     }),
   );
@@ -237,9 +264,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     onTournament(c, 'seat', (input) => {
       const tournamentId = tournamentIdOf(c);
       const matchId = c.req.param('matchId')!;
-      const table = wholeField(input, 'table', { min: 1, max: 999 })!;
-      const dealer = textField(input, 'firstDealer', { optional: true, max: 5 }) || 'N';
-      if (!['N', 'E', 'S', 'W'].includes(dealer)) throw new CommandError(`the first dealer must be N, E, S or W, not '${dealer}'`);
+      const { table, firstDealer: dealer } = parseFields(input, SeatFields);
       const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
       if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; seat ${matchId} at another table`, 409);
       return { decision: startMatch(models, { tournamentId, matchId, table, at: now(), firstDealer: dealer as Seat }), done: `Seated ${matchId} at table ${table}.` };

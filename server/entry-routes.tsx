@@ -18,7 +18,7 @@ import { cardText } from '../views/card-face.tsx';
 import { NotFoundPage } from '../views/not-found.tsx';
 import type { Auth } from './auth.ts';
 import { AccessError, refuse, refusalOf, wantsJson } from './refusals.ts';
-import { textField, wholeField } from './request-input.ts';
+import { field, fields, parseFields } from './request-input.ts';
 import type { Session } from './sessions.ts';
 import { tableOfGame } from './table-codes.ts';
 import { runCommand } from './run-command.ts';
@@ -37,6 +37,25 @@ import {
 import { startMatch, startNextGame } from './match-commands.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
 import { entryGame, flagOf } from './entry-game.ts';
+
+// What each entry sends, its fields in the order they are checked.
+const seat = field.text({ max: 5 });
+const StartFields = fields({ matchId: field.text({ max: 120 }), firstDealer: field.optionalText({ max: 5 }) });
+const DealFields = fields({
+  shuffle: field
+    .optionalText({ max: 10 })
+    .transform((shuffle) => shuffle || 'table')
+    .refine((shuffle) => shuffle === 'system' || shuffle === 'table', { error: (iss) => `shuffle must be 'system' or 'table', not '${String(iss.input)}'` }),
+  dealer: field.optionalText({ max: 5 }),
+});
+// A form sends "4"; the command reads numbers as numbers and "nil", "blind 6" as text.
+const BidFields = fields({ seat, bid: field.raw().transform((raw) => (typeof raw === 'string' && /^\d{1,2}$/.test(raw.trim()) ? Number(raw) : raw)) });
+// Where the tap was made, when the form says: a tap for a moment that has passed is refused.
+const PlayFields = fields({ seat, card: field.text({ max: 5 }), hand: field.optionalWhole({ min: 1, max: 999 }), played: field.optionalWhole({ min: 0, max: 51 }) });
+const tricksTaken = field.whole({ min: 0, max: 13 });
+const TricksFields = fields({ N: tricksTaken, E: tricksTaken, S: tricksTaken, W: tricksTaken });
+const RenegeFields = fields({ seat, hand: field.optionalWhole({ min: 1, max: 999 }), trick: field.optionalWhole({ min: 1, max: 13 }) });
+const MisdealFields = fields({ reason: field.text({ max: 200 }) });
 
 export interface EntryRoutesOptions {
   ledger: Ledger;
@@ -195,13 +214,13 @@ export function entryRoutes(options: EntryRoutesOptions) {
       },
       (input) => {
         const { tournamentId, table } = tableParams(c);
-        const matchId = textField(input, 'matchId', { max: 120 });
+        const { matchId, firstDealer } = parseFields(input, StartFields);
         const match = tournamentById(models, tournamentId)!.model.matches.find((m) => m.matchId === matchId);
         if (match?.status === 'live') {
           if (match.table !== table) throw new CommandError(`match ${matchId} is being played at table ${match.table}, not table ${table}`, 409);
           return { decision: startNextGame(models, { tournamentId, matchId }), done: `Started game ${match.games.length + 1} of ${match.label}.` };
         }
-        const dealer = textField(input, 'firstDealer', { optional: true, max: 5 }) || 'N';
+        const dealer = firstDealer || 'N';
         if (!SEATS.includes(dealer as Seat)) throw new CommandError(`the first dealer must be N, E, S or W, not '${dealer}'`);
         const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
         if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; it cannot start ${matchId} until that match is over`, 409);
@@ -218,9 +237,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
   app.post('/games/:gameId/deal', auth.guard(TABLE_ROLES), (c) =>
     record(c, TABLE_ROLES, 'deal', placeOfGame(c), (input, session) => {
       const game = gameFor(c, session);
-      const shuffle = textField(input, 'shuffle', { optional: true, max: 10 }) || 'table';
-      if (shuffle !== 'system' && shuffle !== 'table') throw new CommandError(`shuffle must be 'system' or 'table', not '${shuffle}'`);
-      const dealer = textField(input, 'dealer', { optional: true, max: 5 });
+      const { shuffle, dealer } = parseFields(input, DealFields);
       const decision = dealHand(models, { gameId: game.gameId, ...(shuffle === 'system' ? { seed: newSeed() } : {}), ...(dealer ? { dealer } : {}) });
       return { decision, done: `${SEAT_NAMES[dealerOfNextHand(game)]} dealt hand ${game.hands.length + 1}${shuffle === 'system' ? ' from the system’s shuffle' : ''}.` };
     }),
@@ -229,10 +246,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
   app.post('/games/:gameId/bid', auth.guard(TABLE_ROLES), (c) =>
     record(c, TABLE_ROLES, 'bid', placeOfGame(c), (input, session) => {
       const game = gameFor(c, session);
-      const seat = textField(input, 'seat', { max: 5 });
-      const raw = input.bid;
-      // A form sends "4"; the command reads numbers as numbers and "nil", "blind 6" as text.
-      const bid = typeof raw === 'string' && /^\d{1,2}$/.test(raw.trim()) ? Number(raw) : raw;
+      const { seat, bid } = parseFields(input, BidFields);
       return { decision: makeBid(models, { gameId: game.gameId, seat, bid }), done: `${SEAT_NAMES[seat as Seat] ?? seat} bid ${String(bid)}.` };
     }),
   );
@@ -246,11 +260,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
       placeOfGame(c),
       (input, session) => {
         const game = gameFor(c, session);
-        const seat = textField(input, 'seat', { max: 5 });
-        const card = textField(input, 'card', { max: 5 });
-        // Where the tap was made, when the form says: a tap for a moment that has passed is refused.
-        const hand = wholeField(input, 'hand', { optional: true, min: 1, max: 999 });
-        const before = wholeField(input, 'played', { optional: true, min: 0, max: 51 });
+        const { seat, card, hand, played: before } = parseFields(input, PlayFields);
         const expect = { ...(hand !== null ? { hand } : {}), ...(before !== null ? { played: before } : {}) };
         const decision = playCard(models, { gameId: game.gameId, seat, card, expect });
         const name = (decision.events[0]!.payload as { card: string }).card;
@@ -264,8 +274,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
   app.post('/games/:gameId/tricks', auth.guard(TABLE_ROLES), (c) =>
     record(c, TABLE_ROLES, 'tricks', placeOfGame(c), (input, session) => {
       const game = gameFor(c, session);
-      const tricks: Record<string, unknown> = {};
-      for (const seat of SEATS) tricks[seat] = wholeField(input, seat, { min: 0, max: 13 });
+      const tricks = parseFields(input, TricksFields);
       return { decision: recordTricks(models, { gameId: game.gameId, tricks }), done: `Recorded the tricks: ${SEATS.map((s) => `${s} ${String(tricks[s])}`).join(', ')}.` };
     }),
   );
@@ -281,9 +290,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
   app.post('/games/:gameId/claims/renege', auth.guard(CLAIM_ROLES), (c) =>
     record(c, CLAIM_ROLES, 'renege', placeOfGame(c), (input, session) => {
       const game = gameFor(c, session);
-      const seat = textField(input, 'seat', { max: 5 });
-      const hand = wholeField(input, 'hand', { optional: true, min: 1, max: 999 });
-      const trick = wholeField(input, 'trick', { optional: true, min: 1, max: 13 });
+      const { seat, hand, trick } = parseFields(input, RenegeFields);
       const claimId = `${game.gameId}-c${game.claims.length + 1}`;
       const decision = claimRenege(models, { gameId: game.gameId, claimId, seat, ...(hand !== null ? { hand } : {}), trick });
       return { decision, done: `Renege claimed against ${seat}${trick !== null ? ` at trick ${trick}` : ''}; a judge will rule.` };
@@ -293,7 +300,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
   app.post('/games/:gameId/claims/misdeal', auth.guard(CLAIM_ROLES), (c) =>
     record(c, CLAIM_ROLES, 'misdeal', placeOfGame(c), (input, session) => {
       const game = gameFor(c, session);
-      const reason = textField(input, 'reason', { max: 200 });
+      const { reason } = parseFields(input, MisdealFields);
       return { decision: callMisdeal(models, { gameId: game.gameId, reason }), done: `Misdeal (${reason}); deal the hand again.` };
     }),
   );

@@ -11,7 +11,7 @@ import { type JudgeConsoleProps, type PendingDisqualification, JudgeConsole, Jud
 import { SEAT_NAMES } from '../views/entry-table.tsx';
 import type { Auth } from './auth.ts';
 import { refusalOf, wantsJson } from './refusals.ts';
-import { readInput, textField, wholeField } from './request-input.ts';
+import { field, fields, parseFields, readInput } from './request-input.ts';
 import type { Session } from './sessions.ts';
 import { runCommand } from './run-command.ts';
 import { CommandError, correctScore, giveRuling } from './commands.ts';
@@ -20,6 +20,49 @@ import { gameById, tournamentById } from '../events/lookup.ts';
 import { gameLabel, judgeConsoleProps, judgeVersion, signed, teamName } from './judge-console-model.ts';
 
 const JUDGE_ROLES = ['judge', 'director'] as const;
+
+/**
+ * A "tournament/item" choice from the console's selects: the field `name` names both, and reads as the pair
+ * (a JSON client may send the two parts as fields of their own instead; see `sentAsParts`).
+ */
+function choice(name: string, first: string, second: string) {
+  const what = (id: string) => id.replace(/Id$/, '');
+  return field
+    .text({ max: 250 })
+    .refine((value) => value.lastIndexOf('/') > 0, {
+      error: (iss) => `${name} must name a ${what(first)} and a ${what(second)}, as 'one/other', not '${String(iss.input)}'`,
+    })
+    .transform((value): [string, string] => [value.slice(0, value.lastIndexOf('/')), value.slice(value.lastIndexOf('/') + 1)]);
+}
+const part = field.text({ max: 120 });
+const reason = field.text({ max: 500 });
+
+/** Whether the request sends a choice's two parts rather than the choice. */
+const sentAsParts = (input: Record<string, unknown>, first: string, second: string) =>
+  (Object.hasOwn(input, first) && input[first] !== undefined) || (Object.hasOwn(input, second) && input[second] !== undefined);
+
+// What each judge's form sends, its fields in the order they are checked.
+const RulingFields = fields({ upheld: field.raw(), note: field.optionalText({ max: 1000 }) });
+const TimeParts = fields({ tournamentId: part, matchId: part });
+const TimeChoice = fields({ match: choice('match', 'tournamentId', 'matchId') }).transform(({ match: [tournamentId, matchId] }) => ({ tournamentId, matchId }));
+const disqualifying = {
+  kind: field
+    .optionalText({ max: 20 })
+    .transform((kind) => kind || 'disqualified')
+    .refine((kind) => kind === 'disqualified' || kind === 'no-show' || kind === 'forfeit', {
+      error: (iss) => `kind must be disqualified, no-show or forfeit, not '${String(iss.input)}'`,
+    }),
+  reason,
+};
+const DisqualifyParts = fields({ tournamentId: part, teamId: part, ...disqualifying });
+const DisqualifyChoice = fields({ team: choice('team', 'tournamentId', 'teamId'), ...disqualifying }).transform(({ team: [tournamentId, teamId], ...rest }) => ({
+  tournamentId,
+  teamId,
+  ...rest,
+}));
+const CorrectionFields = fields({ gameId: part, NS: field.whole({ min: -2000, max: 2000 }), EW: field.whole({ min: -2000, max: 2000 }), reason });
+const ResultParts = fields({ gameId: part, winner: part, reason });
+const ResultChoice = fields({ result: choice('result', 'gameId', 'winner'), reason }).transform(({ result: [gameId, winner], reason: why }) => ({ gameId, winner, reason: why }));
 
 export interface JudgeRoutesOptions {
   ledger: Ledger;
@@ -52,15 +95,6 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     });
   };
 
-  /** Splits a "tournament/item" choice from the console's selects (JSON clients may send the parts). */
-  function pair(input: Record<string, unknown>, field: string, first: string, second: string): [string, string] {
-    if (input[first] !== undefined || input[second] !== undefined) return [textField(input, first, { max: 120 }), textField(input, second, { max: 120 })];
-    const value = textField(input, field, { max: 250 });
-    const at = value.lastIndexOf('/');
-    if (at <= 0) throw new CommandError(`${field} must name a ${first.replace(/Id$/, '')} and a ${second.replace(/Id$/, '')}, as 'one/other', not '${value}'`);
-    return [value.slice(0, at), value.slice(at + 1)];
-  }
-
   app.get('/', (c) => c.html(page({ ...consoleProps(auth.current(c)), sessions: auth.sessionList(auth.current(c)) })));
   // The console alone: what the live page fetches when its stream says something changed.
   app.get('/console', (c) => c.html(String(<JudgeConsole {...consoleProps(auth.current(c))} />)));
@@ -69,10 +103,9 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     run(c, 'ruling', (input, session) => {
       const gameId = c.req.param('gameId');
       const claimId = c.req.param('claimId');
-      const raw = input.upheld;
+      const { upheld: raw, note } = parseFields(input, RulingFields);
       const upheld = raw === true || raw === 'yes' || raw === 'true' ? true : raw === false || raw === 'no' || raw === 'false' ? false : null;
       if (upheld === null) throw new CommandError(`claim ${claimId}: choose uphold or deny (upheld must be yes or no, not ${JSON.stringify(raw ?? null)})`);
-      const note = textField(input, 'note', { optional: true, max: 1000 });
       const decision = giveRuling(models, { gameId, claimId, upheld, note, judge: session.name });
       const claim = gameById(models, gameId)!.claims.find((x) => x.claimId === claimId)!;
       return { decision, done: `${upheld ? 'Upheld' : 'Denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (${gameLabel(models, gameById(models, gameId)!)}).` };
@@ -81,7 +114,7 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
 
   app.post('/time', (c) =>
     run(c, 'time', (input) => {
-      const [tournamentId, matchId] = pair(input, 'match', 'tournamentId', 'matchId');
+      const { tournamentId, matchId } = parseFields(input, sentAsParts(input, 'tournamentId', 'matchId') ? TimeParts : TimeChoice);
       const match = tournamentById(models, tournamentId)?.model.matches.find((m) => m.matchId === matchId);
       const where = match ? `${match.table !== null ? `table ${match.table}, ` : ''}${match.label}` : `match ${matchId}`;
       return { decision: callTime(models, { tournamentId, matchId, at: now() }), done: `Time called at ${where}.` };
@@ -90,10 +123,8 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
 
   /** The disqualification a request asks for, read and checked, without recording it. */
   function disqualification(input: Record<string, unknown>): PendingDisqualification {
-    const [tournamentId, teamId] = pair(input, 'team', 'tournamentId', 'teamId');
-    const kind = textField(input, 'kind', { optional: true, max: 20 }) || 'disqualified';
-    if (kind !== 'disqualified' && kind !== 'no-show' && kind !== 'forfeit') throw new CommandError(`kind must be disqualified, no-show or forfeit, not '${kind}'`);
-    const reason = textField(input, 'reason', { max: 500 });
+    const { tournamentId, teamId, kind: chosen, reason } = parseFields(input, sentAsParts(input, 'tournamentId', 'teamId') ? DisqualifyParts : DisqualifyChoice);
+    const kind = chosen as PendingDisqualification['kind'];
     // Decided now, so a team that cannot be put out is refused before the confirmation is asked.
     disqualifyTeam(models, { tournamentId, teamId, reason, kind });
     const tournament = tournamentById(models, tournamentId)!.model;
@@ -131,10 +162,7 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
 
   app.post('/corrections', (c) =>
     run(c, 'correction', (input, session) => {
-      const gameId = textField(input, 'gameId', { max: 120 });
-      const NS = wholeField(input, 'NS', { min: -2000, max: 2000 })!;
-      const EW = wholeField(input, 'EW', { min: -2000, max: 2000 })!;
-      const reason = textField(input, 'reason', { max: 500 });
+      const { gameId, NS, EW, reason } = parseFields(input, CorrectionFields);
       const game = gameById(models, gameId);
       const label = game ? gameLabel(models, game) : `game ${gameId}`;
       const names = game ? { NS: teamName(models, game.tournamentId, game.teams.NS), EW: teamName(models, game.tournamentId, game.teams.EW) } : { NS: 'North–South', EW: 'East–West' };
@@ -144,10 +172,9 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
 
   app.post('/results', (c) =>
     run(c, 'result', (input, session) => {
-      const [gameId, winner] = pair(input, 'result', 'gameId', 'winner');
+      const { gameId, winner, reason } = parseFields(input, sentAsParts(input, 'gameId', 'winner') ? ResultParts : ResultChoice);
       const game = gameById(models, gameId);
       if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
-      const reason = textField(input, 'reason', { max: 500 });
       return {
         decision: correctGameResult(models, { tournamentId: game.tournamentId ?? '', gameId, winner, reason, judge: session.name }),
         done: `${gameLabel(models, game)} now goes to ${teamName(models, game.tournamentId, winner)}.`,

@@ -14,8 +14,13 @@ import type { Users } from './accounts.ts';
 import { clientAddress } from './client-address.ts';
 import type { Attempt } from './rate-limits.ts';
 import { type RefusalStatus, refusalOf, refuse, wantsJson } from './refusals.ts';
-import { readInput, textField } from './request-input.ts';
+import { field, fields, readFields } from './request-input.ts';
 import { type Session, type Sessions, accountOfTable, accountOfUser } from './sessions.ts';
+
+// What the sign-in forms send.
+const LoginFields = fields({ name: field.text({ max: 60 }), password: field.text({ max: 200 }) });
+const JoinFields = fields({ code: field.text({ max: 40 }) });
+const EndSessionFields = fields({ session: field.text({ max: 100 }) });
 
 export interface LoginRoutesOptions {
   ledger: Ledger;
@@ -50,9 +55,7 @@ export function loginRoutes(options: LoginRoutesOptions) {
     let name: string;
     let password: string;
     try {
-      const input = await readInput(c);
-      name = textField(input, 'name', { max: 60 });
-      password = textField(input, 'password', { max: 200 });
+      ({ name, password } = await readFields(c, LoginFields));
     } catch (error) {
       const refusal = refusalOf(error)!;
       return loginRefusal(c, refusal.status, refusal.message);
@@ -98,7 +101,7 @@ export function loginRoutes(options: LoginRoutesOptions) {
   routes.post('/join', async (c) => {
     let code: string;
     try {
-      code = textField(await readInput(c), 'code', { max: 40 });
+      ({ code } = await readFields(c, JoinFields));
     } catch (error) {
       const refusal = refusalOf(error)!;
       return joinRefusal(c, refusal.status, refusal.message, '');
@@ -141,7 +144,7 @@ export function loginRoutes(options: LoginRoutesOptions) {
     const session = sessions.current(c);
     let which: string;
     try {
-      which = textField(await readInput(c), 'session', { max: 100 });
+      ({ session: which } = await readFields(c, EndSessionFields));
     } catch (error) {
       const refusal = refusalOf(error)!;
       return refuse(c, refusal.status, refusal.message);

@@ -1,9 +1,10 @@
 /**
- * Reading what a request sends: a JSON object or a form's fields, and single fields checked
- * for what they must be. A body that is neither JSON nor a form, JSON nested deeper than any
+ * Reading what a request sends: a JSON object or a form's fields, read through one zod schema
+ * per shape of request. A body that is neither JSON nor a form, JSON nested deeper than any
  * request here needs, or a field of the wrong kind is refused with a sentence naming it.
  */
 import type { Context } from 'hono';
+import { z } from 'zod';
 import { CommandError } from './commands.ts';
 
 /**
@@ -81,29 +82,89 @@ export async function readInput(c: Context): Promise<Record<string, unknown>> {
   throw new CommandError(`send the fields as a form or as JSON, not as '${type || 'an unlabelled body'}'`);
 }
 
-/** A field that must be text. */
-export function textField(input: Record<string, unknown>, name: string, options: { optional?: boolean; max?: number } = {}): string {
-  const value = Object.hasOwn(input, name) ? input[name] : undefined;
-  if (value === undefined || value === null || value === '') {
-    if (options.optional) return '';
-    throw new CommandError(`${name} is missing`);
-  }
-  if (typeof value !== 'string' && typeof value !== 'number') throw new CommandError(`${name} must be text, not ${Array.isArray(value) ? 'a list' : typeof value}`);
-  const text = String(value).trim();
-  if (text.length > (options.max ?? 500)) throw new CommandError(`${name} must have at most ${options.max ?? 500} characters`);
-  return text;
+// Fields. A form sends every field as text and JSON sends numbers as numbers, so each field
+// schema takes both. A field that is absent, null or empty is missing. The problems read as
+// "<field> is missing", "<field> must be text, not a list", and so on: a building block words
+// what is wrong, and the field's name is put in front of it. A route's own check (a `.refine`
+// or an issue it adds) words the whole sentence itself.
+
+/** Absent, null and empty are all "not sent". */
+const sent = (value: unknown): unknown => (value === null || value === '' ? undefined : value);
+
+const kindOf = (value: unknown): string => (Array.isArray(value) ? 'a list' : typeof value);
+
+/** Text, trimmed, at most `max` characters (500 unless told); a number is taken as its digits. */
+function textSchema(max: number) {
+  return z
+    .string({ error: (iss) => (iss.input === undefined ? 'is missing' : `must be text, not ${kindOf(iss.input)}`) })
+    .trim()
+    .max(max, { error: `must have at most ${max} characters` });
 }
 
-/** A field that must be a whole number (a number in JSON, digits in a form). */
-export function wholeField(input: Record<string, unknown>, name: string, options: { optional?: boolean; min?: number; max?: number } = {}): number | null {
-  const value = Object.hasOwn(input, name) ? input[name] : undefined;
-  if (value === undefined || value === null || value === '') {
-    if (options.optional) return null;
-    throw new CommandError(`${name} is missing`);
-  }
-  const n = typeof value === 'number' ? value : typeof value === 'string' && /^-?\d{1,9}$/.test(value.trim()) ? Number(value) : NaN;
-  if (!Number.isSafeInteger(n)) throw new CommandError(`${name} must be a whole number, not ${JSON.stringify(value)}`);
-  if (options.min !== undefined && n < options.min) throw new CommandError(`${name} must be at least ${options.min}, not ${n}`);
-  if (options.max !== undefined && n > options.max) throw new CommandError(`${name} must be at most ${options.max}, not ${n}`);
-  return n;
+const asText = (value: unknown): unknown => {
+  const given = sent(value);
+  return typeof given === 'number' ? String(given) : given;
+};
+
+/** A whole number, optionally from `min` to `max`: a number in JSON, digits in a form. */
+function wholeSchema(options: { min?: number; max?: number }) {
+  const notWhole = (iss: { input?: unknown }) => (iss.input === undefined ? 'is missing' : `must be a whole number, not ${JSON.stringify(iss.input)}`);
+  let schema = z.number({ error: notWhole }).int({ error: notWhole });
+  const { min, max } = options;
+  if (min !== undefined) schema = schema.min(min, { error: (iss) => `must be at least ${min}, not ${String(iss.input)}` });
+  if (max !== undefined) schema = schema.max(max, { error: (iss) => `must be at most ${max}, not ${String(iss.input)}` });
+  return schema;
+}
+
+const asWhole = (value: unknown): unknown => {
+  const given = sent(value);
+  return typeof given === 'string' && /^-?\d{1,9}$/.test(given.trim()) ? Number(given) : given;
+};
+
+/** The building blocks of a request's schema, as `fields({ seat: field.text({ max: 5 }) })`. */
+export const field = {
+  /** Text that must be sent. */
+  text: (options: { max?: number } = {}) => z.preprocess(asText, textSchema(options.max ?? 500)),
+  /** Text that may be left out: '' when it is. */
+  optionalText: (options: { max?: number } = {}) => z.preprocess(asText, textSchema(options.max ?? 500).optional()).transform((text) => text ?? ''),
+  /** A whole number that must be sent. */
+  whole: (options: { min?: number; max?: number } = {}) => z.preprocess(asWhole, wholeSchema(options)),
+  /** A whole number that may be left out: null when it is. */
+  optionalWhole: (options: { min?: number; max?: number } = {}) => z.preprocess(asWhole, wholeSchema(options).optional()).transform((n) => n ?? null),
+  /** A field taken as sent, for a route that reads it its own way. */
+  raw: () => z.unknown(),
+};
+
+/** The request's own fields only: a field named like an object's built-ins (`constructor`, `__proto__`) is read only if sent. */
+function ownFields(input: unknown): unknown {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) return input;
+  const own: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
+  for (const [key, value] of Object.entries(input)) Object.defineProperty(own, key, { value, enumerable: true, writable: true, configurable: true });
+  return own;
+}
+
+/**
+ * A request's fields as one schema, checked in the order the keys are written: the first
+ * problem is the first field's. Fields not named (the CSRF token, a command id) are let through.
+ */
+export function fields<S extends z.ZodRawShape>(shape: S) {
+  return z.preprocess(ownFields, z.object(shape));
+}
+
+/** The sentence for a problem: a route's own check words it whole; a building block's names its field first. */
+function sentenceOf(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'custom' || issue.path.length === 0) return issue.message;
+  return `${issue.path.map(String).join('.')} ${issue.message}`;
+}
+
+/** The fields `input` holds as `schema` reads them, or a refusal with the first problem's sentence. */
+export function parseFields<S extends z.ZodType>(input: Record<string, unknown>, schema: S): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  throw new CommandError(sentenceOf(result.error.issues[0]!));
+}
+
+/** Reads the request's fields (a form or a JSON object) through `schema`. */
+export async function readFields<S extends z.ZodType>(c: Context, schema: S): Promise<z.output<S>> {
+  return parseFields(await readInput(c), schema);
 }
