@@ -79,6 +79,16 @@ export function scoreRecord(json: unknown): RecordResult {
   return resultOf(state, hands);
 }
 
+export interface ShapeOptions {
+  /**
+   * The hand was built by the ledger's projection from events checked when they were
+   * appended, so its shape is right by construction and is not checked again: a rebuild folds
+   * every hand of the ledger and should not pay for that. What the game makes of the hand
+   * (whose deal, the plays against the deal, the bids against the preset) is still checked.
+   */
+  shapeChecked?: boolean;
+}
+
 /** The game before the record's first hand. */
 export function startRecordGame(header: RecordHeader): GameState {
   return newGame(header.rules, { dealer: header.dealer, teams: header.start });
@@ -99,12 +109,13 @@ export function scoreNextHand(
   before: GameState,
   raw: unknown,
   number: number,
+  options: ShapeOptions = {},
 ): { state: GameState; result: HandResult; tricks: Readonly<Record<Seat, number>> | null } {
   try {
     let state = before;
     // Whose deal it is and whether the game is over come first: the plays are read from that dealer's left.
     checkTurn(state, isObject(raw) && isSeat(raw.dealer) ? raw.dealer : undefined);
-    const read = readHand(header.rules, state.dealer, raw);
+    const read = readHand(header.rules, state.dealer, raw, options);
     if (header.timeCalled === number) state = callTime(state);
     state = applyHand(state, read.hand);
     const line = (team: Team): TeamLine => {
@@ -152,17 +163,24 @@ export function readHeader(json: unknown): RecordHeader {
  * Reads one hand dealt by `dealer` (the rotation's dealer: plays are led from that dealer's
  * left); throws RecordError without the `hand N:` prefix, which the caller knows.
  */
-export function readHand(rules: Rules, dealer: Seat, raw: unknown): RecordHand {
+export function readHand(rules: Rules, dealer: Seat, raw: unknown, options: ShapeOptions = {}): RecordHand {
   // A hand is told apart as misdealt by its reason; either way its dealer is read first.
   if (isObject(raw) && 'misdeal' in raw) {
-    const parsed = misdealHandSchema.safeParse(raw);
-    if (!parsed.success) throw new RecordError(firstIssue(parsed.error.issues, ['dealer', 'misdeal']).message);
-    const { dealer: recorded, misdeal } = parsed.data as { dealer?: Seat; misdeal: string };
+    let hand = raw as { dealer?: Seat; misdeal: string };
+    if (!options.shapeChecked) {
+      const parsed = misdealHandSchema.safeParse(raw);
+      if (!parsed.success) throw new RecordError(firstIssue(parsed.error.issues, ['dealer', 'misdeal']).message);
+      hand = parsed.data as typeof hand;
+    }
+    const { dealer: recorded, misdeal } = hand;
     return { hand: { kind: 'misdeal', reason: misdeal, ...(recorded === undefined ? {} : { dealer: recorded }) }, reneges: [], illegalLeads: [] };
   }
-  const parsed = playedHandSchema.safeParse(raw);
-  if (!parsed.success) throw new RecordError(firstIssue(parsed.error.issues, ['dealer']).message);
-  const json = parsed.data as PlayedHandJson;
+  let json = raw as PlayedHandJson;
+  if (!options.shapeChecked) {
+    const parsed = playedHandSchema.safeParse(raw);
+    if (!parsed.success) throw new RecordError(firstIssue(parsed.error.issues, ['dealer']).message);
+    json = parsed.data as PlayedHandJson;
+  }
   const dealerField = json.dealer === undefined ? {} : { dealer: json.dealer };
 
   const deck = deckFor(rules.options);

@@ -280,7 +280,7 @@ function rescore(game: GameModel): boolean {
     let state = startRecordGame(header);
     const rows: HandRow[] = [];
     header.hands.forEach((raw, i) => {
-      const next = scoreNextHand(header, state, raw, i + 1);
+      const next = scoreNextHand(header, state, raw, i + 1, { shapeChecked: true });
       state = next.state;
       rows.push(rowOf(game, i, next.result, next.tricks));
     });
@@ -294,7 +294,7 @@ function scoreLastHand(game: GameModel): boolean {
   if (!game.scoring) return rescore(game);
   const i = game.hands.length - 1;
   return scoring(game, () => {
-    const next = scoreNextHand({ rules: game.scoring!.rules, timeCalled: game.timeCalled }, game.scoring!, game.hands[i], i + 1);
+    const next = scoreNextHand({ rules: game.scoring!.rules, timeCalled: game.timeCalled }, game.scoring!, game.hands[i], i + 1, { shapeChecked: true });
     game.scoring = next.state;
     game.rows.push(rowOf(game, i, next.result, next.tricks));
   });

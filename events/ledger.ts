@@ -254,18 +254,15 @@ const PAGE = 5000;
 // written again), so no stored text is ever spliced into the document: a row can only be read as
 // the data it holds.
 const PAGE_SQL = `
-SELECT json_group_array(json_array(position, type, schema_version, json(payload)))
-FROM (SELECT position, type, schema_version, payload FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)`;
-
-// Each stream's version as of a position, in one pass over the index rather than per event.
-const STREAM_VERSIONS_SQL = 'SELECT stream, max(version) AS version FROM events WHERE position > ? AND position <= ? GROUP BY stream';
+SELECT json_group_array(json_array(position, type, schema_version, json(payload), stream, version))
+FROM (SELECT position, type, schema_version, payload, stream, version FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)`;
 
 const OUTSIDE = '; the ledger was changed outside the app (`spades verify` checks the whole chain)';
 
 /** A stored row the fold cannot read at all: the file was changed by something other than the store. */
 export class LedgerReadError extends Error {}
 
-type PageRow = [position: number, type: string, schemaVersion: number, payload: unknown];
+type PageRow = [position: number, type: string, schemaVersion: number, payload: unknown, stream: string, version: number];
 
 /**
  * Folds every event after the models' position, page by page. Reads only the columns the
@@ -273,16 +270,14 @@ type PageRow = [position: number, type: string, schemaVersion: number, payload: 
  */
 export function catchUp(store: EventStore, models: ReadModels, onProgress?: (done: number, total: number) => void): void {
   const total = store.head().position;
-  const from = models.position;
   const fold = pageFolder(store);
   while (fold(models, Number.MAX_SAFE_INTEGER, PAGE) > 0) onProgress?.(models.position, total);
-  foldStreamVersions(store, models, from);
 }
 
 /**
  * Folds pages of stored events into `models`: each call folds the events after the models'
- * position, up to `upTo`, at most `limit` of them, and says how many it folded. Streams'
- * versions are left to `foldStreamVersions` once the pages are done.
+ * position, up to `upTo`, at most `limit` of them, and says how many it folded, keeping each
+ * stream's version as of the models' position beside them.
  */
 export function pageFolder(store: EventStore): (models: ReadModels, upTo: number, limit: number) => number {
   const sqlite = store.database.sqlite;
@@ -298,7 +293,7 @@ export function pageFolder(store: EventStore): (models: ReadModels, upTo: number
       throw new LedgerReadError(`${unreadableRow(sqlite, models.position)}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`);
     }
     const rows = readPage(sqlite, text, models.position);
-    for (const [position, type, schemaVersion, payload] of rows) {
+    for (const [position, type, schemaVersion, payload, stream, version] of rows) {
       let event: StoredEvent;
       try {
         event = new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, payload), metaOf);
@@ -311,15 +306,11 @@ export function pageFolder(store: EventStore): (models: ReadModels, upTo: number
       } catch (error) {
         throw new LedgerReadError(`event ${position} (${type}) cannot be folded: ${(error as Error).message}${OUTSIDE}`);
       }
+      // Each stream's version as of the models' position: what the next decision on it expects.
+      models.streams[stream] = version;
     }
     return rows.length;
   };
-}
-
-/** Sets each stream's version as of the models' position, for the events folded after `from`. */
-export function foldStreamVersions(store: EventStore, models: ReadModels, from: number): void {
-  const versions = store.database.sqlite.prepare<[number, number], { stream: string; version: number }>(STREAM_VERSIONS_SQL);
-  for (const { stream, version } of versions.iterate(from, models.position)) models.streams[stream] = version;
 }
 
 function readPage(sqlite: LedgerDatabase['sqlite'], text: string, after: number): PageRow[] {

@@ -11,7 +11,7 @@ import type { LedgerDatabase } from '../events/database.ts';
 import { type DigestCheck, createEventStore, ledgerHead } from '../events/event-store.ts';
 import { domainEvents } from '../events/domain-events.ts';
 import { type ChainHead, type ChainReport, type ChainVerifier, type ChainedRow, GENESIS_HASH, chainVerifier, parseDigest } from '../events/hash-chain.ts';
-import { foldStreamVersions, pageFolder } from '../events/ledger.ts';
+import { pageFolder } from '../events/ledger.ts';
 import { type ReadModels, emptyModels } from '../events/projections.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 
@@ -68,9 +68,7 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       return found;
     }
     const models = emptyModels();
-    const from = 0;
     while (models.position < position && foldPage(models, position, PAGE) > 0);
-    foldStreamVersions(store, models, from);
     kept.set(position, models);
     while (kept.size > keep) kept.delete(kept.keys().next().value!);
     return models;
