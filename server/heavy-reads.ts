@@ -80,7 +80,7 @@ function workerCalls(path: string): Call {
   const start = (entry: URL): Worker => {
     // Its heap is bounded: a walk that outgrows it ends the worker (that read answers 503) and
     // the next read starts a fresh one, while the server itself is untouched.
-    const started = new Worker(entry, { workerData: { path }, resourceLimits: { maxOldGenerationSizeMb: 48, maxYoungGenerationSizeMb: 8 } });
+    const started = new Worker(entry, { workerData: { path }, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 } });
     started.unref();
     started.on('message', (answer: ReaderAnswer) => {
       const waiter = pending.get(answer.id);
