@@ -4,7 +4,7 @@
  * where, or turned into the events to append to one stream.
  */
 import { type Seat, SEATS, cardName, isSeat, parseCard, seatAfter, teamOf } from '../engine/cards.ts';
-import { type Bid, allowedBids, bidValue, biddingOrder, parseBid, teamBidProblem } from '../engine/bid.ts';
+import { type Bid, allowedBids, bidValue, parseBid, teamBidProblem } from '../engine/bid.ts';
 import { deckFor, inDeck } from '../engine/deck.ts';
 import { nextDealer } from '../engine/game.ts';
 import { resolveRules } from '../engine/rules.ts';
