@@ -8,12 +8,11 @@
  * scores that record. The PostgreSQL cases run on a throwaway cluster and skip without one.
  */
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { buildSync } from 'esbuild';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from '../engine/random.ts';
@@ -26,7 +25,7 @@ import { type ReadModels, applyEvent, emptyModels } from '../events/projections.
 import { importRecord } from '../events/record-import.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { startChild } from './fixtures/ledger-child-process.ts';
+import { buildLedgerChild, killWriters, startChild } from './fixtures/ledger-child-process.ts';
 import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type Backend, type StoreUnderTest, ledgerBackends } from './fixtures/ledger-backends.ts';
 import { noteMissingPostgres } from './fixtures/postgres.ts';
@@ -39,26 +38,6 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPADES = join(ROOT, 'bin', 'spades.js');
 const clock = () => '2025-03-01T19:00:00.000Z';
 const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Bundles the writer child (both back ends) into node_modules/.cache, so a start costs a bare node start. */
-function buildChild(): { path: string; remove: () => void } {
-  const dir = join(ROOT, 'node_modules', '.cache', 'spades-ledger-tests');
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `backend-ledger-child-${process.pid}.mjs`);
-  buildSync({
-    entryPoints: [join(ROOT, 'test', 'fixtures', 'backend-ledger-child.ts')],
-    outfile: path,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // The native module and the PostgreSQL driver (with its optional native half) stay outside.
-    external: ['better-sqlite3', 'pg', 'pg-native'],
-    logLevel: 'silent',
-  });
-  return { path, remove: () => rmSync(path, { force: true }) };
-}
 
 /**
  * One crash: `writers` appending children on the ledger, all killed with SIGKILL at a random
@@ -67,27 +46,7 @@ function buildChild(): { path: string; remove: () => void } {
  * positions gapless, the chain verifying, and the back end's own storage checks passing.
  */
 async function crashCycle(backend: Backend, location: string, childPath: string, random: () => number, writers: number) {
-  const children = Array.from({ length: writers }, (_, i) => startChild(childPath, ['append-loop', location, `w${i}`]));
-  const killedAtStart = random() < 0.2;
-  if (killedAtStart) {
-    await sleep(random() * 100);
-  } else {
-    await Promise.all(children.map((c) => c.firstLine));
-    await sleep(random() * 10);
-  }
-  for (const c of children) c.child.kill('SIGKILL');
-  const exits = await Promise.all(children.map((c) => c.closed));
-  const problems: string[] = [];
-  exits.forEach((exit, i) => {
-    if (exit.signal !== 'SIGKILL') problems.push(`writer ${i} ended by itself (code ${exit.code}): ${exit.stderr.trim()}`);
-  });
-  const acks = children.flatMap((c) =>
-    c.lines.map((line) => {
-      const [word, position, hash] = line.split(' ');
-      if (word !== 'ack') problems.push(`unexpected line from a writer: ${line}`);
-      return { position: Number(position), hash: hash! };
-    }),
-  );
+  const { killedAtStart, acks, problems } = await killWriters(childPath, location, random, writers);
   problems.push(...(await backend.storageProblems(location)));
   const store = await backend.open(location, ledgerTestRegistry);
   try {
@@ -265,7 +224,7 @@ for (const backend of ledgerBackends()) {
     let child: { path: string; remove: () => void };
     beforeAll(async () => {
       await backend.start();
-      child = buildChild();
+      child = buildLedgerChild('backend-ledger-child.ts', ['better-sqlite3', 'pg', 'pg-native']);
     });
     afterAll(async () => {
       child?.remove();
