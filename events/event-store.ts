@@ -267,6 +267,17 @@ export function prepareAppend<E extends AnyEvent>(
   }));
 }
 
+/** What an append answers, a result per stream in the order asked, from the batches it wrote (or found written). */
+export function appendResults<E extends AnyEvent>(appends: readonly { stream: string }[], result: { written: WrittenBatch<E>[]; duplicate: boolean }): AppendResult<E>[] {
+  return appends.map(({ stream }, i) => ({
+    stream,
+    positions: result.written[i]!.rows.map((row) => row.position),
+    versions: result.written[i]!.rows.map((row) => row.version),
+    events: result.written[i]!.recorded,
+    duplicate: result.duplicate,
+  }));
+}
+
 /**
  * Gives an append's prepared events their places in the chain after `head`: the next positions,
  * each stream's next versions (`versionOf` says where each stream stands, checked against its
@@ -470,13 +481,7 @@ export function createEventStore<E extends AnyEvent>(
         }
       }
     }
-    return appends.map(({ stream }, i) => ({
-      stream,
-      positions: result.written[i]!.rows.map((row) => row.position),
-      versions: result.written[i]!.rows.map((row) => row.version),
-      events: result.written[i]!.recorded,
-      duplicate: result.duplicate,
-    }));
+    return appendResults(appends, result);
   };
 
   const append: EventStore<E>['append'] = (stream, events, appendOptions = {}) => {

@@ -26,6 +26,7 @@ import {
   type RecordedEvent,
   type StreamAppend,
   type WrittenBatch,
+  appendResults,
   chainAppend,
   commandEventCount,
   prepareAppend,
@@ -412,13 +413,7 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
       if (fault && commitSent && connectionLost(fault)) throw new AppendOutcomeUnknownError(fault.reason, fault.code);
       throw fault ?? error;
     }
-    return appends.map(({ stream }, i) => ({
-      stream,
-      positions: result.written[i]!.rows.map((row) => row.position),
-      versions: result.written[i]!.rows.map((row) => row.version),
-      events: result.written[i]!.recorded,
-      duplicate: result.duplicate,
-    }));
+    return appendResults(appends, result);
   };
 
   const head = async (): Promise<ChainHead> => {
