@@ -55,7 +55,12 @@ export function measureRate(
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     rates.push(perBatch / seconds);
   }
-  return { name, unit, median: percentile(rates, 50), p99: percentile(rates, 1), samples: repeats };
+  return rateFigure(name, unit, rates);
+}
+
+/** A figure from per-repeat rates: the median, and the slow tail (the 1st percentile) as p99. */
+export function rateFigure(name: string, unit: string, rates: number[]): Figure {
+  return { name, unit, median: percentile(rates, 50), p99: percentile(rates, 1), samples: rates.length };
 }
 
 /** Measures a duration per call in milliseconds, median and p99. */

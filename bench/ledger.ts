@@ -12,7 +12,7 @@ import { openDatabase } from '../events/database.ts';
 import { createEventStore, verifyChain } from '../events/event-store.ts';
 import { check, defineEvent, eventRegistry } from '../events/event-types.ts';
 import { canonicalJson } from '../events/hash-chain.ts';
-import { type Benchmark, type Figure, measureRate, percentile, withGoal } from './harness.ts';
+import { type Benchmark, type Figure, measureRate, percentile, rateFigure, withGoal } from './harness.ts';
 
 function ratePerSecond(units: number, work: () => void): number {
   const start = process.hrtime.bigint();
@@ -20,11 +20,7 @@ function ratePerSecond(units: number, work: () => void): number {
   return units / (Number(process.hrtime.bigint() - start) / 1e9);
 }
 
-function rateFigure(name: string, unit: string, rates: number[]): Figure {
-  return { name, unit, median: percentile(rates, 50), p99: percentile(rates, 1), samples: rates.length };
-}
-
-// A payload the size of a real entry (a card played: game, hand, seat, card).
+// A payload the size of a real entry (a card played: game, hand, seat, card), shared with the PostgreSQL bench.
 const CardPlayed = defineEvent({
   type: 'CardPlayed',
   version: 1,
@@ -35,8 +31,9 @@ const CardPlayed = defineEvent({
     card: check.text({ min: 2, max: 3 }),
   }),
 });
-const registry = eventRegistry(CardPlayed);
-const event = { type: 'CardPlayed' as const, payload: { gameId: 'game-7', hand: 3, seat: 'N' as const, card: '10H' } };
+export const registry = eventRegistry(CardPlayed);
+export type BenchEvent = { type: 'CardPlayed'; payload: { gameId: string; hand: number; seat: 'N' | 'E' | 'S' | 'W'; card: string } };
+export const event: BenchEvent = { type: 'CardPlayed', payload: { gameId: 'game-7', hand: 3, seat: 'N', card: '10H' } };
 
 const SINGLE = 25;
 const BATCH = 200;

@@ -26,26 +26,12 @@ import { pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../events/database.ts';
 import { type EventStore, VersionConflictError, createEventStore } from '../events/event-store.ts';
-import { check, defineEvent, eventRegistry } from '../events/event-types.ts';
 import { type PgEventStore, openPostgresStore } from '../events/pg-event-store.ts';
 import { postgres, startPostgres } from '../test/fixtures/postgres.ts';
 import pg from 'pg';
-import { type Benchmark, type Figure, percentile } from './harness.ts';
+import { type Benchmark, type Figure, percentile, rateFigure } from './harness.ts';
+import { type BenchEvent, event, registry } from './ledger.ts';
 
-// A payload the size of a real entry (a card played), as in the SQLite ledger benchmark.
-const CardPlayed = defineEvent({
-  type: 'CardPlayed',
-  version: 1,
-  validate: check.object({
-    gameId: check.text({ min: 1 }),
-    hand: check.integer({ min: 1 }),
-    seat: check.oneOf(['N', 'E', 'S', 'W']),
-    card: check.text({ min: 2, max: 3 }),
-  }),
-});
-const registry = eventRegistry(CardPlayed);
-type BenchEvent = { type: 'CardPlayed'; payload: { gameId: string; hand: number; seat: 'N' | 'E' | 'S' | 'W'; card: string } };
-const event: BenchEvent = { type: 'CardPlayed', payload: { gameId: 'game-7', hand: 3, seat: 'N', card: '10H' } };
 const clock = () => '2026-01-01T00:00:00.000Z';
 
 const WRITERS = 32;
@@ -168,10 +154,6 @@ async function timed(work: () => Promise<unknown> | unknown): Promise<number> {
   const start = process.hrtime.bigint();
   await work();
   return Number(process.hrtime.bigint() - start) / 1e9;
-}
-
-function rateFigure(name: string, unit: string, rates: number[]): Figure {
-  return { name, unit, median: percentile(rates, 50), p99: percentile(rates, 1), samples: rates.length };
 }
 
 export const pgAppendBench: Benchmark = {

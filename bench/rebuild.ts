@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { openLedger, rebuildModels } from '../events/ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveTables } from '../server/table-driver.ts';
-import { type Benchmark, type Figure, comparedTo, percentile, withGoal } from './harness.ts';
+import { type Benchmark, comparedTo, rateFigure, withGoal } from './harness.ts';
 
 /** Plays the whole tournament into a fresh ledger file; returns its path and event count. */
 export function simulateTournamentLedger(dir: string, teams = 64): { path: string; events: number } {
@@ -52,10 +52,6 @@ export function tournamentLedgerCopy(dir: string): { path: string; events: numbe
   const path = join(dir, 'tournament.db');
   copyFileSync(simulated.path, path);
   return { path, events: simulated.events };
-}
-
-function rateFigure(name: string, unit: string, rates: number[]): Figure {
-  return { name, unit, median: percentile(rates, 50), p99: percentile(rates, 1), samples: rates.length };
 }
 
 export const rebuildBench: Benchmark = {
