@@ -7,7 +7,7 @@ import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './d
 import { domainEvents } from './domain-events.ts';
 import { createHash } from 'node:crypto';
 import { type AppendResult, type EventStore, type RecordedEvent, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
-import { GENESIS_HASH } from './hash-chain.ts';
+import { type ChainHead, GENESIS_HASH } from './hash-chain.ts';
 import { type AnyEvent, UnknownEventTypeError } from './event-types.ts';
 import { type Change, type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from './projections.ts';
 
@@ -38,7 +38,40 @@ export interface LedgerHealth {
   position: number;
 }
 
-export interface Ledger {
+type MaybePromise<T> = T | Promise<T>;
+
+/** The reads of the event store a server needs; answered at once by SQLite, by promise by PostgreSQL. */
+export interface LedgerReads {
+  readAll(options?: { after?: number; limit?: number }): MaybePromise<RecordedEvent[]>;
+  readStream(stream: string, options?: { after?: number }): MaybePromise<RecordedEvent[]>;
+  head(): MaybePromise<ChainHead>;
+}
+
+/** The first event recorded under a command id: its stream and the request digest it carried. */
+export type CommandFound = { position: number; stream: string; request: string | null } | null;
+
+/**
+ * The ledger as a server process uses it, on either back end: the SQLite ledger answers at once,
+ * the PostgreSQL ledger by promise, so the server awaits every call and runs on both.
+ */
+export interface ServedLedger {
+  readonly backend: 'sqlite' | 'postgres';
+  readonly store: LedgerReads;
+  /** Read models folded up to the last position this process has read. */
+  readonly models: ReadModels;
+  execute(decisions: Decisions, options?: ExecuteOptions): MaybePromise<AppendResult[]>;
+  sync(): MaybePromise<number>;
+  /** Folds at least up to `position` (or the head, if that is further than it stands). */
+  syncTo(position: number): MaybePromise<void>;
+  follow(intervalMs?: number): () => void;
+  findCommand(commandId: string): MaybePromise<CommandFound>;
+  health(): LedgerHealth;
+  onChange(listener: ChangeListener): () => void;
+  close(): MaybePromise<void>;
+}
+
+export interface Ledger extends ServedLedger {
+  readonly backend: 'sqlite';
   readonly store: EventStore;
   readonly database: LedgerDatabase;
   /** Read models folded up to the last position this process has read. */
@@ -58,8 +91,10 @@ export interface Ledger {
   sync(): number;
   /** Folds what others append every `intervalMs` until the returned function is called. */
   follow(intervalMs?: number): () => void;
+  /** Folds what any writer appended, so the models stand at least at `position` if it exists. */
+  syncTo(position: number): void;
   /** The first event recorded under a command id: its stream and the request digest it carried. */
-  findCommand(commandId: string): { position: number; stream: string; request: string | null } | null;
+  findCommand(commandId: string): CommandFound;
   /** Whether writes are being refused because of the storage (a full disk, a read-only file). */
   health(): LedgerHealth;
   /** Hears what each committed event changed in the read models. */
@@ -174,6 +209,7 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   };
 
   return {
+    backend: 'sqlite',
     store,
     database,
     models,
@@ -206,6 +242,9 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
       return results;
     },
     sync: () => fold(false),
+    syncTo(position) {
+      if (models.position < position) fold(true);
+    },
     follow(intervalMs = 100) {
       const timer = setInterval(() => {
         try {

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger, ServedLedger } from '../events/ledger.ts';
 import { LedgerUnavailableError, VersionConflictError } from '../events/event-store.ts';
 import { LedgerReadError } from '../events/ledger.ts';
 import { ReaderError } from './heavy-reads.ts';
@@ -38,7 +38,7 @@ import { judgeRoutes } from './judge-routes.tsx';
 import { directorRoutes } from './director-routes.tsx';
 
 export interface AppOptions {
-  ledger: Ledger;
+  ledger: ServedLedger;
   broadcaster?: Broadcaster;
   /** Accounts and sessions; made over the ledger's own file when not given. */
   auth?: Auth;
@@ -72,7 +72,9 @@ export function createApp(options: AppOptions) {
   const { ledger } = options;
   const broadcaster = options.broadcaster ?? createBroadcaster();
   const app = new Hono<{ Bindings: Partial<HttpBindings> }>();
-  const auth = options.auth ?? createAuth({ ledger });
+  // Sign-in state lives beside the events: the server on PostgreSQL brings its own.
+  if (!options.auth && ledger.backend !== 'sqlite') throw new Error('a ledger on PostgreSQL needs its sign-in state on PostgreSQL too: pass `auth`');
+  const auth = options.auth ?? createAuth({ ledger: ledger as Ledger });
 
   // Scripts, styles and streams come only from this site: no inline code, nothing framed.
   app.use(
@@ -100,7 +102,7 @@ export function createApp(options: AppOptions) {
   // Every request reads and decides from what the file holds, whoever wrote it: another server
   // process, `spades import` or a judge's import. Cheap when nothing new was committed.
   app.use(async (_c, next) => {
-    ledger.sync();
+    await ledger.sync();
     await next();
   });
 
@@ -148,19 +150,21 @@ export function createApp(options: AppOptions) {
     return c.body(readFileSync(file.path), 200, { 'content-type': file.type, 'cache-control': 'public, max-age=300' });
   });
 
-  app.get('/api/events', (c) => {
+  app.get('/api/events', async (c) => {
     const after = resumePoint(undefined, c.req.query('after'));
     if (typeof after !== 'number') return c.json({ error: after.error }, 400);
     const limitText = c.req.query('limit') ?? '100';
     if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) {
       return c.json({ error: `limit must be a whole number from 1 to 1000, not '${limitText}'` }, 400);
     }
-    return c.json(ledger.store.readAll({ after, limit: Number(limitText) }));
+    return c.json(await ledger.store.readAll({ after, limit: Number(limitText) }));
   });
 
   app.get('/api/events/stream', async (c) => {
     const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'));
     if (typeof after !== 'number') return c.json({ error: after.error }, 400);
+    // A screen resuming from another process may be ahead of this one: fold up to its id first.
+    await ledger.syncTo(after);
     return openStream(c, broadcaster, (sink) =>
       catchUpAndAttach(
         // Only what the models have folded: anything after it reaches the client as the fold
@@ -204,10 +208,11 @@ export function createApp(options: AppOptions) {
     if (html === null) return c.html(String(NotFoundPage({ message: missing, path: c.req.path })), 404);
     return c.html(html);
   };
-  const stream = (view: LiveView) => (c: Context) => {
+  const stream = (view: LiveView) => async (c: Context) => {
     const channel = view.channel;
     const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'));
     if (typeof after !== 'number') return c.json({ error: after.error }, 400);
+    await ledger.syncTo(after);
     return openStream(c, broadcaster, (sink) => pages.attach(channel, sink, after));
   };
 

@@ -9,7 +9,7 @@ import type { Context } from 'hono';
 import { AppendRefusedError, VersionConflictError, ledgerHead } from '../events/event-store.ts';
 import { InvalidPayloadError } from '../events/event-types.ts';
 import { DigestFormatError, formatDigest } from '../events/hash-chain.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { ServedLedger } from '../events/ledger.ts';
 import { BusyError, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';
 import type { PastTournament } from './ledger-reader.ts';
 import type { TeamRow, TournamentModel } from '../events/read-models.ts';
@@ -43,11 +43,11 @@ function refusePage(c: Context, status: 400 | 404, sentence: string) {
 }
 
 /** The auditors' routes over one ledger, to mount at the root of the app. */
-export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
+export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
   const now = options.now ?? (() => new Date().toISOString());
   const app = new Hono();
 
-  app.get('/games/:gameId/hands/:hand/replay', (c) => {
+  app.get('/games/:gameId/hands/:hand/replay', async (c) => {
     const gameId = c.req.param('gameId');
     const game = gameById(ledger.models, gameId);
     if (!game) return refusePage(c, 404, `game ${gameId} does not exist`);
@@ -56,7 +56,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
     if (!/^\d+$/.test(handText) || Number(handText) < 1) return refusePage(c, 400, `game ${gameId}: hand must be a hand number from 1, not '${handText}'`);
     const tournament = game.tournamentId ? tournamentById(ledger.models, game.tournamentId)?.model : undefined;
     const names = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
-    const replay = handReplay(game, Number(handText), ledger.store.readStream(gameStream(gameId)), names);
+    const replay = handReplay(game, Number(handText), await ledger.store.readStream(gameStream(gameId)), names);
     if (!replay) return refusePage(c, 404, `game ${gameId} has no hand ${handText}; it has ${hands} ${hands === 1 ? 'hand' : 'hands'} so far`);
     const last = stepCount(replay) - 1;
     const stepText = c.req.query('step') ?? '0';
@@ -88,6 +88,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
       const asOf = await foldAsOf(tournamentId, c.req.query('position'), c.req.query('at'));
       if ('error' in asOf) return refusePage(c, 400, `tournament ${tournamentId}: ${asOf.error}`);
       const past = asOf.tournament;
+      const head = (await ledger.store.head()).position;
       return c.html(
         String(
           <AsOfPage
@@ -95,7 +96,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
             tournament={past?.model ?? null}
             position={asOf.position}
             at={asOf.at}
-            head={ledger.store.head().position}
+            head={head}
             gamesToWin={past?.gamesToWin ?? state.format.gamesToWin}
             {...(asOf.askedAt ? { askedAt: asOf.askedAt } : {})}
           />,
@@ -132,7 +133,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
       const digest = c.req.query('digest');
       if (digest === undefined || digest.trim() === '') return c.html(String(<VerifyPage {...props} />));
       try {
-        const result = reads.digest(report, digest);
+        const result = await reads.digest(report, digest);
         return c.html(String(<VerifyPage {...props} check={{ digest, result }} />));
       } catch (error) {
         if (!(error instanceof DigestFormatError)) throw error;
@@ -141,10 +142,10 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
     }),
   );
 
-  app.get('/api/ledger.ndjson', (c) => {
+  app.get('/api/ledger.ndjson', async (c) => {
     // Streamed a page at a time up to the head as the download starts, so the digest header
     // matches the lines, memory stays bounded, and other requests run between pages.
-    const head = ledgerHead(ledger.database);
+    const head = await ledger.store.head();
     return c.body(reads.exportStream(head.position), 200, {
       'content-type': 'application/x-ndjson; charset=utf-8',
       'content-disposition': 'attachment; filename="ledger.ndjson"',
@@ -164,7 +165,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
     if ('error' in target) return c.json({ error: target.error }, 400);
     try {
       let decision!: ReturnType<typeof importRecord>;
-      const [result] = ledger.execute(
+      const [result] = await ledger.execute(
         (models) => (decision = importRecord(models, (body as { record: unknown }).record, target.target, now())),
         { meta: { by: 'record-import' } },
       );
@@ -175,7 +176,7 @@ export function auditApp(ledger: Ledger, options: AuditOptions = {}) {
           gameId,
           events: positions.length,
           positions: { first: positions[0], last: positions[positions.length - 1] },
-          digest: formatDigest(ledger.store.head()),
+          digest: formatDigest(await ledger.store.head()),
           links: { game: `/games/${encodeURIComponent(gameId)}`, record: `/games/${encodeURIComponent(gameId)}/record`, replay: replayLink(gameId, 1) },
         },
         201,
@@ -224,7 +225,7 @@ type AsOf = (PastTournament & { askedAt?: string }) | { error: string };
  * folded afresh by the projections' own fold (on the reader's thread, and kept for the positions
  * asked for last), so the answer is the rebuild stopped there, not a guess from today's models.
  */
-async function readAsOf(ledger: Ledger, reads: HeavyReads, tournamentId: string, positionText: string | undefined, atText: string | undefined): Promise<AsOf> {
+async function readAsOf(ledger: ServedLedger, reads: HeavyReads, tournamentId: string, positionText: string | undefined, atText: string | undefined): Promise<AsOf> {
   const head = ledger.models.position;
   if (positionText !== undefined && atText !== undefined) return { error: 'give a position or a time (at), not both' };
   let position: number;

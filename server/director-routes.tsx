@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Seat } from '../engine/cards.ts';
 import type { FormatId } from '../engine/formats.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { ServedLedger } from '../events/ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../views/director-pages.tsx';
 import type { Auth } from './auth.ts';
 import { refuse, wantsJson } from './refusals.ts';
@@ -68,7 +68,7 @@ const SeatFields = fields({
 });
 
 export interface DirectorRoutesOptions {
-  ledger: Ledger;
+  ledger: ServedLedger;
   auth: Auth;
   /** ISO time for match clocks. */
   now?: () => string;

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { type Seat, SEATS } from '../engine/cards.ts';
-import type { Decision, Ledger } from '../events/ledger.ts';
+import type { Decision, ServedLedger } from '../events/ledger.ts';
 import type { GameModel } from '../events/read-models.ts';
 import { Layout } from '../views/layout.tsx';
 import { type EntryPanelProps, EntryPanel, SEAT_NAMES } from '../views/entry-table.tsx';
@@ -58,7 +58,7 @@ const RenegeFields = fields({ seat, hand: field.optionalWhole({ min: 1, max: 999
 const MisdealFields = fields({ reason: field.text({ max: 200 }) });
 
 export interface EntryRoutesOptions {
-  ledger: Ledger;
+  ledger: ServedLedger;
   auth: Auth;
   /** The system's shuffle: a fresh seed per deal. */
   newSeed?: () => string;

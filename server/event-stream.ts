@@ -9,7 +9,7 @@ import { encodeSse } from './sse.ts';
 /** What the feed needs of the ledger. */
 export interface FeedSource {
   /** Events after `after`, at most `limit`, in position order. */
-  readAfter(after: number, limit: number): { position: number }[];
+  readAfter(after: number, limit: number): { position: number }[] | Promise<{ position: number }[]>;
   headPosition(): number;
 }
 
@@ -43,8 +43,9 @@ function nestedKeysSorted(this: unknown, key: string, value: unknown): unknown {
  * Sends what a client missed after `after`, then attaches it to the live channel. While
  * catching up it waits for the client whenever half its buffer is in use, so a long catch-up
  * paces itself to the reader instead of tripping the slow-client bound. The client is attached
- * only straight after a read that found the end of the ledger with no wait since: appends and
- * their broadcasts are synchronous, so no event can fall between that read and the attach.
+ * only when what it was sent reaches the position the models stand at, checked in the same
+ * turn as the attach: the models move and their events are broadcast together, so no event
+ * can fall between the last one sent and the first one broadcast.
  */
 export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcaster, sink: SseSink, after: number): Promise<void> {
   const pauseAt = broadcaster.maxBufferedBytes / 2;
@@ -53,8 +54,8 @@ export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcas
   sink.onClose(() => (closed = true));
   for (;;) {
     if (closed) return;
-    const page = source.readAfter(cursor, PAGE);
-    let waited = false;
+    const page = await source.readAfter(cursor, PAGE);
+    if (closed) return;
     for (const event of page) {
       if (sink.buffered() > pauseAt) {
         // A client that stops reading while it catches up is dropped after the same wait as
@@ -63,7 +64,6 @@ export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcas
           sink.close();
           return;
         }
-        waited = true;
         if (closed) return;
       }
       if (!sink.write(eventMessage(event))) {
@@ -72,7 +72,7 @@ export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcas
       }
       cursor = event.position;
     }
-    if (page.length < PAGE && !waited) {
+    if (cursor >= source.headPosition()) {
       broadcaster.attach(EVENTS_CHANNEL, sink);
       return;
     }

@@ -8,7 +8,9 @@
 import { Worker } from 'node:worker_threads';
 import type { DigestCheck } from '../events/event-store.ts';
 import type { ChainReport } from '../events/hash-chain.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger, ServedLedger } from '../events/ledger.ts';
+import type { PostgresLedger } from '../events/pg-served-ledger.ts';
+import { createPgHeavyReads } from './pg-heavy-reads.ts';
 import { type ChainCheck, type LedgerReader, type PastTournament, createLedgerReader, digestAgainst } from './ledger-reader.ts';
 import type { ReaderAnswer, ReaderRequest } from './ledger-reader-worker.ts';
 import { readerWorkerFile } from './reader-worker-file.ts';
@@ -131,15 +133,20 @@ export interface HeavyReads {
   /** The chain as it stands now; callers at the same moment share one walk. */
   check(): Promise<ChainCheck>;
   /** Whether a digest noted earlier is part of the chain as `report` found it. Throws DigestFormatError. */
-  digest(report: ChainReport, digest: string): DigestCheck;
+  digest(report: ChainReport, digest: string): DigestCheck | Promise<DigestCheck>;
   tournamentAt(tournamentId: string, position: number): Promise<PastTournament>;
   positionAt(ms: number): Promise<number>;
   /** The ledger as NDJSON up to `upTo`, a page at a time as the client takes it. */
   exportStream(upTo: number): ReadableStream<Uint8Array>;
 }
 
-/** The heavy reads over a ledger: on a worker thread for a file, in this thread for memory. */
-export function createHeavyReads(ledger: Ledger): HeavyReads {
+/**
+ * The heavy reads over a ledger: on a worker thread for a file, in this thread for memory, by
+ * the database's own connections for PostgreSQL.
+ */
+export function createHeavyReads(served: ServedLedger): HeavyReads {
+  if (served.backend === 'postgres') return createPgHeavyReads((served as PostgresLedger).store);
+  const ledger = served as Ledger;
   const path = ledger.database.path;
   const call = path === ':memory:' ? localCalls(createLedgerReader(ledger.database)) : workerCalls(path);
   let checking: Promise<ChainCheck> | null = null;

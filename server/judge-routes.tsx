@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { Ledger } from '../events/ledger.ts';
+import type { ServedLedger } from '../events/ledger.ts';
 import { type JudgeConsoleProps, type PendingDisqualification, JudgeConsole, JudgePage } from '../views/judge-console.tsx';
 import { SEAT_NAMES } from '../views/entry-table.tsx';
 import type { Auth } from './auth.ts';
@@ -65,7 +65,7 @@ const ResultParts = fields({ gameId: part, winner: part, reason });
 const ResultChoice = fields({ result: choice('result', 'gameId', 'winner'), reason }).transform(({ result: [gameId, winner], reason: why }) => ({ gameId, winner, reason: why }));
 
 export interface JudgeRoutesOptions {
-  ledger: Ledger;
+  ledger: ServedLedger;
   auth: Auth;
   /** ISO time for time calls. */
   now?: () => string;
@@ -89,15 +89,15 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     return runCommand(c, ledger, session, {
       scope,
       decide,
-      fragment: (notice) => String(<JudgeConsole {...consoleProps(session, notice)} />),
-      page: (notice) => page(consoleProps(session, notice)),
+      fragment: async (notice) => String(<JudgeConsole {...await consoleProps(session, notice)} />),
+      page: async (notice) => page(await consoleProps(session, notice)),
       redirect: '/judge',
     });
   };
 
-  app.get('/', (c) => c.html(page({ ...consoleProps(auth.current(c)), sessions: auth.sessionList(auth.current(c)) })));
+  app.get('/', async (c) => c.html(page({ ...(await consoleProps(auth.current(c))), sessions: auth.sessionList(auth.current(c)) })));
   // The console alone: what the live page fetches when its stream says something changed.
-  app.get('/console', (c) => c.html(String(<JudgeConsole {...consoleProps(auth.current(c))} />)));
+  app.get('/console', async (c) => c.html(String(<JudgeConsole {...await consoleProps(auth.current(c))} />)));
 
   app.post('/games/:gameId/claims/:claimId/ruling', (c) =>
     run(c, 'ruling', (input, session) => {
@@ -141,13 +141,13 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
         const input = await readInput(c);
         if (input.confirm !== 'yes') {
           const pending = disqualification(input);
-          const props = consoleProps(session, {}, pending);
+          const props = await consoleProps(session, {}, pending);
           return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props));
         }
       } catch (error) {
         const refusal = refusalOf(error);
         if (!refusal) throw error;
-        const props = consoleProps(session, { error: refusal.message });
+        const props = await consoleProps(session, { error: refusal.message });
         return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props), refusal.status);
       }
     }

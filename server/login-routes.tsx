@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { Ledger } from '../events/ledger.ts';
+import type { ServedLedger } from '../events/ledger.ts';
 import { tournamentById } from '../events/lookup.ts';
 import { Layout } from '../views/layout.tsx';
 import { JoinPage, LoginPage, SessionList, type SessionListProps } from '../views/login.tsx';
@@ -23,7 +23,7 @@ const JoinFields = fields({ code: field.text({ max: 40 }) });
 const EndSessionFields = fields({ session: field.text({ max: 100 }) });
 
 export interface LoginRoutesOptions {
-  ledger: Ledger;
+  ledger: ServedLedger;
   users: Users;
   sessions: Sessions;
   /** Counts a password try, then checks it (see rate-limits.ts). */

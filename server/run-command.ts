@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { Decision, Ledger } from '../events/ledger.ts';
+import type { Decision, ServedLedger } from '../events/ledger.ts';
 import { canonicalJson } from '../events/hash-chain.ts';
 import { CommandIdReusedError } from '../events/event-store.ts';
 import { CommandError } from './commands.ts';
@@ -40,9 +40,9 @@ export function requestDigest(path: string, input: Record<string, unknown>, who:
  * Whether a command id has already been recorded for this same request (a double tap or a
  * retry). The same id recorded for anything else is refused with a sentence naming the clash.
  */
-export function alreadyRecorded(ledger: Ledger, commandId: string | undefined, request?: string): boolean {
+export async function alreadyRecorded(ledger: ServedLedger, commandId: string | undefined, request?: string): Promise<boolean> {
   if (!commandId) return false;
-  const first = ledger.findCommand(commandId);
+  const first = await ledger.findCommand(commandId);
   if (!first) return false;
   if (request !== undefined && first.request !== null && first.request !== request) {
     throw new CommandIdReusedError(commandId, first.stream, first.stream, `at position ${first.position}; this request asks for something else`);
@@ -58,9 +58,9 @@ export interface CommandRequest {
   /** Something to add to the confirmation once appended (a flagged card). */
   after?: () => string | null;
   /** The region an htmx request is answered with, showing the notice. */
-  fragment: (notice: { error?: string; done?: string }) => string;
+  fragment: (notice: { error?: string; done?: string }) => string | Promise<string>;
   /** The whole page, for a plain form that was refused. */
-  page: (notice: { error?: string; done?: string }) => string;
+  page: (notice: { error?: string; done?: string }) => string | Promise<string>;
   /** Where a plain form goes after it is recorded. */
   redirect: string;
   /** Reload the whole page after an htmx request (what the page shows has changed shape). */
@@ -73,7 +73,7 @@ export interface CommandRequest {
  * Answers JSON to API clients, the region to htmx, a redirect to a plain form; a refusal
  * answers the same way with its sentence and its 4xx status.
  */
-export async function runCommand(c: Context, ledger: Ledger, session: Session, request: CommandRequest): Promise<Response> {
+export async function runCommand(c: Context, ledger: ServedLedger, session: Session, request: CommandRequest): Promise<Response> {
   try {
     const input = await readInput(c);
     const commandId = commandIdOf(input, request.scope);
@@ -81,13 +81,13 @@ export async function runCommand(c: Context, ledger: Ledger, session: Session, r
     let done = '';
     let positions: number[] = [];
     let duplicate = false;
-    if (alreadyRecorded(ledger, commandId, digest)) {
+    if (await alreadyRecorded(ledger, commandId, digest)) {
       done = 'Already recorded.';
       duplicate = true;
     } else {
       // Decided from the models brought up to the file's head, and appended expecting the
       // versions it was decided from.
-      const results = ledger.execute(
+      const results = await ledger.execute(
         () => {
           const decided = request.decide(input, session);
           done = decided.done;
@@ -103,14 +103,14 @@ export async function runCommand(c: Context, ledger: Ledger, session: Session, r
     if (wantsJson(c)) return c.json({ ok: true, done, positions, duplicate, ...(flagged ? { flagged } : {}) });
     if (c.req.header('hx-request')) {
       if (request.refresh) c.header('hx-refresh', 'true');
-      return c.html(request.fragment({ done }));
+      return c.html(await request.fragment({ done }));
     }
     return c.redirect(request.redirect, 303);
   } catch (error) {
     const refusal = refusalOf(error);
     if (!refusal) throw error;
     if (wantsJson(c)) return c.json({ error: refusal.message }, refusal.status);
-    if (c.req.header('hx-request')) return c.html(request.fragment({ error: refusal.message }), refusal.status);
-    return c.html(request.page({ error: refusal.message }), refusal.status);
+    if (c.req.header('hx-request')) return c.html(await request.fragment({ error: refusal.message }), refusal.status);
+    return c.html(await request.page({ error: refusal.message }), refusal.status);
   }
 }

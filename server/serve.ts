@@ -4,20 +4,19 @@
  * play its tables at a watchable pace; a restart continues where the ledger stopped.
  */
 import { serve } from '@hono/node-server';
-import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
-import type { Decision, Ledger } from '../events/ledger.ts';
+import type { Decision, Ledger, ServedLedger } from '../events/ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
-import { LedgerReadError, openLedger } from '../events/ledger.ts';
-import { LedgerFileError } from '../events/database.ts';
+import { LedgerReadError } from '../events/ledger.ts';
 import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../events/event-store.ts';
 import { CommandError } from './commands.ts';
 import { createApp } from './app.ts';
+import { openBackend } from './serve-backends.ts';
+import { ledgerTarget } from './cli/ledger-target.ts';
 import { randomBytes } from 'node:crypto';
 import { tableCount } from './table-codes.ts';
 import { type CliIo, UsageError } from './cli/io.ts';
 import { createTournament, registerTeam, startTournament } from './tournament-commands.ts';
-import { driveTables, nextEntry } from './table-driver.ts';
+import { driveServedTables, nextEntry } from './table-driver.ts';
 import { tournamentLinks } from '../views/tournament-home.tsx';
 
 export const DEMO_TOURNAMENT = 'demo';
@@ -42,47 +41,74 @@ const DEMO_TEAMS: [string, [string, string]][] = [
   ['Off Suit', ['Ed', 'Flo']],
 ];
 
+type DemoStep = [commandId: string, decide: (models: ReadModels) => Decision | Decision[]];
+
 /**
- * Sets up the demo: a 16-team pitt-boss event, registered and seeded from a recorded seed. Each
- * step has its own command id, so a second server starting on the same file at the same moment
+ * The demo's set-up: a 16-team pitt-boss event, registered and seeded from a recorded seed. Each
+ * step has its own command id, so a second server starting on the same ledger at the same moment
  * finds each step done (or loses its race for it) instead of setting the demo up twice.
  */
-export function createDemo(ledger: Ledger): void {
+function demoSteps(): DemoStep[] {
   const tournamentId = DEMO_TOURNAMENT;
-  const step = (commandId: string, decide: (models: ReadModels) => Decision | Decision[]) => {
+  return [
+    ['demo-create', (models) => createTournament(models, { tournamentId, name: 'Pitt Boss Spades (demo)', format: 'pitt-boss' })],
+    ...DEMO_TEAMS.map(([name, players], i): DemoStep => [`demo-register-${i + 1}`, (models) => registerTeam(models, { tournamentId, teamId: `team-${i + 1}`, name, players })]),
+    ['demo-start', (models) => startTournament(models, { tournamentId, seed: DEMO_SEED })],
+  ];
+}
+
+const lostRace = (error: unknown) => error instanceof VersionConflictError || error instanceof CommandError;
+
+/** Sets up the demo on a SQLite ledger (see `demoSteps`). */
+export function createDemo(ledger: Ledger): void {
+  for (const [commandId, decide] of demoSteps()) {
     try {
-      ledger.execute((models) => decide(models), { commandId });
+      ledger.execute(decide, { commandId });
     } catch (error) {
-      if (!(error instanceof VersionConflictError || error instanceof CommandError)) throw error;
+      if (!lostRace(error)) throw error;
       ledger.sync();
     }
-  };
-  step('demo-create', (models) => createTournament(models, { tournamentId, name: 'Pitt Boss Spades (demo)', format: 'pitt-boss' }));
-  DEMO_TEAMS.forEach(([name, players], i) => {
-    step(`demo-register-${i + 1}`, (models) => registerTeam(models, { tournamentId, teamId: `team-${i + 1}`, name, players }));
-  });
-  step('demo-start', (models) => startTournament(models, { tournamentId, seed: DEMO_SEED }));
+  }
+}
+
+/** Sets up the demo on either back end (see `demoSteps`). */
+export async function createServedDemo(ledger: ServedLedger): Promise<void> {
+  for (const [commandId, decide] of demoSteps()) {
+    try {
+      await ledger.execute(decide, { commandId });
+    } catch (error) {
+      if (!lostRace(error)) throw error;
+      await ledger.sync();
+    }
+  }
 }
 
 /**
- * One step of the demo's bots at every table. While the file cannot be written (a full disk, a
- * read-only file) the bots pause: each tick makes one attempt, and they carry on once it is
- * recorded. Nothing they do can end the process.
+ * One step of the demo's bots at every table, when `mayPlay` says this process is the one to
+ * play them (on PostgreSQL, the holder of the demo's lease). While the ledger cannot be written
+ * (a full disk, a read-only file, a lost database) the bots pause: each tick makes one attempt,
+ * and they carry on once it is recorded. A tick still under way when the next is due is let
+ * finish. Nothing they do can end the process.
  */
-export function demoBots(ledger: Ledger, notice: (line: string) => void): () => void {
+export function demoBots(ledger: ServedLedger, notice: (line: string) => void, mayPlay: () => boolean | Promise<boolean> = () => true): () => Promise<void> {
   let paused: string | null = null;
-  return () => {
+  let running = false;
+  const drive = () => driveServedTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.001 });
+  return async () => {
+    if (running) return;
+    running = true;
     try {
+      if (!(await mayPlay())) return;
       if (paused) {
         // One entry tells whether the ledger takes writes again.
         const game = Object.values(ledger.models.games).find((g) => g.tournamentId === DEMO_TOURNAMENT && !g.winner);
-        if (game) ledger.execute((models) => nextEntry(ledger, models.games[game.gameId]!, { seed: DEMO_SEED }) ?? [], { meta: { by: 'table-bot' } });
-        else driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.001 });
+        if (game) await ledger.execute((models) => nextEntry(ledger, models.games[game.gameId]!, { seed: DEMO_SEED }) ?? [], { meta: { by: 'table-bot' } });
+        else await drive();
         notice('demo tables: the ledger takes entries again; the bots carry on');
         paused = null;
         return;
       }
-      driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.001 });
+      await drive();
     } catch (error) {
       if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError) {
         if (paused === null) notice(`demo tables paused: ${error.message}`);
@@ -91,6 +117,8 @@ export function demoBots(ledger: Ledger, notice: (line: string) => void): () => 
       }
       if (error instanceof CommandError || error instanceof VersionConflictError || error instanceof CommandIdReusedError) return;
       notice(`demo tables: ${(error as Error).message}`);
+    } finally {
+      running = false;
     }
   };
 }
@@ -129,35 +157,29 @@ function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeO
 /** Runs the server until the process is stopped. */
 export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const options = readOptions(args, process.env);
-  mkdirSync(options.dataDir, { recursive: true });
-  const path = join(options.dataDir, 'spades.db');
-  let ledger: Ledger;
-  try {
-    ledger = openLedger({ path });
-  } catch (error) {
-    if (error instanceof LedgerReadError || error instanceof LedgerFileError) throw new UsageError(`spades serve: ${path}: ${error.message}`);
-    throw error;
-  }
-  // Whatever another process or the command line appends reaches this server's pages within
-  // a tenth of a second, and every request folds it before deciding anything.
-  const stopFollowing = ledger.follow(100);
-  const fresh = ledger.store.head().position === 0;
-  if (options.demo && fresh) createDemo(ledger);
-  const { app, broadcaster, auth } = createApp({ ledger });
-  // The demo's sign-ins are made with the ledger, and their passwords shown only then.
+  const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir);
+  const { ledger, auth } = backend;
+  const fresh = (await ledger.store.head()).position === 0;
+  if (options.demo && fresh) await createServedDemo(ledger);
+  const { app, broadcaster } = createApp({ ledger, auth });
+  // The demo's sign-ins are made with the ledger, and their passwords shown only then. On a
+  // shared database, only the process that set the demo up makes them.
   const logins: string[] = [];
-  if (options.demo && fresh) {
+  if (options.demo && fresh && (await auth.users.list()).length === 0) {
     for (const [name, role] of [['Demo Director', 'director'], ['Demo Judge', 'judge']] as const) {
       const password = randomBytes(9).toString('base64url');
       await auth.users.add(name, role, password);
       logins.push(`  ${role} sign-in:  name '${name}', password '${password}'`);
     }
   }
+  const anyone = (await auth.users.list()).length > 0;
+  const current = ledger.models.currentTournament;
+  const codes = current ? await Promise.all(Array.from({ length: tableCount(ledger.models, current) }, async (_, i) => `${i + 1}: ${await auth.tableCode(current, i + 1)}`)) : [];
+  const events = (await ledger.store.head()).position;
 
   const server = serve({ fetch: app.fetch, port: options.port }, (info) => {
     const base = `http://localhost:${info.port}`;
-    const current = ledger.models.currentTournament;
-    const lines = [`Spades ledger: ${path} (${ledger.store.head().position} events)`, `Listening on ${base}`];
+    const lines = [`Spades ledger: ${backend.where} (${events} events)`, `Listening on ${base}`];
     if (current) {
       const links = tournamentLinks(current);
       const game = Object.values(ledger.models.games).find((g) => g.tournamentId === current);
@@ -166,29 +188,24 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
     }
     lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
     if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
-    else if (auth.users.list().length === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
-    if (current) {
-      const tables = Array.from({ length: tableCount(ledger.models, current) }, (_, i) => `${i + 1}: ${auth.tableCode(current, i + 1)}`);
-      lines.push(`Table codes (scorekeepers join at ${base}/join): ${tables.join(', ')}`);
-    }
+    else if (!anyone) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
+    if (current) lines.push(`Table codes (scorekeepers join at ${base}/join): ${codes.join(', ')}`);
     if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
     io.stdout(lines.join('\n') + '\n');
   });
 
   let timer: NodeJS.Timeout | null = null;
   if (options.demo && ledger.models.tournaments[DEMO_TOURNAMENT]) {
-    const bots = demoBots(ledger, (line) => io.stderr(`${line}\n`));
-    timer = setInterval(bots, options.paceMs);
+    const bots = demoBots(ledger, (line) => io.stderr(`${line}\n`), backend.mayPlay);
+    timer = setInterval(() => void bots(), options.paceMs);
   }
 
   await new Promise<void>((resolve) => {
     const stop = () => {
       if (timer) clearInterval(timer);
-      stopFollowing();
       broadcaster.close();
       server.close();
-      ledger.close();
-      resolve();
+      void backend.close().finally(resolve);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

@@ -12,7 +12,8 @@ import { deckFor, TRUMPS } from '../engine/deck.ts';
 import { createRandom } from '../engine/random.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { handSoFar, nextBidder } from '../events/game-projection.ts';
-import type { Decision, Ledger } from '../events/ledger.ts';
+import type { Decision, Ledger, ServedLedger } from '../events/ledger.ts';
+import type { ReadModels } from '../events/projections.ts';
 import type { GameModel } from '../events/read-models.ts';
 import type { MatchModel } from '../events/read-models.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
@@ -30,18 +31,16 @@ export interface DriverOptions {
   now?: () => string;
 }
 
+type Step = () => Decision | Decision[] | null;
+const EXPECTED = (error: unknown) => error instanceof CommandError || error instanceof VersionConflictError || error instanceof CommandIdReusedError;
+
 /**
  * Takes one step at every table: returns how many entries were made (0 when the tournament
  * has nothing left for bots to do).
  */
 export function driveTables(ledger: Ledger, options: DriverOptions): number {
-  const now = options.now ?? (() => new Date().toISOString());
-  const tournament = ledger.models.tournaments[options.tournamentId];
-  if (!tournament || tournament.model.status !== 'running') return 0;
   let entries = 0;
-  // Each entry is decided from the ledger as it stands at that moment (another process may be
-  // entering at the same tables); an entry that lost the race is refused and simply not made.
-  const run = (decide: () => Decision | Decision[] | null) => {
+  for (const decide of tableSteps(ledger, options)) {
     try {
       let decided = false;
       ledger.execute(() => {
@@ -51,13 +50,44 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
       }, { meta: { by: 'table-bot' } });
       if (decided) entries++;
     } catch (error) {
-      if (!(error instanceof CommandError || error instanceof VersionConflictError || error instanceof CommandIdReusedError)) throw error;
+      if (!EXPECTED(error)) throw error;
     }
-  };
+  }
+  return entries;
+}
+
+/** `driveTables` on a ledger that answers by promise (PostgreSQL): one entry after another. */
+export async function driveServedTables(ledger: ServedLedger, options: DriverOptions): Promise<number> {
+  let entries = 0;
+  for (const decide of tableSteps(ledger, options)) {
+    try {
+      let decided = false;
+      await ledger.execute(() => {
+        const decision = decide();
+        decided = decision !== null;
+        return decision ?? [];
+      }, { meta: { by: 'table-bot' } });
+      if (decided) entries++;
+    } catch (error) {
+      if (!EXPECTED(error)) throw error;
+    }
+  }
+  return entries;
+}
+
+/**
+ * The step at every table, each decided from the models as they stand when it is run (the
+ * previous one recorded): seat ready matches, call time on clocks run out, start next games,
+ * and make each live game's next entry.
+ */
+function* tableSteps(ledger: { readonly models: ReadModels }, options: DriverOptions): Generator<Step> {
+  const now = options.now ?? (() => new Date().toISOString());
+  const tournament = ledger.models.tournaments[options.tournamentId];
+  if (!tournament || tournament.model.status !== 'running') return;
 
   if (tournament.progressive) {
-    driveProgressive(ledger, options, run);
-    return entries;
+    yield* progressiveSteps(ledger, options);
+    return;
   }
 
   const matches = tournament.model.matches;
@@ -68,17 +98,17 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
     while (usedTables.has(table)) table++;
     usedTables.add(table);
     const draw = firstDealerDraw(tournament, match, `${options.seed}:${match.matchId}:${match.games.length}`);
-    run(() => startMatch(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, table, at: now(), draw }));
+    const seated = table;
+    yield () => startMatch(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, table: seated, at: now(), draw });
   }
 
-  // The director calls time on every match whose clock has run out by `now`.
   for (const match of ledger.models.tournaments[options.tournamentId]!.model.matches) {
     const clock = match.clock;
     if (match.status !== 'live' || !clock || clock.calledAt) continue;
     if (Date.parse(now()) < Date.parse(clock.startedAt) + clock.minutes * 60_000) continue;
     const gameId = match.games[match.games.length - 1];
     if (gameId && ledger.models.games[gameId]?.winner) continue;
-    run(() => callTime(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, at: now() }));
+    yield () => callTime(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, at: now() });
   }
 
   for (const match of ledger.models.tournaments[options.tournamentId]!.model.matches) {
@@ -86,23 +116,22 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
     const gameId = match.games[match.games.length - 1];
     const game = gameId ? ledger.models.games[gameId] : undefined;
     if (!game || game.winner) {
-      run(() => startNextGame(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId }));
+      yield () => startNextGame(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId });
       continue;
     }
-    run(() => (ledger.models.games[game.gameId]?.winner ? null : nextEntry(ledger, ledger.models.games[game.gameId]!, options)));
+    yield () => (ledger.models.games[game.gameId]?.winner ? null : nextEntry(ledger, ledger.models.games[game.gameId]!, options));
   }
-  return entries;
 }
 
 /** Seats the next progressive round when the last one is over, and plays every table's game. */
-function driveProgressive(ledger: Ledger, options: DriverOptions, run: (decide: () => Decision | Decision[] | null) => void): void {
+function* progressiveSteps(ledger: { readonly models: ReadModels }, options: DriverOptions): Generator<Step> {
   const tournament = ledger.models.tournaments[options.tournamentId]!;
-  if (tournament.progressive?.nextSeating) run(() => startRound(ledger.models, { tournamentId: options.tournamentId, seed: options.seed }));
+  if (tournament.progressive?.nextSeating) yield () => startRound(ledger.models, { tournamentId: options.tournamentId, seed: options.seed });
   const round = ledger.models.tournaments[options.tournamentId]!.progressive!.rounds.at(-1);
   if (!round || round.results !== null) return;
   for (const gameId of Object.values(round.games)) {
     if (!ledger.models.games[gameId] || ledger.models.games[gameId]!.winner) continue;
-    run(() => (ledger.models.games[gameId]?.winner ? null : nextEntry(ledger, ledger.models.games[gameId]!, options)));
+    yield () => (ledger.models.games[gameId]?.winner ? null : nextEntry(ledger, ledger.models.games[gameId]!, options));
   }
 }
 
@@ -134,7 +163,7 @@ function firstDealerDraw(tournament: TournamentState, match: MatchModel, seed: s
 }
 
 /** The next entry a scorekeeper makes for a game: a deal, a bid, a card, or a renege claim. */
-export function nextEntry(ledger: Ledger, game: GameModel, options: Pick<DriverOptions, 'seed' | 'renegeChance'>): Decision | null {
+export function nextEntry(ledger: { readonly models: ReadModels }, game: GameModel, options: Pick<DriverOptions, 'seed' | 'renegeChance'>): Decision | null {
   const models = ledger.models;
   const current = game.current;
   const handNo = game.hands.length + 1;

@@ -24,7 +24,7 @@ async function setUp() {
   createDemo(ledger);
   const notices: string[] = [];
   const tick = demoBots(ledger, (line) => notices.push(line));
-  for (let i = 0; i < 30; i++) tick();
+  for (let i = 0; i < 30; i++) await tick();
   const { app, auth } = createApp({ ledger, newSeed: () => 'seed' });
   await auth.users.add('Dee Rector', 'director', 'director-password-1');
   const login = await app.request('/login', {
@@ -77,7 +77,7 @@ describe.each([
 
     breakStorage(ledger);
     // The bots keep trying until an entry needs what the storage cannot give.
-    for (let i = 0; i < 500 && ledger.health().writable; i++) tick();
+    for (let i = 0; i < 500 && ledger.health().writable; i++) await tick();
     expect(ledger.health()).toMatchObject({ writable: false, reason });
     expect(notices.filter((n) => n.startsWith('demo tables paused'))).toEqual([`demo tables paused: the ledger cannot record anything right now: ${reason}; nothing was recorded`]);
     const acknowledged = rows(ledger);
@@ -92,11 +92,11 @@ describe.each([
     expect(((await refused.json()) as { error: string }).error).toBe(`the ledger cannot record anything right now: ${reason}; nothing was recorded`);
     expect(() => ledger.execute((models) => [], {})).not.toThrow();
     // Paused bots make one attempt a tick, each refused, none fatal.
-    for (let i = 0; i < 5; i++) tick();
+    for (let i = 0; i < 5; i++) await tick();
     expect(rows(ledger)).toEqual(acknowledged);
 
     mend(ledger);
-    tick();
+    await tick();
     expect(notices.at(-1)).toBe('demo tables: the ledger takes entries again; the bots carry on');
     expect(ledger.health().writable).toBe(true);
     expect((await app.request('/healthz')).status).toBe(200);

@@ -1,0 +1,201 @@
+/**
+ * The ledger as a server process uses it when the events live in PostgreSQL (`DATABASE_URL`):
+ * the same read models and change listeners as the SQLite ledger (ledger.ts), folded from what
+ * any process appended. Each commit's NOTIFY tells every process to fold; a slow timer folds too,
+ * in case an announcement was lost with a connection. Folds and decisions take turns on one
+ * queue, so the models never move while a command decides from them, and each decision is
+ * appended expecting the stream versions it was made from: another process having moved a stream
+ * meanwhile is refused (VersionConflictError), never recorded on top.
+ *
+ * The models are folded from position 0 when the process starts; there are no stored snapshots.
+ */
+import { sql } from 'kysely';
+import { domainEvents } from './domain-events.ts';
+import { type AppendResult, type RecordedEvent, VersionConflictError } from './event-store.ts';
+import type { AnyEvent } from './event-types.ts';
+import type { ChangeListener, CommandFound, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from './ledger.ts';
+import { LedgerReadError, projected } from './ledger.ts';
+import { type PgEventStore, openPostgresStore, pgStorageFaultOf } from './pg-event-store.ts';
+import { type Change, type ReadModels, applyEvent, emptyModels } from './projections.ts';
+
+export interface PostgresLedger extends ServedLedger {
+  readonly backend: 'postgres';
+  readonly store: PgEventStore;
+  execute(decisions: Decisions, options?: ExecuteOptions): Promise<AppendResult[]>;
+  sync(): Promise<number>;
+  syncTo(position: number): Promise<void>;
+  findCommand(commandId: string): Promise<CommandFound>;
+  close(): Promise<void>;
+}
+
+export interface OpenPostgresLedgerOptions {
+  url: string;
+  clock?: () => string;
+  /** Called while folding at open: (done, total). */
+  onProgress?: (done: number, total: number) => void;
+  /** Connections the process keeps open at most. Default 10. */
+  poolSize?: number;
+}
+
+const FOLD_PAGE = 1000;
+const OUTSIDE = '; the ledger was changed outside the app (`spades verify` checks the whole chain)';
+
+/** Opens the ledger in PostgreSQL, folds it, and starts listening for every process's commits. */
+export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Promise<PostgresLedger> {
+  const store = await openPostgresStore({ url: options.url, registry: domainEvents, poolSize: options.poolSize ?? 10, ...(options.clock ? { clock: options.clock } : {}) });
+  const models: ReadModels = emptyModels();
+  const listeners = new Set<ChangeListener>();
+  let fault: string | null = null;
+  let unreadable: string | null = null;
+  // The highest head any announcement named: a fold is owed while the models stand below it.
+  let announced = 0;
+  // Folds and decisions run one at a time, in the order they were asked for.
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = queue.then(work, work);
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+
+  const foldNow = async (): Promise<number> => {
+    if (unreadable) throw new LedgerReadError(unreadable);
+    let folded = 0;
+    for (;;) {
+      let events: RecordedEvent[];
+      try {
+        events = await store.readAll({ after: models.position, limit: FOLD_PAGE });
+      } catch (error) {
+        const storage = pgStorageFaultOf(error);
+        if (storage) throw storage;
+        unreadable = `${(error as Error).message}${OUTSIDE}`;
+        throw new LedgerReadError(unreadable);
+      }
+      for (const event of events) {
+        let change: Change;
+        try {
+          change = applyEvent(models, projected(event));
+        } catch (error) {
+          unreadable = `event ${event.position} (${event.type}) cannot be folded: ${(error as Error).message}${OUTSIDE}`;
+          throw new LedgerReadError(unreadable);
+        }
+        for (const listener of listeners) listener(change, [event]);
+      }
+      folded += events.length;
+      if (events.length < FOLD_PAGE) return folded;
+    }
+  };
+  const fold = () => inTurn(foldNow);
+
+  // Before anything else: the models stand at the head when the ledger is handed out.
+  const total = (await store.head()).position;
+  while (models.position < total) {
+    if ((await foldNow()) === 0) break;
+    options.onProgress?.(models.position, total);
+  }
+  const stopListening = await store.listen((position) => {
+    announced = Math.max(announced, position);
+    if (announced > models.position) void fold().catch(() => undefined);
+  });
+
+  const ledger: PostgresLedger = {
+    backend: 'postgres',
+    store,
+    models,
+    execute(decisions, opts = {}) {
+      return inTurn(async () => {
+        // Decided from the models brought up to what the database holds now.
+        if (typeof decisions === 'function') {
+          await foldNow();
+          decisions = decisions(models);
+        }
+        const list = Array.isArray(decisions) ? decisions : [decisions];
+        if (list.length === 0) return [];
+        let results: AppendResult[];
+        try {
+          results = await store.appendMany(
+            list.map((decision) => ({ stream: decision.stream, events: decision.events as AnyEvent[] as never, expectedVersion: models.streams[decision.stream] ?? 0 })),
+            {
+              ...(opts.commandId ? { commandId: opts.commandId } : {}),
+              ...(opts.request ? { request: opts.request } : {}),
+              ...(opts.meta ? { meta: opts.meta } : {}),
+            },
+          );
+        } catch (error) {
+          const storage = pgStorageFaultOf(error);
+          if (storage) fault = storage.reason;
+          // A stale decision: fold what the others wrote, so the next one is made from the database.
+          if (error instanceof VersionConflictError) await foldNow().catch(() => undefined);
+          throw storage ?? error;
+        }
+        fault = null;
+        await foldNow();
+        return results;
+      });
+    },
+    // Cheap when nothing was announced: most requests only read.
+    sync: () => (announced > models.position ? fold() : Promise.resolve(0)),
+    async syncTo(position) {
+      if (models.position < position) await fold();
+    },
+    follow(intervalMs = 1000) {
+      const timer = setInterval(() => {
+        void fold().catch(() => undefined);
+      }, intervalMs);
+      timer.unref();
+      return () => clearInterval(timer);
+    },
+    async findCommand(commandId) {
+      const row = await store.kysely.selectFrom('events').select(['position', 'stream', 'meta']).where('command_id', '=', commandId).executeTakeFirst();
+      if (!row) return null;
+      const meta = JSON.parse(row.meta) as { request?: unknown };
+      return { position: Number(row.position), stream: row.stream, request: typeof meta.request === 'string' ? meta.request : null };
+    },
+    health(): LedgerHealth {
+      if (unreadable) return { writable: false, reason: unreadable, position: models.position };
+      return fault ? { writable: false, reason: fault, position: models.position } : { writable: true, position: models.position };
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      await stopListening().catch(() => undefined);
+      await queue;
+      await store.close();
+    },
+  };
+  return ledger;
+}
+
+/**
+ * A named lease in the database: which process does something only one of them should (the
+ * demo's bots play its tables). Each call renews it for `forMs` if this holder has it, or takes
+ * it if it ran out, and says whether the holder has it now; a holder killed outright loses it
+ * once it runs out.
+ */
+export function lease(store: PgEventStore, name: string, holder: string, forMs: number): () => Promise<boolean> {
+  let ready: Promise<unknown> | null = null;
+  return async () => {
+    ready ??= inSchemaLock(store, sql`CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)`).catch((error: unknown) => {
+      ready = null;
+      throw error;
+    });
+    await ready;
+    const { rows } = await sql<{ holder: string }>`
+      INSERT INTO leases (name, holder, expires_at) VALUES (${name}, ${holder}, now() + ${`${forMs} milliseconds`}::interval)
+      ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+        WHERE leases.holder = excluded.holder OR leases.expires_at < now()
+      RETURNING holder`.execute(store.kysely);
+    return rows.length === 1;
+  };
+}
+
+// Two processes creating one table at the same moment can both try; the second waits for this lock.
+const LEASE_SCHEMA_LOCK = 0x5_ba_de_6;
+
+async function inSchemaLock(store: PgEventStore, statement: ReturnType<typeof sql>): Promise<void> {
+  await store.kysely.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(${LEASE_SCHEMA_LOCK})`.execute(trx);
+    await statement.execute(trx);
+  });
+}

@@ -1,0 +1,107 @@
+/**
+ * The ledger as server processes use it on PostgreSQL: each process folds what any of them
+ * appends (announced by NOTIFY), and decides only from the versions it folded, so several
+ * processes driving the same tables at once record nothing decided from a stale view.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldPostgresModels } from '../events/pg-ledger.ts';
+import { type PostgresLedger, lease, openPostgresLedger } from '../events/pg-served-ledger.ts';
+import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
+import { driveServedTables } from '../server/table-driver.ts';
+import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
+import { waitFor } from './fixtures/live-server.ts';
+
+noteMissingPostgres('pg-served-ledger');
+
+let cluster: PostgresCluster;
+let databases = 0;
+
+async function newDatabase(): Promise<string> {
+  const admin = new pg.Client({ connectionString: cluster.url });
+  await admin.connect();
+  const name = `served_${++databases}`;
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  return cluster.urlFor(name);
+}
+
+describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
+  beforeAll(async () => {
+    cluster = await startPostgres();
+  }, 120_000);
+  afterAll(async () => {
+    await cluster?.stop();
+  });
+
+  it('folds what another process appends within a second, without being asked, to the models a rebuild gives', async () => {
+    const url = await newDatabase();
+    const a = await openPostgresLedger({ url });
+    const b = await openPostgresLedger({ url });
+    try {
+      const seen: number[] = [];
+      b.onChange((_change, events) => seen.push(...events.map((e) => e.position)));
+      await createServedDemo(a);
+      for (let i = 0; i < 40; i++) await driveServedTables(a, { tournamentId: DEMO_TOURNAMENT, seed: 'fold' });
+      const head = a.models.position;
+      expect(head).toBeGreaterThan(100);
+      await waitFor('the other process to fold every event', () => b.models.position === head, 1000);
+      // Every event once, in position order, told to the listeners as it was folded.
+      expect(seen).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+      const rebuilt = await foldPostgresModels(a.store);
+      expect(JSON.parse(JSON.stringify(b.models))).toEqual(JSON.parse(JSON.stringify(rebuilt)));
+      expect(JSON.parse(JSON.stringify(a.models))).toEqual(JSON.parse(JSON.stringify(rebuilt)));
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 60_000);
+
+  it('lets three processes set up and drive the same tables at once, recording nothing decided from a stale view', async () => {
+    const url = await newDatabase();
+    const ledgers: PostgresLedger[] = await Promise.all([1, 2, 3].map(() => openPostgresLedger({ url })));
+    try {
+      // Each set-up step has its command id: done once however many processes race for it.
+      await Promise.all(ledgers.map((ledger) => createServedDemo(ledger)));
+      await Promise.all(ledgers.map((ledger) => ledger.syncTo(Number.MAX_SAFE_INTEGER)));
+      expect(ledgers[0]!.models.tournaments[DEMO_TOURNAMENT]!.model.teams).toHaveLength(16);
+      // Same seed, same tables: the three would make the same entries, and only one of each lands.
+      await Promise.all(
+        ledgers.map(async (ledger) => {
+          for (let i = 0; i < 30; i++) await driveServedTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'race' });
+        }),
+      );
+      const report = await ledgers[0]!.store.verifyChain();
+      expect(report.ok).toBe(true);
+      // A card played twice or out of turn would not fold: the rebuild goes through, and equals each process's models.
+      const rebuilt = JSON.parse(JSON.stringify(await foldPostgresModels(ledgers[0]!.store)));
+      for (const ledger of ledgers) {
+        await ledger.syncTo(report.head.position);
+        expect(JSON.parse(JSON.stringify(ledger.models))).toEqual(rebuilt);
+      }
+      const registered = await ledgers[0]!.store.kysely.selectFrom('events').select((eb) => eb.fn.countAll<string>().as('n')).where('type', '=', 'TeamRegistered').executeTakeFirstOrThrow();
+      expect(Number(registered.n)).toBe(16);
+    } finally {
+      await Promise.all(ledgers.map((ledger) => ledger.close()));
+    }
+  }, 90_000);
+
+  it('gives the demo lease to one holder at a time, and to another once the holder stops renewing it', async () => {
+    const url = await newDatabase();
+    const ledger = await openPostgresLedger({ url });
+    try {
+      const first = lease(ledger.store, 'demo-bots', 'first', 300);
+      const second = lease(ledger.store, 'demo-bots', 'second', 300);
+      const [a, b] = await Promise.all([first(), second()]);
+      expect([a, b].filter(Boolean)).toHaveLength(1);
+      const [holder, other] = a ? [first, second] : [second, first];
+      expect(await holder()).toBe(true);
+      expect(await other()).toBe(false);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await other()).toBe(true);
+      expect(await holder()).toBe(false);
+    } finally {
+      await ledger.close();
+    }
+  }, 30_000);
+});
