@@ -58,9 +58,9 @@ export interface CommandRequest {
   /** Something to add to the confirmation once appended (a flagged card). */
   after?: () => string | null;
   /** The region an htmx request is answered with, showing the notice. */
-  fragment: (notice: { error?: string; done?: string }) => string;
+  fragment: (notice: { error?: string; done?: string }) => string | Promise<string>;
   /** The whole page, for a plain form that was refused. */
-  page: (notice: { error?: string; done?: string }) => string;
+  page: (notice: { error?: string; done?: string }) => string | Promise<string>;
   /** Where a plain form goes after it is recorded. */
   redirect: string;
   /** Reload the whole page after an htmx request (what the page shows has changed shape). */
@@ -103,14 +103,14 @@ export async function runCommand(c: Context, ledger: Ledger, session: Session, r
     if (wantsJson(c)) return c.json({ ok: true, done, positions, duplicate, ...(flagged ? { flagged } : {}) });
     if (c.req.header('hx-request')) {
       if (request.refresh) c.header('hx-refresh', 'true');
-      return c.html(request.fragment({ done }));
+      return c.html(await request.fragment({ done }));
     }
     return c.redirect(request.redirect, 303);
   } catch (error) {
     const refusal = refusalOf(error);
     if (!refusal) throw error;
     if (wantsJson(c)) return c.json({ error: refusal.message }, refusal.status);
-    if (c.req.header('hx-request')) return c.html(request.fragment({ error: refusal.message }), refusal.status);
-    return c.html(request.page({ error: refusal.message }), refusal.status);
+    if (c.req.header('hx-request')) return c.html(await request.fragment({ error: refusal.message }), refusal.status);
+    return c.html(await request.page({ error: refusal.message }), refusal.status);
   }
 }

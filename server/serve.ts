@@ -154,9 +154,12 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
     }
   }
 
+  // What the first lines say of sign-in, read before listening: the accounts and the table codes.
+  const current = ledger.models.currentTournament;
+  const accounts = (await auth.users.list()).length;
+  const codes = current ? await auth.tableCodes(current, tableCount(ledger.models, current)) : [];
   const server = serve({ fetch: app.fetch, port: options.port }, (info) => {
     const base = `http://localhost:${info.port}`;
-    const current = ledger.models.currentTournament;
     const lines = [`Spades ledger: ${path} (${ledger.store.head().position} events)`, `Listening on ${base}`];
     if (current) {
       const links = tournamentLinks(current);
@@ -166,11 +169,8 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
     }
     lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
     if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
-    else if (auth.users.list().length === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
-    if (current) {
-      const tables = Array.from({ length: tableCount(ledger.models, current) }, (_, i) => `${i + 1}: ${auth.tableCode(current, i + 1)}`);
-      lines.push(`Table codes (scorekeepers join at ${base}/join): ${tables.join(', ')}`);
-    }
+    else if (accounts === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
+    if (current) lines.push(`Table codes (scorekeepers join at ${base}/join): ${codes.map((code, i) => `${i + 1}: ${code}`).join(', ')}`);
     if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
     io.stdout(lines.join('\n') + '\n');
   });
