@@ -2,7 +2,9 @@
  * Who may write to the ledger, put together over one storage: the accounts (accounts.ts),
  * sessions and the role guard (sessions.ts), table codes (table-codes.ts), the limits on
  * guessing passwords and codes (rate-limits.ts), and the sign-in routes (login-routes.tsx).
- * The storage is the ledger's own SQLite file unless another is given (auth-storage.ts).
+ * The storage is the ledger's own SQLite file unless another is given: a PostgreSQL database
+ * (`postgresAuthStorage`) lets every server process on it share the accounts, the sessions,
+ * the table codes and the counts of the limits.
  */
 import type { LedgerDatabase } from '../events/database.ts';
 import type { ReadModels } from '../events/projections.ts';
@@ -16,6 +18,7 @@ import { openTableCodes } from './table-codes.ts';
 
 export type { AuthStorage } from './auth-storage.ts';
 export { sqliteAuthStorage } from './auth-storage-sqlite.ts';
+export { postgresAuthStorage } from './auth-storage-postgres.ts';
 
 /** What sign-in reads of the ledger: its read models, and its SQLite file when that keeps the sign-ins. */
 export interface AuthLedger {
