@@ -149,4 +149,11 @@ describe('spades add-user', () => {
     expect(await main(['add-user', 'Sam', '--role', 'judge', '--db', path], io)).toBe(2);
     expect(err).toEqual(["add-user: --role must be director or judge, not 'scorekeeper'\n", 'add-user: the password for Sam needs at least 8 characters\n']);
   });
+
+  it('refuses a PostgreSQL database it cannot reach in one line, without the password in the address', async () => {
+    const err: string[] = [];
+    const io = { stdout: () => {}, stderr: (t: string) => void err.push(t), stdin: async () => 'a long password\n' };
+    expect(await main(['add-user', 'Sam', '--role', 'judge', '--db', 'postgresql://postgres:hush@127.0.0.1:1/spades'], io)).toBe(2);
+    expect(err).toEqual(['spades add-user: cannot open the ledger at postgresql://postgres@127.0.0.1:1/spades: the database server cannot be reached (ECONNREFUSED)\n']);
+  });
 });
