@@ -95,7 +95,7 @@ async function main(): Promise<void> {
 
       const keeper = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1, isMobile: true, hasTouch: true });
       const entry = await keeper.newPage();
-      await entry.goto(`${url}/join?code=${auth.tableCode('friday-4', 1)}`);
+      await entry.goto(`${url}/join?code=${await auth.tableCode('friday-4', 1)}`);
       await entry.click('.stack-form button[type=submit]');
       await entry.waitForURL(/\/entry\/tables\//);
       file = join(OUT, 'entry-phone.png');

@@ -1,45 +1,18 @@
 /**
- * Directors' and judges' accounts: names with scrypt password hashes in the `users` table of
- * the ledger's own file, and the key that file's sessions and table codes are signed with. A
- * new password or a new role ends every session the account had.
+ * Directors' and judges' accounts: names with scrypt password hashes, kept beside the ledger
+ * (auth-storage.ts: in its file or a PostgreSQL database), and the key the sessions and table
+ * codes kept there are signed with. A new password or a new role ends every session the
+ * account had.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
-import { type LedgerDatabase, executeSync } from '../events/database.ts';
+import type { LedgerDatabase } from '../events/database.ts';
+import type { AuthStorage } from './auth-storage.ts';
+import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
 import { AccessError } from './refusals.ts';
-import { accountOfUser, endAccountSessions } from './sessions.ts';
+import { accountOfUser } from './sessions.ts';
 
 export const PASSWORD_ROLES = ['director', 'judge'] as const;
 export type PasswordRole = (typeof PASSWORD_ROLES)[number];
-
-type UsersTable = {
-  name: string;
-  role: string;
-  password: string;
-  created_at: string;
-};
-type AuthSettingsTable = {
-  name: string;
-  value: string;
-};
-type AccountTables = {
-  users: UsersTable;
-  auth_settings: AuthSettingsTable;
-};
-
-// The accounts live beside the ledger but outside it: a password change is not a tournament
-// event, and the hash chain should not carry password hashes.
-const USERS_SCHEMA = `
-CREATE TABLE IF NOT EXISTS users (
-  name TEXT PRIMARY KEY COLLATE NOCASE,
-  role TEXT NOT NULL CHECK (role IN ('director', 'judge')),
-  password TEXT NOT NULL,
-  created_at TEXT NOT NULL
-) STRICT;
-CREATE TABLE IF NOT EXISTS auth_settings (
-  name TEXT PRIMARY KEY,
-  value TEXT NOT NULL
-) STRICT;
-`;
 
 // scrypt at N = 2^14, r = 8: 16 MiB and tens of milliseconds per guess, within Node's default memory cap.
 const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
@@ -79,23 +52,15 @@ export interface Users {
   add(name: string, role: PasswordRole, password: string): Promise<void>;
   /** The account when the password is right, otherwise null. */
   verify(name: string, password: string): Promise<{ name: string; role: PasswordRole } | null>;
-  list(): { name: string; role: PasswordRole }[];
-  /** The key sessions and table codes are signed with, made once per ledger file. */
+  list(): Promise<{ name: string; role: PasswordRole }[]>;
+  /** The key sessions and table codes are signed with, made once per ledger file or database. */
   secret(): string;
 }
 
-/** The accounts of a ledger file; creates their tables on first use. */
-export function openUsers(database: LedgerDatabase, clock: () => Date = () => new Date()): Users {
-  database.sqlite.exec(USERS_SCHEMA);
-  const db = database.kysely.withTables<AccountTables>();
-  const find = (name: string) => executeSync(database, db.selectFrom('users').selectAll().where('name', '=', name))[0];
-  let secret = executeSync(database, db.selectFrom('auth_settings').select('value').where('name', '=', 'session-secret'))[0]?.value;
-  if (!secret) {
-    const made = randomBytes(32).toString('base64url');
-    executeSync(database, db.insertInto('auth_settings').values({ name: 'session-secret', value: made }).onConflict((oc) => oc.doNothing()));
-    secret = executeSync(database, db.selectFrom('auth_settings').select('value').where('name', '=', 'session-secret'))[0]!.value;
-  }
-  const key = secret;
+/** The accounts kept in `storage`, or in a ledger file (whose tables are created on first use). */
+export function openUsers(storage: AuthStorage | LedgerDatabase, clock: () => Date = () => new Date()): Users {
+  const kept = 'sqlite' in storage ? sqliteAuthStorage(storage) : storage;
+  const store = kept.accounts;
   return {
     async add(name, role, password) {
       const trimmed = name.trim();
@@ -104,27 +69,18 @@ export function openUsers(database: LedgerDatabase, clock: () => Date = () => ne
       }
       if (!PASSWORD_ROLES.includes(role)) throw new AccessError(`role must be director or judge, not '${String(role)}'`, 403);
       if (password.length < 8) throw new AccessError(`the password for ${trimmed} needs at least 8 characters`, 403);
-      const before = find(trimmed);
+      const before = await store.find(trimmed);
       // The same password and role again changes nothing, and ends no one's session.
       if (before && before.role === role && (await checkPassword(password, before.password))) return;
       const hash = await hashPassword(password);
-      database.sqlite.transaction(() => {
-        executeSync(
-          database,
-          db
-            .insertInto('users')
-            .values({ name: trimmed, role, password: hash, created_at: clock().toISOString() })
-            .onConflict((oc) => oc.column('name').doUpdateSet({ role, password: hash })),
-        );
-        if (before) endAccountSessions(database, accountOfUser(before.name));
-      }).immediate();
+      await store.save({ name: trimmed, role, password: hash, createdAt: clock().toISOString() }, before ? accountOfUser(before.name) : null);
     },
     async verify(name, password) {
-      const user = find(name.trim());
+      const user = await store.find(name.trim());
       const ok = await checkPassword(password, user?.password ?? UNKNOWN_USER_HASH);
       return ok && user ? { name: user.name, role: user.role as PasswordRole } : null;
     },
-    list: () => executeSync(database, db.selectFrom('users').select(['name', 'role']).orderBy('name')).map((u) => ({ name: u.name, role: u.role as PasswordRole })),
-    secret: () => key,
+    list: async () => (await store.list()).map((u) => ({ name: u.name, role: u.role as PasswordRole })),
+    secret: () => kept.secret,
   };
 }

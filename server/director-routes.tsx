@@ -83,7 +83,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   const app = new Hono();
   app.use('*', auth.guard(['director']));
 
-  const homeProps = (session: Session, notice: { error?: string; done?: string } = {}) => ({
+  const homeProps = async (session: Session, notice: { error?: string; done?: string } = {}) => ({
     csrf: session.csrf,
     name: session.name,
     tournaments: Object.values(models.tournaments).map((t) => ({
@@ -96,7 +96,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     formats: [...FORMATS],
     error: notice.error ?? null,
     done: notice.done ?? null,
-    sessions: auth.sessionList(session),
+    sessions: await auth.sessionList(session),
   });
 
   function tournamentProps(session: Session, tournamentId: string, notice: { error?: string; done?: string } = {}): DirectorTournamentProps {
@@ -136,19 +136,19 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     return runCommand(c, ledger, session, {
       scope,
       decide,
-      fragment: (notice) => {
+      fragment: async (notice) => {
         const p = props(notice);
-        return p ? String(<DirectorTournament {...p} />) : String(<DirectorHome {...homeProps(session, notice)} />);
+        return p ? String(<DirectorTournament {...p} />) : String(<DirectorHome {...await homeProps(session, notice)} />);
       },
-      page: (notice) => {
+      page: async (notice) => {
         const p = props(notice);
-        return String(<DirectorPage title="Director" signedIn={session?.name}>{p ? <DirectorTournament {...p} /> : <DirectorHome {...homeProps(session, notice)} />}</DirectorPage>);
+        return String(<DirectorPage title="Director" signedIn={session?.name}>{p ? <DirectorTournament {...p} /> : <DirectorHome {...await homeProps(session, notice)} />}</DirectorPage>);
       },
       redirect: `/director/tournaments/${encodeURIComponent(id)}`,
     });
   };
 
-  app.get('/', (c) => c.html(String(<DirectorPage title="Director" signedIn={auth.current(c)?.name}><DirectorHome {...homeProps(auth.current(c))} /></DirectorPage>)));
+  app.get('/', async (c) => c.html(String(<DirectorPage title="Director" signedIn={auth.current(c)?.name}><DirectorHome {...await homeProps(auth.current(c))} /></DirectorPage>)));
 
   app.get('/tournaments/:tournamentId', (c) => {
     const id = c.req.param('tournamentId');
@@ -156,22 +156,19 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     return c.html(String(<DirectorPage title={`Director · ${id}`} signedIn={auth.current(c)?.name}><DirectorTournament {...tournamentProps(auth.current(c), id)} /></DirectorPage>));
   });
 
-  app.get('/tournaments/:tournamentId/codes', (c) => {
+  app.get('/tournaments/:tournamentId/codes', async (c) => {
     const id = c.req.param('tournamentId');
     const state = tournamentById(models, id);
     if (!state) return c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
     // The address phones reach, never the localhost a director may have opened the page at.
     const { origin, note } = publicAddress(c.req.url, options.publicUrl);
-    const cards = Array.from({ length: tableCount(models, id) }, (_, i) => {
-      const code = auth.tableCode(id, i + 1);
-      return { table: i + 1, code, link: `${origin}/join?code=${code}` };
-    });
+    const cards = (await auth.tableCodes(id, tableCount(models, id))).map((code, i) => ({ table: i + 1, code, link: `${origin}/join?code=${code}` }));
     const rotate = { csrf: auth.current(c).csrf, action: (table: number) => `/director/tournaments/${encodeURIComponent(id)}/tables/${table}/code` };
     return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} />));
   });
 
   // A code that got out (photographed, said aloud) is replaced; whoever joined with it is signed out.
-  app.post('/tournaments/:tournamentId/tables/:table/code', (c) => {
+  app.post('/tournaments/:tournamentId/tables/:table/code', async (c) => {
     const id = c.req.param('tournamentId');
     if (!tournamentById(models, id)) return refuse(c, 404, `tournament ${id} does not exist`);
     const tables = tableCount(models, id);
@@ -180,7 +177,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       return refuse(c, 404, `tournament ${id} has tables 1 to ${tables}, not '${text}'`);
     }
     const table = Number(text);
-    const code = auth.rotateTableCode(id, table);
+    const code = await auth.rotateTableCode(id, table);
     if (wantsJson(c)) return c.json({ ok: true, tournamentId: id, table, code });
     return c.redirect(`/director/tournaments/${encodeURIComponent(id)}/codes`, 303);
   });
@@ -195,11 +192,11 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         created = tournamentId;
         return { decision: createTournament(models, { tournamentId, name, format: format as FormatId }), done: `Created ${name}.` };
       },
-      fragment: (notice) =>
+      fragment: async (notice) =>
         notice.done && tournamentById(models, created)
           ? String(<DirectorTournament {...tournamentProps(session, created, notice)} />)
-          : String(<DirectorHome {...homeProps(session, notice)} />),
-      page: (notice) => String(<DirectorPage title="Director" signedIn={session?.name}><DirectorHome {...homeProps(session, notice)} /></DirectorPage>),
+          : String(<DirectorHome {...await homeProps(session, notice)} />),
+      page: async (notice) => String(<DirectorPage title="Director" signedIn={session?.name}><DirectorHome {...await homeProps(session, notice)} /></DirectorPage>),
       redirect: '/director',
     });
   });

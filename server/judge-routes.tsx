@@ -95,7 +95,7 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     });
   };
 
-  app.get('/', async (c) => c.html(page({ ...(await consoleProps(auth.current(c))), sessions: auth.sessionList(auth.current(c)) })));
+  app.get('/', async (c) => c.html(page({ ...(await consoleProps(auth.current(c))), sessions: await auth.sessionList(auth.current(c)) })));
   // The console alone: what the live page fetches when its stream says something changed.
   app.get('/console', async (c) => c.html(String(<JudgeConsole {...await consoleProps(auth.current(c))} />)));
 

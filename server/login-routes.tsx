@@ -6,8 +6,8 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { ServedLedger } from '../events/ledger.ts';
 import { tournamentById } from '../events/lookup.ts';
+import type { ReadModels } from '../events/projections.ts';
 import { Layout } from '../views/layout.tsx';
 import { JoinPage, LoginPage, SessionList, type SessionListProps } from '../views/login.tsx';
 import type { Users } from './accounts.ts';
@@ -23,22 +23,23 @@ const JoinFields = fields({ code: field.text({ max: 40 }) });
 const EndSessionFields = fields({ session: field.text({ max: 100 }) });
 
 export interface LoginRoutesOptions {
-  ledger: ServedLedger;
+  /** The ledger's read models, for the name of a code's tournament. */
+  ledger: { readonly models: ReadModels };
   users: Users;
   sessions: Sessions;
   /** Counts a password try, then checks it (see rate-limits.ts). */
   tryPassword: <T>(name: string, address: string, check: () => Promise<T | null>, device: string | null) => Promise<Attempt<T>>;
   /** Counts a table code try, then checks it. */
-  tryCode: <T>(address: string, check: () => T | null) => Attempt<T>;
+  tryCode: <T>(address: string, check: () => Promise<T | null>) => Promise<Attempt<T>>;
   /** The table a code names, among the tournaments in play. */
-  findTable: (code: string) => { tournamentId: string; table: number } | null;
+  findTable: (code: string) => Promise<{ tournamentId: string; table: number } | null>;
 }
 
 /** The list of an account's sessions as the judge's and director's pages show it. */
-export function sessionListProps(sessions: Sessions, session: Session): SessionListProps {
+export async function sessionListProps(sessions: Sessions, session: Session): Promise<SessionListProps> {
   return {
     csrf: session.csrf,
-    sessions: sessions.list(session.account, session.id).map((s) => ({
+    sessions: (await sessions.list(session.account, session.id)).map((s) => ({
       ...s,
       startedAt: new Date(s.startedAt).toISOString(),
       seenAt: new Date(s.seenAt).toISOString(),
@@ -78,8 +79,8 @@ export function loginRoutes(options: LoginRoutesOptions) {
   });
 
   /** Tries a code under the join limits: the table it names, or the refusal to answer with. */
-  const tryCode = (c: Context, code: string) => {
-    const attempt = options.tryCode(clientAddress(c), () => options.findTable(code));
+  const tryCode = async (c: Context, code: string) => {
+    const attempt = await options.tryCode(clientAddress(c), () => options.findTable(code));
     if (attempt.ok) return attempt;
     if (attempt.status === 429) {
       c.header('retry-after', String(attempt.waitSeconds));
@@ -93,7 +94,7 @@ export function loginRoutes(options: LoginRoutesOptions) {
   routes.get('/join', async (c) => {
     const code = (c.req.query('code') ?? '').slice(0, 40);
     if (!code) return c.html(String(JoinPage({ code, found: null })));
-    const tried = tryCode(c, code);
+    const tried = await tryCode(c, code);
     if (!tried.ok) return joinRefusal(c, tried.status, tried.message, code);
     const found = tried.value;
     return c.html(String(JoinPage({ code, found: { ...found, name: tournamentById(ledger.models, found.tournamentId)!.model.name } })));
@@ -106,7 +107,7 @@ export function loginRoutes(options: LoginRoutesOptions) {
       const refusal = refusalOf(error)!;
       return joinRefusal(c, refusal.status, refusal.message, '');
     }
-    const tried = tryCode(c, code);
+    const tried = await tryCode(c, code);
     if (!tried.ok) return joinRefusal(c, tried.status, tried.message, code);
     const found = tried.value;
     const session = await sessions.start(c, {
@@ -125,8 +126,8 @@ export function loginRoutes(options: LoginRoutesOptions) {
   // only this phone's, since a table's code is shared by everyone keeping its score.
   routes.post('/logout', async (c) => {
     const session = await sessions.sessionOf(c);
-    if (session?.role === 'scorekeeper') sessions.endOne(session.account, session.id);
-    else if (session) sessions.endAll(session.account);
+    if (session?.role === 'scorekeeper') await sessions.endOne(session.account, session.id);
+    else if (session) await sessions.endAll(session.account);
     sessions.forget(c);
     if (wantsJson(c)) return c.json({ ok: true });
     return c.redirect('/', 303);
@@ -135,8 +136,8 @@ export function loginRoutes(options: LoginRoutesOptions) {
   // A director's or judge's own sessions: listed, and ended one by one or all but this one.
   routes.use('/sessions', sessions.guard(['director', 'judge']));
   routes.use('/sessions/*', sessions.guard(['director', 'judge']));
-  routes.get('/sessions', (c) => {
-    const list = sessionListProps(sessions, sessions.current(c));
+  routes.get('/sessions', async (c) => {
+    const list = await sessionListProps(sessions, sessions.current(c));
     if (wantsJson(c)) return c.json({ sessions: list.sessions });
     return c.html(String(<Layout title="Your sessions" signedIn={sessions.current(c).name}><SessionList {...list} /></Layout>));
   });
@@ -152,9 +153,9 @@ export function loginRoutes(options: LoginRoutesOptions) {
     const home = session.role === 'director' ? '/director' : '/judge';
     let ended: number;
     if (which === 'others') {
-      ended = sessions.endOthers(session.account, session.id);
+      ended = await sessions.endOthers(session.account, session.id);
     } else {
-      if (!sessions.endOne(session.account, which)) return refuse(c, 404, `${session.name} has no session '${which}' to end; it may have ended already`);
+      if (!(await sessions.endOne(session.account, which))) return refuse(c, 404, `${session.name} has no session '${which}' to end; it may have ended already`);
       ended = 1;
       if (which === session.id) sessions.forget(c);
     }

@@ -1,8 +1,9 @@
 /**
  * Rate limits on guessing: table codes and passwords. Every attempt is counted before it is
  * checked, so parallel requests cannot slip past a limit while a check is under way, and a
- * success is taken off the count again. The counts are rows in the ledger file, so every server
- * process on one file counts together; a refused attempt costs one read and writes nothing.
+ * success is taken off the count again. The counts are rows beside the ledger (auth-storage.ts),
+ * in its file or its PostgreSQL database, so every server process on it counts together; a
+ * refused attempt costs one read and writes nothing.
  *
  * Table codes: 10 wrong a minute from one address, 60 a minute over the whole server, for the
  * page that names a code's table and the join itself alike.
@@ -13,51 +14,9 @@
  * (it carries a signed device cookie naming the account) skips the queue, up to 10 wrong
  * passwords of its own in 15 minutes, so guessing from elsewhere cannot keep the owner out.
  */
-import { sql } from 'kysely';
-import { type LedgerDatabase, executeSync, openDatabase } from '../events/database.ts';
-
-type HitsTable = { id: number; key: string; at: number };
-
-/** Hits (attempts) by key and time: what every limit counts. */
-export interface HitLog {
-  /** Runs `step` with no other writer (thread or process) counting in between. */
-  atomically<T>(step: () => T): T;
-  /** Times of the hits of `key` at or after `since`, oldest first. */
-  times(key: string, since: number): number[];
-  /** The time of the latest hit of `key`, or null. */
-  latest(key: string): number | null;
-  /** Records a hit; its id takes it off again. */
-  add(key: string, at: number): number;
-  remove(ids: readonly number[]): void;
-  /** Forgets every hit before `before`. */
-  prune(before: number): void;
-}
-
-/** The hit log kept in a ledger file's `rate_limit_hits` table (created when missing). */
-export function openHitLog(database: LedgerDatabase): HitLog {
-  const db = database.kysely.withTables<{ rate_limit_hits: HitsTable }>();
-  executeSync(
-    database,
-    db.schema
-      .createTable('rate_limit_hits')
-      .ifNotExists()
-      .addColumn('id', 'integer', (c) => c.primaryKey())
-      .addColumn('key', 'text', (c) => c.notNull())
-      .addColumn('at', 'integer', (c) => c.notNull())
-      .modifyEnd(sql`STRICT`),
-  );
-  executeSync(database, db.schema.createIndex('rate_limit_hits_key_at').ifNotExists().on('rate_limit_hits').columns(['key', 'at']));
-  return {
-    atomically: (step) => database.sqlite.transaction(step).immediate(),
-    times: (key, since) => executeSync(database, db.selectFrom('rate_limit_hits').select('at').where('key', '=', key).where('at', '>=', since).orderBy('at')).map((r) => r.at),
-    latest: (key) => executeSync(database, db.selectFrom('rate_limit_hits').select('at').where('key', '=', key).orderBy('at', 'desc').limit(1))[0]?.at ?? null,
-    add: (key, at) => executeSync(database, db.insertInto('rate_limit_hits').values({ key, at } as HitsTable).returning('id'))[0]!.id,
-    remove: (ids) => {
-      if (ids.length) executeSync(database, db.deleteFrom('rate_limit_hits').where('id', 'in', [...ids]));
-    },
-    prune: (before) => executeSync(database, db.deleteFrom('rate_limit_hits').where('at', '<', before)),
-  };
-}
+import { openDatabase } from '../events/database.ts';
+import type { HitStore, HitView, NewHit } from './auth-storage.ts';
+import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
 
 export interface ThrottleOptions {
   /** Names the throttle's keys in the hit log. */
@@ -67,7 +26,7 @@ export interface ThrottleOptions {
   windowMs?: number;
   now?: () => number;
   /** Where hits are kept; a private in-memory file when not given. */
-  log?: HitLog;
+  log?: HitStore;
 }
 
 export type Throttle = ReturnType<typeof createThrottle>;
@@ -78,11 +37,13 @@ export function createThrottle(options: ThrottleOptions = {}) {
   const limit = options.limit ?? 10;
   const windowMs = options.windowMs ?? 60_000;
   const now = options.now ?? Date.now;
-  const log = options.log ?? openHitLog(openDatabase({ path: ':memory:' }));
+  const log = options.log ?? sqliteAuthStorage(openDatabase({ path: ':memory:' })).hits;
   const logKey = (key: string) => `${name}:${key}`;
-  /** Milliseconds until one more hit of `key` fits, or 0. */
-  const waitMs = (key: string, at: number): number => {
-    const times = log.times(logKey(key), at - windowMs + 1);
+  /** The oldest hit the window still counts at `at`. */
+  const since = (at: number) => at - windowMs + 1;
+  /** Milliseconds until one more hit of `key` fits, as `view` has the hits, or 0. */
+  const waitMs = (view: HitView, key: string, at: number): number => {
+    const times = view.times(logKey(key), since(at));
     return times.length < limit ? 0 : times[times.length - limit]! + windowMs - at;
   };
   return {
@@ -91,17 +52,20 @@ export function createThrottle(options: ThrottleOptions = {}) {
     windowMs,
     log,
     now,
+    key: logKey,
+    since,
     waitMs,
     /** Seconds until `key` may try again, or 0. */
-    waitFor: (key: string): number => seconds(waitMs(key, now())),
-    /** Counts a hit of `key` now. */
-    fail: (key: string): void => void log.add(logKey(key), now()),
-    /** Records a hit of `key` at `at` (inside a step of the log); its id takes it off again. */
-    add: (key: string, at: number): number => {
-      // Whatever no limit here looks back to any more goes, whichever key it was counted under.
-      log.prune(at - Math.max(windowMs, LOGIN_NAME_WINDOW_MS));
-      return log.add(logKey(key), at);
+    waitFor: async (key: string): Promise<number> => {
+      const at = now();
+      return seconds(waitMs(await log.read([logKey(key)], since(at)), key, at));
     },
+    /** Counts a hit of `key` now. */
+    fail: async (key: string): Promise<void> => void (await log.add(logKey(key), now())),
+    /** A hit of `key` at `at`, for a step of the log to record. */
+    hit: (key: string, at: number): NewHit => ({ key: logKey(key), at }),
+    /** Whatever no limit here looks back to any more at `at`, whichever key it was counted under. */
+    forgetBefore: (at: number): number => at - Math.max(windowMs, LOGIN_NAME_WINDOW_MS),
   };
 }
 
@@ -116,15 +80,28 @@ export type Taken = { ok: true; ticket: number[] } | { ok: false; waitMs: number
  * Counts one attempt against each throttle's key at once, or against none when any is full.
  * Checked first without the write lock, so a flood of refused attempts writes nothing.
  */
-export function takeAll(log: HitLog, at: number, checks: readonly [Throttle, string][]): Taken {
-  const full = (): Taken | null => {
+export async function takeAll(log: HitStore, at: number, checks: readonly [Throttle, string][]): Promise<Taken> {
+  const keys = checks.map(([throttle, key]) => throttle.key(key));
+  const since = Math.min(...checks.map(([throttle]) => throttle.since(at)));
+  const full = (view: HitView): Taken | null => {
     for (const [throttle, key] of checks) {
-      const wait = throttle.waitMs(key, at);
+      const wait = throttle.waitMs(view, key, at);
       if (wait > 0) return { ok: false, waitMs: wait, throttle };
     }
     return null;
   };
-  return full() ?? log.atomically(() => full() ?? { ok: true, ticket: checks.map(([throttle, key]) => throttle.add(key, at)) });
+  const seen = full(await log.read(keys, since));
+  if (seen) return seen;
+  const taken = await log.take(keys, since, (view) => {
+    const refusal = full(view);
+    if (refusal) return { value: refusal, hits: [] };
+    return {
+      value: null,
+      hits: checks.map(([throttle, key]) => throttle.hit(key, at)),
+      forgetBefore: Math.min(...checks.map(([throttle]) => throttle.forgetBefore(at))),
+    };
+  });
+  return taken.value ?? { ok: true, ticket: taken.ids };
 }
 
 /** What an attempt came to: the check's answer, a wrong guess (401), or a refusal with the wait (429). */
@@ -138,14 +115,14 @@ const refused = (waitMs: number, message: (wait: number) => string): Attempt<nev
 });
 
 /** The limits on trying table codes, for every route that checks one. */
-export function createJoinLimiter(options: { log: HitLog; now: () => number }) {
+export function createJoinLimiter(options: { log: HitStore; now: () => number }) {
   const { log, now } = options;
   const perAddress = createThrottle({ name: 'join-address', limit: 10, windowMs: 60_000, log, now });
   const overall = createThrottle({ name: 'join-all', limit: 60, windowMs: 60_000, log, now });
   return {
     /** Counts a try of a code from `address`, then runs `check`; a right code is taken off the count. */
-    attempt<T>(address: string, check: () => T | null): Attempt<T> {
-      const taken = takeAll(log, now(), [
+    async attempt<T>(address: string, check: () => T | null | Promise<T | null>): Promise<Attempt<T>> {
+      const taken = await takeAll(log, now(), [
         [perAddress, address],
         [overall, 'all'],
       ]);
@@ -154,9 +131,9 @@ export function createJoinLimiter(options: { log: HitLog; now: () => number }) {
           ? refused(taken.waitMs, (s) => `too many wrong table codes from this address in the last minute; try again in ${s} seconds`)
           : refused(taken.waitMs, (s) => `too many wrong table codes have been tried on this server in the last minute; try again in ${s} seconds`);
       }
-      const value = check();
+      const value = await check();
       if (value === null) return { ok: false, status: 401 };
-      log.remove(taken.ticket);
+      await log.remove(taken.ticket);
       return { ok: true, value };
     },
   };
@@ -173,7 +150,7 @@ export function loginSpacingMs(failures: number): number {
 }
 
 /** The limits on signing in with a password. */
-export function createLoginLimiter(options: { log: HitLog; now: () => number; sleep?: (ms: number) => Promise<void> }) {
+export function createLoginLimiter(options: { log: HitStore; now: () => number; sleep?: (ms: number) => Promise<void> }) {
   const { log, now } = options;
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const perAddress = createThrottle({ name: 'login-address', limit: 10, windowMs: 60_000, log, now });
@@ -185,29 +162,29 @@ export function createLoginLimiter(options: { log: HitLog; now: () => number; sl
   // A known device skips the name's queue only while its own wrong passwords stay few.
   const perDevice = createThrottle({ name: 'login-device', limit: LOGIN_FREE_FAILURES, windowMs: LOGIN_NAME_WINDOW_MS, log, now });
 
-  type Step = { refusal: Attempt<never> } | { turn: number; ticket?: { counted: number[]; pending: number } };
+  /** An attempt let through: its turn, the hits taken off again on success, the name's turn, the check under way. */
+  type Turn = { turn: number; counted: NewHit[]; queued: NewHit[]; pending: NewHit };
+  type Stands = { refusal: Attempt<never> } | Turn;
 
-  /** Where an attempt stands: refused, or the time of its turn; with `write`, its hits recorded. */
-  function step(who: string, label: string, address: string, device: string | null, at: number, write: boolean): Step {
-    const addressWait = perAddress.waitMs(address, at);
+  /** Where an attempt stands as `view` has the hits: refused, or its turn and the hits to record. */
+  function step(view: HitView, who: string, label: string, address: string, device: string | null, at: number): Stands {
+    const addressWait = perAddress.waitMs(view, address, at);
     if (addressWait > 0) return { refusal: refused(addressWait, (s) => `too many wrong passwords in the last minute; try again in ${s} seconds`) };
-    const pendingWait = pending.waitMs(`${who}|${address}`, at);
+    const pendingWait = pending.waitMs(view, `${who}|${address}`, at);
     if (pendingWait > 0) return { refusal: refused(1000, () => `a sign-in as ${label} from this address is already being checked; wait for its answer`) };
-    const known = device !== null && perDevice.waitMs(device, at) === 0;
+    const known = device !== null && perDevice.waitMs(view, device, at) === 0;
     let turn = at;
     if (!known) {
-      const failures = log.times(`${perName.name}:${who}`, at - LOGIN_NAME_WINDOW_MS + 1).length;
-      const last = log.latest(`${turns.name}:${who}`);
+      const failures = view.times(perName.key(who), at - LOGIN_NAME_WINDOW_MS + 1).length;
+      const last = view.latest(turns.key(who));
       turn = last === null ? at : Math.max(at, last + loginSpacingMs(failures));
       if (turn - at > LOGIN_MAX_HOLD_MS) {
         return { refusal: refused(turn - at - LOGIN_MAX_HOLD_MS, (s) => `${label} has had many wrong passwords in the last 15 minutes, so its sign-ins are checked one at a time; try again in ${s} seconds`) };
       }
     }
-    if (!write) return { turn };
-    const counted = [perAddress.add(address, at), perName.add(who, at)];
-    if (known) counted.push(perDevice.add(device, at));
-    else turns.add(who, turn);
-    return { turn, ticket: { counted, pending: pending.add(`${who}|${address}`, at) } };
+    const counted = [perAddress.hit(address, at), perName.hit(who, at)];
+    if (known) counted.push(perDevice.hit(device, at));
+    return { turn, counted, queued: known ? [] : [turns.hit(who, turn)], pending: pending.hit(`${who}|${address}`, at) };
   }
 
   return {
@@ -220,19 +197,28 @@ export function createLoginLimiter(options: { log: HitLog; now: () => number; sl
       const label = name.trim();
       const who = label.toLowerCase();
       const at = now();
-      const first = step(who, label, address, device, at, false);
+      // Every hit a step reads lies within the longest window, the name's 15 minutes; a turn
+      // older than that is long past, as a queue's turns are at most 8 seconds apart.
+      const keys = [perAddress.key(address), pending.key(`${who}|${address}`), perName.key(who), turns.key(who), ...(device !== null ? [perDevice.key(device)] : [])];
+      const since = at - LOGIN_NAME_WINDOW_MS + 1;
+      const first = step(await log.read(keys, since), who, label, address, device, at);
       if ('refusal' in first) return first.refusal;
-      const taken = log.atomically(() => step(who, label, address, device, at, true));
+      const { value: taken, ids } = await log.take<Stands>(keys, since, (view) => {
+        const stands = step(view, who, label, address, device, at);
+        if ('refusal' in stands) return { value: stands, hits: [] };
+        return { value: stands, hits: [...stands.counted, ...stands.queued, stands.pending], forgetBefore: perName.forgetBefore(at) };
+      });
       if ('refusal' in taken) return taken.refusal;
-      const ticket = taken.ticket!;
+      const counted = ids.slice(0, taken.counted.length);
+      const pendingId = ids.at(-1)!;
       try {
         if (taken.turn > at) await sleep(taken.turn - at);
         const value = await check();
         if (value === null) return { ok: false, status: 401 };
-        log.remove(ticket.counted);
+        await log.remove(counted);
         return { ok: true, value };
       } finally {
-        log.remove([ticket.pending]);
+        await log.remove([pendingId]);
       }
     },
   };

@@ -172,11 +172,12 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
       logins.push(`  ${role} sign-in:  name '${name}', password '${password}'`);
     }
   }
-  const anyone = (await auth.users.list()).length > 0;
-  const current = ledger.models.currentTournament;
-  const codes = current ? await Promise.all(Array.from({ length: tableCount(ledger.models, current) }, async (_, i) => `${i + 1}: ${await auth.tableCode(current, i + 1)}`)) : [];
   const events = (await ledger.store.head()).position;
 
+  // What the first lines say of sign-in, read before listening: the accounts and the table codes.
+  const current = ledger.models.currentTournament;
+  const accounts = (await auth.users.list()).length;
+  const codes = current ? await auth.tableCodes(current, tableCount(ledger.models, current)) : [];
   const server = serve({ fetch: app.fetch, port: options.port }, (info) => {
     const base = `http://localhost:${info.port}`;
     const lines = [`Spades ledger: ${backend.where} (${events} events)`, `Listening on ${base}`];
@@ -188,8 +189,8 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
     }
     lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
     if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
-    else if (!anyone) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
-    if (current) lines.push(`Table codes (scorekeepers join at ${base}/join): ${codes.join(', ')}`);
+    else if (accounts === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
+    if (current) lines.push(`Table codes (scorekeepers join at ${base}/join): ${codes.map((code, i) => `${i + 1}: ${code}`).join(', ')}`);
     if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
     io.stdout(lines.join('\n') + '\n');
   });

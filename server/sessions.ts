@@ -1,15 +1,15 @@
 /**
  * Sessions that can be ended. The cookie (signed, HttpOnly, SameSite) carries only a session
- * id; the session itself is a row in the ledger file, beside the accounts, so every server
- * process on the file sees it end. Each account has a generation: signing out, a new password
- * or a new role raises it, and every session started under an earlier one is over. A session
- * also ends after SESSION_IDLE_MINUTES without a request, and SESSION_HOURS after it started.
+ * id; the session itself is a row beside the accounts (auth-storage.ts: in the ledger file or
+ * a PostgreSQL database), so every server process sharing them sees it end. Each account has a
+ * generation: signing out, a new password or a new role raises it, and every session started
+ * under an earlier one is over. A session also ends after SESSION_IDLE_MINUTES without a
+ * request, and SESSION_HOURS after it started.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
-import { sql } from 'kysely';
-import { type LedgerDatabase, executeSync } from '../events/database.ts';
+import type { SessionStore, StoredSession } from './auth-storage.ts';
 import { clientAddress } from './client-address.ts';
 import { AccessError, refusalOf, refuse } from './refusals.ts';
 import { readInput } from './request-input.ts';
@@ -57,25 +57,6 @@ const DEVICE_COOKIE = 'spades_device';
 const DEVICE_DAYS = 180;
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-type SessionsTable = {
-  id: string;
-  account: string;
-  role: string;
-  name: string;
-  tournament_id: string | null;
-  table_number: number | null;
-  generation: number;
-  csrf: string;
-  started_at: number;
-  seen_at: number;
-  address: string;
-  agent: string;
-};
-type GenerationsTable = { account: string; generation: number };
-type SessionTables = { sessions: SessionsTable; session_generations: GenerationsTable };
-
-const tablesOf = (database: LedgerDatabase) => database.kysely.withTables<SessionTables>();
-
 /** The account key of a director's or judge's sessions. */
 export function accountOfUser(name: string): string {
   return `user:${name.trim().toLowerCase()}`;
@@ -86,62 +67,11 @@ export function accountOfTable(tournamentId: string, table: number): string {
   return `table:${tournamentId}:${table}`;
 }
 
-/** Creates the session tables when the file does not have them yet. */
-export function ensureSessionTables(database: LedgerDatabase): void {
-  const db = tablesOf(database);
-  executeSync(
-    database,
-    db.schema
-      .createTable('sessions')
-      .ifNotExists()
-      .addColumn('id', 'text', (c) => c.primaryKey())
-      .addColumn('account', 'text', (c) => c.notNull())
-      .addColumn('role', 'text', (c) => c.notNull())
-      .addColumn('name', 'text', (c) => c.notNull())
-      .addColumn('tournament_id', 'text')
-      .addColumn('table_number', 'integer')
-      .addColumn('generation', 'integer', (c) => c.notNull())
-      .addColumn('csrf', 'text', (c) => c.notNull())
-      .addColumn('started_at', 'integer', (c) => c.notNull())
-      .addColumn('seen_at', 'integer', (c) => c.notNull())
-      .addColumn('address', 'text', (c) => c.notNull())
-      .addColumn('agent', 'text', (c) => c.notNull())
-      .modifyEnd(sql`STRICT`),
-  );
-  executeSync(database, db.schema.createIndex('sessions_account').ifNotExists().on('sessions').column('account'));
-  executeSync(
-    database,
-    db.schema
-      .createTable('session_generations')
-      .ifNotExists()
-      .addColumn('account', 'text', (c) => c.primaryKey())
-      .addColumn('generation', 'integer', (c) => c.notNull())
-      .modifyEnd(sql`STRICT`),
-  );
-}
-
-function generationOf(database: LedgerDatabase, account: string): number {
-  return executeSync(database, tablesOf(database).selectFrom('session_generations').select('generation').where('account', '=', account))[0]?.generation ?? 0;
-}
-
-/** Ends every session of an account started until now: its generation goes up and their rows go. */
-export function endAccountSessions(database: LedgerDatabase, account: string): void {
-  ensureSessionTables(database);
-  const db = tablesOf(database);
-  database.sqlite.transaction(() => {
-    executeSync(
-      database,
-      db
-        .insertInto('session_generations')
-        .values({ account, generation: 1 })
-        .onConflict((oc) => oc.column('account').doUpdateSet({ generation: sql<number>`generation + 1` })),
-    );
-    executeSync(database, db.deleteFrom('sessions').where('account', '=', account));
-  })();
-}
-
 export interface SessionsOptions {
-  database: LedgerDatabase;
+  /** Where sessions and generations are kept. */
+  store: SessionStore;
+  /** Where that is, as a refusal names it (AuthStorage.place). */
+  place: string;
   /** The key cookies are signed with. */
   secret: string;
   /** Milliseconds since the epoch. */
@@ -150,23 +80,14 @@ export interface SessionsOptions {
 
 export type Sessions = ReturnType<typeof createSessions>;
 
-/** Sessions over one ledger file: starting, finding, listing and ending them, and the role guard. */
+/** Sessions over one storage: starting, finding, listing and ending them, and the role guard. */
 export function createSessions(options: SessionsOptions) {
-  const { database, secret, now } = options;
-  ensureSessionTables(database);
-  const db = tablesOf(database);
+  const { store, place, secret, now } = options;
   const cache = new WeakMap<Request, Session | null>();
 
-  function live(row: SessionsTable & { current: number | null }, at: number): boolean {
-    return row.generation === (row.current ?? 0) && at - row.seen_at < IDLE_MS && at - row.started_at < LIFETIME_MS;
+  function live(row: StoredSession, at: number): boolean {
+    return row.generation === row.current && at - row.seenAt < IDLE_MS && at - row.startedAt < LIFETIME_MS;
   }
-
-  const rowsOf = () =>
-    db
-      .selectFrom('sessions')
-      .leftJoin('session_generations', 'session_generations.account', 'sessions.account')
-      .selectAll('sessions')
-      .select('session_generations.generation as current');
 
   /** The request's session, or null when it has none or it has ended. */
   async function sessionOf(c: Context): Promise<Session | null> {
@@ -175,24 +96,24 @@ export function createSessions(options: SessionsOptions) {
     const id = await getSignedCookie(c, secret, COOKIE);
     if (id) {
       const at = now();
-      const row = executeSync(database, rowsOf().where('sessions.id', '=', id))[0];
+      const row = await store.find(id);
       if (row && live(row, at)) {
         session = {
           id: row.id,
           account: row.account,
           role: row.role as Role,
           name: row.name,
-          ...(row.tournament_id !== null ? { tournamentId: row.tournament_id } : {}),
-          ...(row.table_number !== null ? { table: row.table_number } : {}),
+          ...(row.tournamentId !== null ? { tournamentId: row.tournamentId } : {}),
+          ...(row.table !== null ? { table: row.table } : {}),
           csrf: row.csrf,
-          expires: row.started_at + LIFETIME_MS,
+          expires: row.startedAt + LIFETIME_MS,
         };
-        if (at - row.seen_at >= SEEN_EVERY_MS) {
+        if (at - row.seenAt >= SEEN_EVERY_MS) {
           try {
-            executeSync(database, db.updateTable('sessions').set({ seen_at: at }).where('id', '=', id));
+            await store.touch(id, at);
           } catch {
-            // A ledger file that takes no writes still lets a signed-in person read; the idle
-            // clock then runs from the last request that was written.
+            // Storage that takes no writes still lets a signed-in person read; the idle clock
+            // then runs from the last request that was written.
           }
         }
       }
@@ -206,28 +127,24 @@ export function createSessions(options: SessionsOptions) {
     const at = now();
     const session: Session = { ...who, id: randomBytes(24).toString('base64url'), csrf: randomBytes(18).toString('base64url'), expires: at + LIFETIME_MS };
     try {
-      database.sqlite.transaction(() => {
-        executeSync(database, db.deleteFrom('sessions').where((eb) => eb.or([eb('seen_at', '<=', at - IDLE_MS), eb('started_at', '<=', at - LIFETIME_MS)])));
-        executeSync(
-          database,
-          db.insertInto('sessions').values({
-            id: session.id,
-            account: who.account,
-            role: who.role,
-            name: who.name,
-            tournament_id: who.tournamentId ?? null,
-            table_number: who.table ?? null,
-            generation: generationOf(database, who.account),
-            csrf: session.csrf,
-            started_at: at,
-            seen_at: at,
-            address: clientAddress(c),
-            agent: (c.req.header('user-agent') ?? 'unknown').slice(0, 200),
-          }),
-        );
-      }).immediate();
+      await store.start(
+        {
+          id: session.id,
+          account: who.account,
+          role: who.role,
+          name: who.name,
+          tournamentId: who.tournamentId ?? null,
+          table: who.table ?? null,
+          csrf: session.csrf,
+          startedAt: at,
+          seenAt: at,
+          address: clientAddress(c),
+          agent: (c.req.header('user-agent') ?? 'unknown').slice(0, 200),
+        },
+        { seenBy: at - IDLE_MS, startedBy: at - LIFETIME_MS },
+      );
     } catch (error) {
-      throw new AccessError(`the session cannot be recorded in the ledger file: ${(error as Error).message}`, 503);
+      throw new AccessError(`the session cannot be recorded in ${place}: ${(error as Error).message}`, 503);
     }
     await setSignedCookie(c, COOKIE, session.id, secret, {
       httpOnly: true,
@@ -261,27 +178,11 @@ export function createSessions(options: SessionsOptions) {
   }
 
   /** The live sessions of an account, the most recently used first. */
-  function list(account: string, currentId?: string): SessionSummary[] {
+  async function list(account: string, currentId?: string): Promise<SessionSummary[]> {
     const at = now();
-    return executeSync(database, rowsOf().where('sessions.account', '=', account).orderBy('sessions.seen_at', 'desc'))
+    return (await store.list(account))
       .filter((row) => live(row, at))
-      .map((row) => ({ id: row.id, startedAt: row.started_at, seenAt: row.seen_at, address: row.address, device: row.agent, current: row.id === currentId }));
-  }
-
-  /** Ends one session of an account; false when the account has no such session. */
-  function endOne(account: string, id: string): boolean {
-    const mine = db.selectFrom('sessions').select('id').where('id', '=', id).where('account', '=', account);
-    if (executeSync(database, mine).length === 0) return false;
-    executeSync(database, db.deleteFrom('sessions').where('id', '=', id).where('account', '=', account));
-    return true;
-  }
-
-  /** Ends every session of an account but `keep`; how many were ended. */
-  function endOthers(account: string, keep: string): number {
-    const others = db.selectFrom('sessions').select('id').where('account', '=', account).where('id', '!=', keep);
-    const count = executeSync(database, others).length;
-    executeSync(database, db.deleteFrom('sessions').where('account', '=', account).where('id', '!=', keep));
-    return count;
+      .map((row) => ({ id: row.id, startedAt: row.startedAt, seenAt: row.seenAt, address: row.address, device: row.agent, current: row.id === currentId }));
   }
 
   /** Forgets the request's session cookie. */
@@ -330,13 +231,15 @@ export function createSessions(options: SessionsOptions) {
     current,
     guard,
     list,
-    endOne,
-    endOthers,
+    /** Ends one session of an account; false when the account has no such session. */
+    endOne: (account: string, id: string): Promise<boolean> => store.endOne(account, id),
+    /** Ends every session of an account but `keep`; how many were ended. */
+    endOthers: (account: string, keep: string): Promise<number> => store.endOthers(account, keep),
     forget,
     rememberDevice,
     deviceOf,
     /** Ends every session of an account started until now. */
-    endAll: (account: string) => endAccountSessions(database, account),
+    endAll: (account: string): Promise<void> => store.endAccount(account),
   };
 }
 

@@ -1,17 +1,16 @@
 /**
  * Table join codes: the code printed on a table's card makes whoever types it that table's
  * scorekeeper. A code is 10 characters from a 31-letter alphabet (about 50 bits), derived from
- * the ledger file's secret, so printing twice gives the same code; a director can rotate a
- * table's code, which also ends the sessions joined with the old one. At the join limits of
+ * the secret kept with the accounts, so printing twice gives the same code; a director can
+ * rotate a table's code, which also ends the sessions joined with the old one. At the join limits of
  * rate-limits.ts (60 wrong a minute over the server) a guess would take millions of years.
  */
 import { createHmac } from 'node:crypto';
-import { sql } from 'kysely';
-import { type LedgerDatabase, executeSync } from '../events/database.ts';
 import { tournamentById } from '../events/lookup.ts';
 import type { ReadModels } from '../events/projections.ts';
 import type { GameModel } from '../events/read-models.ts';
-import { accountOfTable, endAccountSessions } from './sessions.ts';
+import type { TableCodeStore } from './auth-storage.ts';
+import { accountOfTable } from './sessions.ts';
 
 // No 0/O, 1/I/L: a code is read off paper and typed on a phone.
 const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
@@ -57,44 +56,25 @@ export function tableOfGame(models: ReadModels, game: GameModel): number | null 
   return tournamentById(models, game.tournamentId)?.model.matches.find((m) => m.matchId === game.matchId)?.table ?? null;
 }
 
-type RotationsTable = { tournament_id: string; table_number: number; rotation: number };
-
-/** The table codes of one ledger file: each table's current code, and rotating it. */
-export function openTableCodes(database: LedgerDatabase, secret: string) {
-  const db = database.kysely.withTables<{ table_code_rotations: RotationsTable }>();
-  executeSync(
-    database,
-    db.schema
-      .createTable('table_code_rotations')
-      .ifNotExists()
-      .addColumn('tournament_id', 'text', (c) => c.notNull())
-      .addColumn('table_number', 'integer', (c) => c.notNull())
-      .addColumn('rotation', 'integer', (c) => c.notNull())
-      .addPrimaryKeyConstraint('table_code_rotations_key', ['tournament_id', 'table_number'])
-      .modifyEnd(sql`STRICT`),
-  );
-  const rotationOf: RotationOf = (tournamentId, table) =>
-    executeSync(database, db.selectFrom('table_code_rotations').select('rotation').where('tournament_id', '=', tournamentId).where('table_number', '=', table))[0]?.rotation ??
-    0;
+/** The table codes kept in `store`: each table's current code, and rotating it. */
+export function openTableCodes(store: TableCodeStore, secret: string) {
+  /** The rotation counts of one tournament's tables, or of every tournament's. */
+  const rotations = async (tournamentId?: string): Promise<RotationOf> => {
+    const counts = new Map((await store.rotations(tournamentId)).map((r) => [JSON.stringify([r.tournamentId, r.table]), r.rotation]));
+    return (id, table) => counts.get(JSON.stringify([id, table])) ?? 0;
+  };
   return {
-    rotationOf,
     /** The code printed on a table's card now. */
-    codeOf: (tournamentId: string, table: number) => tableCode(secret, tournamentId, table, rotationOf(tournamentId, table)),
-    /** The table a code names, among the tournaments still being played. */
-    find: (models: ReadModels, code: string) => findTable(secret, models, code, rotationOf),
-    /** Gives a table a new code; whoever joined with the old one is signed out. Returns the new code. */
-    rotate(tournamentId: string, table: number): string {
-      database.sqlite.transaction(() => {
-        executeSync(
-          database,
-          db
-            .insertInto('table_code_rotations')
-            .values({ tournament_id: tournamentId, table_number: table, rotation: 1 })
-            .onConflict((oc) => oc.columns(['tournament_id', 'table_number']).doUpdateSet({ rotation: sql<number>`rotation + 1` })),
-        );
-        endAccountSessions(database, accountOfTable(tournamentId, table));
-      }).immediate();
-      return tableCode(secret, tournamentId, table, rotationOf(tournamentId, table));
+    codeOf: async (tournamentId: string, table: number): Promise<string> => tableCode(secret, tournamentId, table, (await rotations(tournamentId))(tournamentId, table)),
+    /** The codes printed now on the cards of a tournament's tables 1 to `tables`. */
+    async codesOf(tournamentId: string, tables: number): Promise<string[]> {
+      const rotationOf = await rotations(tournamentId);
+      return Array.from({ length: tables }, (_, i) => tableCode(secret, tournamentId, i + 1, rotationOf(tournamentId, i + 1)));
     },
+    /** The table a code names, among the tournaments still being played. */
+    find: async (models: ReadModels, code: string) => findTable(secret, models, code, await rotations()),
+    /** Gives a table a new code; whoever joined with the old one is signed out. Returns the new code. */
+    rotate: async (tournamentId: string, table: number): Promise<string> =>
+      tableCode(secret, tournamentId, table, await store.rotate(tournamentId, table, accountOfTable(tournamentId, table))),
   };
 }

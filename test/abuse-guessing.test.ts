@@ -52,7 +52,7 @@ const wrongCode = (i: number) => `WRONG${String(i).padStart(5, '2').replace(/[01
 describe('table codes', () => {
   it('are long enough that the server-wide limit leaves a guess hopeless', async () => {
     const { auth } = await setUp();
-    const code = auth.tableCode('cup', 1);
+    const code = await auth.tableCode('cup', 1);
     expect(code).toMatch(/^[A-HJ-KMNP-Z2-9]{10}$/);
     // At 60 wrong codes a minute over the whole server for a year, with 32 tables in play, the
     // chance that any guess names a table is about one in a million.
@@ -66,7 +66,7 @@ describe('table codes', () => {
       const res = await from('10.0.0.7', `/join?code=${wrongCode(i)}`);
       expect(res.status, `try ${i + 1}`).toBe(401);
     }
-    const right = auth.tableCode('cup', 3);
+    const right = await auth.tableCode('cup', 3);
     const refused = await from('10.0.0.7', `/join?code=${right}`);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -84,7 +84,7 @@ describe('table codes', () => {
     const { auth, from, json } = await setUp();
     for (let i = 0; i < 5; i++) expect((await from('10.0.0.9', `/join?code=${wrongCode(i)}`)).status).toBe(401);
     for (let i = 5; i < 10; i++) expect((await from('10.0.0.9', '/join', json({ code: wrongCode(i) }))).status).toBe(401);
-    const join = await from('10.0.0.9', '/join', json({ code: auth.tableCode('cup', 1) }));
+    const join = await from('10.0.0.9', '/join', json({ code: await auth.tableCode('cup', 1) }));
     expect(join.status).toBe(429);
     expect(((await join.json()) as { error: string }).error).toMatch(/^too many wrong table codes from this address in the last minute; try again in \d+ seconds$/);
   });
@@ -101,11 +101,11 @@ describe('table codes', () => {
     const { auth, clock, from, json } = await setUp();
     const responses = await Promise.all(Array.from({ length: 120 }, (_, i) => from(`10.1.${Math.floor(i / 2)}.1`, '/join', json({ code: wrongCode(i) }))));
     expect(tally(responses)).toEqual({ 401: 60, 429: 60 });
-    const fresh = await from('10.2.0.1', '/join', json({ code: auth.tableCode('cup', 2) }));
+    const fresh = await from('10.2.0.1', '/join', json({ code: await auth.tableCode('cup', 2) }));
     expect(fresh.status).toBe(429);
     expect(((await fresh.json()) as { error: string }).error).toMatch(/tried on this server in the last minute/);
     clock.t += 60_000;
-    const later = await from('10.2.0.1', '/join', json({ code: auth.tableCode('cup', 2) }));
+    const later = await from('10.2.0.1', '/join', json({ code: await auth.tableCode('cup', 2) }));
     expect(later.status).toBe(200);
     expect(await later.json()).toMatchObject({ role: 'scorekeeper', tournamentId: 'cup', table: 2 });
   });
@@ -113,7 +113,7 @@ describe('table codes', () => {
   it('a right code is not counted: the phones of a whole room behind one address all join', async () => {
     const { auth, from, json } = await setUp();
     for (let i = 0; i < 20; i++) {
-      const res = await from('10.3.0.1', '/join', json({ code: auth.tableCode('cup', (i % 3) + 1) }));
+      const res = await from('10.3.0.1', '/join', json({ code: await auth.tableCode('cup', (i % 3) + 1) }));
       expect(res.status, `phone ${i + 1}`).toBe(200);
     }
   });

@@ -156,7 +156,7 @@ describe('a director or judge', () => {
     const director = await asDirector('Director laptop');
     const page = await (await request('/director', { headers: { cookie: director.cookie } })).text();
     expect(page).toContain('Your sessions (1)');
-    const table = await signIn('/join', { code: auth.tableCode('cup', 1) });
+    const table = await signIn('/join', { code: await auth.tableCode('cup', 1) });
     expect((await get(table, '/sessions')).status).toBe(403);
   });
 });
@@ -164,9 +164,9 @@ describe('a director or judge', () => {
 describe('table codes', () => {
   it('rotated by the director: the old code and the sessions joined with it end, other tables keep theirs', async () => {
     const { auth, asDirector, signIn, post, get, request } = await setUp();
-    const old = auth.tableCode('cup', 1);
+    const old = await auth.tableCode('cup', 1);
     const phone = await signIn('/join', { code: old });
-    const otherTable = await signIn('/join', { code: auth.tableCode('cup', 2) });
+    const otherTable = await signIn('/join', { code: await auth.tableCode('cup', 2) });
     expect((await get(phone, '/entry/tables/cup/1')).status).toBe(200);
     const director = await asDirector();
     const codes = await (await request('/director/tournaments/cup/codes', { headers: { cookie: director.cookie } })).text();
@@ -175,7 +175,7 @@ describe('table codes', () => {
     expect(rotated.status).toBe(200);
     const { code } = (await rotated.json()) as { code: string };
     expect(code).not.toBe(old);
-    expect(code).toBe(auth.tableCode('cup', 1));
+    expect(code).toBe(await auth.tableCode('cup', 1));
     expect((await get(phone, '/entry/tables/cup/1')).status).toBe(401);
     expect((await get(otherTable, '/entry/tables/cup/2')).status).toBe(200);
     const stale = await request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: old }) });
@@ -188,7 +188,7 @@ describe('table codes', () => {
 
   it('a scorekeeper signing out ends only that phone, not the other phone at the table', async () => {
     const { auth, signIn, get, request } = await setUp();
-    const code = auth.tableCode('cup', 1);
+    const code = await auth.tableCode('cup', 1);
     const first = await signIn('/join', { code });
     const second = await signIn('/join', { code });
     await request('/logout', { method: 'POST', headers: { cookie: first.cookie } });

@@ -90,13 +90,13 @@ describe('logging in', () => {
     ledger.close();
   });
 
-  it('the throttle forgets failures older than a minute', () => {
+  it('the throttle forgets failures older than a minute', async () => {
     let t = 0;
     const throttle = createThrottle({ now: () => t });
-    for (let i = 0; i < 10; i++) throttle.fail('k');
-    expect(throttle.waitFor('k')).toBe(60);
+    for (let i = 0; i < 10; i++) await throttle.fail('k');
+    expect(await throttle.waitFor('k')).toBe(60);
     t = 60_001;
-    expect(throttle.waitFor('k')).toBe(0);
+    expect(await throttle.waitFor('k')).toBe(0);
   });
 
   it('a wrong password on the login page is said on the page', async () => {
@@ -114,7 +114,7 @@ describe('table codes', () => {
     ledger.execute(createTournament(ledger.models, { tournamentId: 'cup', name: 'Cup', format: 'pitt-boss' }));
     for (let i = 1; i <= 6; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'cup', teamId: `t${i}`, name: `T${i}`, players: ['a', 'b'] }));
     const { app, auth } = createApp({ ledger });
-    const code = auth.tableCode('cup', 3);
+    const code = await auth.tableCode('cup', 3);
     expect(code).toMatch(/^[A-HJ-NP-Z2-9]{10}$/);
     expect(tableCode(auth.secret, 'cup', 3)).toBe(code);
     expect(findTable(auth.secret, ledger.models, code.toLowerCase())).toEqual({ tournamentId: 'cup', table: 3 });
@@ -148,5 +148,12 @@ describe('spades add-user', () => {
     expect(await main(['add-user', 'Sam', '--role', 'scorekeeper', '--db', path], io)).toBe(2);
     expect(await main(['add-user', 'Sam', '--role', 'judge', '--db', path], io)).toBe(2);
     expect(err).toEqual(["add-user: --role must be director or judge, not 'scorekeeper'\n", 'add-user: the password for Sam needs at least 8 characters\n']);
+  });
+
+  it('refuses a PostgreSQL database it cannot reach in one line, without the password in the address', async () => {
+    const err: string[] = [];
+    const io = { stdout: () => {}, stderr: (t: string) => void err.push(t), stdin: async () => 'a long password\n' };
+    expect(await main(['add-user', 'Sam', '--role', 'judge', '--db', 'postgresql://postgres:hush@127.0.0.1:1/spades'], io)).toBe(2);
+    expect(err).toEqual(['spades add-user: cannot open the ledger at postgresql://postgres@127.0.0.1:1/spades: the database server cannot be reached (ECONNREFUSED)\n']);
   });
 });

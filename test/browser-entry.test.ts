@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     let seeds = 0;
     const { app, auth, broadcaster } = createApp({ ledger, newSeed: () => `phone-${++seeds}` });
     await auth.users.add('Jo Judge', 'judge', 'judge-password');
-    code = auth.tableCode('cup', 1);
+    code = await auth.tableCode('cup', 1);
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -59,7 +59,7 @@ describe('the printed table cards', () => {
     const { app, auth, broadcaster } = createApp({ ledger, publicUrl: 'http://10.0.0.5:3000' });
     try {
       const html = await (await send(app, fixture.clients.director, 'GET', 'http://localhost:3000/director/tournaments/t1/codes')).text();
-      expect(html).toContain(`http://10.0.0.5:3000/join?code=${auth.tableCode('t1', 1)}`);
+      expect(html).toContain(`http://10.0.0.5:3000/join?code=${await auth.tableCode('t1', 1)}`);
       expect(html).toContain('data-public-address="http://10.0.0.5:3000"');
       expect(html).not.toContain('localhost:3000/join');
     } finally {

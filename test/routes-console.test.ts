@@ -54,7 +54,7 @@ describe('the director’s pages', () => {
     const html = await res.text();
     expect(res.status).toBe(200);
     for (const table of [1, 2]) {
-      const code = auth.tableCode('t1', table);
+      const code = await auth.tableCode('t1', table);
       expect(html).toContain(`data-code="${code}"`);
       expect(html).toContain(`/join?code=${code}`);
     }

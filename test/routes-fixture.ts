@@ -73,8 +73,8 @@ export async function makeFixture(): Promise<Fixture> {
   const clients = {
     director: await login({ name: 'Dana Director', password: 'director-password' }, '/login'),
     judge: await login({ name: 'Jo Judge', password: 'judge-password' }, '/login'),
-    scorekeeper: await login({ code: auth.tableCode('t1', 1) }, '/join'),
-    'other-scorekeeper': await login({ code: auth.tableCode('t1', 2) }, '/join'),
+    scorekeeper: await login({ code: await auth.tableCode('t1', 1) }, '/join'),
+    'other-scorekeeper': await login({ code: await auth.tableCode('t1', 2) }, '/join'),
   };
   ledger.close();
   return { dir, template, clients, matchId, close: () => rmSync(dir, { recursive: true, force: true }) };

@@ -64,12 +64,12 @@ export const COMMANDS: readonly Command[] = [
   }),
   command({
     name: 'add-user',
-    usage: 'add-user NAME --role director|judge [--password P] [--db FILE]',
+    usage: 'add-user NAME --role director|judge [--password P] [--db FILE|postgres://…]',
     summary: 'add a sign-in, or set a new password (read from standard input without --password)',
     options: {
       role: { type: 'string', value: 'director|judge', help: 'what the person may do' },
       password: { type: 'string', value: 'P', help: 'the password (safer from standard input: it stays out of the shell history)' },
-      db: SQLITE_DB,
+      db: ANY_DB,
     },
     positionals: true,
     load: async () => (await import('./add-user.ts')).run,
