@@ -4,11 +4,16 @@
  * number of server processes share one ledger. Either way the server gets the same things: the
  * ledger, its sign-ins, whether this process plays the demo's tables, and how to let go of it all.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { LedgerFileError } from '../events/database.ts';
 import { LedgerReadError, type ServedLedger, openLedger } from '../events/ledger.ts';
-import { type Auth, createAuth } from './auth.ts';
+import { shownPgUrl } from '../events/pg-event-store.ts';
+import { lease, openPostgresLedger } from '../events/pg-served-ledger.ts';
+import { pgStorageFaultOf } from '../events/pg-event-store.ts';
+import { type Auth, createAuth, postgresAuthStorage } from './auth.ts';
 import { UsageError } from './cli/io.ts';
 import type { LedgerTarget } from './cli/ledger-target.ts';
 
@@ -22,8 +27,11 @@ export interface Backend {
   close(): Promise<void>;
 }
 
+// A process holding the demo's lease renews it every tick; one killed outright loses it after this.
+const DEMO_LEASE_MS = 5000;
+
 export async function openBackend(target: LedgerTarget, dataDir: string): Promise<Backend> {
-  if (target.kind === 'postgres') throw new UsageError(`spades serve: DATABASE_URL names ${target.name}, and the server runs on the ledger file only so far; unset DATABASE_URL to serve DATA_DIR/spades.db`);
+  if (target.kind === 'postgres') return openPostgresBackend(target.url);
   mkdirSync(dataDir, { recursive: true });
   const path = target.path ?? join(dataDir, 'spades.db');
   let ledger;
@@ -48,3 +56,37 @@ export async function openBackend(target: LedgerTarget, dataDir: string): Promis
   };
 }
 
+async function openPostgresBackend(url: string): Promise<Backend> {
+  const name = shownPgUrl(url);
+  let ledger;
+  try {
+    ledger = await openPostgresLedger({ url });
+  } catch (error) {
+    const reason = pgStorageFaultOf(error)?.reason ?? (error as Error).message;
+    throw new UsageError(`spades serve: cannot open the ledger at ${name}: ${reason}`);
+  }
+  // Announcements bring every commit at once; this catches up should one be lost with a connection.
+  const stopFollowing = ledger.follow(1000);
+  let auth: Auth;
+  try {
+    // Sign-ins live beside the events, shared by every process on the database.
+    auth = createAuth({ ledger, storage: await postgresAuthStorage(ledger.store.kysely) });
+  } catch (error) {
+    stopFollowing();
+    await ledger.close();
+    const reason = pgStorageFaultOf(error)?.reason ?? (error as Error).message;
+    throw new UsageError(`spades serve: cannot set up sign-in at ${name}: ${reason}`);
+  }
+  // Named so an operator can tell which process plays: host, process id, and a random part.
+  const holdsDemo = lease(ledger.store, 'demo-bots', `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, DEMO_LEASE_MS);
+  return {
+    ledger,
+    where: name,
+    auth,
+    mayPlay: () => holdsDemo().catch(() => false),
+    async close() {
+      stopFollowing();
+      await ledger.close();
+    },
+  };
+}

@@ -1,7 +1,8 @@
 /**
  * `spades serve` (what `npm start` runs): the server on PORT (default 3000) over the ledger in
- * DATA_DIR (default ./data). On an empty ledger it sets up a demo tournament and lets bots
- * play its tables at a watchable pace; a restart continues where the ledger stopped.
+ * DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL names it (serve-backends.ts).
+ * On an empty ledger it sets up a demo tournament and lets bots play its tables at a watchable
+ * pace; a restart continues where the ledger stopped.
  */
 import { serve } from '@hono/node-server';
 import type { Decision, Ledger, ServedLedger } from '../events/ledger.ts';

@@ -70,3 +70,33 @@ describe('every command reads its arguments strictly', () => {
     });
   }
 });
+
+describe('spades serve on PostgreSQL', () => {
+  const withDatabaseUrl = async (url: string, run: () => Promise<void>) => {
+    const before = process.env.DATABASE_URL;
+    process.env.DATABASE_URL = url;
+    try {
+      await run();
+    } finally {
+      if (before === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = before;
+    }
+  };
+
+  it('refuses a DATABASE_URL that is not PostgreSQL’s, or a database it cannot reach, in one line without the password', async () => {
+    await withDatabaseUrl('mysql://user:secret@db/spades', async () => {
+      const result = await cli(['serve', '--no-demo']);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(oneLine(result.stderr)).toBe(true);
+      expect(result.stderr).toMatch(/^spades serve: DATABASE_URL is set but is not a postgres:\/\/ or postgresql:\/\/ URL/);
+      expect(result.stderr).not.toContain('secret');
+    });
+    await withDatabaseUrl('postgres://user:secret@127.0.0.1:1/spades', async () => {
+      const result = await cli(['serve', '--no-demo']);
+      expect(result).toMatchObject({ code: 2, stdout: '' });
+      expect(oneLine(result.stderr)).toBe(true);
+      expect(result.stderr).toMatch(/^spades serve: cannot open the ledger at postgres:\/\/user@127\.0\.0\.1:1\/spades: /);
+      expect(result.stderr).not.toContain('secret');
+    });
+  });
+});

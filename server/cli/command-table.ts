@@ -30,7 +30,7 @@ export const COMMANDS: readonly Command[] = [
   command({
     name: 'serve',
     usage: 'serve [--no-demo] [--pace MS]',
-    summary: 'run the server on PORT (default 3000) over DATA_DIR/spades.db; a demo tournament on an empty ledger',
+    summary: 'run the server on PORT (default 3000) over DATA_DIR/spades.db, or PostgreSQL when DATABASE_URL is a postgres:// address; a demo tournament on an empty ledger',
     options: {
       'no-demo': { type: 'boolean', help: 'no demo tournament and no bots at its tables' },
       pace: { type: 'string', value: 'MS', help: 'milliseconds between entries at each demo table (default 1000)' },
