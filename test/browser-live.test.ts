@@ -20,33 +20,9 @@ import {
   tempDir,
   waitFor,
 } from './fixtures/live-server.ts';
+import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-live');
-
-/** Before any script of the page runs: a log of the page's SSE connections and messages. */
-const SSE_LOG = `
-  window.__sse = { opened: 0, errors: 0, ids: [] };
-  document.addEventListener('htmx:sse:after:connection', () => window.__sse.opened++, true);
-  document.addEventListener('htmx:sse:error', () => window.__sse.errors++, true);
-  document.addEventListener('htmx:sse:after:message', (e) => window.__sse.ids.push(Number(e.detail.message.id)), true);
-`;
-
-interface SseLog {
-  opened: number;
-  errors: number;
-  ids: number[];
-}
-const sseLog = (page: Page) => page.evaluate(() => (window as unknown as { __sse: SseLog }).__sse);
-
-/** What a region shows, with match clocks left out: they tick by themselves every second. */
-function regionText(page: Page, id: string): Promise<string> {
-  return page.evaluate((id) => {
-    const region = document.getElementById(id)?.cloneNode(true) as HTMLElement | undefined;
-    if (!region) return '';
-    region.querySelectorAll('[data-deadline]').forEach((clock) => clock.remove());
-    return region.textContent ?? '';
-  }, id);
-}
 
 /** Marks the window, so a reload (which would make a new one) shows. */
 async function markWindow(page: Page): Promise<void> {
