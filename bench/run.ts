@@ -15,10 +15,11 @@ import { rebuildBench } from './rebuild.ts';
 import { scoreBench } from './score.ts';
 import { heavyReadsBench } from './heavy-reads.ts';
 import { schemasBench } from './schemas.ts';
+import { clusterBench } from './pg-cluster.ts';
 import type { Benchmark, Figure } from './harness.ts';
 
 /** Every benchmark, in the order run. Add a benchmark by importing it and listing it here. */
-const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, pgAppendBench, schemasBench, rebuildBench, heavyReadsBench, renderBench, sseBench];
+const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, pgAppendBench, schemasBench, rebuildBench, heavyReadsBench, renderBench, sseBench, clusterBench];
 
 export interface Machine {
   cpu: string;

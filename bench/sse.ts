@@ -17,7 +17,7 @@ const SAMPLES = 60;
 const WARM_UP = 5;
 const CLIENTS_PER_PROCESS = 1000;
 
-interface Child<Request, Reply> {
+export interface Child<Request, Reply> {
   process: ChildProcess;
   send(request: Request): void;
   next<K extends string>(kind: K): Promise<Extract<Reply, { kind: K }>>;
@@ -27,7 +27,7 @@ interface Child<Request, Reply> {
  * Starts a TypeScript entry in its own node process with its open-file limit raised as far as
  * the machine allows (every SSE client is a socket, and so a file descriptor, at both ends).
  */
-function start<Request, Reply extends { kind: string }>(entry: string, args: string[], nodeFlags: string[] = []): Child<Request, Reply> {
+export function start<Request, Reply extends { kind: string }>(entry: string, args: string[], nodeFlags: string[] = []): Child<Request, Reply> {
   const command = [process.execPath, ...nodeFlags, 'bin/run-ts.js', entry, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   const child = spawn('bash', ['-c', `ulimit -n "$(ulimit -Hn)" 2>/dev/null; exec ${command}`], {
     cwd: ROOT,
@@ -59,9 +59,10 @@ function start<Request, Reply extends { kind: string }>(entry: string, args: str
 }
 
 type ServerChild = Child<ServerRequest, ServerReply>;
-type ClientsChild = Child<ClientsRequest, ClientsReply>;
+export type ClientsChild = Child<ClientsRequest, ClientsReply>;
 
-async function addClients(url: string, after: number, count: number): Promise<ClientsChild[]> {
+/** Opens `count` feed clients at `url` from `after`, a thousand to a process. */
+export async function addClients(url: string, after: number, count: number): Promise<ClientsChild[]> {
   const children: ClientsChild[] = [];
   for (let left = count; left > 0; left -= CLIENTS_PER_PROCESS) {
     children.push(start<ClientsRequest, ClientsReply>('bench/sse-clients.ts', [url, String(Math.min(left, CLIENTS_PER_PROCESS)), String(after)]));
