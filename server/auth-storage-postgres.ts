@@ -159,6 +159,9 @@ function postgresAccounts(db: Db): AccountStore {
     list: () => db.selectFrom('users').select(['name', 'role']).orderBy(sql`lower(name)`).orderBy('name').execute(),
     save: (user, endSessionsOf) =>
       db.transaction().execute(async (trx) => {
+        // Two saves of one name at once (two processes setting up the same account) take turns:
+        // the second finds the first's row and updates it, rather than tripping the primary key.
+        await sql`SELECT pg_advisory_xact_lock(hashtext(${`user:${user.name.toLowerCase()}`}))`.execute(trx);
         await trx
           .insertInto('users')
           .values({ name: user.name, role: user.role, password: user.password, created_at: user.createdAt })

@@ -72,16 +72,22 @@ export function createDemo(ledger: Ledger): void {
   }
 }
 
-/** Sets up the demo on either back end (see `demoSteps`). */
-export async function createServedDemo(ledger: ServedLedger): Promise<void> {
+/**
+ * Sets up the demo on either back end (see `demoSteps`). Says whether this process created it,
+ * rather than finding it created by another.
+ */
+export async function createServedDemo(ledger: ServedLedger): Promise<boolean> {
+  let created = false;
   for (const [commandId, decide] of demoSteps()) {
     try {
-      await ledger.execute(decide, { commandId });
+      const results = await ledger.execute(decide, { commandId });
+      if (commandId === 'demo-create') created = results.length > 0 && !results.some((r) => r.duplicate);
     } catch (error) {
       if (!lostRace(error)) throw error;
       await ledger.sync();
     }
   }
+  return created;
 }
 
 /**
@@ -161,12 +167,12 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir);
   const { ledger, auth } = backend;
   const fresh = (await ledger.store.head()).position === 0;
-  if (options.demo && fresh) await createServedDemo(ledger);
+  const created = options.demo && fresh && (await createServedDemo(ledger));
   const { app, broadcaster } = createApp({ ledger, auth });
-  // The demo's sign-ins are made with the ledger, and their passwords shown only then. On a
-  // shared database, only the process that set the demo up makes them.
+  // The demo's sign-ins are made with the ledger, and their passwords shown only then, by the
+  // process that set the demo up (others starting on the same database at once find it made).
   const logins: string[] = [];
-  if (options.demo && fresh && (await auth.users.list()).length === 0) {
+  if (created) {
     for (const [name, role] of [['Demo Director', 'director'], ['Demo Judge', 'judge']] as const) {
       const password = randomBytes(9).toString('base64url');
       await auth.users.add(name, role, password);

@@ -123,6 +123,17 @@ for (const backend of authBackends()) {
         expect((await a.get(laptop, '/judge')).status).toBe(200);
       });
 
+      it('lets both instances set up one account at the same moment, as two servers starting at once do', async () => {
+        const { a, b } = await setUp();
+        for (let round = 0; round < 300; round++) {
+          const name = `Demo Director ${round}`;
+          // The stored step itself, sent from both at once (a password is hashed before it, which spreads them out).
+          const user = (password: string) => ({ name, role: 'director', password, createdAt: new Date().toISOString() });
+          await Promise.all([a.auth.storage.accounts.save(user('hash one'), null), b.auth.storage.accounts.save(user('hash two'), null)]);
+          expect(await a.auth.storage.accounts.find(name)).toMatchObject({ name, role: 'director' });
+        }
+      });
+
       it('ends on both instances once spades add-user gives the account a new password', async () => {
         const { a, b, location } = await setUp();
         const phone = await a.signIn('/login', { name: 'Jo Judge', password: 'judge password' });
