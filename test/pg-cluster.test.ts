@@ -143,7 +143,10 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
     bots = await openPostgresLedger({ url });
     await createServedDemo(bots);
     await driveServedTables(bots, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
-    servers.push(...(await Promise.all([1, 2, 3].map(() => startServer()))));
+    const started = await Promise.allSettled([1, 2, 3].map(() => startServer()));
+    // Whatever started is stopped by afterAll, even when another did not.
+    servers.push(...started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
+    for (const s of started) if (s.status === 'rejected') throw s.reason;
     proxy = await startNginx({ upstreamPorts: servers.map((s) => s!.port), template: templateNamingUpstream() });
   }, 180_000);
 
@@ -219,7 +222,14 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
       const { rows } = await reader.query<{ holder: string }>("SELECT holder FROM leases WHERE name = 'demo-bots' AND expires_at > now()").catch(() => ({ rows: [] as { holder: string }[] }));
       return rows[0]?.holder;
     };
-    const demoServers = await Promise.all([1, 2].map(() => startServeProcess(tempDir(), 0, ['--pace', '100'], { DATABASE_URL: demoUrl })));
+    // Both start at once on the new database; should either fail to, the other is not left running.
+    const started = await Promise.allSettled([1, 2].map(() => startServeProcess(tempDir(), 0, ['--pace', '100'], { DATABASE_URL: demoUrl })));
+    const demoServers = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+    if (demoServers.length < 2) {
+      await Promise.all(demoServers.map((s) => killHard(s.child)));
+      await reader.end();
+      throw (started.find((s) => s.status === 'rejected') as PromiseRejectedResult).reason;
+    }
     const watcher = await openPostgresLedger({ url: demoUrl });
     try {
       // Both set the demo up at the same moment: each step lands once.
