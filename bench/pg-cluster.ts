@@ -6,7 +6,6 @@
  * are made by a process of their own, as a scorekeeper's would be on another server.
  */
 import { readFileSync } from 'node:fs';
-import pg from 'pg';
 import { driveServedTables, nextEntry } from '../server/table-driver.ts';
 import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
 import { type PostgresLedger, openPostgresLedger } from '../events/pg-served-ledger.ts';
@@ -84,11 +83,7 @@ export const clusterBench: Benchmark = {
     const cluster = await startPostgres({ settings: { max_connections: 200 } });
     let entries: PostgresLedger | null = null;
     try {
-      const admin = new pg.Client({ connectionString: cluster.url });
-      await admin.connect();
-      await admin.query('CREATE DATABASE bench');
-      await admin.end();
-      const url = cluster.urlFor('bench');
+      const url = await cluster.createDatabase('bench');
       entries = await openPostgresLedger({ url });
       await createServedDemo(entries);
       // The matches seated and their first games started: every table has a game to enter.

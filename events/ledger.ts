@@ -6,7 +6,7 @@
 import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './database.ts';
 import { domainEvents } from './domain-events.ts';
 import { createHash } from 'node:crypto';
-import { type AppendResult, type EventStore, type RecordedEvent, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
+import { type AppendOptions, type AppendResult, type EventStore, type RecordedEvent, type StreamAppend, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
 import { type ChainHead, GENESIS_HASH } from './hash-chain.ts';
 import { type AnyEvent, UnknownEventTypeError } from './event-types.ts';
 import { type Change, type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from './projections.ts';
@@ -222,14 +222,7 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
       if (list.length === 0) return [];
       let results: AppendResult[];
       try {
-        results = store.appendMany(
-          list.map((decision) => ({ stream: decision.stream, events: decision.events as AnyEvent[] as never, expectedVersion: models.streams[decision.stream] ?? 0 })),
-          {
-            ...(opts.commandId ? { commandId: opts.commandId } : {}),
-            ...(opts.request ? { request: opts.request } : {}),
-            ...(opts.meta ? { meta: opts.meta } : {}),
-          },
-        );
+        results = store.appendMany(decisionAppends(list, models), appendOptionsOf(opts));
       } catch (error) {
         const faultOf = storageFaultOf(error);
         if (faultOf) fault = { reason: faultOf.reason };
@@ -280,6 +273,21 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
         database.close();
       }
     },
+  };
+}
+
+/** What decisions append: each stream's events, expecting the version the models hold for it. */
+export function decisionAppends<E extends AnyEvent>(decisions: readonly Decision[], models: ReadModels): StreamAppend<E>[] {
+  // The store checks every event against its registry before anything is written.
+  return decisions.map((decision) => ({ stream: decision.stream, events: decision.events as never, expectedVersion: models.streams[decision.stream] ?? 0 }));
+}
+
+/** The store's append options for a command's. */
+export function appendOptionsOf(options: ExecuteOptions): Omit<AppendOptions, 'expectedVersion'> {
+  return {
+    ...(options.commandId ? { commandId: options.commandId } : {}),
+    ...(options.request ? { request: options.request } : {}),
+    ...(options.meta ? { meta: options.meta } : {}),
   };
 }
 

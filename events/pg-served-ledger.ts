@@ -12,9 +12,8 @@
 import { sql } from 'kysely';
 import { domainEvents } from './domain-events.ts';
 import { type AppendResult, type RecordedEvent, VersionConflictError } from './event-store.ts';
-import type { AnyEvent } from './event-types.ts';
 import type { ChangeListener, CommandFound, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from './ledger.ts';
-import { LedgerReadError, projected } from './ledger.ts';
+import { LedgerReadError, appendOptionsOf, decisionAppends, projected } from './ledger.ts';
 import { type PgEventStore, openPostgresStore, pgStorageFaultOf } from './pg-event-store.ts';
 import { type Change, type ReadModels, applyEvent, emptyModels } from './projections.ts';
 
@@ -112,14 +111,7 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
         if (list.length === 0) return [];
         let results: AppendResult[];
         try {
-          results = await store.appendMany(
-            list.map((decision) => ({ stream: decision.stream, events: decision.events as AnyEvent[] as never, expectedVersion: models.streams[decision.stream] ?? 0 })),
-            {
-              ...(opts.commandId ? { commandId: opts.commandId } : {}),
-              ...(opts.request ? { request: opts.request } : {}),
-              ...(opts.meta ? { meta: opts.meta } : {}),
-            },
-          );
+          results = await store.appendMany(decisionAppends(list, models), appendOptionsOf(opts));
         } catch (error) {
           const storage = pgStorageFaultOf(error);
           if (storage) fault = storage.reason;

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { compiledEntry } from '../bin/compiled.js';
-import { ROOT, killHard } from './fixtures/live-server.ts';
+import { ROOT, killHard, untilListening } from './fixtures/live-server.ts';
 
 const dirs: string[] = [];
 const temp = () => {
@@ -41,17 +41,7 @@ describe('the compiled server', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
-      let output = '';
-      const port = await new Promise<number>((resolve, reject) => {
-        const onData = (chunk: Buffer) => {
-          output += chunk.toString();
-          const match = /Listening on http:\/\/localhost:(\d+)/.exec(output);
-          if (match) resolve(Number(match[1]));
-        };
-        child.stdout!.on('data', onData);
-        child.stderr!.on('data', onData);
-        child.once('exit', (exit) => reject(new Error(`the compiled server stopped (exit ${exit}) before listening:\n${output}`)));
-      });
+      const port = await untilListening(child);
       const base = `http://localhost:${port}`;
       for (const [path, type] of [['/static/app.css', 'text/css'], ['/static/htmx.min.js', 'text/javascript'], ['/static/hx-sse.js', 'text/javascript']] as const) {
         const res = await fetch(`${base}${path}`);

@@ -135,11 +135,7 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
 
   beforeAll(async () => {
     cluster = await startPostgres();
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query('CREATE DATABASE cluster');
-    await admin.end();
-    url = cluster.urlFor('cluster');
+    url = await cluster.createDatabase('cluster');
     bots = await openPostgresLedger({ url });
     await createServedDemo(bots);
     await driveServedTables(bots, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
@@ -211,11 +207,7 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
   }, 180_000);
 
   it('plays the demo’s tables from one process at a time, and from another once that one is killed', async () => {
-    const admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
-    await admin.query('CREATE DATABASE demo');
-    await admin.end();
-    const demoUrl = cluster.urlFor('demo');
+    const demoUrl = await cluster.createDatabase('demo');
     const reader = new pg.Client({ connectionString: demoUrl });
     await reader.connect();
     const holder = async () => {

@@ -3,7 +3,6 @@
  * appends (announced by NOTIFY), and decides only from the versions it folded, so several
  * processes driving the same tables at once record nothing decided from a stale view.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldPostgresModels } from '../events/pg-ledger.ts';
 import { type PostgresLedger, lease, openPostgresLedger } from '../events/pg-served-ledger.ts';
@@ -15,16 +14,7 @@ import { waitFor } from './fixtures/live-server.ts';
 noteMissingPostgres('pg-served-ledger');
 
 let cluster: PostgresCluster;
-let databases = 0;
-
-async function newDatabase(): Promise<string> {
-  const admin = new pg.Client({ connectionString: cluster.url });
-  await admin.connect();
-  const name = `served_${++databases}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  return cluster.urlFor(name);
-}
+const newDatabase = () => cluster.createDatabase('served');
 
 describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
   beforeAll(async () => {
