@@ -187,15 +187,11 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
         unreadable = `${(error as Error).message}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`;
         throw new LedgerReadError(unreadable);
       }
-      for (const event of events) {
-        let change: Change;
-        try {
-          change = applyEvent(models, projected(event));
-        } catch (error) {
-          unreadable = `event ${event.position} (${event.type}) cannot be folded: ${(error as Error).message}`;
-          throw new LedgerReadError(unreadable);
-        }
-        for (const listener of listeners) listener(change, [event]);
+      try {
+        foldEvents(models, events, listeners);
+      } catch (error) {
+        if (error instanceof LedgerReadError) unreadable = error.message;
+        throw error;
       }
       folded += events.length;
       sinceSnapshot += events.length;
@@ -274,6 +270,22 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
       }
     },
   };
+}
+
+/**
+ * Folds events into the models in position order, telling each listener what each changed.
+ * Throws LedgerReadError, naming the event and ending with `suffix`, for one that cannot be folded.
+ */
+export function foldEvents(models: ReadModels, events: readonly RecordedEvent[], listeners: Iterable<ChangeListener>, suffix = ''): void {
+  for (const event of events) {
+    let change: Change;
+    try {
+      change = applyEvent(models, projected(event));
+    } catch (error) {
+      throw new LedgerReadError(`event ${event.position} (${event.type}) cannot be folded: ${(error as Error).message}${suffix}`);
+    }
+    for (const listener of listeners) listener(change, [event]);
+  }
 }
 
 /** What decisions append: each stream's events, expecting the version the models hold for it. */

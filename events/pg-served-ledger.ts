@@ -13,9 +13,9 @@ import { sql } from 'kysely';
 import { domainEvents } from './domain-events.ts';
 import { type AppendResult, type RecordedEvent, VersionConflictError } from './event-store.ts';
 import type { ChangeListener, CommandFound, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from './ledger.ts';
-import { LedgerReadError, appendOptionsOf, decisionAppends, projected } from './ledger.ts';
+import { LedgerReadError, appendOptionsOf, decisionAppends, foldEvents } from './ledger.ts';
 import { type PgEventStore, openPostgresStore, pgStorageFaultOf } from './pg-event-store.ts';
-import { type Change, type ReadModels, applyEvent, emptyModels } from './projections.ts';
+import { type ReadModels, emptyModels } from './projections.ts';
 
 export interface PostgresLedger extends ServedLedger {
   readonly backend: 'postgres';
@@ -69,15 +69,11 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
         unreadable = `${(error as Error).message}${OUTSIDE}`;
         throw new LedgerReadError(unreadable);
       }
-      for (const event of events) {
-        let change: Change;
-        try {
-          change = applyEvent(models, projected(event));
-        } catch (error) {
-          unreadable = `event ${event.position} (${event.type}) cannot be folded: ${(error as Error).message}${OUTSIDE}`;
-          throw new LedgerReadError(unreadable);
-        }
-        for (const listener of listeners) listener(change, [event]);
+      try {
+        foldEvents(models, events, listeners, OUTSIDE);
+      } catch (error) {
+        if (error instanceof LedgerReadError) unreadable = error.message;
+        throw error;
       }
       folded += events.length;
       if (events.length < FOLD_PAGE) return folded;

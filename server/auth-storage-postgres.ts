@@ -20,29 +20,17 @@ import {
   type HitStore,
   type NewHit,
   type SessionStore,
-  type StoredSession,
+  type SessionRow,
   type TableCodeStore,
   hitView,
+  storedSession,
 } from './auth-storage.ts';
 
 type Bigint = number | string;
 type AuthTables = {
   users: { name: string; role: string; password: string; created_at: string };
   auth_settings: { name: string; value: string };
-  sessions: {
-    id: string;
-    account: string;
-    role: string;
-    name: string;
-    tournament_id: string | null;
-    table_number: number | null;
-    generation: number;
-    csrf: string;
-    started_at: Bigint;
-    seen_at: Bigint;
-    address: string;
-    agent: string;
-  };
+  sessions: SessionRow<Bigint>;
   session_generations: { account: string; generation: number };
   table_code_rotations: { tournament_id: string; table_number: number; rotation: number };
   rate_limit_hits: { id: Bigint; key: string; at: Bigint };
@@ -179,21 +167,7 @@ function postgresSessions(db: Db): SessionStore {
       .leftJoin('session_generations', 'session_generations.account', 'sessions.account')
       .selectAll('sessions')
       .select('session_generations.generation as current');
-  const stored = (row: AuthTables['sessions'] & { current: number | null }): StoredSession => ({
-    id: row.id,
-    account: row.account,
-    role: row.role,
-    name: row.name,
-    tournamentId: row.tournament_id,
-    table: row.table_number,
-    generation: row.generation,
-    current: row.current ?? 0,
-    csrf: row.csrf,
-    startedAt: Number(row.started_at),
-    seenAt: Number(row.seen_at),
-    address: row.address,
-    agent: row.agent,
-  });
+  const stored = storedSession;
   return {
     start: (session, expired) =>
       db.transaction().execute(async (trx) => {

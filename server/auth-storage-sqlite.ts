@@ -14,27 +14,15 @@ import {
   type AuthStorage,
   type HitStore,
   type SessionStore,
-  type StoredSession,
+  type SessionRow,
   type TableCodeStore,
   hitView,
+  storedSession,
 } from './auth-storage.ts';
 
 type UsersTable = { name: string; role: string; password: string; created_at: string };
 type AuthSettingsTable = { name: string; value: string };
-type SessionsTable = {
-  id: string;
-  account: string;
-  role: string;
-  name: string;
-  tournament_id: string | null;
-  table_number: number | null;
-  generation: number;
-  csrf: string;
-  started_at: number;
-  seen_at: number;
-  address: string;
-  agent: string;
-};
+type SessionsTable = SessionRow;
 type GenerationsTable = { account: string; generation: number };
 type RotationsTable = { tournament_id: string; table_number: number; rotation: number };
 type HitsTable = { id: number; key: string; at: number };
@@ -172,21 +160,7 @@ function sqliteSessions(database: LedgerDatabase): SessionStore {
       .leftJoin('session_generations', 'session_generations.account', 'sessions.account')
       .selectAll('sessions')
       .select('session_generations.generation as current');
-  const stored = (row: SessionsTable & { current: number | null }): StoredSession => ({
-    id: row.id,
-    account: row.account,
-    role: row.role,
-    name: row.name,
-    tournamentId: row.tournament_id,
-    table: row.table_number,
-    generation: row.generation,
-    current: row.current ?? 0,
-    csrf: row.csrf,
-    startedAt: row.started_at,
-    seenAt: row.seen_at,
-    address: row.address,
-    agent: row.agent,
-  });
+  const stored = storedSession;
   return {
     async start(session, expired) {
       database.sqlite.transaction(() => {

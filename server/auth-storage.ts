@@ -53,6 +53,41 @@ export interface StoredSession {
 
 export type NewSession = Omit<StoredSession, 'generation' | 'current'>;
 
+/** A `sessions` row as either database hands it over, with its account's current generation. */
+export interface SessionRow<Time = number> {
+  id: string;
+  account: string;
+  role: string;
+  name: string;
+  tournament_id: string | null;
+  table_number: number | null;
+  generation: number;
+  csrf: string;
+  started_at: Time;
+  seen_at: Time;
+  address: string;
+  agent: string;
+}
+
+/** A stored session from its row (times may come as text from PostgreSQL's bigint columns). */
+export function storedSession(row: SessionRow<number | string> & { current: number | null }): StoredSession {
+  return {
+    id: row.id,
+    account: row.account,
+    role: row.role,
+    name: row.name,
+    tournamentId: row.tournament_id,
+    table: row.table_number,
+    generation: row.generation,
+    current: row.current ?? 0,
+    csrf: row.csrf,
+    startedAt: Number(row.started_at),
+    seenAt: Number(row.seen_at),
+    address: row.address,
+    agent: row.agent,
+  };
+}
+
 export interface SessionStore {
   /**
    * Forgets every session last seen at or before `expired.seenBy` or started at or before
