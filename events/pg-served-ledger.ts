@@ -20,6 +20,8 @@ import { type ReadModels, emptyModels } from './projections.ts';
 export interface PostgresLedger extends ServedLedger {
   readonly backend: 'postgres';
   readonly store: PgEventStore;
+  /** The database's connection string, for a worker that reads it over a pool of its own. */
+  readonly url: string;
   execute(decisions: Decisions, options?: ExecuteOptions): Promise<AppendResult[]>;
   sync(): Promise<number>;
   syncTo(position: number): Promise<void>;
@@ -95,6 +97,7 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
   const ledger: PostgresLedger = {
     backend: 'postgres',
     store,
+    url: options.url,
     models,
     execute(decisions, opts = {}) {
       return inTurn(async () => {

@@ -10,9 +10,9 @@ import type { DigestCheck } from '../events/event-store.ts';
 import type { ChainReport } from '../events/hash-chain.ts';
 import type { Ledger, ServedLedger } from '../events/ledger.ts';
 import type { PostgresLedger } from '../events/pg-served-ledger.ts';
-import { createPgHeavyReads } from './pg-heavy-reads.ts';
+import { pgDigestAgainst } from './pg-heavy-reads.ts';
 import { type ChainCheck, type LedgerReader, type PastTournament, createLedgerReader, digestAgainst } from './ledger-reader.ts';
-import type { ReaderAnswer, ReaderRequest } from './ledger-reader-worker.ts';
+import type { ReaderAnswer, ReaderRequest, ReaderSource } from './ledger-reader-worker.ts';
 import { readerWorkerFile } from './reader-worker-file.ts';
 
 /** A heavy read refused because its address (or the room) already has its share running. */
@@ -67,7 +67,7 @@ type Call = <R>(op: ReaderRequest['op'], ...args: unknown[]) => Promise<R>;
 const IDLE_MS = 15_000;
 
 /** Calls a reader on a worker thread, started on first use and ended when idle. */
-function workerCalls(path: string): Call {
+function workerCalls(source: ReaderSource): Call {
   let worker: Worker | null = null;
   let next = 0;
   let idle: NodeJS.Timeout | null = null;
@@ -82,7 +82,7 @@ function workerCalls(path: string): Call {
   const start = (entry: URL): Worker => {
     // Its heap is bounded: a walk that outgrows it ends the worker (that read answers 503) and
     // the next read starts a fresh one, while the server itself is untouched.
-    const started = new Worker(entry, { workerData: { path }, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 } });
+    const started = new Worker(entry, { workerData: source, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 } });
     started.unref();
     started.on('message', (answer: ReaderAnswer) => {
       const waiter = pending.get(answer.id);
@@ -141,14 +141,21 @@ export interface HeavyReads {
 }
 
 /**
- * The heavy reads over a ledger: on a worker thread for a file, in this thread for memory, by
- * the database's own connections for PostgreSQL.
+ * The heavy reads over a ledger: on a worker thread for a file or a PostgreSQL database, in
+ * this thread for a ledger held in memory.
  */
 export function createHeavyReads(served: ServedLedger): HeavyReads {
-  if (served.backend === 'postgres') return createPgHeavyReads((served as PostgresLedger).store);
-  const ledger = served as Ledger;
-  const path = ledger.database.path;
-  const call = path === ':memory:' ? localCalls(createLedgerReader(ledger.database)) : workerCalls(path);
+  let call: Call;
+  let digest: HeavyReads['digest'];
+  if (served.backend === 'postgres') {
+    const { url, store } = served as PostgresLedger;
+    call = workerCalls({ url });
+    digest = (report, text) => pgDigestAgainst(store, report, text);
+  } else {
+    const { database } = served as Ledger;
+    call = database.path === ':memory:' ? localCalls(createLedgerReader(database)) : workerCalls({ path: database.path });
+    digest = (report, text) => digestAgainst(database, report, text);
+  }
   let checking: Promise<ChainCheck> | null = null;
   return {
     check() {
@@ -157,7 +164,7 @@ export function createHeavyReads(served: ServedLedger): HeavyReads {
       });
       return checking;
     },
-    digest: (report, digest) => digestAgainst(ledger.database, report, digest),
+    digest,
     tournamentAt: (tournamentId, position) => call<PastTournament>('tournamentAt', tournamentId, position),
     positionAt: (ms) => call<number>('positionAt', ms),
     exportStream(upTo) {

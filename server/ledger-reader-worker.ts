@@ -1,12 +1,14 @@
 /**
- * The worker thread that runs the ledger-wide reads (ledger-reader.ts) over a read-only
- * connection of its own, answering one request at a time: its heap, its collections and its
+ * The worker thread that runs the ledger-wide reads (ledger-reader.ts, or pg-heavy-reads.ts for
+ * a ledger in PostgreSQL) over a connection of its own, answering one request at a time: its heap, its collections and its
  * CPU time are its own, so the main thread goes on answering tables and screens meanwhile.
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openDatabase } from '../events/database.ts';
-import { createLedgerReader } from './ledger-reader.ts';
+import { type LedgerReader, createLedgerReader } from './ledger-reader.ts';
+import { openPostgresStore } from '../events/pg-event-store.ts';
+import { type PgLedgerReader, createPgLedgerReader } from './pg-heavy-reads.ts';
 
 export interface ReaderRequest {
   id: number;
@@ -24,15 +26,20 @@ try {
   // running at the normal priority is still correct, only less polite
 }
 
-const { path } = workerData as { path: string };
-const database = openDatabase({ path, readonly: true });
-const reader = createLedgerReader(database);
+/** The ledger to read: a file by its path, or a PostgreSQL database by its URL. */
+export type ReaderSource = { path: string } | { url: string };
 
-parentPort!.on('message', (request: ReaderRequest) => {
+const source = workerData as ReaderSource;
+const reader: Pick<LedgerReader, ReaderRequest['op']> | PgLedgerReader =
+  'url' in source
+    ? createPgLedgerReader(await openPostgresStore({ url: source.url, existing: true, poolSize: 2 }))
+    : createLedgerReader(openDatabase({ path: source.path, readonly: true }));
+
+parentPort!.on('message', async (request: ReaderRequest) => {
   let answer: ReaderAnswer;
   try {
-    const method = reader[request.op] as (...args: unknown[]) => unknown;
-    answer = { id: request.id, value: method(...request.args) };
+    const method = (reader as Record<string, unknown>)[request.op] as (...args: unknown[]) => unknown;
+    answer = { id: request.id, value: await method(...request.args) };
   } catch (error) {
     answer = { id: request.id, error: { name: (error as Error).constructor.name, message: (error as Error).message } };
   }

@@ -235,7 +235,11 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
       await killHard(killed.child);
       const at = watcher.models.position;
       // Once the lease runs out, the other process takes it and its bots carry on.
-      await waitFor('the other process to take the lease', async () => Number((await holder())?.split(':')[1]) === other.child.pid, 20_000);
+      try {
+        await waitFor('the other process to take the lease', async () => Number((await holder())?.split(':')[1]) === other.child.pid, 30_000);
+      } catch (error) {
+        throw new Error(`${(error as Error).message}; the lease is held by ${await holder()}; process ${other.child.pid} (exit ${other.child.exitCode}) wrote:\n${other.output()}`);
+      }
       await waitFor('the bots to carry on', () => watcher.models.position > at + 20, 20_000);
       const report = await watcher.store.verifyChain();
       expect(report.ok).toBe(true);

@@ -8,6 +8,14 @@ import { foldPostgresModels } from '../events/pg-ledger.ts';
 import { type PostgresLedger, lease, openPostgresLedger } from '../events/pg-served-ledger.ts';
 import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
 import { driveServedTables } from '../server/table-driver.ts';
+import { createApp } from '../server/app.ts';
+import { createAuth, postgresAuthStorage } from '../server/auth.ts';
+import { standingsCsv } from '../server/audit-routes.tsx';
+import { rankTeams } from '../views/leaderboard.tsx';
+import { exportPostgresLines } from '../events/pg-ledger.ts';
+import { formatDigest } from '../events/hash-chain.ts';
+import { projected } from '../events/ledger.ts';
+import { applyEvent, emptyModels } from '../events/projections.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 import { waitFor } from './fixtures/live-server.ts';
 
@@ -75,6 +83,45 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
       await Promise.all(ledgers.map((ledger) => ledger.close()));
     }
   }, 90_000);
+
+  it('answers the ledger-wide reads from the database on the reader’s worker, as the file’s reader does', async () => {
+    const url = await newDatabase();
+    const ledger = await openPostgresLedger({ url });
+    const { app, broadcaster } = createApp({ ledger, auth: createAuth({ ledger, storage: await postgresAuthStorage(ledger.store.kysely) }) });
+    try {
+      await createServedDemo(ledger);
+      for (let i = 0; i < 30; i++) await driveServedTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'reads' });
+      const head = await ledger.store.head();
+
+      const exported = await app.request('/api/ledger.ndjson');
+      expect(exported.status).toBe(200);
+      expect(exported.headers.get('x-ledger-digest')).toBe(formatDigest(head));
+      let lines = '';
+      for await (const line of exportPostgresLines(ledger.store)) lines += line;
+      expect(await exported.text()).toBe(lines);
+
+      const verify = await app.request('/verify');
+      expect(verify.status).toBe(200);
+      expect(await verify.text()).toContain(head.hash);
+      const noted = await app.request(`/verify?digest=${formatDigest({ position: 5, hash: (await ledger.store.readAll({ after: 4, limit: 1 }))[0]!.hash })}`);
+      expect(noted.status).toBe(200);
+      expect((await app.request('/verify?digest=not-a-digest')).status).toBe(400);
+
+      // As of a past position: what a fold stopped there gives, not today's standings.
+      const middle = Math.floor(head.position / 2);
+      const past = await app.request(`/tournaments/${DEMO_TOURNAMENT}/standings.csv?position=${middle}`);
+      expect(past.status).toBe(200);
+      expect(past.headers.get('x-ledger-position')).toBe(String(middle));
+      const folded = emptyModels();
+      for (const event of await ledger.store.readAll({ limit: middle })) applyEvent(folded, projected(event));
+      expect(await past.text()).toBe(standingsCsv(rankTeams(folded.tournaments[DEMO_TOURNAMENT]!.model)));
+      const now = await app.request(`/tournaments/${DEMO_TOURNAMENT}/standings.csv?position=${head.position}`);
+      expect(await now.text()).toBe(await (await app.request(`/tournaments/${DEMO_TOURNAMENT}/standings.csv`)).text());
+    } finally {
+      broadcaster.close();
+      await ledger.close();
+    }
+  }, 60_000);
 
   it('gives the demo lease to one holder at a time, and to another once the holder stops renewing it', async () => {
     const url = await newDatabase();
