@@ -135,7 +135,7 @@ export function evolveGame(game: GameModel, event: GameEvent, position: number):
     }
     case 'RenegeClaimed': {
       const e = event.payload;
-      game.claims.push({ claimId: e.claimId, gameId: e.gameId, hand: e.hand, seat: e.seat, trick: e.trick, position });
+      game.claims.push({ claimId: e.claimId, gameId: e.gameId, hand: e.hand, seat: e.seat, trick: e.trick, position, at: event.at });
       return false;
     }
     case 'RulingGiven': {
@@ -151,7 +151,7 @@ export function evolveGame(game: GameModel, event: GameEvent, position: number):
       return false;
     }
     case 'ScoreCorrected': {
-      game.corrections.push({ points: event.payload.points, reason: event.payload.reason, judge: event.payload.judge, position });
+      game.corrections.push({ points: event.payload.points, reason: event.payload.reason, judge: event.payload.judge, position, at: event.at });
       return rescore(game);
     }
     case 'TimeCalled': {

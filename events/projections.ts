@@ -97,7 +97,7 @@ export function applyEvent(models: ReadModels, event: ProjectedEvent): Change {
 function applyTournamentEvent(models: ReadModels, event: ProjectedEvent, payload: Record<string, unknown>, change: Change): void {
   const tournament = models.tournaments[payload.tournamentId as string] ?? tournamentOfMatch(models, payload.matchId as string);
   if (!tournament) return;
-  evolveTournament(tournament, event as unknown as TournamentEvent, event.position, models.games);
+  evolveTournament(tournament, event as unknown as TournamentEvent & { at: string }, event.position, models.games);
   change.tournaments.push(tournament.model.tournamentId);
 }
 

@@ -47,6 +47,8 @@ export interface Claim {
   seat: Seat;
   trick: number | null;
   position: number;
+  /** When it was claimed, as the ledger recorded it. */
+  at: string;
   ruling?: { upheld: boolean; note: string; judge: string; position: number; at: string };
 }
 
@@ -66,7 +68,7 @@ export interface GameModel {
   handPositions: number[];
   current: HandInProgress | null;
   claims: Claim[];
-  corrections: { points: Record<Team, number>; reason: string; judge: string; position: number }[];
+  corrections: { points: Record<Team, number>; reason: string; judge: string; position: number; at: string }[];
   timeCalled: number | null;
   /** Scored result, recomputed whenever a hand closes or a ruling changes it. */
   rows: HandRow[];

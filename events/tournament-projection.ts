@@ -88,7 +88,7 @@ export interface TournamentState {
   /** The blp-2024 bye draw as the recorded cards decide it. */
   byeDraw: ByeDraw | null;
   /** Judges' corrections of finished games' results, in ledger order; the latest for a game stands. */
-  corrections: { gameId: string; matchId: string; winner: string; reason: string; judge: string; position: number }[];
+  corrections: { gameId: string; matchId: string; winner: string; reason: string; judge: string; position: number; at: string }[];
   /** Played matches a correction put under review, and the position of the correction. */
   reviews: { matchId: string; position: number }[];
   /** Prizes by place once the event is finished. */
@@ -136,7 +136,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
 /** Folds one tournament event in; `games` gives the games the tournament's matches played. */
 export function evolveTournament(
   state: TournamentState,
-  event: TournamentEvent,
+  event: TournamentEvent & { readonly at: string },
   position: number,
   games: Readonly<Record<string, GameModel>>,
 ): void {
@@ -224,7 +224,7 @@ export function evolveTournament(
     }
     case 'GameResultCorrected': {
       const e = event.payload;
-      state.corrections.push({ gameId: e.gameId, matchId: e.matchId, winner: e.winner, reason: e.reason, judge: e.judge, position });
+      state.corrections.push({ gameId: e.gameId, matchId: e.matchId, winner: e.winner, reason: e.reason, judge: e.judge, position, at: event.at });
       const row = state.model.teams.find((t) => t.teamId === e.winner);
       addLatest(state, `Judge ${e.judge} corrected game ${e.gameId}: ${row?.name ?? e.winner} won (${e.reason})`, position);
       settle(state, games, position);

@@ -10,7 +10,6 @@ import { type Seat, parseCard, seatAfter, teamOf } from '../engine/cards.ts';
 import { deckFor } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { replayPlays } from '../engine/trick.ts';
-import type { ServedLedger } from '../events/ledger.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import type { GameModel } from '../events/read-models.ts';
 import type { ReadModels } from '../events/projections.ts';
@@ -50,46 +49,19 @@ export function teamName(models: ReadModels, tournamentId: string | null, teamId
  * What a judge's console shows: the claims waiting for a ruling (longest first), misdeals,
  * clocked matches, the teams and games a judge may act on, and the rulings made so far.
  */
-export async function judgeConsoleProps(
-  ledger: ServedLedger,
+export function judgeConsoleProps(
+  models: ReadModels,
   now: () => string,
   session: Session,
   notice: { error?: string; done?: string } = {},
   confirm: PendingDisqualification | null = null,
-): Promise<JudgeConsoleProps> {
-  // Positions carry no time of their own: the console is laid out once to learn which events'
-  // times it shows, they are read from the ledger, and it is laid out again with them.
-  const times = new Map<number, string>();
-  for (;;) {
-    const missing: number[] = [];
-    const atOf = (position: number): string => {
-      if (position <= 0) return '';
-      const at = times.get(position);
-      if (at === undefined) missing.push(position);
-      return at ?? '';
-    };
-    const props = consoleProps(ledger.models, atOf, now, session, notice, confirm);
-    if (missing.length === 0) return props;
-    for (const position of missing) times.set(position, String((await ledger.store.readAll({ after: position - 1, limit: 1 }))[0]?.meta.at ?? ''));
-  }
-}
-
-type AtOf = (position: number) => string;
-
-function consoleProps(
-  models: ReadModels,
-  atOf: AtOf,
-  now: () => string,
-  session: Session,
-  notice: { error?: string; done?: string },
-  confirm: PendingDisqualification | null,
 ): JudgeConsoleProps {
   const games = Object.values(models.games);
   const claims: { position: number; claim: ClaimCase }[] = [];
   const rulings: JudgeConsoleProps['rulings'] = [];
   for (const game of games) {
     for (const claim of game.claims) {
-      if (!claim.ruling) claims.push({ position: claim.position, claim: claimCase(models, atOf, game, claim) });
+      if (!claim.ruling) claims.push({ position: claim.position, claim: claimCase(models, game, claim) });
       else {
         const r = claim.ruling;
         rulings.push({
@@ -101,7 +73,7 @@ function consoleProps(
     }
     for (const c of game.corrections) {
       const names = { NS: teamName(models, game.tournamentId, game.teams.NS), EW: teamName(models, game.tournamentId, game.teams.EW) };
-      rulings.push({ at: atOf(c.position), judge: c.judge, text: `corrected ${gameLabel(models, game)} by ${names.NS} ${signed(c.points.NS)}, ${names.EW} ${signed(c.points.EW)}: ${c.reason}` });
+      rulings.push({ at: c.at, judge: c.judge, text: `corrected ${gameLabel(models, game)} by ${names.NS} ${signed(c.points.NS)}, ${names.EW} ${signed(c.points.EW)}: ${c.reason}` });
     }
   }
   const matches: JudgeConsoleProps['matches'] = [];
@@ -125,7 +97,7 @@ function consoleProps(
     }
     for (const c of state.corrections) {
       const game = gameById(models, c.gameId);
-      rulings.push({ at: atOf(c.position), judge: c.judge, text: `ruled ${teamName(models, t.tournamentId, c.winner)} the winner of ${game ? gameLabel(models, game) : `game ${c.gameId}`}: ${c.reason}` });
+      rulings.push({ at: c.at, judge: c.judge, text: `ruled ${teamName(models, t.tournamentId, c.winner)} the winner of ${game ? gameLabel(models, game) : `game ${c.gameId}`}: ${c.reason}` });
     }
   }
   rulings.sort((a, b) => b.at.localeCompare(a.at));
@@ -157,7 +129,7 @@ function consoleProps(
 }
 
 /** A renege claim as the judge sees it: the tricks around it, what the engine finds, the penalty at stake. */
-function claimCase(models: ReadModels, atOf: AtOf, game: GameModel, claim: GameModel['claims'][number]): ClaimCase {
+function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims'][number]): ClaimCase {
   const deck = deckFor(resolveRules(game.rules).options);
   const current = game.current && game.current.number === claim.hand ? game.current : null;
   const record = current ? null : game.hands[claim.hand - 1];
@@ -196,7 +168,7 @@ function claimCase(models: ReadModels, atOf: AtOf, game: GameModel, claim: GameM
     hand: claim.hand,
     seat: claim.seat,
     trick: claim.trick,
-    claimedAt: atOf(claim.position),
+    claimedAt: claim.at,
     replay: `${replayLink(game.gameId, claim.hand)}${claim.trick !== null ? `#trick-${claim.trick}` : ''}`,
     tricks,
     detected: plays.length === 0 ? 'No cards were recorded for this hand, so the engine cannot check it; rule on what the table says.' : found,

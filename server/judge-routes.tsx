@@ -79,7 +79,7 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
   app.use('*', auth.guard(JUDGE_ROLES));
 
   const consoleProps = (session: Session, notice: { error?: string; done?: string } = {}, confirm: PendingDisqualification | null = null) =>
-    judgeConsoleProps(ledger, now, session, notice, confirm);
+    judgeConsoleProps(models, now, session, notice, confirm);
 
 
   const page = (props: JudgeConsoleProps) => String(<JudgePage {...props} stream={`/judge/stream?after=${models.position}`} signal={judgeVersion(models)} />);
@@ -89,15 +89,15 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     return runCommand(c, ledger, session, {
       scope,
       decide,
-      fragment: async (notice) => String(<JudgeConsole {...await consoleProps(session, notice)} />),
-      page: async (notice) => page(await consoleProps(session, notice)),
+      fragment: (notice) => String(<JudgeConsole {...consoleProps(session, notice)} />),
+      page: (notice) => page(consoleProps(session, notice)),
       redirect: '/judge',
     });
   };
 
-  app.get('/', async (c) => c.html(page({ ...(await consoleProps(auth.current(c))), sessions: await auth.sessionList(auth.current(c)) })));
+  app.get('/', async (c) => c.html(page({ ...consoleProps(auth.current(c)), sessions: await auth.sessionList(auth.current(c)) })));
   // The console alone: what the live page fetches when its stream says something changed.
-  app.get('/console', async (c) => c.html(String(<JudgeConsole {...await consoleProps(auth.current(c))} />)));
+  app.get('/console', (c) => c.html(String(<JudgeConsole {...consoleProps(auth.current(c))} />)));
 
   app.post('/games/:gameId/claims/:claimId/ruling', (c) =>
     run(c, 'ruling', (input, session) => {
@@ -141,13 +141,13 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
         const input = await readInput(c);
         if (input.confirm !== 'yes') {
           const pending = disqualification(input);
-          const props = await consoleProps(session, {}, pending);
+          const props = consoleProps(session, {}, pending);
           return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props));
         }
       } catch (error) {
         const refusal = refusalOf(error);
         if (!refusal) throw error;
-        const props = await consoleProps(session, { error: refusal.message });
+        const props = consoleProps(session, { error: refusal.message });
         return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props), refusal.status);
       }
     }

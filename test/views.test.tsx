@@ -220,7 +220,7 @@ const game: GameModel = {
       [1009, 1010],
     ],
   },
-  claims: [{ claimId: 'c-1', gameId: 'g-W1-8-2', hand: 6, seat: 'S', trick: 9, position: 980 }],
+  claims: [{ claimId: 'c-1', gameId: 'g-W1-8-2', hand: 6, seat: 'S', trick: 9, position: 980, at: '2026-06-01T20:15:00.000Z' }],
   corrections: [],
   timeCalled: null,
   rows,
