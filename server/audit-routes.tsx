@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { AppendRefusedError, VersionConflictError, ledgerHead } from '../events/event-store.ts';
+import { AppendRefusedError, VersionConflictError } from '../events/event-store.ts';
 import { InvalidPayloadError } from '../events/event-types.ts';
 import { DigestFormatError, formatDigest } from '../events/hash-chain.ts';
 import type { ServedLedger } from '../events/ledger.ts';

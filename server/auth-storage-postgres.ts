@@ -167,7 +167,6 @@ function postgresSessions(db: Db): SessionStore {
       .leftJoin('session_generations', 'session_generations.account', 'sessions.account')
       .selectAll('sessions')
       .select('session_generations.generation as current');
-  const stored = storedSession;
   return {
     start: (session, expired) =>
       db.transaction().execute(async (trx) => {
@@ -196,10 +195,10 @@ function postgresSessions(db: Db): SessionStore {
       }),
     find: async (id) => {
       const row = await rows().where('sessions.id', '=', id).executeTakeFirst();
-      return row ? stored(row) : null;
+      return row ? storedSession(row) : null;
     },
     touch: async (id, at) => void (await db.updateTable('sessions').set({ seen_at: at }).where('id', '=', id).where('seen_at', '<', at).execute()),
-    list: async (account) => (await rows().where('sessions.account', '=', account).orderBy('sessions.seen_at', 'desc').execute()).map(stored),
+    list: async (account) => (await rows().where('sessions.account', '=', account).orderBy('sessions.seen_at', 'desc').execute()).map(storedSession),
     endOne: async (account, id) => (await db.deleteFrom('sessions').where('id', '=', id).where('account', '=', account).returning('id').execute()).length > 0,
     endOthers: async (account, keep) => (await db.deleteFrom('sessions').where('account', '=', account).where('id', '!=', keep).returning('id').execute()).length,
     endAccount: (account) => db.transaction().execute((trx) => endAccount(trx, account)),

@@ -160,7 +160,6 @@ function sqliteSessions(database: LedgerDatabase): SessionStore {
       .leftJoin('session_generations', 'session_generations.account', 'sessions.account')
       .selectAll('sessions')
       .select('session_generations.generation as current');
-  const stored = storedSession;
   return {
     async start(session, expired) {
       database.sqlite.transaction(() => {
@@ -188,10 +187,10 @@ function sqliteSessions(database: LedgerDatabase): SessionStore {
     },
     find: async (id) => {
       const row = executeSync(database, rows().where('sessions.id', '=', id))[0];
-      return row ? stored(row) : null;
+      return row ? storedSession(row) : null;
     },
     touch: async (id, at) => void executeSync(database, db.updateTable('sessions').set({ seen_at: at }).where('id', '=', id).where('seen_at', '<', at)),
-    list: async (account) => executeSync(database, rows().where('sessions.account', '=', account).orderBy('sessions.seen_at', 'desc')).map(stored),
+    list: async (account) => executeSync(database, rows().where('sessions.account', '=', account).orderBy('sessions.seen_at', 'desc')).map(storedSession),
     endOne: async (account, id) => executeSync(database, db.deleteFrom('sessions').where('id', '=', id).where('account', '=', account).returning('id')).length > 0,
     endOthers: async (account, keep) => executeSync(database, db.deleteFrom('sessions').where('account', '=', account).where('id', '!=', keep).returning('id')).length,
     endAccount: async (account) => database.sqlite.transaction(() => endAccountSync(database, account)).immediate(),

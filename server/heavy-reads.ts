@@ -1,9 +1,9 @@
 /**
  * The public reads that walk the whole ledger (the chain's verification, the NDJSON export, a
- * tournament as it stood at a past position) run on a worker thread with its own read-only
- * connection (ledger-reader.ts), so a room of clients looping on them cannot stall the tables'
- * entries or the screens. At most two such reads run at once, one per address; the rest wait
- * their turn or are told to come back. A ledger in memory (tests) is read in this thread.
+ * tournament as it stood at a past position) run on a worker thread with its own connection
+ * (ledger-reader.ts for a file, pg-heavy-reads.ts for PostgreSQL), so a room of clients looping
+ * on them cannot stall the tables' entries or the screens. At most two such reads run at once,
+ * one per address; the rest wait their turn or are told to come back. A ledger in memory (tests) is read in this thread.
  */
 import { Worker } from 'node:worker_threads';
 import type { DigestCheck } from '../events/event-store.ts';

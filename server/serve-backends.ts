@@ -12,10 +12,9 @@ import { LedgerFileError } from '../events/database.ts';
 import { LedgerReadError, type ServedLedger, openLedger } from '../events/ledger.ts';
 import { shownPgUrl } from '../events/pg-event-store.ts';
 import { lease, openPostgresLedger } from '../events/pg-served-ledger.ts';
-import { pgStorageFaultOf } from '../events/pg-event-store.ts';
 import { type Auth, createAuth, postgresAuthStorage } from './auth.ts';
 import { UsageError } from './cli/io.ts';
-import type { LedgerTarget } from './cli/ledger-target.ts';
+import { type LedgerTarget, pgRefusal } from './cli/ledger-target.ts';
 
 export interface Backend {
   ledger: ServedLedger;
@@ -62,8 +61,7 @@ async function openPostgresBackend(url: string): Promise<Backend> {
   try {
     ledger = await openPostgresLedger({ url });
   } catch (error) {
-    const reason = pgStorageFaultOf(error)?.reason ?? (error as Error).message;
-    throw new UsageError(`spades serve: cannot open the ledger at ${name}: ${reason}`);
+    throw new UsageError(`spades serve: cannot open the ledger at ${name}: ${pgRefusal(error)}`);
   }
   // Announcements bring every commit at once; this catches up should one be lost with a connection.
   const stopFollowing = ledger.follow(1000);
@@ -74,8 +72,7 @@ async function openPostgresBackend(url: string): Promise<Backend> {
   } catch (error) {
     stopFollowing();
     await ledger.close();
-    const reason = pgStorageFaultOf(error)?.reason ?? (error as Error).message;
-    throw new UsageError(`spades serve: cannot set up sign-in at ${name}: ${reason}`);
+    throw new UsageError(`spades serve: cannot set up sign-in at ${name}: ${pgRefusal(error)}`);
   }
   // Named so an operator can tell which process plays: host, process id, and a random part.
   const holdsDemo = lease(ledger.store, 'demo-bots', `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, DEMO_LEASE_MS);

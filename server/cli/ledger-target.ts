@@ -29,6 +29,11 @@ export function ledgerTarget(command: string, db: string | undefined, env: Recor
   return { kind: 'postgres', url, name: shownPgUrl(url) };
 }
 
+/** Why PostgreSQL refused: the storage fault's reason, without the connection string's password. */
+export function pgRefusal(error: unknown): string {
+  return pgStorageFaultOf(error)?.reason ?? (error as Error).message;
+}
+
 /**
  * Opens the PostgreSQL ledger, runs `use` on it and closes it. A database that cannot be reached,
  * or (with `existing`) holds no ledger, or fails midway, is refused in one line (exit 2).
@@ -43,8 +48,7 @@ export async function withPostgresLedger<T>(
   try {
     store = await openPostgresStore({ url: target.url, existing: options.existing, poolSize: 2 });
   } catch (error) {
-    const reason = pgStorageFaultOf(error)?.reason ?? (error as Error).message;
-    throw new UsageError(`spades ${command}: cannot open the ledger at ${target.name}: ${reason}`);
+    throw new UsageError(`spades ${command}: cannot open the ledger at ${target.name}: ${pgRefusal(error)}`);
   }
   try {
     return await use(store);
