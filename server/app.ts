@@ -19,7 +19,8 @@ import { domainEvents } from '../events/domain-events.ts';
 import { publishedSchemas } from '../events/event-catalogue-schema.ts';
 import { InvalidPayloadError } from '../events/event-types.ts';
 import { gameRecord } from '../events/game-projection.ts';
-import { gameById, own } from '../events/lookup.ts';
+import { gameById, own, tournamentById } from '../events/lookup.ts';
+import type { ReadModels } from '../events/projections.ts';
 import { CommandError } from './commands.ts';
 import { EVENTS_CHANNEL, catchUpAndAttach, eventMessage, resumePoint } from './event-stream.ts';
 import { type Broadcaster, type SseSink, SSE_HEADERS, createBroadcaster, nodeSink, streamSink } from './sse.ts';
@@ -213,6 +214,9 @@ export function createApp(options: AppOptions) {
     const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'));
     if (typeof after !== 'number') return c.json({ error: after.error }, 400);
     await ledger.syncTo(after);
+    // A stream for a tournament or game the ledger does not hold is refused as its page is.
+    const missing = missingSubject(view, ledger.models);
+    if (missing) return c.json({ error: missing }, 404);
     return openStream(c, broadcaster, (sink) => pages.attach(channel, sink, after));
   };
 
@@ -247,6 +251,13 @@ export function createApp(options: AppOptions) {
   });
 
   return { app, broadcaster, auth };
+}
+
+/** What a live view names that the ledger does not hold, as a sentence; null when it all exists. */
+function missingSubject(view: LiveView, models: ReadModels): string | null {
+  if ('tournamentId' in view && !tournamentById(models, view.tournamentId)) return `tournament ${view.tournamentId} does not exist`;
+  if ('gameId' in view && !gameById(models, view.gameId)) return `game ${view.gameId} does not exist`;
+  return null;
 }
 
 /**

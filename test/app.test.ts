@@ -82,4 +82,27 @@ describe('the application', () => {
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ error: 'game nope does not exist' });
   });
+
+  it('answers 404 for a tournament or game it does not hold on every page and stream, inherited names included', async () => {
+    const { ledger, app } = setUp();
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'friday', name: 'Friday', format: 'pitt-boss' }));
+    for (const id of ['nope', '__proto__', 'constructor', 'toString']) {
+      for (const suffix of ['', '/leaderboard', '/bracket', '/screen']) {
+        for (const tail of ['', '/stream']) {
+          const path = `/tournaments/${id}${suffix}${tail}`;
+          const response = await app.request(path, { signal: AbortSignal.timeout(5000) });
+          expect(response.status, path).toBe(404);
+          if (tail) expect(await response.json(), path).toEqual({ error: `tournament ${id} does not exist` });
+        }
+      }
+      for (const path of [`/games/${id}/stream`, `/tournaments/friday/tables/${id}/stream`]) {
+        const response = await app.request(path, { signal: AbortSignal.timeout(5000) });
+        expect(response.status, path).toBe(404);
+        expect(await response.json(), path).toEqual({ error: `game ${id} does not exist` });
+      }
+    }
+    const known = await app.request('/tournaments/friday/leaderboard/stream');
+    expect(known.status).toBe(200);
+    await known.body?.cancel();
+  });
 });
