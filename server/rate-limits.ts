@@ -5,8 +5,10 @@
  * in its file or its PostgreSQL database, so every server process on it counts together; a
  * refused attempt costs one read and writes nothing.
  *
- * Table codes: 10 wrong a minute from one address, 60 a minute over the whole server, for the
- * page that names a code's table and the join itself alike.
+ * Table codes: 10 wrong a minute from one address, for the page that names a code's table and
+ * the join itself alike. There is no count over the whole server: a code is one of 31^10, so a
+ * per-address limit already makes guessing hopeless (README, Limits), and a server-wide cap
+ * would let anyone on the venue's Wi-Fi lock every table's scorekeeper out with a few wrong tries.
  * Passwords: 10 wrong a minute from one address; one check at a time for one name from one
  * address; and for one name from anywhere, after 10 wrong in 15 minutes, checks spaced by a
  * delay that doubles from 1 to 8 seconds. That last limit is a delay, not a wall: an attempt
@@ -114,23 +116,18 @@ const refused = (waitMs: number, message: (wait: number) => string): Attempt<nev
   message: message(seconds(waitMs)),
 });
 
+/** Wrong table codes one address may try in a minute. */
+export const JOIN_FAILURES_PER_MINUTE = 10;
+
 /** The limits on trying table codes, for every route that checks one. */
 export function createJoinLimiter(options: { log: HitStore; now: () => number }) {
   const { log, now } = options;
-  const perAddress = createThrottle({ name: 'join-address', limit: 10, windowMs: 60_000, log, now });
-  const overall = createThrottle({ name: 'join-all', limit: 60, windowMs: 60_000, log, now });
+  const perAddress = createThrottle({ name: 'join-address', limit: JOIN_FAILURES_PER_MINUTE, windowMs: 60_000, log, now });
   return {
     /** Counts a try of a code from `address`, then runs `check`; a right code is taken off the count. */
     async attempt<T>(address: string, check: () => T | null | Promise<T | null>): Promise<Attempt<T>> {
-      const taken = await takeAll(log, now(), [
-        [perAddress, address],
-        [overall, 'all'],
-      ]);
-      if (!taken.ok) {
-        return taken.throttle === perAddress
-          ? refused(taken.waitMs, (s) => `too many wrong table codes from this address in the last minute; try again in ${s} seconds`)
-          : refused(taken.waitMs, (s) => `too many wrong table codes have been tried on this server in the last minute; try again in ${s} seconds`);
-      }
+      const taken = await takeAll(log, now(), [[perAddress, address]]);
+      if (!taken.ok) return refused(taken.waitMs, (s) => `too many wrong table codes from this address in the last minute; try again in ${s} seconds`);
       const value = await check();
       if (value === null) return { ok: false, status: 401 };
       await log.remove(taken.ticket);
