@@ -7,7 +7,7 @@ import type { LedgerDatabase } from './database.ts';
 import { type ChainReport, type ChainedRow, canonicalJson } from './hash-chain.ts';
 import { iterateRows, verifyChain } from './event-store.ts';
 import { domainEvents } from './domain-events.ts';
-import { applyEvent, emptyModels } from './projections.ts';
+import { type ReadModels, applyEvent, emptyModels } from './projections.ts';
 import { storedEventProblem } from './stored-event-check.ts';
 
 /** One exported line: the stored columns, with payload and meta as JSON values rather than text. */
@@ -90,6 +90,12 @@ function parseLine(text: string, lineNumber: number): ChainedRow {
   };
 }
 
+/**
+ * A further check of each imported row against the read models folded from the rows before it
+ * (server/replay-check.ts: what the live commands decide); a sentence refuses the row.
+ */
+export type RowAdmission = (models: ReadModels, row: { stream: string; type: string; payload: Record<string, unknown> }) => string | null;
+
 /** A row of an NDJSON ledger, and the number of the line it came from. */
 export interface ImportedRow {
   line: number;
@@ -102,7 +108,7 @@ export interface ImportedRow {
  * from the rows before it, as a command would have been. Throws LedgerImportError naming the line
  * and position of the first row refused. Every store's import takes its rows from here.
  */
-export function* checkedRows(text: string): Generator<ImportedRow> {
+export function* checkedRows(text: string, admit?: RowAdmission): Generator<ImportedRow> {
   const lines = text.split('\n');
   const models = emptyModels();
   for (let i = 0; i < lines.length; i++) {
@@ -114,8 +120,11 @@ export function* checkedRows(text: string): Generator<ImportedRow> {
     const meta = JSON.parse(row.meta) as Record<string, unknown>;
     const problem = storedEventProblem(models, { stream: row.stream, type: row.type, schema_version: row.schema_version, payload, meta });
     if (problem) throw new LedgerImportError(`${where}: ${problem}; nothing was imported`);
+    const current = domainEvents.upcast(row.type, row.schema_version, payload);
+    const refusal = admit?.(models, { stream: row.stream, type: row.type, payload: domainEvents.validate(row.type, current).payload as Record<string, unknown> });
+    if (refusal) throw new LedgerImportError(`${where}: ${refusal}; nothing was imported`);
     try {
-      applyEvent(models, { position: row.position, type: row.type, payload: domainEvents.upcast(row.type, row.schema_version, payload), at: String(meta.at), stream: row.stream, version: row.version });
+      applyEvent(models, { position: row.position, type: row.type, payload: current, at: String(meta.at), stream: row.stream, version: row.version });
     } catch (error) {
       throw new LedgerImportError(`${where}: ${row.type} cannot be folded: ${(error as Error).message}; nothing was imported`);
     }
@@ -134,7 +143,7 @@ class ChainRefused extends Error {
  * the chain verifies and every row passes `checkedRows` the rows are committed, otherwise nothing
  * is. Returns the verification.
  */
-export function importLedger(database: LedgerDatabase, text: string): ChainReport {
+export function importLedger(database: LedgerDatabase, text: string, admit?: RowAdmission): ChainReport {
   const { sqlite } = database;
   const insert = sqlite.prepare(
     'INSERT INTO events (position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -144,7 +153,7 @@ export function importLedger(database: LedgerDatabase, text: string): ChainRepor
     if (existing > 0) {
       throw new LedgerImportError(`${database.path} already holds ${existing} events; a ledger can only be imported into an empty file`);
     }
-    for (const { line, row } of checkedRows(text)) {
+    for (const { line, row } of checkedRows(text, admit)) {
       try {
         insert.run(row.position, row.stream, row.version, row.type, row.schema_version, row.payload, row.meta, row.command_id, row.prev_hash, row.hash);
       } catch (error) {

@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { DigestCheck, RecordedEvent } from './event-store.ts';
 import { LedgerUnavailableError } from './event-store.ts';
 import { type ChainReport, GENESIS_HASH, parseDigest } from './hash-chain.ts';
-import { LedgerImportError, type ImportedRow, checkedRows, exportLine } from './ledger-file.ts';
+import { LedgerImportError, type ImportedRow, type RowAdmission, checkedRows, exportLine } from './ledger-file.ts';
 import { LedgerReadError, projected } from './ledger.ts';
 import {
   type PgEventStore,
@@ -96,7 +96,7 @@ class StoreRefused extends Error {
  * checks), and the chain, read back as stored, must verify; otherwise nothing is kept. `name` is
  * how refusals name the database. Returns the verification.
  */
-export async function importPostgresLedger(store: PgEventStore, text: string, name: string): Promise<ChainReport> {
+export async function importPostgresLedger(store: PgEventStore, text: string, name: string, admit?: RowAdmission): Promise<ChainReport> {
   let commitSent = false;
   try {
     const trx = await store.kysely.startTransaction().execute();
@@ -127,7 +127,7 @@ export async function importPostgresLedger(store: PgEventStore, text: string, na
         }
         chunk = [];
       };
-      for (const imported of checkedRows(text)) {
+      for (const imported of checkedRows(text, admit)) {
         chunk.push(imported);
         if (chunk.length === IMPORT_CHUNK) await storeChunk();
       }

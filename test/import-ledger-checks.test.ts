@@ -99,4 +99,65 @@ describe('spades import-ledger', () => {
     const position = first('CardPlayed');
     await expectRefused('no-game', rechained((ls) => void ((ls[position - 1]!.payload as { gameId: string }).gameId = 'nowhere')), position, /game nowhere was never started/);
   });
+
+  describe('replays each row through the decision its live command makes', () => {
+    const at = (type: string, after = 0) => lines.find((l) => l.type === type && l.position > after)!;
+    const cardsOf = (hand: LedgerLine) => lines.filter((l) => l.type === 'CardPlayed' && l.stream === hand.stream && (l.payload as { hand: number }).hand === (hand.payload as { hand: number }).hand);
+
+    it('refuses the same card played twice in a hand', async () => {
+      const [firstCard, second] = cardsOf(at('CardPlayed'));
+      const card = (firstCard!.payload as { card: string }).card;
+      await expectRefused(
+        'card-twice',
+        rechained((ls) => void ((ls[second!.position - 1]!.payload as { card: string }).card = card)),
+        second!.position,
+        new RegExp(`hand 1: ${card} has already been played`),
+      );
+    });
+
+    it('refuses a card for a hand that was never dealt', async () => {
+      const row = at('CardPlayed');
+      await expectRefused('hand-99', rechained((ls) => void ((ls[row.position - 1]!.payload as { hand: number }).hand = 99)), row.position, /CardPlayed records hand 99, but at this point of the ledger it would be 1/);
+    });
+
+    it('refuses tricks that do not add up to 13', async () => {
+      const row = at('CardPlayed');
+      const { gameId, hand } = row.payload as { gameId: string; hand: number };
+      const edit = (ls: LedgerLine[]) => void Object.assign(ls[row.position - 1]!, { type: 'TricksRecorded', payload: { gameId, hand, tricks: { N: 13, E: 13, S: 13, W: 1 } } });
+      await expectRefused('tricks-40', rechained(edit), row.position, /tricks add up to 40; a hand has 13/);
+    });
+
+    it("refuses a card on a tournament's stream", async () => {
+      const row = at('CardPlayed');
+      await expectRefused('card-on-tournament', rechained((ls) => void (ls[row.position - 1]!.stream = 'tournament-t1')), row.position, /CardPlayed belongs in stream game-\S+, not tournament-t1/);
+    });
+
+    it("refuses one game's card in another game's stream", async () => {
+      const games = lines.filter((l) => l.type === 'GameStarted');
+      expect(games.length).toBeGreaterThan(1);
+      const row = at('CardPlayed', games[1]!.position);
+      const other = lines.find((l) => l.type === 'GameStarted' && l.stream !== row.stream)!.stream;
+      await expectRefused('card-in-other-game', rechained((ls) => void (ls[row.position - 1]!.stream = other)), row.position, new RegExp(`belongs in stream ${row.stream}, not ${other}`));
+    });
+
+    it('refuses a game started for a tournament that does not exist', async () => {
+      const row = at('GameStarted');
+      await expectRefused('ghost-tournament', rechained((ls) => void ((ls[row.position - 1]!.payload as { tournamentId: string }).tournamentId = 'ghost')), row.position, /tournament ghost does not exist/);
+    });
+
+    it('refuses a team registered after the start', async () => {
+      const started = at('TournamentStarted');
+      const next = started.position + 1;
+      const registration = { tournamentId: 't1', teamId: 'late', name: 'Late Team', players: ['L1', 'L2'], fee: 30 };
+      const edit = (ls: LedgerLine[]) => void Object.assign(ls[next - 1]!, { type: 'TeamRegistered', stream: 'tournament-t1', payload: registration });
+      await expectRefused('late-team', rechained(edit), next, /tournament t1 has started; registration is closed/);
+    });
+
+    it('refuses a tournament started twice', async () => {
+      const started = at('TournamentStarted');
+      const next = started.position + 1;
+      const edit = (ls: LedgerLine[]) => void Object.assign(ls[next - 1]!, { type: 'TournamentStarted', stream: started.stream, payload: structuredClone(started.payload) });
+      await expectRefused('started-twice', rechained(edit), next, /tournament t1 has already started/);
+    });
+  });
 });

@@ -273,13 +273,16 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
   });
 
   it('names the line of a row the database cannot store, writing nothing', async () => {
-    // line 3 repeats line 2: each row passes its own checks, and the second cannot take position 2
+    // line 3 claims line 2's version of their stream: it passes its own checks and the replay of
+    // its command, and the database cannot take a stream's version twice
     const text = exported.split('\n');
-    text.splice(2, 0, text[1]!);
+    const third = JSON.parse(text[2]!) as LedgerLine;
+    expect(JSON.parse(text[1]!)).toMatchObject({ stream: third.stream, version: 2 });
+    text[2] = JSON.stringify({ ...third, version: 2 });
     const url = await newDatabase();
     const result = await cli(['import-ledger', '-', '--db', url], text.join('\n'));
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^spades import-ledger: -: line 3: position 2 cannot be stored: .*\(Key \("position"\)=\(2\) already exists\.\)\n$/);
+    expect(result.stderr).toMatch(/^spades import-ledger: -: line 3: position 3 cannot be stored: .*\(Key \(stream, version\)=\(tournament-t1, 2\) already exists\.\)\n$/);
     expect(await stored(url)).toEqual({ events: 0, head: `0:${GENESIS_HASH}` });
   });
 

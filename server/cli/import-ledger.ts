@@ -11,6 +11,7 @@ import { LedgerFileError, defaultDatabasePath, openDatabase } from '../../events
 import { LedgerImportError, importLedger } from '../../events/ledger-file.ts';
 import { importPostgresLedger } from '../../events/pg-ledger.ts';
 import { type ChainReport, formatDigest } from '../../events/hash-chain.ts';
+import { replayProblem } from '../replay-check.ts';
 
 function importIntoFile(path: string | undefined, text: string): { name: string; report: ChainReport } {
   let database;
@@ -21,7 +22,7 @@ function importIntoFile(path: string | undefined, text: string): { name: string;
     throw error;
   }
   try {
-    return { name: database.path, report: importLedger(database, text) };
+    return { name: database.path, report: importLedger(database, text, replayProblem) };
   } finally {
     database.close();
   }
@@ -35,7 +36,7 @@ export async function run({ values, positionals, usage }: { values: { db?: strin
   const text = source === '-' ? await io.stdin() : readFileSync(source, 'utf8');
   try {
     const { name, report } = target.kind === 'postgres'
-      ? await withPostgresLedger('import-ledger', target, { existing: false }, async (store) => ({ name: target.name, report: await importPostgresLedger(store, text, target.name) }))
+      ? await withPostgresLedger('import-ledger', target, { existing: false }, async (store) => ({ name: target.name, report: await importPostgresLedger(store, text, target.name, replayProblem) }))
       : importIntoFile(target.path, text);
     if (!report.ok) {
       const bad = report.firstBad!;
