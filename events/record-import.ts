@@ -21,11 +21,11 @@ import type { ReadModels } from './projections.ts';
 import type { RecordHand } from './read-models.ts';
 import { canKeyReadModel, gameById, tournamentById } from './lookup.ts';
 
-/** An import refused before anything is appended; `status` is the HTTP answer (400, 404 or 409). */
+/** An import refused before anything is appended; `status` is the HTTP answer (400, 404, 409, or 413 for a record larger than a game). */
 export class RecordImportError extends Error {
   constructor(
     message: string,
-    readonly status: 400 | 404 | 409 = 400,
+    readonly status: 400 | 404 | 409 | 413 = 400,
   ) {
     super(message);
   }
@@ -35,6 +35,39 @@ export class RecordImportError extends Error {
 export type ImportTarget =
   | { tournamentId: string; matchId: string; gameId?: string }
   | { gameId: string; teams?: Record<Team, string> };
+
+/**
+ * What one game at one table can hold. A game ends at its target, its set-out or its clock (a
+ * tournament-spades round after 4 hands and its tie hands); a hundred scored hands is some eight
+ * hours of play, past any time limit of the five rulebooks. Misdeals score nothing and end
+ * nothing, so they are bounded in a row: a table that misdeals five times running is a matter for
+ * the judge on the spot, not for a record entered afterwards.
+ */
+export const RECORD_MAX_HANDS = 100;
+export const RECORD_MAX_MISDEALS_IN_A_ROW = 5;
+
+/**
+ * A paper record larger than a game can hold, as a sentence naming the bound, or null. Read from
+ * the record as sent, before it is scored, so an oversized record costs nothing to refuse.
+ */
+export function recordBoundProblem(record: unknown): string | null {
+  const hands = (record as { hands?: unknown } | null)?.hands;
+  if (!Array.isArray(hands)) return null;
+  let scored = 0;
+  let misdeals = 0;
+  for (let i = 0; i < hands.length; i++) {
+    const misdeal = typeof hands[i] === 'object' && hands[i] !== null && 'misdeal' in (hands[i] as object);
+    misdeals = misdeal ? misdeals + 1 : 0;
+    if (!misdeal) scored++;
+    if (misdeals > RECORD_MAX_MISDEALS_IN_A_ROW) {
+      return `hands[${i}]: more than ${RECORD_MAX_MISDEALS_IN_A_ROW} misdeals in a row (hands ${i - RECORD_MAX_MISDEALS_IN_A_ROW + 1}–${i + 1}); a game record holds at most ${RECORD_MAX_MISDEALS_IN_A_ROW} misdeals running`;
+    }
+    if (scored > RECORD_MAX_HANDS) {
+      return `hands[${i}]: more than ${RECORD_MAX_HANDS} scored hands; a game record holds at most ${RECORD_MAX_HANDS} (about eight hours of play), and this one has ${hands.length} entries`;
+    }
+  }
+  return null;
+}
 
 /** Who the rulings of a paper record are credited to: the record does not name the judge. */
 export const PAPER_JUDGE = 'paper record';
@@ -46,6 +79,8 @@ export const PAPER_JUDGE = 'paper record';
  * it was (a paper record does not say when).
  */
 export function importRecord(models: ReadModels, record: unknown, target: ImportTarget, at: string): Decision {
+  const bound = recordBoundProblem(record);
+  if (bound) throw new RecordImportError(`record: ${bound}`, 413);
   try {
     scoreRecord(record);
   } catch (error) {

@@ -16,6 +16,7 @@ import { MAX_JSON_DEPTH } from '../server/request-input.ts';
 import { ROOT, killHard, removeTempDirs, startServeProcess, tempDir } from './fixtures/live-server.ts';
 import { type Fixture, copyOf, makeFixture, seatMatch, send } from './routes-fixture.ts';
 import { fullGameRecord } from './record-builders.ts';
+import { RECORD_MAX_HANDS, RECORD_MAX_MISDEALS_IN_A_ROW } from '../events/record-import.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -78,6 +79,29 @@ describe('deep JSON', () => {
     expect(most).toBe(6);
     const res = await send(app, judge, 'POST', '/api/games/import', { raw: body, type: 'application/json' }, { 'x-csrf-token': judge.csrf });
     expect(res.status).toBe(201);
+    ledger.close();
+  });
+
+  it('a paper record of 35,715 misdeals fits the 1 MiB and is refused at once by what a game can hold, appending nothing', async () => {
+    const { ledger, app } = copyOf(fixture);
+    const judge = fixture.clients.judge;
+    const head = ledger.store.head().position;
+    const misdeals = { format: 'spades-game/1', rules: 'unc-300', hands: Array.from({ length: 35_715 }, () => ({ misdeal: 'no-face-cards' })) };
+    const body = JSON.stringify({ gameId: 'endless', record: misdeals });
+    expect(body.length).toBeLessThan(1024 * 1024);
+    const res = await send(app, judge, 'POST', '/api/games/import', { raw: body, type: 'application/json' }, { 'x-csrf-token': judge.csrf });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: string }).error).toBe(
+      `record: hands[${RECORD_MAX_MISDEALS_IN_A_ROW}]: more than ${RECORD_MAX_MISDEALS_IN_A_ROW} misdeals in a row (hands 1–6); a game record holds at most ${RECORD_MAX_MISDEALS_IN_A_ROW} misdeals running`,
+    );
+    // A record of more hands than a game holds, each one scored, is refused by the count of hands.
+    const dealt = fullGameRecord() as { hands: unknown[] };
+    const long = { ...dealt, hands: Array.from({ length: RECORD_MAX_HANDS + 1 }, (_, i) => dealt.hands[i % dealt.hands.length]).filter((h) => !('misdeal' in (h as object))) };
+    while (long.hands.length <= RECORD_MAX_HANDS) long.hands.push(long.hands[0]);
+    const many = await send(app, judge, 'POST', '/api/games/import', { raw: JSON.stringify({ gameId: 'long', record: long }), type: 'application/json' }, { 'x-csrf-token': judge.csrf });
+    expect(many.status).toBe(413);
+    expect(((await many.json()) as { error: string }).error).toMatch(new RegExp(`^record: hands\\[${RECORD_MAX_HANDS}\\]: more than ${RECORD_MAX_HANDS} scored hands`));
+    expect(ledger.store.head().position).toBe(head);
     ledger.close();
   });
 
