@@ -3,6 +3,8 @@
  * and that a ledger survives the trip out and back in with its chain, and only with it.
  */
 import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import BetterSqlite3 from 'better-sqlite3';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -11,10 +13,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli } from './fixtures/cli.ts';
 import { openDatabase } from '../events/database.ts';
 import { GENESIS_HASH } from '../events/hash-chain.ts';
-import { openLedger } from '../events/ledger.ts';
+import { MODELS_VERSION, openLedger } from '../events/ledger.ts';
 import { createTournament, registerTeam } from '../server/tournament-commands.ts';
 
 const SPADES = resolve(import.meta.dirname, '../bin/spades.js');
+/** What verify says of the snapshot the ledger stores when it closes, at its head. */
+const SNAPSHOT_OK = `snapshot ${MODELS_VERSION} at position 3: equals the chain folded to that position\n`;
 
 let dir: string;
 let ledger: string;
@@ -36,7 +40,30 @@ afterEach(() => rmSync(dir, { recursive: true, force: true }));
 describe('spades verify', () => {
   it('prints the event count and the head, and exits 0 for an intact ledger', async () => {
     const result = await cli(['verify', '--db', ledger]);
-    expect(result).toEqual({ code: 0, stdout: `${ledger}: 3 events, chain intact\nhead ${head}\n`, stderr: '' });
+    expect(result).toEqual({ code: 0, stdout: `${ledger}: 3 events, chain intact\nhead ${head}\n${SNAPSHOT_OK}`, stderr: '' });
+  });
+
+  it('folds the chain again to each stored snapshot: one forged with its digest recomputed exits 1 naming what differs', async () => {
+    const db = new BetterSqlite3(ledger);
+    const row = db.prepare('SELECT state FROM read_models WHERE name = ?').get(MODELS_VERSION) as { state: string };
+    // A forger with the file rewrites a team's name in the snapshot and its plain SHA-256 digest too.
+    const state = row.state.replace('"Books"', '"Forged Books"');
+    expect(state).not.toBe(row.state);
+    db.prepare('UPDATE read_models SET state = ?, digest = ? WHERE name = ?').run(state, createHash('sha256').update(state).digest('hex'), MODELS_VERSION);
+    // An older shape of the models, left behind by an upgrade, is named but never read.
+    db.prepare("INSERT INTO read_models (name, position, state, hash, digest) VALUES ('models-1', 2, '{}', '', '')").run();
+    db.close();
+    const result = await cli(['verify', '--db', ledger]);
+    expect(result.code).toBe(1);
+    expect(result.stdout.split('\n')).toEqual([
+      `${ledger}: 3 events, chain intact`,
+      `head ${head}`,
+      'snapshot models-1 at position 2: an older shape of the read models, never read; `spades rebuild` clears it',
+      expect.stringMatching(new RegExp(`^snapshot ${MODELS_VERSION} at position 3 does not match the chain folded to that position: tournaments\\.t1\\.model\\.teams\\.\\d+\\.name: the chain folds to "Books", the snapshot holds "Forged Books"; \`spades rebuild\` folds it again from the chain$`)),
+      '',
+    ]);
+    expect(await cli(['rebuild', '--db', ledger])).toMatchObject({ code: 0 });
+    expect(await cli(['verify', '--db', ledger])).toMatchObject({ code: 0, stdout: `${ledger}: 3 events, chain intact\nhead ${head}\n${SNAPSHOT_OK}` });
   });
 
   it('reports an empty ledger as intact at position 0', async () => {
@@ -70,7 +97,7 @@ describe('spades verify', () => {
 
   it('runs as the real command', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, [SPADES, 'verify', '--db', ledger]);
-    expect(stdout).toBe(`${ledger}: 3 events, chain intact\nhead ${head}\n`);
+    expect(stdout).toBe(`${ledger}: 3 events, chain intact\nhead ${head}\n${SNAPSHOT_OK}`);
   }, 30_000);
 });
 

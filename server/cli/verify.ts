@@ -1,14 +1,17 @@
 /**
  * `spades verify [--db FILE|postgres://…] [--digest POSITION:HASH]`: walks the ledger's hash
  * chain, in a SQLite file or a PostgreSQL database, and says whether every event is as it was
- * appended. Exit 0 when intact, 1 naming the first position that does not verify (or a noted
- * digest no longer in the chain), 2 for bad input.
+ * appended; then folds the chain again up to each stored read-model snapshot and says whether the
+ * snapshot holds what the chain folds to. Exit 0 when intact, 1 naming the first position that
+ * does not verify (or a noted digest no longer in the chain, or a snapshot that does not match),
+ * 2 for bad input.
  */
 import { type CliIo, UsageError } from './io.ts';
 import { type DigestCheck, checkDigest, verifyChain } from '../../events/event-store.ts';
 import { type ChainReport, DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
 import { checkPostgresDigest } from '../../events/pg-ledger.ts';
 import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
+import { type SnapshotReport, checkSnapshots } from '../../events/snapshot-check.ts';
 
 /** What a verify asks of a ledger, whichever store holds it. */
 interface Audited {
@@ -16,17 +19,23 @@ interface Audited {
   name: string;
   verify(): Promise<ChainReport>;
   checkDigest(digest: string): Promise<DigestCheck>;
+  /** The stored read-model snapshots, each folded again from the chain; none where the store keeps none. */
+  snapshots(): Promise<SnapshotReport[]>;
 }
 
 export async function run({ values }: { values: { db?: string; digest?: string } }, io: CliIo): Promise<number> {
   const target = ledgerTarget('verify', values.db);
   if (target.kind === 'postgres') {
     return withPostgresLedger('verify', target, { existing: true }, (store) =>
-      verifyLedger(io, { name: target.name, verify: () => store.verifyChain(), checkDigest: (digest) => checkPostgresDigest(store, digest) }, values.digest));
+      verifyLedger(io, { name: target.name, verify: () => store.verifyChain(), checkDigest: (digest) => checkPostgresDigest(store, digest), snapshots: async () => [] }, values.digest));
   }
   const database = openLedgerForReading('verify', target.path);
   try {
-    return await verifyLedger(io, { name: database.path, verify: async () => verifyChain(database), checkDigest: async (digest) => checkDigest(database, digest) }, values.digest);
+    return await verifyLedger(
+      io,
+      { name: database.path, verify: async () => verifyChain(database), checkDigest: async (digest) => checkDigest(database, digest), snapshots: async () => checkSnapshots(database) },
+      values.digest,
+    );
   } finally {
     database.close();
   }
@@ -42,6 +51,16 @@ async function verifyLedger(io: CliIo, ledger: Audited, digest: string | undefin
   }
   io.stdout(`${ledger.name}: ${report.count} events, chain intact\n`);
   io.stdout(`head ${formatDigest(report.head)}\n`);
+  let snapshotsOk = true;
+  for (const snapshot of await ledger.snapshots()) {
+    const what = `snapshot ${snapshot.name} at position ${snapshot.position}`;
+    if (!snapshot.inUse) io.stdout(`${what}: an older shape of the read models, never read; \`spades rebuild\` clears it\n`);
+    else if (snapshot.ok) io.stdout(`${what}: equals the chain folded to that position\n`);
+    else {
+      snapshotsOk = false;
+      io.stdout(`${what} does not match the chain folded to that position: ${snapshot.difference}; \`spades rebuild\` folds it again from the chain\n`);
+    }
+  }
   if (digest !== undefined) {
     let check;
     try {
@@ -56,5 +75,5 @@ async function verifyLedger(io: CliIo, ledger: Audited, digest: string | undefin
     }
     io.stdout(`digest ${formatDigest(check.head)} is part of this chain\n`);
   }
-  return 0;
+  return snapshotsOk ? 0 : 1;
 }
