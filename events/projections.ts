@@ -24,8 +24,14 @@ export interface ReadModels {
   position: number;
   games: Record<string, GameModel>;
   tournaments: Record<string, TournamentState>;
-  /** The tournament the venue screens show: the most recently created one. */
+  /** The most recently created tournament. */
   currentTournament: string | null;
+  /**
+   * What `/screen` shows until a director pins a tournament: the first tournament created, then
+   * the first to start, and later another only when it starts while the one shown is not being
+   * played (still registering, or finished). Creating a tournament never moves a screen.
+   */
+  screenDefault: string | null;
   /**
    * Each stream's version as folded. A command decided against these models appends expecting
    * exactly this version, so a decision made from a stale view of a stream is refused.
@@ -35,7 +41,7 @@ export interface ReadModels {
 
 /** Empty read models, before position 1. */
 export function emptyModels(): ReadModels {
-  return { position: 0, games: {}, tournaments: {}, currentTournament: null, streams: {} };
+  return { position: 0, games: {}, tournaments: {}, currentTournament: null, screenDefault: null, streams: {} };
 }
 
 const GAME_TYPES = new Set([
@@ -69,6 +75,7 @@ export function applyEvent(models: ReadModels, event: ProjectedEvent): Change {
     const e = payload as unknown as Extract<TournamentEvent, { type: 'TournamentCreated' }>['payload'];
     models.tournaments[e.tournamentId] = startTournament(e);
     models.currentTournament = e.tournamentId;
+    models.screenDefault ??= e.tournamentId;
     change.tournaments.push(e.tournamentId);
     return change;
   }
@@ -99,6 +106,10 @@ function applyTournamentEvent(models: ReadModels, event: ProjectedEvent, payload
   if (!tournament) return;
   evolveTournament(tournament, event as unknown as TournamentEvent & { at: string }, event.position, models.games);
   change.tournaments.push(tournament.model.tournamentId);
+  if (event.type === 'TournamentStarted') {
+    const shown = models.screenDefault === null ? undefined : models.tournaments[models.screenDefault];
+    if (shown?.model.status !== 'running' || shown === tournament) models.screenDefault = tournament.model.tournamentId;
+  }
 }
 
 function tournamentOfMatch(models: ReadModels, matchId: string | undefined): TournamentState | undefined {

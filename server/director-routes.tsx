@@ -115,7 +115,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       matches: t.matches.map((m) => ({ ...m, names: [name(m.teams[0]), name(m.teams[1])] as [string, string] })),
       progressive: Boolean(state.progressive),
       tables: tableCount(models, tournamentId),
-      screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'newest',
+      screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',
       error: notice.error ?? null,
       done: notice.done ?? null,
     };

@@ -4,10 +4,10 @@
  * the home page lists every tournament with where it stands.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildModels } from '../events/ledger.ts';
+import { openLedger, rebuildModels } from '../events/ledger.ts';
 import { pinnedTournament } from '../events/screen-pin.ts';
 import { livePartials } from '../server/live-channels.tsx';
-import { createTournament } from '../server/tournament-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 
 let fixture: Fixture;
@@ -22,8 +22,9 @@ describe('the pinned venue screen', () => {
   it('keeps showing the pinned tournament at /screen when another is created', async () => {
     const { ledger, app, broadcaster } = copyOf(fixture);
     try {
-      // Nothing pinned: /screen follows the newest tournament (Autumn Open, made after Spring Cup).
-      expect(screenTitle(await (await app.request('/screen')).text())).toBe('Autumn Open');
+      // Nothing pinned: /screen shows the tournament being played (Spring Cup), not the newest
+      // (Autumn Open, made after it and still taking registrations).
+      expect(screenTitle(await (await app.request('/screen')).text())).toBe('Spring Cup');
 
       // The director pins Spring Cup from its page.
       const pinned = await send(app, fixture.clients.director, 'POST', '/director/tournaments/t1/screen', { form: {} });
@@ -58,6 +59,38 @@ describe('the pinned venue screen', () => {
     }
   });
 
+  it('with nothing pinned, shows the event being played: creating another never moves it, starting another only once it is over', () => {
+    const { ledger, broadcaster } = copyOf(fixture);
+    try {
+      const m = () => ledger.models;
+      expect(pinnedTournament(m())).toBe('t1');
+      // Next week's event is created, registered and even started while Spring Cup is played.
+      ledger.execute(createTournament(m(), { tournamentId: 'next', name: 'Next Week', format: 'unc-intramural' }));
+      expect(pinnedTournament(m())).toBe('t1');
+      for (const team of ['a', 'b']) ledger.execute(registerTeam(m(), { tournamentId: 'next', teamId: team, name: `Team ${team}`, players: ['x', 'y'] }));
+      ledger.execute(startTournament(m(), { tournamentId: 'next', order: ['a', 'b'] }));
+      expect(pinnedTournament(m())).toBe('t1');
+      expect(pinnedTournament(rebuildModels(ledger.database, ledger.store))).toBe('t1');
+    } finally {
+      broadcaster.close();
+      ledger.close();
+    }
+    // On a fresh ledger the first tournament created is shown until one starts, then the started one.
+    const fresh = openLedger({ path: ':memory:' });
+    try {
+      const m = () => fresh.models;
+      expect(pinnedTournament(m())).toBeNull();
+      fresh.execute(createTournament(m(), { tournamentId: 'later', name: 'Later', format: 'pitt-boss' }));
+      fresh.execute(createTournament(m(), { tournamentId: 'today', name: 'Today', format: 'unc-intramural' }));
+      expect(pinnedTournament(m())).toBe('later');
+      for (const team of ['a', 'b']) fresh.execute(registerTeam(m(), { tournamentId: 'today', teamId: team, name: `Team ${team}`, players: ['x', 'y'] }));
+      fresh.execute(startTournament(m(), { tournamentId: 'today', order: ['a', 'b'] }));
+      expect(pinnedTournament(m())).toBe('today');
+    } finally {
+      fresh.close();
+    }
+  });
+
   it('refuses a pin from anyone but a director, and of a tournament that does not exist', async () => {
     const { ledger, app, broadcaster } = copyOf(fixture);
     try {
@@ -80,8 +113,9 @@ describe('the pinned venue screen', () => {
       const html = await home.text();
       expect(html).toContain('<a href="/tournaments/t1">Spring Cup</a>');
       expect(html).toContain('<a href="/tournaments/t2">Autumn Open</a>');
-      expect(html).toMatch(/data-tournament="t1">[\s\S]*?In play[\s\S]*?4 teams[\s\S]*?Round 1 in play · 0 tables live\./);
-      expect(html).toMatch(/data-tournament="t2">[\s\S]*?Registration open[\s\S]*?2 teams[\s\S]*?On \/screen/);
+      expect(html).toMatch(/data-tournament="t1">[\s\S]*?In play[\s\S]*?4 teams[\s\S]*?On \/screen[\s\S]*?Round 1 in play · 0 tables live\./);
+      expect(html).toMatch(/data-tournament="t2">[\s\S]*?Registration open[\s\S]*?2 teams/);
+      expect(html.match(/On \/screen/g)).toHaveLength(1);
       expect(html).toContain('hx-sse:connect="/stream?after=');
     } finally {
       broadcaster.close();

@@ -76,8 +76,8 @@ export interface DirectorTournamentProps {
   matches: (MatchModel & { names: [string, string] })[];
   progressive: boolean;
   tables: number;
-  /** Whether the venue's /screen shows this tournament because a director pinned it, because it is the newest, or shows another. */
-  screen: 'pinned' | 'newest' | 'other';
+  /** Whether the venue's /screen shows this tournament because a director pinned it, because it is the one being played, or shows another. */
+  screen: 'pinned' | 'default' | 'other';
   error?: string | null;
   done?: string | null;
 }
@@ -106,9 +106,9 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         ) : (
           <PostForm {...form('/screen')} class="inline-form">
             <span data-screen={props.screen}>
-              {props.screen === 'newest' ? (
+              {props.screen === 'default' ? (
                 <>
-                  <a href="/screen">/screen</a> shows this tournament for now, as the newest; pin it so a tournament created later does not take its place.
+                  <a href="/screen">/screen</a> shows this tournament, the one being played; creating another never moves it, and starting another moves it only once this one is over. Pin it to keep it there whatever starts.
                 </>
               ) : (
                 <>
@@ -117,7 +117,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
               )}
             </span>
             <button type="submit" data-action="pin-screen">
-              {props.screen === 'newest' ? 'Pin this tournament to /screen' : 'Show this tournament on /screen'}
+              {props.screen === 'default' ? 'Pin this tournament to /screen' : 'Show this tournament on /screen'}
             </button>
           </PostForm>
         )}
