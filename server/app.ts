@@ -189,7 +189,7 @@ export function createApp(options: AppOptions) {
 
   // Entering a whole game from a record is a judge's or director's to do.
   app.use('/api/games/import', auth.guard(['judge', 'director']));
-  app.route('/', auditApp(ledger));
+  app.route('/', auditApp(ledger, options.now ? { now: options.now } : {}));
   // A signed-out browser asking for a staff page signs in (or joins a table) and comes back to it.
   app.use('/login', returnAfterSignIn());
   app.use('/join', returnAfterSignIn());

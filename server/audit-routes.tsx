@@ -78,7 +78,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
       throw error;
     }
   };
-  const foldAsOf = (tournamentId: string, positionText: string | undefined, atText: string | undefined) => readAsOf(ledger, reads, tournamentId, positionText, atText);
+  const foldAsOf = (tournamentId: string, positionText: string | undefined, atText: string | undefined) => readAsOf(ledger, reads, tournamentId, positionText, atText, Date.parse(now()));
 
   app.get('/tournaments/:tournamentId/as-of', (c) => {
     const tournamentId = c.req.param('tournamentId');
@@ -225,16 +225,21 @@ type AsOf = (PastTournament & { askedAt?: string }) | { error: string };
  * folded afresh by the projections' own fold (on the reader's thread, and kept for the positions
  * asked for last), so the answer is the rebuild stopped there, not a guess from today's models.
  */
-async function readAsOf(ledger: ServedLedger, reads: HeavyReads, tournamentId: string, positionText: string | undefined, atText: string | undefined): Promise<AsOf> {
+async function readAsOf(
+  ledger: ServedLedger,
+  reads: HeavyReads,
+  tournamentId: string,
+  positionText: string | undefined,
+  atText: string | undefined,
+  nowMs: number,
+): Promise<AsOf> {
   const head = ledger.models.position;
   if (positionText !== undefined && atText !== undefined) return { error: 'give a position or a time (at), not both' };
   let position: number;
   let askedAt: string | undefined;
   if (atText !== undefined) {
-    // A time without a zone (as a datetime-local picker sends it) is read as UTC, as the ledger records it.
-    const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(atText) ? atText : `${atText}Z`;
-    const ms = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(atText) ? Date.parse(zoned) : NaN;
-    if (Number.isNaN(ms)) return { error: `at must be a time such as 2026-01-01T10:00:00Z, not '${atText}'` };
+    const ms = momentOf(atText, nowMs);
+    if (Number.isNaN(ms)) return { error: `at must be a time such as 2026-01-01T10:00:00Z, or a time of day such as 12:37 (today, by the venue's clock), not '${atText}'` };
     askedAt = new Date(ms).toISOString();
     position = Math.min(await reads.positionAt(ms), head);
   } else {
@@ -244,6 +249,26 @@ async function readAsOf(ledger: ServedLedger, reads: HeavyReads, tournamentId: s
   }
   const past = await reads.tournamentAt(tournamentId, position);
   return { ...past, ...(askedAt ? { askedAt } : {}) };
+}
+
+/**
+ * The moment an `at` names, in milliseconds, or NaN. A date and time without a zone (as a
+ * datetime-local picker sends it) is read as UTC, as the ledger records it. A time of day alone
+ * (`12:37`, `12:37:05`) is today's, by the venue's clock (this machine's time zone), and
+ * yesterday's when today's is still to come: an auditor asks about what has happened.
+ */
+function momentOf(text: string, nowMs: number): number {
+  const clock = /^(\d{1,2}):(\d{2})(?::(\d{2}))?$/.exec(text);
+  if (clock) {
+    const [hours, minutes, seconds] = [Number(clock[1]), Number(clock[2]), Number(clock[3] ?? 0)];
+    if (hours > 23 || minutes > 59 || seconds > 59) return NaN;
+    const day = new Date(nowMs);
+    day.setHours(hours, minutes, seconds, 0);
+    if (day.getTime() > nowMs) day.setDate(day.getDate() - 1);
+    return day.getTime();
+  }
+  const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`;
+  return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) ? Date.parse(zoned) : NaN;
 }
 
 const CSV_COLUMNS = ['rank', 'team_id', 'team', 'players', 'seed', 'status', 'wins', 'losses', 'games_won', 'games_lost', 'points', 'bags', 'sets'];

@@ -121,11 +121,31 @@ describe('as of a time', () => {
     }
   });
 
+  it('takes a time of day as today by the venue clock, and yesterday when today has not reached it', async () => {
+    const event = fixture.ledger.store.readAll({ after: 332, limit: 1 })[0]!;
+    const at = new Date(String(event.meta.at));
+    const two = (n: number) => String(n).padStart(2, '0');
+    const clock = `${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+    // The venue's clock reads two hours after that event, on the same day.
+    const venue = createApp({ ledger: fixture.ledger, now: () => new Date(at.getTime() + 2 * 3_600_000).toISOString() });
+    const html = await (await venue.app.request(`/tournaments/t1/as-of?at=${clock}`)).text();
+    expect(html).toContain('data-position="333"');
+    expect(section(html, 'leaderboard')).toBe(String(Leaderboard({ tournament: shown.get(333)! })));
+    // Three hours after that event is still to come by the venue's clock: it names yesterday, before the ledger began.
+    const later = new Date(at.getTime() + 3 * 3_600_000);
+    const before = await (await venue.app.request(`/tournaments/t1/as-of?at=${two(later.getHours())}:${two(later.getMinutes())}`)).text();
+    venue.broadcaster.close();
+    expect(before).toContain('data-position="0"');
+  });
+
   it('offers the picker: a slider over the ledger positions and a time field', async () => {
     const head = fixture.ledger.store.head().position;
     const html = await (await app.request('/tournaments/t1/as-of?position=60')).text();
     expect(html).toContain(`<input id="position" name="position" type="range" min="0" max="${head}" step="1" value="60"/>`);
     expect(html).toContain('name="at" type="datetime-local"');
+    expect(html).toContain('<input id="at-today" name="at" type="time" step="1"/>');
+    // Reached from the tournament's own page, not only by typing its address.
+    expect(await (await app.request('/tournaments/t1')).text()).toContain('<a href="/tournaments/t1/as-of">As of an earlier moment</a>');
     expect(html).toContain('href="/tournaments/t1/as-of?position=59"');
     expect(html).toContain('href="/tournaments/t1/as-of?position=61"');
   });
@@ -138,7 +158,8 @@ describe('bad requests', () => {
       ['/tournaments/nope/as-of', 404, 'tournament nope does not exist'],
       [`/tournaments/t1/as-of?position=${head + 1}`, 400, `tournament t1: position must be a whole number from 0 to ${head}, not &#39;${head + 1}&#39;`],
       ['/tournaments/t1/as-of?position=1&at=2026-01-01T00:00:00Z', 400, 'tournament t1: give a position or a time (at), not both'],
-      ['/tournaments/t1/as-of?at=yesterday', 400, 'tournament t1: at must be a time such as 2026-01-01T10:00:00Z, not &#39;yesterday&#39;'],
+      ['/tournaments/t1/as-of?at=yesterday', 400, 'tournament t1: at must be a time such as 2026-01-01T10:00:00Z, or a time of day such as 12:37 (today, by the venue&#39;s clock), not &#39;yesterday&#39;'],
+      ['/tournaments/t1/as-of?at=24:10', 400, 'not &#39;24:10&#39;'],
     ];
     for (const [url, status, sentence] of cases) {
       const res = await app.request(url);

@@ -81,6 +81,16 @@ export function AsOfPage({ tournamentId, tournament, position, at, head, gamesTo
           <button type="submit">Show</button>
         </p>
       </form>
+      <form method="get" action={asOfLink(tournamentId)} aria-labelledby="pick-clock">
+        <p>
+          <label id="pick-clock" for="at-today">
+            Or a time today, by the venue's clock
+          </label>
+          <br />
+          <input id="at-today" name="at" type="time" step="1" />
+          <button type="submit">Show</button>
+        </p>
+      </form>
 
       {tournament ? (
         <>

@@ -86,6 +86,9 @@ export function TournamentHome({ tournament }: TournamentHomeProps) {
           <li>
             <a href={links.screen}>Venue screen</a>
           </li>
+          <li>
+            <a href={`${links.home}/as-of`}>As of an earlier moment</a>
+          </li>
         </ul>
       </nav>
 
