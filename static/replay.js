@@ -15,3 +15,15 @@
     window.location.assign(link.href);
   });
 })();
+
+// A hash is long: each one has a button that puts it on the clipboard whole.
+(function () {
+  document.addEventListener('click', function (event) {
+    var button = event.target && event.target.closest ? event.target.closest('button[data-copy]') : null;
+    if (!button || !navigator.clipboard) return;
+    navigator.clipboard.writeText(button.getAttribute('data-copy')).then(function () {
+      button.textContent = 'Copied';
+      setTimeout(function () { button.textContent = 'Copy'; }, 1500);
+    });
+  });
+})();

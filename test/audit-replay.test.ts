@@ -78,7 +78,7 @@ describe('a played hand, step by step', () => {
     const positions = attrValues(refs, 'data-position').map(Number);
     expect(positions.slice(1)).toEqual(bids.map((e) => e.position));
     expect(stored(positions[0]!).type).toBe('HandDealt');
-    for (const position of positions) expect(refs).toContain(`<code>${stored(position).hash}</code>`);
+    for (const position of positions) expect(refs).toContain(`<code class="hash" title="${stored(position).hash}">${stored(position).hash}</code>`);
     expect(html).toContain('<script src="/static/replay.js" defer=""></script>');
   });
 
@@ -96,7 +96,7 @@ describe('a played hand, step by step', () => {
       expect(cards.map((e) => (e.payload as { card: string }).card)).toEqual(trickCards);
       expect(cards[0]!.position).toBeGreaterThan(previous);
       previous = cards[3]!.position;
-      for (const e of cards) expect(html).toContain(`<code>${e.hash}</code>`);
+      for (const e of cards) expect(html).toContain(`<code class="hash" title="${e.hash}">${e.hash}</code> <button type="button" class="copy-hash" data-copy="${e.hash}"`);
       expect(attrValues(html, 'data-holding')).toEqual(['N', 'E', 'S', 'W'].map(() => String(13 - step)));
       if (step === 13) {
         const team = (t: 'NS' | 'EW') => element(html, new RegExp(`<div data-team-tricks="${t}"`));
@@ -115,6 +115,10 @@ describe('a played hand, step by step', () => {
       const trick = step === 0 ? '' : element(html, /<ol class="trick-cards"/);
       const marked = [...trick.matchAll(/data-seat="([NESW])" data-violation="renege"/g)].map((m) => m[1]);
       expect(marked.sort(), `step ${step}`).toEqual([...expected].sort());
+      // Each mark names the card in words, as the cards are shown, never by its record code.
+      const notices = [...html.matchAll(/data-mark="renege">([^<]*)</g)].map((m) => m[1]!);
+      expect(notices, `step ${step}`).toHaveLength(expected.length);
+      for (const notice of notices) expect(notice).toMatch(/^Renege: \w+ played ((10|[2-9AKQJ])[♠♥♦♣]|(big|little) joker) without following/);
     }
   });
 

@@ -4,7 +4,7 @@
  * broken there, then the hand's score. Every step lists the ledger entries it was read from
  * (position and hash), so a disputed hand can be settled from the record rather than anyone's
  * word. Each step is its own address (`?step=N`), so the page works without scripts;
- * /static/replay.js only adds the ← and → keys.
+ * /static/replay.js only adds the ← and → keys and the buttons that copy a hash.
  */
 import { type Seat, type Team, SEATS, TEAMS, naturalRank, naturalSuit, parseCard, seatsOf, teamOf } from '../engine/cards.ts';
 import { deckFor } from '../engine/deck.ts';
@@ -15,7 +15,7 @@ import type { RecordedEvent } from '../events/event-store.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import type { GameModel, HandRow, RecordHand } from '../events/read-models.ts';
 import type { BidValue } from '../events/domain-events.ts';
-import { CardFace } from './card-face.tsx';
+import { CardFace, cardText } from './card-face.tsx';
 import { Layout } from './layout.tsx';
 
 const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
@@ -140,7 +140,7 @@ export function handReplay(game: GameModel, hand: number, events: readonly Recor
     .filter((e) => e.type === 'CardPlayed' && ofHand(e))
     .map((e) => {
       const p = e.payload as { seat: Seat; card: string };
-      return { seat: p.seat, card: p.card, ref: ref(e, `${SEAT_NAMES[p.seat]} played ${p.card}`) };
+      return { seat: p.seat, card: p.card, ref: ref(e, `${SEAT_NAMES[p.seat]} played ${cardText(p.card)}`) };
     });
   const groups: (typeof played)[] = [];
   played.forEach((card, i) => {
@@ -496,8 +496,8 @@ function TrickDetail({ trick }: { trick: ReplayTrick }) {
       {marks.map((c) => (
         <p class="notice notice--review" data-mark={c.renege ? 'renege' : 'illegal-lead'}>
           {c.renege
-            ? `Renege: ${SEAT_NAMES[c.seat]} played ${c.card} without following the suit led while still holding it (trick ${trick.number}).`
-            : `Illegal lead: ${SEAT_NAMES[c.seat]} led ${c.card}, a trump, before trumps were broken while holding another suit (trick ${trick.number}).`}
+            ? `Renege: ${SEAT_NAMES[c.seat]} played ${cardText(c.card)} without following the suit led while still holding it (trick ${trick.number}).`
+            : `Illegal lead: ${SEAT_NAMES[c.seat]} led ${cardText(c.card)}, a trump, before trumps were broken while holding another suit (trick ${trick.number}).`}
         </p>
       ))}
     </section>
@@ -637,8 +637,11 @@ function Provenance({ refs }: { refs: LedgerRef[] }) {
                 </td>
                 <td>{r.type}</td>
                 <td>{r.says}</td>
-                <td>
-                  <code>{r.hash}</code>
+                <td class="hash-cell">
+                  <code class="hash" title={r.hash}>{r.hash}</code>{' '}
+                  <button type="button" class="copy-hash" data-copy={r.hash} aria-label={`Copy the hash of position ${r.position}`}>
+                    Copy
+                  </button>
                 </td>
               </tr>
             ))}
