@@ -14,7 +14,7 @@ import { handSoFar } from '../events/game-projection.ts';
 import type { GameModel } from '../events/read-models.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
-import type { ClaimCase, JudgeConsoleProps, PendingDisqualification } from '../views/judge-console.tsx';
+import type { ClaimCase, JudgeConsoleProps, PendingDisqualification, PendingRuling } from '../views/judge-console.tsx';
 import { replayLink } from '../views/replay.tsx';
 import { clockText } from '../views/match-clock.tsx';
 import { SEAT_NAMES } from '../views/entry-table.tsx';
@@ -55,6 +55,7 @@ export function judgeConsoleProps(
   session: Session,
   notice: { error?: string; done?: string } = {},
   confirm: PendingDisqualification | null = null,
+  confirmRuling: PendingRuling | null = null,
 ): JudgeConsoleProps {
   const games = Object.values(models.games);
   const claims: { position: number; claim: ClaimCase }[] = [];
@@ -88,7 +89,7 @@ export function judgeConsoleProps(
       matches.push({
         tournamentId: t.tournamentId,
         matchId: m.matchId,
-        label: `${m.table !== null ? `Table ${m.table} · ` : ''}${m.label}: ${name(m.teams[0])} vs ${name(m.teams[1])}`,
+        label: `${t.name} · ${m.table !== null ? `Table ${m.table} · ` : ''}${m.label}: ${name(m.teams[0])} vs ${name(m.teams[1])}`,
         clock: m.clock.calledAt ? 'time called' : `${clockText(left)} left`,
       });
     }
@@ -123,6 +124,7 @@ export function judgeConsoleProps(
       })),
     rulings,
     confirm,
+    confirmRuling,
     error: notice.error ?? null,
     done: notice.done ?? null,
   };

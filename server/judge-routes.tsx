@@ -7,7 +7,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { ServedLedger } from '../events/ledger.ts';
-import { type JudgeConsoleProps, type PendingDisqualification, JudgeConsole, JudgePage } from '../views/judge-console.tsx';
+import { type JudgeConsoleProps, type PendingDisqualification, type PendingRuling, JudgeConsole, JudgePage } from '../views/judge-console.tsx';
 import { SEAT_NAMES } from '../views/entry-table.tsx';
 import type { Auth } from './auth.ts';
 import { refusalOf, wantsJson } from './refusals.ts';
@@ -17,7 +17,8 @@ import { runCommand } from './run-command.ts';
 import { CommandError, correctScore, giveRuling } from './commands.ts';
 import { callTime, correctGameResult, disqualifyTeam } from './match-commands.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
-import { gameLabel, judgeConsoleProps, judgeVersion, signed, teamName } from './judge-console-model.ts';
+import { gameLabel, judgeConsoleProps, judgeVersion, renegePenaltyText, signed, teamName } from './judge-console-model.ts';
+import { resolveRules } from '../engine/rules.ts';
 
 const JUDGE_ROLES = ['judge', 'director'] as const;
 
@@ -78,8 +79,8 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
   const app = new Hono();
   app.use('*', auth.guard(JUDGE_ROLES));
 
-  const consoleProps = (session: Session, notice: { error?: string; done?: string } = {}, confirm: PendingDisqualification | null = null) =>
-    judgeConsoleProps(models, now, session, notice, confirm);
+  const consoleProps = (session: Session, notice: { error?: string; done?: string } = {}, confirm: PendingDisqualification | null = null, confirmRuling: PendingRuling | null = null) =>
+    judgeConsoleProps(models, now, session, notice, confirm, confirmRuling);
 
 
   const page = (props: JudgeConsoleProps) => String(<JudgePage {...props} stream={`/judge/stream?after=${models.position}`} signal={judgeVersion(models)} />);
@@ -99,18 +100,45 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
   // The console alone: what the live page fetches when its stream says something changed.
   app.get('/console', (c) => c.html(String(<JudgeConsole {...consoleProps(auth.current(c))} />)));
 
-  app.post('/games/:gameId/claims/:claimId/ruling', (c) =>
-    run(c, 'ruling', (input, session) => {
-      const gameId = c.req.param('gameId');
-      const claimId = c.req.param('claimId');
-      const { upheld: raw, note } = parseFields(input, RulingFields);
-      const upheld = raw === true || raw === 'yes' || raw === 'true' ? true : raw === false || raw === 'no' || raw === 'false' ? false : null;
-      if (upheld === null) throw new CommandError(`claim ${claimId}: choose uphold or deny (upheld must be yes or no, not ${JSON.stringify(raw ?? null)})`);
-      const decision = giveRuling(models, { gameId, claimId, upheld, note, judge: session.name });
-      const claim = gameById(models, gameId)!.claims.find((x) => x.claimId === claimId)!;
-      return { decision, done: `${upheld ? 'Upheld' : 'Denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (${gameLabel(models, gameById(models, gameId)!)}).` };
-    }),
-  );
+  /** The ruling a request asks for, read and checked against the claim, without recording it. */
+  function ruling(c: Context, input: Record<string, unknown>, judge: string) {
+    const gameId = c.req.param('gameId')!;
+    const claimId = c.req.param('claimId')!;
+    const { upheld: raw, note } = parseFields(input, RulingFields);
+    const upheld = raw === true || raw === 'yes' || raw === 'true' ? true : raw === false || raw === 'no' || raw === 'false' ? false : null;
+    if (upheld === null) throw new CommandError(`claim ${claimId}: choose uphold or deny (upheld must be yes or no, not ${JSON.stringify(raw ?? null)})`);
+    const decision = giveRuling(models, { gameId, claimId, upheld, note, judge });
+    const game = gameById(models, gameId)!;
+    const claim = game.claims.find((x) => x.claimId === claimId)!;
+    return { gameId, claimId, upheld, note, decision, game, claim };
+  }
+
+  app.post('/games/:gameId/claims/:claimId/ruling', async (c) => {
+    // A form asks first: the console says what the ruling does and records it only when confirmed.
+    // An API client's request is its own confirmation.
+    const session = auth.current(c);
+    if (!wantsJson(c)) {
+      try {
+        const input = await readInput(c);
+        if (input.confirm !== 'yes') {
+          const asked = ruling(c, input, session.name);
+          const where = `Renege claimed against ${SEAT_NAMES[asked.claim.seat]} in ${gameLabel(models, asked.game)}, hand ${asked.claim.hand}${asked.claim.trick !== null ? `, trick ${asked.claim.trick}` : ''}.`;
+          const effect = renegePenaltyText(resolveRules(asked.game.rules).options, resolveRules(asked.game.rules).name);
+          const props = consoleProps(session, {}, null, { gameId: asked.gameId, claimId: asked.claimId, upheld: asked.upheld, note: asked.note, claim: where, effect });
+          return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props));
+        }
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (!refusal) throw error;
+        const props = consoleProps(session, { error: refusal.message });
+        return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props), refusal.status);
+      }
+    }
+    return run(c, 'ruling', (input, current) => {
+      const { upheld, decision, game, claim } = ruling(c, input, current.name);
+      return { decision, done: `${upheld ? 'Upheld' : 'Denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (${gameLabel(models, game)}).` };
+    });
+  });
 
   app.post('/time', (c) =>
     run(c, 'time', (input) => {

@@ -97,9 +97,15 @@ describe.skipIf(!hasChromium)('the day of the event in a browser', () => {
       await judge.waitForFunction(() => document.querySelector('[data-judge-alert]')?.textContent?.startsWith('New claim: Friday Cup · Table 1'));
       expect(await judge.title()).toBe('(1) Judge console');
       expect(errors).toEqual([]);
-      // Ruled on from the console, the claim leaves the queue.
+      // Ruled on from the console: asked once, with nothing recorded yet, then the claim leaves the queue.
+      const head = day.ledger.store.head().position;
       await judge.click('[data-action=deny]');
+      await judge.waitForSelector('[data-confirm-ruling]');
+      expect(await judge.textContent('#confirm-ruling-title')).toBe('Deny this claim?');
+      expect(day.ledger.store.head().position).toBe(head);
+      await judge.click('[data-action=confirm-ruling]');
       await judge.waitForSelector('[data-claim]', { state: 'detached' });
+      expect(day.ledger.store.readAll().at(-1)!.type).toBe('RulingGiven');
     } finally {
       await judgeContext.close();
       await phoneContext.close();

@@ -24,9 +24,25 @@ describe('the judge console', () => {
     expect(before).toContain('data-claim="c1"');
     expect(before).toContain('renege claimed against West (Jacks), hand 1, trick 3');
     expect(before).toContain('No cards were recorded for this hand');
+    // Tables are listed with their event, and the correction form starts empty: no game chosen, no points.
+    expect(before).toMatch(/<select name="match" required=""><option value="t1\/[^"]+">Spring Cup · Table 1 · [^<]+<\/option>/);
+    expect(before).toMatch(/<select name="gameId" required=""><option value="" selected="">Choose a game…<\/option>/);
+    expect(before).toContain('<input name="NS" type="number" required="" inputmode="numeric" placeholder="e.g. -30"/>');
+    expect(before).not.toMatch(/name="(NS|EW)" type="number" value=/);
 
     const path = `/judge/games/${gameId}/claims/c1/ruling`;
-    const ruled = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'yes', note: 'saw it' } }, { 'hx-request': 'true' });
+    // The button asks once: what the ruling does, with nothing recorded yet.
+    const head = ledger.store.head().position;
+    const asked = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'yes', note: 'saw it' } }, { 'hx-request': 'true' });
+    expect(asked.status).toBe(200);
+    const question = await asked.text();
+    expect(question).toContain('<h2 id="confirm-ruling-title">Uphold this claim?</h2>');
+    expect(question).toContain('Renege claimed against West in Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 3.');
+    expect(question).toContain('Upheld: If upheld, the reneging team');
+    expect(question).toContain('Your note: “saw it”.');
+    expect(question).toContain('name="confirm" value="yes"');
+    expect(ledger.store.head().position).toBe(head);
+    const ruled = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'yes', note: 'saw it', confirm: 'yes' } }, { 'hx-request': 'true' });
     expect(ruled.status).toBe(200);
     const html = await ruled.text();
     expect(html).toContain('Upheld the renege claim against West (Spring Cup, Table 1: Aces vs Jacks, game 1).');
@@ -35,8 +51,11 @@ describe('the judge console', () => {
     const again = await send(app, fixture.clients.judge, 'POST', path, { json: { upheld: false, note: '' } });
     expect(again.status).toBe(409);
     expect(await again.json()).toEqual({ error: 'claim c1 was already ruled on by Jo Judge' });
-    const page = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'no' } });
+    const page = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'no', confirm: 'yes' } });
     expect(page.status).toBe(409);
+    // Asked again after it was ruled on, the question is not even put.
+    const late = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'no' } });
+    expect(late.status).toBe(409);
     expect(await page.text()).toContain('claim c1 was already ruled on by Jo Judge');
 
     // The ruling keeps the time it was appended, and a rebuild from position 0 reads the same time.

@@ -70,7 +70,7 @@ describe('the judge console’s queue', () => {
       expect(visible).not.toMatch(/\bteam-\d\b|\bopen-\d\b|t1-W1-1-g1/);
 
       // A ruling is logged with the game as people name it.
-      const ruled = await send(app, fixture.clients.judge, 'POST', `/judge/games/${springGame}/claims/spring-1/ruling`, { form: { upheld: 'no' } }, { 'hx-request': 'true' });
+      const ruled = await send(app, fixture.clients.judge, 'POST', `/judge/games/${springGame}/claims/spring-1/ruling`, { form: { upheld: 'no', confirm: 'yes' } }, { 'hx-request': 'true' });
       const after = await ruled.text();
       expect(text(element(after, /<ol class="rulings"/))).toContain('denied the renege claim against West (Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 5)');
       expect([...after.matchAll(/data-claim="([^"]+)"/g)].map((x) => x[1])).toEqual(['autumn-1']);

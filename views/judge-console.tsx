@@ -58,6 +58,18 @@ export interface PendingDisqualification {
   forfeits: number;
 }
 
+/** A ruling asked for on a claim and not yet confirmed. */
+export interface PendingRuling {
+  gameId: string;
+  claimId: string;
+  upheld: boolean;
+  note: string;
+  /** The claim as the queue heads it: where, who, which hand. */
+  claim: string;
+  /** What the ruling does to the score, in the preset's words. */
+  effect: string;
+}
+
 export interface JudgeConsoleProps {
   csrf: string;
   judge: string;
@@ -74,6 +86,8 @@ export interface JudgeConsoleProps {
   rulings: { at: string; judge: string; text: string }[];
   /** A disqualification to confirm before it is recorded. */
   confirm?: PendingDisqualification | null;
+  /** A ruling to confirm before it is recorded. */
+  confirmRuling?: PendingRuling | null;
   error?: string | null;
   done?: string | null;
 }
@@ -95,6 +109,7 @@ export function JudgeConsole(props: JudgeConsoleProps) {
       <Notice error={props.error ?? null} done={props.done ?? null} />
 
       {props.confirm ? <ConfirmDisqualification pending={props.confirm} csrf={csrf} /> : null}
+      {props.confirmRuling ? <ConfirmRuling pending={props.confirmRuling} csrf={csrf} /> : null}
 
       <section aria-labelledby="queue-title">
         <h2 id="queue-title">
@@ -229,16 +244,19 @@ export function JudgeConsole(props: JudgeConsoleProps) {
             <label>
               Game{' '}
               <select name="gameId" required>
+                <option value="" selected>
+                  Choose a game…
+                </option>
                 {props.games.map((g) => (
                   <option value={g.gameId}>{g.label}</option>
                 ))}
               </select>
             </label>
             <label>
-              Points to North–South <input name="NS" type="number" value="0" />
+              Points to North–South <input name="NS" type="number" required inputmode="numeric" placeholder="e.g. -30" />
             </label>
             <label>
-              Points to East–West <input name="EW" type="number" value="0" />
+              Points to East–West <input name="EW" type="number" required inputmode="numeric" placeholder="e.g. 30" />
             </label>
             <label>
               Reason <input name="reason" required maxlength={500} />
@@ -314,6 +332,35 @@ function ConfirmDisqualification({ pending, csrf }: { pending: PendingDisqualifi
         </form>
         <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
           Cancel
+        </a>
+      </div>
+    </section>
+  );
+}
+
+function ConfirmRuling({ pending, csrf }: { pending: PendingRuling; csrf: string }) {
+  const action = `/judge/games/${encodeURIComponent(pending.gameId)}/claims/${encodeURIComponent(pending.claimId)}/ruling`;
+  return (
+    <section class="confirm-step" aria-labelledby="confirm-ruling-title" data-confirm-ruling>
+      <h2 id="confirm-ruling-title">{pending.upheld ? 'Uphold' : 'Deny'} this claim?</h2>
+      <p>{pending.claim}</p>
+      <p>
+        {pending.upheld ? 'Upheld: ' : 'Denied: '}
+        {pending.effect} {pending.note ? `Your note: “${pending.note}”. ` : ''}The ruling is entered in the ledger; a later correction may change its
+        effect, but it is never erased.
+      </p>
+      <div class="button-row">
+        <form method="post" action={action} hx-post={action} hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerHTML">
+          <HiddenKeys csrf={csrf} />
+          <input type="hidden" name="upheld" value={pending.upheld ? 'yes' : 'no'} />
+          <input type="hidden" name="note" value={pending.note} />
+          <input type="hidden" name="confirm" value="yes" />
+          <button type="submit" class={`big-button ${pending.upheld ? 'big-button--danger' : ''}`} data-action="confirm-ruling">
+            Yes, {pending.upheld ? 'uphold' : 'deny'} it
+          </button>
+        </form>
+        <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
+          Go back
         </a>
       </div>
     </section>
