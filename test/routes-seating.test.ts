@@ -155,12 +155,16 @@ describe('the first dealer, the rulebook’s way', () => {
     expect((await json(tied)).error).toBe('match W1-1: first-dealer draw: N, E are tied for the highest card; they draw again');
     const notTied = await seat({ cardN: 'KS 3D', cardE: 'KD 10C', cardS: '4C 2H', cardW: '9H' });
     expect((await json(notTied)).error).toBe('match W1-1: first-dealer draw, redraw 1: S was not tied for the highest card, so S does not draw again (N, E do)');
+    const twice = await seat({ cardN: 'AS', cardE: 'as', cardS: '4C', cardW: '9H' });
+    expect((await json(twice)).error).toBe('match W1-1: first-dealer draw: N and E both drew AS; one deck has one of each card');
+    const short = await seat({ cardN: 'AS', cardE: 'KD', cardW: '9H' });
+    expect((await json(short)).error).toBe('match W1-1: first-dealer draw: no card for S, who draws with the others');
     const unnamed = await seat({ firstDealer: 'W' });
     expect((await json(unnamed)).error).toBe('match W1-1: a first dealer named without a draw for high card needs a reason (for example, the draw was made on paper before the match was entered)');
     expect(ledger.store.head()).toEqual(before);
 
     // North and East tie on kings and draw again: East's 10♣ beats North's 3♦.
-    const seated = await seat({ cardN: 'KS 3D', cardE: 'KD 10C', cardS: '4C', cardW: '9H', firstDealer: 'E' });
+    const seated = await seat({ cardN: ['KS', '3D'], cardE: ['KD', '10C'], cardS: '4C', cardW: ['9H'], firstDealer: 'E' });
     expect(seated.status, await seated.clone().text()).toBe(200);
     expect(eventsOf(ledger, 'MatchStarted')[0]!.firstDealer).toEqual({
       method: 'high-card',
