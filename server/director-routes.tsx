@@ -108,7 +108,12 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       format: t.format,
       status: t.status,
       teams: t.teams.map((team) => ({ ...team, checkedIn: state.checkedIn.includes(team.teamId), standing: standings.get(team.teamId)?.label ?? team.status })),
-      matches: t.matches.map((m) => ({ ...m, names: [name(m.teams[0]), name(m.teams[1])] as [string, string] })),
+      matches: t.matches.map((m) => ({
+        ...m,
+        names: [name(m.teams[0]), name(m.teams[1])] as [string, string],
+        // How the first dealer was chosen, as recorded when the match was seated.
+        dealt: firstDealerWords(state.matchInfo[m.matchId]?.started ? state.matchInfo[m.matchId]!.firstDealer : undefined, (id) => name(id)),
+      })),
       progressive: Boolean(state.progressive),
       tables: tableCount(models, tournamentId),
       seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m)])),

@@ -110,6 +110,8 @@ describe('the first dealer, the rulebook’s way', () => {
       },
     ]);
     expect(ledger.models.games['asher-F-g1']!.dealer).toBe('E');
+    const director = await (await send(app, fixture.clients.director, 'GET', '/director/tournaments/asher')).text();
+    expect(director).toContain('Final: Aces vs Kings · live · table 1 · Kings won the toss and chose East to deal first');
 
     // Two hands in game 1, dealt by East then South ("The deal will rotate left").
     clock.now = after(20);

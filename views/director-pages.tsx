@@ -77,7 +77,8 @@ export interface DirectorTournamentProps {
   status: string;
   /** Each team with whether it checked in and its standing in the competition's words. */
   teams: (TeamRow & { checkedIn: boolean; standing: string })[];
-  matches: (MatchModel & { names: [string, string] })[];
+  /** Each match, with how its first dealer was chosen once it is seated (`dealt`, in words). */
+  matches: (MatchModel & { names: [string, string]; dealt?: string })[];
   progressive: boolean;
   tables: number;
   /** Whether the venue's /screen shows this tournament because a director pinned it, because it is the newest, or shows another. */
@@ -225,6 +226,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
               <li>
                 {m.label}: {m.names[0]} vs {m.names[1]} · {m.status}
                 {m.table !== null ? ` · table ${m.table}` : ''}
+                {m.dealt ? ` · ${m.dealt}` : ''}
               </li>
             ))}
           </ul>
