@@ -6,8 +6,9 @@
  *   after a tie the redraws in order ("KH 9C", or a list in JSON);
  * - a coin toss: `caller` (the team that called), `call` and `result` (heads or tails), `choice`
  *   (the seat the toss's winner chose to deal);
- * - `firstDealer`: with a draw, the seat the table says deals, checked against it; without one, a
- *   dealer named outright, which needs `namedBecause`;
+ * - `firstDealer`: with a draw, the seat the table says deals, checked against it; with
+ *   `namedBecause`, a dealer named outright instead of the draw or toss (whose fields are then
+ *   not read);
  * - `clockMinutes`: a time limit set at the seating, whole minutes, or `none`.
  *
  * Which of these the event accepts is the command's to decide (server/match-commands.ts); this
@@ -82,6 +83,13 @@ export interface SeatingInput extends FirstDealerChoice {
 /** The first-dealer and clock fields of a seating, or a refusal naming the field that cannot be read. */
 export function seatingInput(input: Record<string, unknown>): SeatingInput {
   const f = parseFields(input, SeatingFields);
+  const clock = f.clockMinutes !== undefined ? { clockMinutes: f.clockMinutes } : {};
+  // A dealer named with a reason replaces the draw or toss: the form still sends its choices'
+  // defaults (a toss's selects always hold a value), so they are not read.
+  if (f.namedBecause !== '') {
+    if (!f.firstDealer) throw new CommandError('name the first dealer (N, E, S or W) beside the reason there was no draw');
+    return { firstDealer: f.firstDealer as Seat, namedBecause: f.namedBecause, ...clock };
+  }
   const drawn = SEATS.filter((s) => f[CARD_FIELDS[s]].length > 0);
   const tossed = [f.caller, f.call, f.result, f.choice].some((x) => x !== '');
   const methods = [drawn.length > 0 && 'a draw for high card', tossed && 'a coin toss', f.seed !== '' && 'a seed'].filter(Boolean);
@@ -115,8 +123,7 @@ export function seatingInput(input: Record<string, unknown>): SeatingInput {
   return {
     ...(draw ? { draw } : {}),
     ...(f.firstDealer ? { firstDealer: f.firstDealer as Seat } : {}),
-    ...(f.namedBecause ? { namedBecause: f.namedBecause } : {}),
-    ...(f.clockMinutes !== undefined ? { clockMinutes: f.clockMinutes } : {}),
+    ...clock,
   };
 }
 

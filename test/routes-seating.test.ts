@@ -186,11 +186,21 @@ describe('the first dealer, the rulebook’s way', () => {
 
   it('a dealer named without a draw only by the director, with the reason recorded', async () => {
     const { app, ledger } = withClock();
+    // The seating form of a toss event sends its selects' values too; a named dealer with a reason replaces them.
+    await setUp(app, 'asher', 'asher-theatre', ['Aces', 'Kings']);
+    const asher = await send(app, fixture.clients.director, 'POST', '/director/tournaments/asher/matches/F/start', {
+      form: { table: '1', caller: 'aces', call: 'heads', result: 'heads', choice: 'N', clockMinutes: '60', firstDealer: 'S', namedBecause: 'tossed before the match was entered' },
+    });
+    expect(asher.status).toBe(303);
+    expect(eventsOf(ledger, 'MatchStarted')[0]!.firstDealer).toEqual({ method: 'named', dealer: 'S', because: 'tossed before the match was entered' });
+    const noSeat = await send(app, fixture.clients.director, 'POST', `/director/tournaments/t1/matches/${fixture.matchId}/start`, { json: { table: 2, namedBecause: 'drawn on paper' } });
+    expect([noSeat.status, (await json(noSeat)).error]).toEqual([400, 'name the first dealer (N, E, S or W) beside the reason there was no draw']);
+
     const res = await send(app, fixture.clients.director, 'POST', `/director/tournaments/t1/matches/${fixture.matchId}/start`, {
       form: { table: '2', firstDealer: 'W', namedBecause: 'drawn on paper before the match was entered' },
     });
     expect(res.status).toBe(303);
-    expect(eventsOf(ledger, 'MatchStarted')[0]!.firstDealer).toEqual({ method: 'named', dealer: 'W', because: 'drawn on paper before the match was entered' });
+    expect(eventsOf(ledger, 'MatchStarted')[1]!.firstDealer).toEqual({ method: 'named', dealer: 'W', because: 'drawn on paper before the match was entered' });
     ledger.close();
   });
 });
