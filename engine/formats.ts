@@ -21,6 +21,12 @@ export interface FormatOptions {
   clockMinutes: number | null;
   /** Minutes on the final's clock when it differs. */
   finalClockMinutes: number | null;
+  /**
+   * What a clock times: the whole `match` (pitt-boss "45-minute time limit per round", where
+   * time called decides the match) or each `game` (asher "Each challenge game is played to 350
+   * points or the 1-hour time limit": every game starts its own clock and time ends that game only).
+   */
+  clockPer: 'match' | 'game';
   /** Rules for every match unless a later field says otherwise. */
   rules: RulesChoice;
   /** Rules for the first round of the winners bracket. */
@@ -47,6 +53,7 @@ const BASE: FormatOptions = {
   gamesToWin: 1,
   clockMinutes: null,
   finalClockMinutes: null,
+  clockPer: 'match',
   rules: 'blp-r1',
   firstRoundRules: null,
   finalRules: null,
@@ -91,6 +98,7 @@ export const FORMATS: Readonly<Record<Exclude<FormatId, 'custom'>, FormatOptions
     elimination: 'single',
     gamesToWin: 2,
     clockMinutes: 60,
+    clockPer: 'game',
     rules: 'asher',
     firstDealer: 'coin-toss',
     teams: 64,
@@ -146,6 +154,7 @@ export function formatProblem(options: FormatOptions): string | null {
       return `the ${name} must be whole minutes from 1 to 600, or none, not ${String(minutes)}`;
     }
   }
+  if (options.clockPer !== 'match' && options.clockPer !== 'game') return `a clock runs per 'match' or per 'game', not '${String(options.clockPer)}'`;
   if (options.fees !== null) {
     const { early, late, deadline } = options.fees;
     if (!(early >= 0) || !(late >= 0)) return `fees must be amounts of 0 or more, not early ${String(early)} / late ${String(late)}`;
@@ -196,18 +205,31 @@ export function firstDealerFrom(draw: FirstDealerDraw, teams: readonly [{ id: st
   switch (draw.method) {
     case 'high-card': {
       let drawing: Seat[] = [...SEATS];
+      if (!Array.isArray(draw.rounds) || draw.rounds.length === 0) throw new Error('first-dealer draw: no cards were recorded; each seat draws one card');
       for (let r = 0; r < draw.rounds.length; r++) {
         const round = draw.rounds[r]!;
         const label = r === 0 ? 'first-dealer draw' : `first-dealer draw, redraw ${r}`;
+        const extra = SEATS.find((seat) => !drawing.includes(seat) && round[seat] !== undefined);
+        if (extra) throw new Error(`${label}: ${extra} was not tied for the highest card, so ${extra} does not draw again (${drawing.join(', ')} do)`);
         const ranks = new Map<Seat, number>();
+        const seen = new Map<number, Seat>();
         for (const seat of drawing) {
-          const card = parseCard(String(round[seat] ?? ''));
+          if (round[seat] === undefined || round[seat] === '') {
+            throw new Error(`${label}: no card for ${seat}, who ${r === 0 ? 'draws with the others' : 'is tied for the highest card and draws again'}`);
+          }
+          const card = parseCard(String(round[seat]));
           if (card === null || naturalRank(card) === 0) throw new Error(`${label}: ${seat} drew '${String(round[seat])}', not a natural card such as AS or 10H`);
+          const twin = seen.get(card);
+          if (twin) throw new Error(`${label}: ${twin} and ${seat} both drew ${cardName(card)}; one deck has one of each card`);
+          seen.set(card, seat);
           ranks.set(seat, naturalRank(card));
         }
         const best = Math.max(...ranks.values());
         drawing = drawing.filter((seat) => ranks.get(seat) === best);
-        if (drawing.length === 1) return drawing[0]!;
+        if (drawing.length === 1) {
+          if (r < draw.rounds.length - 1) throw new Error(`${label}: ${drawing[0]} drew the highest card, so nobody draws again; a later redraw was recorded`);
+          return drawing[0]!;
+        }
       }
       throw new Error(`first-dealer draw: ${drawing.join(', ')} are tied for the highest card; they draw again`);
     }
@@ -216,6 +238,9 @@ export function firstDealerFrom(draw: FirstDealerDraw, teams: readonly [{ id: st
       const lower = (a.seed ?? Infinity) <= (b.seed ?? Infinity) ? a : b;
       if (draw.caller !== lower.id) {
         throw new Error(`coin toss: '${lower.id}' has the lower seed number${lower.seed !== null ? ` (${lower.seed})` : ''}, so it calls the toss, not '${draw.caller}'`);
+      }
+      for (const [what, value] of [['call', draw.call], ['result', draw.toss]] as const) {
+        if (value !== 'heads' && value !== 'tails') throw new Error(`coin toss: the ${what} is heads or tails, not '${String(value)}'`);
       }
       if (!SEATS.includes(draw.choice)) throw new Error(`coin toss: the winner chooses a dealer among N, E, S, W, not '${String(draw.choice)}'`);
       return draw.choice;

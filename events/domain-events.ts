@@ -90,12 +90,21 @@ export const MatchStarted = defineEvent({
     table: check.integer({ min: 1 }),
     /** How the first dealer was chosen, as drawn or tossed at the table (engine/formats.ts `FirstDealerDraw`). */
     firstDealer: check.optional(check.anyObject()),
+    /** The time limit set when the match was seated: minutes (null for none) on the whole match or on each game. */
+    clock: check.optional(check.object({ per: check.oneOf(['match', 'game'] as const), minutes: check.nullable(check.integer({ min: 1, max: 600 })) })),
   }),
 });
 export const ClockStarted = defineEvent({
   type: 'ClockStarted',
   version: 1,
-  validate: check.object({ tournamentId: id, matchId: id, at: iso, minutes: check.integer({ min: 1, max: 600 }) }),
+  validate: check.object({
+    tournamentId: id,
+    matchId: id,
+    at: iso,
+    minutes: check.integer({ min: 1, max: 600 }),
+    /** The game this clock times, when each game has its own (asher); absent for a match clock. */
+    gameId: check.optional(id),
+  }),
 });
 export const TimeCalled = defineEvent({
   type: 'TimeCalled',

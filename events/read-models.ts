@@ -140,7 +140,8 @@ export interface MatchModel {
   status: 'waiting' | 'ready' | 'live' | 'done' | 'bye' | 'forfeit';
   winner: string | null;
   table: number | null;
-  clock: { startedAt: string; minutes: number; calledAt: string | null } | null;
+  /** The running clock: the match's, or (each game timed on its own) the latest game's, named by `gameId`. */
+  clock: { startedAt: string; minutes: number; calledAt: string | null; gameId?: string } | null;
   underReview: boolean;
 }
 

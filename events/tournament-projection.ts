@@ -71,6 +71,8 @@ export interface MatchInfo {
   started: boolean;
   /** How the first dealer was chosen (MatchStarted's recorded draw or toss). */
   firstDealer?: Record<string, unknown>;
+  /** The time limit set at the seating: on the whole match or on each game (MatchStarted's `clock`). */
+  clockPlan?: { per: 'match' | 'game'; minutes: number | null };
 }
 
 /** What the projection keeps for a tournament: the model the views read and what it is derived from. */
@@ -205,19 +207,24 @@ export function evolveTournament(
       info.table = e.table;
       info.clock = null;
       if (e.firstDealer) info.firstDealer = e.firstDealer;
+      if (e.clock) info.clockPlan = e.clock;
+      else delete info.clockPlan;
       if (!seatMatch(state, e.matchId, info)) refresh(state, games);
       return;
     }
     case 'ClockStarted': {
       const info = infoFor(state, event.payload.matchId);
-      info.clock = { startedAt: event.payload.at, minutes: event.payload.minutes, calledAt: null };
+      const { at, minutes, gameId } = event.payload;
+      info.clock = { startedAt: at, minutes, calledAt: null, ...(gameId ? { gameId } : {}) };
       if (!seatMatch(state, event.payload.matchId, info)) refresh(state, games);
       return;
     }
     case 'TimeCalled': {
       const info = infoFor(state, event.payload.matchId);
-      if (info.clock) info.clock.calledAt = event.payload.at;
-      addLatest(state, `Time called in ${labelOf(state, event.payload.matchId)} during hand ${event.payload.hand}`, position);
+      // A game's own clock is called in that game only (asher); a match clock in whichever game is on.
+      if (info.clock && (!info.clock.gameId || info.clock.gameId === event.payload.gameId)) info.clock.calledAt = event.payload.at;
+      const number = games[event.payload.gameId]?.number;
+      addLatest(state, `Time called in ${labelOf(state, event.payload.matchId)}${number && info.clock?.gameId ? `, game ${number},` : ''} during hand ${event.payload.hand}`, position);
       settle(state, games, position);
       refresh(state, games);
       return;
@@ -355,8 +362,9 @@ function gameWinner(state: TournamentState, game: GameModel): string | null {
 
 /**
  * Whether a match between `teams` is decided by its games: a team reached the games it needs,
- * or time was called and a game ended on it (the team ahead when the clock stopped wins the
- * match: pitt-boss "at stop ... the team ahead in the current game wins"). Only games between
+ * or time was called on the match's clock and a game ended on it (the team ahead when the clock
+ * stopped wins the match: pitt-boss "at stop ... the team ahead in the current game wins"). When
+ * each game has its own clock (asher), time ends that game only and the match plays on. Only games between
  * these two teams count: after a correction, games played by a team that should not have been
  * there stay in the record but decide nothing.
  */
@@ -365,6 +373,7 @@ function matchDecision(
   gameIds: readonly string[],
   games: Readonly<Record<string, GameModel>>,
   teams: readonly [string, string],
+  clockPer: 'match' | 'game' = 'match',
 ): { winner: string; score: string } | null {
   const wins = new Map<string, number>(teams.map((t) => [t, 0]));
   let timeWinner: string | null = null;
@@ -374,7 +383,7 @@ function matchDecision(
     const winner = gameWinner(state, game);
     if (!winner || !wins.has(winner)) continue;
     wins.set(winner, wins.get(winner)! + 1);
-    if (game.reason === 'time' && game.winner && game.teams[game.winner] === winner) timeWinner = winner;
+    if (clockPer === 'match' && game.reason === 'time' && game.winner && game.teams[game.winner] === winner) timeWinner = winner;
   }
   const needed = state.format.gamesToWin;
   const reached = teams.find((t) => wins.get(t)! >= needed);
@@ -399,7 +408,7 @@ function settle(state: TournamentState, games: Readonly<Record<string, GameModel
     const [a, b] = view.teams;
     if (a === null || b === null || view.status === 'bye' || view.status === 'not-needed' || view.status === 'forfeit') continue;
     const info = state.matchInfo[view.id];
-    const decided = info ? matchDecision(state, info.games, games, [a, b]) : null;
+    const decided = info ? matchDecision(state, info.games, games, [a, b], clockPerOf(info)) : null;
     if (resultFits(state.bracket, view, decided)) continue;
     const result = state.bracket.results[view.id];
     const results: BracketState['results'] = { ...state.bracket.results };
@@ -443,7 +452,7 @@ function matchSettled(state: TournamentState, games: Readonly<Record<string, Gam
   if (!view || !info) return false;
   const [a, b] = view.teams;
   if (a === null || b === null || view.status === 'bye' || view.status === 'not-needed' || view.status === 'forfeit') return true;
-  return resultFits(state.bracket, view, matchDecision(state, info.games, games, [a, b]));
+  return resultFits(state.bracket, view, matchDecision(state, info.games, games, [a, b], clockPerOf(info)));
 }
 
 // The views of a bracket state, derived once: bracket states are never changed in place (each
@@ -453,6 +462,11 @@ function viewsOf(bracket: BracketState): readonly MatchView[] {
   let views = VIEWS.get(bracket);
   if (!views) VIEWS.set(bracket, (views = matchViews(bracket)));
   return views;
+}
+
+/** What the match's clock times: as set at the seating, or (a ledger from before that was recorded) as its clock shows. */
+export function clockPerOf(info: MatchInfo): 'match' | 'game' {
+  return info.clockPlan?.per ?? (info.clock?.gameId ? 'game' : 'match');
 }
 
 function infoFor(state: TournamentState, matchId: string): MatchInfo {

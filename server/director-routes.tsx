@@ -4,8 +4,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { Seat } from '../engine/cards.ts';
-import type { FormatId } from '../engine/formats.ts';
+import { type FormatId, type FormatOptions, formatOptions } from '../engine/formats.ts';
 import type { ServedLedger } from '../events/ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../views/director-pages.tsx';
 import type { Auth } from './auth.ts';
@@ -20,12 +19,13 @@ import { NotFoundPage } from '../views/not-found.tsx';
 import { teamStandings } from '../views/team-standing.ts';
 import { checkInTeam, createTournament, pinScreen, registerTeam, startTournament, withdrawTeam } from './tournament-commands.ts';
 import { startMatch, startRound } from './match-commands.ts';
+import { firstDealerWords, seatingInfo, seatingInput } from './seating-input.ts';
+import { createChoices } from './create-choices.ts';
 import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
 import { tournamentById } from '../events/lookup.ts';
 
 const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
 const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,59}$/;
-const DEALERS = ['N', 'E', 'S', 'W'];
 
 // What each director's form sends, its fields in the order they are checked.
 const CreateFields = fields({
@@ -59,13 +59,8 @@ const DrawFields = fields({
   seed,
 });
 const RoundFields = fields({ seed });
-const SeatFields = fields({
-  table: field.whole({ min: 1, max: 999 }),
-  firstDealer: field
-    .optionalText({ max: 5 })
-    .transform((dealer) => dealer || 'N')
-    .refine((dealer) => DEALERS.includes(dealer), { error: (iss) => `the first dealer must be N, E, S or W, not '${String(iss.input)}'` }),
-});
+// The first dealer and the clock are read by seating-input.ts, as at the table.
+const SeatFields = fields({ table: field.whole({ min: 1, max: 999 }) });
 
 export interface DirectorRoutesOptions {
   ledger: ServedLedger;
@@ -94,6 +89,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       onScreen: pinnedTournament(models) === t.model.tournamentId,
     })),
     formats: [...FORMATS],
+    formatDefaults: FORMATS.map((format) => ({ format, ...pick(formatOptions(format)) })),
     error: notice.error ?? null,
     done: notice.done ?? null,
     sessions: await auth.sessionList(session),
@@ -112,9 +108,15 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       format: t.format,
       status: t.status,
       teams: t.teams.map((team) => ({ ...team, checkedIn: state.checkedIn.includes(team.teamId), standing: standings.get(team.teamId)?.label ?? team.status })),
-      matches: t.matches.map((m) => ({ ...m, names: [name(m.teams[0]), name(m.teams[1])] as [string, string] })),
+      matches: t.matches.map((m) => ({
+        ...m,
+        names: [name(m.teams[0]), name(m.teams[1])] as [string, string],
+        // How the first dealer was chosen, as recorded when the match was seated.
+        dealt: firstDealerWords(state.matchInfo[m.matchId]?.started ? state.matchInfo[m.matchId]!.firstDealer : undefined, (id) => name(id)),
+      })),
       progressive: Boolean(state.progressive),
       tables: tableCount(models, tournamentId),
+      seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m)])),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',
       error: notice.error ?? null,
       done: notice.done ?? null,
@@ -190,7 +192,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       decide: (input) => {
         const { tournamentId, name, format } = parseFields(input, CreateFields);
         created = tournamentId;
-        return { decision: createTournament(models, { tournamentId, name, format: format as FormatId }), done: `Created ${name}.` };
+        const options = createChoices(input, format as FormatId);
+        return { decision: createTournament(models, { tournamentId, name, format: format as FormatId, options }), done: `Created ${name}.` };
       },
       fragment: async (notice) =>
         notice.done && tournamentById(models, created)
@@ -261,14 +264,23 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     onTournament(c, 'seat', (input) => {
       const tournamentId = tournamentIdOf(c);
       const matchId = c.req.param('matchId')!;
-      const { table, firstDealer: dealer } = parseFields(input, SeatFields);
+      const { table } = parseFields(input, SeatFields);
+      const seating = seatingInput(input);
       const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
       if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; seat ${matchId} at another table`, 409);
-      return { decision: startMatch(models, { tournamentId, matchId, table, at: now(), firstDealer: dealer as Seat }), done: `Seated ${matchId} at table ${table}.` };
+      const decision = startMatch(models, { tournamentId, matchId, table, at: now(), ...seating });
+      const teamName = (id: string) => tournamentById(models, tournamentId)!.model.teams.find((t) => t.teamId === id)?.name ?? id;
+      const dealer = firstDealerWords(decision[0]!.events[0]!.payload.firstDealer as Record<string, unknown> | undefined, teamName);
+      return { decision, done: `Seated ${matchId} at table ${table}; ${dealer}.` };
     }),
   );
 
   return app;
+}
+
+/** The rulebook values the create form shows for a format. */
+function pick({ gamesToWin, clockMinutes, finalClockMinutes, clockPer }: FormatOptions) {
+  return { gamesToWin, clockMinutes, finalClockMinutes, clockPer };
 }
 
 function slug(name: string): string {

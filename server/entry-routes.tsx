@@ -37,10 +37,11 @@ import {
 import { startMatch, startNextGame } from './match-commands.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
 import { entryGame, flagOf } from './entry-game.ts';
+import { firstDealerWords, seatingInfo, seatingInput } from './seating-input.ts';
 
 // What each entry sends, its fields in the order they are checked.
 const seat = field.text({ max: 5 });
-const StartFields = fields({ matchId: field.text({ max: 120 }), firstDealer: field.optionalText({ max: 5 }) });
+const StartFields = fields({ matchId: field.text({ max: 120 }) });
 const DealFields = fields({
   shuffle: field
     .optionalText({ max: 10 })
@@ -103,7 +104,8 @@ export function entryRoutes(options: EntryRoutesOptions) {
 
   /** The panel's props for a table: the game in play there, or the matches that may start. */
   function panelProps(session: Session, tournamentId: string, table: number, notice: { error?: string; done?: string } = {}): EntryPanelProps {
-    const tournament = tournamentById(models, tournamentId)!.model;
+    const state = tournamentById(models, tournamentId)!;
+    const tournament = state.model;
     const name = (teamId: string | null) => tournament.teams.find((t) => t.teamId === teamId)?.name ?? teamId ?? '—';
     const here = tournament.matches.find((m) => m.status === 'live' && m.table === table);
     const lastGameId = here?.games[here.games.length - 1];
@@ -112,7 +114,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
     if (here && (!game || game.winner)) start.push({ matchId: here.matchId, label: here.label, teams: [name(here.teams[0]), name(here.teams[1])], next: true });
     if (!here) {
       for (const m of tournament.matches.filter((x) => x.status === 'ready')) {
-        start.push({ matchId: m.matchId, label: m.label, teams: [name(m.teams[0]), name(m.teams[1])], next: false });
+        start.push({ matchId: m.matchId, label: m.label, teams: [name(m.teams[0]), name(m.teams[1])], next: false, firstDealer: seatingInfo(state, m).firstDealer });
       }
     }
     return {
@@ -212,22 +214,25 @@ export function entryRoutes(options: EntryRoutesOptions) {
         checkTable(session, place.tournamentId, place.table);
         return place;
       },
-      (input) => {
+      (input, session) => {
         const { tournamentId, table } = tableParams(c);
-        const { matchId, firstDealer } = parseFields(input, StartFields);
+        const { matchId } = parseFields(input, StartFields);
         const match = tournamentById(models, tournamentId)!.model.matches.find((m) => m.matchId === matchId);
         if (match?.status === 'live') {
           if (match.table !== table) throw new CommandError(`match ${matchId} is being played at table ${match.table}, not table ${table}`, 409);
-          return { decision: startNextGame(models, { tournamentId, matchId }), done: `Started game ${match.games.length + 1} of ${match.label}.` };
+          return { decision: startNextGame(models, { tournamentId, matchId, at: now() }), done: `Started game ${match.games.length + 1} of ${match.label}.` };
         }
-        const dealer = firstDealer || 'N';
-        if (!SEATS.includes(dealer as Seat)) throw new CommandError(`the first dealer must be N, E, S or W, not '${dealer}'`);
+        const seating = seatingInput(input);
+        // The table records the rulebook's draw or toss; naming a dealer outright or setting a
+        // clock is the director's, from the seating page.
+        if (session.role !== 'director' && seating.namedBecause !== undefined) throw new CommandError(`match ${matchId}: only the director names a first dealer without the draw or toss; record the draw or toss made at the table`, 403);
+        if (session.role !== 'director' && seating.clockMinutes !== undefined) throw new CommandError(`match ${matchId}: only the director sets a time limit, when seating the match`, 403);
         const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
         if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; it cannot start ${matchId} until that match is over`, 409);
-        return {
-          decision: startMatch(models, { tournamentId, matchId, table, at: now(), firstDealer: dealer as Seat }),
-          done: `Started ${match?.label ?? matchId} at table ${table}; ${SEAT_NAMES[dealer as Seat]} deals first.`,
-        };
+        const decision = startMatch(models, { tournamentId, matchId, table, at: now(), ...seating });
+        const teamName = (id: string) => tournamentById(models, tournamentId)!.model.teams.find((t) => t.teamId === id)?.name ?? id;
+        const dealer = firstDealerWords(decision[0]!.events[0]!.payload.firstDealer as Record<string, unknown> | undefined, teamName);
+        return { decision, done: `Started ${match?.label ?? matchId} at table ${table}; ${dealer}.` };
       },
       undefined,
       true,

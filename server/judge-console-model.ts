@@ -90,7 +90,7 @@ export function judgeConsoleProps(
         tournamentId: t.tournamentId,
         matchId: m.matchId,
         label: `${t.name} · ${m.table !== null ? `Table ${m.table} · ` : ''}${m.label}: ${name(m.teams[0])} vs ${name(m.teams[1])}`,
-        clock: m.clock.calledAt ? 'time called' : `${clockText(left)} left`,
+        clock: `${m.clock.calledAt ? 'time called' : `${clockText(left)} left`}${m.clock.gameId ? ` in game ${m.games.length}` : ''}`,
       });
     }
     for (const team of t.teams) {

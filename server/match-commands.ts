@@ -26,14 +26,72 @@ function bracketMatch(tournament: TournamentState, matchId: string): MatchView {
   return view;
 }
 
+/** How a match's first dealer is decided when it is seated. */
+export interface FirstDealerChoice {
+  /** The draw or toss made at the table, in the event's own method (rules.md "Misdeals and the deal"). */
+  draw?: FirstDealerDraw;
+  /**
+   * With a draw: the seat the table says deals first, checked against the draw. Without one: a
+   * dealer named outright, which needs `namedBecause` (a match entered after the fact, the draw
+   * made on paper).
+   */
+  firstDealer?: Seat;
+  namedBecause?: string;
+}
+
+const METHOD_WORDS: Record<FirstDealerDraw['method'], string> = {
+  'high-card': 'a draw for high card',
+  'coin-toss': 'a coin toss',
+  random: 'a random draw',
+};
+
+/** The first dealer of a match and what is recorded of how it was chosen, or a refusal naming what is wrong. */
+function decideFirstDealer(tournament: TournamentState, matchId: string, teams: [string, string], choice: FirstDealerChoice): { dealer: Seat; record: Record<string, unknown> } {
+  const method = tournament.format.firstDealer;
+  const { draw, firstDealer } = choice;
+  if (firstDealer !== undefined && !SEATS.includes(firstDealer)) throw new CommandError(`match ${matchId}: the first dealer is N, E, S or W, not '${String(firstDealer)}'`);
+  if (!draw) {
+    if (firstDealer === undefined) {
+      const how = method === 'coin-toss' ? 'record the toss: who called it, the call, how it came down and the dealer its winner chose' : method === 'high-card' ? 'record the card each seat drew' : 'give the seed it is drawn from';
+      throw new CommandError(`match ${matchId}: the first dealer is chosen by ${METHOD_WORDS[method]} in this event; ${how}`);
+    }
+    const because = choice.namedBecause?.trim();
+    if (!because) throw new CommandError(`match ${matchId}: a first dealer named without ${METHOD_WORDS[method]} needs a reason (for example, the draw was made on paper before the match was entered)`);
+    return { dealer: firstDealer, record: { method: 'named', dealer: firstDealer, because } };
+  }
+  if (draw.method !== method) throw new CommandError(`match ${matchId}: the first dealer is chosen by ${METHOD_WORDS[method]} in this event, not by ${METHOD_WORDS[draw.method] ?? `'${String(draw.method)}'`}`);
+  const seedOf = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.seed ?? null;
+  let dealer: Seat;
+  try {
+    dealer = firstDealerFrom(draw, [
+      { id: teams[0], seed: seedOf(teams[0]) },
+      { id: teams[1], seed: seedOf(teams[1]) },
+    ]);
+  } catch (error) {
+    throw new CommandError(`match ${matchId}: ${(error as Error).message}`);
+  }
+  if (firstDealer !== undefined && firstDealer !== dealer) {
+    const why = draw.method === 'high-card' ? `${dealer} drew the highest card` : draw.method === 'coin-toss' ? `the toss's winner chose ${dealer}` : `the draw gives ${dealer}`;
+    throw new CommandError(`match ${matchId}: ${why}, so ${dealer} deals first, not ${firstDealer}`);
+  }
+  return { dealer, record: { ...draw, dealer, ...(draw.method === 'coin-toss' ? { winner: tossWinner(draw, teams) } : {}) } };
+}
+
+/** What a match's clock times, as its format says (a ledger from before `clockPer` is per match). */
+function clockPerIn(tournament: TournamentState): 'match' | 'game' {
+  return tournament.format.clockPer ?? 'match';
+}
+
 /**
  * Seats a ready bracket match at a table, starts its clock and its first game. The first dealer
- * comes from the draw or toss made at the table (the format says which), or is named outright.
+ * comes from the draw or toss made at the table (the format says which), or, only with a reason,
+ * is named outright. The clock is the format's unless the director sets one (`clockMinutes`, or
+ * null for none): the BLP final "If this game starts after 4 pm, a time limit may be imposed".
  * A match put under review by a correction is replayed the same way.
  */
 export function startMatch(
   models: ReadModels,
-  input: { tournamentId: string; matchId: string; table: number; at: string; firstDealer?: Seat; draw?: FirstDealerDraw },
+  input: { tournamentId: string; matchId: string; table: number; at: string; clockMinutes?: number | null } & FirstDealerChoice,
 ): Decision[] {
   const tournament = tournamentOf(models, input.tournamentId);
   const view = bracketMatch(tournament, input.matchId);
@@ -42,36 +100,27 @@ export function startMatch(
   if (view.status !== 'ready' && !replay) throw new CommandError(`match ${input.matchId} is ${view.status}, not ready to play`, 409);
   if (info?.started) throw new CommandError(`match ${input.matchId} has already started`, 409);
   if (!Number.isInteger(input.table) || input.table < 1) throw new CommandError(`match ${input.matchId}: the table must be a number from 1, not ${String(input.table)}`);
-  const teams = view.teams as [string, string];
-  let dealer: Seat = input.firstDealer ?? 'N';
-  let firstDealer: Record<string, unknown> | undefined;
-  if (input.draw) {
-    if (input.draw.method !== tournament.format.firstDealer) {
-      throw new CommandError(`match ${input.matchId}: the first dealer is chosen by ${tournament.format.firstDealer} in this event, not by ${input.draw.method}`);
-    }
-    const seedOf = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.seed ?? null;
-    try {
-      dealer = firstDealerFrom(input.draw, [
-        { id: teams[0], seed: seedOf(teams[0]) },
-        { id: teams[1], seed: seedOf(teams[1]) },
-      ]);
-    } catch (error) {
-      throw new CommandError(`match ${input.matchId}: ${(error as Error).message}`);
-    }
-    firstDealer = { ...input.draw, dealer, ...(input.draw.method === 'coin-toss' ? { winner: tossWinner(input.draw, teams) } : {}) };
-  } else if (!SEATS.includes(dealer)) {
-    throw new CommandError(`match ${input.matchId}: the first dealer is N, E, S or W, not '${String(dealer)}'`);
+  const minutes = input.clockMinutes === undefined ? clockForMatch(tournament.format, view) : input.clockMinutes;
+  if (minutes !== null && (!Number.isInteger(minutes) || minutes < 1 || minutes > 600)) {
+    throw new CommandError(`match ${input.matchId}: a time limit is whole minutes from 1 to 600, or none, not ${String(minutes)}`);
   }
-  const matchStarted: Record<string, unknown> = { tournamentId: input.tournamentId, matchId: input.matchId, teams, table: input.table };
-  if (firstDealer) matchStarted.firstDealer = firstDealer;
-  const events: Decision['events'] = [{ type: 'MatchStarted', payload: matchStarted }];
-  const minutes = clockForMatch(tournament.format, view);
-  if (minutes !== null) events.push({ type: 'ClockStarted', payload: { tournamentId: input.tournamentId, matchId: input.matchId, at: input.at, minutes } });
+  const teams = view.teams as [string, string];
+  const { dealer, record } = decideFirstDealer(tournament, input.matchId, teams, input);
+  const per = clockPerIn(tournament);
   const number = (info?.games.length ?? 0) + 1;
-  return [{ stream: matchStream(input.tournamentId, input.matchId), events }, nextGame(tournament, input.matchId, teams, view, dealer, number)];
+  const game = nextGame(tournament, input.matchId, teams, view, dealer, number);
+  const events: Decision['events'] = [
+    { type: 'MatchStarted', payload: { tournamentId: input.tournamentId, matchId: input.matchId, teams, table: input.table, firstDealer: record, clock: { per, minutes } } },
+  ];
+  if (minutes !== null) events.push(clockStarted(input.tournamentId, input.matchId, input.at, minutes, per === 'game' ? game.gameId : null));
+  return [{ stream: matchStream(input.tournamentId, input.matchId), events }, game.decision];
 }
 
-function nextGame(tournament: TournamentState, matchId: string, teams: [string, string], view: MatchView, dealer: Seat, number: number): Decision {
+function clockStarted(tournamentId: string, matchId: string, at: string, minutes: number, gameId: string | null): Decision['events'][number] {
+  return { type: 'ClockStarted', payload: { tournamentId, matchId, at, minutes, ...(gameId ? { gameId } : {}) } };
+}
+
+function nextGame(tournament: TournamentState, matchId: string, teams: [string, string], view: MatchView, dealer: Seat, number: number): { gameId: string; decision: Decision } {
   const tournamentId = tournament.model.tournamentId;
   const rules = rulesForMatch(tournament.format, view);
   const gameId = matchGameId(tournamentId, matchId, number);
@@ -83,13 +132,20 @@ function nextGame(tournament: TournamentState, matchId: string, teams: [string, 
   if (a[1]) seats.S = a[1];
   if (b[1]) seats.W = b[1];
   return {
-    stream: gameStream(gameId),
-    events: [{ type: 'GameStarted', payload: { gameId, matchId, tournamentId, number, rules, teams: { NS: teams[0], EW: teams[1] }, seats, dealer } }],
+    gameId,
+    decision: {
+      stream: gameStream(gameId),
+      events: [{ type: 'GameStarted', payload: { gameId, matchId, tournamentId, number, rules, teams: { NS: teams[0], EW: teams[1] }, seats, dealer } }],
+    },
   };
 }
 
-/** Starts the next game of a best-of-N match whose last game is over and that is not decided yet. */
-export function startNextGame(models: ReadModels, input: { tournamentId: string; matchId: string }): Decision {
+/**
+ * Starts the next game of a best-of-N match whose last game is over and that is not decided
+ * yet. Where each game has its own clock (asher "Each challenge game is played to 350 points or
+ * the 1-hour time limit"), the game's clock starts with it, as long as the one set at seating.
+ */
+export function startNextGame(models: ReadModels, input: { tournamentId: string; matchId: string; at: string }): Decision[] {
   const tournament = tournamentById(models, input.tournamentId);
   const match = tournament?.model.matches.find((m) => m.matchId === input.matchId);
   if (!tournament || !match) throw new CommandError(`match ${input.matchId} does not exist`, 404);
@@ -105,7 +161,12 @@ export function startNextGame(models: ReadModels, input: { tournamentId: string;
     if (options.dealerCarriesAcrossGames && lastRow) dealer = nextDealer(options, lastRow.dealer, Boolean(lastRow.misdeal));
   }
   const view = bracketMatch(tournament, input.matchId);
-  return nextGame(tournament, input.matchId, match.teams as [string, string], view, dealer, match.games.length + 1);
+  const game = nextGame(tournament, input.matchId, match.teams as [string, string], view, dealer, match.games.length + 1);
+  const info = tournament.matchInfo[input.matchId];
+  // A match seated before the plan was recorded keeps its one clock, as it was played.
+  const plan = info?.clockPlan;
+  if (!plan || plan.per !== 'game' || plan.minutes === null) return [game.decision];
+  return [{ stream: matchStream(input.tournamentId, input.matchId), events: [clockStarted(input.tournamentId, input.matchId, input.at, plan.minutes, game.gameId)] }, game.decision];
 }
 
 /**
@@ -135,8 +196,9 @@ export function disqualifyTeam(
 
 /**
  * Calls time on a match whose clock has run out. The hand in progress is played out, then the
- * team ahead wins; on a tie one more hand is played (the game projection ends the game). The
- * match goes to the team that wins the game time was called in.
+ * team ahead wins; on a tie one more hand is played (the game projection ends the game). On a
+ * match clock the match goes to the team that wins the game time was called in; on a game's
+ * own clock (asher) time ends that game only and the match plays on.
  */
 export function callTime(models: ReadModels, input: { tournamentId: string; matchId: string; at: string }): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
@@ -144,17 +206,19 @@ export function callTime(models: ReadModels, input: { tournamentId: string; matc
   if (!match) throw new CommandError(`tournament ${input.tournamentId}: match ${input.matchId} does not exist`, 404);
   if (match.status !== 'live') throw new CommandError(`match ${input.matchId} is ${match.status}; time is called only while it is played`, 409);
   const clock = match.clock;
-  if (!clock) throw new CommandError(`match ${input.matchId} has no clock: this event sets no time limit for it`, 409);
-  if (clock.calledAt) throw new CommandError(`time was already called in match ${input.matchId} at ${clock.calledAt}`, 409);
+  if (!clock) throw new CommandError(`match ${input.matchId} has no clock: no time limit was set for it when it was seated`, 409);
+  const gameId = match.games[match.games.length - 1];
+  const game = gameId ? gameById(models, gameId) : undefined;
+  if (!game) throw new CommandError(`match ${input.matchId} has no game in play`, 409);
+  const whose = clock.gameId ? `game ${game.number} of match ${input.matchId}` : `match ${input.matchId}`;
+  if (clock.gameId && clock.gameId !== game.gameId) throw new CommandError(`${whose} has no clock of its own; time is called in the game its clock was started with`, 409);
+  if (clock.calledAt) throw new CommandError(`time was already called in ${whose} at ${clock.calledAt}`, 409);
   const endsAt = new Date(Date.parse(clock.startedAt) + clock.minutes * 60_000);
   const at = Date.parse(input.at);
   if (Number.isNaN(at)) throw new CommandError(`match ${input.matchId}: the time of the call must be an ISO time, not '${input.at}'`);
   if (at < endsAt.getTime()) {
-    throw new CommandError(`match ${input.matchId}: its ${clock.minutes}-minute clock started at ${clock.startedAt} and runs out at ${endsAt.toISOString()}; time cannot be called at ${input.at}`, 409);
+    throw new CommandError(`${whose}: its ${clock.minutes}-minute clock started at ${clock.startedAt} and runs out at ${endsAt.toISOString()}; time cannot be called at ${input.at}`, 409);
   }
-  const gameId = match.games[match.games.length - 1];
-  const game = gameId ? gameById(models, gameId) : undefined;
-  if (!game) throw new CommandError(`match ${input.matchId} has no game in play`, 409);
   if (game.winner) throw new CommandError(`game ${game.gameId} of match ${input.matchId} is over; start the next game, then call time in it`, 409);
   const hand = game.current ? game.current.number : Math.max(1, game.hands.length);
   return {

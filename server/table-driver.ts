@@ -116,7 +116,7 @@ function* tableSteps(ledger: { readonly models: ReadModels }, options: DriverOpt
     const gameId = match.games[match.games.length - 1];
     const game = gameId ? ledger.models.games[gameId] : undefined;
     if (!game || game.winner) {
-      yield () => startNextGame(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId });
+      yield () => startNextGame(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, at: now() });
       continue;
     }
     yield () => (ledger.models.games[game.gameId]?.winner ? null : nextEntry(ledger, ledger.models.games[game.gameId]!, options));

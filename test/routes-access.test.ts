@@ -47,7 +47,7 @@ const bid = (ledger: Ledger, matchId: string) => {
 const game = (ids: Record<string, string>, tail: string) => `/entry/games/${ids.gameId}/${tail}`;
 
 const ROUTES: RouteCase[] = [
-  { name: 'start a match at a table', prepare: (_l, matchId) => ({ matchId }), path: () => '/entry/tables/t1/1/start', body: (ids) => ({ matchId: ids.matchId, firstDealer: 'E' }), allowed: TABLE, fields: ['matchId', 'firstDealer'] },
+  { name: 'start a match at a table', prepare: (_l, matchId) => ({ matchId }), path: () => '/entry/tables/t1/1/start', body: (ids) => ({ matchId: ids.matchId, cardN: '9C', cardE: 'KD', cardS: '4H', cardW: '10S' }), allowed: TABLE, fields: ['matchId', 'cardN', 'cardE', 'cardS', 'cardW', 'firstDealer', 'clockMinutes'] },
   { name: 'deal', prepare: seated, path: (ids) => game(ids, 'deal'), body: () => ({ shuffle: 'system', dealer: 'N' }), allowed: TABLE, fields: ['shuffle', 'dealer'] },
   { name: 'bid', prepare: dealt, path: (ids) => game(ids, 'bid'), body: () => ({ seat: 'E', bid: 3 }), allowed: TABLE, fields: ['seat', 'bid'] },
   {
@@ -115,7 +115,7 @@ const ROUTES: RouteCase[] = [
     allowed: DIRECTOR,
     fields: ['order', 'seed'],
   },
-  { name: 'seat a match', prepare: (_l, matchId) => ({ matchId }), path: (ids) => `/director/tournaments/t1/matches/${ids.matchId}/start`, body: () => ({ table: 3, firstDealer: 'S' }), allowed: DIRECTOR, fields: ['table', 'firstDealer'] },
+  { name: 'seat a match', prepare: (_l, matchId) => ({ matchId }), path: (ids) => `/director/tournaments/t1/matches/${ids.matchId}/start`, body: () => ({ table: 3, cardN: 'AS KS', cardE: 'AH QD', cardS: '5C', cardW: '7D' }), allowed: DIRECTOR, fields: ['table', 'cardN', 'caller', 'call', 'firstDealer', 'namedBecause', 'clockMinutes'] },
   {
     name: 'enter a game from a record',
     prepare: () => ({}),

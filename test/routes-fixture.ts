@@ -122,7 +122,7 @@ export function send(
 
 /** Seats the fixture's ready match at table 1 (clock started at the fixture's start). */
 export function seatMatch(ledger: Ledger, matchId: string): string {
-  ledger.execute(startMatch(ledger.models, { tournamentId: 't1', matchId, table: 1, at: START, firstDealer: 'N' }));
+  ledger.execute(startMatch(ledger.models, { tournamentId: 't1', matchId, table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
   const match = ledger.models.tournaments.t1!.model.matches.find((x) => x.matchId === matchId)!;
   return match.games[match.games.length - 1]!;
 }

@@ -37,7 +37,7 @@ describe('the judge console’s queue', () => {
       ledger.execute(registerTeam(m, { tournamentId: 't2', teamId: 'open-3', name: 'Fours', players: ['Ann', 'Bo'] }));
       ledger.execute(startTournament(m, { tournamentId: 't2', order: ['open-1', 'open-2', 'open-3'] }));
       const autumn = m.tournaments.t2!.model.matches.find((x) => x.status === 'ready')!;
-      ledger.execute(startMatch(m, { tournamentId: 't2', matchId: autumn.matchId, table: 1, at: '2026-03-01T10:00:00.000Z', firstDealer: 'N' }));
+      ledger.execute(startMatch(m, { tournamentId: 't2', matchId: autumn.matchId, table: 1, at: '2026-03-01T10:00:00.000Z', draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
       const autumnGame = m.tournaments.t2!.model.matches.find((x) => x.matchId === autumn.matchId)!.games[0]!;
       const springGame = seatMatch(ledger, fixture.matchId);
       deal(ledger, autumnGame);

@@ -40,7 +40,7 @@ describe('time called on a match clock', () => {
     const ledger = tempLedger();
     event(ledger, 'unc-intramural', 2);
     // Two teams: the only match is the championship, played with unc-500 and 45 minutes.
-    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'F', table: 1, at: START, firstDealer: 'N' }));
+    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'F', table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
     const gameId = 't-F-g1';
     dealAndBid(ledger, gameId, THREES);
     tricks(ledger, gameId, { N: 3, S: 3, E: 3, W: 4 }); // NS 60, EW 61
@@ -74,7 +74,7 @@ describe('time called on a match clock', () => {
   it('tied at the end of the hand in progress: one more hand is played, and its leader wins', () => {
     const ledger = tempLedger();
     event(ledger, 'unc-intramural', 2);
-    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'F', table: 1, at: START, firstDealer: 'N' }));
+    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'F', table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
     const gameId = 't-F-g1';
     dealAndBid(ledger, gameId, THREES);
     tricks(ledger, gameId, { N: 3, S: 3, E: 3, W: 4 }); // NS 60, EW 61
@@ -99,7 +99,7 @@ describe('time called on a match clock', () => {
   it('a best-of-3 match cut by the clock: the team ahead in the current game wins the match, though games stand 1–1', () => {
     const ledger = tempLedger();
     event(ledger, 'pitt-boss', 4);
-    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'W1-1', table: 1, at: START, firstDealer: 'N' }));
+    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'W1-1', table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
     const match = () => ledger.models.tournaments.t!.model.matches.find((m) => m.matchId === 'W1-1')!;
     expect(match().teams).toEqual(['t1', 't4']);
 
@@ -112,7 +112,7 @@ describe('time called on a match clock', () => {
     expect([ledger.models.games[game1]!.winner, ledger.models.games[game1]!.reason]).toEqual(['NS', 'target']);
     expect(match()).toMatchObject({ status: 'live', gamesWon: [1, 0] });
 
-    ledger.execute(startNextGame(ledger.models, { tournamentId: 't', matchId: 'W1-1' }));
+    ledger.execute(startNextGame(ledger.models, { tournamentId: 't', matchId: 'W1-1', at: at(30) }));
     const game2 = 't-W1-1-g2';
     dealAndBid(ledger, game2, { N: 2, S: 2, E: 3, W: 3 });
     tricks(ledger, game2, { N: 2, S: 2, E: 4, W: 5 }); // NS 40, EW 63
@@ -122,7 +122,7 @@ describe('time called on a match clock', () => {
 
     expect([ledger.models.games[game2]!.winner, ledger.models.games[game2]!.reason]).toEqual(['EW', 'time']);
     expect(match()).toMatchObject({ status: 'done', winner: 't4', gamesWon: [1, 1] });
-    const third = refusal(() => startNextGame(ledger.models, { tournamentId: 't', matchId: 'W1-1' }));
+    const third = refusal(() => startNextGame(ledger.models, { tournamentId: 't', matchId: 'W1-1', at: at(30) }));
     expect(third.message).toBe('match W1-1 is done, not live');
     // The bracket moves on: t4 to the winners' final, t1 to the losers bracket.
     const matches = ledger.models.tournaments.t!.model.matches;
@@ -138,9 +138,9 @@ describe('time called on a match clock', () => {
     ledger.execute(createTournament(ledger.models, { tournamentId: 't', name: 'No clock', format: 'custom', options: { rules: 'blp-r1' } }));
     for (let i = 1; i <= 2; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 't', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 't', order: ['t1', 't2'] }));
-    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'F', table: 1, at: START }));
+    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'F', table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
     const none = refusal(() => callTime(ledger.models, { tournamentId: 't', matchId: 'F', at: at(90) }));
-    expect([none.status, none.message]).toEqual([409, 'match F has no clock: this event sets no time limit for it']);
+    expect([none.status, none.message]).toEqual([409, 'match F has no clock: no time limit was set for it when it was seated']);
     expect(refusal(() => callTime(ledger.models, { tournamentId: 't', matchId: 'W9-9', at: at(90) })).status).toBe(404);
     ledger.close();
   });

@@ -143,7 +143,7 @@ describe('the first dealer', () => {
     const toss = refusal(() =>
       startMatch(ledger.models, { tournamentId: 'b', matchId: 'W1-1', table: 1, at: AT, draw: { method: 'coin-toss', caller: 't1', call: 'heads', toss: 'tails', choice: 'N' } }),
     );
-    expect(toss.message).toBe('match W1-1: the first dealer is chosen by high-card in this event, not by coin-toss');
+    expect(toss.message).toBe('match W1-1: the first dealer is chosen by a draw for high card in this event, not by a coin toss');
     const draw = { method: 'high-card' as const, rounds: [{ N: 'QS', E: 'QD', S: '4H', W: '9C' }, { N: '2C', E: 'JH' }] };
     ledger.execute(startMatch(ledger.models, { tournamentId: 'b', matchId: 'W1-1', table: 1, at: AT, draw }));
     expect(eventsOf(ledger, 'MatchStarted')[0]!.firstDealer).toEqual({ ...draw, dealer: 'E' });

@@ -8,6 +8,7 @@ import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
+import { ClockField, CreateChoiceFields, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
 
@@ -17,6 +18,8 @@ export interface DirectorHomeProps {
   /** Each tournament, and whether it is the one the venue's /screen shows. */
   tournaments: { tournamentId: string; name: string; status: string; teams: number; onScreen: boolean }[];
   formats: string[];
+  /** Each format's rulebook values, shown under the create form's choices. */
+  formatDefaults?: FormatDefaults[];
   error?: string | null;
   done?: string | null;
   /** The director's own sessions, each of which can be ended here. */
@@ -58,6 +61,7 @@ export function DirectorHome(props: DirectorHomeProps) {
             ))}
           </select>
         </label>
+        {props.formatDefaults ? <CreateChoiceFields defaults={props.formatDefaults} /> : null}
         <button type="submit">Create the tournament</button>
       </PostForm>
       {props.sessions ? <SessionList {...props.sessions} /> : null}
@@ -73,11 +77,14 @@ export interface DirectorTournamentProps {
   status: string;
   /** Each team with whether it checked in and its standing in the competition's words. */
   teams: (TeamRow & { checkedIn: boolean; standing: string })[];
-  matches: (MatchModel & { names: [string, string] })[];
+  /** Each match, with how its first dealer was chosen once it is seated (`dealt`, in words). */
+  matches: (MatchModel & { names: [string, string]; dealt?: string })[];
   progressive: boolean;
   tables: number;
   /** Whether the venue's /screen shows this tournament because a director pinned it, because it is the one being played, or shows another. */
   screen: 'pinned' | 'default' | 'other';
+  /** For each ready match: how its first dealer is chosen, and the clock the event gives it. */
+  seatings?: Record<string, { firstDealer: FirstDealerInfo; clock: { minutes: number | null; per: 'match' | 'game' } }>;
   error?: string | null;
   done?: string | null;
 }
@@ -219,6 +226,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
               <li>
                 {m.label}: {m.names[0]} vs {m.names[1]} · {m.status}
                 {m.table !== null ? ` · table ${m.table}` : ''}
+                {m.dealt ? ` · ${m.dealt}` : ''}
               </li>
             ))}
           </ul>
@@ -229,22 +237,20 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         <>
           <h2>Seat a match</h2>
           {ready.map((m) => (
-            <PostForm {...form(`/matches/${encodeURIComponent(m.matchId)}/start`)} class="inline-form">
+            <PostForm {...form(`/matches/${encodeURIComponent(m.matchId)}/start`)} class="stack-form seat-form">
               <span>
                 {m.label}: {m.names[0]} vs {m.names[1]}
               </span>{' '}
               <label>
                 Table <input name="table" type="number" min={1} max={props.tables + 16} required class="narrow" />
               </label>{' '}
-              <label>
-                First dealer{' '}
-                <select name="firstDealer">
-                  <option value="N">North</option>
-                  <option value="E">East</option>
-                  <option value="S">South</option>
-                  <option value="W">West</option>
-                </select>
-              </label>{' '}
+              {props.seatings?.[m.matchId] ? (
+                <>
+                  <FirstDealerFields info={props.seatings[m.matchId]!.firstDealer} />
+                  <ClockField {...props.seatings[m.matchId]!.clock} />
+                  <NamedDealerFields />
+                </>
+              ) : null}{' '}
               <button type="submit">Start</button>
             </PostForm>
           ))}

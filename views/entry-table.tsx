@@ -14,6 +14,7 @@ import type { Seat } from '../engine/cards.ts';
 import type { BidValue } from '../events/domain-events.ts';
 import { CardFace, cardText, cardWords } from './card-face.tsx';
 import { Notice, PostForm } from './entry-forms.tsx';
+import { type FirstDealerInfo, FirstDealerFields } from './seating-forms.tsx';
 
 export const ENTRY_PANEL_ID = 'entry-panel';
 
@@ -83,7 +84,7 @@ export interface EntryPanelProps {
   tournamentName: string;
   table: number;
   /** Matches that may start at this table; a next game of the match when one is due. */
-  start: { matchId: string; label: string; teams: [string, string]; next: boolean }[];
+  start: { matchId: string; label: string; teams: [string, string]; next: boolean; firstDealer?: FirstDealerInfo }[];
   game: EntryGame | null;
   error?: string | null;
   done?: string | null;
@@ -158,16 +159,7 @@ export function EntryPanel(props: EntryPanelProps) {
               <p>
                 {m.label}: {m.teams[0]} (North–South) vs {m.teams[1]} (East–West)
               </p>
-              {m.next ? null : (
-                <label>
-                  First dealer{' '}
-                  <select name="firstDealer">
-                    {SEAT_ORDER.map((s) => (
-                      <option value={s}>{SEAT_NAMES[s]}</option>
-                    ))}
-                  </select>
-                </label>
-              )}
+              {!m.next && m.firstDealer ? <FirstDealerFields info={m.firstDealer} /> : null}
               <button type="submit" class="big-button" data-action="start">
                 {m.next ? 'Start the next game' : 'Start the match here'}
               </button>

@@ -10,6 +10,22 @@ export interface MatchClock {
   minutes: number;
   /** ISO time time was called; null while the clock runs. */
   calledAt: string | null;
+  /** The game the clock times when each game has its own (asher); absent for a match clock. */
+  gameId?: string;
+}
+
+/**
+ * The clock that times a game: the match's clock, or the game's own. A game's own clock belongs
+ * to that game alone, so an earlier game's page shows none once the next game's clock runs.
+ */
+export function clockOfGame(clock: MatchClock | null | undefined, gameId: string): MatchClock | null {
+  if (!clock) return null;
+  return clock.gameId === undefined || clock.gameId === gameId ? clock : null;
+}
+
+/** What a clock times, in the competition's words: "game 2" (each game has its own) or "the match". */
+export function clockScope(clock: MatchClock, gameNumber: number | null): string {
+  return clock.gameId !== undefined ? (gameNumber !== null ? `game ${gameNumber}` : 'this game') : 'the match';
 }
 
 /** Milliseconds left as "M:SS", counting whole seconds down ("0:00" once the time is up). static/clock.js writes the same. */
@@ -21,21 +37,24 @@ export function clockText(msLeft: number): string {
 }
 
 /** A match's clock: the time left, ticking from its data-deadline, or that time was called. */
-export function Clock({ clock, now, label = 'Time left' }: { clock: MatchClock; now: Date; label?: string }) {
+export function Clock({ clock, now, label = 'Time left', scope }: { clock: MatchClock; now: Date; label?: string; scope?: string }) {
   const start = Date.parse(clock.startedAt);
   if (Number.isNaN(start)) return null;
   const deadline = new Date(start + clock.minutes * 60_000);
   if (clock.calledAt !== null) {
     return (
-      <p class="clock is-called">
-        <span class="clock-label">Clock</span> <span class="clock-value">Time called</span>
+      <p class="clock is-called" data-clock-scope={scope}>
+        <span class="clock-label">{scope ? `Clock on ${scope}` : 'Clock'}</span> <span class="clock-value">Time called</span>
       </p>
     );
   }
   const left = Math.max(0, deadline.getTime() - now.getTime());
   return (
-    <p class={left === 0 ? 'clock is-expired' : 'clock'} data-deadline={deadline.toISOString()}>
-      <span class="clock-label">{label}</span>{' '}
+    <p class={left === 0 ? 'clock is-expired' : 'clock'} data-deadline={deadline.toISOString()} data-clock-scope={scope}>
+      <span class="clock-label">
+        {label}
+        {scope ? ` in ${scope}` : ''}
+      </span>{' '}
       <time class="clock-value" datetime={`PT${Math.ceil(left / 1000)}S`}>
         {clockText(left)}
       </time>

@@ -16,7 +16,7 @@ import type { GameModel, MatchModel, TournamentModel } from '../events/read-mode
 import { Bracket, type SlotSources } from './bracket.tsx';
 import { CardFace } from './card-face.tsx';
 import { Leaderboard } from './leaderboard.tsx';
-import { Clock } from './match-clock.tsx';
+import { Clock, clockOfGame } from './match-clock.tsx';
 import { record } from './team-standing.ts';
 
 export const TICKER_ID = 'ticker';
@@ -178,7 +178,7 @@ function ScreenTable({ game, match, teamNames, layout, now }: ScreenTableProps) 
         <span class="table-round">
           {match?.label ?? `Game ${game.number}`} · game {game.number}
         </span>
-        {match?.clock ? <Clock clock={match.clock} now={now} label="Left" /> : null}
+        {clockOfGame(match?.clock, game.gameId) ? <Clock clock={clockOfGame(match?.clock, game.gameId)!} now={now} label="Left" /> : null}
       </header>
       <dl class="screen-scores">
         {TEAMS.map((team) => (

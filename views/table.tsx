@@ -10,7 +10,7 @@ import type { BidValue } from '../events/domain-events.ts';
 import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
 import { CardFace } from './card-face.tsx';
 import { replayLink } from './replay.tsx';
-import { Clock, type MatchClock } from './match-clock.tsx';
+import { Clock, type MatchClock, clockOfGame, clockScope } from './match-clock.tsx';
 
 /** The id of a table's live region: the SSE target for that game's updates. */
 export function tableId(gameId: string): string {
@@ -48,6 +48,7 @@ export function TableView({ game, teamNames, clock, now }: TableViewProps) {
   if (game.winner || game.abandoned) classes.push('is-over');
   if (openClaims.length > 0) classes.push('is-under-review');
   const headingId = `${tableId(game.gameId)}-title`;
+  const timer = clockOfGame(clock, game.gameId);
 
   return (
     <section id={tableId(game.gameId)} class={classes.join(' ')} aria-labelledby={headingId}>
@@ -59,7 +60,7 @@ export function TableView({ game, teamNames, clock, now }: TableViewProps) {
           Game {game.number}
           {current ? ` · Hand ${current.number}` : ''}
         </p>
-        {clock ? <Clock clock={clock} now={now ?? new Date()} /> : null}
+        {timer ? <Clock clock={timer} now={now ?? new Date()} scope={clockScope(timer, game.number)} /> : null}
       </header>
 
       <GameStatus game={game} name={name} />
