@@ -29,6 +29,12 @@ export interface FormatOptions {
   finalRules: RulesChoice | null;
   /** An odd team count gives the bye by a recorded high-card draw (blp-2024) instead of to the top seed. */
   byeByDraw: boolean;
+  /**
+   * Double elimination drawn round by round (engine/bracket-rounds.ts), one bye for each odd
+   * group of a round, never padded to a power of two (blp-2024). Absent in events created
+   * before it existed, which keep the bracket they were drawn with.
+   */
+  roundByRound?: boolean;
   /** Who picks the first dealer of a match. */
   firstDealer: 'high-card' | 'coin-toss' | 'random';
   /** Entry fees: early, late, and the deadline between them (ISO date); null when free. */
@@ -67,6 +73,7 @@ export const FORMATS: Readonly<Record<Exclude<FormatId, 'custom'>, FormatOptions
     firstRoundRules: 'blp-r1',
     finalRules: 'blp-final',
     byeByDraw: true,
+    roundByRound: true,
     fees: { early: 30, late: 40, deadline: '2024-09-12' },
   },
   'unc-intramural': {
@@ -138,6 +145,9 @@ export function formatProblem(options: FormatOptions): string | null {
     return `elimination must be one of ${eliminations.join(', ')}, not '${String(options.elimination)}'`;
   }
   if (options.reset && options.elimination !== 'double') return `a reset final exists only in double elimination, not '${options.elimination}'`;
+  if (options.roundByRound && (options.elimination !== 'double' || options.reset)) {
+    return `a bracket drawn round by round is a double elimination with no reset final, not '${options.elimination}'${options.reset ? ' with a reset' : ''}`;
+  }
   if (!Number.isInteger(options.gamesToWin) || options.gamesToWin < 1 || options.gamesToWin > 4) {
     return `games to win a match must be 1 to 4 (1 = one game, 2 = best of 3), not ${String(options.gamesToWin)}`;
   }
