@@ -20,6 +20,8 @@ import { NotFoundPage } from '../views/not-found.tsx';
 import { teamStandings } from '../views/team-standing.ts';
 import { checkInTeam, createTournament, pinScreen, registerTeam, startTournament, withdrawTeam } from './tournament-commands.ts';
 import { startMatch, startRound } from './match-commands.ts';
+import { drawRound, roundToDraw } from './round-commands.ts';
+import { roundDrawInput } from './round-draw-input.ts';
 import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
 import { tournamentById } from '../events/lookup.ts';
 
@@ -114,6 +116,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       teams: t.teams.map((team) => ({ ...team, checkedIn: state.checkedIn.includes(team.teamId), standing: standings.get(team.teamId)?.label ?? team.status })),
       matches: t.matches.map((m) => ({ ...m, names: [name(m.teams[0]), name(m.teams[1])] as [string, string] })),
       progressive: Boolean(state.progressive),
+      roundToDraw: roundToDraw(models, tournamentId),
       tables: tableCount(models, tournamentId),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'newest',
       error: notice.error ?? null,
@@ -254,6 +257,14 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const tournamentId = tournamentIdOf(c);
       const seed = parseFields(input, RoundFields).seed || `${tournamentId}:${models.position}`;
       return { decision: startRound(models, { tournamentId, seed }), done: 'Seated the next round.' };
+    }),
+  );
+
+  // A bracket drawn round by round (blp-2024): the next round, with its byes' card draws.
+  app.post('/tournaments/:tournamentId/rounds/draw', (c) =>
+    onTournament(c, 'draw-round', (input) => {
+      const draw = roundDrawInput(input);
+      return { decision: drawRound(models, { tournamentId: tournamentIdOf(c), ...draw }), done: `Drew round ${draw.round}.` };
     }),
   );
 
