@@ -21,7 +21,7 @@ import { teamStandings } from '../views/team-standing.ts';
 import { checkInTeam, createTournament, pinScreen, registerTeam, startTournament, withdrawTeam } from './tournament-commands.ts';
 import { startMatch, startRound } from './match-commands.ts';
 import { drawRound, roundToDraw } from './round-commands.ts';
-import { roundDrawInput } from './round-draw-input.ts';
+import { cardsOf, roundDrawInput } from './round-draw-input.ts';
 import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
 import { tournamentById } from '../events/lookup.ts';
 
@@ -59,6 +59,8 @@ const DrawFields = fields({
     return order.length > 0 ? order : undefined;
   }),
   seed,
+  // blp-2024, an odd count: the cards drawn for the round 1 bye, as on the round draw's form.
+  byeCards: field.raw().optional(),
 });
 const RoundFields = fields({ seed });
 const SeatFields = fields({
@@ -237,9 +239,10 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   app.post('/tournaments/:tournamentId/start', (c) =>
     onTournament(c, 'start', (input) => {
       const tournamentId = tournamentIdOf(c);
-      const { order, seed } = parseFields(input, DrawFields);
+      const { order, seed, byeCards } = parseFields(input, DrawFields);
+      const byeDraw = cardsOf(byeCards, 'the bye draw’s');
       return {
-        decision: startTournament(models, { tournamentId, ...(order ? { order } : {}), ...(seed ? { seed } : {}) }),
+        decision: startTournament(models, { tournamentId, ...(order ? { order } : {}), ...(seed ? { seed } : {}), ...(byeDraw.length > 0 ? { byeDraw } : {}) }),
         done: order ? 'Seeded in the order given and drew the bracket.' : 'Seeded at random and drew the bracket.',
       };
     }),

@@ -11,15 +11,15 @@ import type { DrawRoundInput } from './round-commands.ts';
 import { CommandError } from './commands.ts';
 import { field, fields, parseFields } from './request-input.ts';
 
-const GROUPS = { winners: 'winners’ bracket', losers: 'losers’ bracket' } as const;
+const GROUPS = { winners: 'the winners’ bracket', losers: 'the losers’ bracket' } as const;
 
 const RoundDrawFields = fields({
   round: field.whole({ min: 2, max: 200 }),
-  confirm: field.raw(),
+  confirm: field.raw().optional(),
   seed: field.optionalText({ max: 100 }),
-  winnersCards: field.raw(),
+  winnersCards: field.raw().optional(),
   winnersBye: field.optionalText({ max: 120 }),
-  losersCards: field.raw(),
+  losersCards: field.raw().optional(),
   losersBye: field.optionalText({ max: 120 }),
 });
 
@@ -40,7 +40,7 @@ export function roundDrawInput(input: Record<string, unknown>): Omit<DrawRoundIn
 }
 
 /** A group's cards: rounds of team-and-card pairs, from the form's lines or JSON's list. */
-function cardsOf(raw: unknown, where: string): DrawRound[] {
+export function cardsOf(raw: unknown, where: string): DrawRound[] {
   if (raw === undefined || raw === null || raw === '') return [];
   if (Array.isArray(raw)) {
     return raw.map((round, r) => {

@@ -199,6 +199,12 @@ export function DirectorTournament(props: DirectorTournamentProps) {
             <label>
               Random seed (recorded, so the draw can be checked) <input name="seed" maxlength={100} />
             </label>
+            {props.format === 'blp-2024' ? (
+              <label>
+                Bye draw, with an odd number of teams: the cards drawn, team and card, one draw a line (leave empty to draw from the seed)
+                <textarea name="byeCards" rows={2} placeholder="aces AS, kings 10H, books 4C"></textarea>
+              </label>
+            ) : null}
             <button type="submit">Seed, draw and start</button>
           </PostForm>
         </>
