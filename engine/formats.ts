@@ -246,14 +246,15 @@ export function tossWinner(draw: Extract<FirstDealerDraw, { method: 'coin-toss' 
 
 /**
  * A high-card draw made from a recorded seed, for events the system draws for (the bots, the
- * demo): each id draws from a shuffled 52-card deck; ids tied for the highest card redraw from a
- * fresh shuffle. The rounds are what gets recorded, so the draw can be checked like a real one.
+ * demo): each id draws from a shuffled 52-card deck (two decks for more than 52 ids); ids tied
+ * for the highest card redraw from a fresh shuffle. The rounds are what gets recorded, so the draw can be checked like a real one.
  */
 export function drawFromSeed<Id extends string>(ids: readonly Id[], seed: string): Partial<Record<Id, string>>[] {
   const rounds: Partial<Record<Id, string>>[] = [];
   let drawing = [...ids];
   while (drawing.length > 1) {
-    const deck = shuffleInPlace(Array.from({ length: 52 }, (_, c) => c), createRandom(`${seed}:draw-${rounds.length}`));
+    // More drawers than one deck holds (a 53- to 64-team bye draw) draw from two decks.
+    const deck = shuffleInPlace(Array.from({ length: drawing.length > 52 ? 104 : 52 }, (_, c) => c % 52), createRandom(`${seed}:draw-${rounds.length}`));
     const round: Partial<Record<Id, string>> = {};
     drawing.forEach((id, i) => (round[id] = cardName(deck[i]!)));
     rounds.push(round);

@@ -115,7 +115,8 @@ export function drawHighCard(drawing: readonly string[], rounds: readonly DrawRo
         throw new Error(`${label}: team '${team}' drew '${name}', which is not a card of the draw (a natural card such as AS or 10H)`);
       }
       const other = seen.get(card);
-      if (other !== undefined) throw new Error(`${label}: teams '${other}' and '${team}' both drew ${name}; one deck holds one of each card`);
+      // More teams than a deck holds (53 to 64) draw from two decks, where a card comes twice.
+      if (other !== undefined && left.length <= 52) throw new Error(`${label}: teams '${other}' and '${team}' both drew ${name}; one deck holds one of each card`);
       seen.set(card, team);
       best = Math.max(best, naturalRank(card));
     }
