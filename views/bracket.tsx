@@ -89,6 +89,7 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
       slotText={(slot) => slotText(match, slot, sources, byId, numbers)}
       forThird={lastLosers && purpose === 'third'}
       byeCard={drawn?.byeCards[match.matchId]}
+      short={fit !== undefined}
     />
   );
   return (
@@ -183,9 +184,11 @@ interface MatchCardProps {
   forThird: boolean;
   /** A bye drawn by high card: the card that won it (null when one team alone could draw). */
   byeCard?: string | null | undefined;
+  /** The venue screen's narrow cards: the bye's card alone. */
+  short?: boolean;
 }
 
-function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCard }: MatchCardProps) {
+function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCard, short = false }: MatchCardProps) {
   // A bye is no contest: it has no games to count.
   const showGames = match.status !== 'bye' && (gamesToWin > 1 || match.games.length > 0);
   const classes = ['match', `match--${match.status}`];
@@ -209,7 +212,7 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
           const won = teamId !== null && match.winner === teamId;
           return (
             <li class={teamClass(teamId, won, match.status)}>
-              <span class="slot-name">{teamId === null ? (match.status === 'bye' ? byeText(byeCard) : slotText(slot)) : (names.get(teamId) ?? teamId)}</span>
+              <span class="slot-name">{teamId === null ? (match.status === 'bye' ? byeText(byeCard, short) : slotText(slot)) : (names.get(teamId) ?? teamId)}</span>
               {won ? <span class="visually-hidden"> (winner)</span> : null}
               {showGames && teamId !== null ? (
                 <span class="games-won">
@@ -227,8 +230,9 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
 }
 
 /** A bye slot: with the card that won it when the bye was drawn by high card. */
-function byeText(card: string | null | undefined): string {
-  if (card === undefined) return 'bye';
+function byeText(card: string | null | undefined, short: boolean): string {
+  if (card === undefined || (card === null && short)) return 'bye';
+  if (short) return `bye · ${card}`;
   return card === null ? 'bye (the only team yet to have one)' : `bye · high card ${card}`;
 }
 
