@@ -152,6 +152,33 @@ describe('blp-2024 played to the end by bots, drawn round by round', () => {
   }
 });
 
+describe('a disqualification in a blp event drawn round by round', () => {
+  it('forfeits the team’s matches, keeps it out of every later bye draw, and the event still ends in 2n-2 matches', async () => {
+    const { ledger, app } = copyOf(fixture, NOW);
+    await blpEvent(app, 'b', 7, { order: '', seed: 'dq' });
+    const drive = () => driveTables(ledger, { tournamentId: 'b', seed: 'dq-bots', now: NOW });
+    for (let i = 0; i < 50_000 && !matchesOf(ledger, 'b').some((m) => m.round === 2); i++) drive();
+    // The team that had round 1's bye is put out while unbeaten, once round 2 is drawn.
+    const cheat = matchesOf(ledger, 'b').find((m) => m.round === 1 && m.status === 'bye')!.winner!;
+    await ok(send(app, fixture.clients.judge, 'POST', '/judge/disqualify', { json: { tournamentId: 'b', teamId: cheat, reason: 'marked cards' } }));
+    const drawnBefore = eventsOf(ledger, 'BracketRoundDrawn').length;
+    let steps = 0;
+    while (drive() > 0) if (++steps > 200_000) throw new Error('the event did not finish');
+    const model = ledger.models.tournaments.b!.model;
+    expect(model.status).toBe('finished');
+    expect(model.matches.filter((m) => m.status !== 'bye')).toHaveLength(12);
+    const cheatMatches = model.matches.filter((m) => m.teams.includes(cheat) && m.round >= 2);
+    expect(cheatMatches.length).toBeGreaterThan(0);
+    for (const m of cheatMatches) expect([m.status, m.winner === cheat]).toEqual(['forfeit', false]);
+    for (const e of eventsOf(ledger, 'BracketRoundDrawn').slice(drawnBefore)) {
+      for (const d of e.draws) expect(d.teams, `round ${e.round}`).not.toContain(cheat);
+    }
+    expect(model.teams.find((t) => t.teamId === cheat)!.status).toBe('disqualified');
+    expectRebuildEqualsLive(ledger);
+    ledger.close();
+  }, 120_000);
+});
+
 describe('a director draws the rounds with the cards drawn at the table', () => {
   it('refuses a wrong draw with its reason and records nothing; a later correction puts played matches under review', async () => {
     const { ledger, app } = copyOf(fixture, NOW);
