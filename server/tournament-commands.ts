@@ -224,7 +224,8 @@ export function startTournament(
       throw new CommandError(`tournament ${id}: ${(error as Error).message}`);
     }
   }
-  if (!tournament.progressive && tournament.format.byeByDraw && seeds.length % 2 === 1) {
+  // A bracket drawn round by round always draws its byes by high card.
+  if (!tournament.progressive && (tournament.format.byeByDraw || tournament.format.roundByRound) && seeds.length % 2 === 1) {
     const rounds = input.byeDraw ?? drawFromSeed(seeds, `${input.seed ?? 'seed'}:bye`);
     try {
       const draw = drawBye(seeds, rounds as DrawRound[]);

@@ -8,6 +8,9 @@ import { type BracketState, isFinished, matchViews, placings, recordResult, star
 import { appendRound, decideByes, firstRoundBracket, firstRoundPlan, nextRoundPlan, pairRound } from '../engine/bracket-rounds.ts';
 import { createRandom } from '../engine/random.ts';
 import { drawHighCard } from '../engine/seeding.ts';
+import { FORMATS, formatOptions, formatProblem } from '../engine/formats.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { driveToEnd, tempLedger } from './tournament-ledger.ts';
 
 const teams = (n: number) => Array.from({ length: n }, (_, i) => `t${i + 1}`);
 
@@ -93,5 +96,31 @@ describe('a double-elimination bracket drawn round by round', () => {
   it('draws high card among any count of teams, ties redrawing', () => {
     expect(drawHighCard(['a', 'b'], [{ a: 'KS', b: 'KH' }, { a: '4C', b: '9D' }])).toEqual({ team: 'b', card: '9D', rounds: 2 });
     expect(() => drawHighCard(['a', 'b'], [{ a: 'KS', b: 'KH' }])).toThrow("'a', 'b' are still tied for the highest card");
+  });
+
+  it('is a format option: on for blp-2024, and only for a double elimination without a reset', () => {
+    expect(FORMATS['blp-2024'].roundByRound).toBe(true);
+    expect(FORMATS['pitt-boss'].roundByRound).toBeFalsy();
+    expect(formatProblem(formatOptions('custom', { elimination: 'double', roundByRound: true }))).toBeNull();
+    expect(formatProblem(formatOptions('custom', { elimination: 'single', roundByRound: true }))).toBe(
+      "a bracket drawn round by round is a double elimination with no reset final, not 'single'",
+    );
+    expect(formatProblem(formatOptions('custom', { elimination: 'double', reset: true, roundByRound: true }))).toBe(
+      "a bracket drawn round by round is a double elimination with no reset final, not 'double' with a reset",
+    );
+  });
+
+  it('draws round 1’s bye by high card in a custom event drawn round by round, and plays it through', () => {
+    const ledger = tempLedger();
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'c', name: 'Custom', format: 'custom', options: { elimination: 'double', roundByRound: true } }));
+    for (let i = 1; i <= 5; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'c', teamId: `t${i}`, name: `Team ${i}`, players: ['a', 'b'] }));
+    ledger.execute(startTournament(ledger.models, { tournamentId: 'c', seed: 'custom' }));
+    const state = ledger.models.tournaments.c!;
+    expect(state.byeDraw).not.toBeNull();
+    expect(state.model.matches.filter((m) => m.status === 'bye').map((m) => m.winner)).toEqual([state.byeDraw!.team]);
+    driveToEnd(ledger, 'c', 'custom');
+    expect(ledger.models.tournaments.c!.model.status).toBe('finished');
+    expect(ledger.models.tournaments.c!.model.matches.filter((m) => m.status !== 'bye')).toHaveLength(8);
+    ledger.close();
   });
 });
