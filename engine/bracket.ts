@@ -12,6 +12,10 @@
  * - `first-round-losers` (pitt-boss): only first-round losers enter a losers bracket, which
  *   plays for 3rd place; any later loss is final. Placings: 1st the winners-bracket champion,
  *   2nd the loser of the winners-bracket final, 3rd the losers-bracket champion.
+ *
+ * A double-elimination bracket can also be drawn round by round (blp-2024: one bye by a
+ * high-card draw in each odd group, never padded to a power of two): engine/bracket-rounds.ts
+ * builds its first round and appends each later one as it is drawn, in these same terms.
  */
 import { MAX_TEAMS, byeCount } from './seeding.ts';
 
@@ -56,6 +60,11 @@ export interface Bracket {
   thirdPlace: boolean;
   /** In dependency order: every slot refers only to matches listed before it. */
   matches: BracketMatch[];
+  /**
+   * Drawn round by round (engine/bracket-rounds.ts): `matches` holds the rounds drawn so far, and
+   * the bracket is finished only once its final (`F`) is drawn and decided.
+   */
+  byRound?: true;
 }
 
 export interface BracketOptions {
@@ -240,7 +249,7 @@ function removeEmptyMatches(matches: BracketMatch[]): BracketMatch[] {
   return kept;
 }
 
-function linkRoutes(matches: BracketMatch[]): void {
+export function linkRoutes(matches: BracketMatch[]): void {
   const byId = new Map(matches.map((m) => [m.id, m]));
   for (const match of matches) {
     match.slots.forEach((slot, index) => {
@@ -254,7 +263,7 @@ function linkRoutes(matches: BracketMatch[]): void {
   }
 }
 
-function checkTeams(teams: string[]): void {
+export function checkTeams(teams: string[]): void {
   if (teams.length < 2 || teams.length > MAX_TEAMS) {
     throw new Error(`bracket: ${teams.length} teams; a bracket holds 2 to ${MAX_TEAMS}`);
   }
@@ -346,6 +355,7 @@ export function playableMatches(state: BracketState): MatchView[] {
 
 /** Whether every match is decided (played, bye, forfeit or not needed); `views` when the caller has them already. */
 export function isFinished(state: BracketState, views: readonly MatchView[] = matchViews(state)): boolean {
+  if (state.bracket.byRound && !views.some((view) => view.side === 'final')) return false;
   return views.every((view) => view.status === 'played' || view.status === 'bye' || view.status === 'forfeit' || view.status === 'not-needed');
 }
 
@@ -396,6 +406,7 @@ export function correctResult(state: BracketState, matchId: string, newWinner: s
 export function placings(state: BracketState): Placing[] {
   const views = matchViews(state);
   const open = views.filter((v) => !(v.status === 'played' || v.status === 'bye' || v.status === 'forfeit' || v.status === 'not-needed'));
+  if (state.bracket.byRound && !views.some((v) => v.side === 'final')) throw new Error('placings: the bracket is not finished; its final is not drawn yet');
   if (open.length > 0) {
     throw new Error(`placings: the bracket is not finished; still open: ${open.map((v) => `${v.id} (${v.status})`).join(', ')}`);
   }
@@ -442,7 +453,8 @@ export function placings(state: BracketState): Placing[] {
       return result;
     }
     case 'double': {
-      const grand = byId.get('GF')!;
+      // A bracket drawn round by round has one final, `F`, and no reset.
+      const grand = (byId.get('GF') ?? byId.get('F'))!;
       const replay = byId.get('GF2');
       const decider = replay && replay.status !== 'not-needed' ? replay : grand;
       place([decider.winner!]);

@@ -35,6 +35,12 @@ export interface FormatOptions {
   finalRules: RulesChoice | null;
   /** An odd team count gives the bye by a recorded high-card draw (blp-2024) instead of to the top seed. */
   byeByDraw: boolean;
+  /**
+   * Double elimination drawn round by round (engine/bracket-rounds.ts), one bye for each odd
+   * group of a round, never padded to a power of two (blp-2024). Absent in events created
+   * before it existed, which keep the bracket they were drawn with.
+   */
+  roundByRound?: boolean;
   /** Who picks the first dealer of a match. */
   firstDealer: 'high-card' | 'coin-toss' | 'random';
   /** Entry fees: early, late, and the deadline between them (ISO date); null when free. */
@@ -74,6 +80,7 @@ export const FORMATS: Readonly<Record<Exclude<FormatId, 'custom'>, FormatOptions
     firstRoundRules: 'blp-r1',
     finalRules: 'blp-final',
     byeByDraw: true,
+    roundByRound: true,
     fees: { early: 30, late: 40, deadline: '2024-09-12' },
   },
   'unc-intramural': {
@@ -146,6 +153,9 @@ export function formatProblem(options: FormatOptions): string | null {
     return `elimination must be one of ${eliminations.join(', ')}, not '${String(options.elimination)}'`;
   }
   if (options.reset && options.elimination !== 'double') return `a reset final exists only in double elimination, not '${options.elimination}'`;
+  if (options.roundByRound && (options.elimination !== 'double' || options.reset)) {
+    return `a bracket drawn round by round is a double elimination with no reset final, not '${options.elimination}'${options.reset ? ' with a reset' : ''}`;
+  }
   if (!Number.isInteger(options.gamesToWin) || options.gamesToWin < 1 || options.gamesToWin > 4) {
     return `games to win a match must be 1 to 4 (1 = one game, 2 = best of 3), not ${String(options.gamesToWin)}`;
   }
@@ -261,14 +271,15 @@ export function tossWinner(draw: Extract<FirstDealerDraw, { method: 'coin-toss' 
 
 /**
  * A high-card draw made from a recorded seed, for events the system draws for (the bots, the
- * demo): each id draws from a shuffled 52-card deck; ids tied for the highest card redraw from a
- * fresh shuffle. The rounds are what gets recorded, so the draw can be checked like a real one.
+ * demo): each id draws from a shuffled 52-card deck (two decks for more than 52 ids); ids tied
+ * for the highest card redraw from a fresh shuffle. The rounds are what gets recorded, so the draw can be checked like a real one.
  */
 export function drawFromSeed<Id extends string>(ids: readonly Id[], seed: string): Partial<Record<Id, string>>[] {
   const rounds: Partial<Record<Id, string>>[] = [];
   let drawing = [...ids];
   while (drawing.length > 1) {
-    const deck = shuffleInPlace(Array.from({ length: 52 }, (_, c) => c), createRandom(`${seed}:draw-${rounds.length}`));
+    // More drawers than one deck holds (a 53- to 64-team bye draw) draw from two decks.
+    const deck = shuffleInPlace(Array.from({ length: drawing.length > 52 ? 104 : 52 }, (_, c) => c % 52), createRandom(`${seed}:draw-${rounds.length}`));
     const round: Partial<Record<Id, string>> = {};
     drawing.forEach((id, i) => (round[id] = cardName(deck[i]!)));
     rounds.push(round);

@@ -75,50 +75,62 @@ export function drawBye(alive: readonly string[], rounds: readonly DrawRound[]):
   if (alive.length % 2 === 0) {
     throw new Error(`bye draw: ${alive.length} teams are alive, an even count, so there is no bye to draw`);
   }
+  return drawHighCard(alive, rounds, 'the teams alive in this round');
+}
+
+/**
+ * A high-card draw among `drawing` (any count): the highest card wins; tied teams redraw. Used
+ * for the bye of a round drawn group by group, where only the teams of an odd group that have
+ * had no bye yet draw, and their count may be even.
+ */
+export function drawHighCard(drawing: readonly string[], rounds: readonly DrawRound[], who = 'the teams drawing'): ByeDraw {
+  checkIds(drawing, 'bye draw', 1, Infinity);
+  const alive = [...drawing];
   if (rounds.length === 0) {
     throw new Error(`bye draw: no cards recorded; each of the ${alive.length} teams draws one ("highest card drawn will receive a BYE")`);
   }
-  let drawing: string[] = [...alive];
+  let left: string[] = [...alive];
   for (let r = 0; r < rounds.length; r++) {
     const label = r === 0 ? 'bye draw' : `bye draw, redraw ${r}`;
     const round = rounds[r]!;
     for (const team of Object.keys(round)) {
-      if (!drawing.includes(team)) {
+      if (!left.includes(team)) {
         throw new Error(
           alive.includes(team)
             ? `${label}: team '${team}' was not tied for the highest card, so it does not redraw`
-            : `${label}: team '${team}' is not one of the teams alive in this round`,
+            : `${label}: team '${team}' is not one of ${who}`,
         );
       }
     }
-    const missing = drawing.filter((team) => !(team in round));
+    const missing = left.filter((team) => !(team in round));
     if (missing.length > 0) {
       throw new Error(`${label}: no card recorded for ${missing.map((t) => `'${t}'`).join(', ')}; the draw is incomplete`);
     }
     const seen = new Map<number, string>();
     let best = 0;
-    for (const team of drawing) {
+    for (const team of left) {
       const name = round[team]!;
       const card = parseCard(name);
       if (card === null || naturalRank(card) === 0) {
         throw new Error(`${label}: team '${team}' drew '${name}', which is not a card of the draw (a natural card such as AS or 10H)`);
       }
       const other = seen.get(card);
-      if (other !== undefined) throw new Error(`${label}: teams '${other}' and '${team}' both drew ${name}; one deck holds one of each card`);
+      // More teams than a deck holds (53 to 64) draw from two decks, where a card comes twice.
+      if (other !== undefined && left.length <= 52) throw new Error(`${label}: teams '${other}' and '${team}' both drew ${name}; one deck holds one of each card`);
       seen.set(card, team);
       best = Math.max(best, naturalRank(card));
     }
-    const top = drawing.filter((team) => naturalRank(parseCard(round[team]!)!) === best);
+    const top = left.filter((team) => naturalRank(parseCard(round[team]!)!) === best);
     if (top.length === 1) {
       if (r < rounds.length - 1) {
         throw new Error(`bye draw, redraw ${r + 1}: not needed, '${top[0]}' already won the draw with ${round[top[0]!]}`);
       }
       return { team: top[0]!, card: round[top[0]!]!, rounds: r + 1 };
     }
-    drawing = top;
+    left = top;
   }
   throw new Error(
-    `bye draw: ${drawing.map((t) => `'${t}'`).join(', ')} are still tied for the highest card; they redraw (record another round)`,
+    `bye draw: ${left.map((t) => `'${t}'`).join(', ')} are still tied for the highest card; they redraw (record another round)`,
   );
 }
 

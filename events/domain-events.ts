@@ -253,6 +253,38 @@ export const ProgressiveRoundStarted = defineEvent({
 });
 
 /**
+ * A later round of a bracket drawn round by round (blp-2024, engine/bracket-rounds.ts): each odd
+ * group's bye draw (the teams that drew, the cards by team with any redraws, the bye and its
+ * card, the bye's match) and the round's matches, each slot the winner or loser of an earlier
+ * match or a bye. `seed` when the system drew the cards.
+ */
+const roundSlot = check.either(check.object({ kind: check.oneOf(['winner', 'loser'] as const), match: id }), check.object({ kind: check.oneOf(['bye'] as const) }));
+export const BracketRoundDrawn = defineEvent({
+  type: 'BracketRoundDrawn',
+  version: 1,
+  validate: check.object({
+    tournamentId: id,
+    round: check.integer({ min: 2, max: 200 }),
+    draws: check.array(
+      check.object({
+        group: check.oneOf(['winners', 'losers'] as const),
+        teams: check.array(id, { min: 1, max: 64 }),
+        cards: check.array(check.record(id, cardName)),
+        bye: id,
+        card: check.nullable(cardName),
+        match: id,
+      }),
+      { max: 2 },
+    ),
+    matches: check.array(
+      check.object({ id, side: check.oneOf(['winners', 'losers', 'final'] as const), slots: check.array(roundSlot, { min: 2, max: 2 }) }),
+      { min: 1, max: 64 },
+    ),
+    seed: check.optional(check.text({ max: 200 })),
+  }),
+});
+
+/**
  * The director's choice of the tournament the venue's `/screen` address shows. A TV left on
  * `/screen` keeps showing it when another tournament is created, until a director pins another.
  */
@@ -285,6 +317,7 @@ export type PlayerRegistered = Payload<typeof PlayerRegistered>;
 export type GameResultCorrected = Payload<typeof GameResultCorrected>;
 export type ProgressiveRoundStarted = Payload<typeof ProgressiveRoundStarted>;
 export type ScreenPinned = Payload<typeof ScreenPinned>;
+export type BracketRoundDrawn = Payload<typeof BracketRoundDrawn>;
 export type TeamStart = { score: number; bags: number; sets: number };
 export type { Team };
 
@@ -313,4 +346,5 @@ export const domainEvents = eventRegistry(
   GameResultCorrected,
   ProgressiveRoundStarted,
   ScreenPinned,
+  BracketRoundDrawn,
 );

@@ -16,10 +16,12 @@ import {
   placings,
   startBracket,
 } from '../engine/bracket.ts';
+import { type DrawnRound, type GroupDraw, appendRound, firstRoundBracket } from '../engine/bracket-rounds.ts';
 import type { Team } from '../engine/cards.ts';
 import { type FormatOptions, prizesFor } from '../engine/formats.ts';
-import { type ByeDraw, drawBye } from '../engine/seeding.ts';
+import { type ByeDraw, drawBye, drawHighCard } from '../engine/seeding.ts';
 import type {
+  BracketRoundDrawn,
   ClockStarted,
   GameResultCorrected,
   MatchStarted,
@@ -59,7 +61,8 @@ export type TournamentEvent =
   | { type: 'PlayerRegistered'; payload: PlayerRegistered }
   | { type: 'GameResultCorrected'; payload: GameResultCorrected }
   | { type: 'ProgressiveRoundStarted'; payload: ProgressiveRoundStarted }
-  | { type: 'ScreenPinned'; payload: ScreenPinned };
+  | { type: 'ScreenPinned'; payload: ScreenPinned }
+  | { type: 'BracketRoundDrawn'; payload: BracketRoundDrawn };
 
 /** Live facts about a bracket match that the bracket itself does not hold. */
 export interface MatchInfo {
@@ -89,6 +92,8 @@ export interface TournamentState {
   disqualified: { teamId: string; kind: 'disqualified' | 'no-show' | 'forfeit'; reason: string; position: number }[];
   /** The blp-2024 bye draw as the recorded cards decide it. */
   byeDraw: ByeDraw | null;
+  /** A bracket drawn round by round: each round's bye draws as recorded, round 1's included. */
+  roundDraws?: (GroupDraw & { round: number })[];
   /** Judges' corrections of finished games' results, in ledger order; the latest for a game stands. */
   corrections: { gameId: string; matchId: string; winner: string; reason: string; judge: string; position: number; at: string }[];
   /** Played matches a correction put under review, and the position of the correction. */
@@ -181,6 +186,7 @@ export function evolveTournament(
         }
       }
       if (state.progressive) progressiveStarted(state.progressive, e.seeds);
+      else if (state.format.roundByRound) startByRound(state, e.seeds, (e.byeDraw ?? []) as Record<string, string>[]);
       else state.bracket = startBracket(buildBracket(e.seeds, { format: state.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: state.format.reset }));
       refresh(state, games);
       return;
@@ -241,6 +247,24 @@ export function evolveTournament(
     case 'ScreenPinned':
       state.screenPinnedAt = position;
       return;
+    case 'BracketRoundDrawn': {
+      const e = event.payload as unknown as DrawnRound;
+      if (!state.bracket) return;
+      try {
+        state.bracket = { ...state.bracket, bracket: appendRound(state.bracket.bracket, e) };
+      } catch {
+        // The command drew the round from this bracket; a ledger written by something else keeps the bracket as it was.
+        return;
+      }
+      state.roundDraws = [...(state.roundDraws ?? []), ...e.draws.map((d) => ({ ...d, round: e.round }))];
+      const final = e.matches.some((m) => m.side === 'final');
+      const name = (id: string) => state.model.teams.find((t) => t.teamId === id)?.name ?? id;
+      const byes = e.draws.map((d) => `${name(d.bye)} has the bye${d.card ? ` (${d.card})` : ''}`);
+      addLatest(state, `${final ? 'Final drawn' : `Round ${e.round} drawn`}${byes.length > 0 ? `: ${byes.join('; ')}` : ''}`, position);
+      settle(state, games, position);
+      refresh(state, games);
+      return;
+    }
     case 'ProgressiveRoundStarted':
       if (state.progressive) roundStarted(state.progressive, event.payload);
       addLatest(state, `Round ${event.payload.round} seated at ${event.payload.seating.length} tables`, position);
@@ -251,6 +275,30 @@ export function evolveTournament(
       return _exhaustive;
     }
   }
+}
+
+/**
+ * Round 1 of a bracket drawn round by round: the seeds as given, the bye (odd counts) to the
+ * highest card of the recorded draw.
+ */
+function startByRound(state: TournamentState, seeds: readonly string[], cards: Record<string, string>[]): void {
+  let bye: ByeDraw | null = null;
+  if (cards.length > 0) {
+    try {
+      bye = drawHighCard(seeds, cards);
+    } catch {
+      bye = null;
+    }
+  }
+  state.byeDraw = bye;
+  try {
+    state.bracket = startBracket(firstRoundBracket(seeds, bye?.team ?? null));
+  } catch {
+    // The command checked the draw; a ledger written by something else starts no bracket.
+    return;
+  }
+  const match = state.bracket.bracket.matches.find((m) => m.slots.some((slot) => slot.kind === 'bye'));
+  state.roundDraws = bye && match ? [{ round: 1, group: 'winners', teams: [...seeds], cards, bye: bye.team, card: bye.card, match: match.id }] : [];
 }
 
 /** A game of one of the tournament's matches (or progressive tables) started or changed its score. */
@@ -489,6 +537,7 @@ function fillDefaults(state: TournamentState): void {
   state.checkedIn ??= [];
   state.disqualified ??= [];
   state.byeDraw ??= null;
+  state.roundDraws ??= [];
   state.corrections ??= [];
   state.reviews ??= [];
   state.prizes ??= [];
@@ -593,12 +642,15 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
   // elimination, at its second loss. A first loss that sends the team on to a losers' bracket or
   // a 3rd-place match leaves it playing: a pitt-boss first-round loser plays on for 3rd.
   const bracketMatches = state.bracket.bracket.matches;
+  const byRound = state.bracket.bracket.byRound === true;
   views.forEach((view, i) => {
     if (!view.loser) return;
     const row = rows.get(view.loser);
     // matchViews lists the matches in the bracket's own order.
     const match = bracketMatches[i]!;
-    if (row && row.status === 'alive' && (match.loserTo === null || (lossesToOut !== null && row.losses >= lossesToOut))) row.status = 'out';
+    // In a bracket drawn round by round a winners'-bracket loser's next match is not drawn yet.
+    const lastLoss = match.loserTo === null && !(byRound && match.side === 'winners');
+    if (row && row.status === 'alive' && (lastLoss || (lossesToOut !== null && row.losses >= lossesToOut))) row.status = 'out';
   });
   if (isFinished(state.bracket, views)) {
     model.status = 'finished';

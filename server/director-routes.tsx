@@ -21,6 +21,8 @@ import { checkInTeam, createTournament, pinScreen, registerTeam, startTournament
 import { startMatch, startRound } from './match-commands.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from './seating-input.ts';
 import { createChoices } from './create-choices.ts';
+import { drawRound, roundToDraw } from './round-commands.ts';
+import { cardsOf, roundDrawInput } from './round-draw-input.ts';
 import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
 import { tournamentById } from '../events/lookup.ts';
 
@@ -57,6 +59,8 @@ const DrawFields = fields({
     return order.length > 0 ? order : undefined;
   }),
   seed,
+  // blp-2024, an odd count: the cards drawn for the round 1 bye, as on the round draw's form.
+  byeCards: field.raw().optional(),
 });
 const RoundFields = fields({ seed });
 // The first dealer and the clock are read by seating-input.ts, as at the table.
@@ -115,6 +119,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         dealt: firstDealerWords(state.matchInfo[m.matchId]?.started ? state.matchInfo[m.matchId]!.firstDealer : undefined, (id) => name(id)),
       })),
       progressive: Boolean(state.progressive),
+      roundToDraw: roundToDraw(models, tournamentId),
       tables: tableCount(models, tournamentId),
       seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m)])),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',
@@ -237,9 +242,10 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   app.post('/tournaments/:tournamentId/start', (c) =>
     onTournament(c, 'start', (input) => {
       const tournamentId = tournamentIdOf(c);
-      const { order, seed } = parseFields(input, DrawFields);
+      const { order, seed, byeCards } = parseFields(input, DrawFields);
+      const byeDraw = cardsOf(byeCards, 'the bye draw’s');
       return {
-        decision: startTournament(models, { tournamentId, ...(order ? { order } : {}), ...(seed ? { seed } : {}) }),
+        decision: startTournament(models, { tournamentId, ...(order ? { order } : {}), ...(seed ? { seed } : {}), ...(byeDraw.length > 0 ? { byeDraw } : {}) }),
         done: order ? 'Seeded in the order given and drew the bracket.' : 'Seeded at random and drew the bracket.',
       };
     }),
@@ -257,6 +263,14 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const tournamentId = tournamentIdOf(c);
       const seed = parseFields(input, RoundFields).seed || `${tournamentId}:${models.position}`;
       return { decision: startRound(models, { tournamentId, seed }), done: 'Seated the next round.' };
+    }),
+  );
+
+  // A bracket drawn round by round (blp-2024): the next round, with its byes' card draws.
+  app.post('/tournaments/:tournamentId/rounds/draw', (c) =>
+    onTournament(c, 'draw-round', (input) => {
+      const draw = roundDrawInput(input);
+      return { decision: drawRound(models, { tournamentId: tournamentIdOf(c), ...draw }), done: `Drew round ${draw.round}.` };
     }),
   );
 

@@ -7,7 +7,7 @@
 import type { ReadModels } from '../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../events/read-models.ts';
 import { asOfLink } from '../views/as-of.tsx';
-import { Bracket, bracketSources } from '../views/bracket.tsx';
+import { Bracket, bracketDraws, bracketSources } from '../views/bracket.tsx';
 import { Layout } from '../views/layout.tsx';
 import { Leaderboard } from '../views/leaderboard.tsx';
 import { LIVE_TABLES_ID, LiveTables, SCREEN_PIN_ID, Screen, TICKER_ID, Ticker, screenBracket, screenColumns } from '../views/screen.tsx';
@@ -46,7 +46,8 @@ function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[]
 /** What a tournament's bracket is drawn with, on its page, its screen and in their streams. */
 export function bracketProps(models: ReadModels, tournament: TournamentModel) {
   const state = tournamentById(models, tournament.tournamentId)!;
-  return { tournament, gamesToWin: state.format.gamesToWin, sources: bracketSources(state) };
+  const drawn = bracketDraws(state);
+  return { tournament, gamesToWin: state.format.gamesToWin, sources: bracketSources(state), ...(drawn ? { drawn } : {}) };
 }
 
 /** The tournament and the match a game is played in, when it is part of one. */

@@ -1,8 +1,9 @@
 /**
  * Bots at the tables: a director who seats ready matches, and scorekeepers who deal from a
  * seed, enter the bots' bids and cards one at a time, and claim the reneges the plays show.
- * The director also seats progressive rounds and calls time on clocks that have run out by the
- * driver's `now`. Everything goes through the same commands people use, so the demo, the tests
+ * The director also seats progressive rounds, draws the next round of a bracket drawn round by
+ * round (blp-2024) from a seed once the last one is decided, and calls time on clocks that have
+ * run out by the driver's `now`. Everything goes through the same commands people use, so the demo, the tests
  * and the benchmarks exercise the real path. Deterministic from the tournament's seed.
  */
 import { type Card, type Seat, SEATS, cardName, parseCard, teamOf, otherTeam } from '../engine/cards.ts';
@@ -21,6 +22,7 @@ import { type FirstDealerDraw, drawFromSeed } from '../engine/formats.ts';
 import { CommandError, claimRenege, dealHand, makeBid, playCard } from './commands.ts';
 import { CommandIdReusedError, VersionConflictError } from '../events/event-store.ts';
 import { callTime, startMatch, startNextGame, startRound } from './match-commands.ts';
+import { drawRound, roundToDraw } from './round-commands.ts';
 
 export interface DriverOptions {
   tournamentId: string;
@@ -90,7 +92,10 @@ function* tableSteps(ledger: { readonly models: ReadModels }, options: DriverOpt
     return;
   }
 
-  const matches = tournament.model.matches;
+  const next = roundToDraw(ledger.models, options.tournamentId);
+  if (next) yield () => drawRound(ledger.models, { tournamentId: options.tournamentId, round: next.round, seed: `${options.seed}:round-${next.round}` });
+
+  const matches = ledger.models.tournaments[options.tournamentId]!.model.matches;
   const usedTables = new Set(matches.filter((m) => m.status === 'live').map((m) => m.table));
   let table = 1;
   for (const match of matches) {

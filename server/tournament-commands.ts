@@ -7,6 +7,7 @@
  * and corrections are in match-commands.ts.
  */
 import { buildBracket } from '../engine/bracket.ts';
+import { firstRoundPlan } from '../engine/bracket-rounds.ts';
 import { type FormatId, type FormatOptions, drawFromSeed, feeFor, formatOptions, formatProblem } from '../engine/formats.ts';
 import { initialSeating } from '../engine/progressive.ts';
 import { resolveRules, RulesError } from '../engine/rules.ts';
@@ -172,7 +173,9 @@ export function withdrawTeam(models: ReadModels, input: { tournamentId: string; 
  * bracket. Once check-in has begun, everyone still registered must have checked in. An odd
  * count in a blp-2024 event gives the bye to the highest card of the recorded draw ("With an odd
  * number of teams, a team representative will select a card. The highest card drawn will
- * receive a BYE"); when no cards are given, the draw is made from the seed and recorded.
+ * receive a BYE"); when no cards are given, the draw is made from the seed and recorded. A
+ * bracket drawn round by round (blp-2024) starts with round 1 alone: top seed v bottom seed
+ * among the teams not on the bye; later rounds are drawn by round-commands.ts.
  */
 export function startTournament(
   models: ReadModels,
@@ -215,16 +218,20 @@ export function startTournament(
   } else {
     // Draw the bracket now, so a field the format cannot take is refused before anything is recorded.
     try {
-      buildBracket(seeds, { format: tournament.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: tournament.format.reset });
+      if (tournament.format.roundByRound) firstRoundPlan(seeds);
+      else buildBracket(seeds, { format: tournament.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: tournament.format.reset });
     } catch (error) {
       throw new CommandError(`tournament ${id}: ${(error as Error).message}`);
     }
   }
-  if (!tournament.progressive && tournament.format.byeByDraw && seeds.length % 2 === 1) {
+  // A bracket drawn round by round always draws its byes by high card.
+  if (!tournament.progressive && (tournament.format.byeByDraw || tournament.format.roundByRound) && seeds.length % 2 === 1) {
     const rounds = input.byeDraw ?? drawFromSeed(seeds, `${input.seed ?? 'seed'}:bye`);
     try {
       const draw = drawBye(seeds, rounds as DrawRound[]);
-      seeds = withByesTo(seeds, [draw.team]);
+      // A bracket drawn round by round keeps the seeds and sits the bye out of round 1's pairing;
+      // a bracket drawn whole gives byes to the top seeds, so the bye's team is moved up.
+      if (!tournament.format.roundByRound) seeds = withByesTo(seeds, [draw.team]);
     } catch (error) {
       throw new CommandError(`tournament ${id}: ${(error as Error).message}`);
     }

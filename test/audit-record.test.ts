@@ -11,6 +11,7 @@ import type { GameModel, TournamentModel } from '../events/read-models.ts';
 import { createApp } from '../server/app.ts';
 import { attrValues } from './fixtures/html.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { drawRound } from '../server/round-commands.ts';
 import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -121,8 +122,15 @@ describe('the records entered into a new tournament on a new ledger', () => {
     const copyApp = created.app;
     const judge = await signedInAsJudge(copyApp, created.auth.users);
 
-    // when each game's record is entered into its match, in the order the games were played
+    // when each game's record is entered into its match, in the order the games were played, the
+    // director drawing each later round with the cards the original's draw recorded
+    const drawn = original.ledger.store.readAll().filter((e) => e.type === 'BracketRoundDrawn').map((e) => e.payload as { round: number; draws: { group: 'winners' | 'losers'; cards: Record<string, string>[] }[] });
     for (const game of games) {
+      while (!l.models.tournaments.t1!.model.matches.some((m) => m.matchId === game.matchId)) {
+        const next = drawn.shift()!;
+        const cards = Object.fromEntries(next.draws.filter((d) => d.cards.length > 0).map((d) => [d.group, { cards: d.cards }]));
+        l.execute(drawRound(l.models, { tournamentId: 't1', round: next.round, ...cards }));
+      }
       const record = await (await app.request(`/games/${game.gameId}/record`)).json();
       const res = await copyApp.request('/api/games/import', { method: 'POST', headers: judge, body: JSON.stringify({ record, tournamentId: 't1', matchId: game.matchId }) });
       const body = (await res.json()) as { gameId: string; error?: string };

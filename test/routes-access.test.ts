@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/ledger.ts';
 import { claimRenege } from '../server/commands.ts';
-import { registerTeam } from '../server/tournament-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { startMatch } from '../server/match-commands.ts';
 import { type Fixture, type RoleName, ROLES, bidAll, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
 
 let fixture: Fixture;
@@ -113,7 +114,24 @@ const ROUTES: RouteCase[] = [
     path: () => '/director/tournaments/t2/start',
     body: () => ({ order: 'open-2\nopen-1\nopen-3' }),
     allowed: DIRECTOR,
-    fields: ['order', 'seed'],
+    fields: ['order', 'seed', 'byeCards'],
+  },
+  {
+    name: 'draw the next round of a blp bracket',
+    prepare: (ledger) => {
+      // A two-team blp event whose round 1 is played: the final is the round to draw.
+      const m = ledger.models;
+      ledger.execute(createTournament(m, { tournamentId: 'blp', name: 'BLP', format: 'blp-2024' }));
+      for (const teamId of ['b1', 'b2']) ledger.execute(registerTeam(m, { tournamentId: 'blp', teamId, name: teamId, players: ['A', 'B'] }));
+      ledger.execute(startTournament(m, { tournamentId: 'blp', order: ['b1', 'b2'] }));
+      ledger.execute(startMatch(m, { tournamentId: 'blp', matchId: 'W1-1', table: 5, at: '2026-03-01T10:00:00.000Z', firstDealer: 'N' }));
+      finishGame(ledger, m.tournaments.blp!.model.matches[0]!.games[0]!);
+      return {};
+    },
+    path: () => '/director/tournaments/blp/rounds/draw',
+    body: () => ({ round: 2, confirm: 'yes' }),
+    allowed: DIRECTOR,
+    fields: ['round', 'confirm', 'seed', 'winnersCards', 'winnersBye', 'losersCards', 'losersBye'],
   },
   { name: 'seat a match', prepare: (_l, matchId) => ({ matchId }), path: (ids) => `/director/tournaments/t1/matches/${ids.matchId}/start`, body: () => ({ table: 3, cardN: 'AS KS', cardE: 'AH QD', cardS: '5C', cardW: '7D' }), allowed: DIRECTOR, fields: ['table', 'cardN', 'caller', 'call', 'firstDealer', 'namedBecause', 'clockMinutes'] },
   {

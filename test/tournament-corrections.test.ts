@@ -38,7 +38,7 @@ describe('a disqualification and a correction in the middle of an event', () => 
     const midMatch = () =>
       matchesOf(ledger).find((m) => m.status === 'live' && !m.teams.includes(a) && !m.teams.includes(b) && (ledger.models.games[m.games.at(-1)!]?.hands.length ?? 0) > 0);
     // Play on until the matches after W1-1 on both sides are played, and another match is under way.
-    driveUntil(ledger, () => match(ledger, 'W2-1').status === 'done' && match(ledger, 'L1-1').status === 'done' && midMatch() !== undefined);
+    driveUntil(ledger, () => match(ledger, 'W2-1')?.status === 'done' && match(ledger, 'L2-1')?.status === 'done' && midMatch() !== undefined);
 
     // A disqualification mid-match: the match in progress is forfeited, the opponent moves on.
     const live = midMatch()!;
@@ -55,12 +55,12 @@ describe('a disqualification and a correction in the middle of an event', () => 
     const wrongWinner = firstMatch().winner!;
     const rightWinner = wrongWinner === a ? b : a;
     const w21 = structuredClone(match(ledger, 'W2-1'));
-    const l11 = structuredClone(match(ledger, 'L1-1'));
+    const l21 = structuredClone(match(ledger, 'L2-1'));
     const recorded = structuredClone(ledger.models.tournaments.b!.bracket!.results);
     ledger.execute(correctGameResult(ledger.models, { tournamentId: 'b', gameId: game1, winner: rightWinner, reason: 'tricks miscounted in hand 3', judge: 'Judge Ray' }));
 
     expect(firstMatch()).toMatchObject({ status: 'done', winner: rightWinner });
-    for (const flagged of [w21, l11]) {
+    for (const flagged of [w21, l21]) {
       // Played with a team that should not have been there: under review, the result and games kept.
       const now = match(ledger, flagged.matchId);
       expect(now.underReview, flagged.matchId).toBe(true);
@@ -68,14 +68,14 @@ describe('a disqualification and a correction in the middle of an event', () => 
       expect(ledger.models.tournaments.b!.bracket!.results[flagged.matchId]).toEqual(recorded[flagged.matchId]);
       expect(now.teams).toContain(flagged.matchId === 'W2-1' ? rightWinner : wrongWinner);
     }
-    expect(ledger.models.tournaments.b!.reviews.map((r) => r.matchId).sort()).toEqual(['L1-1', 'W2-1']);
+    expect(ledger.models.tournaments.b!.reviews.map((r) => r.matchId).sort()).toEqual(['L2-1', 'W2-1']);
     expect(ledger.models.tournaments.b!.model.latest.some((l) => l.text === `Judge Judge Ray corrected game ${game1}: Team ${rightWinner.slice(1)} won (tricks miscounted in hand 3)`)).toBe(true);
 
     // Play on to the end: the flagged matches are replayed between the right teams.
     driveToEnd(ledger, 'b', 'corrections');
     const state = ledger.models.tournaments.b!;
     expect(state.model.status).toBe('finished');
-    for (const flagged of [w21, l11]) {
+    for (const flagged of [w21, l21]) {
       const now = match(ledger, flagged.matchId);
       expect(now).toMatchObject({ status: 'done', underReview: false });
       expect(now.games.slice(0, flagged.games.length)).toEqual(flagged.games);

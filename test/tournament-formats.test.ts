@@ -51,14 +51,23 @@ describe('the five rulebook events through the ledger', () => {
     const model = state().model;
     expect(model.status).toBe('finished');
     for (const [matchId, rules] of rulesByMatch(ledger)) {
-      const expected = matchId === 'GF' ? 'blp-final' : matchId.startsWith('W1-') ? 'blp-r1' : 'blp-r2';
+      const expected = matchId === 'F' ? 'blp-final' : matchId.startsWith('W1-') ? 'blp-r1' : 'blp-r2';
       expect([...rules], matchId).toEqual([expected]);
     }
-    expect(rulesByMatch(ledger).has('GF')).toBe(true);
-    expect(rulesByMatch(ledger).has('GF2')).toBe(false);
-    // "a team is out after its 2nd loss": the champion has lost at most once, everyone else twice.
-    const champion = model.placings.find((p) => p.place === 1)!.teamId;
-    for (const team of model.teams) expect(team.losses, team.teamId).toBe(team.teamId === champion ? Math.min(team.losses, 1) : 2);
+    // One final, no bracket reset; drawn round by round, 2n-2 matches for 7 teams.
+    expect(rulesByMatch(ledger).has('F')).toBe(true);
+    expect(model.matches.filter((m) => m.side === 'final').map((m) => m.matchId)).toEqual(['F']);
+    expect(model.matches.filter((m) => m.status !== 'bye')).toHaveLength(12);
+    // "a team is out after its 2nd loss": the champion has lost at most once, everyone else twice,
+    // except that the final is one game with no reset: a runner-up that came to it unbeaten
+    // (the champion coming from the losers' bracket) is out after that one loss.
+    const champion = model.teams.find((t) => t.teamId === model.placings.find((p) => p.place === 1)!.teamId)!;
+    const runnerUp = model.placings.find((p) => p.place === 2)!.teamId;
+    expect(champion.losses).toBeLessThanOrEqual(1);
+    for (const team of model.teams) {
+      if (team === champion) continue;
+      expect(team.losses, team.teamId).toBe(team.teamId === runnerUp && champion.losses === 1 ? 1 : 2);
+    }
     expect(model.placings.map((p) => p.place).slice(0, 3)).toEqual([1, 2, 3]);
     expectRebuildEqualsLive(ledger);
     ledger.close();

@@ -105,7 +105,15 @@ describe('the blp-2024 bye draw', () => {
     expect(state.byeDraw).toEqual({ team: 't4', card: '9S', rounds: 2 });
     const byes = state.model.matches.filter((m) => m.status === 'bye');
     expect(byes.map((m) => m.winner)).toEqual(['t4']);
-    expect(state.model.teams.find((t) => t.teamId === 't4')!.seed).toBe(1);
+    // Only that one team sits out: the seeds stand as given and the six others play round 1,
+    // top seed v bottom seed; nothing is padded to a power of two.
+    expect(state.model.teams.find((t) => t.teamId === 't4')!.seed).toBe(4);
+    expect(state.model.matches.map((m) => [m.matchId, ...m.teams])).toEqual([
+      ['W1-1', 't1', 't7'],
+      ['W1-2', 't2', 't6'],
+      ['W1-3', 't3', 't5'],
+      ['W1-4', 't4', null],
+    ]);
     expectRebuildEqualsLive(ledger);
     ledger.close();
   });

@@ -7,8 +7,12 @@
  * Each side is a CSS grid: a match spans the grid rows of the matches that feed it, so it sits
  * level with the middle of its two feeders and the connector lines are drawn by CSS alone from
  * a class naming how the match is fed (the page's policy allows no inline styles).
+ *
+ * A bracket drawn round by round (blp-2024) is drawn as its rounds come: the rounds drawn so
+ * far, each bye with the high card that won it, and the next round shown as to be drawn.
  */
-import type { SlotSource } from '../engine/bracket.ts';
+import type { BracketState, SlotSource } from '../engine/bracket.ts';
+import { nextRoundPlan } from '../engine/bracket-rounds.ts';
 import type { MatchModel, TournamentModel } from '../events/read-models.ts';
 import { losersPlayFor } from './team-standing.ts';
 
@@ -24,6 +28,34 @@ export function bracketSources(state: { bracket: { bracket: { matches: readonly 
   return sources;
 }
 
+/** A bracket drawn round by round: the card that won each bye (by the bye's match), and the round still to be drawn. */
+export interface RoundDraws {
+  byeCards: Readonly<Record<string, string | null>>;
+  next: { round: number; final: boolean } | null;
+}
+
+/** The draws of a folded tournament's bracket when it is drawn round by round; undefined otherwise. */
+export function bracketDraws(state: {
+  format: { roundByRound?: boolean };
+  model: Pick<TournamentModel, 'status'>;
+  bracket: BracketState | null;
+  roundDraws?: readonly { match: string; card: string | null }[];
+}): RoundDraws | undefined {
+  if (!state.format.roundByRound || !state.bracket?.bracket.byRound) return undefined;
+  const byeCards: Record<string, string | null> = {};
+  for (const draw of state.roundDraws ?? []) byeCards[draw.match] = draw.card;
+  const matches = state.bracket.bracket.matches;
+  if (state.model.status !== 'running' || matches.some((m) => m.side === 'final')) return { byeCards, next: null };
+  const round = Math.max(...matches.map((m) => m.round)) + 1;
+  let final = false;
+  try {
+    final = nextRoundPlan(state.bracket).final;
+  } catch {
+    // The last round is still being played: whether the next is the final is not known yet.
+  }
+  return { byeCards, next: { round, final } };
+}
+
 export interface BracketProps {
   tournament: Pick<TournamentModel, 'teams' | 'matches'>;
   /** Games a team must win to take a match (2 = best of 3); the read model does not carry it. */
@@ -36,10 +68,12 @@ export interface BracketProps {
    * listed without lines, each round cut to `matches` matches, live ones first.
    */
   fit?: { matches: number; rounds: number; units: number };
+  /** A bracket drawn round by round: its byes' cards and the round still to be drawn. */
+  drawn?: RoundDraws;
 }
 
 /** Every match of the event, grouped by side and round, with live and disputed matches flagged. */
-export function Bracket({ tournament, gamesToWin = 1, sources, fit }: BracketProps) {
+export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: BracketProps) {
   const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
   const numbers = new Map(tournament.matches.map((m, i) => [m.matchId, i + 1]));
   const byId = new Map(tournament.matches.map((m) => [m.matchId, m]));
@@ -54,6 +88,8 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit }: BracketPro
       gamesToWin={gamesToWin}
       slotText={(slot) => slotText(match, slot, sources, byId, numbers)}
       forThird={lastLosers && purpose === 'third'}
+      byeCard={drawn?.byeCards[match.matchId]}
+      short={fit !== undefined}
     />
   );
   return (
@@ -75,7 +111,7 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit }: BracketPro
                 <ol class={`rounds bracket-grid bracket-grid--${group.rounds.length}-rounds`}>
                   {group.rounds.map(({ round, matches }, column) => (
                     <li class="round">
-                      {group.rounds.length > 1 || group.side === 'winners' ? <h4 class={`round-title gc-${column + 1}`}>{roundTitle(group.side, round, lastRound, matches, purpose)}</h4> : null}
+                      {group.rounds.length > 1 || group.side === 'winners' || drawn ? <h4 class={`round-title gc-${column + 1}`}>{roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn))}</h4> : null}
                       <ol class="matches">
                         {cellsOf(matches, layout).map((cell) =>
                           cell.match ? (
@@ -92,7 +128,7 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit }: BracketPro
                 <ol class="rounds">
                   {group.rounds.map(({ round, matches, hidden = 0 }) => (
                     <li class="round">
-                      {group.rounds.length > 1 ? <h4 class="round-title">{roundTitle(group.side, round, lastRound, matches, purpose)}</h4> : null}
+                      {group.rounds.length > 1 || drawn ? <h4 class="round-title">{roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn))}</h4> : null}
                       <ol class="matches">
                         {matches.map((match) => (
                           <li>{card(match, group.side === 'losers' && round === lastRound)}</li>
@@ -107,6 +143,12 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit }: BracketPro
           </section>
         );
       })}
+      {drawn?.next ? (
+        <p class="bracket-next" data-next-round={String(drawn.next.round)}>
+          <span class="round-title">{drawn.next.final ? 'Final' : `Round ${drawn.next.round}`}</span> to be drawn
+          {drawn.next.round > 2 || sides.length > 0 ? ` once round ${drawn.next.round - 1} is decided` : ''}
+        </p>
+      ) : null}
     </section>
   );
 }
@@ -118,8 +160,10 @@ const SIDE_TITLES: Record<string, string> = {
   'third-place': '3rd-place match',
 };
 
-function roundTitle(side: string, round: number, lastRound: number, matches: readonly MatchModel[], purpose: ReturnType<typeof losersPlayFor>): string {
+function roundTitle(side: string, round: number, lastRound: number, matches: readonly MatchModel[], purpose: ReturnType<typeof losersPlayFor>, byRound = false): string {
   if (matches.every((m) => m.side === 'final')) return 'Final';
+  // Drawn round by round, both brackets play the event's rounds: round 3 is round 3 in either.
+  if (byRound) return `Round ${round}`;
   if (side === 'losers') {
     if (round === lastRound) return purpose === 'third' ? 'Losers’ final, for 3rd' : 'Losers’ final';
     return `Losers round ${round}`;
@@ -138,9 +182,13 @@ interface MatchCardProps {
   slotText: (slot: 0 | 1) => string;
   /** The losers' final of a bracket whose losers play for 3rd. */
   forThird: boolean;
+  /** A bye drawn by high card: the card that won it (null when one team alone could draw). */
+  byeCard?: string | null | undefined;
+  /** The venue screen's narrow cards: the bye's card alone. */
+  short?: boolean;
 }
 
-function MatchCard({ match, number, names, gamesToWin, slotText, forThird }: MatchCardProps) {
+function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCard, short = false }: MatchCardProps) {
   // A bye is no contest: it has no games to count.
   const showGames = match.status !== 'bye' && (gamesToWin > 1 || match.games.length > 0);
   const classes = ['match', `match--${match.status}`];
@@ -164,7 +212,7 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird }: Mat
           const won = teamId !== null && match.winner === teamId;
           return (
             <li class={teamClass(teamId, won, match.status)}>
-              <span class="slot-name">{teamId === null ? (match.status === 'bye' ? 'bye' : slotText(slot)) : (names.get(teamId) ?? teamId)}</span>
+              <span class="slot-name">{teamId === null ? (match.status === 'bye' ? byeText(byeCard, short) : slotText(slot)) : (names.get(teamId) ?? teamId)}</span>
               {won ? <span class="visually-hidden"> (winner)</span> : null}
               {showGames && teamId !== null ? (
                 <span class="games-won">
@@ -179,6 +227,13 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird }: Mat
       {gamesToWin > 1 && match.status !== 'bye' ? <p class="match-format">Best of {2 * gamesToWin - 1}</p> : null}
     </article>
   );
+}
+
+/** A bye slot: with the card that won it when the bye was drawn by high card. */
+function byeText(card: string | null | undefined, short: boolean): string {
+  if (card === undefined || (card === null && short)) return 'bye';
+  if (short) return `bye · ${card}`;
+  return card === null ? 'bye (the only team yet to have one)' : `bye · high card ${card}`;
 }
 
 /** Where an empty slot's team will come from: "Winner of Table 3", "Loser of match 5". */

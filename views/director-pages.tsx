@@ -80,6 +80,8 @@ export interface DirectorTournamentProps {
   /** Each match, with how its first dealer was chosen once it is seated (`dealt`, in words). */
   matches: (MatchModel & { names: [string, string]; dealt?: string })[];
   progressive: boolean;
+  /** A bracket drawn round by round whose last round is decided: the round to draw and who draws for each group's bye. */
+  roundToDraw?: { round: number; final: boolean; drawing: Partial<Record<'winners' | 'losers', string[]>> } | null;
   tables: number;
   /** Whether the venue's /screen shows this tournament because a director pinned it, because it is the one being played, or shows another. */
   screen: 'pinned' | 'default' | 'other';
@@ -204,6 +206,12 @@ export function DirectorTournament(props: DirectorTournamentProps) {
             <label>
               Random seed (recorded, so the draw can be checked) <input name="seed" maxlength={100} />
             </label>
+            {props.format === 'blp-2024' ? (
+              <label>
+                Bye draw, with an odd number of teams: the cards drawn, team and card, one draw a line (leave empty to draw from the seed)
+                <textarea name="byeCards" rows={2} placeholder="aces AS, kings 10H, books 4C"></textarea>
+              </label>
+            ) : null}
             <button type="submit">Seed, draw and start</button>
           </PostForm>
         </>
@@ -217,6 +225,8 @@ export function DirectorTournament(props: DirectorTournamentProps) {
           <button type="submit">Seat the next round</button>
         </PostForm>
       ) : null}
+
+      {props.roundToDraw ? <DrawRoundForm draw={props.roundToDraw} teams={props.teams} form={form('/rounds/draw')} /> : null}
 
       {props.matches.length > 0 ? (
         <>
@@ -256,6 +266,49 @@ export function DirectorTournament(props: DirectorTournamentProps) {
           ))}
         </>
       ) : null}
+    </section>
+  );
+}
+
+const GROUP_TITLES = { winners: 'Winners’ bracket', losers: 'Losers’ bracket' } as const;
+
+/**
+ * The next round of a bracket drawn round by round: each odd group's bye goes to the highest
+ * card its teams draw at the table (or, with no cards written, a draw from the recorded seed).
+ * A drawn round cannot be taken back, so the button asks for a tick first.
+ */
+function DrawRoundForm({ draw, teams, form }: { draw: NonNullable<DirectorTournamentProps['roundToDraw']>; teams: DirectorTournamentProps['teams']; form: { action: string; target: string; csrf: string } }) {
+  const name = (id: string) => teams.find((t) => t.teamId === id)?.name ?? id;
+  const what = draw.final ? 'the final' : `round ${draw.round}`;
+  const groups = (['winners', 'losers'] as const).filter((g) => draw.drawing[g]);
+  return (
+    <section class="draw-round" aria-labelledby="draw-round-title">
+      <h2 id="draw-round-title">Draw {what}</h2>
+      <PostForm {...form} class="stack-form">
+        <input type="hidden" name="round" value={String(draw.round)} />
+        {groups.length === 0 ? <p>No bracket has an odd count: nobody draws for a bye this round.</p> : null}
+        {groups.map((group) => (
+          <fieldset>
+            <legend>{GROUP_TITLES[group]}: the bye goes to the highest card</legend>
+            <p class="muted">
+              Drawing: {draw.drawing[group]!.map((id) => `${name(id)} (${id})`).join(', ')}
+            </p>
+            <label>
+              Cards drawn, one draw a line, team and card (a redraw of the tied teams on the next line)
+              <textarea name={`${group}Cards`} rows={3} placeholder={draw.drawing[group]!.slice(0, 2).map((id, i) => `${id} ${i === 0 ? 'AS' : '10H'}`).join(', ')}></textarea>
+            </label>
+          </fieldset>
+        ))}
+        {groups.length > 0 ? (
+          <label>
+            Random seed when no cards are written (recorded) <input name="seed" maxlength={100} />
+          </label>
+        ) : null}
+        <label class="confirm-check">
+          <input type="checkbox" name="confirm" value="yes" required /> The cards are drawn: draw {what} (it cannot be taken back)
+        </label>
+        <button type="submit">{draw.final ? 'Draw the final' : `Draw round ${draw.round}`}</button>
+      </PostForm>
     </section>
   );
 }

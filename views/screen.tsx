@@ -13,7 +13,7 @@
 import { type Seat, SEATS, type Team, TEAMS } from '../engine/cards.ts';
 import { handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../events/read-models.ts';
-import { Bracket, type SlotSources } from './bracket.tsx';
+import { Bracket, type RoundDraws, type SlotSources } from './bracket.tsx';
 import { CardFace } from './card-face.tsx';
 import { Leaderboard } from './leaderboard.tsx';
 import { Clock, clockOfGame } from './match-clock.tsx';
@@ -45,6 +45,8 @@ export interface ScreenProps {
   gamesToWin?: number;
   /** Where each bracket slot's team comes from. */
   sources?: SlotSources;
+  /** A bracket drawn round by round: its byes' cards and the round still to be drawn. */
+  drawn?: RoundDraws;
   /** The moment match clocks count from; the render time when not given. */
   now?: Date;
 }
@@ -62,7 +64,7 @@ export function screenColumns(tournament: Pick<TournamentModel, 'teams'>): numbe
 }
 
 /** The whole venue screen: header with the results ticker, then the three rotating panels. */
-export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, now }: ScreenProps) {
+export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, drawn, now }: ScreenProps) {
   return (
     <div class={`screen-frame screen--size-${screenSize(tournament)}`}>
       <header class="screen-header">
@@ -74,7 +76,7 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
           <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />
         </section>
         <section class="panel panel--bracket" aria-label="Bracket">
-          <Bracket tournament={tournament} gamesToWin={gamesToWin} sources={sources} fit={screenBracket(tournament)} />
+          <Bracket tournament={tournament} gamesToWin={gamesToWin} sources={sources} fit={screenBracket(tournament)} {...(drawn ? { drawn } : {})} />
         </section>
         <section class="panel panel--tables" aria-label="Live tables">
           <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} />

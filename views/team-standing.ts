@@ -23,11 +23,14 @@ export type LosersPlayFor = 'final' | 'third' | null;
 /**
  * What the losers' bracket of these matches plays for. The double-elimination grand final
  * (`GF`) takes the losers' bracket champion; with only a plain final (`F`) the losers'
- * bracket plays for 3rd place (engine/bracket.ts names the matches this way).
+ * bracket plays for 3rd place (engine/bracket.ts names the matches this way). A bracket drawn
+ * round by round (engine/bracket-rounds.ts) has no losers' round 1 (its first losers play in
+ * round 2) and its losers' bracket plays for a place in the final (`F`), drawn last.
  */
-export function losersPlayFor(matches: readonly Pick<MatchModel, 'matchId' | 'side'>[]): LosersPlayFor {
+export function losersPlayFor(matches: readonly Pick<MatchModel, 'matchId' | 'side' | 'round'>[]): LosersPlayFor {
   if (!matches.some((m) => m.side === 'losers')) return null;
-  return matches.some((m) => m.matchId === 'GF') ? 'final' : 'third';
+  const drawnByRound = !matches.some((m) => m.side === 'losers' && m.round === 1);
+  return drawnByRound || matches.some((m) => m.matchId === 'GF') ? 'final' : 'third';
 }
 
 const ORDINALS = ['1st', '2nd', '3rd'];
@@ -82,6 +85,9 @@ function standingOf(team: TeamRow, place: number | undefined, next: MatchModel |
       return place !== undefined ? { label: `${ordinal(place)} place`, short: ordinal(place), tone: 'placed' } : { label: 'Eliminated', short: 'Out', tone: 'out' };
     case 'alive': {
       if (place !== undefined) return { label: `${ordinal(place)} place`, short: ordinal(place), tone: 'placed' };
+      // Between two rounds of a bracket drawn round by round, a team's bracket is its losses.
+      if (!next && purpose === 'final' && team.losses === 0) return { label: 'Winners’ bracket', short: 'Winners', tone: 'winners' };
+      if (!next && purpose === 'final' && team.losses === 1) return { label: 'Losers’ bracket', short: 'Losers', tone: 'losers' };
       if (!next) return { label: 'Playing', short: 'Playing', tone: 'playing' };
       switch (next.side) {
         case 'winners':
