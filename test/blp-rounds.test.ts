@@ -188,7 +188,7 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
       const ready = matchesOf(ledger, 'b').filter((m) => m.round === round && m.status === 'ready');
       expect(ready.length).toBeGreaterThan(0);
       for (const [i, match] of ready.entries()) {
-        await ok(send(app, director, 'POST', `/director/tournaments/b/matches/${match.matchId}/start`, { json: { table: i + 1, firstDealer: 'N' } }));
+        await ok(send(app, director, 'POST', `/director/tournaments/b/matches/${match.matchId}/start`, { json: { table: i + 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' } }));
         finishGame(ledger, matchOf(ledger, 'b', match.matchId)!.games.at(-1)!);
       }
     };

@@ -214,19 +214,22 @@ describe('clocks where the rulebook puts them', () => {
     const seated = await send(app, director, 'POST', '/director/tournaments/blp/matches/W1-1/start', { json: { table: 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' } });
     expect(seated.status).toBe(200);
     finishGame(ledger, 'blp-W1-1-g1');
-    expect(matchOf(ledger, 'blp', 'GF').status).toBe('ready');
+    // Drawn round by round: one unbeaten and one one-loss team left play the final.
+    const drawn = await send(app, director, 'POST', '/director/tournaments/blp/rounds/draw', { json: { round: 2, confirm: 'yes' } });
+    expect(drawn.status).toBe(200);
+    expect(matchOf(ledger, 'blp', 'F').status).toBe('ready');
 
-    const impossible = await send(app, director, 'POST', '/director/tournaments/blp/matches/GF/start', { json: { table: 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H', clockMinutes: 601 } });
+    const impossible = await send(app, director, 'POST', '/director/tournaments/blp/matches/F/start', { json: { table: 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H', clockMinutes: 601 } });
     expect([impossible.status, (await json(impossible)).error]).toEqual([400, 'the time limit must be whole minutes from 1 to 600, or none, not 601']);
 
     clock.now = after(360); // 4 pm
-    const final = await send(app, director, 'POST', '/director/tournaments/blp/matches/GF/start', { form: { table: '1', cardN: '2S', cardE: 'JD', cardS: '4C', cardW: '9H', clockMinutes: '30' } });
+    const final = await send(app, director, 'POST', '/director/tournaments/blp/matches/F/start', { form: { table: '1', cardN: '2S', cardE: 'JD', cardS: '4C', cardW: '9H', clockMinutes: '30' } });
     expect(final.status).toBe(303);
-    expect(eventsOf(ledger, 'ClockStarted')).toEqual([{ tournamentId: 'blp', matchId: 'GF', at: after(360), minutes: 30 }]);
-    expect(matchOf(ledger, 'blp', 'GF').clock).toEqual({ startedAt: after(360), minutes: 30, calledAt: null });
+    expect(eventsOf(ledger, 'ClockStarted')).toEqual([{ tournamentId: 'blp', matchId: 'F', at: after(360), minutes: 30 }]);
+    expect(matchOf(ledger, 'blp', 'F').clock).toEqual({ startedAt: after(360), minutes: 30, calledAt: null });
 
     const table = await scorekeeper(app, auth, 'blp', 1);
-    const gameId = matchOf(ledger, 'blp', 'GF').games[0]!;
+    const gameId = matchOf(ledger, 'blp', 'F').games[0]!;
     expect(ledger.models.games[gameId]!.rules).toBe('blp-final');
     const tablePage = await (await send(app, null, 'GET', `/tournaments/blp/tables/${gameId}`)).text();
     expect(tablePage).toContain(`data-deadline="${after(390)}" data-clock-scope="the match"`);
@@ -235,15 +238,15 @@ describe('clocks where the rulebook puts them', () => {
     await dealAndBid(app, ledger, table, gameId, { N: 2, S: 2, E: 2, W: 2 });
 
     clock.now = after(389);
-    const early = await send(app, fixture.clients.judge, 'POST', '/judge/time', { json: { tournamentId: 'blp', matchId: 'GF' } });
+    const early = await send(app, fixture.clients.judge, 'POST', '/judge/time', { json: { tournamentId: 'blp', matchId: 'F' } });
     expect(early.status).toBe(409);
     clock.now = after(390);
-    expect((await send(app, fixture.clients.judge, 'POST', '/judge/time', { json: { tournamentId: 'blp', matchId: 'GF' } })).status).toBe(200);
+    expect((await send(app, fixture.clients.judge, 'POST', '/judge/time', { json: { tournamentId: 'blp', matchId: 'F' } })).status).toBe(200);
     expect(ledger.models.games[gameId]!.winner).toBeNull(); // the hand in progress is played out
     await tricks(app, table, gameId, { N: 3, S: 2, E: 4, W: 4 }); // NS 82, EW 88
     const game = ledger.models.games[gameId]!;
     expect([game.winner, game.reason]).toEqual(['EW', 'time']);
-    expect(matchOf(ledger, 'blp', 'GF')).toMatchObject({ status: 'done', winner: game.teams.EW });
+    expect(matchOf(ledger, 'blp', 'F')).toMatchObject({ status: 'done', winner: game.teams.EW });
     expect(ledger.models.tournaments.blp!.model.status).toBe('finished');
     expectRebuildEqualsLive(ledger);
     ledger.close();
