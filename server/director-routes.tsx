@@ -22,6 +22,8 @@ import { checkInTeam, createTournament, pinScreen, registerTeam, startTournament
 import { startMatch, startRound } from './match-commands.ts';
 import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
 import { tournamentById } from '../events/lookup.ts';
+import { progressiveRoutes } from './director-progressive-routes.tsx';
+import { progressiveDirectorProps } from '../views/progressive-panels.tsx';
 
 const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
 const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,59}$/;
@@ -34,6 +36,8 @@ const CreateFields = fields({
   format: field
     .text({ max: 40 })
     .refine((format) => FORMATS.includes(format as FormatId), { error: (iss) => `format must be one of ${FORMATS.join(', ')}, not '${String(iss.input)}'` }),
+  // Progressive evenings (tournament-spades): how many rounds; left out, the format's own.
+  rounds: field.optionalWhole({ min: 1, max: 99 }),
 });
 const TeamFields = fields({
   name: field.text({ max: 120 }),
@@ -55,7 +59,7 @@ const DrawFields = fields({
     }
     const order = raw.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
     return order.length > 0 ? order : undefined;
-  }),
+  }).optional(),
   seed,
 });
 const RoundFields = fields({ seed });
@@ -114,12 +118,15 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       teams: t.teams.map((team) => ({ ...team, checkedIn: state.checkedIn.includes(team.teamId), standing: standings.get(team.teamId)?.label ?? team.status })),
       matches: t.matches.map((m) => ({ ...m, names: [name(m.teams[0]), name(m.teams[1])] as [string, string] })),
       progressive: Boolean(state.progressive),
+      ...(state.progressive ? { progressivePanel: progressiveDirectorProps(state) } : {}),
       tables: tableCount(models, tournamentId),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'newest',
       error: notice.error ?? null,
       done: notice.done ?? null,
     };
   }
+
+  const entrantWord = (id: string) => (tournamentById(models, id)?.progressive ? 'Player' : 'Team');
 
   const tournamentIdOf = (c: Context) => {
     const id = c.req.param('tournamentId')!;
@@ -188,9 +195,10 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     return runCommand(c, ledger, session, {
       scope: 'create',
       decide: (input) => {
-        const { tournamentId, name, format } = parseFields(input, CreateFields);
+        const { tournamentId, name, format, rounds } = parseFields(input, CreateFields);
         created = tournamentId;
-        return { decision: createTournament(models, { tournamentId, name, format: format as FormatId }), done: `Created ${name}.` };
+        const options = rounds !== null ? { rounds } : undefined;
+        return { decision: createTournament(models, { tournamentId, name, format: format as FormatId, ...(options ? { options } : {}) }), done: `Created ${name}.` };
       },
       fragment: async (notice) =>
         notice.done && tournamentById(models, created)
@@ -219,7 +227,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     onTournament(c, 'check-in', (input) => {
       const tournamentId = tournamentIdOf(c);
       const { teamId } = parseFields(input, TeamChoice);
-      return { decision: checkInTeam(models, { tournamentId, teamId, at: now() }), done: `${teamId} checked in.` };
+      return { decision: checkInTeam(models, { tournamentId, teamId, at: now() }), done: `${entrantWord(tournamentId)} ${teamId} checked in.` };
     }),
   );
 
@@ -227,7 +235,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     onTournament(c, 'withdraw', (input) => {
       const tournamentId = tournamentIdOf(c);
       const { teamId } = parseFields(input, TeamChoice);
-      return { decision: withdrawTeam(models, { tournamentId, teamId }), done: `${teamId} withdrew.` };
+      return { decision: withdrawTeam(models, { tournamentId, teamId }), done: `${entrantWord(tournamentId)} ${teamId} withdrew.` };
     }),
   );
 
@@ -237,7 +245,9 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const { order, seed } = parseFields(input, DrawFields);
       return {
         decision: startTournament(models, { tournamentId, ...(order ? { order } : {}), ...(seed ? { seed } : {}) }),
-        done: order ? 'Seeded in the order given and drew the bracket.' : 'Seeded at random and drew the bracket.',
+        done: tournamentById(models, tournamentId)!.progressive
+          ? `${order ? 'Seated in the order given' : 'Drew the first seating at random'}; seat round 1 when the players are ready.`
+          : order ? 'Seeded in the order given and drew the bracket.' : 'Seeded at random and drew the bracket.',
       };
     }),
   );
@@ -256,6 +266,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       return { decision: startRound(models, { tournamentId, seed }), done: 'Seated the next round.' };
     }),
   );
+
+  progressiveRoutes(app, models, onTournament);
 
   app.post('/tournaments/:tournamentId/matches/:matchId/start', (c) =>
     onTournament(c, 'seat', (input) => {

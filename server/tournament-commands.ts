@@ -132,6 +132,30 @@ export function registerPlayer(
 }
 
 /**
+ * A director changes how many rounds a progressive event plays: before the start, or while it
+ * is played, until its last round starts; never below the rounds already started.
+ */
+export function changeRounds(models: ReadModels, input: { tournamentId: string; rounds: number }): Decision {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const id = input.tournamentId;
+  const progressive = tournament.progressive;
+  if (!progressive) throw new CommandError(`tournament ${id} is a bracket event; only progressive tables play a number of rounds`, 409);
+  if (!Number.isInteger(input.rounds) || input.rounds < 1 || input.rounds > 99) {
+    throw new CommandError(`tournament ${id}: the number of rounds must be a whole number from 1 to 99, not ${String(input.rounds)}`);
+  }
+  const planned = tournament.format.rounds ?? 1;
+  const started = progressive.rounds.length;
+  if (tournament.model.status === 'finished' || started >= planned) {
+    throw new CommandError(`tournament ${id}: its last round (round ${planned}) has started, so the number of rounds can no longer change`, 409);
+  }
+  if (input.rounds < started) {
+    throw new CommandError(`tournament ${id}: ${started} rounds have already started, so it cannot play only ${input.rounds}`, 409);
+  }
+  if (input.rounds === planned) throw new CommandError(`tournament ${id} already plays ${planned} rounds`, 409);
+  return { stream: tournamentStream(id), events: [{ type: 'ProgressiveRoundsChanged', payload: { tournamentId: id, rounds: input.rounds } }] };
+}
+
+/**
  * A director pins a tournament to the venue's `/screen` address: every TV left there shows it,
  * whatever is created later, until another is pinned.
  */

@@ -1,0 +1,166 @@
+/**
+ * Progressive evenings (tournament-spades) run the way a director runs one: created with its
+ * number of rounds, players registered one by one, checked in, a no-show withdrawn, the first
+ * seating drawn, and each round seated through the director's routes; the bots play the tables
+ * through the scorekeepers' commands. After every round the seating is checked against the
+ * movement of rules.md, and the sit-outs against "nobody twice before everyone once" and "a
+ * sit-out scores the round's average individual score, rounded to the nearest point".
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Seat, SEATS, type Team } from '../engine/cards.ts';
+import type { Ledger } from '../events/ledger.ts';
+import type { ProgressiveRoundModel } from '../events/progressive-projection.ts';
+import { nextEntry } from '../server/table-driver.ts';
+import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
+
+let fixture: Fixture;
+beforeAll(async () => {
+  fixture = await makeFixture();
+});
+afterAll(() => fixture.close());
+
+type App = ReturnType<typeof copyOf>['app'];
+const NAMES = ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jo', 'Kit', 'Lou', 'Mo', 'Ned', 'Oona', 'Pat'];
+
+async function director(app: App, path: string, json: Record<string, unknown>): Promise<{ status: number; body: { ok?: boolean; done?: string; error?: string } }> {
+  const res = await send(app, fixture.clients.director, 'POST', path, { json });
+  return { status: res.status, body: (await res.json()) as { ok?: boolean; done?: string; error?: string } };
+}
+
+/** Plays every table of the round in play to its end with the bots' entries. */
+function playRound(ledger: Ledger, id: string): void {
+  for (let step = 0; step < 100_000; step++) {
+    const round = ledger.models.tournaments[id]!.progressive!.rounds.at(-1)!;
+    const open = Object.values(round.games).map((g) => ledger.models.games[g]!).filter((g) => !g.winner);
+    if (open.length === 0 && Object.keys(round.games).length === round.seating.length) return;
+    for (const game of open) {
+      ledger.execute(() => nextEntry(ledger, ledger.models.games[game.gameId]!, { seed: 'evening' }) ?? []);
+    }
+  }
+  throw new Error('the round did not finish');
+}
+
+const seatOf = (round: ProgressiveRoundModel, player: string): { table: number; seat: Seat } | null => {
+  for (const t of round.seating) for (const seat of SEATS) if (t.seats[seat] === player) return { table: t.table, seat };
+  return null;
+};
+const sideOf = (seat: Seat): Team => (seat === 'N' || seat === 'S' ? 'NS' : 'EW');
+
+/**
+ * Checks round r+1's seating against round r's results by the rule itself: table k's winners
+ * move up to k-1, its losers stay; table 1's winners stay and its losers go to the last table;
+ * at each table the two who stayed are split; the players returning from a rest take the
+ * seats of those who rest next.
+ */
+function checkMovement(before: ProgressiveRoundModel, after: ProgressiveRoundModel): void {
+  const last = before.seating.length;
+  const resting = new Set(after.sittingOut);
+  for (const t of before.seating) {
+    const result = before.results!.find((r) => r.table === t.table)!;
+    for (const seat of SEATS) {
+      const player = t.seats[seat];
+      const won = sideOf(seat) === result.winner;
+      const expected = t.table === 1 ? (won ? 1 : last) : won ? t.table - 1 : t.table;
+      if (resting.has(player)) {
+        expect(seatOf(after, player), `${player} rests in round ${after.round}`).toBeNull();
+        continue;
+      }
+      expect(seatOf(after, player)?.table, `${player}, ${won ? 'winner' : 'loser'} at table ${t.table} in round ${before.round}`).toBe(expected);
+    }
+  }
+  for (const t of after.seating) {
+    // "The incoming partners split and join with the sitting partners": the two who were at this
+    // table before are partners no more.
+    const stayers = SEATS.filter((seat) => seatOf(before, t.seats[seat])?.table === t.table);
+    expect(stayers.length, `table ${t.table} keeps at most its two stayers in round ${after.round}`).toBeLessThanOrEqual(2);
+    if (stayers.length === 2) expect(sideOf(stayers[0]!), `table ${t.table} splits its stayers in round ${after.round}`).not.toBe(sideOf(stayers[1]!));
+  }
+  for (const player of before.sittingOut) expect(seatOf(after, player), `${player} returns from rest in round ${after.round}`).not.toBeNull();
+}
+
+async function runEvening(players: number, rounds: number, opts: { noShow?: boolean } = {}) {
+  const { ledger, app } = copyOf(fixture);
+  const id = `eve-${players}`;
+  expect((await director(app, '/director/tournaments', { tournamentId: id, name: `${players}-player evening`, format: 'tournament-spades', rounds })).status).toBe(200);
+  expect(ledger.models.tournaments[id]!.format.rounds).toBe(rounds);
+  const registered = players + (opts.noShow ? 1 : 0);
+  for (let i = 0; i < registered; i++) {
+    const res = await director(app, `/director/tournaments/${id}/players`, { name: NAMES[i]!, ...(i % 2 === 0 ? { gender: 'female' } : { gender: 'male' }) });
+    expect(res.status, res.body.error).toBe(200);
+  }
+  const ids = ledger.models.tournaments[id]!.model.teams.map((t) => t.teamId);
+  if (opts.noShow) {
+    expect((await director(app, `/director/tournaments/${id}/withdraw`, { teamId: ids.at(-1) })).body.done).toBe(`Player ${ids.at(-1)} withdrew.`);
+  }
+  for (const teamId of ids.slice(0, players)) {
+    expect((await director(app, `/director/tournaments/${id}/check-in`, { teamId })).body.done).toBe(`Player ${teamId} checked in.`);
+  }
+  const start = await director(app, `/director/tournaments/${id}/start`, { seed: `draw-${players}` });
+  expect(start.status, start.body.error).toBe(200);
+  const started = ledger.store.readAll().find((e) => e.type === 'TournamentStarted' && (e.payload as { tournamentId: string }).tournamentId === id)!;
+  expect(started.payload).toMatchObject({ seeding: { method: 'random', seed: `draw-${players}` } });
+
+  const rested = new Map(ids.slice(0, players).map((p) => [p, 0]));
+  for (let r = 1; r <= rounds; r++) {
+    const seated = await director(app, `/director/tournaments/${id}/rounds`, { seed: `dealers-${r}` });
+    expect(seated.status, seated.body.error).toBe(200);
+    const state = ledger.models.tournaments[id]!.progressive!;
+    const round = state.rounds.at(-1)!;
+    expect(round.round).toBe(r);
+    expect(round.seating).toHaveLength(Math.floor(players / 4));
+    expect(round.sittingOut).toHaveLength(players % 4);
+    for (const p of round.sittingOut) rested.set(p, rested.get(p)! + 1);
+    const counts = [...rested.values()];
+    expect(Math.max(...counts) - Math.min(...counts), `round ${r}: nobody rests twice before everyone once`).toBeLessThanOrEqual(1);
+    playRound(ledger, id);
+    const done = ledger.models.tournaments[id]!.progressive!.rounds.at(-1)!;
+    expect(done.results).not.toBeNull();
+    // Each player scores their side's round score; a sit-out the rounded average of everyone seated.
+    const scores: number[] = [];
+    for (const t of done.seating) {
+      const game = ledger.models.games[done.games[String(t.table)]!]!;
+      expect(game.hands.length).toBeGreaterThanOrEqual(4);
+      for (const seat of SEATS) {
+        expect(done.scores![t.seats[seat]]).toBe(game.score[sideOf(seat)]);
+        scores.push(game.score[sideOf(seat)]);
+      }
+    }
+    const average = Math.round(scores.reduce((a, b) => a + b, 0) / scores.length);
+    for (const p of done.sittingOut) expect(done.scores![p], `${p} sat out round ${r}`).toBe(average);
+    if (r > 1) checkMovement(ledger.models.tournaments[id]!.progressive!.rounds[r - 2]!, done);
+    if (r < rounds) {
+      // The next seating is known as soon as the round is over, before the director seats it.
+      const next = ledger.models.tournaments[id]!.progressive!.nextSeating;
+      expect(next).not.toBeNull();
+    }
+  }
+  const tournament = ledger.models.tournaments[id]!;
+  expect(tournament.model.status).toBe('finished');
+  // The winner: the highest sum of each player's round scores, worked out here from the games.
+  const totals = new Map<string, number>();
+  for (const round of tournament.progressive!.rounds) for (const [p, s] of Object.entries(round.scores!)) totals.set(p, (totals.get(p) ?? 0) + s);
+  const best = Math.max(...totals.values());
+  const winners = [...totals].filter(([, t]) => t === best).map(([p]) => p).sort();
+  expect(tournament.model.placings.filter((p) => p.place === 1).map((p) => p.teamId).sort()).toEqual(winners);
+  expect(tournament.model.prizes!.find((p) => p.prize === 'High player')!.teams.sort()).toEqual(winners);
+  const refused = await director(app, `/director/tournaments/${id}/rounds`, { seed: 'late' });
+  expect(refused).toEqual({ status: 409, body: { error: `tournament ${id}: all ${rounds} rounds have been played` } });
+  return { ledger, app, id };
+}
+
+describe('progressive evenings played to the end through the director routes', () => {
+  it('8 players, two tables, 3 rounds', async () => {
+    const { ledger } = await runEvening(8, 3);
+    ledger.close();
+  }, 120_000);
+
+  it('12 players, three tables, 4 rounds, with a no-show withdrawn before the start', async () => {
+    const { ledger } = await runEvening(12, 4, { noShow: true });
+    ledger.close();
+  }, 120_000);
+
+  it('13 players: three tables and one sits out each round in turn, 5 rounds', async () => {
+    const { ledger } = await runEvening(13, 5);
+    ledger.close();
+  }, 180_000);
+});
