@@ -112,7 +112,13 @@ export function deriveProgressive(state: ProgressiveState, games: Readonly<Recor
     round.scores = null;
     const finished = round.seating.map((t) => games[round.games[String(t.table)] ?? '']);
     if (finished.some((g) => !g || g.winner === null)) continue;
-    const results: TableResult[] = finished.map((g, i) => ({ table: round.seating[i]!.table, scores: { ...g!.score }, winner: g!.winner! }));
+    // A judge's score correction after the game ended can turn its result round: the side with
+    // the higher round score is the one that advances; on equal scores, the one that won the
+    // extra hand at the table.
+    const results: TableResult[] = finished.map((g, i) => {
+      const { NS, EW } = g!.score;
+      return { table: round.seating[i]!.table, scores: { NS, EW }, winner: NS > EW ? 'NS' : EW > NS ? 'EW' : g!.winner! };
+    });
     try {
       const scores = addRoundScores({}, round.seating, results, round.sittingOut);
       totals = addRoundScores(totals, round.seating, results, round.sittingOut);

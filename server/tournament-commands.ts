@@ -116,10 +116,11 @@ export function registerPlayer(
   const tournament = tournamentOf(models, input.tournamentId);
   if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
   if (!canKeyReadModel(input.playerId)) throw new CommandError(`'${input.playerId}' cannot be a player id; choose letters, digits and dashes`);
-  if (tournament.model.teams.some((t) => t.teamId === input.playerId)) throw new CommandError(`player ${input.playerId} is already registered`, 409);
   const name = input.name.trim();
   if (!name) throw new CommandError(`tournament ${input.tournamentId}: player ${input.playerId} needs a name`);
   openRegistration(tournament, name);
+  const taken = tournament.model.teams.find((t) => t.teamId === input.playerId);
+  if (taken) throw new CommandError(`tournament ${input.tournamentId}: player id ${input.playerId} is already ${taken.name}'s; give '${name}' another id`, 409);
   if (input.gender !== undefined && input.gender !== 'male' && input.gender !== 'female') {
     throw new CommandError(`player '${name}': gender is recorded as male or female (for the high male / high female prizes), not '${String(input.gender)}'`);
   }

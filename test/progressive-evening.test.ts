@@ -12,6 +12,7 @@ import type { Ledger } from '../events/ledger.ts';
 import type { ProgressiveRoundModel } from '../events/progressive-projection.ts';
 import { nextEntry } from '../server/table-driver.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
+import { expectRebuildEqualsLive } from './tournament-ledger.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -161,6 +162,101 @@ describe('progressive evenings played to the end through the director routes', (
 
   it('13 players: three tables and one sits out each round in turn, 5 rounds', async () => {
     const { ledger } = await runEvening(13, 5);
+    // Replay from position 0 gives the same seatings, sit-outs and totals, and the chain verifies.
+    expectRebuildEqualsLive(ledger);
     ledger.close();
   }, 180_000);
+});
+
+describe('a progressive evening set up and corrected through the routes', () => {
+  async function eightPlayers(rounds: number) {
+    const made = copyOf(fixture);
+    const id = 'eve';
+    await director(made.app, '/director/tournaments', { tournamentId: id, name: 'Evening', format: 'tournament-spades', rounds });
+    for (const name of NAMES.slice(0, 8)) await director(made.app, `/director/tournaments/${id}/players`, { name });
+    return { ...made, id };
+  }
+
+  it('registers players one by one, refusing what does not fit, with a sentence and nothing recorded', async () => {
+    const { ledger, app, id } = await eightPlayers(4);
+    const head = ledger.models.position;
+    expect(await director(app, `/director/tournaments/${id}/players`, { name: 'Ada' })).toEqual({ status: 409, body: { error: `tournament ${id}: 'Ada' is already registered` } });
+    expect(await director(app, `/director/tournaments/${id}/players`, { name: 'Quin', gender: 'other' })).toEqual({
+      status: 400,
+      body: { error: "the prize category is male, female or left empty, not 'other'" },
+    });
+    expect(await director(app, `/director/tournaments/t2/players`, { name: 'Quin' })).toEqual({ status: 400, body: { error: 'tournament t2 is played by teams of two; register a team' } });
+    expect(await director(app, `/director/tournaments/${id}/teams`, { name: 'Pair', player1: 'A', player2: 'B' })).toEqual({
+      status: 400,
+      body: { error: `tournament ${id} plays progressive tables, where partners change every round; register individual players` },
+    });
+    expect(ledger.models.position).toBe(head);
+    const ok = await director(app, `/director/tournaments/${id}/players`, { name: 'Quin Ray', gender: 'female' });
+    expect(ok.body.done).toBe('Registered Quin Ray (female) as player quin-ray.');
+    expect(ledger.models.tournaments[id]!.progressive!.players.at(-1)).toEqual({ playerId: 'quin-ray', name: 'Quin Ray', gender: 'female', total: 0 });
+    const page = await (await send(app, fixture.clients.director, 'GET', `/director/tournaments/${id}`)).text();
+    expect(page).toContain('Register the player');
+    expect(page).toContain('Check the player in');
+    expect(page).toContain('Withdraw the player');
+    expect(page).not.toContain('Register a team');
+    ledger.close();
+  });
+
+  it('creates the event with the rounds asked for, and changes them until the last round starts', async () => {
+    const { ledger, app, id } = await eightPlayers(2);
+    const rounds = () => ledger.models.tournaments[id]!.format.rounds;
+    expect(rounds()).toBe(2);
+    expect((await director(app, '/director/tournaments', { tournamentId: 'cup', name: 'Cup', format: 'pitt-boss', rounds: 3 })).body.error).toBe(
+      "tournament cup: a number of rounds belongs to progressive tables, not to 'first-round-losers' brackets",
+    );
+    expect((await director(app, `/director/tournaments/${id}/round-count`, { rounds: 0 })).status).toBe(400);
+    expect((await director(app, `/director/tournaments/${id}/round-count`, { rounds: 3 })).body.done).toBe('The evening now plays 3 rounds.');
+    expect(rounds()).toBe(3);
+    await director(app, `/director/tournaments/${id}/start`, { seed: 'x' });
+    await director(app, `/director/tournaments/${id}/rounds`, { seed: 'r1' });
+    playRound(ledger, id);
+    await director(app, `/director/tournaments/${id}/rounds`, { seed: 'r2' });
+    expect(await director(app, `/director/tournaments/${id}/round-count`, { rounds: 1 })).toEqual({
+      status: 409,
+      body: { error: `tournament ${id}: 2 rounds have already started, so it cannot play only 1` },
+    });
+    // Round 2, in play, becomes the last.
+    expect((await director(app, `/director/tournaments/${id}/round-count`, { rounds: 2 })).status).toBe(200);
+    expect(await director(app, `/director/tournaments/${id}/round-count`, { rounds: 5 })).toEqual({
+      status: 409,
+      body: { error: `tournament ${id}: its last round (round 2) has started, so the number of rounds can no longer change` },
+    });
+    playRound(ledger, id);
+    expect(ledger.models.tournaments[id]!.model.status).toBe('finished');
+    expect(ledger.models.tournaments[id]!.progressive!.nextSeating).toBeNull();
+    expect(ledger.store.readAll().filter((e) => e.type === 'ProgressiveRoundsChanged').map((e) => (e.payload as { rounds: number }).rounds)).toEqual([3, 2]);
+    ledger.close();
+  });
+
+  it("a judge's score correction to a finished round moves the totals and standings, and leaves the seatings played", async () => {
+    const { ledger, app, id } = await eightPlayers(2);
+    await director(app, `/director/tournaments/${id}/start`, { seed: 'x' });
+    for (const r of [1, 2]) {
+      await director(app, `/director/tournaments/${id}/rounds`, { seed: `r${r}` });
+      playRound(ledger, id);
+    }
+    const state = () => ledger.models.tournaments[id]!.progressive!;
+    const seatings = JSON.stringify(state().rounds.map((r) => r.seating));
+    const round1 = state().rounds[0]!;
+    const table1 = round1.seating[0]!;
+    const before = Object.fromEntries(state().players.map((p) => [p.playerId, p.total]));
+    const gameId = round1.games['1']!;
+    const loser = ledger.models.games[gameId]!.winner === 'NS' ? 'EW' : 'NS';
+    const res = await send(app, fixture.clients.judge, 'POST', '/judge/corrections', { json: { gameId, NS: loser === 'NS' ? 500 : 0, EW: loser === 'EW' ? 500 : 0, reason: 'miscounted hand 2' } });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const seats = loser === 'NS' ? [table1.seats.N, table1.seats.S] : [table1.seats.E, table1.seats.W];
+    for (const p of state().players) expect(p.total, p.playerId).toBe(before[p.playerId]! + (seats.includes(p.playerId) ? 500 : 0));
+    expect(JSON.stringify(state().rounds.map((r) => r.seating))).toBe(seatings);
+    const top = Math.max(...state().players.map((p) => p.total));
+    expect(ledger.models.tournaments[id]!.model.placings.filter((p) => p.place === 1).map((p) => p.teamId).sort()).toEqual(
+      state().players.filter((p) => p.total === top).map((p) => p.playerId).sort(),
+    );
+    expectRebuildEqualsLive(ledger);
+    ledger.close();
+  });
 });
