@@ -620,7 +620,8 @@ function refreshProgressive(state: TournamentState, progressive: ProgressiveStat
     round.seating.map((table): MatchModel => {
       const gameId = round.games[String(table.table)];
       const game = gameId ? games[gameId] : undefined;
-      const pairs: [string, string] = [`${table.seats.N} & ${table.seats.S}`, `${table.seats.E} & ${table.seats.W}`];
+      // The game's own team ids, so the pages name both partners of each side.
+      const pairs: [string, string] = [`${table.seats.N}+${table.seats.S}`, `${table.seats.E}+${table.seats.W}`];
       const winner = game?.winner ? (game.winner === 'NS' ? pairs[0] : pairs[1]) : null;
       return {
         matchId: `R${round.round}-T${table.table}`,

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Seat, SEATS, type Team } from '../engine/cards.ts';
 import type { Ledger } from '../events/ledger.ts';
 import type { ProgressiveRoundModel } from '../events/progressive-projection.ts';
+import type { ProgressiveSeating } from '../engine/progressive.ts';
 import { nextEntry } from '../server/table-driver.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
@@ -257,6 +258,72 @@ describe('a progressive evening set up and corrected through the routes', () => 
       state().players.filter((p) => p.total === top).map((p) => p.playerId).sort(),
     );
     expectRebuildEqualsLive(ledger);
+    ledger.close();
+  });
+});
+
+describe('the room sees a progressive evening', () => {
+  const rowsOf = (html: string) =>
+    [...html.matchAll(/<li class="sit-row" data-player="([^"]+)" data-table="(\d+)" data-seat="([NESW])"><span class="sit-name">([^<]+)<\/span>/g)].map((m) => ({
+      player: m[1]!,
+      table: Number(m[2]),
+      seat: m[3]!,
+      name: m[4]!,
+    }));
+
+  it('the screen says where everyone sits, sorted by name, who sits out, and the individual standings; each table shows its four players by seat', async () => {
+    const made = copyOf(fixture);
+    const { ledger, app, id } = { ...made, id: 'room' };
+    await director(app, '/director/tournaments', { tournamentId: id, name: 'Room', format: 'tournament-spades', rounds: 3 });
+    for (let i = 0; i < 13; i++) await director(app, `/director/tournaments/${id}/players`, { name: NAMES[12 - i]!, gender: i % 2 ? 'male' : 'female' });
+    await director(app, `/director/tournaments/${id}/screen`, {});
+    await director(app, `/director/tournaments/${id}/start`, { seed: 'room' });
+    const screen = async () => (await send(app, null, 'GET', '/screen')).text();
+
+    // Before round 1 is seated the drawn seating is already up, so players can find their seats.
+    let html = await screen();
+    const state = () => ledger.models.tournaments[id]!.progressive!;
+    const check = (seating: ProgressiveSeating | null, out: string[], round: number, heading: string) => {
+      const rows = rowsOf(html);
+      expect(rows.map((r) => r.name)).toEqual([...rows.map((r) => r.name)].sort((a, b) => a.localeCompare(b)));
+      expect(rows).toHaveLength(12);
+      for (const row of rows) expect(seating!.find((t) => t.table === row.table)!.seats[row.seat as Seat]).toBe(row.player);
+      expect(html).toContain(`Round ${round} of 3: ${heading}`);
+      expect(html).toContain(`data-sitting-out="${out.join(' ')}"`);
+    };
+    check(state().nextSeating, state().nextSittingOut, 1, 'where to sit now');
+    await director(app, `/director/tournaments/${id}/rounds`, { seed: 'd1' });
+    html = await screen();
+    check(state().rounds[0]!.seating, state().rounds[0]!.sittingOut, 1, 'where everyone sits');
+
+    // Each table's public page and the scorekeeper's phone name the four players by seat.
+    const table1 = state().rounds[0]!.seating[0]!;
+    const gameId = state().rounds[0]!.games['1']!;
+    const names = (ids: string[]) => ids.map((p) => ledger.models.tournaments[id]!.model.teams.find((t) => t.teamId === p)!.name);
+    const [n, e, s, w] = names([table1.seats.N, table1.seats.E, table1.seats.S, table1.seats.W]);
+    const seatList = `<li data-seat="N"><span class="seat-list-seat">North</span> ${n}</li><li data-seat="E"><span class="seat-list-seat">East</span> ${e}</li><li data-seat="S"><span class="seat-list-seat">South</span> ${s}</li><li data-seat="W"><span class="seat-list-seat">West</span> ${w}</li>`;
+    const publicTable = await (await send(app, null, 'GET', `/tournaments/${id}/tables/${gameId}`)).text();
+    expect(publicTable).toContain(seatList);
+    expect(publicTable).toContain(`${n} &amp; ${s}`);
+    const join = await app.request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: await made.auth.tableCode(id, 1) }) });
+    const keeper = { cookie: (join.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await join.json()) as { csrf: string }).csrf };
+    const phone = await (await send(app, keeper, 'GET', `/entry/tables/${id}/1`)).text();
+    expect(phone).toContain(seatList);
+
+    playRound(ledger, id);
+    html = await screen();
+    // The movement is on the screen as soon as the round is over.
+    check(state().nextSeating, state().nextSittingOut, 2, 'where to sit now');
+    const standings = html.slice(html.indexOf('id="individual-standings"'));
+    const order = [...standings.matchAll(/<tr data-player="([^"]+)">/g)].map((m) => m[1]);
+    expect(order).toEqual(state().standings.map((s) => s.playerId));
+    const top = state().standings[0]!;
+    expect(standings).toContain(`<td class="num total">${top.total}</td>`);
+    expect(standings).toMatch(/data-prize="High player">High player so far: <strong>[^<]+<\/strong>/);
+    expect(standings).toContain('data-prize="High female"');
+    expect(standings).toContain('* sat out: the round');
+    const leaderboard = await (await send(app, null, 'GET', `/tournaments/${id}/leaderboard`)).text();
+    expect(leaderboard).toContain('id="individual-standings"');
     ledger.close();
   });
 });
