@@ -1,0 +1,95 @@
+/**
+ * The "where to sit now" panel of a 13-player progressive evening on a 1920×1080 TV: every
+ * player's row lies on the screen, its type is large enough to read across the room, and when
+ * the last table finishes the round the stream puts the next round's seating up by itself.
+ */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Browser, type Page, chromium } from 'playwright-core';
+import { type Ledger, openLedger } from '../events/ledger.ts';
+import { createTournament, registerPlayer, startTournament } from '../server/tournament-commands.ts';
+import { startRound } from '../server/match-commands.ts';
+import { nextEntry } from '../server/table-driver.ts';
+import { CHROMIUM, CHROMIUM_ARGS, type InProcessServer, ROOT, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+
+noteMissingChromium('browser-progressive-screen');
+const OUTPUT = join(ROOT, 'test-output');
+const NAMES = ['Ana', 'Ben', 'Cy', 'Dee', 'Eli', 'Fay', 'Gus', 'Hana', 'Ike', 'Jo', 'Kai', 'Lia', 'Mo'];
+
+/** Puts the where-to-sit panel up by stopping the rotation in the middle of its turn. */
+async function showSeating(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    for (const animation of document.getAnimations()) {
+      animation.pause();
+      animation.currentTime = 7_000;
+    }
+  });
+}
+
+/** Each row of the panel: its player, where it is drawn, and its type size in px. */
+function rows(page: Page) {
+  return page.evaluate(() =>
+    Array.from(document.querySelectorAll('#where-to-sit .sit-row')).map((row) => {
+      const box = row.getBoundingClientRect();
+      return {
+        player: (row as HTMLElement).dataset.player!,
+        table: Number((row as HTMLElement).dataset.table),
+        onScreen: box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight && box.right <= innerWidth && box.height > 0,
+        px: parseFloat(getComputedStyle(row).fontSize),
+      };
+    }),
+  );
+}
+
+describe.skipIf(!hasChromium)('where to sit, on the venue screen of a progressive evening', () => {
+  let browser: Browser;
+  let ledger: Ledger;
+  let server: InProcessServer;
+  beforeAll(async () => {
+    mkdirSync(OUTPUT, { recursive: true });
+    ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
+    const m = ledger.models;
+    ledger.execute(createTournament(m, { tournamentId: 'eve', name: 'Thursday Progressive', format: 'tournament-spades', options: { rounds: 3 } }));
+    for (const name of NAMES) ledger.execute(registerPlayer(m, { tournamentId: 'eve', playerId: name.toLowerCase(), name }));
+    ledger.execute(startTournament(m, { tournamentId: 'eve', seed: 'tv' }));
+    ledger.execute(startRound(m, { tournamentId: 'eve', seed: 'tv' }));
+    server = await serveInProcess(ledger);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+    ledger?.close();
+    removeTempDirs();
+  });
+
+  it('shows all 12 seated players large on the TV, who sits out, and the next seating once the round ends', async () => {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${server.url}/screen`);
+    await showSeating(page);
+    const shown = await rows(page);
+    expect(shown).toHaveLength(12);
+    expect(shown.filter((r) => !r.onScreen)).toEqual([]);
+    // Read across a room: well above the screen's 28.8px floor.
+    for (const row of shown) expect(row.px).toBeGreaterThanOrEqual(40);
+    const state = () => ledger.models.tournaments.eve!.progressive!;
+    expect(await page.locator('#where-to-sit .sit-out strong').textContent()).toBe(NAMES.find((n) => n.toLowerCase() === state().rounds[0]!.sittingOut[0])!);
+    expect(await page.evaluate(() => document.documentElement.scrollHeight <= innerHeight)).toBe(true);
+    await page.screenshot({ path: join(OUTPUT, 'screen-1920x1080-progressive-where-to-sit.png') });
+
+    // The round ends: the stream puts the movement up without a reload.
+    for (let i = 0; i < 20_000 && !state().rounds[0]!.results; i++) {
+      for (const gameId of Object.values(state().rounds[0]!.games)) {
+        if (!ledger.models.games[gameId]!.winner) ledger.execute(() => nextEntry(ledger, ledger.models.games[gameId]!, { seed: 'tv' }) ?? []);
+      }
+    }
+    await page.waitForFunction(() => document.querySelector('#where-to-sit h2')?.textContent?.includes('Round 2 of 3: where to sit now'), undefined, { timeout: 10_000 });
+    await showSeating(page);
+    const next = await rows(page);
+    const expected = state().nextSeating!.flatMap((t) => Object.values(t.seats).map((p) => `${p}@${t.table}`)).sort();
+    expect(next.map((r) => `${r.player}@${r.table}`).sort()).toEqual(expected);
+    expect(next.filter((r) => !r.onScreen)).toEqual([]);
+    await page.close();
+  });
+});
