@@ -107,7 +107,9 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     const state = tournamentById(models, tournamentId);
     if (!state) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
     const t = state.model;
-    const name = (id: string | null) => t.teams.find((x) => x.teamId === id)?.name ?? id ?? 'to be decided';
+    const one = (id: string | null) => t.teams.find((x) => x.teamId === id)?.name ?? id ?? 'to be decided';
+    // A progressive table's side is a pair of players for the round, `a+b`.
+    const name = (id: string | null) => (id?.includes('+') ? id.split('+').map(one).join(' & ') : one(id));
     const standings = teamStandings(t);
     return {
       csrf: session.csrf,

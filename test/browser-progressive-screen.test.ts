@@ -11,6 +11,7 @@ import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createTournament, registerPlayer, startTournament } from '../server/tournament-commands.ts';
 import { startRound } from '../server/match-commands.ts';
 import { nextEntry } from '../server/table-driver.ts';
+import { createApp } from '../server/app.ts';
 import { CHROMIUM, CHROMIUM_ARGS, type InProcessServer, ROOT, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-progressive-screen');
@@ -91,5 +92,32 @@ describe.skipIf(!hasChromium)('where to sit, on the venue screen of a progressiv
     expect(next.map((r) => `${r.player}@${r.table}`).sort()).toEqual(expected);
     expect(next.filter((r) => !r.onScreen)).toEqual([]);
     await page.close();
+  });
+
+  it("fits the director's evening, the standings and a table's page on a 390px phone, with the four players by seat", async () => {
+    await createApp({ ledger }).auth.users.add('Dana Director', 'director', 'director-password');
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+    try {
+      const login = await context.newPage();
+      await login.goto(`${server.url}/login`);
+      await login.fill('input[name=name]', 'Dana Director');
+      await login.fill('input[name=password]', 'director-password');
+      await login.click('.login-form button[type=submit]');
+      await login.waitForURL((u) => !u.pathname.startsWith('/login'));
+      const page = await context.newPage();
+      const game = ledger.models.tournaments.eve!.progressive!.rounds.at(-1)!.games['1']!;
+      for (const path of ['/director/tournaments/eve', '/tournaments/eve/leaderboard', `/tournaments/eve/tables/${game}`]) {
+        expect((await page.goto(`${server.url}${path}`))!.status(), path).toBe(200);
+        const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
+        expect(width, path).toBeLessThanOrEqual(390);
+      }
+      expect(await page.locator('.seat-list li').count()).toBe(4);
+      await page.goto(`${server.url}/director/tournaments/eve`);
+      expect(await page.locator('#where-to-sit .sit-row').count()).toBe(12);
+      expect(await page.locator('button[data-action=seat-round]').textContent()).toContain('Seat round 2');
+      expect(await page.locator('form:has(button[data-action=seat-round])').getAttribute('hx-confirm')).toContain('cannot be taken back');
+    } finally {
+      await context.close();
+    }
   });
 });
