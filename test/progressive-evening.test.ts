@@ -330,6 +330,7 @@ describe('the room sees a progressive evening', () => {
     const publicTable = await (await send(app, null, 'GET', `/tournaments/${id}/tables/${gameId}`)).text();
     expect(publicTable).toContain(seatList);
     expect(publicTable).toContain(`${n} &amp; ${s}`);
+    expect(await (await send(app, null, 'GET', `/tournaments/${id}`)).text()).toContain(`${n} &amp; ${s} vs ${e} &amp; ${w}`);
     const join = await app.request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: await made.auth.tableCode(id, 1) }) });
     const keeper = { cookie: (join.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await join.json()) as { csrf: string }).csrf };
     const phone = await (await send(app, keeper, 'GET', `/entry/tables/${id}/1`)).text();
