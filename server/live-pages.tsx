@@ -19,7 +19,7 @@ import { BRACKET_ID } from '../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../views/leaderboard.tsx';
 import { gameById, tournamentById } from '../events/lookup.ts';
 import type { Child } from 'hono/jsx';
-import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, progressiveView } from '../views/progressive-panels.tsx';
+import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../views/progressive-panels.tsx';
 import { ProgressiveScreen } from '../views/progressive-screen.tsx';
 
 export type LiveView =
@@ -192,7 +192,7 @@ export function screenPartials(add: (target: string, content: Child) => void, mo
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
   if (view) {
     add(WHERE_TO_SIT_ID, <WhereToSit view={view} />);
-    add(INDIVIDUAL_ID, <IndividualStandings view={view} />);
+    add(INDIVIDUAL_ID, <IndividualStandings view={view} columns={individualColumns(view.standings.length)} />);
     add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
     return;
   }

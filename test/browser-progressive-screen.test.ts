@@ -94,6 +94,40 @@ describe.skipIf(!hasChromium)('where to sit, on the venue screen of a progressiv
     await page.close();
   });
 
+  it('keeps all 41 players of a large evening on the TV in the individual standings, in columns', async () => {
+    const m = ledger.models;
+    ledger.execute(createTournament(m, { tournamentId: 'big', name: 'Big Night', format: 'tournament-spades', options: { rounds: 2 } }));
+    for (let i = 1; i <= 41; i++) ledger.execute(registerPlayer(m, { tournamentId: 'big', playerId: `p${i}`, name: `Player ${i}` }));
+    ledger.execute(startTournament(m, { tournamentId: 'big', seed: 'big' }));
+    ledger.execute(startRound(m, { tournamentId: 'big', seed: 'big' }));
+    const round = () => m.tournaments.big!.progressive!.rounds[0]!;
+    for (let i = 0; i < 20_000 && !round().results; i++) {
+      for (const gameId of Object.values(round().games)) {
+        if (!m.games[gameId]!.winner) ledger.execute(() => nextEntry(ledger, m.games[gameId]!, { seed: 'big' }) ?? []);
+      }
+    }
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${server.url}/tournaments/big/screen`);
+    await page.evaluate(() => {
+      for (const animation of document.getAnimations()) {
+        animation.pause();
+        animation.currentTime = 15_000 + 7_000;
+      }
+    });
+    const shown = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('#individual-standings tbody tr')).map((row) => {
+        const box = row.getBoundingClientRect();
+        return { onScreen: box.top >= 0 && box.bottom <= innerHeight && box.right <= innerWidth && box.height > 0, px: parseFloat(getComputedStyle(row).fontSize) };
+      }),
+    );
+    await page.screenshot({ path: join(OUTPUT, 'screen-1920x1080-progressive-41-individual.png') });
+    expect(shown).toHaveLength(41);
+    expect(shown.filter((r) => !r.onScreen)).toHaveLength(0);
+    for (const row of shown) expect(row.px).toBeGreaterThanOrEqual(28.8);
+    expect(await page.locator('#individual-standings table').count()).toBe(3);
+    await page.close();
+  });
+
   it("fits the director's evening, the standings and a table's page on a 390px phone, with the four players by seat", async () => {
     await createApp({ ledger }).auth.users.add('Dana Director', 'director', 'director-password');
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });

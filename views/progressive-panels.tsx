@@ -110,11 +110,23 @@ export function WhereToSit({ view }: { view: ProgressiveView }) {
   );
 }
 
-/** The individual standings: running totals, each round's score, and the high player / male / female. */
-export function IndividualStandings({ view }: { view: ProgressiveView }) {
-  const rounds = Array.from({ length: Math.max(view.roundsStarted, 0) }, (_, i) => i + 1);
+/** How many side-by-side tables the screen's individual standings take: about 18 rows fit in each. */
+export function individualColumns(players: number): number {
+  return players <= 18 ? 1 : players <= 36 ? 2 : 3;
+}
+
+/**
+ * The individual standings: running totals, each round's score, and the high player / male /
+ * female. Split into `columns` side-by-side tables (the venue screen, a large evening), each
+ * keeps the last round's score and the total, so every player stays on the TV.
+ */
+export function IndividualStandings({ view, columns = 1 }: { view: ProgressiveView; columns?: number }) {
+  const all = Array.from({ length: Math.max(view.roundsStarted, 0) }, (_, i) => i + 1);
+  const rounds = columns > 1 ? all.slice(-1) : all;
+  const size = Math.ceil(view.standings.length / Math.max(1, columns));
+  const parts = columns > 1 ? Array.from({ length: columns }, (_, i) => view.standings.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0) : [view.standings];
   return (
-    <section id={INDIVIDUAL_ID} class="individual-standings" aria-labelledby="individual-title">
+    <section id={INDIVIDUAL_ID} class={`individual-standings individual-standings--columns-${parts.length}`} aria-labelledby="individual-title">
       <h2 id="individual-title">Individual standings{view.finished ? ' (final)' : ''}</h2>
       {view.leaders.length > 0 ? (
         <ul class="leaders">
@@ -129,39 +141,43 @@ export function IndividualStandings({ view }: { view: ProgressiveView }) {
       {view.standings.length === 0 ? (
         <p class="empty">No players have registered yet.</p>
       ) : (
-        <div class="table-scroll" role="region" aria-labelledby="individual-title" tabindex={0}>
-          <table class="standings individual">
-            <thead>
-              <tr>
-                <th scope="col" class="num">
-                  <abbr title="Place">#</abbr>
-                </th>
-                <th scope="col">Player</th>
-                {rounds.map((r) => (
-                  <th scope="col" class="num">
-                    <abbr title={`Round ${r}`}>R{r}</abbr>
-                  </th>
-                ))}
-                <th scope="col" class="num">
-                  Total
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.standings.map((s) => (
-                <tr data-player={s.playerId}>
-                  <td class="num">{s.place}</td>
-                  <td>{s.name}</td>
-                  {rounds.map((r) => (
-                    <td class="num" {...(s.satOut[r - 1] ? { title: 'Sat out: the round average' } : {})}>
-                      {s.rounds[r - 1] === null || s.rounds[r - 1] === undefined ? '—' : `${s.rounds[r - 1]}${s.satOut[r - 1] ? '*' : ''}`}
-                    </td>
+        <div class="individual-columns">
+          {parts.map((part) => (
+            <div class="table-scroll" role="region" aria-labelledby="individual-title" tabindex={0}>
+              <table class="standings individual">
+                <thead>
+                  <tr>
+                    <th scope="col" class="num">
+                      <abbr title="Place">#</abbr>
+                    </th>
+                    <th scope="col">Player</th>
+                    {rounds.map((r) => (
+                      <th scope="col" class="num">
+                        <abbr title={`Round ${r}`}>R{r}</abbr>
+                      </th>
+                    ))}
+                    <th scope="col" class="num">
+                      Total
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {part.map((s) => (
+                    <tr data-player={s.playerId}>
+                      <td class="num">{s.place}</td>
+                      <td>{s.name}</td>
+                      {rounds.map((r) => (
+                        <td class="num" {...(s.satOut[r - 1] ? { title: 'Sat out: the round average' } : {})}>
+                          {s.rounds[r - 1] === null || s.rounds[r - 1] === undefined ? '—' : `${s.rounds[r - 1]}${s.satOut[r - 1] ? '*' : ''}`}
+                        </td>
+                      ))}
+                      <td class="num total">{s.total}</td>
+                    </tr>
                   ))}
-                  <td class="num total">{s.total}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+                </tbody>
+              </table>
+            </div>
+          ))}
         </div>
       )}
       {view.standings.some((s) => s.satOut.some(Boolean)) ? <p class="side-note">* sat out: the round's average score, rounded.</p> : null}

@@ -4,7 +4,7 @@
  * the team standings and the bracket. The three panels take turns on the same CSS clock.
  */
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
-import { IndividualStandings, type ProgressiveView, WhereToSit } from './progressive-panels.tsx';
+import { IndividualStandings, type ProgressiveView, WhereToSit, individualColumns } from './progressive-panels.tsx';
 import { LiveTables, Ticker } from './screen.tsx';
 
 export interface ProgressiveScreenProps {
@@ -28,7 +28,7 @@ export function ProgressiveScreen({ tournament, view, liveGames, teamNames, now 
           <WhereToSit view={view} />
         </section>
         <section class="panel panel--individual" aria-label="Individual standings">
-          <IndividualStandings view={view} />
+          <IndividualStandings view={view} columns={individualColumns(view.standings.length)} />
         </section>
         <section class="panel panel--tables" aria-label="Live tables">
           <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} />
