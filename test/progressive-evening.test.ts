@@ -225,6 +225,8 @@ describe('a progressive evening set up and corrected through the routes', () => 
     expect(page).toContain('Check the player in');
     expect(page).toContain('Withdraw the player');
     expect(page).not.toContain('Register a team');
+    // Starting cannot be taken back: the button asks once.
+    expect(page).toContain('hx-confirm="Draw the seating and start? Registration closes and the draw is recorded."');
     ledger.close();
   });
 

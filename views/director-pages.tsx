@@ -202,7 +202,11 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       {props.status === 'registration' ? (
         <>
           <h2>{props.progressive ? 'Draw the first seating and start' : 'Seed and draw'}</h2>
-          <PostForm {...form('/start')} class="stack-form">
+          <PostForm
+            {...form('/start')}
+            class="stack-form"
+            confirm={props.progressive ? 'Draw the seating and start? Registration closes and the draw is recorded.' : 'Seed, draw and start? Registration closes and the draw is recorded.'}
+          >
             <label>
               {props.progressive ? 'Seating order (one player id a line, four a table from table 1; leave empty to draw at random)' : 'Seeding order (one team id a line; leave empty to seed at random)'}
               <textarea name="order" rows={6}></textarea>
