@@ -8,6 +8,11 @@
  * Table 1 is the top table. At every table after a move, the two staying players take N and E
  * and the two incoming players take S and W, so N–S and E–W are each one stayer with one
  * newcomer ("the incoming partners split and join with the sitting partners").
+ *
+ * A count that is not a multiple of 4 leaves 1 to 3 players out of each round, in a fixed turn
+ * from the end of the seeded order (sitOuts). The movement is made over the tables as they
+ * played; then the next round's sit-outs leave their seats and the players returning take
+ * them (nextRound). A sit-out scores the round's average individual score, rounded.
  */
 import { type Seat, type Team, SEATS, seatsOf } from './cards.ts';
 
@@ -41,6 +46,8 @@ export interface TableResult {
 
 export interface ProgressiveRound {
   seating: ProgressiveSeating;
+  /** Players resting this round (a count that is not a multiple of 4). */
+  sittingOut?: string[];
   results: TableResult[];
 }
 
@@ -53,10 +60,13 @@ export interface PrizeWinners {
   highFemale: string[];
 }
 
-/** The first seating from a seeded order: four players a table, in N, E, S, W order, table 1 first. */
-export function initialSeating(order: readonly string[]): ProgressiveSeating {
-  if (order.length < 8 || order.length % 4 !== 0) {
-    throw new Error(`progressive tables: ${order.length} players; it takes a multiple of 4 and at least two tables ("Two or more tables being played")`);
+/** Fewest players a progressive event takes: two tables ("Two or more tables being played"). */
+export const MIN_PLAYERS = 8;
+
+/** Refuses a seeded order too short for two tables, or with a player missing or listed twice. */
+function checkOrder(order: readonly string[]): void {
+  if (order.length < MIN_PLAYERS) {
+    throw new Error(`progressive tables: ${order.length} players; it takes at least ${MIN_PLAYERS}, two tables of four ("Two or more tables being played")`);
   }
   const seen = new Set<string>();
   for (const id of order) {
@@ -64,12 +74,79 @@ export function initialSeating(order: readonly string[]): ProgressiveSeating {
     if (seen.has(id)) throw new Error(`progressive tables: player '${id}' is listed twice`);
     seen.add(id);
   }
+}
+
+/**
+ * Who sits out round `round` (1 = the first): with a count that is not a multiple of 4 the
+ * extra players sit out in turn, taken from the end of the seeded order and going backwards,
+ * round after round, round the list again once everyone has sat out. Taking them in one fixed
+ * cycle means nobody sits out twice before everyone has sat out once. Empty for a multiple of 4.
+ */
+export function sitOuts(order: readonly string[], round: number): string[] {
+  const n = order.length;
+  const k = n % 4;
+  return Array.from({ length: k }, (_, j) => order[(((n - 1 - ((round - 1) * k + j)) % n) + n) % n]!);
+}
+
+/**
+ * The first seating from a seeded order: four players a table, in N, E, S, W order, table 1
+ * first; the players over a multiple of 4 (the last of the order) sit the first round out.
+ */
+export function initialSeating(order: readonly string[]): ProgressiveSeating {
+  return firstRound(order).seating;
+}
+
+/** The first round: its seating and who sits it out. */
+export function firstRound(order: readonly string[]): { seating: ProgressiveSeating; sittingOut: string[] } {
+  checkOrder(order);
+  const sittingOut = sitOuts(order, 1);
+  const playing = order.filter((id) => !sittingOut.includes(id));
   const seating: ProgressiveSeating = [];
-  for (let t = 0; t < order.length / 4; t++) {
-    const [N, E, S, W] = order.slice(4 * t, 4 * t + 4) as [string, string, string, string];
+  for (let t = 0; t < playing.length / 4; t++) {
+    const [N, E, S, W] = playing.slice(4 * t, 4 * t + 4) as [string, string, string, string];
     seating.push({ table: t + 1, seats: { N, E, S, W } });
   }
-  return seating;
+  return { seating, sittingOut };
+}
+
+/**
+ * The round after `round`: the movement is made over the tables as they played (nextSeating),
+ * then the next round's sit-outs leave their seats and this round's sit-outs take them, the
+ * first returning player the first seat left (tables from the top, N E S W). A returning player
+ * so takes up the place in the movement of someone whose turn it is to rest.
+ */
+export function nextRound(
+  order: readonly string[],
+  round: number,
+  seating: ProgressiveSeating,
+  sittingOut: readonly string[],
+  results: readonly TableResult[],
+): { seating: ProgressiveSeating; sittingOut: string[] } {
+  checkOrder(order);
+  const moved = nextSeating(seating, results);
+  const resting = sitOuts(order, round + 1);
+  const returning = [...sittingOut];
+  if (returning.length !== resting.length) {
+    throw new Error(`round ${round}: ${returning.length} sat out but ${resting.length} sit out next; the count of players changed`);
+  }
+  const next = moved.map((t) => ({ table: t.table, seats: { ...t.seats } }));
+  for (const t of next) {
+    for (const seat of SEATS) {
+      if (resting.includes(t.seats[seat])) t.seats[seat] = returning.shift()!;
+    }
+  }
+  return { seating: next, sittingOut: resting };
+}
+
+/**
+ * What a sit-out scores for a round: the average of every seated player's round score (each
+ * player scores their side's), rounded to the nearest point, halves up (rules.md).
+ */
+export function sitOutScore(seating: ProgressiveSeating, results: readonly TableResult[]): number {
+  checkRoundResults(seating, results);
+  let sum = 0;
+  for (const result of results) sum += 2 * result.scores.NS + 2 * result.scores.EW;
+  return Math.round(sum / (4 * seating.length));
 }
 
 /** Refuses a seating or a round's results that do not fit together, naming the table. */
@@ -122,9 +199,14 @@ export function addRoundScores(
   totals: Readonly<Record<string, number>>,
   seating: ProgressiveSeating,
   results: readonly TableResult[],
+  sittingOut: readonly string[] = [],
 ): Record<string, number> {
   checkRoundResults(seating, results);
   const next = { ...totals };
+  if (sittingOut.length > 0) {
+    const average = sitOutScore(seating, results);
+    for (const id of sittingOut) next[id] = (next[id] ?? 0) + average;
+  }
   for (const result of results) {
     const seats = seating[result.table - 1]!.seats;
     for (const side of ['NS', 'EW'] as const) {
@@ -137,7 +219,7 @@ export function addRoundScores(
 /** Each player's running total over the rounds played. */
 export function progressiveTotals(rounds: readonly ProgressiveRound[]): Record<string, number> {
   let totals: Record<string, number> = {};
-  for (const round of rounds) totals = addRoundScores(totals, round.seating, round.results);
+  for (const round of rounds) totals = addRoundScores(totals, round.seating, round.results, round.sittingOut ?? []);
   return totals;
 }
 
@@ -148,20 +230,20 @@ export function progressiveTotals(rounds: readonly ProgressiveRound[]): Record<s
 export function playProgressive(
   order: readonly string[],
   roundResults: readonly (readonly TableResult[])[],
-): { rounds: ProgressiveRound[]; seating: ProgressiveSeating; totals: Record<string, number> } {
-  let seating = initialSeating(order);
+): { rounds: ProgressiveRound[]; seating: ProgressiveSeating; sittingOut: string[]; totals: Record<string, number> } {
+  let { seating, sittingOut } = firstRound(order);
   const rounds: ProgressiveRound[] = [];
   let totals: Record<string, number> = Object.fromEntries(order.map((id) => [id, 0]));
   roundResults.forEach((results, i) => {
     try {
-      totals = addRoundScores(totals, seating, results);
-      rounds.push({ seating, results: [...results] });
-      seating = nextSeating(seating, results);
+      totals = addRoundScores(totals, seating, results, sittingOut);
+      rounds.push({ seating, sittingOut, results: [...results] });
+      ({ seating, sittingOut } = nextRound(order, i + 1, seating, sittingOut, results));
     } catch (error) {
       throw new Error(`round ${i + 1}: ${(error as Error).message}`);
     }
   });
-  return { rounds, seating, totals };
+  return { rounds, seating, sittingOut, totals };
 }
 
 /** High player, high male and high female by total; everyone tied on a high total shares it. */

@@ -249,7 +249,15 @@ export const ProgressiveRoundStarted = defineEvent({
     tournamentId: id,
     round: check.integer({ min: 1 }),
     seating: check.array(progressiveTable, { min: 2, max: 16 }),
+    /** Players resting this round when the count is not a multiple of 4 (absent when nobody rests). */
+    sittingOut: check.optional(check.array(id, { max: 3 })),
   }),
+});
+/** A director changed a progressive event's number of rounds (until its last round starts). */
+export const ProgressiveRoundsChanged = defineEvent({
+  type: 'ProgressiveRoundsChanged',
+  version: 1,
+  validate: check.object({ tournamentId: id, rounds: check.integer({ min: 1, max: 99 }) }),
 });
 
 /**
@@ -316,6 +324,7 @@ export type TeamCheckedIn = Payload<typeof TeamCheckedIn>;
 export type PlayerRegistered = Payload<typeof PlayerRegistered>;
 export type GameResultCorrected = Payload<typeof GameResultCorrected>;
 export type ProgressiveRoundStarted = Payload<typeof ProgressiveRoundStarted>;
+export type ProgressiveRoundsChanged = Payload<typeof ProgressiveRoundsChanged>;
 export type ScreenPinned = Payload<typeof ScreenPinned>;
 export type BracketRoundDrawn = Payload<typeof BracketRoundDrawn>;
 export type TeamStart = { score: number; bags: number; sets: number };
@@ -345,6 +354,7 @@ export const domainEvents = eventRegistry(
   PlayerRegistered,
   GameResultCorrected,
   ProgressiveRoundStarted,
+  ProgressiveRoundsChanged,
   ScreenPinned,
   BracketRoundDrawn,
 );

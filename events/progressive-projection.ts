@@ -6,7 +6,7 @@
  * tournament projection.
  */
 import type { Gender, PrizeWinners, ProgressiveSeating, TableResult } from '../engine/progressive.ts';
-import { addRoundScores, initialSeating, nextSeating, prizeWinners } from '../engine/progressive.ts';
+import { addRoundScores, firstRound, nextRound, prizeWinners, sitOutScore } from '../engine/progressive.ts';
 import type { PlayerRegistered, ProgressiveRoundStarted } from './domain-events.ts';
 import type { GameModel } from './read-models.ts';
 
@@ -14,24 +14,34 @@ export interface ProgressivePlayerRow {
   playerId: string;
   name: string;
   gender?: Gender;
-  /** The sum of the player's side's round scores over the rounds finished. */
+  /** The sum of the player's round scores over the rounds finished (a sit-out's the round's average). */
   total: number;
 }
 
 export interface ProgressiveRoundModel {
   round: number;
   seating: ProgressiveSeating;
+  /** Players resting this round, as recorded when it was seated. */
+  sittingOut: string[];
   /** The game played at each table, by table number (as text: JSON keys). */
   games: Record<string, string>;
   /** Each table's result once every table has finished its game; null while the round is played. */
   results: TableResult[] | null;
+  /** What each sit-out scored: the round's average individual score, rounded; null until the round is over. */
+  sitOutScore: number | null;
+  /** Each player's score for the round (sit-outs included), once it is over. */
+  scores: Record<string, number> | null;
 }
 
 export interface ProgressiveState {
   players: ProgressivePlayerRow[];
+  /** The seeded order the event started from; the sit-out turn is taken from it. */
+  order: string[];
   rounds: ProgressiveRoundModel[];
   /** The seating for the next round to start; null before the start and after the last round. */
   nextSeating: ProgressiveSeating | null;
+  /** Who sits the next round out, beside nextSeating. */
+  nextSittingOut: string[];
   /** Best total first; players on equal totals share the place. */
   standings: { place: number; playerId: string; total: number }[];
   /** Set once the last round is finished. */
@@ -53,7 +63,7 @@ export function parseProgressiveMatchId(matchId: string): { round: number; table
 
 /** A progressive event before its first registration. */
 export function emptyProgressive(): ProgressiveState {
-  return { players: [], rounds: [], nextSeating: null, standings: [], prizes: null };
+  return { players: [], order: [], rounds: [], nextSeating: null, nextSittingOut: [], standings: [], prizes: null };
 }
 
 /** A player registered. */
@@ -68,53 +78,76 @@ export function playerWithdrawn(state: ProgressiveState, playerId: string): void
   rank(state);
 }
 
-/** The event started: the first round's seating from the seeded order. */
+/** The event started: the seeded order the first round's seating and every sit-out turn come from. */
 export function progressiveStarted(state: ProgressiveState, seeds: readonly string[]): void {
-  try {
-    state.nextSeating = initialSeating(seeds);
-  } catch (error) {
-    state.problem = (error as Error).message;
-  }
+  state.order = [...seeds];
 }
 
-/** A round's tables were seated and their games started. */
+/** A round's tables were seated (as recorded) and their games started. */
 export function roundStarted(state: ProgressiveState, e: ProgressiveRoundStarted): void {
   if (state.rounds.some((r) => r.round === e.round)) return;
-  state.rounds.push({ round: e.round, seating: e.seating, games: {}, results: null });
-  state.nextSeating = null;
+  state.rounds.push({ round: e.round, seating: e.seating, sittingOut: [...(e.sittingOut ?? [])], games: {}, results: null, sitOutScore: null, scores: null });
+}
+
+/** A game at one of the round's tables started: it is that table's game. */
+export function progressiveGameSeen(state: ProgressiveState, game: GameModel): void {
+  const where = game.matchId ? parseProgressiveMatchId(game.matchId) : null;
+  const round = where && state.rounds.find((r) => r.round === where.round);
+  if (round && where) round.games[String(where.table)] ??= game.gameId;
 }
 
 /**
- * A game at one of the round's tables started or changed its score. When every table of the
- * round has a winner the round closes: each player adds their side's score, and the next
- * round's seating follows (unless `roundsInEvent` are done). Returns true when a round closed.
+ * Works out every round's results, the totals, standings, the next seating and the prizes
+ * again from the seatings as recorded and the games as they now stand, so a judge's score
+ * correction to a finished round moves the totals (and, while the next round is not yet seated,
+ * its seating) without touching the seatings already played. Returns how many rounds are over.
  */
-export function progressiveGameChanged(
-  state: ProgressiveState,
-  game: GameModel,
-  games: Readonly<Record<string, GameModel>>,
-  roundsInEvent: number,
-): boolean {
-  const where = game.matchId ? parseProgressiveMatchId(game.matchId) : null;
-  if (!where) return false;
-  const round = state.rounds.find((r) => r.round === where.round);
-  if (!round || round.results !== null) return false;
-  round.games[String(where.table)] = game.gameId;
-  const finished = round.seating.map((t) => games[round.games[String(t.table)] ?? '']);
-  if (finished.some((g) => !g || g.winner === null)) return false;
-  const results: TableResult[] = finished.map((g, i) => ({ table: round.seating[i]!.table, scores: { ...g!.score }, winner: g!.winner! }));
-  try {
-    const totals = addRoundScores(Object.fromEntries(state.players.map((p) => [p.playerId, p.total])), round.seating, results);
-    for (const player of state.players) player.total = totals[player.playerId] ?? player.total;
-    round.results = results;
-    state.nextSeating = round.round < roundsInEvent ? nextSeating(round.seating, results) : null;
-  } catch (error) {
-    state.problem = `round ${round.round}: ${(error as Error).message}`;
-    return false;
+export function deriveProgressive(state: ProgressiveState, games: Readonly<Record<string, GameModel>>, roundsInEvent: number): number {
+  delete state.problem;
+  let totals: Record<string, number> = Object.fromEntries(state.players.map((p) => [p.playerId, 0]));
+  let over = 0;
+  for (const round of state.rounds) {
+    round.results = null;
+    round.sitOutScore = null;
+    round.scores = null;
+    const finished = round.seating.map((t) => games[round.games[String(t.table)] ?? '']);
+    if (finished.some((g) => !g || g.winner === null)) continue;
+    // A judge's score correction after the game ended can turn its result round: the side with
+    // the higher round score is the one that advances; on equal scores, the one that won the
+    // extra hand at the table.
+    const results: TableResult[] = finished.map((g, i) => {
+      const { NS, EW } = g!.score;
+      return { table: round.seating[i]!.table, scores: { NS, EW }, winner: NS > EW ? 'NS' : EW > NS ? 'EW' : g!.winner! };
+    });
+    try {
+      const scores = addRoundScores({}, round.seating, results, round.sittingOut);
+      totals = addRoundScores(totals, round.seating, results, round.sittingOut);
+      round.results = results;
+      round.scores = scores;
+      round.sitOutScore = round.sittingOut.length > 0 ? sitOutScore(round.seating, results) : null;
+      over++;
+    } catch (error) {
+      state.problem = `round ${round.round}: ${(error as Error).message}`;
+    }
   }
+  for (const player of state.players) player.total = totals[player.playerId] ?? 0;
   rank(state);
-  if (round.round >= roundsInEvent) state.prizes = prizeWinners(state.players.map((p) => ({ id: p.playerId, ...(p.gender ? { gender: p.gender } : {}) })), totals(state));
-  return true;
+  state.nextSeating = null;
+  state.nextSittingOut = [];
+  const last = state.rounds.at(-1);
+  try {
+    if (!last && state.order.length > 0) {
+      ({ seating: state.nextSeating, sittingOut: state.nextSittingOut } = firstRound(state.order));
+    } else if (last && last.results && last.round < roundsInEvent) {
+      ({ seating: state.nextSeating, sittingOut: state.nextSittingOut } = nextRound(state.order, last.round, last.seating, last.sittingOut, last.results));
+    }
+  } catch (error) {
+    state.problem = (error as Error).message;
+  }
+  state.prizes = progressiveFinished(state, roundsInEvent)
+    ? prizeWinners(state.players.map((p) => ({ id: p.playerId, ...(p.gender ? { gender: p.gender } : {}) })), totals)
+    : null;
+  return over;
 }
 
 /** Whether the event's last round is finished. */
@@ -123,12 +156,8 @@ export function progressiveFinished(state: ProgressiveState, roundsInEvent: numb
   return last !== undefined && last.results !== null;
 }
 
-function totals(state: ProgressiveState): Record<string, number> {
-  return Object.fromEntries(state.players.map((p) => [p.playerId, p.total]));
-}
-
 function rank(state: ProgressiveState): void {
-  const sorted = [...state.players].sort((a, b) => b.total - a.total);
+  const sorted = [...state.players].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
   state.standings = sorted.map((p) => ({
     place: sorted.findIndex((q) => q.total === p.total) + 1,
     playerId: p.playerId,

@@ -27,6 +27,7 @@ import type {
   MatchStarted,
   PlayerRegistered,
   ProgressiveRoundStarted,
+  ProgressiveRoundsChanged,
   ScreenPinned,
   TeamCheckedIn,
   TeamDisqualified,
@@ -41,8 +42,9 @@ import {
   emptyProgressive,
   playerRegistered,
   playerWithdrawn,
+  deriveProgressive,
   progressiveFinished,
-  progressiveGameChanged,
+  progressiveGameSeen,
   progressiveStarted,
   roundStarted,
 } from './progressive-projection.ts';
@@ -61,6 +63,7 @@ export type TournamentEvent =
   | { type: 'PlayerRegistered'; payload: PlayerRegistered }
   | { type: 'GameResultCorrected'; payload: GameResultCorrected }
   | { type: 'ProgressiveRoundStarted'; payload: ProgressiveRoundStarted }
+  | { type: 'ProgressiveRoundsChanged'; payload: ProgressiveRoundsChanged }
   | { type: 'ScreenPinned'; payload: ScreenPinned }
   | { type: 'BracketRoundDrawn'; payload: BracketRoundDrawn };
 
@@ -270,6 +273,11 @@ export function evolveTournament(
       addLatest(state, `Round ${event.payload.round} seated at ${event.payload.seating.length} tables`, position);
       refresh(state, games);
       return;
+    case 'ProgressiveRoundsChanged':
+      state.format = { ...state.format, rounds: event.payload.rounds };
+      addLatest(state, `The event now plays ${event.payload.rounds} round${event.payload.rounds === 1 ? '' : 's'}`, position);
+      refresh(state, games);
+      return;
     default: {
       const _exhaustive: never = event;
       return _exhaustive;
@@ -309,12 +317,11 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
   const known = info.games.includes(game.gameId);
   if (!known) info.games.push(game.gameId);
   if (state.progressive) {
-    const rounds = state.format.rounds ?? 1;
-    if (progressiveGameChanged(state.progressive, game, games, rounds)) {
-      const round = state.progressive.rounds[state.progressive.rounds.length - 1]!;
-      addLatest(state, `Round ${round.round} finished`, position);
-    }
+    progressiveGameSeen(state.progressive, game);
+    const over = state.progressive.rounds.filter((r) => r.results !== null).length;
     refresh(state, games);
+    const now = state.progressive.rounds.filter((r) => r.results !== null).length;
+    if (now > over) addLatest(state, `Round ${now} finished`, position);
     return;
   }
   // Most changes are a hand scored in a game still going on, or a game started: they decide
@@ -670,6 +677,7 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
 
 function refreshProgressive(state: TournamentState, progressive: ProgressiveState, rows: Map<string, TeamRow>, games: Readonly<Record<string, GameModel>>): void {
   const model = state.model;
+  deriveProgressive(progressive, games, state.format.rounds ?? 1);
   for (const player of progressive.players) {
     const row = rows.get(player.playerId);
     if (row) row.points = player.total;
@@ -678,7 +686,8 @@ function refreshProgressive(state: TournamentState, progressive: ProgressiveStat
     round.seating.map((table): MatchModel => {
       const gameId = round.games[String(table.table)];
       const game = gameId ? games[gameId] : undefined;
-      const pairs: [string, string] = [`${table.seats.N} & ${table.seats.S}`, `${table.seats.E} & ${table.seats.W}`];
+      // The game's own team ids, so the pages name both partners of each side.
+      const pairs: [string, string] = [`${table.seats.N}+${table.seats.S}`, `${table.seats.E}+${table.seats.W}`];
       const winner = game?.winner ? (game.winner === 'NS' ? pairs[0] : pairs[1]) : null;
       return {
         matchId: `R${round.round}-T${table.table}`,
@@ -721,5 +730,10 @@ function refreshProgressive(state: TournamentState, progressive: ProgressiveStat
             .map(([prize, teams]) => ({ place: 1, prize, teams: [...teams] }))
         : []),
     ];
+  } else if (model.status === 'finished') {
+    // A correction reopened the last round.
+    model.status = 'running';
+    model.placings = [];
+    state.prizes = [];
   }
 }

@@ -4,6 +4,8 @@
  * are played part-way by the table bots in a scratch ledger (some with reneges claimed, for the
  * judge), served on a free port, and photographed with Debian's chromium: each panel of the
  * venue screen at 1920×1080, and the judge console and a table's entry page on a 390×844 phone.
+ * A 13-player progressive evening (tournament-spades) is played into its second round for the
+ * two panels of its screen: where to sit now, and the individual standings.
  *
  * The venue screen's panels take turns by a CSS animation; for the pictures the animation is
  * stopped on one panel at a time (the browser is told to ignore the page's style policy for it).
@@ -17,7 +19,7 @@ import { type Page, chromium } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { driveTables } from '../server/table-driver.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { createTournament, registerPlayer, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { indexedPng, readPng } from './png-palette.ts';
 
 const OUT = 'docs/screenshots';
@@ -38,6 +40,21 @@ function playEvent(ledger: Ledger, tournamentId: string, name: string, teams: nu
   for (let i = 0; i < steps; i++) if (driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures`, renegeChance }) === 0) break;
 }
 
+const PLAYERS: [string, 'male' | 'female'][] = [
+  ['Ana', 'female'], ['Ben', 'male'], ['Cy', 'male'], ['Dee', 'female'], ['Eli', 'male'], ['Fay', 'female'], ['Gus', 'male'],
+  ['Hana', 'female'], ['Ike', 'male'], ['Jo', 'female'], ['Kai', 'male'], ['Lia', 'female'], ['Mo', 'male'],
+];
+
+/** A 13-player progressive evening played until its second round is seated and under way. */
+function playEvening(ledger: Ledger, tournamentId: string): void {
+  const m = ledger.models;
+  ledger.execute(createTournament(m, { tournamentId, name: 'Thursday Progressive', format: 'tournament-spades', options: { rounds: 4 } }));
+  for (const [name, gender] of PLAYERS) ledger.execute(registerPlayer(m, { tournamentId, playerId: name.toLowerCase(), name, gender }));
+  ledger.execute(startTournament(m, { tournamentId, seed: `${tournamentId}-pictures` }));
+  for (let i = 0; i < 5000 && (m.tournaments[tournamentId]!.progressive!.rounds.length < 2); i++) driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures` });
+  for (let i = 0; i < 40; i++) driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures` });
+}
+
 /** A picture of the page as it shows now, in as few colours as it needs. */
 async function shoot(page: Page, file: string): Promise<void> {
   writeFileSync(file, indexedPng(readPng(await page.screenshot())));
@@ -54,6 +71,7 @@ async function main(): Promise<void> {
     playEvent(ledger, 'friday-4', 'Friday Four', 4, 700, 0);
     playEvent(ledger, 'spring-16', 'Spring Pitt Boss', 16, 2600, 0.001);
     playEvent(ledger, 'open-64', 'City Open (64 teams)', 64, 200, 0.002);
+    playEvening(ledger, 'thursday-13');
 
     const { app, auth, broadcaster } = createApp({ ledger });
     await auth.users.add('Jo Judge', 'judge', 'pictures-judge');
@@ -78,6 +96,17 @@ async function main(): Promise<void> {
           await pin.evaluate((style) => (style as Element).remove());
           written.push(file);
         }
+      }
+      // A progressive evening's own panels: where to sit now, and the individual standings.
+      await screen.goto(`${url}/tournaments/thursday-13/screen`);
+      for (const panel of ['seating', 'individual']) {
+        const pin = await screen.addStyleTag({
+          content: `.panel, .panel-dots li, .ticker-track { animation: none !important; } .panel { opacity: 0; visibility: hidden; } .panel--${panel} { opacity: 1 !important; visibility: visible !important; } .ticker-track { padding-left: 0; }`,
+        });
+        const file = join(OUT, `screen-progressive-${panel}.png`);
+        await shoot(screen, file);
+        await pin.evaluate((style) => (style as Element).remove());
+        written.push(file);
       }
       await tv.close();
 

@@ -25,6 +25,8 @@ import { drawRound, roundToDraw } from './round-commands.ts';
 import { cardsOf, roundDrawInput } from './round-draw-input.ts';
 import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
 import { tournamentById } from '../events/lookup.ts';
+import { progressiveRoutes } from './director-progressive-routes.tsx';
+import { progressiveDirectorProps } from '../views/progressive-panels.tsx';
 
 const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
 const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,59}$/;
@@ -36,6 +38,8 @@ const CreateFields = fields({
   format: field
     .text({ max: 40 })
     .refine((format) => FORMATS.includes(format as FormatId), { error: (iss) => `format must be one of ${FORMATS.join(', ')}, not '${String(iss.input)}'` }),
+  // Progressive evenings (tournament-spades): how many rounds; left out, the format's own.
+  rounds: field.optionalWhole({ min: 1, max: 99 }),
 });
 const TeamFields = fields({
   name: field.text({ max: 120 }),
@@ -57,7 +61,7 @@ const DrawFields = fields({
     }
     const order = raw.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
     return order.length > 0 ? order : undefined;
-  }),
+  }).optional(),
   seed,
   // blp-2024, an odd count: the cards drawn for the round 1 bye, as on the round draw's form.
   byeCards: field.raw().optional(),
@@ -103,7 +107,9 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     const state = tournamentById(models, tournamentId);
     if (!state) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
     const t = state.model;
-    const name = (id: string | null) => t.teams.find((x) => x.teamId === id)?.name ?? id ?? 'to be decided';
+    const one = (id: string | null) => t.teams.find((x) => x.teamId === id)?.name ?? id ?? 'to be decided';
+    // A progressive table's side is a pair of players for the round, `a+b`.
+    const name = (id: string | null) => (id?.includes('+') ? id.split('+').map(one).join(' & ') : one(id));
     const standings = teamStandings(t);
     return {
       csrf: session.csrf,
@@ -120,6 +126,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       })),
       progressive: Boolean(state.progressive),
       roundToDraw: roundToDraw(models, tournamentId),
+      ...(state.progressive ? { progressivePanel: progressiveDirectorProps(state) } : {}),
       tables: tableCount(models, tournamentId),
       seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m)])),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',
@@ -127,6 +134,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       done: notice.done ?? null,
     };
   }
+
+  const entrantWord = (id: string) => (tournamentById(models, id)?.progressive ? 'Player' : 'Team');
 
   const tournamentIdOf = (c: Context) => {
     const id = c.req.param('tournamentId')!;
@@ -195,9 +204,9 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     return runCommand(c, ledger, session, {
       scope: 'create',
       decide: (input) => {
-        const { tournamentId, name, format } = parseFields(input, CreateFields);
+        const { tournamentId, name, format, rounds } = parseFields(input, CreateFields);
         created = tournamentId;
-        const options = createChoices(input, format as FormatId);
+        const options = { ...createChoices(input, format as FormatId), ...(rounds !== null ? { rounds } : {}) };
         return { decision: createTournament(models, { tournamentId, name, format: format as FormatId, options }), done: `Created ${name}.` };
       },
       fragment: async (notice) =>
@@ -227,7 +236,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     onTournament(c, 'check-in', (input) => {
       const tournamentId = tournamentIdOf(c);
       const { teamId } = parseFields(input, TeamChoice);
-      return { decision: checkInTeam(models, { tournamentId, teamId, at: now() }), done: `${teamId} checked in.` };
+      return { decision: checkInTeam(models, { tournamentId, teamId, at: now() }), done: `${entrantWord(tournamentId)} ${teamId} checked in.` };
     }),
   );
 
@@ -235,7 +244,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     onTournament(c, 'withdraw', (input) => {
       const tournamentId = tournamentIdOf(c);
       const { teamId } = parseFields(input, TeamChoice);
-      return { decision: withdrawTeam(models, { tournamentId, teamId }), done: `${teamId} withdrew.` };
+      return { decision: withdrawTeam(models, { tournamentId, teamId }), done: `${entrantWord(tournamentId)} ${teamId} withdrew.` };
     }),
   );
 
@@ -246,7 +255,9 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const byeDraw = cardsOf(byeCards, 'the bye draw’s');
       return {
         decision: startTournament(models, { tournamentId, ...(order ? { order } : {}), ...(seed ? { seed } : {}), ...(byeDraw.length > 0 ? { byeDraw } : {}) }),
-        done: order ? 'Seeded in the order given and drew the bracket.' : 'Seeded at random and drew the bracket.',
+        done: tournamentById(models, tournamentId)!.progressive
+          ? `${order ? 'Seated in the order given' : 'Drew the first seating at random'}; seat round 1 when the players are ready.`
+          : order ? 'Seeded in the order given and drew the bracket.' : 'Seeded at random and drew the bracket.',
       };
     }),
   );
@@ -273,6 +284,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       return { decision: drawRound(models, { tournamentId: tournamentIdOf(c), ...draw }), done: `Drew round ${draw.round}.` };
     }),
   );
+
+  progressiveRoutes(app, models, onTournament);
 
   app.post('/tournaments/:tournamentId/matches/:matchId/start', (c) =>
     onTournament(c, 'seat', (input) => {

@@ -106,7 +106,9 @@ export function entryRoutes(options: EntryRoutesOptions) {
   function panelProps(session: Session, tournamentId: string, table: number, notice: { error?: string; done?: string } = {}): EntryPanelProps {
     const state = tournamentById(models, tournamentId)!;
     const tournament = state.model;
-    const name = (teamId: string | null) => tournament.teams.find((t) => t.teamId === teamId)?.name ?? teamId ?? '—';
+    const one = (teamId: string | null) => tournament.teams.find((t) => t.teamId === teamId)?.name ?? teamId ?? '—';
+    // A progressive table's side is a pair of players for the round, `a+b`.
+    const name = (teamId: string | null) => (teamId?.includes('+') ? teamId.split('+').map(one).join(' & ') : one(teamId));
     const here = tournament.matches.find((m) => m.status === 'live' && m.table === table);
     const lastGameId = here?.games[here.games.length - 1];
     const game = lastGameId ? gameById(models, lastGameId) ?? null : null;

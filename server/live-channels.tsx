@@ -18,7 +18,8 @@ import { TableView, tableId } from '../views/table.tsx';
 import { TournamentHome } from '../views/tournament-home.tsx';
 import { type Broadcaster, type SseSink, encodeSse } from './sse.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
-import { ScreenPin, bracketProps, gamePlace, html, screenPartials, teamNames } from './live-pages.tsx';
+import { ScreenPin, bracketProps, gamePlace, html, progressiveOf, screenPartials, teamNames } from './live-pages.tsx';
+import { INDIVIDUAL_ID } from '../views/progressive-panels.tsx';
 
 export type LiveKind = 'home' | 'pinned' | 'judge' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table';
 
@@ -89,7 +90,11 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
   }
   const tournament = tournamentById(models, parsed.id)?.model;
   if (!tournament) return null;
-  const leaderboard = () => add(LEADERBOARD_ID, <Leaderboard tournament={tournament} />);
+  const leaderboard = () => {
+    add(LEADERBOARD_ID, <Leaderboard tournament={tournament} />);
+    const individual = progressiveOf(models, tournament);
+    if (individual) add(INDIVIDUAL_ID, individual);
+  };
   // The screen shows its window onto the bracket, the page the whole of it: same component, same props as the full render.
   const bracket = () => add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} />);
   switch (parsed.kind) {

@@ -19,6 +19,8 @@ import { BRACKET_ID } from '../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../views/leaderboard.tsx';
 import { gameById, tournamentById } from '../events/lookup.ts';
 import type { Child } from 'hono/jsx';
+import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../views/progressive-panels.tsx';
+import { ProgressiveScreen } from '../views/progressive-screen.tsx';
 
 export type LiveView =
   | { kind: 'home'; channel: string }
@@ -31,7 +33,12 @@ export type LiveView =
 
 /** Each team's name by its id, for the components that print a game's teams. */
 export function teamNames(tournament: TournamentModel | undefined): Record<string, string> {
-  return Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
+  const names: Record<string, string> = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
+  // A progressive table's sides are pairs of players for one round, `a+b`: named by their players.
+  for (const match of tournament?.matches ?? []) {
+    for (const id of match.teams) if (id && id.includes('+') && !names[id]) names[id] = id.split('+').map((p) => names[p] ?? p).join(' & ');
+  }
+  return names;
 }
 
 /** The game in play at each live table of a tournament, by table. */
@@ -148,6 +155,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
         <Layout title={`${tournament.name} · standings`} live={live}>
           <h1>{tournament.name}</h1>
           <Leaderboard tournament={tournament} />
+          {progressiveOf(models, tournament)}
           <p class="exports">
             <a href={`${tournamentLinks(tournament.tournamentId).home}/standings.csv`}>Download the standings as CSV</a>
             {' · '}
@@ -174,15 +182,30 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
 
 /** The venue screen of a tournament, as its page and the pinned `/screen` render it. */
 function screenOf(models: ReadModels, tournament: TournamentModel) {
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
   return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
 }
 
 /** The live regions of a tournament's venue screen. */
 export function screenPartials(add: (target: string, content: Child) => void, models: ReadModels, tournament: TournamentModel): void {
   add(TICKER_ID, <Ticker tournament={tournament} />);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  if (view) {
+    add(WHERE_TO_SIT_ID, <WhereToSit view={view} />);
+    add(INDIVIDUAL_ID, <IndividualStandings view={view} columns={individualColumns(view.standings.length)} />);
+    add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
+    return;
+  }
   add(LEADERBOARD_ID, <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />);
   add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} fit={screenBracket(tournament)} />);
   add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
+}
+
+/** A progressive evening's individual standings, round by round, under the totals; nothing for a bracket event. */
+export function progressiveOf(models: ReadModels, tournament: TournamentModel) {
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  return view ? <IndividualStandings view={view} /> : null;
 }
 
 /** The marker of the tournament `/screen` shows. */

@@ -264,8 +264,9 @@ export function correctGameResult(
 
 /**
  * Seats the next round of a progressive event at every table and starts each table's game
- * (4 hands; a tie plays one more). The seating is the one the last round's results give; each
- * table's first dealer is drawn at random from the recorded seed.
+ * (4 hands; a tie plays one more). The seating (and who sits out) is the one the last round's
+ * results give, recorded in the event; each table's first dealer is drawn at random from the
+ * recorded seed.
  */
 export function startRound(models: ReadModels, input: { tournamentId: string; seed: string }): Decision[] {
   const tournament = tournamentOf(models, input.tournamentId);
@@ -312,5 +313,7 @@ export function startRound(models: ReadModels, input: { tournamentId: string; se
       ],
     };
   });
-  return [{ stream: tournamentStream(id), events: [{ type: 'ProgressiveRoundStarted', payload: { tournamentId: id, round, seating } }] }, ...games];
+  const sittingOut = progressive.nextSittingOut ?? [];
+  const payload = { tournamentId: id, round, seating, ...(sittingOut.length > 0 ? { sittingOut } : {}) };
+  return [{ stream: tournamentStream(id), events: [{ type: 'ProgressiveRoundStarted', payload }] }, ...games];
 }

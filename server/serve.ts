@@ -2,7 +2,9 @@
  * `spades serve` (what `npm start` runs): the server on PORT (default 3000) over the ledger in
  * DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL names it (serve-backends.ts).
  * On an empty ledger it sets up a demo tournament and lets bots play its tables at a watchable
- * pace; a restart continues where the ledger stopped.
+ * pace; a restart continues where the ledger stopped. `--demo progressive` sets up a 12-player
+ * progressive evening (tournament-spades) instead, or beside a ledger's existing events, whose
+ * bots seat each round as the last one ends, so the movement shows on the venue screen.
  */
 import { serve } from '@hono/node-server';
 import type { Decision, Ledger, ServedLedger } from '../events/ledger.ts';
@@ -16,12 +18,23 @@ import { ledgerTarget } from './cli/ledger-target.ts';
 import { randomBytes } from 'node:crypto';
 import { tableCount } from './table-codes.ts';
 import { type CliIo, UsageError } from './cli/io.ts';
-import { createTournament, registerTeam, startTournament } from './tournament-commands.ts';
+import { createTournament, registerPlayer, registerTeam, startTournament } from './tournament-commands.ts';
 import { driveServedTables, nextEntry } from './table-driver.ts';
 import { tournamentLinks } from '../views/tournament-home.tsx';
 
 export const DEMO_TOURNAMENT = 'demo';
 const DEMO_SEED = 'pitt-boss-demo';
+/** The progressive evening `--demo progressive` sets up. */
+export const PROGRESSIVE_DEMO = 'evening';
+const PROGRESSIVE_SEED = 'progressive-demo';
+export type DemoKind = 'pitt-boss' | 'progressive';
+const DEMO_KINDS: readonly DemoKind[] = ['pitt-boss', 'progressive'];
+
+// Twelve players, three tables; a prize category each for the high male / high female prizes.
+const EVENING_PLAYERS: [string, 'male' | 'female'][] = [
+  ['Ana', 'female'], ['Ben', 'male'], ['Cy', 'male'], ['Dee', 'female'], ['Eli', 'male'], ['Fay', 'female'],
+  ['Gus', 'male'], ['Hana', 'female'], ['Ike', 'male'], ['Jo', 'female'], ['Kai', 'male'], ['Lia', 'female'],
+];
 
 const DEMO_TEAMS: [string, [string, string]][] = [
   ['Big Joker Energy', ['Ana', 'Ben']],
@@ -49,7 +62,15 @@ type DemoStep = [commandId: string, decide: (models: ReadModels) => Decision | D
  * step has its own command id, so a second server starting on the same ledger at the same moment
  * finds each step done (or loses its race for it) instead of setting the demo up twice.
  */
-function demoSteps(): DemoStep[] {
+function demoSteps(kind: DemoKind = 'pitt-boss'): DemoStep[] {
+  if (kind === 'progressive') {
+    const tournamentId = PROGRESSIVE_DEMO;
+    return [
+      ['evening-create', (models) => createTournament(models, { tournamentId, name: 'Progressive Evening (demo)', format: 'tournament-spades', options: { rounds: 4 } })],
+      ...EVENING_PLAYERS.map(([name, gender]): DemoStep => [`evening-register-${name}`, (models) => registerPlayer(models, { tournamentId, playerId: name.toLowerCase(), name, gender })]),
+      ['evening-start', (models) => startTournament(models, { tournamentId, seed: PROGRESSIVE_SEED })],
+    ];
+  }
   const tournamentId = DEMO_TOURNAMENT;
   return [
     ['demo-create', (models) => createTournament(models, { tournamentId, name: 'Pitt Boss Spades (demo)', format: 'pitt-boss' })],
@@ -61,8 +82,8 @@ function demoSteps(): DemoStep[] {
 const lostRace = (error: unknown) => error instanceof VersionConflictError || error instanceof CommandError;
 
 /** Sets up the demo on a SQLite ledger (see `demoSteps`). */
-export function createDemo(ledger: Ledger): void {
-  for (const [commandId, decide] of demoSteps()) {
+export function createDemo(ledger: Ledger, kind: DemoKind = 'pitt-boss'): void {
+  for (const [commandId, decide] of demoSteps(kind)) {
     try {
       ledger.execute(decide, { commandId });
     } catch (error) {
@@ -76,12 +97,12 @@ export function createDemo(ledger: Ledger): void {
  * Sets up the demo on either back end (see `demoSteps`). Says whether this process created it,
  * rather than finding it created by another.
  */
-export async function createServedDemo(ledger: ServedLedger): Promise<boolean> {
+export async function createServedDemo(ledger: ServedLedger, kind: DemoKind = 'pitt-boss'): Promise<boolean> {
   let created = false;
-  for (const [commandId, decide] of demoSteps()) {
+  for (const [commandId, decide] of demoSteps(kind)) {
     try {
       const results = await ledger.execute(decide, { commandId });
-      if (commandId === 'demo-create') created = results.length > 0 && !results.some((r) => r.duplicate);
+      if (commandId === 'demo-create' || commandId === 'evening-create') created = results.length > 0 && !results.some((r) => r.duplicate);
     } catch (error) {
       if (!lostRace(error)) throw error;
       await ledger.sync();
@@ -97,10 +118,17 @@ export async function createServedDemo(ledger: ServedLedger): Promise<boolean> {
  * and they carry on once it is recorded. A tick still under way when the next is due is let
  * finish. Nothing they do can end the process.
  */
-export function demoBots(ledger: ServedLedger, notice: (line: string) => void, mayPlay: () => boolean | Promise<boolean> = () => true): () => Promise<void> {
+export function demoBots(
+  ledger: ServedLedger,
+  notice: (line: string) => void,
+  mayPlay: () => boolean | Promise<boolean> = () => true,
+  kind: DemoKind = 'pitt-boss',
+): () => Promise<void> {
   let paused: string | null = null;
   let running = false;
-  const drive = () => driveServedTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: DEMO_SEED, renegeChance: 0.001 });
+  const tournamentId = kind === 'progressive' ? PROGRESSIVE_DEMO : DEMO_TOURNAMENT;
+  const seed = kind === 'progressive' ? PROGRESSIVE_SEED : DEMO_SEED;
+  const drive = () => driveServedTables(ledger, { tournamentId, seed, renegeChance: kind === 'progressive' ? 0 : 0.001 });
   return async () => {
     if (running) return;
     running = true;
@@ -108,8 +136,8 @@ export function demoBots(ledger: ServedLedger, notice: (line: string) => void, m
       if (!(await mayPlay())) return;
       if (paused) {
         // One entry tells whether the ledger takes writes again.
-        const game = Object.values(ledger.models.games).find((g) => g.tournamentId === DEMO_TOURNAMENT && !g.winner);
-        if (game) await ledger.execute((models) => nextEntry(ledger, models.games[game.gameId]!, { seed: DEMO_SEED }) ?? [], { meta: { by: 'table-bot' } });
+        const game = Object.values(ledger.models.games).find((g) => g.tournamentId === tournamentId && !g.winner);
+        if (game) await ledger.execute((models) => nextEntry(ledger, models.games[game.gameId]!, { seed }) ?? [], { meta: { by: 'table-bot' } });
         else await drive();
         notice('demo tables: the ledger takes entries again; the bots carry on');
         paused = null;
@@ -134,13 +162,15 @@ interface ServeOptions {
   port: number;
   dataDir: string;
   demo: boolean;
+  /** Which demo: the pitt-boss bracket, or a progressive evening (`--demo progressive`). */
+  demoKind: DemoKind;
   /** Milliseconds between entries at each table. */
   paceMs: number;
 }
 
 /** The options as `spades serve` was given them (see its entry in cli/command-table.ts). */
 interface ServeArguments {
-  values: { 'no-demo'?: boolean; pace?: string };
+  values: { 'no-demo'?: boolean; demo?: string; pace?: string };
 }
 
 function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeOptions {
@@ -148,8 +178,14 @@ function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeO
     port: 3000,
     dataDir: env.DATA_DIR || './data',
     demo: values['no-demo'] !== true,
+    demoKind: 'pitt-boss',
     paceMs: 1000,
   };
+  if (values.demo !== undefined) {
+    if (!DEMO_KINDS.includes(values.demo as DemoKind)) throw new UsageError(`--demo is ${DEMO_KINDS.join(' or ')}, not '${values.demo}'`);
+    if (values['no-demo']) throw new UsageError('--demo and --no-demo cannot both be given');
+    options.demoKind = values.demo as DemoKind;
+  }
   if (env.PORT !== undefined) {
     if (!/^\d+$/.test(env.PORT) || Number(env.PORT) > 65535) throw new UsageError(`PORT must be a port number (0–65535), not '${env.PORT}'`);
     options.port = Number(env.PORT);
@@ -167,7 +203,9 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir);
   const { ledger, auth } = backend;
   const fresh = (await ledger.store.head()).position === 0;
-  const created = options.demo && fresh && (await createServedDemo(ledger));
+  // A progressive evening asked for by name is set up beside whatever the ledger holds.
+  const wanted = options.demo && (fresh || (options.demoKind === 'progressive' && !ledger.models.tournaments[PROGRESSIVE_DEMO]));
+  const created = wanted && (await createServedDemo(ledger, options.demoKind)) && fresh;
   const { app, broadcaster } = createApp({ ledger, auth });
   // The demo's sign-ins are made with the ledger, and their passwords shown only then, by the
   // process that set the demo up (others starting on the same database at once find it made).
@@ -203,8 +241,9 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   });
 
   let timer: NodeJS.Timeout | null = null;
-  if (options.demo && ledger.models.tournaments[DEMO_TOURNAMENT]) {
-    const bots = demoBots(ledger, (line) => io.stderr(`${line}\n`), backend.mayPlay);
+  const demoId = options.demoKind === 'progressive' ? PROGRESSIVE_DEMO : DEMO_TOURNAMENT;
+  if (options.demo && ledger.models.tournaments[demoId]) {
+    const bots = demoBots(ledger, (line) => io.stderr(`${line}\n`), backend.mayPlay, options.demoKind);
     timer = setInterval(() => void bots(), options.paceMs);
   }
 

@@ -117,10 +117,11 @@ export function registerPlayer(
   const tournament = tournamentOf(models, input.tournamentId);
   if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
   if (!canKeyReadModel(input.playerId)) throw new CommandError(`'${input.playerId}' cannot be a player id; choose letters, digits and dashes`);
-  if (tournament.model.teams.some((t) => t.teamId === input.playerId)) throw new CommandError(`player ${input.playerId} is already registered`, 409);
   const name = input.name.trim();
   if (!name) throw new CommandError(`tournament ${input.tournamentId}: player ${input.playerId} needs a name`);
   openRegistration(tournament, name);
+  const taken = tournament.model.teams.find((t) => t.teamId === input.playerId);
+  if (taken) throw new CommandError(`tournament ${input.tournamentId}: player id ${input.playerId} is already ${taken.name}'s; give '${name}' another id`, 409);
   if (input.gender !== undefined && input.gender !== 'male' && input.gender !== 'female') {
     throw new CommandError(`player '${name}': gender is recorded as male or female (for the high male / high female prizes), not '${String(input.gender)}'`);
   }
@@ -130,6 +131,30 @@ export function registerPlayer(
   if (input.gender) payload.gender = input.gender;
   if (registeredOn !== undefined) payload.registeredOn = registeredOn;
   return { stream: tournamentStream(input.tournamentId), events: [{ type: 'PlayerRegistered', payload }] };
+}
+
+/**
+ * A director changes how many rounds a progressive event plays: before the start, or while it
+ * is played, until its last round starts; never below the rounds already started.
+ */
+export function changeRounds(models: ReadModels, input: { tournamentId: string; rounds: number }): Decision {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const id = input.tournamentId;
+  const progressive = tournament.progressive;
+  if (!progressive) throw new CommandError(`tournament ${id} is a bracket event; only progressive tables play a number of rounds`, 409);
+  if (!Number.isInteger(input.rounds) || input.rounds < 1 || input.rounds > 99) {
+    throw new CommandError(`tournament ${id}: the number of rounds must be a whole number from 1 to 99, not ${String(input.rounds)}`);
+  }
+  const planned = tournament.format.rounds ?? 1;
+  const started = progressive.rounds.length;
+  if (tournament.model.status === 'finished' || started >= planned) {
+    throw new CommandError(`tournament ${id}: its last round (round ${planned}) has started, so the number of rounds can no longer change`, 409);
+  }
+  if (input.rounds < started) {
+    throw new CommandError(`tournament ${id}: ${started} rounds have already started, so it cannot play only ${input.rounds}`, 409);
+  }
+  if (input.rounds === planned) throw new CommandError(`tournament ${id} already plays ${planned} rounds`, 409);
+  return { stream: tournamentStream(id), events: [{ type: 'ProgressiveRoundsChanged', payload: { tournamentId: id, rounds: input.rounds } }] };
 }
 
 /**

@@ -5,8 +5,12 @@ import {
   type ProgressivePlayer,
   type ProgressiveSeating,
   type TableResult,
+  firstRound,
   initialSeating,
+  nextRound,
   nextSeating,
+  sitOutScore,
+  sitOuts,
   playProgressive,
   prizeWinners,
   progressiveTotals,
@@ -91,8 +95,8 @@ describe('progressive tables: refusals', () => {
   const seating = initialSeating(players);
 
   it('checks the players and the reported results, naming the table', () => {
-    expect(() => initialSeating(players.slice(0, 10))).toThrow('progressive tables: 10 players; it takes a multiple of 4');
-    expect(() => initialSeating(players.slice(0, 4))).toThrow('at least two tables');
+    expect(() => initialSeating(players.slice(0, 7))).toThrow('progressive tables: 7 players; it takes at least 8, two tables of four');
+    expect(() => initialSeating(players.slice(0, 4))).toThrow('two tables of four');
     expect(() => initialSeating([...players.slice(0, 7), 'P1'])).toThrow("progressive tables: player 'P1' is listed twice");
     expect(() => nextSeating(seating, [result(1, 100, 50), result(2, 10, 20)])).toThrow('round results: no result for table 3');
     expect(() => nextSeating(seating, [result(1, 100, 50), result(2, 10, 20), result(3, 80, 40, 'EW')])).toThrow(
@@ -165,5 +169,67 @@ describe('progressive tables: invariants over random results', () => {
       }),
       { seed: 2024, numRuns: 200 },
     );
+  });
+});
+
+describe('progressive tables: sitting out when the count is not a multiple of 4', () => {
+  // rules.md: "the extra players sit out a round in turn (nobody twice before everyone once)
+  // and a sit-out scores the round's average individual score, rounded to the nearest point."
+  const thirteen = Array.from({ length: 13 }, (_, i) => `P${i + 1}`);
+
+  it('seats three tables of 13 and rests the last of the seeded order first, then the one before', () => {
+    const first = firstRound(thirteen);
+    expect(seatsAt(first.seating)).toEqual([
+      ['P1', 'P2', 'P3', 'P4'],
+      ['P5', 'P6', 'P7', 'P8'],
+      ['P9', 'P10', 'P11', 'P12'],
+    ]);
+    expect(first.sittingOut).toEqual(['P13']);
+    expect([1, 2, 3, 13, 14].map((r) => sitOuts(thirteen, r))).toEqual([['P13'], ['P12'], ['P11'], ['P1'], ['P13']]);
+  });
+
+  it('makes the movement over the tables, then the returning player takes the seat of the next to rest', () => {
+    const first = firstRound(thirteen);
+    const results = [result(1, 120, 80), result(2, 60, 95), result(3, 150, -40)];
+    const next = nextRound(thirteen, 1, first.seating, first.sittingOut, results);
+    // The movement alone gives table 2 P5 P7 P9 P11 (see the three-table event above); P12 rests
+    // in round 2, so P13 takes P12's seat at table 3.
+    expect(seatsAt(next.seating)).toEqual([
+      ['P1', 'P3', 'P6', 'P8'],
+      ['P5', 'P7', 'P9', 'P11'],
+      ['P10', 'P13', 'P2', 'P4'],
+    ]);
+    expect(next.sittingOut).toEqual(['P12']);
+  });
+
+  it('scores a sit-out the average individual score of the round, rounded to the nearest point', () => {
+    const seating = firstRound(thirteen).seating;
+    // Individual scores: 120 ×2, 80 ×2, 60 ×2, 95 ×2, 150 ×2, -40 ×2: 930 / 12 = 77.5, rounded 78.
+    const results = [result(1, 120, 80), result(2, 60, 95), result(3, 150, -40)];
+    expect(sitOutScore(seating, results)).toBe(78);
+    const event = playProgressive(thirteen, [results]);
+    expect(event.totals.P13).toBe(78);
+    expect(event.totals.P1).toBe(120);
+    // 924 / 12 = 77: nothing to round.
+    expect(sitOutScore(seating, [result(1, 117, 80), result(2, 60, 95), result(3, 150, -40)])).toBe(77);
+  });
+
+  it('never rests anyone twice before everyone once, and keeps every table full, for 9 to 23 players', () => {
+    for (let n = 9; n <= 23; n++) {
+      if (n % 4 === 0) continue;
+      const order = Array.from({ length: n }, (_, i) => `p${i}`);
+      const tables = Math.floor(n / 4);
+      const raw = Array.from({ length: 2 * n }, (_, r) => Array.from({ length: tables }, (_, t) => result(t + 1, (r * 7 + t * 13) % 50, (r * 11 + t * 5) % 50, (r + t) % 2 === 0 ? 'NS' : 'EW')));
+      const fixed = raw.map((round) => round.map((x) => ({ ...x, winner: x.scores.NS > x.scores.EW ? 'NS' : x.scores.EW > x.scores.NS ? 'EW' : x.winner }) as TableResult));
+      const event = playProgressive(order, fixed);
+      const rested = new Map(order.map((p) => [p, 0]));
+      for (const round of event.rounds) {
+        const seated = round.seating.flatMap((t) => [t.seats.N, t.seats.E, t.seats.S, t.seats.W]);
+        expect([...seated, ...round.sittingOut!].sort()).toEqual([...order].sort());
+        for (const p of round.sittingOut!) rested.set(p, rested.get(p)! + 1);
+        const counts = [...rested.values()];
+        expect(Math.max(...counts) - Math.min(...counts), `${n} players`).toBeLessThanOrEqual(1);
+      }
+    }
   });
 });

@@ -230,11 +230,11 @@ describe('progressive registration', () => {
     );
     for (let i = 1; i <= 10; i++) ledger.execute(registerPlayer(ledger.models, { tournamentId: 'p', playerId: `p${i}`, name: `Player ${i}` }));
     expect(refusal(() => startRound(ledger.models, { tournamentId: 'p', seed: 's' })).message).toBe('tournament p has not started; start it to seat the first round');
+    for (const gone of ['p10', 'p9', 'p8']) ledger.execute(withdrawTeam(ledger.models, { tournamentId: 'p', teamId: gone }));
     expect(refusal(() => startTournament(ledger.models, { tournamentId: 'p', seed: 's' })).message).toBe(
-      'tournament p: progressive tables: 10 players; it takes a multiple of 4 and at least two tables ("Two or more tables being played")',
+      'tournament p: progressive tables: 7 players; it takes at least 8, two tables of four ("Two or more tables being played")',
     );
-    ledger.execute(withdrawTeam(ledger.models, { tournamentId: 'p', teamId: 'p10' }));
-    ledger.execute(withdrawTeam(ledger.models, { tournamentId: 'p', teamId: 'p9' }));
+    ledger.execute(registerPlayer(ledger.models, { tournamentId: 'p', playerId: 'p11', name: 'Player 11' }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'p', seed: 's' }));
     ledger.execute(startRound(ledger.models, { tournamentId: 'p', seed: 's' }));
     expect(refusal(() => startRound(ledger.models, { tournamentId: 'p', seed: 's' })).message).toBe('tournament p: round 1 is still being played at tables 1, 2');

@@ -9,6 +9,7 @@ import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
 import { ClockField, CreateChoiceFields, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
+import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
 
@@ -62,6 +63,10 @@ export function DirectorHome(props: DirectorHomeProps) {
           </select>
         </label>
         {props.formatDefaults ? <CreateChoiceFields defaults={props.formatDefaults} /> : null}
+        <label>
+          Rounds (progressive evenings, tournament-spades; empty for the format's 4){' '}
+          <input name="rounds" type="number" min={1} max={99} class="narrow" />
+        </label>
         <button type="submit">Create the tournament</button>
       </PostForm>
       {props.sessions ? <SessionList {...props.sessions} /> : null}
@@ -82,6 +87,8 @@ export interface DirectorTournamentProps {
   progressive: boolean;
   /** A bracket drawn round by round whose last round is decided: the round to draw and who draws for each group's bye. */
   roundToDraw?: { round: number; final: boolean; drawing: Partial<Record<'winners' | 'losers', string[]>> } | null;
+  /** A progressive evening's players, rounds and seating. */
+  progressivePanel?: ProgressiveDirectorProps;
   tables: number;
   /** Whether the venue's /screen shows this tournament because a director pinned it, because it is the one being played, or shows another. */
   screen: 'pinned' | 'default' | 'other';
@@ -132,13 +139,13 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         )}
       </section>
 
-      <h2>Entrants ({props.teams.length})</h2>
+      <h2>{props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})</h2>
       <table class="director-teams">
         <thead>
           <tr>
             <th scope="col">Id</th>
             <th scope="col">Name</th>
-            <th scope="col">Players</th>
+            {props.progressive ? null : <th scope="col">Players</th>}
             <th scope="col">Seed</th>
             <th scope="col">Status</th>
             <th scope="col"></th>
@@ -149,7 +156,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
             <tr>
               <td>{t.teamId}</td>
               <td>{t.name}</td>
-              <td>{t.players.join(' & ')}</td>
+              {props.progressive ? null : <td>{t.players.join(' & ')}</td>}
               <td>{t.seed ?? '—'}</td>
               <td>
                 {t.standing}
@@ -161,13 +168,13 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                     {t.checkedIn ? null : (
                       <PostForm {...form('/check-in')} class="inline-form">
                         <input type="hidden" name="teamId" value={t.teamId} />
-                        <button type="submit">Check in</button>
+                        <button type="submit">{props.progressive ? 'Check the player in' : 'Check in'}</button>
                       </PostForm>
                     )}
                     <PostForm {...form('/withdraw')} class="inline-form">
                       <input type="hidden" name="teamId" value={t.teamId} />
                       <button type="submit" class="button-quiet">
-                        Withdraw
+                        {props.progressive ? 'Withdraw the player' : 'Withdraw'}
                       </button>
                     </PostForm>
                   </>
@@ -178,7 +185,9 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         </tbody>
       </table>
 
-      {props.status === 'registration' ? (
+      {props.progressivePanel ? <ProgressiveDirector {...props.progressivePanel} form={form} /> : null}
+
+      {props.status === 'registration' && !props.progressive ? (
         <>
           <h2>Register a team</h2>
           <PostForm {...form('/teams')} class="stack-form">
@@ -196,11 +205,19 @@ export function DirectorTournament(props: DirectorTournamentProps) {
             </label>
             <button type="submit">Register</button>
           </PostForm>
+        </>
+      ) : null}
 
-          <h2>Seed and draw</h2>
-          <PostForm {...form('/start')} class="stack-form">
+      {props.status === 'registration' ? (
+        <>
+          <h2>{props.progressive ? 'Draw the first seating and start' : 'Seed and draw'}</h2>
+          <PostForm
+            {...form('/start')}
+            class="stack-form"
+            confirm={props.progressive ? 'Draw the seating and start? Registration closes and the draw is recorded.' : 'Seed, draw and start? Registration closes and the draw is recorded.'}
+          >
             <label>
-              Seeding order (one team id a line; leave empty to seed at random)
+              {props.progressive ? 'Seating order (one player id a line, four a table from table 1; leave empty to draw at random)' : 'Seeding order (one team id a line; leave empty to seed at random)'}
               <textarea name="order" rows={6}></textarea>
             </label>
             <label>
@@ -212,19 +229,11 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                 <textarea name="byeCards" rows={2} placeholder="aces AS, kings 10H, books 4C"></textarea>
               </label>
             ) : null}
-            <button type="submit">Seed, draw and start</button>
+            <button type="submit">{props.progressive ? 'Draw the seating and start' : 'Seed, draw and start'}</button>
           </PostForm>
         </>
       ) : null}
 
-      {props.progressive && props.status === 'running' ? (
-        <PostForm {...form('/rounds')} class="stack-form">
-          <label>
-            Seed for the first dealers <input name="seed" maxlength={100} />
-          </label>
-          <button type="submit">Seat the next round</button>
-        </PostForm>
-      ) : null}
 
       {props.roundToDraw ? <DrawRoundForm draw={props.roundToDraw} teams={props.teams} form={form('/rounds/draw')} /> : null}
 

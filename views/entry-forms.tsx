@@ -57,11 +57,13 @@ export interface PostFormProps extends FormKeys {
    * the phone while the network is down.
    */
   entry?: string;
+  /** A question htmx asks once before an action that cannot be taken back. */
+  confirm?: string;
   children?: Child;
 }
 
 /** A form that posts with htmx into `target` and still works as a plain form without scripts. */
-export function PostForm({ action, target, csrf, children, class: className, entry }: PostFormProps) {
+export function PostForm({ action, target, csrf, children, class: className, entry, confirm }: PostFormProps) {
   return (
     <form
       method="post"
@@ -69,6 +71,7 @@ export function PostForm({ action, target, csrf, children, class: className, ent
       class={className}
       {...(entry ? { 'data-entry': entry } : {})}
       {...(target ? { 'hx-post': action, 'hx-target': `#${target}`, 'hx-swap': 'outerHTML' } : {})}
+      {...(confirm ? { 'hx-confirm': confirm } : {})}
     >
       <HiddenKeys csrf={csrf} />
       {children}

@@ -10,6 +10,7 @@
  * pinned at the top. Every form carries its own command id and says where the tap was made
  * (static/outbox.js keeps the entries on the phone while the network is down).
  */
+import { SeatList } from './progressive-panels.tsx';
 import type { Seat } from '../engine/cards.ts';
 import type { BidValue } from '../events/domain-events.ts';
 import { CardFace, cardText, cardWords } from './card-face.tsx';
@@ -124,6 +125,7 @@ export function EntryPanel(props: EntryPanelProps) {
             <strong data-score="EW">{game.score.EW}</strong>
           </p>
         ) : null}
+        {game ? <SeatList seats={game.seats} /> : null}
       </header>
 
       <div class={`entry-status${inPlay ? ' entry-status--pinned' : ''}`}>

@@ -3,6 +3,7 @@
  * the trick on the cloth, the score pad and the running score. Rendered whole for the table
  * page and pushed whole over SSE, so a card played redraws the trick and the counts together.
  */
+import { SeatList } from './progressive-panels.tsx';
 import { type Seat, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
 import type { PlayResult } from '../engine/trick.ts';
 import { handSoFar, nextBidder } from '../events/game-projection.ts';
@@ -61,6 +62,7 @@ export function TableView({ game, teamNames, clock, now }: TableViewProps) {
           {current ? ` · Hand ${current.number}` : ''}
         </p>
         {timer ? <Clock clock={timer} now={now ?? new Date()} scope={clockScope(timer, game.number)} /> : null}
+        <SeatList seats={game.seats} />
       </header>
 
       <GameStatus game={game} name={name} />

@@ -41,7 +41,9 @@ export interface TournamentHomeProps {
 export function TournamentHome({ tournament }: TournamentHomeProps) {
   const links = tournamentLinks(tournament.tournamentId);
   const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
-  const teamName = (id: string | null) => (id === null ? 'TBD' : names.get(id) ?? id);
+  const one = (id: string) => names.get(id) ?? id;
+  // A progressive table's side is a pair of players for the round, `a+b`.
+  const teamName = (id: string | null) => (id === null ? 'TBD' : id.includes('+') && !names.has(id) ? id.split('+').map(one).join(' & ') : one(id));
   // The game in progress of a live match is its latest one.
   const live = tournament.matches.filter((m) => m.status === 'live' && m.games.length > 0);
   const champion = tournament.teams.find((t) => t.status === 'champion');

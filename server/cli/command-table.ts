@@ -29,10 +29,11 @@ const ANY_DB = {
 export const COMMANDS: readonly Command[] = [
   command({
     name: 'serve',
-    usage: 'serve [--no-demo] [--pace MS]',
+    usage: 'serve [--no-demo] [--demo pitt-boss|progressive] [--pace MS]',
     summary: 'run the server on PORT (default 3000) over DATA_DIR/spades.db, or PostgreSQL when DATABASE_URL is a postgres:// address; a demo tournament on an empty ledger',
     options: {
       'no-demo': { type: 'boolean', help: 'no demo tournament and no bots at its tables' },
+      demo: { type: 'string', value: 'KIND', help: "which demo: 'pitt-boss' (default) or 'progressive', a 12-player progressive evening" },
       pace: { type: 'string', value: 'MS', help: 'milliseconds between entries at each demo table (default 1000)' },
     },
     positionals: false,

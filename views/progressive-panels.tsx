@@ -1,0 +1,280 @@
+/**
+ * A progressive evening (tournament-spades) as the room sees it: where every player sits this
+ * round (and who sits out), the individual standings round by round with the high player and
+ * the high male / high female, the four players of a table by seat, and the director's panel
+ * for registering players, the number of rounds and seating each round.
+ */
+import { type Seat, SEATS } from '../engine/cards.ts';
+import type { TournamentState } from '../events/tournament-projection.ts';
+import { PostForm } from './entry-forms.tsx';
+
+export const WHERE_TO_SIT_ID = 'where-to-sit';
+export const INDIVIDUAL_ID = 'individual-standings';
+
+const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
+
+export interface SeatRow {
+  playerId: string;
+  name: string;
+  table: number;
+  seat: Seat;
+}
+
+export interface ProgressiveView {
+  roundsInEvent: number;
+  roundsStarted: number;
+  finished: boolean;
+  /** The seating the room needs now: the next round's as soon as the results give it, else the round in play. */
+  sitting: { round: number; state: 'next' | 'playing' | 'played'; seats: SeatRow[]; sittingOut: { playerId: string; name: string }[] } | null;
+  /** Best total first, with each round's score (null: not yet over) and whether the player sat that round out. */
+  standings: { place: number; playerId: string; name: string; total: number; rounds: (number | null)[]; satOut: boolean[] }[];
+  /** High player, high male, high female: leaders while it is played, winners once it is over. */
+  leaders: { prize: 'High player' | 'High male' | 'High female'; names: string[]; total: number }[];
+}
+
+/** What the progressive panels show, from the tournament's state; null for a bracket event. */
+export function progressiveView(state: TournamentState): ProgressiveView | null {
+  const p = state.progressive;
+  if (!p) return null;
+  const names = new Map(state.model.teams.map((t) => [t.teamId, t.name]));
+  const nameOf = (id: string) => names.get(id) ?? id;
+  const roundsInEvent = state.format.rounds ?? 1;
+  const last = p.rounds.at(-1);
+  let sitting: ProgressiveView['sitting'] = null;
+  const seatsOf = (seating: NonNullable<typeof p.nextSeating>) =>
+    seating
+      .flatMap((t) => SEATS.map((seat) => ({ playerId: t.seats[seat], name: nameOf(t.seats[seat]), table: t.table, seat })))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  const out = (ids: readonly string[]) => ids.map((id) => ({ playerId: id, name: nameOf(id) })).sort((a, b) => a.name.localeCompare(b.name));
+  if (p.nextSeating) sitting = { round: p.rounds.length + 1, state: 'next', seats: seatsOf(p.nextSeating), sittingOut: out(p.nextSittingOut ?? []) };
+  else if (last) sitting = { round: last.round, state: last.results ? 'played' : 'playing', seats: seatsOf(last.seating), sittingOut: out(last.sittingOut ?? []) };
+  const genders = new Map(p.players.map((pl) => [pl.playerId, pl.gender]));
+  const standings = p.standings.map((s) => ({
+    place: s.place,
+    playerId: s.playerId,
+    name: nameOf(s.playerId),
+    total: s.total,
+    rounds: p.rounds.map((r) => r.scores?.[s.playerId] ?? null),
+    satOut: p.rounds.map((r) => (r.sittingOut ?? []).includes(s.playerId)),
+  }));
+  const played = p.rounds.some((r) => r.results !== null);
+  const leaders: ProgressiveView['leaders'] = [];
+  if (played) {
+    for (const [prize, gender] of [['High player', undefined], ['High male', 'male'], ['High female', 'female']] as const) {
+      const group = standings.filter((s) => gender === undefined || genders.get(s.playerId) === gender);
+      if (group.length === 0) continue;
+      const top = Math.max(...group.map((s) => s.total));
+      leaders.push({ prize, names: group.filter((s) => s.total === top).map((s) => s.name), total: top });
+    }
+  }
+  return { roundsInEvent, roundsStarted: p.rounds.length, finished: state.model.status === 'finished', sitting, standings, leaders };
+}
+
+/** "Where to sit now": every player's table and seat, by name, large enough to read across the room. */
+export function WhereToSit({ view }: { view: ProgressiveView }) {
+  const sitting = view.sitting;
+  const count = sitting ? sitting.seats.length + sitting.sittingOut.length : 0;
+  const columns = count <= 8 ? 1 : count <= 20 ? 2 : count <= 36 ? 3 : 4;
+  const title = !sitting
+    ? 'Where to sit'
+    : sitting.state === 'next'
+      ? `Round ${sitting.round} of ${view.roundsInEvent}: where to sit now`
+      : sitting.state === 'playing'
+        ? `Round ${sitting.round} of ${view.roundsInEvent}: where everyone sits`
+        : `Round ${sitting.round} of ${view.roundsInEvent}: where everyone sat`;
+  return (
+    <section id={WHERE_TO_SIT_ID} class={`where-to-sit where-to-sit--columns-${columns}`} aria-labelledby="where-to-sit-title">
+      <h2 id="where-to-sit-title">{title}</h2>
+      {!sitting ? (
+        <p class="empty">The first seating is drawn when the director starts the evening.</p>
+      ) : (
+        <>
+          <ol class="sit-list">
+            {sitting.seats.map((row) => (
+              <li class="sit-row" data-player={row.playerId} data-table={row.table} data-seat={row.seat}>
+                <span class="sit-name">{row.name}</span>
+                <span class="sit-place">
+                  Table {row.table} · {SEAT_NAMES[row.seat]}
+                </span>
+              </li>
+            ))}
+          </ol>
+          {sitting.sittingOut.length > 0 ? (
+            <p class="sit-out" data-sitting-out={sitting.sittingOut.map((s) => s.playerId).join(' ')}>
+              Sitting out round {sitting.round}: <strong>{sitting.sittingOut.map((s) => s.name).join(', ')}</strong> (scores the round's average)
+            </p>
+          ) : null}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** How many side-by-side tables the screen's individual standings take: about 18 rows fit in each. */
+export function individualColumns(players: number): number {
+  return players <= 18 ? 1 : players <= 36 ? 2 : 3;
+}
+
+/**
+ * The individual standings: running totals, each round's score, and the high player / male /
+ * female. Split into `columns` side-by-side tables (the venue screen, a large evening), each
+ * keeps the last round's score and the total, so every player stays on the TV.
+ */
+export function IndividualStandings({ view, columns = 1 }: { view: ProgressiveView; columns?: number }) {
+  const all = Array.from({ length: Math.max(view.roundsStarted, 0) }, (_, i) => i + 1);
+  const rounds = columns > 1 ? all.slice(-1) : all;
+  const size = Math.ceil(view.standings.length / Math.max(1, columns));
+  const parts = columns > 1 ? Array.from({ length: columns }, (_, i) => view.standings.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0) : [view.standings];
+  return (
+    <section id={INDIVIDUAL_ID} class={`individual-standings individual-standings--columns-${parts.length}`} aria-labelledby="individual-title">
+      <h2 id="individual-title">Individual standings{view.finished ? ' (final)' : ''}</h2>
+      {view.leaders.length > 0 ? (
+        <ul class="leaders">
+          {view.leaders.map((l) => (
+            <li data-prize={l.prize}>
+              {l.prize}
+              {view.finished ? '' : ' so far'}: <strong>{l.names.join(', ')}</strong> ({l.total})
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {view.standings.length === 0 ? (
+        <p class="empty">No players have registered yet.</p>
+      ) : (
+        <div class="individual-columns">
+          {parts.map((part) => (
+            <div class="table-scroll" role="region" aria-labelledby="individual-title" tabindex={0}>
+              <table class="standings individual">
+                <thead>
+                  <tr>
+                    <th scope="col" class="num">
+                      <abbr title="Place">#</abbr>
+                    </th>
+                    <th scope="col">Player</th>
+                    {rounds.map((r) => (
+                      <th scope="col" class="num">
+                        <abbr title={`Round ${r}`}>R{r}</abbr>
+                      </th>
+                    ))}
+                    <th scope="col" class="num">
+                      Total
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {part.map((s) => (
+                    <tr data-player={s.playerId}>
+                      <td class="num">{s.place}</td>
+                      <td>{s.name}</td>
+                      {rounds.map((r) => (
+                        <td class="num" {...(s.satOut[r - 1] ? { title: 'Sat out: the round average' } : {})}>
+                          {s.rounds[r - 1] === null || s.rounds[r - 1] === undefined ? '—' : `${s.rounds[r - 1]}${s.satOut[r - 1] ? '*' : ''}`}
+                        </td>
+                      ))}
+                      <td class="num total">{s.total}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ))}
+        </div>
+      )}
+      {view.standings.some((s) => s.satOut.some(Boolean)) ? <p class="side-note">* sat out: the round's average score, rounded.</p> : null}
+    </section>
+  );
+}
+
+/** A table's four players by seat, for the scorekeeper's phone and the public table page. */
+export function SeatList({ seats }: { seats: Partial<Record<Seat, string>> }) {
+  if (!SEATS.every((s) => seats[s])) return null;
+  return (
+    <ul class="seat-list" aria-label="Players by seat">
+      {SEATS.map((seat) => (
+        <li data-seat={seat}>
+          <span class="seat-list-seat">{SEAT_NAMES[seat]}</span> {seats[seat]}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export interface ProgressiveDirectorProps {
+  view: ProgressiveView;
+  status: string;
+  /** Whether the director may still change the number of rounds. */
+  roundsChangeable: boolean;
+  /** The round the next "seat" button seats, or null when none is ready. */
+  nextRound: number | null;
+  /** Why no round can be seated now (a round in play, the last played). */
+  waiting: string | null;
+}
+
+/** The director's view of a progressive evening, from the tournament's state. */
+export function progressiveDirectorProps(state: TournamentState): ProgressiveDirectorProps {
+  const view = progressiveView(state)!;
+  const p = state.progressive!;
+  const playing = p.rounds.find((r) => r.results === null);
+  const ready = state.model.status === 'running' && p.nextSeating !== null;
+  return {
+    view,
+    status: state.model.status,
+    roundsChangeable: state.model.status !== 'finished' && p.rounds.length < view.roundsInEvent,
+    nextRound: ready ? p.rounds.length + 1 : null,
+    waiting: playing ? `Round ${playing.round} is being played.` : state.model.status === 'finished' ? 'All rounds are played.' : null,
+  };
+}
+
+/** The director's panel for a progressive evening: players, number of rounds, seating each round. */
+export function ProgressiveDirector(props: ProgressiveDirectorProps & { form: (path: string) => { action: string; target: string; csrf: string } }) {
+  const { view, form } = props;
+  return (
+    <section class="progressive-director" aria-labelledby="progressive-title">
+      <h2 id="progressive-title">Progressive evening</h2>
+      <p>
+        {view.roundsInEvent} rounds of 4 hands · {view.roundsStarted} started · players move by the results (table 1 is the top).
+      </p>
+      {props.roundsChangeable ? (
+        <PostForm {...form('/round-count')} class="inline-form">
+          <label>
+            Number of rounds <input name="rounds" type="number" min={Math.max(1, view.roundsStarted)} max={99} value={String(view.roundsInEvent)} required class="narrow" />
+          </label>{' '}
+          <button type="submit">Change</button>
+        </PostForm>
+      ) : null}
+      {props.status === 'registration' ? (
+        <>
+          <h3>Register a player</h3>
+          <PostForm {...form('/players')} class="stack-form">
+            <label>
+              Name <input name="name" required maxlength={120} />
+            </label>
+            <label>
+              Prize category (for high male / high female){' '}
+              <select name="gender">
+                <option value="">none</option>
+                <option value="male">male</option>
+                <option value="female">female</option>
+              </select>
+            </label>
+            <button type="submit">Register the player</button>
+          </PostForm>
+        </>
+      ) : null}
+      {props.nextRound !== null ? (
+        <PostForm {...form('/rounds')} class="stack-form" confirm={`Seat round ${props.nextRound}? The seating is recorded and cannot be taken back.`}>
+          <label>
+            Seed for the first dealers <input name="seed" maxlength={100} />
+          </label>
+          <button type="submit" data-action="seat-round">
+            Seat round {props.nextRound}
+          </button>
+        </PostForm>
+      ) : props.waiting ? (
+        <p>{props.waiting}</p>
+      ) : null}
+      {view.sitting ? <WhereToSit view={view} /> : null}
+      {view.standings.length > 0 && view.roundsStarted > 0 ? <IndividualStandings view={view} /> : null}
+    </section>
+  );
+}
