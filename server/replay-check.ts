@@ -17,7 +17,8 @@ import { matchViews } from '../engine/bracket.ts';
 import { type FormatId } from '../engine/formats.ts';
 import { CommandError, callMisdeal, claimRenege, correctScore, dealHand, giveRuling, makeBid, playCard, recordTricks, undoLastEntry } from './commands.ts';
 import { callTime, correctGameResult, disqualifyTeam } from './match-commands.ts';
-import { checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from './tournament-commands.ts';
+import { changeRounds, checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from './tournament-commands.ts';
+import { drawRound } from './round-commands.ts';
 
 /** A row with its payload already read through its schema. */
 export interface ReplayRow {
@@ -56,6 +57,15 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
   RulingGiven: (m, p) => giveRuling(m, { gameId: p.gameId, claimId: p.claimId, upheld: p.upheld, note: p.note, judge: p.judge }),
   ScoreCorrected: (m, p) => correctScore(m, { gameId: p.gameId, points: p.points, reason: p.reason, judge: p.judge }),
   EntryUndone: (m, p) => undoLastEntry(m, { gameId: p.gameId }),
+  ProgressiveRoundsChanged: (m, p) => changeRounds(m, { tournamentId: p.tournamentId, rounds: p.rounds }),
+  // The round drawn again with the cards the row records for each group's bye.
+  BracketRoundDrawn: (m, p) =>
+    drawRound(m, {
+      tournamentId: p.tournamentId,
+      round: p.round,
+      ...Object.fromEntries((p.draws as { group: 'winners' | 'losers'; cards: Record<string, string>[]; bye: string }[]).map((d) => [d.group, { cards: d.cards, bye: d.bye }])),
+      ...(p.seed ? { seed: p.seed } : {}),
+    }),
 };
 
 /** Rows whose command makes several events at once: the stream the payload names, and the state that command checks. */

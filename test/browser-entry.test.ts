@@ -193,6 +193,9 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     expect(engineSays).toContain(`renege by ${{ N: 'North', E: 'East', S: 'South', W: 'West' }[renege!.seat]} at trick ${renege!.trick}`);
     await judge.fill('.ruling-form input[name=note]', 'followed with a club while holding a heart');
     await judge.click('[data-action=uphold]');
+    // Asked once, with what upholding does, before anything is recorded.
+    await judge.waitForSelector('[data-confirm-ruling]');
+    await judge.click('[data-action=confirm-ruling]');
     await judge.waitForSelector('.rulings li');
     expect(await judge.textContent('.rulings li')).toContain('Jo Judge');
 

@@ -124,7 +124,7 @@ const ROUTES: RouteCase[] = [
       ledger.execute(createTournament(m, { tournamentId: 'blp', name: 'BLP', format: 'blp-2024' }));
       for (const teamId of ['b1', 'b2']) ledger.execute(registerTeam(m, { tournamentId: 'blp', teamId, name: teamId, players: ['A', 'B'] }));
       ledger.execute(startTournament(m, { tournamentId: 'blp', order: ['b1', 'b2'] }));
-      ledger.execute(startMatch(m, { tournamentId: 'blp', matchId: 'W1-1', table: 5, at: '2026-03-01T10:00:00.000Z', firstDealer: 'N' }));
+      ledger.execute(startMatch(m, { tournamentId: 'blp', matchId: 'W1-1', table: 5, at: '2026-03-01T10:00:00.000Z', draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
       finishGame(ledger, m.tournaments.blp!.model.matches[0]!.games[0]!);
       return {};
     },

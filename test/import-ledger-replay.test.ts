@@ -1,0 +1,97 @@
+/**
+ * `spades import-ledger` replays each row through its live command over whole played events of
+ * every kind: a blp bracket drawn round by round with its byes, an Asher challenge with its toss
+ * and a clock per game, and a progressive evening of 13 players with its sit-outs and a change
+ * of rounds. Each imports as exported; a forged bye or a forged change refuses the row.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GENESIS_HASH, canonicalJson, chainHash } from '../events/hash-chain.ts';
+import { type LedgerLine, exportLines } from '../events/ledger-file.ts';
+import { type Ledger, openLedger } from '../events/ledger.ts';
+import { driveTables } from '../server/table-driver.ts';
+import { changeRounds, createTournament, registerPlayer, startTournament } from '../server/tournament-commands.ts';
+import { cli } from './fixtures/cli.ts';
+import { playTournament } from './fixtures/audit-ledger.ts';
+
+let dir: string;
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'spades-import-replay-'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function played(name: string, play: (ledger: Ledger) => void): LedgerLine[] {
+  const ledger = openLedger({ path: join(dir, `${name}.db`), synchronous: 'NORMAL' });
+  try {
+    play(ledger);
+    return [...exportLines(ledger.database)].map((text) => JSON.parse(text) as LedgerLine);
+  } finally {
+    ledger.close();
+  }
+}
+
+/** The lines with one edited, every hash chained again from the start. */
+function rechained(lines: LedgerLine[], edit: (lines: LedgerLine[]) => void = () => {}): string {
+  const copy = structuredClone(lines);
+  edit(copy);
+  let prev = GENESIS_HASH;
+  for (const line of copy) {
+    const columns = { ...line, payload: canonicalJson(line.payload), meta: canonicalJson(line.meta) };
+    line.prev_hash = prev;
+    line.hash = chainHash(prev, { position: columns.position, stream: columns.stream, version: columns.version, type: columns.type, schema_version: columns.schema_version, payload: columns.payload, meta: columns.meta, command_id: columns.command_id });
+    prev = line.hash;
+  }
+  return copy.map((line) => JSON.stringify(line)).join('\n');
+}
+
+const importInto = (name: string, text: string) => cli(['import-ledger', '-', '--db', join(dir, `${name}.db`)], text);
+
+describe('import-ledger over whole played events', () => {
+  it('takes a blp bracket of 7 teams drawn round by round, and refuses a bye forged to a lower card', async () => {
+    const lines = played('blp7', (ledger) => void playTournament(ledger, { teams: 7, seed: 'odd', renegeChance: 0.02 }));
+    const draws = lines.filter((l) => l.type === 'BracketRoundDrawn');
+    expect(draws.length).toBeGreaterThan(2);
+    expect(await importInto('blp7-copy', rechained(lines))).toMatchObject({ code: 0 });
+
+    const forged = draws.find((l) => (l.payload as { draws: unknown[] }).draws.length > 0)!;
+    const draw = (forged.payload as { draws: { teams: string[]; bye: string }[] }).draws[0]!;
+    const other = draw.teams.find((t) => t !== draw.bye)!;
+    const result = await importInto('blp7-forged', rechained(lines, (ls) => void ((ls[forged.position - 1]!.payload as { draws: { bye: string }[] }).draws[0]!.bye = other)));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^spades import-ledger: -: line ${forged.position} \\(position ${forged.position}\\): `));
+  });
+
+  it('takes an Asher challenge with its coin toss and a clock per game', async () => {
+    const lines = played('asher', (ledger) => void playTournament(ledger, { format: 'asher-theatre', teams: 4, seed: 'toss', renegeChance: 0 }));
+    expect(lines.some((l) => l.type === 'MatchStarted' && (l.payload as { firstDealer?: { method: string } }).firstDealer?.method === 'coin-toss')).toBe(true);
+    expect(await importInto('asher-copy', rechained(lines))).toMatchObject({ code: 0 });
+  });
+
+  it('takes a progressive evening of 13 with its sit-outs, and refuses a change of rounds once the last round has started', async () => {
+    const lines = played('evening', (ledger) => {
+      const m = () => ledger.models;
+      ledger.execute(createTournament(m(), { tournamentId: 'eve', name: 'Evening', format: 'tournament-spades', options: { rounds: 2 } }));
+      for (let i = 1; i <= 13; i++) ledger.execute(registerPlayer(m(), { tournamentId: 'eve', playerId: `p${i}`, name: `Player ${i}` }));
+      ledger.execute(startTournament(m(), { tournamentId: 'eve', seed: 'eve' }));
+      ledger.execute(changeRounds(m(), { tournamentId: 'eve', rounds: 3 }));
+      for (let step = 0; step < 5000 && driveTables(ledger, { tournamentId: 'eve', seed: 'eve', now: () => '2026-01-01T20:00:00.000Z' }) > 0; step++);
+      expect(m().tournaments.eve!.model.status).toBe('finished');
+    });
+    expect(lines.filter((l) => l.type === 'ProgressiveRoundStarted')).toHaveLength(3);
+    expect(await importInto('evening-copy', rechained(lines))).toMatchObject({ code: 0 });
+
+    const change = lines.find((l) => l.type === 'ProgressiveRoundsChanged')!;
+    const last = lines.filter((l) => l.type === 'ProgressiveRoundStarted').at(-1)!;
+    // The change moved to just after the last round started: no director could have made it then.
+    const moved = (ls: LedgerLine[]) => {
+      const [row] = ls.splice(change.position - 1, 1);
+      ls.splice(last.position - 1, 0, row!);
+      ls.forEach((l, i) => (l.position = i + 1));
+    };
+    const result = await importInto('evening-forged', rechained(lines, moved));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/rounds/);
+  });
+});
