@@ -30,7 +30,10 @@ export function tableCount(models: ReadModels, tournamentId: string): number {
   const tournament = tournamentById(models, tournamentId)?.model;
   if (!tournament) return 0;
   const seated = Math.max(0, ...tournament.matches.map((m) => m.table ?? 0));
-  return Math.max(seated, Math.ceil(tournament.teams.length / 2));
+  // A progressive evening seats four players a table, the extras sitting out; a bracket two teams a table.
+  const perTable = tournamentById(models, tournamentId)!.progressive ? 4 : 2;
+  const entrants = tournament.teams.filter((t) => t.status !== 'withdrawn').length;
+  return Math.max(seated, perTable === 4 ? Math.floor(entrants / 4) : Math.ceil(tournament.teams.length / 2));
 }
 
 /** A table's rotation count, 0 when its code was never rotated. */

@@ -106,6 +106,9 @@ async function runEvening(players: number, rounds: number, opts: { noShow?: bool
   expect(start.status, start.body.error).toBe(200);
   const started = ledger.store.readAll().find((e) => e.type === 'TournamentStarted' && (e.payload as { tournamentId: string }).tournamentId === id)!;
   expect(started.payload).toMatchObject({ seeding: { method: 'random', seed: `draw-${players}` } });
+  // One code card a table: four players a table, the extras sitting out.
+  const codes = await (await send(app, fixture.clients.director, 'GET', `/director/tournaments/${id}/codes`)).text();
+  expect(codes.match(/data-code="/g)).toHaveLength(Math.floor(players / 4));
 
   const rested = new Map(ids.slice(0, players).map((p) => [p, 0]));
   for (let r = 1; r <= rounds; r++) {
