@@ -325,6 +325,10 @@ describe('the room sees a progressive evening', () => {
     await director(app, `/director/tournaments/${id}/rounds`, { seed: 'd1' });
     html = await screen();
     check(state().rounds[0]!.seating, state().rounds[0]!.sittingOut, 1, 'where everyone sits');
+    // The public standings are individual totals: no team columns a player does not have.
+    const totalsPage = await (await send(app, null, 'GET', `/tournaments/${id}/leaderboard`)).text();
+    expect(totalsPage).toContain('<h2 id="leaderboard-title">Individual totals</h2>');
+    expect(totalsPage).not.toMatch(/>\s*(Bags|Sets|<abbr title="Games won–lost">Games<\/abbr>)\s*</);
 
     // Each table's public page and the scorekeeper's phone name the four players by seat.
     const table1 = state().rounds[0]!.seating[0]!;

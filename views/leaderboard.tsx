@@ -81,7 +81,7 @@ export function Leaderboard({ tournament, columns }: LeaderboardProps) {
                     <th scope="col" class="num">
                       <abbr title="Points">Pts</abbr>
                     </th>
-                    {compact ? null : (
+                    {compact || individual ? null : (
                       <>
                         <th scope="col" class="num">
                           Bags
@@ -125,7 +125,8 @@ function standingsRows(rows: readonly TeamRow[], from: number, standings: Readon
     const standing = standings.get(team.teamId) ?? { label: 'Playing', short: 'Playing', tone: 'playing' };
     const matches = shape.compact || shape.individual ? '' : html`<td class="num">${record(team.wins, team.losses)}</td>`;
     const games = shape.individual ? '' : html`<td class="num">${record(team.gamesWon, team.gamesLost)}</td>`;
-    const extra = shape.compact ? '' : html`<td class="num">${team.bags}</td><td class="num">${team.sets}</td>`;
+    // A player's total is the sum of round scores: a player keeps no bags or sets of their own.
+    const extra = shape.compact || shape.individual ? '' : html`<td class="num">${team.bags}</td><td class="num">${team.sets}</td>`;
     return html`<tr${classes ? html` class="${classes}"` : ''} data-team="${team.teamId}"><td class="num rank">${from + i + 1}</td><th scope="row" class="team-col"><span class="team-name">${crown}${team.name}</span>${players}</th>${matches}${games}<td class="num">${team.points}</td>${extra}<td class="status"><span class="badge badge--${standing.tone}" data-standing="${standing.tone}"${shape.short ? html` title="${standing.label}"` : ''}>${shape.short ? standing.short : standing.label}</span></td></tr>`;
   });
 }
