@@ -121,10 +121,24 @@ const STATE_RULES: Record<string, (models: ReadModels, p: P) => string | null> =
       const round = tournament.progressive.rounds.find((r) => p.matchId.startsWith(`R${r.round}-T`));
       return round ? null : `game ${p.gameId}: ${p.matchId} is not a table of a round that has started`;
     }
-    if (!tournament.matchInfo[p.matchId]?.started) return `game ${p.gameId}: match ${p.matchId} has not started`;
+    if (tournament.matchInfo[p.matchId]?.started) return null;
+    // A game entered from a paper record goes straight into a match ready to be played.
+    const view = tournament.bracket ? matchViews(tournament.bracket).find((v) => v.id === p.matchId) : undefined;
+    if (!view) return `game ${p.gameId}: tournament ${p.tournamentId} has no match ${p.matchId}`;
+    if (view.status !== 'ready' || view.teams[0] !== p.teams.NS || view.teams[1] !== p.teams.EW) {
+      return `game ${p.gameId}: match ${p.matchId} is ${view.status} (${view.teams[0] ?? 'to be decided'} v ${view.teams[1] ?? 'to be decided'}), not open to a game of ${p.teams.NS} v ${p.teams.EW}`;
+    }
     return null;
   },
 };
+
+function paperTimeCall(models: ReadModels, p: P): string | null {
+  const game = gameById(models, p.gameId);
+  if (!game) return `game ${p.gameId} was never started`;
+  if (game.tournamentId !== p.tournamentId || game.matchId !== p.matchId) return `game ${p.gameId} is not a game of match ${p.matchId} of tournament ${p.tournamentId}`;
+  if (game.current?.number !== p.hand) return `game ${p.gameId}: time is called in the hand being played (${game.current?.number ?? 'none'}), not hand ${p.hand}`;
+  return null;
+}
 
 const MATCH_EVENTS = new Set(['MatchStarted', 'ClockStarted', 'TimeCalled', 'GameResultCorrected']);
 
@@ -139,6 +153,9 @@ function streamOf(type: string, p: P): string | null {
 /** What no live command would have written about this row, as a sentence; null when one would have. */
 export function replayProblem(models: ReadModels, row: ReplayRow): string | null {
   const p = row.payload as P;
+  // A game entered from a paper record carries its time call in the game's own stream, at the
+  // hand the record says; the record was scored whole before it was appended.
+  if (row.type === 'TimeCalled' && row.stream === gameStream(p.gameId)) return paperTimeCall(models, p);
   const stream = streamOf(row.type, p);
   if (stream !== null && stream !== row.stream) return `${row.type} belongs in stream ${stream}, not ${row.stream}`;
   const state = STATE_RULES[row.type];

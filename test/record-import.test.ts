@@ -6,6 +6,11 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/ledger.ts';
+import { openDatabase } from '../events/database.ts';
+import { exportLines, importLedger } from '../events/ledger-file.ts';
+import { replayProblem } from '../server/replay-check.ts';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { main } from '../server/cli/main.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { gameRecord } from '../events/game-projection.ts';
@@ -174,6 +179,13 @@ describe('a record entered into a match', () => {
     expect(after.matches.find((m) => m.matchId === match.matchId)).toMatchObject({ status: 'done', winner: game.teams[game.winner!], games: [gameId] });
     // and the winner goes on to the final, which is now ready or waiting for the other semi-final
     expect(after.teams.find((t) => t.teamId === game.teams[game.winner!])).toMatchObject({ wins: 1, status: 'alive' });
+    // and the ledger, exported, imports again row by row through the live commands' replay
+    const copy = openDatabase({ path: join(mkdtempSync(join(tmpdir(), 'spades-paper-')), 'copy.db') });
+    try {
+      expect(importLedger(copy, [...exportLines(l.database)].join('\n'), replayProblem).ok).toBe(true);
+    } finally {
+      copy.close();
+    }
   });
 });
 
