@@ -143,7 +143,49 @@ class ChainRefused extends Error {
  * the chain verifies and every row passes `checkedRows` the rows are committed, otherwise nothing
  * is. Returns the verification.
  */
-export function importLedger(database: LedgerDatabase, text: string, admit?: RowAdmission): ChainReport {
+/**
+ * Who brought a ledger in, and from what: kept beside the ledger (not in its chain, so a moved
+ * ledger keeps its head digest), so an auditor sees which positions came in by import.
+ */
+export interface ImportNote {
+  /** The account on the machine that ran the import. */
+  by: string;
+  /** The file read, or `-` for standard input. */
+  source: string;
+  /** SHA-256 of the file's bytes, hex. */
+  digest: string;
+  /** When the import ran (ISO). */
+  at: string;
+}
+
+/** A recorded import, with the positions it brought in. */
+export interface RecordedImport extends ImportNote {
+  first: number;
+  last: number;
+}
+
+export const IMPORTS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ledger_imports (
+  first_position INTEGER NOT NULL,
+  last_position INTEGER NOT NULL,
+  imported_by TEXT NOT NULL,
+  source TEXT NOT NULL,
+  digest TEXT NOT NULL,
+  imported_at TEXT NOT NULL
+)`;
+
+/** The imports recorded beside a ledger file, oldest first; none for a file that never took one. */
+export function recordedImports(database: LedgerDatabase): RecordedImport[] {
+  try {
+    const rows = database.sqlite
+      .prepare('SELECT first_position AS first, last_position AS last, imported_by AS by, source, digest, imported_at AS at FROM ledger_imports ORDER BY first_position')
+      .all() as RecordedImport[];
+    return rows;
+  } catch {
+    return [];
+  }
+}
+
+export function importLedger(database: LedgerDatabase, text: string, admit?: RowAdmission, note?: ImportNote): ChainReport {
   const { sqlite } = database;
   const insert = sqlite.prepare(
     'INSERT INTO events (position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -162,6 +204,12 @@ export function importLedger(database: LedgerDatabase, text: string, admit?: Row
     }
     const report = verifyChain(database);
     if (!report.ok) throw new ChainRefused(report);
+    if (note && report.count > 0) {
+      sqlite.exec(IMPORTS_TABLE_SQL);
+      sqlite
+        .prepare('INSERT INTO ledger_imports (first_position, last_position, imported_by, source, digest, imported_at) VALUES (?, ?, ?, ?, ?, ?)')
+        .run(1, report.head.position, note.by, note.source, note.digest, note.at);
+    }
     return report;
   });
   try {

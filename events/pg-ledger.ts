@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { DigestCheck, RecordedEvent } from './event-store.ts';
 import { LedgerUnavailableError } from './event-store.ts';
 import { type ChainReport, GENESIS_HASH, parseDigest } from './hash-chain.ts';
-import { LedgerImportError, type ImportedRow, type RowAdmission, checkedRows, exportLine } from './ledger-file.ts';
+import { IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportLine } from './ledger-file.ts';
 import { LedgerReadError, projected } from './ledger.ts';
 import {
   type PgEventStore,
@@ -96,7 +96,7 @@ class StoreRefused extends Error {
  * checks), and the chain, read back as stored, must verify; otherwise nothing is kept. `name` is
  * how refusals name the database. Returns the verification.
  */
-export async function importPostgresLedger(store: PgEventStore, text: string, name: string, admit?: RowAdmission): Promise<ChainReport> {
+export async function importPostgresLedger(store: PgEventStore, text: string, name: string, admit?: RowAdmission, note?: ImportNote): Promise<ChainReport> {
   let commitSent = false;
   try {
     const trx = await store.kysely.startTransaction().execute();
@@ -138,6 +138,10 @@ export async function importPostgresLedger(store: PgEventStore, text: string, na
         return report;
       }
       if (report.count > 0) await moveHead(trx, report.head);
+      if (note && report.count > 0) {
+        await sql.raw(IMPORTS_TABLE_SQL).execute(trx);
+        await sql`INSERT INTO ledger_imports (first_position, last_position, imported_by, source, digest, imported_at) VALUES (${1}, ${report.head.position}, ${note.by}, ${note.source}, ${note.digest}, ${note.at})`.execute(trx);
+      }
       commitSent = true;
       await trx.commit().execute();
       return report;
@@ -157,6 +161,14 @@ export async function importPostgresLedger(store: PgEventStore, text: string, na
     if (fault && commitSent && connectionLost(fault)) throw new ImportOutcomeUnknownError(fault.reason, fault.code);
     throw fault ?? error;
   }
+}
+
+/** The imports recorded beside a PostgreSQL ledger, oldest first. */
+export async function recordedPostgresImports(store: PgEventStore): Promise<RecordedImport[]> {
+  const exists = await sql<{ t: string | null }>`SELECT to_regclass('ledger_imports')::text AS t`.execute(store.kysely);
+  if (!exists.rows[0]?.t) return [];
+  const { rows } = await sql<RecordedImport>`SELECT first_position AS first, last_position AS last, imported_by AS by, source, digest, imported_at AS at FROM ledger_imports ORDER BY first_position`.execute(store.kysely);
+  return rows.map((r) => ({ ...r, first: Number(r.first), last: Number(r.last) }));
 }
 
 /**

@@ -125,6 +125,10 @@ describe('spades export and import-ledger', () => {
     const fromStdin = join(dir, 'stdin.db');
     expect(await cli(['import-ledger', '-', '--db', fromStdin], exported)).toMatchObject({ code: 0 });
     expect(await cli(['verify', '--db', fromStdin, '--digest', head])).toMatchObject({ code: 0 });
+    // Each import is recorded beside the ledger, outside its chain: who ran it, from what file, which positions.
+    const verified = (await cli(['verify', '--db', copy])).stdout.split('\n');
+    expect(verified[2]).toMatch(new RegExp(`^positions 1–3 came in by import of ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(sha256 ${createHash('sha256').update(exported).digest('hex')}\\) by \\S+ at \\d{4}-`));
+    expect((await cli(['verify', '--db', ledger])).stdout).not.toContain('came in by import');
   });
 
   it('refuses an export whose chain does not verify, naming the position, and writes nothing', async () => {

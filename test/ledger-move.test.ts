@@ -10,6 +10,8 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { createHash } from 'node:crypto';
+import { userInfo } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type CliIo, UsageError } from '../server/cli/io.ts';
 import { main } from '../server/cli/main.ts';
@@ -125,9 +127,15 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
   });
 
   it('verifies there with the same count and head line, and the same answers to noted digests', async () => {
-    expect(await cli(['verify', '--db', movedUrl])).toEqual({ code: 0, stdout: `${movedUrl}: ${lines.length} events, chain intact\nhead ${head}\n`, stderr: '' });
-    // The file also checks its stored snapshots (PostgreSQL keeps none): the chain's lines agree.
-    const lineOf = (text: string) => text.split('\n').slice(1).filter((line) => !line.startsWith('snapshot ')).join('\n');
+    // The import is recorded beside the ledger: who ran it, the file's digest, the positions it brought in.
+    const digest = createHash('sha256').update(exported).digest('hex');
+    const imported = new RegExp(`^positions 1–${lines.length} came in by import of - \\(sha256 ${digest}\\) by ${userInfo().username} at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`);
+    const verified = await cli(['verify', '--db', movedUrl]);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout.split('\n').slice(0, 2)).toEqual([`${movedUrl}: ${lines.length} events, chain intact`, `head ${head}`]);
+    expect(verified.stdout.split('\n')[2]).toMatch(imported);
+    // The file also checks its stored snapshots (PostgreSQL keeps none) and the moved ledger names its import: the chain's lines agree.
+    const lineOf = (text: string) => text.split('\n').slice(1).filter((line) => !line.startsWith('snapshot ') && !line.startsWith('positions ')).join('\n');
     // a digest noted mid-tournament, one from a forged chain, one past the head: the same lines from both stores
     const noted = `${lines[1499]!.position}:${lines[1499]!.hash}`;
     const forged = `${lines[1499]!.position}:${'e'.repeat(64)}`;
@@ -206,7 +214,7 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
   it('reads DATABASE_URL from the environment when run as the real command', async () => {
     const env = { ...process.env, DATABASE_URL: movedUrl, DATA_DIR: join(played.dir, 'no-ledger-here') };
     const { stdout } = await promisify(execFile)(process.execPath, [SPADES, 'verify', '--digest', head], { env });
-    expect(stdout).toBe(`${movedUrl}: ${lines.length} events, chain intact\nhead ${head}\ndigest ${head} is part of this chain\n`);
+    expect(stdout.split('\n').filter((line) => !line.startsWith('positions '))).toEqual([`${movedUrl}: ${lines.length} events, chain intact`, `head ${head}`, `digest ${head} is part of this chain`, '']);
     // nothing was opened or created under DATA_DIR
     expect(existsSync(env.DATA_DIR)).toBe(false);
   }, 30_000);

@@ -8,12 +8,14 @@ import { readFileSync, existsSync } from 'node:fs';
 import { type CliIo, UsageError } from './io.ts';
 import { ledgerTarget, withPostgresLedger } from './ledger-target.ts';
 import { LedgerFileError, defaultDatabasePath, openDatabase } from '../../events/database.ts';
-import { LedgerImportError, importLedger } from '../../events/ledger-file.ts';
+import { type ImportNote, LedgerImportError, importLedger } from '../../events/ledger-file.ts';
+import { createHash } from 'node:crypto';
+import { userInfo } from 'node:os';
 import { importPostgresLedger } from '../../events/pg-ledger.ts';
 import { type ChainReport, formatDigest } from '../../events/hash-chain.ts';
 import { replayProblem } from '../replay-check.ts';
 
-function importIntoFile(path: string | undefined, text: string): { name: string; report: ChainReport } {
+function importIntoFile(path: string | undefined, text: string, note: ImportNote): { name: string; report: ChainReport } {
   let database;
   try {
     database = openDatabase({ path: path ?? defaultDatabasePath() });
@@ -22,7 +24,7 @@ function importIntoFile(path: string | undefined, text: string): { name: string;
     throw error;
   }
   try {
-    return { name: database.path, report: importLedger(database, text, replayProblem) };
+    return { name: database.path, report: importLedger(database, text, replayProblem, note) };
   } finally {
     database.close();
   }
@@ -34,10 +36,12 @@ export async function run({ values, positionals, usage }: { values: { db?: strin
   const target = ledgerTarget('import-ledger', values.db);
   if (source !== '-' && !existsSync(source)) throw new UsageError(`spades import-ledger: no file at ${source}`);
   const text = source === '-' ? await io.stdin() : readFileSync(source, 'utf8');
+  // Kept beside the ledger, so an auditor sees which positions came in by import, from what.
+  const note: ImportNote = { by: importer(), source, digest: createHash('sha256').update(text).digest('hex'), at: new Date().toISOString() };
   try {
     const { name, report } = target.kind === 'postgres'
-      ? await withPostgresLedger('import-ledger', target, { existing: false }, async (store) => ({ name: target.name, report: await importPostgresLedger(store, text, target.name, replayProblem) }))
-      : importIntoFile(target.path, text);
+      ? await withPostgresLedger('import-ledger', target, { existing: false }, async (store) => ({ name: target.name, report: await importPostgresLedger(store, text, target.name, replayProblem, note) }))
+      : importIntoFile(target.path, text, note);
     if (!report.ok) {
       const bad = report.firstBad!;
       io.stdout(`nothing imported: position ${bad.position} does not verify: ${bad.reason}\n`);
@@ -48,5 +52,14 @@ export async function run({ values, positionals, usage }: { values: { db?: strin
   } catch (error) {
     if (error instanceof LedgerImportError) throw new UsageError(`spades import-ledger: ${source}: ${error.message}`);
     throw error;
+  }
+}
+
+/** The machine account running the import. */
+function importer(): string {
+  try {
+    return userInfo().username || 'unknown';
+  } catch {
+    return 'unknown';
   }
 }

@@ -9,7 +9,8 @@
 import { type CliIo, UsageError } from './io.ts';
 import { type DigestCheck, checkDigest, verifyChain } from '../../events/event-store.ts';
 import { type ChainReport, DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
-import { checkPostgresDigest } from '../../events/pg-ledger.ts';
+import { checkPostgresDigest, recordedPostgresImports } from '../../events/pg-ledger.ts';
+import { type RecordedImport, recordedImports } from '../../events/ledger-file.ts';
 import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
 import { type SnapshotReport, checkSnapshots } from '../../events/snapshot-check.ts';
 
@@ -21,19 +22,21 @@ interface Audited {
   checkDigest(digest: string): Promise<DigestCheck>;
   /** The stored read-model snapshots, each folded again from the chain; none where the store keeps none. */
   snapshots(): Promise<SnapshotReport[]>;
+  /** The imports that brought positions in, as recorded beside the ledger. */
+  imports(): Promise<RecordedImport[]>;
 }
 
 export async function run({ values }: { values: { db?: string; digest?: string } }, io: CliIo): Promise<number> {
   const target = ledgerTarget('verify', values.db);
   if (target.kind === 'postgres') {
     return withPostgresLedger('verify', target, { existing: true }, (store) =>
-      verifyLedger(io, { name: target.name, verify: () => store.verifyChain(), checkDigest: (digest) => checkPostgresDigest(store, digest), snapshots: async () => [] }, values.digest));
+      verifyLedger(io, { name: target.name, verify: () => store.verifyChain(), checkDigest: (digest) => checkPostgresDigest(store, digest), snapshots: async () => [], imports: () => recordedPostgresImports(store) }, values.digest));
   }
   const database = openLedgerForReading('verify', target.path);
   try {
     return await verifyLedger(
       io,
-      { name: database.path, verify: async () => verifyChain(database), checkDigest: async (digest) => checkDigest(database, digest), snapshots: async () => checkSnapshots(database) },
+      { name: database.path, verify: async () => verifyChain(database), checkDigest: async (digest) => checkDigest(database, digest), snapshots: async () => checkSnapshots(database), imports: async () => recordedImports(database) },
       values.digest,
     );
   } finally {
@@ -51,6 +54,9 @@ async function verifyLedger(io: CliIo, ledger: Audited, digest: string | undefin
   }
   io.stdout(`${ledger.name}: ${report.count} events, chain intact\n`);
   io.stdout(`head ${formatDigest(report.head)}\n`);
+  for (const i of await ledger.imports()) {
+    io.stdout(`positions ${i.first}–${i.last} came in by import of ${i.source} (sha256 ${i.digest}) by ${i.by} at ${i.at}\n`);
+  }
   let snapshotsOk = true;
   for (const snapshot of await ledger.snapshots()) {
     const what = `snapshot ${snapshot.name} at position ${snapshot.position}`;
