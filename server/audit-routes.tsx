@@ -14,6 +14,7 @@ import { BusyError, type HeavyReads, createHeavyReadGate, createHeavyReads } fro
 import type { PastTournament } from './ledger-reader.ts';
 import type { TeamRow, TournamentModel } from '../events/read-models.ts';
 import { type ImportTarget, RecordImportError, importRecord } from '../events/record-import.ts';
+import { replayDecisionProblem } from './replay-check.ts';
 import { gameStream } from '../events/streams.ts';
 import { readJson } from './request-input.ts';
 import { clientAddress } from './client-address.ts';
@@ -166,7 +167,13 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     try {
       let decision!: ReturnType<typeof importRecord>;
       const [result] = await ledger.execute(
-        (models) => (decision = importRecord(models, (body as { record: unknown }).record, target.target, now())),
+        (models) => {
+          decision = importRecord(models, (body as { record: unknown }).record, target.target, now());
+          // Each event the record becomes must be one the table's own entries would have made.
+          const problem = replayDecisionProblem(models, decision);
+          if (problem) throw new RecordImportError(`record: ${problem}`);
+          return decision;
+        },
         { meta: { by: 'record-import' } },
       );
       const gameId = (decision.events[0]!.payload as { gameId: string }).gameId;

@@ -10,7 +10,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Decision } from '../events/ledger.ts';
-import type { ReadModels } from '../events/projections.ts';
+import { type ReadModels, applyEvent, emptyModels } from '../events/projections.ts';
 import { gameStream, matchStream, tournamentStream } from '../events/streams.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
 import { matchViews } from '../engine/bracket.ts';
@@ -179,6 +179,30 @@ export function replayProblem(models: ReadModels, row: ReplayRow): string | null
       const game = typeof p.gameId === 'string' && gameById(models, p.gameId) ? `game ${p.gameId}: ` : '';
       return `${game}${row.type} records ${key} ${JSON.stringify(p[key])}, but at this point of the ledger it would be ${JSON.stringify(value)}`;
     }
+  }
+  return null;
+}
+
+/**
+ * Whether every event of a decision made without the live commands (a game entered from a paper
+ * record) is one they would have made, each checked on the models as the events before it left
+ * them. Folded on a copy holding only what the decision touches, so nothing live is changed.
+ */
+export function replayDecisionProblem(models: ReadModels, decision: Decision): string | null {
+  const scratch = emptyModels();
+  scratch.position = models.position;
+  const tournamentIds = new Set(decision.events.map((e) => (e.payload as P).tournamentId).filter((id): id is string => typeof id === 'string'));
+  for (const id of tournamentIds) {
+    const tournament = tournamentById(models, id);
+    if (tournament) scratch.tournaments[id] = structuredClone(tournament);
+  }
+  for (const event of decision.events) {
+    const payload = event.payload as P;
+    const existing = typeof payload.gameId === 'string' ? gameById(models, payload.gameId) : undefined;
+    if (existing && !scratch.games[existing.gameId]) scratch.games[existing.gameId] = structuredClone(existing);
+    const problem = replayProblem(scratch, { stream: decision.stream, type: event.type, payload });
+    if (problem) return problem;
+    applyEvent(scratch, { position: scratch.position + 1, type: event.type, payload, at: new Date(0).toISOString(), stream: decision.stream, version: (scratch.streams[decision.stream] ?? models.streams[decision.stream] ?? 0) + 1 });
   }
   return null;
 }

@@ -105,6 +105,20 @@ describe('deep JSON', () => {
     ledger.close();
   });
 
+  it('a paper record is entered only as the table’s own entries would have been: a misdeal the preset does not know is refused', async () => {
+    const { ledger, app } = copyOf(fixture);
+    const judge = fixture.clients.judge;
+    const head = ledger.store.head().position;
+    const record = fullGameRecord() as { hands: Record<string, unknown>[] };
+    const at = record.hands.findIndex((h) => 'misdeal' in h);
+    record.hands[at] = { misdeal: 'the dealer sneezed' };
+    const res = await send(app, judge, 'POST', '/api/games/import', { raw: JSON.stringify({ gameId: 'sneeze', record }), type: 'application/json' }, { 'x-csrf-token': judge.csrf });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toMatch(/^record: game sneeze hand 2: 'the dealer sneezed' is not a misdeal under .+; the reasons are /);
+    expect(ledger.store.head().position).toBe(head);
+    ledger.close();
+  });
+
   it('a form larger than the limit is refused as too large', async () => {
     const { ledger, app } = copyOf(fixture);
     const director = fixture.clients.director;
