@@ -36,7 +36,7 @@ import {
 } from './commands.ts';
 import { startMatch, startNextGame } from './match-commands.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
-import { entryGame, flagOf } from './entry-game.ts';
+import { entryGame, flagOf, phoneWords } from './entry-game.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from './seating-input.ts';
 
 // What each entry sends, its fields in the order they are checked.
@@ -126,8 +126,9 @@ export function entryRoutes(options: EntryRoutesOptions) {
       table,
       start,
       game: game ? entryGame(game, name) : null,
-      error: notice.error ?? null,
+      error: notice.error ? phoneWords(notice.error) : null,
       done: notice.done ?? null,
+      at: models.position,
     };
   }
 
