@@ -6,6 +6,7 @@
 import { type Seat, type Team, SEATS, cardName, parseCard } from '../engine/cards.ts';
 import { biddingOrder, parseBid } from '../engine/bid.ts';
 import { deckFor } from '../engine/deck.ts';
+import { nextDealer } from '../engine/game.ts';
 import { dealFromSeed } from '../engine/random.ts';
 import { type HandResult, RecordError, RECORD_FORMAT, readHeader, scoreNextHand, startRecordGame } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
@@ -372,6 +373,13 @@ export function handSoFar(game: GameModel): ReturnType<typeof replayPlays> | nul
     }
   }
   return replayPlays(deck, current.dealer, plays);
+}
+
+/** Who deals the game's next hand: the first dealer, then the rotation (a misdeal's rule included). */
+export function dealerOfNextHand(game: GameModel): Seat {
+  const lastRow = game.rows[game.rows.length - 1];
+  if (!lastRow) return game.dealer;
+  return nextDealer(resolveRules(game.rules).options, lastRow.dealer, Boolean(lastRow.misdeal));
 }
 
 /** The seat whose bid is next in the hand in progress, or null once all four have bid (or no hand is dealt). */

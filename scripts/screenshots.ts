@@ -19,6 +19,7 @@ import { type Page, chromium } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { driveTables } from '../server/table-driver.ts';
+import { playCard } from '../server/commands.ts';
 import { createTournament, registerPlayer, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { indexedPng, readPng } from './png-palette.ts';
 
@@ -130,6 +131,26 @@ async function main(): Promise<void> {
       file = join(OUT, 'entry-phone.png');
       await shoot(entry, file);
       written.push(file);
+
+      // A refusal on the phone: two cards tapped while the Wi-Fi was down, the first entered
+      // meanwhile on another phone, so the ledger refuses this phone's copy when it is sent.
+      const grid = await entry.$('.card-grid');
+      if (grid) {
+        const gameId = (await grid.getAttribute('data-game'))!;
+        const seat = (await grid.getAttribute('data-seat'))!;
+        const tap = () => entry.evaluate(() => document.querySelector<HTMLButtonElement>('.card-grid button.card-key.is-open:not(.breaks-rule):not([disabled])')?.dataset.card ?? '');
+        await keeper.setOffline(true);
+        const first = await tap();
+        await entry.tap(`.card-grid button[data-card="${first}"]`);
+        const second = await tap();
+        if (second) await entry.tap(`.card-grid button[data-card="${second}"]`);
+        ledger.execute(playCard(ledger.models, { gameId, seat, card: first }));
+        await keeper.setOffline(false);
+        await entry.waitForSelector('[data-outbox-state].is-conflict');
+        file = join(OUT, 'entry-refusal-phone.png');
+        await shoot(entry, file);
+        written.push(file);
+      }
       await keeper.close();
       await phone.close();
     } finally {

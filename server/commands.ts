@@ -6,13 +6,12 @@
 import { type Seat, SEATS, cardName, isSeat, parseCard, seatAfter, teamOf } from '../engine/cards.ts';
 import { type Bid, allowedBids, bidValue, parseBid, teamBidProblem } from '../engine/bid.ts';
 import { deckFor, inDeck } from '../engine/deck.ts';
-import { nextDealer } from '../engine/game.ts';
 import { resolveRules } from '../engine/rules.ts';
 import type { Decision } from '../events/ledger.ts';
 import { gameStream } from '../events/streams.ts';
 import type { ReadModels } from '../events/projections.ts';
 import type { GameModel } from '../events/read-models.ts';
-import { handSoFar, nextBidder } from '../events/game-projection.ts';
+import { dealerOfNextHand, handSoFar, nextBidder } from '../events/game-projection.ts';
 import { cardText } from '../views/card-face.tsx';
 import { gameById } from '../events/lookup.ts';
 
@@ -34,13 +33,8 @@ function gameOf(models: ReadModels, gameId: string): GameModel {
   return game;
 }
 
-/** Who deals the game's next hand. */
-export function dealerOfNextHand(game: GameModel): Seat {
-  const options = resolveRules(game.rules).options;
-  const lastRow = game.rows[game.rows.length - 1];
-  if (!lastRow) return game.dealer;
-  return nextDealer(options, lastRow.dealer, Boolean(lastRow.misdeal));
-}
+/** Who deals the game's next hand (worked out in the projection, so every page names the same seat). */
+export { dealerOfNextHand };
 
 /** Starts the next hand: the dealer by the rotation, and the system's shuffle seed when it deals. */
 export function dealHand(models: ReadModels, input: { gameId: string; seed?: string; deal?: Record<Seat, string[]>; dealer?: string }): Decision {

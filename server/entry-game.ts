@@ -169,3 +169,28 @@ function unclaimedFinding(game: GameModel): EntryGame['finding'] {
   const open = found.filter((f) => !game.claims.some((c) => c.hand === f.hand && c.seat === f.seat && (c.trick === null || c.trick === f.trick)));
   return open[open.length - 1] ?? null;
 }
+
+const SEAT_LETTER_NAMES: Record<string, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
+
+/**
+ * A refusal as the scorekeeper's phone shows it: the ledger's sentence without the internal ids
+ * (game and match ids mean nothing at the table), seats by name, a capital and a full stop, and
+ * then what to do. The API's JSON answers keep the ledger's own sentence.
+ */
+export function phoneWords(message: string): string {
+  let s = message
+    .replace(/^game \S+ hand (\d+): /, 'Hand $1: ')
+    .replace(/^game \S+ is over/, 'This game is over')
+    .replace(/^game \S+: /, '')
+    .replace(/\bgame (?!\d)[\w.-]+/g, 'this game')
+    .replace(/\bclaim [\w.-]+-c\d+/g, 'that claim')
+    .replace(/\b([NESW])'s\b/g, (_, seat: string) => `${SEAT_LETTER_NAMES[seat]}’s`)
+    .replace(/\bnot ([NESW])\b(?!,)/g, (_, seat: string) => `not ${SEAT_LETTER_NAMES[seat]}`)
+    .replace(/(^|: |; )([NESW]) (deals|bids|was|must|is)\b/g, (_, before: string, seat: string, verb: string) => `${before}${SEAT_LETTER_NAMES[seat]} ${verb}`)
+    .replace(/against ([NESW])\b/g, (_, seat: string) => `against ${SEAT_LETTER_NAMES[seat]}`)
+    .trim();
+  s = s.charAt(0).toUpperCase() + s.slice(1);
+  if (!/[.!?]$/.test(s)) s += '.';
+  if (!/nothing was recorded/i.test(s)) s += ' Nothing was recorded; this page shows where the table stands now.';
+  return s;
+}

@@ -36,7 +36,7 @@ import {
 } from './commands.ts';
 import { startMatch, startNextGame } from './match-commands.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
-import { entryGame, flagOf } from './entry-game.ts';
+import { entryGame, flagOf, phoneWords } from './entry-game.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from './seating-input.ts';
 
 // What each entry sends, its fields in the order they are checked.
@@ -102,6 +102,25 @@ export function entryRoutes(options: EntryRoutesOptions) {
     return { tournamentId, table: Number(text) };
   }
 
+  /**
+   * The table each ready match is to be started at from a table's phone: the ready matches in
+   * the bracket's order go to the free tables in number order (the first to the lowest-numbered
+   * table not playing a match, and so on), as the director's seating page would seat them. A
+   * table's phone sees and starts only its own; the director seats any match at any table.
+   */
+  function readyTables(tournamentId: string): Map<string, number> {
+    const matches = tournamentById(models, tournamentId)!.model.matches;
+    const busy = new Set(matches.filter((m) => m.status === 'live').map((m) => m.table));
+    const assigned = new Map<string, number>();
+    let table = 1;
+    for (const m of matches) {
+      if (m.status !== 'ready') continue;
+      while (busy.has(table)) table++;
+      assigned.set(m.matchId, table++);
+    }
+    return assigned;
+  }
+
   /** The panel's props for a table: the game in play there, or the matches that may start. */
   function panelProps(session: Session, tournamentId: string, table: number, notice: { error?: string; done?: string } = {}): EntryPanelProps {
     const state = tournamentById(models, tournamentId)!;
@@ -115,7 +134,8 @@ export function entryRoutes(options: EntryRoutesOptions) {
     const start: EntryPanelProps['start'] = [];
     if (here && (!game || game.winner)) start.push({ matchId: here.matchId, label: here.label, teams: [name(here.teams[0]), name(here.teams[1])], next: true });
     if (!here) {
-      for (const m of tournament.matches.filter((x) => x.status === 'ready')) {
+      const tables = readyTables(tournamentId);
+      for (const m of tournament.matches.filter((x) => x.status === 'ready' && (session.role === 'director' || tables.get(x.matchId) === table))) {
         start.push({ matchId: m.matchId, label: m.label, teams: [name(m.teams[0]), name(m.teams[1])], next: false, firstDealer: seatingInfo(state, m).firstDealer });
       }
     }
@@ -126,8 +146,9 @@ export function entryRoutes(options: EntryRoutesOptions) {
       table,
       start,
       game: game ? entryGame(game, name) : null,
-      error: notice.error ?? null,
+      error: notice.error ? phoneWords(notice.error) : null,
       done: notice.done ?? null,
+      at: models.position,
     };
   }
 
@@ -231,6 +252,10 @@ export function entryRoutes(options: EntryRoutesOptions) {
         if (session.role !== 'director' && seating.clockMinutes !== undefined) throw new CommandError(`match ${matchId}: only the director sets a time limit, when seating the match`, 403);
         const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
         if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; it cannot start ${matchId} until that match is over`, 409);
+        const itsTable = match?.status === 'ready' ? readyTables(tournamentId).get(match.matchId) : undefined;
+        if (session.role !== 'director' && match && itsTable !== undefined && itsTable !== table) {
+          throw new CommandError(`${match.label} is to be started at table ${itsTable}, not table ${table}: the ready matches go to the free tables in order, and only the director seats a match elsewhere`, 403);
+        }
         const decision = startMatch(models, { tournamentId, matchId, table, at: now(), ...seating });
         const teamName = (id: string) => tournamentById(models, tournamentId)!.model.teams.find((t) => t.teamId === id)?.name ?? id;
         const dealer = firstDealerWords(decision[0]!.events[0]!.payload.firstDealer as Record<string, unknown> | undefined, teamName);

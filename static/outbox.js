@@ -333,6 +333,9 @@
           save();
           conflict = { label: item.label, message: messageOf(html, response.status) };
           swap(html);
+          // The line above the panel says it with what to do; the panel's own copy would say it twice.
+          var said = panel() && panel().querySelector('[data-refusal]');
+          if (said) said.remove();
           render();
         });
       })
@@ -364,6 +367,46 @@
     p.replaceWith(adopted);
     if (window.htmx && typeof window.htmx.process === 'function') window.htmx.process(adopted);
   }
+
+  // ---- following the table ----
+  // The table card under the panel is pushed over the page's stream; an entry made elsewhere (a
+  // second phone, a bot, a judge's undo or ruling) reaches it within a second. The panel is this
+  // phone's own (its forms carry this session's keys), so on such a message the phone fetches
+  // its panel afresh, unless taps are waiting here: those go first, and their answer redraws it.
+  var following = null;
+
+  function idle() {
+    return !sending && !conflict && !queue.length;
+  }
+
+  function follow(position) {
+    var p = panel();
+    if (!p || !idle()) return;
+    var at = Number(p.getAttribute('data-at'));
+    if (!(position > at) || following) return;
+    following = fetch(location.pathname, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+      .then(function (response) {
+        return response.ok ? response.text() : null;
+      })
+      .then(function (html) {
+        following = null;
+        if (!html || !idle()) return;
+        var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById(PANEL_ID);
+        var now = panel();
+        if (!fresh || !now || Number(fresh.getAttribute('data-at')) <= Number(now.getAttribute('data-at'))) return;
+        swap(html);
+        render();
+      })
+      .catch(function () {
+        following = null;
+      });
+  }
+
+  document.addEventListener('htmx:sse:after:message', function (event) {
+    var message = event.detail && event.detail.message;
+    var id = message ? Number(message.id) : NaN;
+    if (id > 0) follow(id);
+  });
 
   // ---- the network coming back ----
 

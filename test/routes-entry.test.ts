@@ -13,6 +13,7 @@ import { handSoFar } from '../events/game-projection.ts';
 import type { Ledger } from '../events/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { bidsOpenTo } from '../server/commands.ts';
+import { phoneWords } from '../server/entry-game.ts';
 import { cardText } from '../views/card-face.tsx';
 import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 
@@ -185,9 +186,12 @@ describe('refusals name what was wrong, in the page and in the API', () => {
 
   function expectSaid(result: Awaited<ReturnType<typeof both>>, status: number, sentence: string) {
     expect(result.api).toEqual({ status, error: sentence });
+    // The phone shows the same refusal in the table's words: no game id, seats by name, what to do.
+    const shown = phoneWords(sentence);
+    expect(shown).not.toMatch(/\bgame t\d/);
     for (const answer of [result.page, result.plain]) {
       expect(answer.status).toBe(status);
-      const escaped = sentence.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
+      const escaped = shown.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/'/g, '&#39;').replace(/"/g, '&quot;');
       expect(answer.html).toContain(escaped);
       expect(answer.html).toContain('data-refusal');
     }

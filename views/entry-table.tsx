@@ -89,6 +89,8 @@ export interface EntryPanelProps {
   game: EntryGame | null;
   error?: string | null;
   done?: string | null;
+  /** The ledger position the panel was drawn at: static/outbox.js redraws it when the table's stream reports a later entry. */
+  at?: number;
 }
 
 const bidLabel = (bid: BidValue) => (typeof bid === 'number' ? String(bid) : bid.replace(/^./, (c) => c.toUpperCase()));
@@ -107,6 +109,7 @@ export function EntryPanel(props: EntryPanelProps) {
       aria-labelledby="entry-title"
       data-next={nextLabel(game)}
       data-outbox={`${props.tournamentId}/${table}`}
+      data-at={props.at === undefined ? undefined : String(props.at)}
     >
       <header class="entry-head">
         <h1 id="entry-title">
@@ -182,16 +185,16 @@ export function EntryPanel(props: EntryPanelProps) {
           <div class="button-row">
             <PostForm {...post('/deal')} entry="deal">
               <input type="hidden" name="dealer" value={game.deal.dealer} />
-              <input type="hidden" name="shuffle" value="system" />
-              <button type="submit" class="big-button" data-action="deal-system">
-                Deal from the system’s shuffle
+              <input type="hidden" name="shuffle" value="table" />
+              <button type="submit" class="big-button" data-action="deal-table">
+                {SEAT_NAMES[game.deal.dealer]} dealt the physical cards
               </button>
             </PostForm>
             <PostForm {...post('/deal')} entry="deal">
               <input type="hidden" name="dealer" value={game.deal.dealer} />
-              <input type="hidden" name="shuffle" value="table" />
-              <button type="submit" class="big-button big-button--quiet" data-action="deal-table">
-                The table shuffled: {SEAT_NAMES[game.deal.dealer]} dealt
+              <input type="hidden" name="shuffle" value="system" />
+              <button type="submit" class="big-button big-button--quiet" data-action="deal-system">
+                Deal from the system’s shuffle
               </button>
             </PostForm>
           </div>

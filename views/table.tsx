@@ -6,7 +6,7 @@
 import { SeatList } from './progressive-panels.tsx';
 import { type Seat, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
 import type { PlayResult } from '../engine/trick.ts';
-import { handSoFar, nextBidder } from '../events/game-projection.ts';
+import { dealerOfNextHand, handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { BidValue } from '../events/domain-events.ts';
 import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
 import { CardFace } from './card-face.tsx';
@@ -104,7 +104,7 @@ export function TableView({ game, teamNames, clock, now }: TableViewProps) {
       {current ? (
         <CurrentHand game={game} current={current} play={play} />
       ) : game.winner || game.abandoned ? null : (
-        <p class="table-waiting">Waiting for the next deal. {SEAT_NAMES[game.dealer]} deals.</p>
+        <p class="table-waiting">Waiting for the next deal. {SEAT_NAMES[dealerOfNextHand(game)]} deals hand {game.hands.length + 1}.</p>
       )}
 
       <ScorePad game={game} name={name} />
