@@ -8,7 +8,7 @@ import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
-import { ClockField, CreateChoiceFields, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
+import { ClockField, CreateChoiceFields, FORMAT_DESCRIPTIONS, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 
@@ -59,7 +59,7 @@ export function DirectorHome(props: DirectorHomeProps) {
           Format{' '}
           <select name="format">
             {props.formats.map((f) => (
-              <option value={f}>{f}</option>
+              <option value={f}>{FORMAT_DESCRIPTIONS[f] ? `${f}: ${FORMAT_DESCRIPTIONS[f]!.split(':')[0]}` : f}</option>
             ))}
           </select>
         </label>
