@@ -56,7 +56,7 @@ export function StartForm({ teams, progressive, format, form }: { teams: Entrant
       <PostForm {...form('/start')} class="stack-form">
         <fieldset>
           <legend>{progressive ? 'Seating order: a number for each player (1 sits first, four a table from table 1)' : 'Seeds: a number for each team (1 is the top seed)'}; leave all empty to draw at random</legend>
-          <ol class="seed-list">
+          <ul class="seed-list">
             {entrants.map((t) => (
               <li>
                 <label>
@@ -66,7 +66,7 @@ export function StartForm({ teams, progressive, format, form }: { teams: Entrant
                 </label>
               </li>
             ))}
-          </ol>
+          </ul>
         </fieldset>
         <label>
           Or paste the {progressive ? 'seating order' : 'seeding'}: names one a line, {progressive ? 'the first seat first' : 'the top seed first'}
@@ -119,7 +119,7 @@ export function ConfirmStart({ preview, form }: { preview: StartPreview; form: F
       <ol class="seed-order" data-seeds={preview.expect}>
         {preview.seeds.map((s, i) => (
           <li data-team={s.teamId}>
-            <span class="seed-name">{s.name}</span>{' '}
+            <span class="seed-number">{s.seed}.</span> <span class="seed-name">{s.name}</span>{' '}
             {i > 0 ? (
               <PostForm action={action} target={target} csrf={csrf} class="inline-form">
                 <input type="hidden" name="order" value={moved(i, -1)} />
