@@ -5,7 +5,9 @@
  * judge), served on a free port, and photographed with Debian's chromium: each panel of the
  * venue screen at 1920×1080, and the judge console and a table's entry page on a 390×844 phone.
  * A 13-player progressive evening (tournament-spades) is played into its second round for the
- * two panels of its screen: where to sit now, and the individual standings.
+ * two panels of its screen: where to sit now, and the individual standings. The director's
+ * desk is shown with an 8-team event of which 6 have checked in: the draw's preview, asked to
+ * be confirmed, on a 1366×768 laptop and a phone.
  *
  * The venue screen's panels take turns by a CSS animation; for the pictures the animation is
  * stopped on one panel at a time (the browser is told to ignore the page's style policy for it).
@@ -20,7 +22,7 @@ import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { playCard } from '../server/commands.ts';
-import { createTournament, registerPlayer, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { indexedPng, readPng } from './png-palette.ts';
 
 const OUT = 'docs/screenshots';
@@ -73,9 +75,14 @@ async function main(): Promise<void> {
     playEvent(ledger, 'spring-16', 'Spring Pitt Boss', 16, 2600, 0.001);
     playEvent(ledger, 'open-64', 'City Open (64 teams)', 64, 200, 0.002);
     playEvening(ledger, 'thursday-13');
+    // The director's desk: 8 registered, 6 checked in, not started.
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'saturday-8', name: 'Saturday Eight', format: 'unc-intramural' }));
+    for (let i = 0; i < 8; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'saturday-8', teamId: `saturday-8-${i + 1}`, name: teamName(i), players: [`Player ${2 * i + 1}`, `Player ${2 * i + 2}`] }));
+    for (let i = 0; i < 6; i++) ledger.execute(checkInTeam(ledger.models, { tournamentId: 'saturday-8', teamId: `saturday-8-${i + 1}`, at: new Date().toISOString() }));
 
     const { app, auth, broadcaster } = createApp({ ledger });
     await auth.users.add('Jo Judge', 'judge', 'pictures-judge');
+    await auth.users.add('Dee Director', 'director', 'pictures-director');
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -153,6 +160,26 @@ async function main(): Promise<void> {
       }
       await keeper.close();
       await phone.close();
+
+      // The director's desk: the draw previewed, starting without the two who never came.
+      for (const [name, viewport] of [['laptop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]] as const) {
+        const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
+        const desk = await context.newPage();
+        await desk.goto(`${url}/login`);
+        await desk.fill('input[name=name]', 'Dee Director');
+        await desk.fill('input[name=password]', 'pictures-director');
+        await desk.click('.stack-form button[type=submit]');
+        await desk.waitForURL((u) => !u.pathname.startsWith('/login'));
+        await desk.goto(`${url}/director/tournaments/saturday-8`);
+        await desk.check('input[name=withdrawAbsent]');
+        await desk.click('[data-action=preview-draw]');
+        await desk.locator('[data-confirm-start]').waitFor();
+        await desk.evaluate(() => window.scrollTo(0, 0));
+        file = join(OUT, `director-desk-${name}.png`);
+        await shoot(desk, file);
+        written.push(file);
+        await context.close();
+      }
     } finally {
       await browser.close();
       broadcaster.close();

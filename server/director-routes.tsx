@@ -17,12 +17,13 @@ import { CommandError } from './commands.ts';
 import { publicAddress } from './public-address.ts';
 import { NotFoundPage } from '../views/not-found.tsx';
 import { teamStandings } from '../views/team-standing.ts';
-import { checkInTeam, createTournament, pinScreen, registerTeam, startTournament, withdrawTeam } from './tournament-commands.ts';
+import { checkInTeam, createTournament, pinScreen, registerTeam } from './tournament-commands.ts';
+import { startRoutes } from './director-start-routes.tsx';
 import { startMatch, startRound } from './match-commands.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from './seating-input.ts';
 import { createChoices } from './create-choices.ts';
 import { drawRound, roundToDraw } from './round-commands.ts';
-import { cardsOf, roundDrawInput } from './round-draw-input.ts';
+import { roundDrawInput } from './round-draw-input.ts';
 import { pinnedTournament, screenIsPinned } from '../events/screen-pin.ts';
 import { tournamentById } from '../events/lookup.ts';
 import { progressiveRoutes } from './director-progressive-routes.tsx';
@@ -50,22 +51,6 @@ const TeamFields = fields({
 });
 const TeamChoice = fields({ teamId: field.text({ max: 120 }) });
 const seed = field.optionalText({ max: 100 });
-const DrawFields = fields({
-  // Team ids one a line (or by commas) from the form, or a list from JSON; none sent is a random draw.
-  order: field.raw().transform((raw, ctx): string[] | undefined => {
-    if (Array.isArray(raw)) return raw.map((x) => String(x).trim()).filter(Boolean);
-    if (raw === undefined || raw === null || raw === '') return undefined;
-    if (typeof raw !== 'string') {
-      ctx.addIssue({ code: 'custom', message: 'order must be team ids, one a line' });
-      return undefined;
-    }
-    const order = raw.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
-    return order.length > 0 ? order : undefined;
-  }).optional(),
-  seed,
-  // blp-2024, an odd count: the cards drawn for the round 1 bye, as on the round draw's form.
-  byeCards: field.raw().optional(),
-});
 const RoundFields = fields({ seed });
 // The first dealer and the clock are read by seating-input.ts, as at the table.
 const SeatFields = fields({ table: field.whole({ min: 1, max: 999 }) });
@@ -164,6 +149,16 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     });
   };
 
+  /** The tournament's panel with something added (a preview, a question, a refusal): the panel to htmx, else the page. */
+  const show = async (c: Context, extra: Partial<DirectorTournamentProps>, status: 200 | 400 | 404 | 409 = 200) => {
+    const session = auth.current(c);
+    const id = c.req.param('tournamentId')!;
+    const body = tournamentById(models, id)
+      ? <DirectorTournament {...tournamentProps(session, id)} {...extra} />
+      : <DirectorHome {...await homeProps(session, { error: extra.error ?? `tournament ${id} does not exist` })} />;
+    return c.html(c.req.header('hx-request') ? String(body) : String(<DirectorPage title={`Director · ${id}`} signedIn={session?.name}>{body}</DirectorPage>), status);
+  };
+
   app.get('/', async (c) => c.html(String(<DirectorPage title="Director" signedIn={auth.current(c)?.name}><DirectorHome {...await homeProps(auth.current(c))} /></DirectorPage>)));
 
   app.get('/tournaments/:tournamentId', (c) => {
@@ -240,27 +235,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     }),
   );
 
-  app.post('/tournaments/:tournamentId/withdraw', (c) =>
-    onTournament(c, 'withdraw', (input) => {
-      const tournamentId = tournamentIdOf(c);
-      const { teamId } = parseFields(input, TeamChoice);
-      return { decision: withdrawTeam(models, { tournamentId, teamId }), done: `${entrantWord(tournamentId)} ${teamId} withdrew.` };
-    }),
-  );
-
-  app.post('/tournaments/:tournamentId/start', (c) =>
-    onTournament(c, 'start', (input) => {
-      const tournamentId = tournamentIdOf(c);
-      const { order, seed, byeCards } = parseFields(input, DrawFields);
-      const byeDraw = cardsOf(byeCards, 'the bye draw’s');
-      return {
-        decision: startTournament(models, { tournamentId, ...(order ? { order } : {}), ...(seed ? { seed } : {}), ...(byeDraw.length > 0 ? { byeDraw } : {}) }),
-        done: tournamentById(models, tournamentId)!.progressive
-          ? `${order ? 'Seated in the order given' : 'Drew the first seating at random'}; seat round 1 when the players are ready.`
-          : order ? 'Seeded in the order given and drew the bracket.' : 'Seeded at random and drew the bracket.',
-      };
-    }),
-  );
+  startRoutes(app, { models, onTournament, show });
 
   app.post('/tournaments/:tournamentId/screen', (c) =>
     onTournament(c, 'pin-screen', () => {

@@ -195,29 +195,40 @@ export function withdrawTeam(models: ReadModels, input: { tournamentId: string; 
 
 /**
  * Seeds the entrants (in the given order, or shuffled from a recorded seed) and draws the
- * bracket. Once check-in has begun, everyone still registered must have checked in. An odd
- * count in a blp-2024 event gives the bye to the highest card of the recorded draw ("With an odd
- * number of teams, a team representative will select a card. The highest card drawn will
- * receive a BYE"); when no cards are given, the draw is made from the seed and recorded. A
- * bracket drawn round by round (blp-2024) starts with round 1 alone: top seed v bottom seed
- * among the teams not on the bye; later rounds are drawn by round-commands.ts.
+ * bracket. Check-in gates the start: with `checkIn: 'required'` (the director's desk) every
+ * entrant still registered must have checked in, and otherwise (the API, scripted set-ups)
+ * only once check-in has begun. Entrants who have not checked in are named and the start is
+ * refused, unless the director starts without them (`withdrawAbsent`): they are withdrawn in
+ * the same decision as the start, before the draw. An odd count in a blp-2024 event gives the
+ * bye to the highest card of the recorded draw ("With an odd number of teams, a team
+ * representative will select a card. The highest card drawn will receive a BYE"); when no
+ * cards are given, the draw is made from the seed and recorded. A bracket drawn round by round
+ * (blp-2024) starts with round 1 alone: top seed v bottom seed among the teams not on the bye;
+ * later rounds are drawn by round-commands.ts.
  */
 export function startTournament(
   models: ReadModels,
-  input: { tournamentId: string; order?: string[]; seed?: string; byeDraw?: DrawRound[] },
+  input: { tournamentId: string; order?: string[]; seed?: string; byeDraw?: DrawRound[]; checkIn?: 'required' | 'once-begun'; withdrawAbsent?: boolean },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   const id = input.tournamentId;
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${id} has already started`, 409);
-  const teams = tournament.model.teams.filter((t) => !tournament.withdrawn.includes(t.teamId)).map((t) => t.teamId);
+  const registered = tournament.model.teams.filter((t) => !tournament.withdrawn.includes(t.teamId)).map((t) => t.teamId);
   const what = tournament.progressive ? 'players' : 'teams';
-  if (teams.length < 2) throw new CommandError(`tournament ${id} needs at least 2 ${what} to start; it has ${teams.length}`);
-  if (tournament.checkedIn.length > 0) {
-    const absent = teams.filter((t) => !tournament.checkedIn.includes(t));
-    if (absent.length > 0) {
-      throw new CommandError(`tournament ${id}: ${absent.join(', ')} ${absent.length === 1 ? 'has' : 'have'} not checked in; check them in or withdraw them before the start`, 409);
-    }
+  const gated = input.checkIn === 'required' || tournament.checkedIn.length > 0;
+  const absent = gated ? registered.filter((t) => !tournament.checkedIn.includes(t)) : [];
+  if (absent.length > 0 && !input.withdrawAbsent) {
+    const names = absent.map((t) => tournament.model.teams.find((x) => x.teamId === t)!.name);
+    throw new CommandError(
+      `tournament ${id}: ${names.join(', ')} ${absent.length === 1 ? 'has' : 'have'} not checked in (${tournament.checkedIn.length} of ${registered.length} checked in); check them in, or start without them and they are withdrawn`,
+      409,
+    );
   }
+  const teams = registered.filter((t) => !absent.includes(t));
+  if (teams.length < 2) {
+    throw new CommandError(`tournament ${id} needs at least 2 ${what} to start; it has ${teams.length}${absent.length > 0 ? ` checked in (${absent.length} not checked in)` : ''}`);
+  }
+  const withdrawals = absent.map((teamId) => ({ type: 'TeamWithdrawn', payload: { tournamentId: id, teamId } }));
   let seeds: string[];
   let seeding: Record<string, unknown>;
   if (input.order) {
@@ -265,5 +276,5 @@ export function startTournament(
   } else if (input.byeDraw) {
     throw new CommandError(`tournament ${id}: a bye draw is made only in a format that draws for the bye with an odd number of teams`);
   }
-  return { stream: tournamentStream(id), events: [{ type: 'TournamentStarted', payload }] };
+  return { stream: tournamentStream(id), events: [...withdrawals, { type: 'TournamentStarted', payload }] };
 }

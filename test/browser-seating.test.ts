@@ -114,7 +114,8 @@ describe.skipIf(!hasChromium)('seating forms on a phone and a TV', () => {
       await page.click('button[type=submit]');
       await page.waitForURL((u) => !u.pathname.startsWith('/login'));
       await page.goto(`${url}/director`);
-      expect(await page.locator('.format-defaults li[data-format=asher-theatre]').textContent()).toBe('asher-theatre: best of 3 · 60 min on each game');
+      // Each format in a sentence from its rulebook, then its values.
+      expect(await page.locator('.format-defaults li[data-format=asher-theatre]').textContent()).toMatch(/^asher-theatre: Asher Theatre: 64 seeded teams, single elimination;.* best of 3 · 60 min on each game$/);
       await look(page, `seating-${size.name}-create`);
       await page.goto(`${url}/director/tournaments/blp`);
       expect(await page.locator('.seat-form').first().locator('input[name=cardN]').isVisible()).toBe(true);

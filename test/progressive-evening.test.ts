@@ -228,8 +228,14 @@ describe('a progressive evening set up and corrected through the routes', () => 
     expect(page).toContain('Check the player in');
     expect(page).toContain('Withdraw the player');
     expect(page).not.toContain('Register a team');
-    // Starting cannot be taken back: the button asks once.
-    expect(page).toContain('hx-confirm="Draw the seating and start? Registration closes and the draw is recorded."');
+    // Starting cannot be taken back: the button previews the seating first, and records nothing.
+    expect(page).toContain('Preview the draw');
+    const before = ledger.models.position;
+    // Nobody has checked in: the desk refuses to start, naming who is missing.
+    const asked = await send(app, fixture.clients.director, 'POST', `/director/tournaments/${id}/start`, { form: {} });
+    expect(asked.status).toBe(409);
+    expect(await asked.text()).toContain('Quin Ray');
+    expect(ledger.models.position).toBe(before);
     ledger.close();
   });
 

@@ -312,9 +312,9 @@ describe('what the director chooses on the create form', () => {
   it('shows the rulebook’s own values and records the choices', async () => {
     const { app, ledger } = copyOf(fixture);
     const home = await (await send(app, fixture.clients.director, 'GET', '/director')).text();
-    expect(home).toContain('<li data-format="asher-theatre"><strong>asher-theatre</strong>: best of 3 · 60 min on each game</li>');
-    expect(home).toContain('<li data-format="pitt-boss"><strong>pitt-boss</strong>: best of 3 · 45 min on the match</li>');
-    expect(home).toContain('<li data-format="unc-intramural"><strong>unc-intramural</strong>: one game a match · 30 min on the match (final: 45 min)</li>');
+    expect(home).toMatch(/<li data-format="asher-theatre"><strong>asher-theatre<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 60 min on each game<\/li>/);
+    expect(home).toMatch(/<li data-format="pitt-boss"><strong>pitt-boss<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 45 min on the match<\/li>/);
+    expect(home).toMatch(/<li data-format="unc-intramural"><strong>unc-intramural<\/strong>: <span class="format-description">[^<]+ <\/span>one game a match · 30 min on the match \(final: 45 min\)<\/li>/);
     expect(home).toContain('name="ruleOverrides"');
 
     const res = await create(app, { gamesToWin: '3', clockMinutes: '50', finalClockMinutes: 'none', clockPer: 'game', ruleOverrides: 'target = 400\nbagLimit = 6\nbiddingOrder = non-dealing-team-first' });

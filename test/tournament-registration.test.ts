@@ -45,7 +45,7 @@ describe('registration', () => {
     expect(refusal(() => checkInTeam(ledger.models, { tournamentId: 'u', teamId: 't9', at: AT })).status).toBe(404);
 
     const waiting = refusal(() => startTournament(ledger.models, { tournamentId: 'u', seed: 's' }));
-    expect([waiting.status, waiting.message]).toEqual([409, 'tournament u: t5 has not checked in; check them in or withdraw them before the start']);
+    expect([waiting.status, waiting.message]).toEqual([409, 'tournament u: Team 5 has not checked in (4 of 5 checked in); check them in, or start without them and they are withdrawn']);
 
     ledger.execute(withdrawTeam(ledger.models, { tournamentId: 'u', teamId: 't5' }));
     expect(ledger.models.tournaments.u!.model.teams.find((t) => t.teamId === 't5')!.status).toBe('withdrawn');

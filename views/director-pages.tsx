@@ -8,8 +8,9 @@ import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
-import { ClockField, CreateChoiceFields, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
+import { ClockField, CreateChoiceFields, FORMAT_DESCRIPTIONS, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
+import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
 
@@ -58,7 +59,7 @@ export function DirectorHome(props: DirectorHomeProps) {
           Format{' '}
           <select name="format">
             {props.formats.map((f) => (
-              <option value={f}>{f}</option>
+              <option value={f}>{FORMAT_DESCRIPTIONS[f] ? `${f}: ${FORMAT_DESCRIPTIONS[f]!.split(':')[0]}` : f}</option>
             ))}
           </select>
         </label>
@@ -94,6 +95,10 @@ export interface DirectorTournamentProps {
   screen: 'pinned' | 'default' | 'other';
   /** For each ready match: how its first dealer is chosen, and the clock the event gives it. */
   seatings?: Record<string, { firstDealer: FirstDealerInfo; clock: { minutes: number | null; per: 'match' | 'game' } }>;
+  /** A start asked for: the draw it would record, waiting for the director's confirmation. */
+  startPreview?: StartPreview | null;
+  /** A withdrawal asked for, waiting for the director's confirmation. */
+  withdrawal?: PendingWithdrawal | null;
   error?: string | null;
   done?: string | null;
 }
@@ -112,6 +117,8 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         {props.format} · {props.status} · <a href={`${base}/codes`}>Print the table codes</a> · <a href={`/tournaments/${encodeURIComponent(props.tournamentId)}`}>Public page</a>
       </p>
       <Notice error={props.error ?? null} done={props.done ?? null} />
+      {props.startPreview ? <ConfirmStart preview={props.startPreview} form={form} /> : null}
+      {props.withdrawal ? <ConfirmWithdraw pending={props.withdrawal} form={form} /> : null}
 
       <section class="screen-pin" aria-labelledby="screen-pin-title">
         <h2 id="screen-pin-title">Venue screen</h2>
@@ -208,32 +215,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         </>
       ) : null}
 
-      {props.status === 'registration' ? (
-        <>
-          <h2>{props.progressive ? 'Draw the first seating and start' : 'Seed and draw'}</h2>
-          <PostForm
-            {...form('/start')}
-            class="stack-form"
-            confirm={props.progressive ? 'Draw the seating and start? Registration closes and the draw is recorded.' : 'Seed, draw and start? Registration closes and the draw is recorded.'}
-          >
-            <label>
-              {props.progressive ? 'Seating order (one player id a line, four a table from table 1; leave empty to draw at random)' : 'Seeding order (one team id a line; leave empty to seed at random)'}
-              <textarea name="order" rows={6}></textarea>
-            </label>
-            <label>
-              Random seed (recorded, so the draw can be checked) <input name="seed" maxlength={100} />
-            </label>
-            {props.format === 'blp-2024' ? (
-              <label>
-                Bye draw, with an odd number of teams: the cards drawn, team and card, one draw a line (leave empty to draw from the seed)
-                <textarea name="byeCards" rows={2} placeholder="aces AS, kings 10H, books 4C"></textarea>
-              </label>
-            ) : null}
-            <button type="submit">{props.progressive ? 'Draw the seating and start' : 'Seed, draw and start'}</button>
-          </PostForm>
-        </>
-      ) : null}
-
+      {props.status === 'registration' ? <StartForm teams={props.teams} progressive={props.progressive} format={props.format} form={form} /> : null}
 
       {props.roundToDraw ? <DrawRoundForm draw={props.roundToDraw} teams={props.teams} form={form('/rounds/draw')} /> : null}
 

@@ -91,6 +91,8 @@ function standingOf(team: TeamRow, place: number | undefined, next: MatchModel |
       if (!next) return { label: 'Playing', short: 'Playing', tone: 'playing' };
       switch (next.side) {
         case 'winners':
+          // With no losers' bracket (single elimination) there is no winners' bracket to name: the round it plays.
+          if (purpose === null) return { label: `Playing round ${next.round}`, short: `Round ${next.round}`, tone: 'playing' };
           return { label: 'Winners’ bracket', short: 'Winners', tone: 'winners' };
         case 'losers':
           if (purpose === 'third') {

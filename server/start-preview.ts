@@ -1,0 +1,54 @@
+/**
+ * The draw a start would record, shown before anything is recorded: the start's decision is
+ * folded into a copy of the tournament, the same fold the ledger's replay makes, so the
+ * preview's seeds, round 1's matches and byes (or a progressive evening's first seating) are
+ * those the confirmation records. Nothing here writes.
+ */
+import type { Decision } from '../events/ledger.ts';
+import { evolveTournament, type TournamentState } from '../events/tournament-projection.ts';
+import type { ReadModels } from '../events/projections.ts';
+import { tournamentOf } from './tournament-commands.ts';
+
+export interface StartPreview {
+  tournamentId: string;
+  progressive: boolean;
+  /** Seed 1 first (a progressive evening: the seating order). */
+  seeds: { seed: number; teamId: string; name: string }[];
+  /** Entrants not checked in, withdrawn by this start. */
+  withdrawn: string[];
+  /** How the order was made: the director's, or shuffled from this recorded seed. */
+  seeding: { method: 'manual' } | { method: 'random'; seed: string };
+  /** Round 1's matches, names in order; a bye has one team. */
+  matches: { label: string; teams: string[]; bye: boolean }[];
+  /** A progressive evening's first round: each table N, E, S, W, and who sits out. */
+  seating: { table: number; seats: string[] }[];
+  sittingOut: string[];
+  /** The seeds the confirmation must draw again; a different draw is refused. */
+  expect: string;
+  /** The fields the confirmation posts again. */
+  resend: Record<string, string>;
+}
+
+/** The start `decision` would make of the tournament, without recording it. */
+export function startPreview(models: ReadModels, tournamentId: string, decision: Decision, resend: Record<string, string>): StartPreview {
+  const before = tournamentOf(models, tournamentId);
+  const after = structuredClone(before) as TournamentState;
+  const at = new Date(0).toISOString();
+  decision.events.forEach((event, i) => evolveTournament(after, { ...event, at } as Parameters<typeof evolveTournament>[1], models.position + i + 1, models.games ?? {}));
+  const name = (id: string | null) => after.model.teams.find((t) => t.teamId === id)?.name ?? id ?? '';
+  const started = decision.events.find((e) => e.type === 'TournamentStarted')!.payload as { seeds: string[]; seeding: StartPreview['seeding'] };
+  const withdrawn = decision.events.filter((e) => e.type === 'TeamWithdrawn').map((e) => name((e.payload as { teamId: string }).teamId));
+  const first = after.model.matches.filter((m) => m.round === 1 && (m.side === 'winners' || after.model.matches.every((x) => x.side !== 'winners')));
+  return {
+    tournamentId,
+    progressive: Boolean(after.progressive),
+    seeds: started.seeds.map((teamId, i) => ({ seed: i + 1, teamId, name: name(teamId) })),
+    withdrawn,
+    seeding: started.seeding,
+    matches: first.map((m) => ({ label: m.label, teams: m.teams.filter((t) => t !== null).map(name), bye: m.status === 'bye' || m.teams.includes(null) })),
+    seating: (after.progressive?.nextSeating ?? []).map((t) => ({ table: t.table, seats: [t.seats.N, t.seats.E, t.seats.S, t.seats.W].map(name) })),
+    sittingOut: (after.progressive?.nextSittingOut ?? []).map(name),
+    expect: started.seeds.join(','),
+    resend,
+  };
+}
