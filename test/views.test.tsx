@@ -522,7 +522,12 @@ describe('Screen', () => {
     expect(tables).toContain('<span class="table-number">Table 8</span>');
     // The round and the match score (games won) on the table's card.
     expect(tables).toContain('W1-8 · game 2');
-    expect(tables).toContain('Match 1–0');
+    // Said as what it counts: games won in the match, or in a best-of-1 match the game's score.
+    expect(tables).toContain('games won 1–0');
+    expect(tables).not.toContain('Match 1–0');
+    const single = render(<LiveTables tournament={tournament} liveGames={[game]} teamNames={teamNames} now={now} gamesToWin={1} />);
+    expect(single).toContain('game score 182–343');
+    expect(single).not.toContain('games won');
     expect(tables).toContain('data-deadline="2025-03-01T15:30:00.000Z"');
     expect(render(<LiveTables tournament={tournament} liveGames={[]} teamNames={teamNames} />)).toContain('No games in play');
   });

@@ -79,7 +79,7 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
           <Bracket tournament={tournament} gamesToWin={gamesToWin} sources={sources} fit={screenBracket(tournament)} {...(drawn ? { drawn } : {})} />
         </section>
         <section class="panel panel--tables" aria-label="Live tables">
-          <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} />
+          <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} gamesToWin={gamesToWin} />
         </section>
       </div>
       {/* Which panel is up: the dots run on the same clock as the panels. */}
@@ -121,6 +121,8 @@ export interface LiveTablesProps {
   liveGames: GameModel[];
   teamNames: Readonly<Record<string, string>>;
   now?: Date;
+  /** Games a team must win to take a match: in best of 1 a table's line gives the game's score, not games won. */
+  gamesToWin?: number | undefined;
 }
 
 /**
@@ -132,7 +134,7 @@ export function tablesLayout(count: number): 'seats' | 'cards' | 'lines' {
 }
 
 /** Every table in play, each with its table number, round, match score and clock. */
-export function LiveTables({ tournament, liveGames, teamNames, now }: LiveTablesProps) {
+export function LiveTables({ tournament, liveGames, teamNames, now, gamesToWin }: LiveTablesProps) {
   const matchOf = new Map<string, MatchModel>();
   for (const match of tournament.matches) for (const gameId of match.games) matchOf.set(gameId, match);
   const layout = tablesLayout(liveGames.length);
@@ -145,7 +147,7 @@ export function LiveTables({ tournament, liveGames, teamNames, now }: LiveTables
         <ol class={`live-table-list live-table-list--${layout} live-table-list--count-${Math.min(liveGames.length, 8)}`}>
           {liveGames.map((game) => (
             <li class="live-table">
-              <ScreenTable game={game} match={matchOf.get(game.gameId) ?? null} teamNames={teamNames} layout={layout} now={now ?? new Date()} />
+              <ScreenTable game={game} match={matchOf.get(game.gameId) ?? null} teamNames={teamNames} layout={layout} now={now ?? new Date()} singleGame={gamesToWin === 1} />
             </li>
           ))}
         </ol>
@@ -162,10 +164,12 @@ interface ScreenTableProps {
   teamNames: Readonly<Record<string, string>>;
   layout: 'seats' | 'cards' | 'lines';
   now: Date;
+  /** The match is one game: its score is the match score. */
+  singleGame: boolean;
 }
 
 /** One table in play, in a box of fixed height: table, round and match score, clock, both teams' scores, and what is happening. */
-function ScreenTable({ game, match, teamNames, layout, now }: ScreenTableProps) {
+function ScreenTable({ game, match, teamNames, layout, now, singleGame }: ScreenTableProps) {
   const name = (team: Team) => teamNames[game.teams[team]] ?? game.teams[team];
   const slot = (team: Team) => (match ? match.teams.indexOf(game.teams[team]) : -1);
   const gamesWon = (team: Team) => (match && slot(team) >= 0 ? match.gamesWon[slot(team)]! : 0);
@@ -198,7 +202,7 @@ function ScreenTable({ game, match, teamNames, layout, now }: ScreenTableProps) 
         ))}
       </dl>
       <p class="screen-table-state">
-        {match ? <span class="match-score">Match {record(gamesWon('NS'), gamesWon('EW'))} · </span> : null}
+        {match ? <span class="match-score">{singleGame ? `game score ${record(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} · </span> : null}
         {stateOf(game, name)}
       </p>
       {layout === 'seats' ? <Seats game={game} /> : null}
