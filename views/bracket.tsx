@@ -63,9 +63,10 @@ export interface BracketProps {
   /** Where each slot's team comes from, so an empty slot reads "Winner of Table 3", and lines join the rounds. */
   sources?: SlotSources;
   /**
-   * The venue screen's window onto a large bracket: `rounds` rounds a side from the first
-   * round still being played. A window whose first round needs more than `units` rows is
-   * listed without lines, each round cut to `matches` matches, live ones first.
+   * The venue screen's window onto a bracket: every round of a side from the first still being
+   * played to its last (its last `rounds` rounds once all are decided). A window whose first
+   * round needs more than `units` rows is listed without lines, each round cut to `matches`
+   * matches, live ones first.
    */
   fit?: { matches: number; rounds: number; units: number };
   /** A bracket drawn round by round: its byes' cards and the round still to be drawn. */

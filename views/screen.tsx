@@ -6,7 +6,7 @@
  *
  * Everything is sized to be read from across the room (no text under 28px at 1920×1080), and
  * laid out by the size of the event, so 4 teams fill the screen as well as 64 do: the
- * standings split into columns, the bracket shows the rounds in play, and the live tables
+ * standings split into columns, the bracket shows the road from the rounds in play to the final, and the live tables
  * go from large tables with their seats to one line a table as their number grows. Each
  * table keeps a fixed height, so nothing on the screen moves when a card is played.
  */
@@ -21,9 +21,10 @@ import { record } from './team-standing.ts';
 
 export const TICKER_ID = 'ticker';
 /**
- * What of a bracket fits the screen's bracket panel at 1920×1080: the rounds in play (three for
- * a small event, two for a large one, so names stay readable), drawn as a tree when the first of
- * them has at most 8 matches, else listed with the 6 that matter most (live ones first).
+ * What of a bracket fits the screen's bracket panel at 1920×1080: every round from the first in
+ * play to the final (once all are decided, the last three, or two for a large event), drawn as a
+ * tree when the first of them has at most 8 matches, else listed with the 6 that matter most
+ * (live ones first; 4 of a round still to come).
  */
 export function screenBracket(tournament: Pick<TournamentModel, 'teams'>): { matches: number; rounds: number; units: number } {
   return { matches: 6, rounds: screenSize(tournament) <= 8 ? 3 : 2, units: 8 };
