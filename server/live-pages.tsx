@@ -198,8 +198,9 @@ export function screenPartials(add: (target: string, content: Child) => void, mo
     return;
   }
   add(LEADERBOARD_ID, <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />);
-  add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} fit={screenBracket(tournament)} />);
-  add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
+  const bracket = bracketProps(models, tournament);
+  add(BRACKET_ID, <Bracket {...bracket} fit={screenBracket(tournament)} />);
+  add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} gamesToWin={bracket.gamesToWin} />);
 }
 
 /** A progressive evening's individual standings, round by round, under the totals; nothing for a bracket event. */

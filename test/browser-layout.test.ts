@@ -172,8 +172,13 @@ describe.skipIf(!hasChromium)('the venue pages laid out in chromium', () => {
       await page.evaluate(() => document.fonts.ready);
       await page.screenshot({ path: join(OUTPUT, `leaderboard-390x844-${state}.png`), fullPage: true });
       expect(await page.evaluate(layoutProblems)).toEqual([]);
-      // The page may scroll down, never sideways.
+      // The page may scroll down, never sideways, and neither may the standings in their own box.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      const sideways = await page.evaluate(() => Array.from(document.querySelectorAll('#leaderboard .table-scroll')).map((box) => box.scrollWidth - box.clientWidth));
+      expect(sideways.length).toBeGreaterThan(0);
+      for (const extra of sideways) expect(extra, 'the standings scroll sideways on a phone').toBeLessThanOrEqual(0);
+      // The knockout's points say they only break ties.
+      expect(await page.locator('#leaderboard thead').textContent()).toMatch(/points, tiebreak/i);
       const rows = await page.locator('#leaderboard tbody tr').count();
       expect(rows).toBe(ledger.models.tournaments[TOURNAMENT]!.model.teams.length);
       await page.close();

@@ -1,6 +1,7 @@
 /**
- * A 64-team event on the venue screen: the bracket panel shows the rounds in play, live
- * matches first, and says how many it left to the bracket page; nothing runs off the TV, in
+ * A 64-team event on the venue screen: the bracket panel shows the whole road from the round in
+ * play to the final, each match with its number, live matches first, and says how many it left
+ * to the bracket page; nothing runs off the TV, in
  * the page as served and after live updates rewrite the bracket.
  */
 import { mkdirSync } from 'node:fs';
@@ -56,6 +57,30 @@ describe.skipIf(!hasChromium)('a 64-team event on the venue screen', () => {
     await server?.close();
     ledger?.close();
     removeTempDirs();
+  });
+
+  it('shows the whole road from round 1: the final’s box, named by the numbers of the matches feeding it', async () => {
+    const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
+    await page.goto(`${server.url}/screen`);
+    await showBracket(page);
+    const matches = ledger.models.tournaments.big!.model.matches;
+    const final = matches.find((m) => m.side === 'final')!;
+    const number = (id: string) => matches.findIndex((m) => m.matchId === id) + 1;
+    const box = page.locator(`#bracket [data-match="${final.matchId}"]`);
+    expect(await box.isVisible()).toBe(true);
+    expect(await box.locator('.match-label').textContent()).toBe(`Final · match ${number(final.matchId)}`);
+    // Its slots name the semi-finals by number, and those boxes are on the screen with their numbers.
+    const lastRound = Math.max(...matches.filter((m) => m.side === 'winners').map((m) => m.round));
+    const feeders = matches.filter((m) => m.side === 'winners' && m.round === lastRound);
+    expect(feeders).toHaveLength(2);
+    const slots = (await box.locator('.slot-name').allTextContents()).map((t) => t.replace(/\s+/g, ' ').trim());
+    expect(slots).toEqual(feeders.map((m) => `Winner of match ${number(m.matchId)}`));
+    for (const m of feeders) expect(await page.locator(`#bracket [data-match="${m.matchId}"] .match-label`).textContent()).toBe(`Match ${number(m.matchId)}`);
+    // Every round is there, from round 1 to the final.
+    const rounds = await page.locator('#bracket .round-title').allTextContents();
+    expect(rounds).toEqual(['Round 1', 'Round 2', 'Round 3', 'Round 4', 'Round 5', 'Final']);
+    expect(await offScreen(page)).toEqual([]);
+    await page.close();
   });
 
   it('fits the bracket on the TV with the live matches shown, as served and after live updates', async () => {

@@ -263,10 +263,13 @@ describe('Leaderboard', () => {
     expect(out).not.toContain('<b>');
   });
 
-  it('ranks by wins, then fewest losses, then points, seeds breaking full ties', () => {
+  it('ranks a knockout by how far teams got in the bracket, then fewest losses, points breaking ties', () => {
+    // Still playing: unbeaten first, furthest on first (round 2 before the round-1 match still
+    // live), then the teams with a loss; then out, then withdrawn.
     expect(attrValues(html, 'data-team')).toEqual(
-      [2, 5, 3, 4, 7, 6, 14, 8, 9, 16, 1, 12, 13, 10, 11, 15].map(id),
+      [2, 5, 3, 4, 7, 8, 9, 6, 14, 1, 12, 13, 10, 11, 15, 16].map(id),
     );
+    expect(html).toContain('>Points, tiebreak</abbr>');
   });
 
   it('renders alone under its stable id, with the stats columns', () => {
@@ -274,14 +277,14 @@ describe('Leaderboard', () => {
     for (const heading of ['Team', 'Bags', 'Sets', 'Standing']) expect(html).toContain(`>${heading}</th>`);
     const row = element(html, /<tr class="[^"]*" data-team="t05"|<tr data-team="t05"/);
     // Matches and games as the room writes them, won–lost.
-    expect(row).toContain('<td class="num">2–0</td><td class="num">4–0</td><td class="num">860</td><td class="num">7</td><td class="num">1</td>');
+    expect(row).toContain('<td class="num minor">2–0</td><td class="num minor">4–0</td><td class="num">860</td><td class="num minor">7</td><td class="num minor">1</td>');
   });
 
   it('says where each team stands in the competition’s own words', () => {
     const standing = (team: number) => /data-standing="[a-z]+">([^<]+)</.exec(element(html, new RegExp(`<tr[^>]* data-team="${id(team)}"`)))![1];
-    expect(standing(3)).toBe('Winners’ bracket');
-    expect(standing(12)).toBe('Losers’ bracket');
-    expect(standing(15)).toBe('Eliminated');
+    expect(standing(3)).toBe('Winners’ bracket, round 2');
+    expect(standing(12)).toBe('Losers’ bracket, round 1');
+    expect(standing(15)).toBe('Eliminated in losers round 1');
     expect(standing(16)).toBe('Withdrawn');
   });
 
@@ -305,7 +308,7 @@ describe('Leaderboard', () => {
       ...tournament,
       status: 'finished',
       teams: teams.map((t) =>
-        t.teamId === id(2) ? { ...t, status: 'champion' } : t.teamId === id(5) ? { ...t, wins: 6, status: 'out' } : t,
+        t.teamId === id(2) ? { ...t, status: 'champion' } : t.teamId === id(5) ? { ...t, wins: 6, status: 'out' } : t.status === 'alive' ? { ...t, status: 'out' } : t,
       ),
       placings: [
         { place: 1, teamId: id(2) },
@@ -519,7 +522,12 @@ describe('Screen', () => {
     expect(tables).toContain('<span class="table-number">Table 8</span>');
     // The round and the match score (games won) on the table's card.
     expect(tables).toContain('W1-8 · game 2');
-    expect(tables).toContain('Match 1–0');
+    // Said as what it counts: games won in the match, or in a best-of-1 match the game's score.
+    expect(tables).toContain('games won 1–0');
+    expect(tables).not.toContain('Match 1–0');
+    const single = render(<LiveTables tournament={tournament} liveGames={[game]} teamNames={teamNames} now={now} gamesToWin={1} />);
+    expect(single).toContain('game score 182–343');
+    expect(single).not.toContain('games won');
     expect(tables).toContain('data-deadline="2025-03-01T15:30:00.000Z"');
     expect(render(<LiveTables tournament={tournament} liveGames={[]} teamNames={teamNames} />)).toContain('No games in play');
   });

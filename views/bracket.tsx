@@ -63,9 +63,10 @@ export interface BracketProps {
   /** Where each slot's team comes from, so an empty slot reads "Winner of Table 3", and lines join the rounds. */
   sources?: SlotSources;
   /**
-   * The venue screen's window onto a large bracket: `rounds` rounds a side from the first
-   * round still being played. A window whose first round needs more than `units` rows is
-   * listed without lines, each round cut to `matches` matches, live ones first.
+   * The venue screen's window onto a bracket: every round of a side from the first still being
+   * played to its last (its last `rounds` rounds once all are decided). A window whose first
+   * round needs more than `units` rows is listed without lines, each round cut to `matches`
+   * matches, live ones first.
    */
   fit?: { matches: number; rounds: number; units: number };
   /** A bracket drawn round by round: its byes' cards and the round still to be drawn. */
@@ -100,8 +101,13 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
         const titleId = `bracket-${group.side}-title`;
         const lastRound = Math.max(...(all.find((g) => g.side === group.side)?.rounds.map((r) => r.round) ?? [0]));
         const layout = group.cut ? null : gridLayout(group, sources);
+        // On the screen the rounds that name teams are drawn wide (two and a half shares) and the
+        // rounds still to come narrow (one share): the side grows by its shares, counted in halves.
+        const named = group.rounds.findIndex((r) => r.matches.every((m) => m.teams.every((t) => t === null)));
+        const wide = Math.min(4, named === -1 ? group.rounds.length : named);
+        const widths = fit ? ` bracket-side--wide-${wide} bracket-side--grow-${Math.min(30, 5 * wide + 2 * (group.rounds.length - wide))}` : '';
         return (
-          <section class={`bracket-side bracket-side--${group.side} bracket-side--rounds-${Math.min(group.rounds.length, 6)}`} aria-labelledby={titleId}>
+          <section class={`bracket-side bracket-side--${group.side} bracket-side--rounds-${Math.min(group.rounds.length, 6)}${widths}`} aria-labelledby={titleId}>
             <h3 id={titleId}>
               {SIDE_TITLES[group.side] ?? group.side}
               {group.side === 'losers' && purpose ? <span class="side-note"> · {purpose === 'third' ? 'plays for 3rd place' : 'its winner plays the final'}</span> : null}
@@ -197,9 +203,11 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
   return (
     <article class={classes.join(' ')} data-match={match.matchId} aria-label={`${title}${match.side === 'final' || forThird ? ` (match ${number})` : ''}, ${match.label}`}>
       <header class="match-head">
-        <span class="match-label">{title}</span>
+        {/* On the screen the final and the match for 3rd show their number too: the slots feeding on name matches by number. */}
+        <span class="match-label">{short && title !== `Match ${number}` ? `${title} · match ${number}` : title}</span>
         {match.status === 'live' ? (
-          <span class="badge badge--live">Live{match.table !== null ? ` · Table ${match.table}` : ''}</span>
+          // The screen's cards say only that the match is live: its table is on the live tables panel.
+          <span class="badge badge--live">Live{match.table !== null && !short ? ` · Table ${match.table}` : ''}</span>
         ) : match.table !== null && match.status !== 'bye' ? (
           <span class="match-table">Table {match.table}</span>
         ) : null}
@@ -271,17 +279,20 @@ const SCREEN_ORDER: Record<MatchModel['status'], number> = { live: 0, ready: 1, 
 function windowOf({ side, rounds }: SideGroup, fit: { matches: number; rounds: number; units: number }): SideGroup {
   const open = rounds.findIndex((r) => r.matches.some((m) => !DECIDED.has(m.status)));
   const first = open === -1 ? Math.max(0, rounds.length - fit.rounds) : open;
-  const shown = rounds.slice(first, first + fit.rounds);
+  // The whole road on from there, to the side's last round (the final), so the room sees where it leads.
+  const shown = rounds.slice(first);
   const rows = Math.max(0, ...shown.map((r) => r.matches.length));
   if (rows <= fit.units) return { side, rounds: shown };
   return {
     side,
     cut: true,
     rounds: shown.map(({ round, matches }) => {
-      if (matches.length <= fit.matches) return { round, matches };
-      const kept = [...matches].sort((a, b) => SCREEN_ORDER[a.status] - SCREEN_ORDER[b.status]).slice(0, fit.matches);
+      // A round still to come takes two lines a slot ("Winner of / match 33"): fewer of its matches fit.
+      const room = matches.every((m) => m.teams.every((t) => t === null)) ? Math.min(fit.matches, 4) : fit.matches;
+      if (matches.length <= room) return { round, matches };
+      const kept = [...matches].sort((a, b) => SCREEN_ORDER[a.status] - SCREEN_ORDER[b.status]).slice(0, room);
       // Shown in bracket order, so neighbouring matches still sit side by side.
-      return { round, matches: matches.filter((m) => kept.includes(m)), hidden: matches.length - fit.matches };
+      return { round, matches: matches.filter((m) => kept.includes(m)), hidden: matches.length - room };
     }),
   };
 }

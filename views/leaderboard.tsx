@@ -4,7 +4,7 @@
  */
 import { html } from 'hono/html';
 import type { TeamRow, TournamentModel } from '../events/read-models.ts';
-import { type Standing, record, teamStandings } from './team-standing.ts';
+import { type BracketReach, type Standing, bracketReach, compareReach, reachText, record, teamStandings } from './team-standing.ts';
 
 export const LEADERBOARD_ID = 'leaderboard';
 
@@ -12,12 +12,24 @@ export const LEADERBOARD_ID = 'leaderboard';
 const FINISHED_STATUSES: ReadonlySet<TeamRow['status']> = new Set(['out', 'withdrawn', 'disqualified']);
 
 /**
- * Teams in standing order: decided places first, then matches won (most first), matches lost
- * (fewest first), games won and lost the same way, and points (most first). Places come first
- * because in a double-elimination event the runner-up out of the losers' bracket can hold more
- * wins than the champion.
+ * Teams in standing order. A knockout (a bracket is drawn) ranks by where each team stands in
+ * it: the champion, the teams still playing (fewest losses, then furthest on, first), the places
+ * decided, then the teams out (latest out first); points only break the ties left. Before the draw, and for a progressive evening's running totals: decided places
+ * first, then matches won (most first), matches lost (fewest first), games won and lost the
+ * same way, and points (most first).
  */
-export function rankTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'>): TeamRow[] {
+export function rankTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): TeamRow[] {
+  const reach = knockoutReach(tournament);
+  if (reach) {
+    return [...tournament.teams].sort(
+      (a, b) =>
+        compareReach(reach.get(a.teamId), reach.get(b.teamId)) ||
+        a.losses - b.losses ||
+        b.points - a.points ||
+        (a.seed ?? Infinity) - (b.seed ?? Infinity) ||
+        a.name.localeCompare(b.name),
+    );
+  }
   const place = new Map(tournament.placings.map((p) => [p.teamId, p.place]));
   return [...tournament.teams].sort(
     (a, b) =>
@@ -32,6 +44,12 @@ export function rankTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'
   );
 }
 
+/** Each team's reach when the standings are a knockout's (a bracket drawn, not a progressive evening); null otherwise. */
+function knockoutReach(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): Map<string, BracketReach> | null {
+  if (tournament.format === 'tournament-spades' || !tournament.matches || tournament.matches.length === 0) return null;
+  return bracketReach({ teams: tournament.teams, placings: tournament.placings, matches: tournament.matches });
+}
+
 export interface LeaderboardProps {
   tournament: Pick<TournamentModel, 'name' | 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'format' | 'matches' | 'status'>>;
   /**
@@ -44,9 +62,10 @@ export interface LeaderboardProps {
 /** The standings table, ranked, with each team's standing in the competition and finished teams dimmed. */
 export function Leaderboard({ tournament, columns }: LeaderboardProps) {
   const rows = rankTeams(tournament);
+  const reach = isIndividual(tournament) ? null : knockoutReach(tournament);
   const standings = teamStandings({ teams: tournament.teams, placings: tournament.placings, matches: tournament.matches ?? [], status: tournament.status ?? 'running' });
   // Progressive tables keep individual running totals: each row is a player, its points the total.
-  const individual = tournament.format === 'tournament-spades';
+  const individual = isIndividual(tournament);
   const compact = columns !== undefined;
   const parts = compact ? split(rows, Math.max(1, columns)) : [{ rows, from: 0 }];
   return (
@@ -69,24 +88,24 @@ export function Leaderboard({ tournament, columns }: LeaderboardProps) {
                       {individual ? 'Player' : 'Team'}
                     </th>
                     {compact || individual ? null : (
-                      <th scope="col" class="num">
+                      <th scope="col" class="num minor">
                         <abbr title="Matches won–lost">Matches</abbr>
                       </th>
                     )}
                     {individual ? null : (
-                      <th scope="col" class="num">
+                      <th scope="col" class={compact ? 'num' : 'num minor'}>
                         <abbr title="Games won–lost">Games</abbr>
                       </th>
                     )}
-                    <th scope="col" class="num">
-                      <abbr title="Points">Pts</abbr>
+                    <th scope="col" class={reach ? 'num tiebreak' : 'num'}>
+                      {reach ? <abbr title="Points: only a tiebreak in a knockout">Points, tiebreak</abbr> : <abbr title="Points">Pts</abbr>}
                     </th>
                     {compact || individual ? null : (
                       <>
-                        <th scope="col" class="num">
+                        <th scope="col" class="num minor">
                           Bags
                         </th>
-                        <th scope="col" class="num">
+                        <th scope="col" class="num minor">
                           Sets
                         </th>
                       </>
@@ -94,7 +113,7 @@ export function Leaderboard({ tournament, columns }: LeaderboardProps) {
                     <th scope="col">Standing</th>
                   </tr>
                 </thead>
-                <tbody>{standingsRows(part.rows, part.from, standings, { compact, individual, short: parts.length > 1 })}</tbody>
+                <tbody>{standingsRows(part.rows, part.from, standings, reach, { compact, individual, short: parts.length > 1 })}</tbody>
               </table>
             </div>
           ))}
@@ -117,18 +136,28 @@ function split(rows: readonly TeamRow[], count: number): { rows: TeamRow[]; from
  * region re-rendered on each result, and the template renders them several times faster. Every
  * value is escaped by the template just as JSX escapes it.
  */
-function standingsRows(rows: readonly TeamRow[], from: number, standings: ReadonlyMap<string, Standing>, shape: { compact: boolean; individual: boolean; short: boolean }) {
+function standingsRows(rows: readonly TeamRow[], from: number, standings: ReadonlyMap<string, Standing>, reach: ReadonlyMap<string, BracketReach> | null, shape: { compact: boolean; individual: boolean; short: boolean }) {
   return rows.map((team, i) => {
     const classes = rowClass(team);
     const crown = team.status === 'champion' ? html`<span class="crown" aria-hidden="true">★ </span>` : '';
     const players = team.players.length > 0 && !shape.individual ? html`<span class="players">${team.players.join(' & ')}</span>` : '';
     const standing = standings.get(team.teamId) ?? { label: 'Playing', short: 'Playing', tone: 'playing' };
-    const matches = shape.compact || shape.individual ? '' : html`<td class="num">${record(team.wins, team.losses)}</td>`;
-    const games = shape.individual ? '' : html`<td class="num">${record(team.gamesWon, team.gamesLost)}</td>`;
+    // In a knockout the badge adds the round a team has reached, or the one it went out in.
+    // (Not in the TV's two or three narrow columns: their badge has room for a word.)
+    const round = reach && !shape.short ? reachText(reach.get(team.teamId)) : null;
+    // The TV's columns take the short words with the round; a page has room for the full ones.
+    const words = shape.short || (round !== null && shape.compact) ? standing.short : standing.label;
+    const badge = round === null ? words : round.startsWith('out') && standing.tone === 'out' ? `${shape.compact ? 'Out' : 'Eliminated'} ${round.slice(4)}` : `${words}, ${round}`;
+    const matches = shape.compact || shape.individual ? '' : html`<td class="num minor">${record(team.wins, team.losses)}</td>`;
+    const games = shape.individual ? '' : html`<td class="num${shape.compact ? '' : ' minor'}">${record(team.gamesWon, team.gamesLost)}</td>`;
     // A player's total is the sum of round scores: a player keeps no bags or sets of their own.
-    const extra = shape.compact || shape.individual ? '' : html`<td class="num">${team.bags}</td><td class="num">${team.sets}</td>`;
-    return html`<tr${classes ? html` class="${classes}"` : ''} data-team="${team.teamId}"><td class="num rank">${from + i + 1}</td><th scope="row" class="team-col"><span class="team-name">${crown}${team.name}</span>${players}</th>${matches}${games}<td class="num">${team.points}</td>${extra}<td class="status"><span class="badge badge--${standing.tone}" data-standing="${standing.tone}"${shape.short ? html` title="${standing.label}"` : ''}>${shape.short ? standing.short : standing.label}</span></td></tr>`;
+    const extra = shape.compact || shape.individual ? '' : html`<td class="num minor">${team.bags}</td><td class="num minor">${team.sets}</td>`;
+    return html`<tr${classes ? html` class="${classes}"` : ''} data-team="${team.teamId}"><td class="num rank">${from + i + 1}</td><th scope="row" class="team-col"><span class="team-name">${crown}${team.name}</span>${players}</th>${matches}${games}<td class="num">${team.points}</td>${extra}<td class="status"><span class="badge badge--${standing.tone}" data-standing="${standing.tone}"${shape.short ? html` title="${standing.label}"` : ''}>${badge}</span></td></tr>`;
   });
+}
+
+function isIndividual(tournament: Partial<Pick<TournamentModel, 'format'>>): boolean {
+  return tournament.format === 'tournament-spades';
 }
 
 function rowClass(team: TeamRow): string | undefined {

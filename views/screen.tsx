@@ -6,7 +6,7 @@
  *
  * Everything is sized to be read from across the room (no text under 28px at 1920×1080), and
  * laid out by the size of the event, so 4 teams fill the screen as well as 64 do: the
- * standings split into columns, the bracket shows the rounds in play, and the live tables
+ * standings split into columns, the bracket shows the road from the rounds in play to the final, and the live tables
  * go from large tables with their seats to one line a table as their number grows. Each
  * table keeps a fixed height, so nothing on the screen moves when a card is played.
  */
@@ -21,9 +21,10 @@ import { record } from './team-standing.ts';
 
 export const TICKER_ID = 'ticker';
 /**
- * What of a bracket fits the screen's bracket panel at 1920×1080: the rounds in play (three for
- * a small event, two for a large one, so names stay readable), drawn as a tree when the first of
- * them has at most 8 matches, else listed with the 6 that matter most (live ones first).
+ * What of a bracket fits the screen's bracket panel at 1920×1080: every round from the first in
+ * play to the final (once all are decided, the last three, or two for a large event), drawn as a
+ * tree when the first of them has at most 8 matches, else listed with the 6 that matter most
+ * (live ones first; 4 of a round still to come).
  */
 export function screenBracket(tournament: Pick<TournamentModel, 'teams'>): { matches: number; rounds: number; units: number } {
   return { matches: 6, rounds: screenSize(tournament) <= 8 ? 3 : 2, units: 8 };
@@ -79,7 +80,7 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
           <Bracket tournament={tournament} gamesToWin={gamesToWin} sources={sources} fit={screenBracket(tournament)} {...(drawn ? { drawn } : {})} />
         </section>
         <section class="panel panel--tables" aria-label="Live tables">
-          <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} />
+          <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} gamesToWin={gamesToWin} />
         </section>
       </div>
       {/* Which panel is up: the dots run on the same clock as the panels. */}
@@ -121,6 +122,8 @@ export interface LiveTablesProps {
   liveGames: GameModel[];
   teamNames: Readonly<Record<string, string>>;
   now?: Date;
+  /** Games a team must win to take a match: in best of 1 a table's line gives the game's score, not games won. */
+  gamesToWin?: number | undefined;
 }
 
 /**
@@ -132,7 +135,7 @@ export function tablesLayout(count: number): 'seats' | 'cards' | 'lines' {
 }
 
 /** Every table in play, each with its table number, round, match score and clock. */
-export function LiveTables({ tournament, liveGames, teamNames, now }: LiveTablesProps) {
+export function LiveTables({ tournament, liveGames, teamNames, now, gamesToWin }: LiveTablesProps) {
   const matchOf = new Map<string, MatchModel>();
   for (const match of tournament.matches) for (const gameId of match.games) matchOf.set(gameId, match);
   const layout = tablesLayout(liveGames.length);
@@ -145,7 +148,7 @@ export function LiveTables({ tournament, liveGames, teamNames, now }: LiveTables
         <ol class={`live-table-list live-table-list--${layout} live-table-list--count-${Math.min(liveGames.length, 8)}`}>
           {liveGames.map((game) => (
             <li class="live-table">
-              <ScreenTable game={game} match={matchOf.get(game.gameId) ?? null} teamNames={teamNames} layout={layout} now={now ?? new Date()} />
+              <ScreenTable game={game} match={matchOf.get(game.gameId) ?? null} teamNames={teamNames} layout={layout} now={now ?? new Date()} singleGame={gamesToWin === 1} />
             </li>
           ))}
         </ol>
@@ -162,10 +165,12 @@ interface ScreenTableProps {
   teamNames: Readonly<Record<string, string>>;
   layout: 'seats' | 'cards' | 'lines';
   now: Date;
+  /** The match is one game: its score is the match score. */
+  singleGame: boolean;
 }
 
 /** One table in play, in a box of fixed height: table, round and match score, clock, both teams' scores, and what is happening. */
-function ScreenTable({ game, match, teamNames, layout, now }: ScreenTableProps) {
+function ScreenTable({ game, match, teamNames, layout, now, singleGame }: ScreenTableProps) {
   const name = (team: Team) => teamNames[game.teams[team]] ?? game.teams[team];
   const slot = (team: Team) => (match ? match.teams.indexOf(game.teams[team]) : -1);
   const gamesWon = (team: Team) => (match && slot(team) >= 0 ? match.gamesWon[slot(team)]! : 0);
@@ -198,7 +203,7 @@ function ScreenTable({ game, match, teamNames, layout, now }: ScreenTableProps) 
         ))}
       </dl>
       <p class="screen-table-state">
-        {match ? <span class="match-score">Match {record(gamesWon('NS'), gamesWon('EW'))} · </span> : null}
+        {match ? <span class="match-score">{singleGame ? `game score ${record(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} · </span> : null}
         {stateOf(game, name)}
       </p>
       {layout === 'seats' ? <Seats game={game} /> : null}

@@ -118,3 +118,79 @@ function standingOf(team: TeamRow, place: number | undefined, next: MatchModel |
 export function record(won: number, lost: number): string {
   return `${won}–${lost}`;
 }
+
+// ── Where a team stands in a knockout, for ranking the standings ─────────────────────────────
+
+/** A team's place in a knockout's ranking: how far it got, and the words for it. */
+export interface BracketReach {
+  /** 0 champion, 1 still alive, 2 a place decided, 3 out, 4 not in the bracket. */
+  tier: 0 | 1 | 2 | 3 | 4;
+  /** The decided place, for tier 2. */
+  place: number;
+  /** Matches lost: among teams still playing, fewer is further from going out. */
+  losses: number;
+  /** Matches the team has been drawn into (byes and the one it plays now included): the further on, the more. */
+  depth: number;
+  /** The round of its match now (alive) or the one it went out in (out), in the bracket page's words. */
+  round: string | null;
+}
+
+function reachRoundName(match: Pick<MatchModel, 'side' | 'round' | 'matchId'>): string {
+  if (match.side === 'final') return match.matchId === 'GF2' ? 'the deciding final' : 'the final';
+  if (match.side === 'third-place') return 'the match for 3rd';
+  return match.side === 'losers' ? `losers round ${match.round}` : `round ${match.round}`;
+}
+
+/**
+ * Every team's reach in a knockout, by team id; empty when no bracket is drawn. The room ranks a
+ * knockout by how far each team got: the champion, then the teams still playing (fewest losses,
+ * then furthest on, first), then the places decided, then the teams out (latest out first).
+ */
+export function bracketReach(tournament: Pick<TournamentModel, 'teams' | 'matches' | 'placings'>): Map<string, BracketReach> {
+  const reach = new Map<string, BracketReach>();
+  if (tournament.matches.length === 0) return reach;
+  const place = new Map(tournament.placings.map((p) => [p.teamId, p.place]));
+  const depth = new Map<string, number>();
+  const current = new Map<string, MatchModel>();
+  const lost = new Map<string, MatchModel>();
+  for (const match of tournament.matches) {
+    for (const teamId of match.teams) {
+      if (teamId === null) continue;
+      depth.set(teamId, (depth.get(teamId) ?? 0) + 1);
+      if (OPEN.has(match.status) && !current.has(teamId)) current.set(teamId, match);
+      if ((match.status === 'done' || match.status === 'forfeit') && match.winner !== null && match.winner !== teamId) lost.set(teamId, match);
+    }
+  }
+  for (const team of tournament.teams) {
+    const d = depth.get(team.teamId) ?? 0;
+    const p = place.get(team.teamId);
+    const out = lost.get(team.teamId);
+    if (team.status === 'champion') reach.set(team.teamId, { tier: 0, place: 1, depth: d, losses: team.losses, round: null });
+    else if (p !== undefined) reach.set(team.teamId, { tier: 2, place: p, depth: d, losses: team.losses, round: null });
+    else if (team.status === 'alive') {
+      const now = current.get(team.teamId);
+      reach.set(team.teamId, { tier: 1, place: 0, depth: d, losses: team.losses, round: now ? reachRoundName(now) : null });
+    } else if (team.status === 'out' || team.status === 'disqualified') reach.set(team.teamId, { tier: 3, place: 0, depth: d, losses: team.losses, round: out ? reachRoundName(out) : null });
+    else reach.set(team.teamId, { tier: 4, place: 0, depth: d, losses: team.losses, round: null });
+  }
+  return reach;
+}
+
+/** Orders two teams by their reach: negative when `a` stands higher. Points are left to the caller as the tiebreak. */
+export function compareReach(a: BracketReach | undefined, b: BracketReach | undefined): number {
+  if (!a || !b) return 0;
+  if (a.tier !== b.tier) return a.tier - b.tier;
+  if (a.tier === 2) return a.place - b.place;
+  // Still playing: a team with fewer losses has more of the bracket open to it, whatever round it is in.
+  if (a.tier === 1) return a.losses - b.losses || b.depth - a.depth;
+  return b.depth - a.depth;
+}
+
+/** The round a team's standing adds in a knockout: "round 3" while it plays, "out in round 2" once out. */
+export function reachText(reach: BracketReach | undefined): string | null {
+  if (!reach?.round) return null;
+  // The badge already names the losers' bracket: its round number is enough beside it.
+  if (reach.tier === 1) return reach.round.replace(/^losers /, '');
+  if (reach.tier === 3) return `out in ${reach.round}`;
+  return null;
+}

@@ -1,0 +1,77 @@
+/**
+ * Standings of a knockout rank by where teams stand in the bracket: the champion, the teams
+ * still playing (furthest on first), the places decided, then the teams out (latest out first);
+ * points only break ties, and the table says so.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { openLedger } from '../events/ledger.ts';
+import type { TournamentModel } from '../events/read-models.ts';
+import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { driveTables } from '../server/table-driver.ts';
+import { Leaderboard, rankTeams } from '../views/leaderboard.tsx';
+import { bracketReach, compareReach } from '../views/team-standing.ts';
+import { removeTempDirs, tempDir } from './fixtures/live-server.ts';
+
+afterAll(() => removeTempDirs());
+
+function playedKnockout(teams: number, results: number): TournamentModel {
+  const ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
+  try {
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'ko', name: 'Knockout', format: 'asher-theatre' }));
+    for (let i = 1; i <= teams; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'ko', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
+    ledger.execute(startTournament(ledger.models, { tournamentId: 'ko', seed: 'ko' }));
+    const model = () => ledger.models.tournaments.ko!.model;
+    for (let i = 0; i < 20_000 && model().matches.filter((m) => m.status === 'done').length < results && model().status !== 'finished'; i++) {
+      driveTables(ledger, { tournamentId: 'ko', seed: 'ko', now: () => '2026-01-01T10:00:00.000Z' });
+    }
+    return structuredClone(model());
+  } finally {
+    ledger.close();
+  }
+}
+
+describe('knockout standings', () => {
+  const midway = playedKnockout(8, 5);
+
+  it('ranks teams still in the bracket above teams out, whatever their points, and orders each group by how far it got', () => {
+    const reach = bracketReach(midway);
+    const ranked = rankTeams(midway);
+    const tiers = ranked.map((t) => reach.get(t.teamId)!.tier);
+    expect(tiers).toEqual([...tiers].sort((a, b) => a - b));
+    expect(tiers).toContain(1);
+    expect(tiers).toContain(3);
+    for (let i = 1; i < ranked.length; i++) {
+      const [a, b] = [ranked[i - 1]!, ranked[i]!];
+      const order = compareReach(reach.get(a.teamId), reach.get(b.teamId));
+      expect(order).toBeLessThanOrEqual(0);
+      // Points decide only between teams the bracket leaves level.
+      if (order === 0 && a.losses === b.losses) expect(a.points).toBeGreaterThanOrEqual(b.points);
+    }
+    // Ranking by points alone would read differently: the best-scoring team out is below every team alive.
+    const out = ranked.filter((t) => reach.get(t.teamId)!.tier === 3);
+    const alive = ranked.filter((t) => reach.get(t.teamId)!.tier === 1);
+    const best = [...out].sort((a, b) => b.points - a.points)[0]!;
+    for (const team of alive) expect(ranked.indexOf(team)).toBeLessThan(ranked.indexOf(best));
+  });
+
+  it('labels points as the tiebreak and says the round each team reached or went out in', () => {
+    const html = String(Leaderboard({ tournament: midway }));
+    expect(html).toContain('Points, tiebreak');
+    expect(html).toMatch(/Eliminated in round 1/);
+    expect(html).toMatch(/, round 2</);
+  });
+
+  it('puts the champion first and the runner-up second once the event is over', () => {
+    const done = playedKnockout(4, 99);
+    expect(done.status).toBe('finished');
+    const ranked = rankTeams(done);
+    expect(ranked[0]!.status).toBe('champion');
+    expect(done.placings.find((p) => p.teamId === ranked[1]!.teamId)?.place).toBe(2);
+  });
+
+  it('keeps the old order before a bracket is drawn and for a progressive evening', () => {
+    const html = String(Leaderboard({ tournament: { ...midway, matches: [], format: 'tournament-spades' } }));
+    expect(html).not.toContain('tiebreak');
+  });
+});
