@@ -113,27 +113,34 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     return { gameId, claimId, upheld, note, decision, game, claim };
   }
 
-  app.post('/games/:gameId/claims/:claimId/ruling', async (c) => {
-    // A form asks first: the console says what the ruling does and records it only when confirmed.
-    // An API client's request is its own confirmation.
+  /**
+   * A form asks first: the console shows what the action will do and records it only when the
+   * form comes back with confirm=yes; `ask` reads and checks the request and gives the console to
+   * show. An API client's request is its own confirmation: null, go on and record.
+   */
+  async function askFirst(c: Context, ask: (input: Record<string, unknown>, session: Session) => JudgeConsoleProps): Promise<Response | null> {
+    if (wantsJson(c)) return null;
     const session = auth.current(c);
-    if (!wantsJson(c)) {
-      try {
-        const input = await readInput(c);
-        if (input.confirm !== 'yes') {
-          const asked = ruling(c, input, session.name);
-          const where = `Renege claimed against ${SEAT_NAMES[asked.claim.seat]} in ${gameLabel(models, asked.game)}, hand ${asked.claim.hand}${asked.claim.trick !== null ? `, trick ${asked.claim.trick}` : ''}.`;
-          const effect = renegePenaltyText(resolveRules(asked.game.rules).options, resolveRules(asked.game.rules).name);
-          const props = consoleProps(session, {}, null, { gameId: asked.gameId, claimId: asked.claimId, upheld: asked.upheld, note: asked.note, claim: where, effect });
-          return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props));
-        }
-      } catch (error) {
-        const refusal = refusalOf(error);
-        if (!refusal) throw error;
-        const props = consoleProps(session, { error: refusal.message });
-        return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props), refusal.status);
-      }
+    const show = (props: JudgeConsoleProps, status: 200 | 400 | 403 | 404 | 409 = 200) =>
+      c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props), status);
+    try {
+      const input = await readInput(c);
+      return input.confirm === 'yes' ? null : show(ask(input, session));
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      return show(consoleProps(session, { error: refusal.message }), refusal.status as 400 | 403 | 404 | 409);
     }
+  }
+
+  app.post('/games/:gameId/claims/:claimId/ruling', async (c) => {
+    const asked = await askFirst(c, (input, session) => {
+      const r = ruling(c, input, session.name);
+      const claim = `Renege claimed against ${SEAT_NAMES[r.claim.seat]} in ${gameLabel(models, r.game)}, hand ${r.claim.hand}${r.claim.trick !== null ? `, trick ${r.claim.trick}` : ''}.`;
+      const rules = resolveRules(r.game.rules);
+      return consoleProps(session, {}, null, { gameId: r.gameId, claimId: r.claimId, upheld: r.upheld, note: r.note, claim, effect: renegePenaltyText(rules.options, rules.name) });
+    });
+    if (asked) return asked;
     return run(c, 'ruling', (input, current) => {
       const { upheld, decision, game, claim } = ruling(c, input, current.name);
       return { decision, done: `${upheld ? 'Upheld' : 'Denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (${gameLabel(models, game)}).` };
@@ -161,24 +168,8 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
   }
 
   app.post('/disqualify', async (c) => {
-    // A form asks first: the console shows what will happen and records it only when confirmed.
-    // An API client's request is its own confirmation.
-    const session = auth.current(c);
-    if (!wantsJson(c)) {
-      try {
-        const input = await readInput(c);
-        if (input.confirm !== 'yes') {
-          const pending = disqualification(input);
-          const props = consoleProps(session, {}, pending);
-          return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props));
-        }
-      } catch (error) {
-        const refusal = refusalOf(error);
-        if (!refusal) throw error;
-        const props = consoleProps(session, { error: refusal.message });
-        return c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props), refusal.status);
-      }
-    }
+    const asked = await askFirst(c, (input, session) => consoleProps(session, {}, disqualification(input)));
+    if (asked) return asked;
     return run(c, 'disqualify', (input) => {
       const pending = disqualification(input);
       return {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from './fixtures/cli.ts';
 import { openDatabase } from '../events/database.ts';
 import { verifyChain } from '../events/event-store.ts';
-import { GENESIS_HASH, canonicalJson, chainHash } from '../events/hash-chain.ts';
+import { rechained as rechainedLines } from './fixtures/rechain.ts';
 import { type LedgerLine, exportLines } from '../events/ledger-file.ts';
 import { openLedger } from '../events/ledger.ts';
 import { playTournament } from './fixtures/audit-ledger.ts';
@@ -30,18 +30,7 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The export with one row changed, every hash from the first row chained again as an attacker would. */
-function rechained(edit: (lines: LedgerLine[]) => void): string {
-  const copy = structuredClone(lines);
-  edit(copy);
-  let prev = GENESIS_HASH;
-  for (const line of copy) {
-    const columns = { ...line, payload: canonicalJson(line.payload), meta: canonicalJson(line.meta) };
-    line.prev_hash = prev;
-    line.hash = chainHash(prev, { position: columns.position, stream: columns.stream, version: columns.version, type: columns.type, schema_version: columns.schema_version, payload: columns.payload, meta: columns.meta, command_id: columns.command_id });
-    prev = line.hash;
-  }
-  return copy.map((line) => JSON.stringify(line)).join('\n');
-}
+const rechained = (edit: (lines: LedgerLine[]) => void) => rechainedLines(lines, edit);
 
 const first = (type: string) => lines.find((l) => l.type === type)!.position;
 

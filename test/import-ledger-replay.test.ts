@@ -8,13 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GENESIS_HASH, canonicalJson, chainHash } from '../events/hash-chain.ts';
 import { type LedgerLine, exportLines } from '../events/ledger-file.ts';
 import { type Ledger, openLedger } from '../events/ledger.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { changeRounds, createTournament, registerPlayer, startTournament } from '../server/tournament-commands.ts';
 import { cli } from './fixtures/cli.ts';
 import { playTournament } from './fixtures/audit-ledger.ts';
+import { rechained } from './fixtures/rechain.ts';
 
 let dir: string;
 beforeAll(() => {
@@ -30,20 +30,6 @@ function played(name: string, play: (ledger: Ledger) => void): LedgerLine[] {
   } finally {
     ledger.close();
   }
-}
-
-/** The lines with one edited, every hash chained again from the start. */
-function rechained(lines: LedgerLine[], edit: (lines: LedgerLine[]) => void = () => {}): string {
-  const copy = structuredClone(lines);
-  edit(copy);
-  let prev = GENESIS_HASH;
-  for (const line of copy) {
-    const columns = { ...line, payload: canonicalJson(line.payload), meta: canonicalJson(line.meta) };
-    line.prev_hash = prev;
-    line.hash = chainHash(prev, { position: columns.position, stream: columns.stream, version: columns.version, type: columns.type, schema_version: columns.schema_version, payload: columns.payload, meta: columns.meta, command_id: columns.command_id });
-    prev = line.hash;
-  }
-  return copy.map((line) => JSON.stringify(line)).join('\n');
 }
 
 const importInto = (name: string, text: string) => cli(['import-ledger', '-', '--db', join(dir, `${name}.db`)], text);
