@@ -8,26 +8,9 @@ import type { Decision } from '../events/ledger.ts';
 import { evolveTournament, type TournamentState } from '../events/tournament-projection.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { tournamentOf } from './tournament-commands.ts';
+import type { StartPreview } from '../views/director-start.tsx';
 
-export interface StartPreview {
-  tournamentId: string;
-  progressive: boolean;
-  /** Seed 1 first (a progressive evening: the seating order). */
-  seeds: { seed: number; teamId: string; name: string }[];
-  /** Entrants not checked in, withdrawn by this start. */
-  withdrawn: string[];
-  /** How the order was made: the director's, or shuffled from this recorded seed. */
-  seeding: { method: 'manual' } | { method: 'random'; seed: string };
-  /** Round 1's matches, names in order; a bye has one team. */
-  matches: { label: string; teams: string[]; bye: boolean }[];
-  /** A progressive evening's first round: each table N, E, S, W, and who sits out. */
-  seating: { table: number; seats: string[] }[];
-  sittingOut: string[];
-  /** The seeds the confirmation must draw again; a different draw is refused. */
-  expect: string;
-  /** The fields the confirmation posts again. */
-  resend: Record<string, string>;
-}
+export type { StartPreview };
 
 /** The start `decision` would make of the tournament, without recording it. */
 export function startPreview(models: ReadModels, tournamentId: string, decision: Decision, resend: Record<string, string>): StartPreview {
