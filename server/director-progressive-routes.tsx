@@ -8,10 +8,9 @@ import type { ReadModels } from '../events/projections.ts';
 import { tournamentById } from '../events/lookup.ts';
 import type { Decision } from '../events/ledger.ts';
 import { CommandError } from './commands.ts';
-import { field, fields, parseFields } from './request-input.ts';
+import { field, fields, parseFields, ID_PATTERN, slug } from './request-input.ts';
 import { changeRounds, registerPlayer } from './tournament-commands.ts';
 
-const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,59}$/;
 const GENDERS = ['', 'male', 'female'];
 
 const PlayerFields = fields({
@@ -41,7 +40,7 @@ export function progressiveRoutes(app: Hono, models: ReadModels, onTournament: O
       const { name, gender, registeredOn, playerId: given } = parseFields(input, PlayerFields);
       const count = tournamentById(models, tournamentId)!.model.teams.length;
       const playerId = given || slug(name) || `player-${count + 1}`;
-      if (!ID.test(playerId)) throw new CommandError(`a player id is letters, digits and dashes, not '${playerId}'`);
+      if (!ID_PATTERN.test(playerId)) throw new CommandError(`a player id is letters, digits and dashes, not '${playerId}'`);
       return {
         decision: registerPlayer(models, {
           tournamentId,
@@ -62,13 +61,4 @@ export function progressiveRoutes(app: Hono, models: ReadModels, onTournament: O
       return { decision: changeRounds(models, { tournamentId, rounds }), done: `The evening now plays ${rounds} round${rounds === 1 ? '' : 's'}.` };
     }),
   );
-}
-
-function slug(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
 }

@@ -9,7 +9,7 @@ import type { ServedLedger } from '../events/ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../views/director-pages.tsx';
 import type { Auth } from './auth.ts';
 import { refuse, wantsJson } from './refusals.ts';
-import { field, fields, parseFields } from './request-input.ts';
+import { field, fields, parseFields, ID_PATTERN, slug } from './request-input.ts';
 import type { Session } from './sessions.ts';
 import { tableCount } from './table-codes.ts';
 import { runCommand } from './run-command.ts';
@@ -30,11 +30,10 @@ import { progressiveRoutes } from './director-progressive-routes.tsx';
 import { progressiveDirectorProps } from '../views/progressive-panels.tsx';
 
 const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
-const ID = /^[A-Za-z0-9][A-Za-z0-9-]{0,59}$/;
 
 // What each director's form sends, its fields in the order they are checked.
 const CreateFields = fields({
-  tournamentId: field.text({ max: 60 }).refine((id) => ID.test(id), { error: (iss) => `a tournament id is letters, digits and dashes, not '${String(iss.input)}'` }),
+  tournamentId: field.text({ max: 60 }).refine((id) => ID_PATTERN.test(id), { error: (iss) => `a tournament id is letters, digits and dashes, not '${String(iss.input)}'` }),
   name: field.text({ max: 200 }),
   format: field
     .text({ max: 40 })
@@ -219,7 +218,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const { name, player1, player2, registeredOn, teamId: given } = parseFields(input, TeamFields);
       const players = [player1, player2];
       const teamId = given || slug(name) || `team-${tournamentById(models, tournamentId)!.model.teams.length + 1}`;
-      if (!ID.test(teamId)) throw new CommandError(`a team id is letters, digits and dashes, not '${teamId}'`);
+      if (!ID_PATTERN.test(teamId)) throw new CommandError(`a team id is letters, digits and dashes, not '${teamId}'`);
       return {
         decision: registerTeam(models, { tournamentId, teamId, name, players, ...(registeredOn ? { registeredOn } : {}) }),
         done: `Registered ${name} (${players.join(' & ')}).`,
@@ -283,13 +282,4 @@ export function directorRoutes(options: DirectorRoutesOptions) {
 /** The rulebook values the create form shows for a format. */
 function pick({ gamesToWin, clockMinutes, finalClockMinutes, clockPer }: FormatOptions) {
   return { gamesToWin, clockMinutes, finalClockMinutes, clockPer };
-}
-
-function slug(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 60);
 }

@@ -27,7 +27,8 @@ export interface ReplayRow {
   payload: Record<string, unknown>;
 }
 
-type P = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+/** A payload already read through its schema, its fields read by name. */
+type P = Record<string, any>;
 
 /** The command each single-event row records, asked again with the row's own values. */
 const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[]> = {

@@ -13,6 +13,19 @@ import { CommandError } from './commands.ts';
  */
 export const MAX_JSON_DEPTH = 32;
 
+/** An id a director may give a tournament, team or player: letters, digits and dashes. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]{0,59}$/;
+
+/** An id made from a name (`Ten for Two` → `ten-for-two`), when the director gives none. */
+export function slug(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 60);
+}
+
 /**
  * The first place `text` nests JSON arrays and objects deeper than `max`, or null. Counted on
  * the text before parsing, so a body built to exhaust the stack never becomes an object.

@@ -5,15 +5,12 @@
  * paper.
  */
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/ledger.ts';
-import { createApp } from '../server/app.ts';
 import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, hasChromium, noteMissingChromium, removeTempDirs, tempDir } from './fixtures/live-server.ts';
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
 
 noteMissingChromium('browser-director-desk');
@@ -48,17 +45,10 @@ describe.skipIf(!hasChromium)('the director’s desk in a browser', () => {
     ledger.execute(createTournament(m, { tournamentId: 'codes', name: 'Codes cup', format: 'unc-intramural' }));
     for (let i = 1; i <= 16; i++) ledger.execute(registerTeam(m, { tournamentId: 'codes', teamId: `c${i}`, name: `Team ${i}`, players: [`A${i}`, `B${i}`] }));
     ledger.execute(startTournament(m, { tournamentId: 'codes', seed: 'c' }));
-    const { app, auth, broadcaster } = createApp({ ledger });
-    await auth.users.add('Dee Director', 'director', 'director-password');
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-    if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () =>
-      new Promise<void>((resolve) => {
-        broadcaster.close();
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        server.close(() => resolve());
-      });
+    const served = await serveInProcess(ledger);
+    await served.auth.users.add('Dee Director', 'director', 'director-password');
+    url = served.url;
+    close = served.close;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     mkdirSync(OUTPUT, { recursive: true });
   });

@@ -4,15 +4,12 @@
  * seating and create forms, every field on the screen and nothing wider than it.
  */
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/ledger.ts';
-import { createApp } from '../server/app.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, hasChromium, noteMissingChromium, removeTempDirs, tempDir } from './fixtures/live-server.ts';
+import { CHROMIUM, CHROMIUM_ARGS, ROOT, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
 
 noteMissingChromium('browser-seating');
@@ -55,18 +52,11 @@ describe.skipIf(!hasChromium)('seating forms on a phone and a TV', () => {
       });
       ledger.execute(startTournament(m, { tournamentId: id, order: [1, 2, 3, 4].map((i) => `${id}-${i}`) }));
     }
-    const { app, auth, broadcaster } = createApp({ ledger });
-    await auth.users.add('Dee Director', 'director', 'director-password');
-    code = await auth.tableCode('asher', 1);
-    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
-    if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () =>
-      new Promise<void>((resolve) => {
-        broadcaster.close();
-        if ('closeAllConnections' in server) server.closeAllConnections();
-        server.close(() => resolve());
-      });
+    const served = await serveInProcess(ledger);
+    await served.auth.users.add('Dee Director', 'director', 'director-password');
+    code = await served.auth.tableCode('asher', 1);
+    url = served.url;
+    close = served.close;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     mkdirSync(OUTPUT, { recursive: true });
   });
