@@ -27,13 +27,13 @@ export function tableCode(secret: string, tournamentId: string, table: number, r
 
 /** How many tables a tournament uses: one per pair of teams, or more if a match was seated higher. */
 export function tableCount(models: ReadModels, tournamentId: string): number {
-  const tournament = tournamentById(models, tournamentId)?.model;
-  if (!tournament) return 0;
+  const state = tournamentById(models, tournamentId);
+  if (!state) return 0;
+  const tournament = state.model;
   const seated = Math.max(0, ...tournament.matches.map((m) => m.table ?? 0));
   // A progressive evening seats four players a table, the extras sitting out; a bracket two teams a table.
-  const perTable = tournamentById(models, tournamentId)!.progressive ? 4 : 2;
-  const entrants = tournament.teams.filter((t) => t.status !== 'withdrawn').length;
-  return Math.max(seated, perTable === 4 ? Math.floor(entrants / 4) : Math.ceil(tournament.teams.length / 2));
+  if (state.progressive) return Math.max(seated, Math.floor(tournament.teams.filter((t) => t.status !== 'withdrawn').length / 4));
+  return Math.max(seated, Math.ceil(tournament.teams.length / 2));
 }
 
 /** A table's rotation count, 0 when its code was never rotated. */
