@@ -17,6 +17,7 @@ import { TableCodesPage } from '../views/director-pages.tsx';
 import { TEAM_STATUS_ID } from '../views/team-page.tsx';
 import { bidAll, deal, finishGame, send } from './routes-fixture.ts';
 import { driveToEnd, tempLedger } from './tournament-ledger.ts';
+import { waitFor } from './fixtures/live-server.ts';
 import { element } from './fixtures/html.ts';
 
 /** The page's text with tags taken out and spaces run together. */
@@ -127,6 +128,15 @@ describe('a team’s own page', () => {
       expect(firstRoundOut.status_).toContain('Points (only a tiebreak)');
       const semi = t().placings.find((p) => p.place === 3)!.teamId;
       expect((await page(app, `/tournaments/cup/teams/${semi}`)).status_).toContain('Out in round 2, placed 3rd–4th');
+      const runnerUp = t().placings.find((p) => p.place === 2)!.teamId;
+      expect((await page(app, `/tournaments/cup/teams/${runnerUp}`)).status_).toContain(`Finished 2nd Final (match ${t().matches.length}): lost against ${champion.name}`);
+
+      // Each team's name on the bracket and the standings leads to its page; the TV's copies are not links.
+      for (const path of ['/tournaments/cup/bracket', '/tournaments/cup/leaderboard']) {
+        const html = await (await app.request(path)).text();
+        for (let i = 1; i <= 6; i++) expect(html, path).toContain(`href="/tournaments/cup/teams/team-${i}"`);
+      }
+      expect(await (await app.request('/tournaments/cup/screen')).text()).not.toContain('/teams/');
     } finally {
       broadcaster.close();
       ledger.close();
@@ -156,7 +166,7 @@ describe('a team’s own page', () => {
     }
   });
 
-  it('sends its live region again when an entry changes it, and only then', () => {
+  it('sends its live region again when an entry changes it, over the page’s own stream', async () => {
     const ledger = tempLedger();
     sixTeams(ledger);
     const m = ledger.models;
@@ -173,7 +183,41 @@ describe('a team’s own page', () => {
     expect(after).not.toBe(before);
     expect(after).toContain('Your next match: Table 3, now');
     expect(livePartials(channelOf('team', subjectChannelId('cup', 'team-99')), m)).toBeNull();
-    ledger.close();
+
+    // The page's stream: a hand entered at the table reaches it as the region with the new score.
+    const { app, broadcaster } = createApp({ ledger });
+    try {
+      const page = await app.request(`/tournaments/cup/teams/${team}`);
+      const url = /hx-sse:connect="([^"]+)"/.exec(await page.text())![1]!.replace(/&amp;/g, '&');
+      expect(url).toBe(`/tournaments/cup/teams/${team}/stream?after=${m.position}`);
+      const response = await app.request(url);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      const reader = response.body!.getReader();
+      let received = '';
+      const reading = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+          if (done || !value) return;
+          received += new TextDecoder().decode(value);
+        }
+      })();
+      await waitFor('the page to attach', () => broadcaster.hasClients(channel));
+      const gameId = m.tournaments.cup!.model.matches.find((x) => x.matchId === ready.matchId)!.games[0]!;
+      deal(ledger, gameId);
+      bidAll(ledger, gameId);
+      ledger.execute(recordTricks(m, { gameId, tricks: { N: 4, S: 3, E: 3, W: 3 } }));
+      const game = m.games[gameId]!;
+      const side = game.teams.NS === team ? 'NS' : 'EW';
+      const score = `data-score="${game.score[side]}-${game.score[side === 'NS' ? 'EW' : 'NS']}"`;
+      await waitFor('the new score on the stream', () => received.includes(score));
+      expect(received).toContain(`id: ${m.position}`);
+      expect(received).toContain('hx-target="#team-status"');
+      await reader.cancel();
+      await reading;
+    } finally {
+      broadcaster.close();
+      ledger.close();
+    }
   });
 });
 
@@ -201,6 +245,9 @@ describe('a player’s page in a progressive evening', () => {
       expect(north.status_).toContain(`Partner ${nameOf(table.seats.S)}, against ${nameOf(table.seats.E)} & ${nameOf(table.seats.W)}`);
       const out = await page(app, `/tournaments/eve/players/${resting}`);
       expect(out.status_).toContain('You sit out round 1');
+      // The public standings page says where everyone sits, each name leading to the player's page.
+      const board = await (await app.request('/tournaments/eve/leaderboard')).text();
+      expect(element(board, /<section id="where-to-sit"/)).toContain(`href="/tournaments/eve/players/${resting}"`);
 
       // The round is seated: the player plays now, with the table's score.
       ledger.execute(startRound(m, { tournamentId: 'eve', seed: 'dealers-1' }));
@@ -216,6 +263,7 @@ describe('a player’s page in a progressive evening', () => {
       expect(done.html).toContain(`data-total="${standing.total}"`);
       expect(done.html).toContain(`data-place="${standing.place}"`);
       expect(done.status_).toContain('Round 1 Sat out');
+      expect(element(await (await app.request('/tournaments/eve/leaderboard')).text(), /<section id="individual-standings"/)).toContain(`href="/tournaments/eve/players/${resting}"`);
       // A progressive evening has players: its team address says where the player's page is.
       const asTeam = await page(app, '/tournaments/eve/teams/ada');
       expect(asTeam.status).toBe(404);

@@ -102,7 +102,18 @@ export function WhereToSit({ view, tournamentId }: { view: ProgressiveView; tour
           </ol>
           {sitting.sittingOut.length > 0 ? (
             <p class="sit-out" data-sitting-out={sitting.sittingOut.map((s) => s.playerId).join(' ')}>
-              Sitting out round {sitting.round}: <strong>{sitting.sittingOut.map((s) => s.name).join(', ')}</strong> (scores the round's average)
+              Sitting out round {sitting.round}: <strong>
+                {tournamentId === undefined
+                  ? sitting.sittingOut.map((s) => s.name).join(', ')
+                  : sitting.sittingOut.map((s, i) => (
+                      <>
+                        {i > 0 ? ', ' : ''}
+                        <a class="team-link" href={playerLink(tournamentId, s.playerId)}>
+                          {s.name}
+                        </a>
+                      </>
+                    ))}
+              </strong> (scores the round's average)
             </p>
           ) : null}
         </>
