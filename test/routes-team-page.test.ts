@@ -222,9 +222,40 @@ describe('a team’s own page', () => {
 });
 
 /** The director's seating of a match at a table, as its route decides it. */
-function startMatchAt(ledger: Ledger, matchId: string, table: number) {
-  return startMatch(ledger.models, { tournamentId: 'cup', matchId, table, at: '2026-01-01T10:00:00.000Z', draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } });
+function startMatchAt(ledger: Ledger, matchId: string, table: number, tournamentId = 'cup') {
+  return startMatch(ledger.models, { tournamentId, matchId, table, at: '2026-01-01T10:00:00.000Z', draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } });
 }
+
+describe('a team’s page in a bracket drawn round by round (blp-2024)', () => {
+  it('says a team drawn a bye sits this round out, and when its next match is drawn', async () => {
+    const ledger = tempLedger();
+    const m = ledger.models;
+    ledger.execute(createTournament(m, { tournamentId: 'blp', name: 'BLP Five', format: 'blp-2024' }));
+    for (let i = 1; i <= 5; i++) ledger.execute(registerTeam(m, { tournamentId: 'blp', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+    ledger.execute(startTournament(m, { tournamentId: 'blp', seed: 'bye-page' }));
+    const { app, broadcaster } = createApp({ ledger });
+    try {
+      const bye = m.tournaments.blp!.model.matches.find((x) => x.status === 'bye')!;
+      const team = bye.winner!;
+      const sits = await page(app, `/tournaments/blp/teams/${team}`);
+      expect(sits.status_).toContain('Bye this round');
+      expect(sits.status_).toContain('Your next match: round 2, drawn once round 1 is decided');
+      expect(sits.status_).toContain(`${bye.label} (match ${m.tournaments.blp!.model.matches.indexOf(bye) + 1}) Bye`);
+      // Round 1 played: no bye now, the next match waits for the director's draw.
+      for (const match of m.tournaments.blp!.model.matches.filter((x) => x.status === 'ready')) {
+        ledger.execute(startMatchAt(ledger, match.matchId, 1, 'blp'));
+        finishGame(ledger, m.tournaments.blp!.model.matches.find((x) => x.matchId === match.matchId)!.games[0]!);
+      }
+      const drawn = await page(app, `/tournaments/blp/teams/${team}`);
+      expect(drawn.html).toContain('data-next="draw"');
+      expect(drawn.status_).toContain('Your next match: round 2, drawn once round 1 is decided');
+      expect(drawn.status_).not.toContain('Bye this round');
+    } finally {
+      broadcaster.close();
+      ledger.close();
+    }
+  });
+});
 
 describe('a player’s page in a progressive evening', () => {
   it('tells a player where to sit and with whom, or that they sit out, with their total and place', async () => {

@@ -127,7 +127,7 @@ export function PlayerStatus({ model }: { model: PlayerPageModel }) {
             <span class="team-live-them">
               <span class="team-live-side">Against you</span> <strong>{live.them}</strong>
             </span>
-            <span class="team-live-hand">{live.over ? 'round over at this table' : live.hand > 0 ? `hand ${live.hand} of 4` : 'first hand to be dealt'}</span>
+            <span class="team-live-hand">{live.over ? 'round over at this table' : live.hand > 4 ? `hand ${live.hand}: an extra hand to break the tie` : live.hand > 0 ? `hand ${live.hand} of 4` : 'first hand to be dealt'}</span>
           </p>
         </section>
       ) : null}
