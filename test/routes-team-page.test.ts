@@ -315,7 +315,7 @@ describe('the printed cards', () => {
         teams: [{ name: 'Aces', link: 'http://192.168.1.20:3000/tournaments/cup/teams/team-1' }],
       }),
     );
-    const card = element(html, /<li class="team-card"/);
+    const card = element(html, /<li class="table-card team-card"/);
     expect(card).toContain('Aces');
     expect(card).toContain('aria-label="QR link to the page of Aces"');
     expect(card).toContain('http://192.168.1.20:3000/tournaments/cup/teams/team-1');

@@ -373,7 +373,7 @@ export function TableCodesPage({ tournamentName, cards, rotate, address, teams =
           <p class="no-print">Hand each its card: the code opens its own page, which says where to play next, live.</p>
           <ol class="table-cards team-cards">
             {teams.map((team) => (
-              <li class="team-card">
+              <li class="table-card team-card">
                 <p class="table-card-number">{team.name}</p>
                 <QrCode text={team.link} label={`QR link to the page of ${team.name}`} />
                 <p class="table-card-link">{team.link}</p>
