@@ -73,6 +73,8 @@ describe('a team’s own page', () => {
       expect(bye.status_).toContain('Bye this round');
       expect(bye.status_).toMatch(new RegExp(`Your next match: Round 2 \\(match ${numberOf(itsNext.matchId)}\\), waiting for match ${numberOf(feeder.matchId)}’s winner`));
       expect(bye.html).toContain('data-next="bye"');
+      // Its standing names the round once: single elimination's badge already says it.
+      expect(bye.status_).toContain('Standing Playing round 2 Rank');
 
       // Both teams known, not yet seated: the table the match goes to, waiting for the director.
       const [first, second] = ready as [typeof ready[0], typeof ready[0]];

@@ -67,7 +67,7 @@ export function TeamStatus({ model }: { model: TeamPageModel }) {
             <dd>
               <span class={`badge badge--${standing.badge.tone}`} data-standing={standing.badge.tone}>
                 {standing.badge.label}
-                {standing.reach && !standing.reach.startsWith('out') ? `, ${standing.reach}` : ''}
+                {standing.reach && !standing.reach.startsWith('out') && !standing.badge.label.toLowerCase().includes(standing.reach) ? `, ${standing.reach}` : ''}
               </span>
             </dd>
           </div>
