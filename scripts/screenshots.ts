@@ -3,7 +3,8 @@
  * docs/screenshots/ and linked from the README. Three pitt-boss events of 4, 16 and 64 teams
  * are played part-way by the table bots in a scratch ledger (some with reneges claimed, for the
  * judge), served on a free port, and photographed with Debian's chromium: each panel of the
- * venue screen at 1920×1080, and the judge console and a table's entry page on a 390×844 phone.
+ * venue screen at 1920×1080, and the judge console, a table's entry page (and a refusal on it),
+ * a team's own page and a progressive player's on a 390×844 phone.
  * A 13-player progressive evening (tournament-spades) is played into its second round for the
  * two panels of its screen: where to sit now, and the individual standings. The director's
  * desk is shown with an 8-team event of which 6 have checked in: the draw's preview, asked to
@@ -159,6 +160,24 @@ async function main(): Promise<void> {
         written.push(file);
       }
       await keeper.close();
+
+      // A team's own page on a phone, at a match being played: where to go, the score, how it stands;
+      // and a progressive player's: where to sit this round, with whom, the total and place.
+      const fan = await phone.newPage();
+      const live = ['spring-16', 'open-64', 'friday-4']
+        .map((id) => ({ id, match: ledger.models.tournaments[id]!.model.matches.find((x) => x.status === 'live' && x.teams[0] !== null) }))
+        .find((x) => x.match);
+      const [teamEvent, teamId] = live ? [live.id, live.match!.teams[0]!] : ['spring-16', 'spring-16-1'];
+      await fan.goto(`${url}/tournaments/${teamEvent}/teams/${encodeURIComponent(teamId)}`);
+      file = join(OUT, 'team-page-phone.png');
+      await shoot(fan, file);
+      written.push(file);
+      const evening = ledger.models.tournaments['thursday-13']!.progressive!;
+      const seated = evening.rounds.at(-1)?.seating[0]?.seats.N ?? evening.players[0]!.playerId;
+      await fan.goto(`${url}/tournaments/thursday-13/players/${encodeURIComponent(seated)}`);
+      file = join(OUT, 'player-page-phone.png');
+      await shoot(fan, file);
+      written.push(file);
       await phone.close();
 
       // The director's desk: the draw previewed, starting without the two who never came.

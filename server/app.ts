@@ -37,6 +37,7 @@ import { returnAfterSignIn, signInFirst } from './sign-in-return.ts';
 import { entryRoutes } from './entry-routes.tsx';
 import { judgeRoutes } from './judge-routes.tsx';
 import { directorRoutes } from './director-routes.tsx';
+import { missingSubjectOf, subjectChannelId } from './team-pages.tsx';
 
 export interface AppOptions {
   ledger: ServedLedger;
@@ -244,6 +245,15 @@ export function createApp(options: AppOptions) {
   app.get('/tournaments/:tournamentId/tables/:gameId/stream', (c) => stream(tableView(c))(c));
   app.get('/games/:gameId', (c) => page(tableView(c))(c));
   app.get('/games/:gameId/stream', (c) => stream(tableView(c))(c));
+  // A team's own page, and a progressive player's: where to go next and how it stands, live.
+  for (const kind of ['team', 'player'] as const) {
+    const view = (c: Context) => {
+      const [tournamentId, subjectId] = [c.req.param('tournamentId')!, c.req.param('subjectId')!];
+      return { kind, tournamentId, subjectId, channel: channelOf(kind, subjectChannelId(tournamentId, subjectId)) };
+    };
+    app.get(`/tournaments/:tournamentId/${kind}s/:subjectId`, (c) => page(view(c), `${missingSubjectOf(view(c), ledger.models) ?? 'There is nothing at this address'}.`)(c));
+    app.get(`/tournaments/:tournamentId/${kind}s/:subjectId/stream`, (c) => stream(view(c))(c));
+  }
 
   app.notFound((c) => {
     if (wantsJson(c)) return c.json({ error: `there is nothing at ${c.req.path}` }, 404);
@@ -255,6 +265,7 @@ export function createApp(options: AppOptions) {
 
 /** What a live view names that the ledger does not hold, as a sentence; null when it all exists. */
 function missingSubject(view: LiveView, models: ReadModels): string | null {
+  if (view.kind === 'team' || view.kind === 'player') return missingSubjectOf(view, models);
   if ('tournamentId' in view && !tournamentById(models, view.tournamentId)) return `tournament ${view.tournamentId} does not exist`;
   if ('gameId' in view && !gameById(models, view.gameId)) return `game ${view.gameId} does not exist`;
   return null;

@@ -15,6 +15,7 @@ import { tableCount } from './table-codes.ts';
 import { runCommand } from './run-command.ts';
 import { CommandError } from './commands.ts';
 import { publicAddress } from './public-address.ts';
+import { playerLink, teamLink } from '../views/team-links.ts';
 import { NotFoundPage } from '../views/not-found.tsx';
 import { teamStandings } from '../views/team-standing.ts';
 import { checkInTeam, createTournament, pinScreen, registerTeam } from './tournament-commands.ts';
@@ -174,7 +175,10 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     const { origin, note } = publicAddress(c.req.url, options.publicUrl);
     const cards = (await auth.tableCodes(id, tableCount(models, id))).map((code, i) => ({ table: i + 1, code, link: `${origin}/join?code=${code}` }));
     const rotate = { csrf: auth.current(c).csrf, action: (table: number) => `/director/tournaments/${encodeURIComponent(id)}/tables/${table}/code` };
-    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} />));
+    // Each entrant's own page, where it reads where to play next.
+    const link = state.progressive ? playerLink : teamLink;
+    const teams = state.model.teams.filter((t) => t.status !== 'withdrawn').map((t) => ({ name: t.name, link: `${origin}${link(id, t.teamId)}` }));
+    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} teams={teams} />));
   });
 
   // A code that got out (photographed, said aloud) is replaced; whoever joined with it is signed out.

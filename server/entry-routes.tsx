@@ -5,6 +5,7 @@
  * for htmx, a redirect for a plain form. A refusal answers the same way with the sentence.
  * What the panel shows of a game is worked out in entry-game.ts.
  */
+import { readyTables as tablesForReady } from '../views/team-page-model.ts';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -109,16 +110,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
    * table's phone sees and starts only its own; the director seats any match at any table.
    */
   function readyTables(tournamentId: string): Map<string, number> {
-    const matches = tournamentById(models, tournamentId)!.model.matches;
-    const busy = new Set(matches.filter((m) => m.status === 'live').map((m) => m.table));
-    const assigned = new Map<string, number>();
-    let table = 1;
-    for (const m of matches) {
-      if (m.status !== 'ready') continue;
-      while (busy.has(table)) table++;
-      assigned.set(m.matchId, table++);
-    }
-    return assigned;
+    return tablesForReady(tournamentById(models, tournamentId)!.model.matches);
   }
 
   /** The panel's props for a table: the game in play there, or the matches that may start. */

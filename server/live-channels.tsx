@@ -18,10 +18,11 @@ import { TableView, tableId } from '../views/table.tsx';
 import { TournamentHome } from '../views/tournament-home.tsx';
 import { type Broadcaster, type SseSink, encodeSse } from './sse.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
-import { ScreenPin, bracketProps, gamePlace, html, progressiveOf, screenPartials, teamNames } from './live-pages.tsx';
-import { INDIVIDUAL_ID } from '../views/progressive-panels.tsx';
+import { ScreenPin, bracketProps, gamePlace, html, progressiveOf, progressiveSeatingOf, screenPartials, teamNames } from './live-pages.tsx';
+import { INDIVIDUAL_ID, WHERE_TO_SIT_ID } from '../views/progressive-panels.tsx';
+import { subjectPartials, subjectTournament } from './team-pages.tsx';
 
-export type LiveKind = 'home' | 'pinned' | 'judge' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table';
+export type LiveKind = 'home' | 'pinned' | 'judge' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table' | 'team' | 'player';
 
 /** The channel a page's clients share. */
 export function channelOf(kind: LiveKind, id = ''): string {
@@ -51,6 +52,8 @@ export function liveChannels(channels: readonly string[], change: Change, models
     if (parsed.kind === 'pinned') return touchedTournaments.size > 0;
     // The console's digest is compared before sending: most entries leave it as it was.
     if (parsed.kind === 'judge') return true;
+    // A team's or player's page follows its tournament: its region is compared before sending.
+    if (parsed.kind === 'team' || parsed.kind === 'player') return touchedTournaments.has(subjectTournament(parsed.id) ?? '');
     return touchedTournaments.has(parsed.id);
   });
 }
@@ -79,6 +82,7 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     add(JUDGE_SIGNAL_ID, <JudgeSignal version={judgeVersion(models)} />);
     return partials;
   }
+  if (parsed.kind === 'team' || parsed.kind === 'player') return subjectPartials(parsed.kind, parsed.id, models, add) ? partials : null;
   if (parsed.kind === 'pinned') {
     const pinned = pinnedTournament(models);
     const tournament = pinned ? tournamentById(models, pinned)?.model : undefined;
@@ -94,6 +98,8 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     add(LEADERBOARD_ID, <Leaderboard tournament={tournament} />);
     const individual = progressiveOf(models, tournament);
     if (individual) add(INDIVIDUAL_ID, individual);
+    const seating = progressiveSeatingOf(models, tournament);
+    if (seating) add(WHERE_TO_SIT_ID, seating);
   };
   // The screen shows its window onto the bracket, the page the whole of it: same component, same props as the full render.
   const bracket = () => add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} />);

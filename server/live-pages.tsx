@@ -21,6 +21,7 @@ import { gameById, tournamentById } from '../events/lookup.ts';
 import type { Child } from 'hono/jsx';
 import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../views/progressive-panels.tsx';
 import { ProgressiveScreen } from '../views/progressive-screen.tsx';
+import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
 
 export type LiveView =
   | { kind: 'home'; channel: string }
@@ -29,7 +30,9 @@ export type LiveView =
   /** The judge console's signal: each judge's page fetches its own console when it changes. */
   | { kind: 'judge'; channel: string }
   | { kind: 'screen' | 'tournament' | 'leaderboard' | 'bracket'; tournamentId: string; channel: string }
-  | { kind: 'table'; gameId: string; channel: string };
+  | { kind: 'table'; gameId: string; channel: string }
+  /** A team's own page, or a progressive player's. */
+  | SubjectView;
 
 /** Each team's name by its id, for the components that print a game's teams. */
 export function teamNames(tournament: TournamentModel | undefined): Record<string, string> {
@@ -83,6 +86,9 @@ function streamUrl(view: LiveView, models: ReadModels, tournamentId?: string): s
       return `${tournamentLinks(view.tournamentId).bracket}/stream${after}`;
     case 'table':
       return tournamentId ? `${tournamentLinks(tournamentId).table(view.gameId)}/stream${after}` : `/games/${encodeURIComponent(view.gameId)}/stream${after}`;
+    case 'team':
+    case 'player':
+      return `${tournamentLinks(view.tournamentId).home}/${view.kind}s/${encodeURIComponent(view.subjectId)}/stream${after}`;
     default: {
       const _exhaustive: never = view;
       return _exhaustive;
@@ -101,6 +107,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
   }
   // The console is each judge's own (their session's forms): the judge routes render it.
   if (view.kind === 'judge') return null;
+  if (view.kind === 'team' || view.kind === 'player') return renderSubjectPage(view, models);
   if (view.kind === 'pinned') {
     const pinned = pinnedTournament(models);
     const tournament = pinned ? tournamentById(models, pinned)?.model : undefined;
@@ -154,6 +161,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
       return html(
         <Layout title={`${tournament.name} · standings`} live={live}>
           <h1>{tournament.name}</h1>
+          {progressiveSeatingOf(models, tournament)}
           <Leaderboard tournament={tournament} />
           {progressiveOf(models, tournament)}
           <p class="exports">
@@ -203,10 +211,16 @@ export function screenPartials(add: (target: string, content: Child) => void, mo
   add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} gamesToWin={bracket.gamesToWin} />);
 }
 
+/** A progressive evening's "where to sit" list, each name leading to the player's page; nothing for a bracket event. */
+export function progressiveSeatingOf(models: ReadModels, tournament: TournamentModel) {
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  return view ? <WhereToSit view={view} tournamentId={tournament.tournamentId} /> : null;
+}
+
 /** A progressive evening's individual standings, round by round, under the totals; nothing for a bracket event. */
 export function progressiveOf(models: ReadModels, tournament: TournamentModel) {
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
-  return view ? <IndividualStandings view={view} /> : null;
+  return view ? <IndividualStandings view={view} tournamentId={tournament.tournamentId} /> : null;
 }
 
 /** The marker of the tournament `/screen` shows. */

@@ -77,7 +77,10 @@ describe('the director’s pages', () => {
       expect(html).toContain(`data-code="${code}"`);
       expect(html).toContain(`/join?code=${code}`);
     }
-    expect(html.match(/<svg class="qr"/g)).toHaveLength(2);
+    // Two table cards, then a card for each of the four teams with a QR link to its own page.
+    expect(html.match(/<svg class="qr"/g)).toHaveLength(6);
+    expect(html.match(/<li class="table-card team-card">/g)).toHaveLength(4);
+    expect(html).toContain('/tournaments/t1/teams/team-1</p>');
     expect(html).not.toContain('style=');
     ledger.close();
   });

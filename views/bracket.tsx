@@ -15,6 +15,7 @@ import type { BracketState, SlotSource } from '../engine/bracket.ts';
 import { nextRoundPlan } from '../engine/bracket-rounds.ts';
 import type { MatchModel, TournamentModel } from '../events/read-models.ts';
 import { losersPlayFor } from './team-standing.ts';
+import { teamLink } from './team-links.ts';
 
 export const BRACKET_ID = 'bracket';
 
@@ -57,7 +58,7 @@ export function bracketDraws(state: {
 }
 
 export interface BracketProps {
-  tournament: Pick<TournamentModel, 'teams' | 'matches'>;
+  tournament: Pick<TournamentModel, 'teams' | 'matches'> & Partial<Pick<TournamentModel, 'tournamentId'>>;
   /** Games a team must win to take a match (2 = best of 3); the read model does not carry it. */
   gamesToWin?: number;
   /** Where each slot's team comes from, so an empty slot reads "Winner of Table 3", and lines join the rounds. */
@@ -80,6 +81,8 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
   const byId = new Map(tournament.matches.map((m) => [m.matchId, m]));
   const purpose = losersPlayFor(tournament.matches);
   const all = groupBySide(tournament.matches, sources);
+  // Each team's name leads to its own page, on the bracket page (not the TV's window, which nobody taps).
+  const tournamentId = tournament.tournamentId;
   const sides = fit ? all.map((side) => windowOf(side, fit)) : all;
   const card = (match: MatchModel, lastLosers: boolean) => (
     <MatchCard
@@ -91,6 +94,7 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
       forThird={lastLosers && purpose === 'third'}
       byeCard={drawn?.byeCards[match.matchId]}
       short={fit !== undefined}
+      {...(tournamentId !== undefined && fit === undefined ? { link: (teamId: string) => teamLink(tournamentId, teamId) } : {})}
     />
   );
   return (
@@ -192,9 +196,11 @@ interface MatchCardProps {
   byeCard?: string | null | undefined;
   /** The venue screen's narrow cards: the bye's card alone. */
   short?: boolean;
+  /** A team's own page, for its name to lead to. */
+  link?: (teamId: string) => string;
 }
 
-function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCard, short = false }: MatchCardProps) {
+function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCard, short = false, link }: MatchCardProps) {
   // A bye is no contest: it has no games to count.
   const showGames = match.status !== 'bye' && (gamesToWin > 1 || match.games.length > 0);
   const classes = ['match', `match--${match.status}`];
@@ -220,7 +226,17 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
           const won = teamId !== null && match.winner === teamId;
           return (
             <li class={teamClass(teamId, won, match.status)}>
-              <span class="slot-name">{teamId === null ? (match.status === 'bye' ? byeText(byeCard, short) : slotText(slot)) : (names.get(teamId) ?? teamId)}</span>
+              <span class="slot-name">
+                {teamId === null ? (
+                  match.status === 'bye' ? byeText(byeCard, short) : slotText(slot)
+                ) : link ? (
+                  <a class="team-link" href={link(teamId)}>
+                    {names.get(teamId) ?? teamId}
+                  </a>
+                ) : (
+                  (names.get(teamId) ?? teamId)
+                )}
+              </span>
               {won ? <span class="visually-hidden"> (winner)</span> : null}
               {showGames && teamId !== null ? (
                 <span class="games-won">

@@ -332,10 +332,12 @@ export interface TableCodesProps {
   rotate?: { csrf: string; action: (table: number) => string };
   /** The address the links use, and why, when it is not the one the page was opened at. */
   address?: { origin: string; note: string | null };
+  /** Each team's (or progressive player's) own page, for a card with its QR code. */
+  teams?: { name: string; link: string }[];
 }
 
 /** The sheet a director prints and cuts up: one card per table with its code and QR link. */
-export function TableCodesPage({ tournamentName, cards, rotate, address }: TableCodesProps) {
+export function TableCodesPage({ tournamentName, cards, rotate, address, teams = [] }: TableCodesProps) {
   return (
     <Layout title={`${tournamentName} · table codes`}>
       <h1>{tournamentName}: table codes</h1>
@@ -365,6 +367,21 @@ export function TableCodesPage({ tournamentName, cards, rotate, address }: Table
           </li>
         ))}
       </ol>
+      {teams.length > 0 ? (
+        <section class="team-cards-sheet" aria-labelledby="team-cards-title">
+          <h2 id="team-cards-title">Where to go next: one card each</h2>
+          <p class="no-print">Hand each its card: the code opens its own page, which says where to play next, live.</p>
+          <ol class="table-cards team-cards">
+            {teams.map((team) => (
+              <li class="table-card team-card">
+                <p class="table-card-number">{team.name}</p>
+                <QrCode text={team.link} label={`QR link to the page of ${team.name}`} />
+                <p class="table-card-link">{team.link}</p>
+              </li>
+            ))}
+          </ol>
+        </section>
+      ) : null}
     </Layout>
   );
 }

@@ -5,6 +5,7 @@
 import { html } from 'hono/html';
 import type { TeamRow, TournamentModel } from '../events/read-models.ts';
 import { type BracketReach, type Standing, bracketReach, compareReach, reachText, record, teamStandings } from './team-standing.ts';
+import { playerLink, teamLink } from './team-links.ts';
 
 export const LEADERBOARD_ID = 'leaderboard';
 
@@ -51,7 +52,7 @@ function knockoutReach(tournament: Pick<TournamentModel, 'teams' | 'placings'> &
 }
 
 export interface LeaderboardProps {
-  tournament: Pick<TournamentModel, 'name' | 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'format' | 'matches' | 'status'>>;
+  tournament: Pick<TournamentModel, 'name' | 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'format' | 'matches' | 'status' | 'tournamentId'>>;
   /**
    * The venue screen's layout: the ranked teams split into this many side-by-side tables of
    * the columns a room reads from afar (rank, team, games, points, standing).
@@ -113,7 +114,7 @@ export function Leaderboard({ tournament, columns }: LeaderboardProps) {
                     <th scope="col">Standing</th>
                   </tr>
                 </thead>
-                <tbody>{standingsRows(part.rows, part.from, standings, reach, { compact, individual, short: parts.length > 1 })}</tbody>
+                <tbody>{standingsRows(part.rows, part.from, standings, reach, { compact, individual, short: parts.length > 1, link: pageLink(tournament, compact) })}</tbody>
               </table>
             </div>
           ))}
@@ -136,7 +137,13 @@ function split(rows: readonly TeamRow[], count: number): { rows: TeamRow[]; from
  * region re-rendered on each result, and the template renders them several times faster. Every
  * value is escaped by the template just as JSX escapes it.
  */
-function standingsRows(rows: readonly TeamRow[], from: number, standings: ReadonlyMap<string, Standing>, reach: ReadonlyMap<string, BracketReach> | null, shape: { compact: boolean; individual: boolean; short: boolean }) {
+function standingsRows(
+  rows: readonly TeamRow[],
+  from: number,
+  standings: ReadonlyMap<string, Standing>,
+  reach: ReadonlyMap<string, BracketReach> | null,
+  shape: { compact: boolean; individual: boolean; short: boolean; link: ((teamId: string) => string) | null },
+) {
   return rows.map((team, i) => {
     const classes = rowClass(team);
     const crown = team.status === 'champion' ? html`<span class="crown" aria-hidden="true">★ </span>` : '';
@@ -152,8 +159,15 @@ function standingsRows(rows: readonly TeamRow[], from: number, standings: Readon
     const games = shape.individual ? '' : html`<td class="num${shape.compact ? '' : ' minor'}">${record(team.gamesWon, team.gamesLost)}</td>`;
     // A player's total is the sum of round scores: a player keeps no bags or sets of their own.
     const extra = shape.compact || shape.individual ? '' : html`<td class="num minor">${team.bags}</td><td class="num minor">${team.sets}</td>`;
-    return html`<tr${classes ? html` class="${classes}"` : ''} data-team="${team.teamId}"><td class="num rank">${from + i + 1}</td><th scope="row" class="team-col"><span class="team-name">${crown}${team.name}</span>${players}</th>${matches}${games}<td class="num">${team.points}</td>${extra}<td class="status"><span class="badge badge--${standing.tone}" data-standing="${standing.tone}"${shape.short ? html` title="${standing.label}"` : ''}>${badge}</span></td></tr>`;
+    return html`<tr${classes ? html` class="${classes}"` : ''} data-team="${team.teamId}"><td class="num rank">${from + i + 1}</td><th scope="row" class="team-col"><span class="team-name">${crown}${shape.link ? html`<a class="team-link" href="${shape.link(team.teamId)}">${team.name}</a>` : team.name}</span>${players}</th>${matches}${games}<td class="num">${team.points}</td>${extra}<td class="status"><span class="badge badge--${standing.tone}" data-standing="${standing.tone}"${shape.short ? html` title="${standing.label}"` : ''}>${badge}</span></td></tr>`;
   });
+}
+
+/** Each row's own page (a team's, or a progressive player's); none on the venue screen, which nobody taps. */
+function pageLink(tournament: LeaderboardProps['tournament'], compact: boolean): ((teamId: string) => string) | null {
+  const id = tournament.tournamentId;
+  if (compact || id === undefined) return null;
+  return isIndividual(tournament) ? (teamId) => playerLink(id, teamId) : (teamId) => teamLink(id, teamId);
 }
 
 function isIndividual(tournament: Partial<Pick<TournamentModel, 'format'>>): boolean {

@@ -7,6 +7,7 @@
 import { type Seat, SEATS } from '../engine/cards.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { PostForm } from './entry-forms.tsx';
+import { playerLink } from './team-links.ts';
 
 export const WHERE_TO_SIT_ID = 'where-to-sit';
 export const INDIVIDUAL_ID = 'individual-standings';
@@ -71,7 +72,7 @@ export function progressiveView(state: TournamentState): ProgressiveView | null 
 }
 
 /** "Where to sit now": every player's table and seat, by name, large enough to read across the room. */
-export function WhereToSit({ view }: { view: ProgressiveView }) {
+export function WhereToSit({ view, tournamentId }: { view: ProgressiveView; tournamentId?: string }) {
   const sitting = view.sitting;
   const count = sitting ? sitting.seats.length + sitting.sittingOut.length : 0;
   const columns = count <= 8 ? 1 : count <= 20 ? 2 : count <= 36 ? 3 : 4;
@@ -92,7 +93,7 @@ export function WhereToSit({ view }: { view: ProgressiveView }) {
           <ol class="sit-list">
             {sitting.seats.map((row) => (
               <li class="sit-row" data-player={row.playerId} data-table={row.table} data-seat={row.seat}>
-                <span class="sit-name">{row.name}</span>
+                <span class="sit-name">{tournamentId === undefined ? row.name : <a class="team-link" href={playerLink(tournamentId, row.playerId)}>{row.name}</a>}</span>
                 <span class="sit-place">
                   Table {row.table} · {SEAT_NAMES[row.seat]}
                 </span>
@@ -101,7 +102,18 @@ export function WhereToSit({ view }: { view: ProgressiveView }) {
           </ol>
           {sitting.sittingOut.length > 0 ? (
             <p class="sit-out" data-sitting-out={sitting.sittingOut.map((s) => s.playerId).join(' ')}>
-              Sitting out round {sitting.round}: <strong>{sitting.sittingOut.map((s) => s.name).join(', ')}</strong> (scores the round's average)
+              Sitting out round {sitting.round}: <strong>
+                {tournamentId === undefined
+                  ? sitting.sittingOut.map((s) => s.name).join(', ')
+                  : sitting.sittingOut.map((s, i) => (
+                      <>
+                        {i > 0 ? ', ' : ''}
+                        <a class="team-link" href={playerLink(tournamentId, s.playerId)}>
+                          {s.name}
+                        </a>
+                      </>
+                    ))}
+              </strong> (scores the round's average)
             </p>
           ) : null}
         </>
@@ -120,7 +132,7 @@ export function individualColumns(players: number): number {
  * female. Split into `columns` side-by-side tables (the venue screen, a large evening), each
  * keeps the last round's score and the total, so every player stays on the TV.
  */
-export function IndividualStandings({ view, columns = 1 }: { view: ProgressiveView; columns?: number }) {
+export function IndividualStandings({ view, columns = 1, tournamentId }: { view: ProgressiveView; columns?: number; tournamentId?: string }) {
   const all = Array.from({ length: Math.max(view.roundsStarted, 0) }, (_, i) => i + 1);
   const rounds = columns > 1 ? all.slice(-1) : all;
   const size = Math.ceil(view.standings.length / Math.max(1, columns));
@@ -165,7 +177,7 @@ export function IndividualStandings({ view, columns = 1 }: { view: ProgressiveVi
                   {part.map((s) => (
                     <tr data-player={s.playerId}>
                       <td class="num">{s.place}</td>
-                      <td>{s.name}</td>
+                      <td>{tournamentId === undefined ? s.name : <a class="team-link" href={playerLink(tournamentId, s.playerId)}>{s.name}</a>}</td>
                       {rounds.map((r) => (
                         <td class="num" {...(s.satOut[r - 1] ? { title: 'Sat out: the round average' } : {})}>
                           {s.rounds[r - 1] === null || s.rounds[r - 1] === undefined ? '—' : `${s.rounds[r - 1]}${s.satOut[r - 1] ? '*' : ''}`}
@@ -201,6 +213,8 @@ export function SeatList({ seats }: { seats: Partial<Record<Seat, string>> }) {
 
 export interface ProgressiveDirectorProps {
   view: ProgressiveView;
+  /** For each player's name to lead to the player's page. */
+  tournamentId?: string;
   status: string;
   /** Whether the director may still change the number of rounds. */
   roundsChangeable: boolean;
@@ -218,6 +232,7 @@ export function progressiveDirectorProps(state: TournamentState): ProgressiveDir
   const ready = state.model.status === 'running' && p.nextSeating !== null;
   return {
     view,
+    tournamentId: state.model.tournamentId,
     status: state.model.status,
     roundsChangeable: state.model.status !== 'finished' && p.rounds.length < view.roundsInEvent,
     nextRound: ready ? p.rounds.length + 1 : null,
@@ -273,7 +288,7 @@ export function ProgressiveDirector(props: ProgressiveDirectorProps & { form: (p
       ) : props.waiting ? (
         <p>{props.waiting}</p>
       ) : null}
-      {view.sitting ? <WhereToSit view={view} /> : null}
+      {view.sitting ? <WhereToSit view={view} {...(props.tournamentId !== undefined ? { tournamentId: props.tournamentId } : {})} /> : null}
       {view.standings.length > 0 && view.roundsStarted > 0 ? <IndividualStandings view={view} /> : null}
     </section>
   );
