@@ -78,6 +78,10 @@ describe('withdrawing a renege ruling', () => {
       expect(text(withdrawn)).toMatch(/Withdrawn at \d\d:\d\d by Jo Judge: the card was found under the table/);
       expect(withdrawn).not.toContain('data-action="withdraw"');
 
+      // The hand's replay shows the ruling withdrawn, with no effect.
+      const replay = text(await (await send(app, fixture.clients.judge, 'GET', `/games/${gameId}/hands/1/replay?step=1`)).text());
+      expect(replay).toContain('Ruling by Jo Judge: upheld. Withdrawn by Jo Judge (the card was found under the table): it no longer counts.');
+
       // Once is enough: a second withdrawal is refused with a sentence, nothing recorded.
       const again = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', { json: { gameId, claimId: 'c1', reason: 'again' } });
       expect(again.status).toBe(409);
