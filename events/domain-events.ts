@@ -196,6 +196,29 @@ export const ScoreCorrected = defineEvent({
 });
 
 /**
+ * A judge's earlier ruling withdrawn: a renege ruling (`claimId`) or a score correction
+ * (`correction`, the ledger position of its ScoreCorrected). Both stay in the ledger; from here
+ * on the withdrawn one has no effect on the score, and the claim stays settled.
+ */
+export const RulingWithdrawn = defineEvent({
+  type: 'RulingWithdrawn',
+  version: 1,
+  validate: check
+    .object({
+      gameId: id,
+      claimId: check.optional(id),
+      correction: check.optional(check.integer({ min: 1 })),
+      reason: check.text({ min: 1, max: 500 }),
+      judge: check.text({ min: 1, max: 120 }),
+    })
+    .superRefine((value, ctx) => {
+      if ((value.claimId === undefined) === (value.correction === undefined)) {
+        ctx.addIssue({ code: 'custom', message: 'names exactly one ruling: a claimId or a correction' });
+      }
+    }),
+});
+
+/**
  * A scorekeeper's last entry taken back: the entry stays in the ledger and this event undoes
  * it, so the record of what was tapped and what was withdrawn is kept whole.
  */
@@ -320,6 +343,7 @@ export type RenegeClaimed = Payload<typeof RenegeClaimed>;
 export type RulingGiven = Payload<typeof RulingGiven>;
 export type ScoreCorrected = Payload<typeof ScoreCorrected>;
 export type EntryUndone = Payload<typeof EntryUndone>;
+export type RulingWithdrawn = Payload<typeof RulingWithdrawn>;
 export type TeamCheckedIn = Payload<typeof TeamCheckedIn>;
 export type PlayerRegistered = Payload<typeof PlayerRegistered>;
 export type GameResultCorrected = Payload<typeof GameResultCorrected>;
@@ -350,6 +374,7 @@ export const domainEvents = eventRegistry(
   RulingGiven,
   ScoreCorrected,
   EntryUndone,
+  RulingWithdrawn,
   TeamCheckedIn,
   PlayerRegistered,
   GameResultCorrected,

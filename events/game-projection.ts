@@ -21,6 +21,7 @@ import type {
   MisdealCalled,
   RenegeClaimed,
   RulingGiven,
+  RulingWithdrawn,
   ScoreCorrected,
   TimeCalled,
   TricksRecorded,
@@ -40,6 +41,7 @@ type GameEventBody =
   | { type: 'RenegeClaimed'; payload: RenegeClaimed }
   | { type: 'RulingGiven'; payload: RulingGiven }
   | { type: 'ScoreCorrected'; payload: ScoreCorrected }
+  | { type: 'RulingWithdrawn'; payload: RulingWithdrawn }
   | { type: 'TimeCalled'; payload: TimeCalled }
   | { type: 'EntryUndone'; payload: EntryUndone };
 
@@ -155,6 +157,8 @@ export function evolveGame(game: GameModel, event: GameEvent, position: number):
       game.corrections.push({ points: event.payload.points, reason: event.payload.reason, judge: event.payload.judge, position, at: event.at });
       return rescore(game);
     }
+    case 'RulingWithdrawn':
+      return withdrawRuling(game, event.payload, position, event.at);
     case 'TimeCalled': {
       game.timeCalled = event.payload.hand;
       return rescore(game);
@@ -168,9 +172,33 @@ export function evolveGame(game: GameModel, event: GameEvent, position: number):
   }
 }
 
+/**
+ * Withdraws a ruling on a renege claim or a score correction: it stays on the game as given,
+ * marked withdrawn, and the game is scored again without it. A ruling already withdrawn, or one
+ * the game does not have, changes nothing.
+ */
+function withdrawRuling(game: GameModel, e: RulingWithdrawn, position: number, at: string): boolean {
+  const withdrawal = { reason: e.reason, judge: e.judge, position, at };
+  if (e.claimId !== undefined) {
+    const claim = game.claims.find((c) => c.claimId === e.claimId);
+    if (!claim?.ruling || claim.ruling.withdrawn) return false;
+    claim.ruling.withdrawn = withdrawal;
+    const record = game.hands[claim.hand - 1];
+    if (!record || record.misdeal) return false;
+    const reneges = renegesFor(game, claim.hand);
+    if (reneges.length > 0) record.reneges = reneges;
+    else delete record.reneges;
+    return rescore(game);
+  }
+  const correction = game.corrections.find((c) => c.position === e.correction);
+  if (!correction || correction.withdrawn) return false;
+  correction.withdrawn = withdrawal;
+  return rescore(game);
+}
+
 function renegesFor(game: GameModel, hand: number): NonNullable<RecordHand['reneges']> {
   return game.claims
-    .filter((c) => c.hand === hand && c.ruling)
+    .filter((c) => c.hand === hand && c.ruling && !c.ruling.withdrawn)
     .map((c) => ({ seat: c.seat, ...(c.trick !== null ? { trick: c.trick } : {}), upheld: c.ruling!.upheld }));
 }
 
@@ -344,7 +372,7 @@ function rowOf(game: GameModel, i: number, line: HandResult, tricks: Readonly<Re
 /** The game's totals from the engine's state, with judges' corrections on top. */
 function settle(game: GameModel): void {
   const state = game.scoring!;
-  const correction = (team: Team) => game.corrections.reduce((sum, c) => sum + (c.points[team] ?? 0), 0);
+  const correction = (team: Team) => game.corrections.reduce((sum, c) => sum + (c.withdrawn ? 0 : (c.points[team] ?? 0)), 0);
   game.score = { NS: state.teams.NS.score + correction('NS'), EW: state.teams.EW.score + correction('EW') };
   game.bags = { NS: state.teams.NS.bags, EW: state.teams.EW.bags };
   game.sets = { NS: state.teams.NS.sets, EW: state.teams.EW.sets };

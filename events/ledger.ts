@@ -124,7 +124,7 @@ CREATE TABLE IF NOT EXISTS read_models (
 `;
 // Bumped whenever the shape of the read models changes, so an old snapshot is folded again
 // from the ledger rather than trusted.
-export const MODELS_VERSION = 'models-8';
+export const MODELS_VERSION = 'models-9';
 
 /** The event as the projections read it. */
 export function projected(event: RecordedEvent): ProjectedEvent {

@@ -54,6 +54,7 @@ const GAME_TYPES = new Set([
   'RenegeClaimed',
   'RulingGiven',
   'ScoreCorrected',
+  'RulingWithdrawn',
   'EntryUndone',
 ]);
 

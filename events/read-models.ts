@@ -49,7 +49,15 @@ export interface Claim {
   position: number;
   /** When it was claimed, as the ledger recorded it. */
   at: string;
-  ruling?: { upheld: boolean; note: string; judge: string; position: number; at: string };
+  ruling?: { upheld: boolean; note: string; judge: string; position: number; at: string; withdrawn?: Withdrawal };
+}
+
+/** A judge's withdrawal of an earlier ruling (RulingWithdrawn): the ruling stays on record with no effect. */
+export interface Withdrawal {
+  reason: string;
+  judge: string;
+  position: number;
+  at: string;
 }
 
 export interface GameModel {
@@ -68,7 +76,7 @@ export interface GameModel {
   handPositions: number[];
   current: HandInProgress | null;
   claims: Claim[];
-  corrections: { points: Record<Team, number>; reason: string; judge: string; position: number; at: string }[];
+  corrections: { points: Record<Team, number>; reason: string; judge: string; position: number; at: string; withdrawn?: Withdrawal }[];
   timeCalled: number | null;
   /** Scored result, recomputed whenever a hand closes or a ruling changes it. */
   rows: HandRow[];

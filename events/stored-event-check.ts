@@ -23,7 +23,7 @@ export interface StoredRow {
   meta: Record<string, unknown>;
 }
 
-const GAME_EVENTS = new Set(['HandDealt', 'BidMade', 'CardPlayed', 'TricksRecorded', 'MisdealCalled', 'RenegeClaimed', 'RulingGiven', 'ScoreCorrected', 'EntryUndone']);
+const GAME_EVENTS = new Set(['HandDealt', 'BidMade', 'CardPlayed', 'TricksRecorded', 'MisdealCalled', 'RenegeClaimed', 'RulingGiven', 'ScoreCorrected', 'RulingWithdrawn', 'EntryUndone']);
 
 /**
  * What is wrong with a stored row, as a sentence, or null when it could have been appended.

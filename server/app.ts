@@ -226,9 +226,16 @@ export function createApp(options: AppOptions) {
   app.get('/stream', (c) => stream({ kind: 'home', channel: channelOf('home') })(c));
   // The address a venue types once: the screen of the tournament a director pinned, at this
   // same address, so a TV left here never moves to a tournament created later.
+  // `/screen?t=<id>` holds a screen to that tournament whatever the director pins, stream and all.
   const pinned: LiveView = { kind: 'pinned', channel: channelOf('pinned') };
-  app.get('/screen', (c) => page(pinned, 'No tournament has been set up yet, so the venue screen has nothing to show.')(c));
-  app.get('/screen/stream', (c) => stream(pinned)(c));
+  const screenView = (c: Context): LiveView => {
+    const t = c.req.query('t');
+    return t === undefined ? pinned : { kind: 'screen', tournamentId: t, channel: channelOf('screen', t), venue: true };
+  };
+  const noScreen = (c: Context) =>
+    c.req.query('t') === undefined ? 'No tournament has been set up yet, so the venue screen has nothing to show.' : `There is no tournament '${c.req.query('t')}' to show on this screen.`;
+  app.get('/screen', (c) => page(screenView(c), noScreen(c))(c));
+  app.get('/screen/stream', (c) => stream(screenView(c))(c));
   // The judge console's live stream: a signal each judge's page answers by fetching its console.
   app.get('/judge/stream', auth.guard(['judge', 'director']), (c) => stream({ kind: 'judge', channel: channelOf('judge') })(c));
   for (const kind of ['tournament', 'leaderboard', 'bracket', 'screen'] as const) {

@@ -232,6 +232,7 @@ const ENTRY_NAMES: Record<string, string> = {
   RenegeClaimed: 'a renege claim',
   RulingGiven: 'a judge’s ruling',
   ScoreCorrected: 'a judge’s score correction',
+  RulingWithdrawn: 'a judge’s withdrawal of a ruling',
   TimeCalled: 'the time call',
 };
 

@@ -147,7 +147,10 @@ export function entryRoutes(options: EntryRoutesOptions) {
   function pageHtml(props: EntryPanelProps): string {
     const game = props.game ? gameById(models, props.game.gameId) : undefined;
     const names = Object.fromEntries((tournamentById(models, props.tournamentId)?.model.teams ?? []).map((t) => [t.teamId, t.name]));
-    const live = game ? { url: `/games/${encodeURIComponent(game.gameId)}/stream?after=${models.position}` } : undefined;
+    // With no game in play (none here, or the last one over) the page follows its tournament, so
+    // a match the director seats here reaches the phone without a tap (static/outbox.js fetches
+    // the panel on each message, and loads the page whole when it follows another stream).
+    const live = { url: game && !game.winner ? `/games/${encodeURIComponent(game.gameId)}/stream?after=${models.position}` : `/tournaments/${encodeURIComponent(props.tournamentId)}/stream?after=${models.position}` };
     return String(
       <Layout title={`Table ${props.table} · entry`} live={live} signedIn={`Table ${props.table} scorekeeper`} scripts={['/static/outbox.js']}>
         <EntryPanel {...props} />

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RuleOptions } from '../engine/presets.ts';
-import { type Seat, parseCard, seatAfter, teamOf } from '../engine/cards.ts';
+import { type Seat, type Team, parseCard, seatAfter, teamOf } from '../engine/cards.ts';
 import { deckFor } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { replayPlays } from '../engine/trick.ts';
@@ -14,7 +14,8 @@ import { handSoFar } from '../events/game-projection.ts';
 import type { GameModel } from '../events/read-models.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { gameById, tournamentById } from '../events/lookup.ts';
-import type { ClaimCase, JudgeConsoleProps, PendingDisqualification, PendingRuling } from '../views/judge-console.tsx';
+import type { ClaimCase, JudgeConsoleProps, PendingDisqualification, PendingRuling, PendingWithdrawal } from '../views/judge-console.tsx';
+import { REFUSED_KINDS, rulingEffect } from './ruling-withdrawals.ts';
 import { replayLink } from '../views/replay.tsx';
 import { clockText } from '../views/match-clock.tsx';
 import { SEAT_NAMES } from '../views/entry-table.tsx';
@@ -56,6 +57,7 @@ export function judgeConsoleProps(
   notice: { error?: string; done?: string } = {},
   confirm: PendingDisqualification | null = null,
   confirmRuling: PendingRuling | null = null,
+  confirmWithdrawal: PendingWithdrawal | null = null,
 ): JudgeConsoleProps {
   const games = Object.values(models.games);
   const claims: { position: number; claim: ClaimCase }[] = [];
@@ -65,16 +67,27 @@ export function judgeConsoleProps(
       if (!claim.ruling) claims.push({ position: claim.position, claim: claimCase(models, game, claim) });
       else {
         const r = claim.ruling;
+        const ref = { claimId: claim.claimId };
         rulings.push({
           at: r.at,
           judge: r.judge,
           text: `${r.upheld ? 'upheld' : 'denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (${gameLabel(models, game)}, hand ${claim.hand}${claim.trick !== null ? `, trick ${claim.trick}` : ''})${r.note ? `: ${r.note}` : ''}`,
+          effect: r.withdrawn ? 'none: withdrawn' : effectText(models, game, rulingEffect(game, ref, models.position + 1), game.hands.length >= claim.hand ? `hand ${claim.hand}` : `hand ${claim.hand}, once it is scored`),
+          withdrawn: r.withdrawn ?? null,
+          withdraw: { gameId: game.gameId, ...ref },
         });
       }
     }
     for (const c of game.corrections) {
       const names = { NS: teamName(models, game.tournamentId, game.teams.NS), EW: teamName(models, game.tournamentId, game.teams.EW) };
-      rulings.push({ at: c.at, judge: c.judge, text: `corrected ${gameLabel(models, game)} by ${names.NS} ${signed(c.points.NS)}, ${names.EW} ${signed(c.points.EW)}: ${c.reason}` });
+      rulings.push({
+        at: c.at,
+        judge: c.judge,
+        text: `corrected ${gameLabel(models, game)} by ${names.NS} ${signed(c.points.NS)}, ${names.EW} ${signed(c.points.EW)}: ${c.reason}`,
+        effect: c.withdrawn ? 'none: withdrawn' : effectText(models, game, c.points, 'on the game'),
+        withdrawn: c.withdrawn ?? null,
+        withdraw: { gameId: game.gameId, correction: c.position },
+      });
     }
   }
   const matches: JudgeConsoleProps['matches'] = [];
@@ -98,7 +111,12 @@ export function judgeConsoleProps(
     }
     for (const c of state.corrections) {
       const game = gameById(models, c.gameId);
-      rulings.push({ at: c.at, judge: c.judge, text: `ruled ${teamName(models, t.tournamentId, c.winner)} the winner of ${game ? gameLabel(models, game) : `game ${c.gameId}`}: ${c.reason}` });
+      rulings.push({
+        at: c.at,
+        judge: c.judge,
+        text: `ruled ${teamName(models, t.tournamentId, c.winner)} the winner of ${game ? gameLabel(models, game) : `game ${c.gameId}`}: ${c.reason}`,
+        fixed: REFUSED_KINDS.result,
+      });
     }
   }
   rulings.sort((a, b) => b.at.localeCompare(a.at));
@@ -125,6 +143,7 @@ export function judgeConsoleProps(
     rulings,
     confirm,
     confirmRuling,
+    confirmWithdrawal,
     error: notice.error ?? null,
     done: notice.done ?? null,
   };
@@ -178,6 +197,14 @@ function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims
   };
 }
 
+/** What a ruling does to the score, team by team: "-130 to Aces High (N/S), hand 4"; "no change to the score" when nothing. */
+export function effectText(models: ReadModels, game: GameModel, points: Record<Team, number>, where: string): string {
+  const parts = (['NS', 'EW'] as const)
+    .filter((team) => points[team] !== 0)
+    .map((team) => `${signed(points[team])} to ${teamName(models, game.tournamentId, game.teams[team])} (${team === 'NS' ? 'N/S' : 'E/W'})`);
+  return parts.length === 0 ? `no change to the score (${where})` : `${parts.join(', ')}, ${where}`;
+}
+
 /** A number of points with its sign: +20, -10, 0. */
 export function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
@@ -207,9 +234,11 @@ export function judgeVersion(models: ReadModels): string {
     parts.push([
       game.gameId,
       game.winner,
-      game.claims.map((c) => [c.claimId, c.ruling?.position ?? 0]),
+      game.claims.map((c) => [c.claimId, c.ruling?.position ?? 0, c.ruling?.withdrawn?.position ?? 0]),
       game.rows.filter((r) => r.misdeal).length,
-      game.corrections.length,
+      game.corrections.map((c) => c.withdrawn?.position ?? 0),
+      // What a ruling's effect reads moves with the hands scored after it.
+      game.claims.some((c) => c.ruling) || game.corrections.length > 0 ? [game.score, game.hands.length] : null,
       playsInClaimedHand,
       game.matchId ? tableOfGame(models, game) : null,
     ]);

@@ -6,8 +6,8 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { ServedLedger } from '../events/ledger.ts';
-import { type JudgeConsoleProps, type PendingDisqualification, type PendingRuling, JudgeConsole, JudgePage } from '../views/judge-console.tsx';
+import type { Decision, ServedLedger } from '../events/ledger.ts';
+import { type JudgeConsoleProps, type PendingDisqualification, type PendingRuling, type PendingWithdrawal, JudgeConsole, JudgePage } from '../views/judge-console.tsx';
 import { SEAT_NAMES } from '../views/entry-table.tsx';
 import type { Auth } from './auth.ts';
 import { refusalOf, wantsJson } from './refusals.ts';
@@ -19,6 +19,7 @@ import { callTime, correctGameResult, disqualifyTeam } from './match-commands.ts
 import { gameById, tournamentById } from '../events/lookup.ts';
 import { gameLabel, judgeConsoleProps, judgeVersion, renegePenaltyText, signed, teamName } from './judge-console-model.ts';
 import { resolveRules } from '../engine/rules.ts';
+import { REFUSED_KINDS, withdrawRuling } from './ruling-withdrawals.ts';
 
 const JUDGE_ROLES = ['judge', 'director'] as const;
 
@@ -62,6 +63,13 @@ const DisqualifyChoice = fields({ team: choice('team', 'tournamentId', 'teamId')
   ...rest,
 }));
 const CorrectionFields = fields({ gameId: part, NS: field.whole({ min: -2000, max: 2000 }), EW: field.whole({ min: -2000, max: 2000 }), reason });
+const WithdrawalFields = fields({
+  kind: field.optionalText({ max: 40 }),
+  gameId: part,
+  claimId: field.optionalText({ max: 120 }),
+  correction: field.optionalWhole({ min: 1 }),
+  reason,
+});
 const ResultParts = fields({ gameId: part, winner: part, reason });
 const ResultChoice = fields({ result: choice('result', 'gameId', 'winner'), reason }).transform(({ result: [gameId, winner], reason: why }) => ({ gameId, winner, reason: why }));
 
@@ -79,8 +87,13 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
   const app = new Hono();
   app.use('*', auth.guard(JUDGE_ROLES));
 
-  const consoleProps = (session: Session, notice: { error?: string; done?: string } = {}, confirm: PendingDisqualification | null = null, confirmRuling: PendingRuling | null = null) =>
-    judgeConsoleProps(models, now, session, notice, confirm, confirmRuling);
+  const consoleProps = (
+    session: Session,
+    notice: { error?: string; done?: string } = {},
+    confirm: PendingDisqualification | null = null,
+    confirmRuling: PendingRuling | null = null,
+    confirmWithdrawal: PendingWithdrawal | null = null,
+  ) => judgeConsoleProps(models, now, session, notice, confirm, confirmRuling, confirmWithdrawal);
 
 
   const page = (props: JudgeConsoleProps) => String(<JudgePage {...props} stream={`/judge/stream?after=${models.position}`} signal={judgeVersion(models)} />);
@@ -188,6 +201,31 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       return { decision: correctScore(models, { gameId, points: { NS, EW }, reason, judge: session.name }), done: `Corrected ${label}: ${names.NS} ${signed(NS)}, ${names.EW} ${signed(EW)}.` };
     }),
   );
+
+  /** The withdrawal a request asks for, read and checked, without recording it. */
+  function withdrawal(input: Record<string, unknown>, session: Session): PendingWithdrawal & { decision: Decision } {
+    const { kind, gameId, claimId, correction, reason: why } = parseFields(input, WithdrawalFields);
+    const refused = REFUSED_KINDS[kind];
+    if (refused) throw new CommandError(`${refused}.`, 409);
+    if (kind && kind !== 'renege' && kind !== 'correction') throw new CommandError(`kind must be renege or correction (or one of ${Object.keys(REFUSED_KINDS).join(', ')}, which are not withdrawn), not '${kind}'`);
+    if (Boolean(claimId) === (correction !== null)) throw new CommandError(`game ${gameId}: name the ruling to withdraw: a claimId for a renege ruling or a correction (its ledger position) for a score correction, one of the two`);
+    const ref = claimId ? { claimId } : { correction: correction! };
+    const decision = withdrawRuling(models, { gameId, ...ref, reason: why, judge: session.name });
+    const line = judgeConsoleProps(models, now, session).rulings.find((r) => r.withdraw?.gameId === gameId && (claimId ? r.withdraw.claimId === claimId : r.withdraw.correction === correction));
+    return { gameId, ...ref, ruling: line ? `${line.judge} ${line.text}.` : '', effect: line?.effect ?? '', reason: why.trim(), decision };
+  }
+
+  app.post('/withdrawals', async (c) => {
+    const asked = await askFirst(c, (input, session) => {
+      const { decision: _, ...pending } = withdrawal(input, session);
+      return consoleProps(session, {}, null, null, pending);
+    });
+    if (asked) return asked;
+    return run(c, 'withdrawal', (input, session) => {
+      const pending = withdrawal(input, session);
+      return { decision: pending.decision, done: `Withdrawn: ${pending.ruling} It no longer counts.` };
+    });
+  });
 
   app.post('/results', (c) =>
     run(c, 'result', (input, session) => {

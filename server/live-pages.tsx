@@ -29,7 +29,7 @@ export type LiveView =
   | { kind: 'pinned'; channel: string }
   /** The judge console's signal: each judge's page fetches its own console when it changes. */
   | { kind: 'judge'; channel: string }
-  | { kind: 'screen' | 'tournament' | 'leaderboard' | 'bracket'; tournamentId: string; channel: string }
+  | { kind: 'screen' | 'tournament' | 'leaderboard' | 'bracket'; tournamentId: string; channel: string; venue?: boolean }
   | { kind: 'table'; gameId: string; channel: string }
   /** A team's own page, or a progressive player's. */
   | SubjectView;
@@ -77,6 +77,8 @@ function streamUrl(view: LiveView, models: ReadModels, tournamentId?: string): s
     case 'judge':
       return `/judge/stream${after}`;
     case 'screen':
+      // `/screen?t=<id>`: the venue's address held to one tournament, its stream too.
+      if (view.venue) return `/screen/stream?t=${encodeURIComponent(view.tournamentId)}&after=${models.position}`;
       return `${tournamentLinks(view.tournamentId).screen}/stream${after}`;
     case 'tournament':
       return `${tournamentLinks(view.tournamentId).home}/stream${after}`;

@@ -19,6 +19,7 @@ import { CommandError, callMisdeal, claimRenege, correctScore, dealHand, giveRul
 import { callTime, correctGameResult, disqualifyTeam } from './match-commands.ts';
 import { changeRounds, checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from './tournament-commands.ts';
 import { drawRound } from './round-commands.ts';
+import { withdrawRuling } from './ruling-withdrawals.ts';
 
 /** A row with its payload already read through its schema. */
 export interface ReplayRow {
@@ -58,6 +59,8 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
   RulingGiven: (m, p) => giveRuling(m, { gameId: p.gameId, claimId: p.claimId, upheld: p.upheld, note: p.note, judge: p.judge }),
   ScoreCorrected: (m, p) => correctScore(m, { gameId: p.gameId, points: p.points, reason: p.reason, judge: p.judge }),
   EntryUndone: (m, p) => undoLastEntry(m, { gameId: p.gameId }),
+  RulingWithdrawn: (m, p) =>
+    withdrawRuling(m, { gameId: p.gameId, ...(p.claimId !== undefined ? { claimId: p.claimId } : { correction: p.correction }), reason: p.reason, judge: p.judge }),
   ProgressiveRoundsChanged: (m, p) => changeRounds(m, { tournamentId: p.tournamentId, rounds: p.rounds }),
   // The round drawn again with the cards the row records for each group's bye.
   BracketRoundDrawn: (m, p) =>

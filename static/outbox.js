@@ -373,17 +373,28 @@
   // second phone, a bot, a judge's undo or ruling) reaches it within a second. The panel is this
   // phone's own (its forms carry this session's keys), so on such a message the phone fetches
   // its panel afresh, unless taps are waiting here: those go first, and their answer redraws it.
+  // With no game in play the page follows its tournament instead; when the fresh page follows
+  // another stream (a match was seated here, or a game started) the phone loads it whole, so
+  // the table card and the stream are the new game's. Taps waiting here are never dropped: the
+  // phone follows only with none waiting, and they are kept on the phone across a load anyway.
   var following = null;
+  var latest = 0;
 
   function idle() {
     return !sending && !conflict && !queue.length;
   }
 
+  function streamPath(doc) {
+    var live = doc.querySelector('.live[hx-sse\\:connect]');
+    return live ? live.getAttribute('hx-sse:connect').split('?')[0] : null;
+  }
+
   function follow(position) {
+    if (position > latest) latest = position;
     var p = panel();
     if (!p || !idle()) return;
     var at = Number(p.getAttribute('data-at'));
-    if (!(position > at) || following) return;
+    if (!(latest > at) || following) return;
     following = fetch(location.pathname, { credentials: 'same-origin', headers: { accept: 'text/html' } })
       .then(function (response) {
         return response.ok ? response.text() : null;
@@ -391,11 +402,18 @@
       .then(function (html) {
         following = null;
         if (!html || !idle()) return;
-        var fresh = new DOMParser().parseFromString(html, 'text/html').getElementById(PANEL_ID);
+        var doc = new DOMParser().parseFromString(html, 'text/html');
+        var fresh = doc.getElementById(PANEL_ID);
         var now = panel();
         if (!fresh || !now || Number(fresh.getAttribute('data-at')) <= Number(now.getAttribute('data-at'))) return;
+        if (streamPath(doc) !== streamPath(document)) {
+          location.reload();
+          return;
+        }
         swap(html);
         render();
+        // A message that came while this was fetched may be newer than what it brought.
+        if (latest > Number(fresh.getAttribute('data-at'))) follow(latest);
       })
       .catch(function () {
         following = null;

@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/ledger.ts';
-import { claimRenege } from '../server/commands.ts';
+import { claimRenege, giveRuling } from '../server/commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { startMatch } from '../server/match-commands.ts';
 import { type Fixture, type RoleName, ROLES, bidAll, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
@@ -85,6 +85,19 @@ const ROUTES: RouteCase[] = [
     body: () => ({ upheld: true, note: 'E showed a heart later' }),
     allowed: JUDGES,
     fields: ['upheld', 'note'],
+  },
+  {
+    name: 'withdraw a ruling',
+    prepare: (ledger, matchId) => {
+      const ids = dealt(ledger, matchId);
+      ledger.execute(claimRenege(ledger.models, { gameId: ids.gameId, claimId: 'c1', seat: 'E', trick: 1 }));
+      ledger.execute(giveRuling(ledger.models, { gameId: ids.gameId, claimId: 'c1', upheld: true, note: '', judge: 'Jo Judge' }));
+      return ids;
+    },
+    path: () => '/judge/withdrawals',
+    body: (ids) => ({ gameId: ids.gameId, claimId: 'c1', reason: 'the card was found' }),
+    allowed: JUDGES,
+    fields: ['kind', 'gameId', 'claimId', 'correction', 'reason'],
   },
   { name: 'call time', prepare: seated, path: () => '/judge/time', body: (ids) => ({ tournamentId: 't1', matchId: ids.matchId }), allowed: JUDGES, fields: ['match', 'tournamentId', 'matchId'] },
   { name: 'disqualify a team', prepare: () => ({}), path: () => '/judge/disqualify', body: () => ({ team: 't1/team-4', kind: 'no-show', reason: 'not at the table by 10:15' }), allowed: JUDGES, fields: ['team', 'kind', 'reason'] },

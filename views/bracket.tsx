@@ -14,6 +14,7 @@
 import type { BracketState, SlotSource } from '../engine/bracket.ts';
 import { nextRoundPlan } from '../engine/bracket-rounds.ts';
 import type { MatchModel, TournamentModel } from '../events/read-models.ts';
+import type { Child } from 'hono/jsx';
 import { losersPlayFor } from './team-standing.ts';
 import { teamLink } from './team-links.ts';
 
@@ -90,7 +91,7 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
       number={numbers.get(match.matchId) ?? 0}
       names={names}
       gamesToWin={gamesToWin}
-      slotText={(slot) => slotText(match, slot, sources, byId, numbers)}
+      slotText={(slot) => slotText(match, slot, sources, byId, numbers, fit !== undefined)}
       forThird={lastLosers && purpose === 'third'}
       byeCard={drawn?.byeCards[match.matchId]}
       short={fit !== undefined}
@@ -105,11 +106,13 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
         const titleId = `bracket-${group.side}-title`;
         const lastRound = Math.max(...(all.find((g) => g.side === group.side)?.rounds.map((r) => r.round) ?? [0]));
         const layout = group.cut ? null : gridLayout(group, sources);
-        // On the screen the rounds that name teams are drawn wide (two and a half shares) and the
-        // rounds still to come narrow (one share): the side grows by its shares, counted in halves.
+        // On the screen the rounds that name teams are drawn wide (two shares) and the
+        // rounds still to come narrow (one share): the side grows by its shares.
         const named = group.rounds.findIndex((r) => r.matches.every((m) => m.teams.every((t) => t === null)));
         const wide = Math.min(4, named === -1 ? group.rounds.length : named);
-        const widths = fit ? ` bracket-side--wide-${wide} bracket-side--grow-${Math.min(30, 5 * wide + 2 * (group.rounds.length - wide))}` : '';
+        // (Counted in halves: four for a wide round, two for a narrow one, so a round still to
+        // come keeps room for "Winner of / match 49" on two lines and its title on no more.)
+        const widths = fit ? ` bracket-side--wide-${wide} bracket-side--grow-${Math.min(30, 4 * wide + 2 * (group.rounds.length - wide))}` : '';
         return (
           <section class={`bracket-side bracket-side--${group.side} bracket-side--rounds-${Math.min(group.rounds.length, 6)}${widths}`} aria-labelledby={titleId}>
             <h3 id={titleId}>
@@ -121,7 +124,7 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
                 <ol class={`rounds bracket-grid bracket-grid--${group.rounds.length}-rounds`}>
                   {group.rounds.map(({ round, matches }, column) => (
                     <li class="round">
-                      {group.rounds.length > 1 || group.side === 'winners' || drawn ? <h4 class={`round-title gc-${column + 1}`}>{roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn))}</h4> : null}
+                      {group.rounds.length > 1 || group.side === 'winners' || drawn ? <h4 class={`round-title gc-${column + 1}`}>{keepEnd(roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn)), fit !== undefined)}</h4> : null}
                       <ol class="matches">
                         {cellsOf(matches, layout).map((cell) =>
                           cell.match ? (
@@ -138,7 +141,7 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
                 <ol class="rounds">
                   {group.rounds.map(({ round, matches, hidden = 0 }) => (
                     <li class="round">
-                      {group.rounds.length > 1 || drawn ? <h4 class="round-title">{roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn))}</h4> : null}
+                      {group.rounds.length > 1 || drawn ? <h4 class="round-title">{keepEnd(roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn)), fit !== undefined)}</h4> : null}
                       <ol class="matches">
                         {matches.map((match) => (
                           <li>{card(match, group.side === 'losers' && round === lastRound)}</li>
@@ -170,6 +173,18 @@ const SIDE_TITLES: Record<string, string> = {
   'third-place': '3rd-place match',
 };
 
+/** On the screen a title's last two words stay on one line ("Losers round / 1" never happens). */
+function keepEnd(text: string, short: boolean): Child {
+  const at = short ? /\S+ \S+$/.exec(text) : null;
+  if (!at || at.index === 0) return text;
+  return (
+    <>
+      {text.slice(0, at.index)}
+      <span class="keep-together">{at[0]}</span>
+    </>
+  );
+}
+
 function roundTitle(side: string, round: number, lastRound: number, matches: readonly MatchModel[], purpose: ReturnType<typeof losersPlayFor>, byRound = false): string {
   if (matches.every((m) => m.side === 'final')) return 'Final';
   // Drawn round by round, both brackets play the event's rounds: round 3 is round 3 in either.
@@ -189,7 +204,7 @@ interface MatchCardProps {
   names: ReadonlyMap<string, string>;
   gamesToWin: number;
   /** What an empty slot says: where its team will come from. */
-  slotText: (slot: 0 | 1) => string;
+  slotText: (slot: 0 | 1) => Child;
   /** The losers' final of a bracket whose losers play for 3rd. */
   forThird: boolean;
   /** A bye drawn by high card: the card that won it (null when one team alone could draw). */
@@ -210,7 +225,15 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
     <article class={classes.join(' ')} data-match={match.matchId} aria-label={`${title}${match.side === 'final' || forThird ? ` (match ${number})` : ''}, ${match.label}`}>
       <header class="match-head">
         {/* On the screen the final and the match for 3rd show their number too: the slots feeding on name matches by number. */}
-        <span class="match-label">{short && title !== `Match ${number}` ? `${title} · match ${number}` : title}</span>
+        <span class="match-label">
+          {short && title !== `Match ${number}` ? (
+            <>
+              {title === 'For 3rd place' ? 'For 3rd' : title} · <span class="keep-together">match {number}</span>
+            </>
+          ) : (
+            title
+          )}
+        </span>
         {match.status === 'live' ? (
           // The screen's cards say only that the match is live: its table is on the live tables panel.
           <span class="badge badge--live">Live{match.table !== null && !short ? ` · Table ${match.table}` : ''}</span>
@@ -260,13 +283,25 @@ function byeText(card: string | null | undefined, short: boolean): string {
   return card === null ? 'bye (the only team yet to have one)' : `bye · high card ${card}`;
 }
 
-/** Where an empty slot's team will come from: "Winner of Table 3", "Loser of match 5". */
-function slotText(match: MatchModel, slot: 0 | 1, sources: SlotSources | undefined, byId: ReadonlyMap<string, MatchModel>, numbers: ReadonlyMap<string, number>): string {
+/**
+ * Where an empty slot's team will come from: "Winner of Table 3", "Loser of match 5". On the
+ * screen's narrow columns the place is kept on one line ("Winner of / match 49", never "match /
+ * 49").
+ */
+function slotText(match: MatchModel, slot: 0 | 1, sources: SlotSources | undefined, byId: ReadonlyMap<string, MatchModel>, numbers: ReadonlyMap<string, number>, short = false): Child {
   const source = sources?.[match.matchId]?.[slot];
   if (!source || (source.kind !== 'winner' && source.kind !== 'loser')) return 'To be decided';
   const from = byId.get(source.match);
   const where = from?.table != null ? `Table ${from.table}` : `match ${numbers.get(source.match) ?? source.match}`;
-  return `${source.kind === 'winner' ? 'Winner' : 'Loser'} of ${where}`;
+  const who = source.kind === 'winner' ? 'Winner' : 'Loser';
+  if (short) {
+    return (
+      <>
+        {who} of <span class="keep-together">{where}</span>
+      </>
+    );
+  }
+  return `${who} of ${where}`;
 }
 
 function teamClass(teamId: string | null, won: boolean, status: MatchModel['status']): string {

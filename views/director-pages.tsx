@@ -144,6 +144,10 @@ export function DirectorTournament(props: DirectorTournamentProps) {
             </button>
           </PostForm>
         )}
+        <p class="muted" data-screen-address>
+          A TV that must show this tournament whatever is pinned opens{' '}
+          <a href={`/screen?t=${encodeURIComponent(props.tournamentId)}`}>/screen?t={props.tournamentId}</a> instead.
+        </p>
       </section>
 
       <h2>{props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})</h2>

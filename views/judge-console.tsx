@@ -70,6 +70,33 @@ export interface PendingRuling {
   effect: string;
 }
 
+/** A ruling a judge asked to withdraw, not yet confirmed. */
+export interface PendingWithdrawal {
+  gameId: string;
+  claimId?: string;
+  correction?: number;
+  /** The ruling as the list shows it. */
+  ruling: string;
+  /** What it does to the score now, which the withdrawal undoes. */
+  effect: string;
+  reason: string;
+}
+
+/** A ruling as the console lists it: what it was, what it does to the score, and whether it was withdrawn. */
+export interface RulingLine {
+  at: string;
+  judge: string;
+  text: string;
+  /** What it does to the score now ("-130 to Aces High (N/S), hand 4"). */
+  effect?: string;
+  /** Who withdrew it, when and why. */
+  withdrawn?: { judge: string; reason: string; at: string } | null;
+  /** What the withdrawal form names, for a ruling that can be withdrawn. */
+  withdraw?: { gameId: string; claimId?: string; correction?: number } | null;
+  /** Why this kind of ruling is not withdrawn. */
+  fixed?: string;
+}
+
 export interface JudgeConsoleProps {
   csrf: string;
   judge: string;
@@ -83,11 +110,13 @@ export interface JudgeConsoleProps {
   teams: { tournamentId: string; teamId: string; name: string; tournament: string }[];
   /** Games a correction may apply to. */
   games: { tournamentId: string | null; gameId: string; label: string; finished: boolean; teams: { NS: string; EW: string }; teamIds: { NS: string; EW: string } }[];
-  rulings: { at: string; judge: string; text: string }[];
+  rulings: RulingLine[];
   /** A disqualification to confirm before it is recorded. */
   confirm?: PendingDisqualification | null;
   /** A ruling to confirm before it is recorded. */
   confirmRuling?: PendingRuling | null;
+  /** A withdrawal to confirm before it is recorded. */
+  confirmWithdrawal?: PendingWithdrawal | null;
   error?: string | null;
   done?: string | null;
 }
@@ -110,6 +139,7 @@ export function JudgeConsole(props: JudgeConsoleProps) {
 
       {props.confirm ? <ConfirmDisqualification pending={props.confirm} csrf={csrf} /> : null}
       {props.confirmRuling ? <ConfirmRuling pending={props.confirmRuling} csrf={csrf} /> : null}
+      {props.confirmWithdrawal ? <ConfirmWithdrawal pending={props.confirmWithdrawal} csrf={csrf} /> : null}
 
       <section aria-labelledby="queue-title">
         <h2 id="queue-title">
@@ -296,8 +326,33 @@ export function JudgeConsole(props: JudgeConsoleProps) {
         ) : (
           <ol class="rulings" reversed>
             {props.rulings.map((r) => (
-              <li>
+              <li class={r.withdrawn ? 'ruling is-withdrawn' : 'ruling'} data-ruling={r.withdraw ? (r.withdraw.claimId ?? `correction-${r.withdraw.correction}`) : undefined}>
                 <time datetime={r.at}>{r.at.slice(11, 16)}</time> <strong>{r.judge}</strong>: {r.text}
+                {r.effect ? (
+                  <span class="ruling-effect" data-effect>
+                    {' '}
+                    Effect: {r.effect}.
+                  </span>
+                ) : null}
+                {r.withdrawn ? (
+                  <p class="ruling-withdrawn" data-withdrawn>
+                    Withdrawn at <time datetime={r.withdrawn.at}>{r.withdrawn.at.slice(11, 16)}</time> by {r.withdrawn.judge}: {r.withdrawn.reason}
+                  </p>
+                ) : r.withdraw ? (
+                  <PostForm {...form('/judge/withdrawals')} class="withdraw-form">
+                    <input type="hidden" name="gameId" value={r.withdraw.gameId} />
+                    {r.withdraw.claimId !== undefined ? <input type="hidden" name="claimId" value={r.withdraw.claimId} /> : null}
+                    {r.withdraw.correction !== undefined ? <input type="hidden" name="correction" value={String(r.withdraw.correction)} /> : null}
+                    <label>
+                      Why withdraw it <input name="reason" required maxlength={500} />
+                    </label>
+                    <button type="submit" class="big-button--quiet" data-action="withdraw">
+                      Withdraw this ruling…
+                    </button>
+                  </PostForm>
+                ) : r.fixed ? (
+                  <p class="muted">Not withdrawn: {r.fixed}.</p>
+                ) : null}
               </li>
             ))}
           </ol>
@@ -357,6 +412,36 @@ function ConfirmRuling({ pending, csrf }: { pending: PendingRuling; csrf: string
           <input type="hidden" name="confirm" value="yes" />
           <button type="submit" class={`big-button ${pending.upheld ? 'big-button--danger' : ''}`} data-action="confirm-ruling">
             Yes, {pending.upheld ? 'uphold' : 'deny'} it
+          </button>
+        </form>
+        <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
+          Go back
+        </a>
+      </div>
+    </section>
+  );
+}
+
+/** The step between asking to withdraw a ruling and recording it: which ruling, and what it stops doing. */
+function ConfirmWithdrawal({ pending, csrf }: { pending: PendingWithdrawal; csrf: string }) {
+  return (
+    <section class="confirm-step" aria-labelledby="confirm-withdrawal-title" data-confirm-withdrawal>
+      <h2 id="confirm-withdrawal-title">Withdraw this ruling?</h2>
+      <p>{pending.ruling}</p>
+      <p>
+        Its effect now: {pending.effect}. Withdrawn, it no longer counts and the game is scored again without it. Your reason: “{pending.reason}”. The
+        ruling and its withdrawal both stay in the ledger; a withdrawal cannot itself be withdrawn.
+      </p>
+      <div class="button-row">
+        <form method="post" action="/judge/withdrawals" hx-post="/judge/withdrawals" hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerHTML">
+          <HiddenKeys csrf={csrf} />
+          <input type="hidden" name="gameId" value={pending.gameId} />
+          {pending.claimId !== undefined ? <input type="hidden" name="claimId" value={pending.claimId} /> : null}
+          {pending.correction !== undefined ? <input type="hidden" name="correction" value={String(pending.correction)} /> : null}
+          <input type="hidden" name="reason" value={pending.reason} />
+          <input type="hidden" name="confirm" value="yes" />
+          <button type="submit" class="big-button big-button--danger" data-action="confirm-withdraw">
+            Yes, withdraw it
           </button>
         </form>
         <a class="big-button big-button--quiet" href="/judge" data-action="cancel">

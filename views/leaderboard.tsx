@@ -149,12 +149,12 @@ function standingsRows(
     const crown = team.status === 'champion' ? html`<span class="crown" aria-hidden="true">★ </span>` : '';
     const players = team.players.length > 0 && !shape.individual ? html`<span class="players">${team.players.join(' & ')}</span>` : '';
     const standing = standings.get(team.teamId) ?? { label: 'Playing', short: 'Playing', tone: 'playing' };
-    // In a knockout the badge adds the round a team has reached, or the one it went out in.
-    // (Not in the TV's two or three narrow columns: their badge has room for a word.)
-    const round = reach && !shape.short ? reachText(reach.get(team.teamId)) : null;
+    // In a knockout the badge adds the round a team has reached, or the one it went out in (in
+    // the TV's two or three narrow columns as "R3": their badge has room for a word and that).
+    const round = reach ? reachText(reach.get(team.teamId)) : null;
     // The TV's columns take the short words with the round; a page has room for the full ones.
     const words = shape.short || (round !== null && shape.compact) ? standing.short : standing.label;
-    const badge = round === null ? words : round.startsWith('out') && standing.tone === 'out' ? `${shape.compact ? 'Out' : 'Eliminated'} ${round.slice(4)}` : `${words}, ${round}`;
+    const badge = shape.short ? shortBadge(words, round, standing.tone) : round === null ? words : round.startsWith('out') && standing.tone === 'out' ? `${shape.compact ? 'Out' : 'Eliminated'} ${round.slice(4)}` : `${words}, ${round}`;
     const matches = shape.compact || shape.individual ? '' : html`<td class="num minor">${record(team.wins, team.losses)}</td>`;
     const games = shape.individual ? '' : html`<td class="num${shape.compact ? '' : ' minor'}">${record(team.gamesWon, team.gamesLost)}</td>`;
     // A player's total is the sum of round scores: a player keeps no bags or sets of their own.
@@ -168,6 +168,22 @@ function pageLink(tournament: LeaderboardProps['tournament'], compact: boolean):
   const id = tournament.tournamentId;
   if (compact || id === undefined) return null;
   return isIndividual(tournament) ? (teamId) => playerLink(id, teamId) : (teamId) => teamLink(id, teamId);
+}
+
+/**
+ * A badge for the TV's narrow columns: the short word and the round in a few letters ("Out R2",
+ * "Winners R3", "Losers LR2", "Out in final"); a word that already names the round ("Round 3")
+ * stands alone.
+ */
+function shortBadge(words: string, round: string | null, tone: string): string {
+  if (round === null) return words;
+  const out = round.startsWith('out in ');
+  const where = (out ? round.slice(7) : round)
+    .replace(/^losers round (\d+)$/, 'LR$1')
+    .replace(/^round (\d+)$/, 'R$1')
+    .replace(/^the /, '');
+  if (out) return tone === 'out' ? `Out ${where}` : `${words} ${where}`;
+  return /^Round \d/.test(words) ? words : `${words} ${where}`;
 }
 
 function isIndividual(tournament: Partial<Pick<TournamentModel, 'format'>>): boolean {

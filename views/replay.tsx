@@ -56,7 +56,7 @@ export interface ReplayClaim {
   seat: Seat;
   trick: number | null;
   ref: LedgerRef;
-  ruling: { upheld: boolean; judge: string; note: string; ref: LedgerRef } | null;
+  ruling: { upheld: boolean; judge: string; note: string; ref: LedgerRef; withdrawn?: { judge: string; reason: string; ref: LedgerRef } } | null;
   /** What the ruling changed in the hand's points; null until the hand is scored with it. */
   effect: Record<Team, number> | null;
 }
@@ -193,16 +193,26 @@ export function handReplay(game: GameModel, hand: number, events: readonly Recor
     const p = e.payload as { claimId: string; seat: Seat; trick: number | null };
     const rulingEvent = ours.find((r) => r.type === 'RulingGiven' && (r.payload as GameEventPayload).claimId === p.claimId);
     const r = rulingEvent?.payload as { upheld: boolean; judge: string; note: string } | undefined;
+    // A ruling withdrawn later stays shown, marked, with no effect (the record leaves it out).
+    const withdrawal = ours.find((w) => w.type === 'RulingWithdrawn' && (w.payload as GameEventPayload).claimId === p.claimId);
+    const w = withdrawal?.payload as { judge: string; reason: string } | undefined;
     return {
       seat: p.seat,
       trick: p.trick,
       ref: ref(e, `renege claimed against ${SEAT_NAMES[p.seat]}${p.trick !== null ? `, trick ${p.trick}` : ''}`),
-      ruling: rulingEvent && r ? { ...r, ref: ref(rulingEvent, `${r.judge} ${r.upheld ? 'upheld' : 'rejected'} the claim`) } : null,
+      ruling:
+        rulingEvent && r
+          ? {
+              ...r,
+              ref: ref(rulingEvent, `${r.judge} ${r.upheld ? 'upheld' : 'rejected'} the claim`),
+              ...(withdrawal && w ? { withdrawn: { judge: w.judge, reason: w.reason, ref: ref(withdrawal, `${w.judge} withdrew the ruling`) } } : {}),
+            }
+          : null,
       effect: null,
     };
   });
   const closed = game.hands[hand - 1];
-  const ruled = claims.filter((c) => c.ruling);
+  const ruled = claims.filter((c) => c.ruling && !c.ruling.withdrawn);
   if (closed && !closed.misdeal) ruled.forEach((claim, k) => (claim.effect = rulingEffect(game, hand, k)));
 
   const previous = game.rows[hand - 2];
@@ -304,6 +314,7 @@ export function ReplayPage({ replay, step, gameLink }: ReplayPageProps) {
   for (const claim of claimsHere) {
     refs.push(claim.ref);
     if (claim.ruling) refs.push(claim.ruling.ref);
+    if (claim.ruling?.withdrawn) refs.push(claim.ruling.withdrawn.ref);
   }
   if (step === last) for (const t of replay.takenBack) refs.push(t.entry, t.undo);
   refs.sort((a, b) => a.position - b.position);
@@ -540,7 +551,9 @@ function Claims({ claims, names }: { claims: ReplayClaim[]; names: Record<Team, 
               <>
                 Ruling by {c.ruling.judge}: {c.ruling.upheld ? 'upheld' : 'rejected'}
                 {c.ruling.note ? ` (${c.ruling.note})` : ''}.{' '}
-                {c.effect
+                {c.ruling.withdrawn
+                  ? `Withdrawn by ${c.ruling.withdrawn.judge} (${c.ruling.withdrawn.reason}): it no longer counts.`
+                  : c.effect
                   ? `Effect on the hand's points: ${TEAMS.map((t) => `${names[t]} ${signed(c.effect![t])}`).join(', ')}.`
                   : 'Its effect shows once the hand is scored.'}
               </>
