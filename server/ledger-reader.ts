@@ -12,10 +12,12 @@ import { type DigestCheck, createEventStore, ledgerHead } from '../events/event-
 import { domainEvents } from '../events/domain-events.ts';
 import { type ChainHead, type ChainReport, type ChainVerifier, type ChainedRow, GENESIS_HASH, chainVerifier, parseDigest } from '../events/hash-chain.ts';
 import { pageFolder } from '../events/ledger.ts';
+import { exportLine } from '../events/ledger-file.ts';
+import { type ExportPage, exportPageOf } from './export-pages.ts';
+import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
 import { type ReadModels, emptyModels } from '../events/projections.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 
-const encoder = new TextEncoder();
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 const PAGE = 5000;
 
@@ -74,7 +76,7 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
     return models;
   };
 
-  return {
+  const reader = {
     /** The chain as it stands now. */
     check(): ChainCheck {
       if (verifier === null || clock() - walkedFrom >= fullEveryMs) {
@@ -109,6 +111,11 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       };
     },
 
+    /** The tournament at `position` made into its as-of page or standings CSV, here rather than on the server's thread. */
+    pastView(tournamentId: string, position: number, view: PastView): PastAnswer {
+      return renderPast(tournamentId, reader.tournamentAt(tournamentId, position), view);
+    },
+
     /** The last position whose event was appended at or before `ms`. */
     positionAt(ms: number): number {
       let after = 0;
@@ -124,21 +131,16 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       }
     },
 
-    /** NDJSON lines for the rows after `after` up to `upTo`, at most `limit`, and the last position they hold. */
     /**
-     * The next page of the export as NDJSON bytes (empty at the end). Bytes, not text: the worker
-     * hands their buffer to the server's thread without copying it, and the socket takes it as is.
+     * The next page of the export as NDJSON (empty at the end): written into `slot` when one is
+     * given (memory shared with the server's thread), else as bytes whose buffer the worker
+     * hands over without copying (export-pages.ts).
      */
-    exportPage(after: number, upTo: number, limit = 1000): { bytes: Uint8Array; last: number } {
-      let text = '';
-      let last = after;
-      for (const row of rows.all(after, upTo, limit)) {
-        text += `${JSON.stringify({ ...row, payload: JSON.parse(row.payload) as unknown, meta: JSON.parse(row.meta) as unknown })}\n`;
-        last = row.position;
-      }
-      return { bytes: encoder.encode(text), last };
+    exportPage(after: number, upTo: number, limit = 1000, slot?: Uint8Array): ExportPage {
+      return exportPageOf(rows.all(after, upTo, limit), exportLine, after, slot);
     },
   };
+  return reader;
 }
 
 /**
