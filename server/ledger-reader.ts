@@ -2,7 +2,8 @@
  * The reads that walk the whole ledger, over a connection of their own: the chain's
  * verification (carried on from where it stopped as the ledger grows, and walked again from
  * position 1 at most every `fullEveryMs` to catch a row edited in place), a tournament as it
- * stood at a past position (the models kept for the last positions asked for), the position an
+ * stood at a past position (the models kept for the last positions asked for, and carried
+ * forward from the nearest of them below the one asked), the position an
  * event was appended by a time, and the export a page at a time. Synchronous: the server runs
  * it on a worker thread of its own (ledger-reader-worker.ts), so these walks never hold up the
  * tables' entries or the screens, nor their garbage collection.
@@ -69,7 +70,12 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       kept.set(position, found);
       return found;
     }
-    const models = emptyModels();
+    // Carried forward from the nearest kept position below, when there is one (stepping
+    // through the ledger, or a later position asked after an earlier one), else from position 0.
+    let below: number | undefined;
+    for (const at of kept.keys()) if (at < position && (below === undefined || at > below)) below = at;
+    const models = below === undefined ? emptyModels() : kept.get(below)!;
+    if (below !== undefined) kept.delete(below);
     while (models.position < position && foldPage(models, position, PAGE) > 0);
     kept.set(position, models);
     while (kept.size > keep) kept.delete(kept.keys().next().value!);

@@ -106,6 +106,15 @@ describe('ledger-wide reads', () => {
     }
   });
 
+  it('carry a past tournament forward from the position asked before, to what a fold from position 0 gives', () => {
+    const head = temp.ledger.store.head().position;
+    const tournamentId = Object.keys(temp.ledger.models.tournaments)[0]!;
+    const stepping = createLedgerReader(temp.ledger.database);
+    for (const position of [100, 101, Math.floor(head / 2), head, 50]) {
+      expect(stepping.tournamentAt(tournamentId, position)).toEqual(createLedgerReader(temp.ledger.database).tournamentAt(tournamentId, position));
+    }
+  });
+
   it('carry the chain walk on as events are appended, and walk again from position 1 to find a row edited in place', async () => {
     let now = 0;
     const watch = createLedgerReader(temp.ledger.database, { fullEveryMs: 1000, clock: () => now });
