@@ -216,8 +216,8 @@ function directExport(call: Call, upTo: number, out: ExportTarget, slotBytes: nu
   let stopped = false;
   let fallback: ReadableStreamDefaultReader<Uint8Array> | null = null;
   let started = false;
-  const shared = new SharedArrayBuffer(2 * slotBytes);
-  const slots = [new Uint8Array(shared, 0, slotBytes), new Uint8Array(shared, slotBytes, slotBytes)] as const;
+  // Made when the body is first read (never, for a HEAD request).
+  let slots: readonly [Uint8Array, Uint8Array] = [new Uint8Array(0), new Uint8Array(0)];
   const fill = (after: number, slot: 0 | 1) => call<ExportPage>('exportPage', after, upTo, 1000, slots[slot]);
   const written = (chunk: Uint8Array) =>
     new Promise<void>((resolve) => {
@@ -243,6 +243,10 @@ function directExport(call: Call, upTo: number, out: ExportTarget, slotBytes: nu
           // The server writes the head as soon as the handler answers, before it reads the body.
           for (let i = 0; i < 3 && !out.headersSent; i++) await new Promise((resolve) => setImmediate(resolve));
           if (!out.headersSent) fallback = pagedExport(call, upTo).getReader();
+          else {
+            const shared = new SharedArrayBuffer(2 * slotBytes);
+            slots = [new Uint8Array(shared, 0, slotBytes), new Uint8Array(shared, slotBytes, slotBytes)];
+          }
         }
         if (fallback) {
           const { done, value } = await fallback.read();
@@ -256,7 +260,7 @@ function directExport(call: Call, upTo: number, out: ExportTarget, slotBytes: nu
           while (!stopped && !out.destroyed) {
             const page = await next;
             const chunk = page.bytes ?? slots[slot].subarray(0, page.written);
-            if (chunk.byteLength === 0) break;
+            if (chunk.byteLength === 0 || stopped || out.destroyed) break;
             const other: 0 | 1 = slot === 0 ? 1 : 0;
             next = fill(page.last, other);
             await written(chunk);
