@@ -40,9 +40,17 @@ let simulated: { path: string; events: number } | null = null;
 
 /**
  * A copy of the simulated 64-team ledger in `dir`: simulated once per run (a minute or so) and
- * copied for each benchmark that needs it. The original goes when the process exits.
+ * copied for each benchmark that needs it. The original goes when the process exits (one named by
+ * BENCH_LEDGER is used as it is, and kept).
  */
 export function tournamentLedgerCopy(dir: string): { path: string; events: number } {
+  // A copy kept from an earlier run (BENCH_LEDGER=path) saves the minute, when only a group or two is run.
+  const kept = process.env.BENCH_LEDGER;
+  if (!simulated && kept) {
+    const ledger = openLedger({ path: kept, readonly: true, snapshotEvery: Number.MAX_SAFE_INTEGER, onNotice: () => {} });
+    simulated = { path: kept, events: ledger.store.head().position };
+    ledger.close();
+  }
   if (!simulated) {
     const home = mkdtempSync(join(tmpdir(), 'spades-simulated-'));
     process.once('exit', () => rmSync(home, { recursive: true, force: true }));

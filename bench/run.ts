@@ -2,8 +2,11 @@
  * `npm run bench`: runs every benchmark in turn, prints each figure as it lands, then writes
  * `bench/results.json` and `bench/RESULTS.md` with the machine they were measured on. Figures
  * from different machines are not comparable, which is why the machine travels with them.
+ *
+ * `npm run bench -- WORDS…` runs only the groups whose name contains one of the words, and
+ * replaces just their rows in the results; each such group is marked with the date it ran.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { arch, cpus, release, totalmem, type } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { engineBench } from './engine.ts';
@@ -16,10 +19,11 @@ import { scoreBench } from './score.ts';
 import { heavyReadsBench } from './heavy-reads.ts';
 import { schemasBench } from './schemas.ts';
 import { clusterBench } from './pg-cluster.ts';
+import { exportsBench } from './exports.ts';
 import type { Benchmark, Figure } from './harness.ts';
 
 /** Every benchmark, in the order run. Add a benchmark by importing it and listing it here. */
-const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, pgAppendBench, schemasBench, rebuildBench, heavyReadsBench, renderBench, sseBench, clusterBench];
+const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, pgAppendBench, schemasBench, rebuildBench, heavyReadsBench, exportsBench, renderBench, sseBench, clusterBench];
 
 export interface Machine {
   cpu: string;
@@ -34,6 +38,8 @@ export interface GroupResult {
   group: string;
   seconds: number;
   figures: Figure[];
+  /** When the group was run on its own, after the full run the machine's date is from. */
+  date?: string;
 }
 
 function machine(): Machine {
@@ -73,6 +79,7 @@ function markdown(m: Machine, groups: readonly GroupResult[]): string {
     `- OS: ${m.os}`,
     `- Node: ${m.node}`,
     `- Date: ${m.date}`,
+    ...groups.filter((g) => g.date).map((g) => `- Group "${g.group}" run again on its own: ${g.date}`),
     '',
     '| group | figure | median | p99 | unit | samples | compared to | goal | met |',
     '|---|---|--:|--:|---|--:|---|---|---|',
@@ -92,22 +99,36 @@ function markdown(m: Machine, groups: readonly GroupResult[]): string {
 async function main(): Promise<void> {
   const m = machine();
   console.log(`benchmarks on ${m.cpu}, ${m.cores} cores, ${m.os}, Node ${m.node}`);
+  const words = process.argv.slice(2).map((w) => w.toLowerCase());
+  const chosen = words.length === 0 ? BENCHMARKS : BENCHMARKS.filter((b) => words.some((w) => b.group.toLowerCase().includes(w)));
+  if (chosen.length === 0) throw new Error(`no benchmark group's name contains ${words.join(' or ')}; the groups are: ${BENCHMARKS.map((b) => b.group).join(', ')}`);
   const groups: GroupResult[] = [];
   const started = process.hrtime.bigint();
-  for (const bench of BENCHMARKS) {
+  for (const bench of chosen) {
     console.log(`\n${bench.group}: running…`);
     const start = process.hrtime.bigint();
     const figures = await bench.run();
     const seconds = Number(process.hrtime.bigint() - start) / 1e9;
     for (const f of figures) console.log(`  ${describeFigure(f)}`);
     console.log(`  (${seconds.toFixed(1)} s)`);
-    groups.push({ group: bench.group, seconds: Math.round(seconds * 10) / 10, figures });
+    groups.push({ group: bench.group, seconds: Math.round(seconds * 10) / 10, figures, ...(words.length > 0 ? { date: new Date().toISOString() } : {}) });
   }
 
-  const json = { machine: m, groups };
   const here = (name: string) => fileURLToPath(new URL(name, import.meta.url));
+  let json = { machine: m, groups };
+  if (words.length > 0 && existsSync(here('results.json'))) {
+    // Only the groups run replace theirs; the rest, and the machine of the full run, stay.
+    const earlier = JSON.parse(readFileSync(here('results.json'), 'utf8')) as { machine: Machine; groups: GroupResult[] };
+    if (earlier.machine.cpu !== m.cpu || earlier.machine.cores !== m.cores) {
+      console.warn(`the other groups were measured on ${earlier.machine.cpu} (${earlier.machine.cores} cores), not this machine: run them all again to compare`);
+    }
+    const ran = new Map(groups.map((g) => [g.group, g]));
+    const order = BENCHMARKS.map((b) => b.group);
+    const merged = [...earlier.groups.filter((g) => !ran.has(g.group)), ...groups].sort((a, b) => order.indexOf(a.group) - order.indexOf(b.group));
+    json = { machine: earlier.machine, groups: merged };
+  }
   writeFileSync(here('results.json'), JSON.stringify(json, null, 2) + '\n');
-  writeFileSync(here('RESULTS.md'), markdown(m, groups));
+  writeFileSync(here('RESULTS.md'), markdown(json.machine, json.groups));
 
   const goals = groups.flatMap((g) => g.figures).filter((f) => f.met !== undefined);
   const missed = goals.filter((f) => !f.met);

@@ -10,15 +10,14 @@ import { AppendRefusedError, VersionConflictError } from '../events/event-store.
 import { InvalidPayloadError } from '../events/event-types.ts';
 import { DigestFormatError, formatDigest } from '../events/hash-chain.ts';
 import type { ServedLedger } from '../events/ledger.ts';
-import { BusyError, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';
-import type { PastTournament } from './ledger-reader.ts';
-import type { TeamRow, TournamentModel } from '../events/read-models.ts';
+import { BusyError, type ExportTarget, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';
+import type { PastView } from './past-views.tsx';
+import { standingsCsv } from './standings-csv.ts';
 import { type ImportTarget, RecordImportError, importRecord } from '../events/record-import.ts';
 import { replayDecisionProblem } from './replay-check.ts';
 import { gameStream } from '../events/streams.ts';
 import { readJson } from './request-input.ts';
 import { clientAddress } from './client-address.ts';
-import { AsOfPage } from '../views/as-of.tsx';
 import { Layout } from '../views/layout.tsx';
 import { rankTeams } from '../views/leaderboard.tsx';
 import { ReplayPage, handReplay, replayLink, stepCount } from '../views/replay.tsx';
@@ -79,51 +78,43 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
       throw error;
     }
   };
-  const foldAsOf = (tournamentId: string, positionText: string | undefined, atText: string | undefined) => readAsOf(ledger, reads, tournamentId, positionText, atText, Date.parse(now()));
+  const askedPosition = (positionText: string | undefined, atText: string | undefined) => readAsOf(ledger, reads, positionText, atText, Date.parse(now()));
 
   app.get('/tournaments/:tournamentId/as-of', (c) => {
     const tournamentId = c.req.param('tournamentId');
     const state = tournamentById(ledger.models, tournamentId);
     if (!state) return refusePage(c, 404, `tournament ${tournamentId} does not exist`);
     return heavy(c, async () => {
-      const asOf = await foldAsOf(tournamentId, c.req.query('position'), c.req.query('at'));
-      if ('error' in asOf) return refusePage(c, 400, `tournament ${tournamentId}: ${asOf.error}`);
-      const past = asOf.tournament;
+      const asked = await askedPosition(c.req.query('position'), c.req.query('at'));
+      if ('error' in asked) return refusePage(c, 400, `tournament ${tournamentId}: ${asked.error}`);
       const head = (await ledger.store.head()).position;
-      return c.html(
-        String(
-          <AsOfPage
-            tournamentId={tournamentId}
-            tournament={past?.model ?? null}
-            position={asOf.position}
-            at={asOf.at}
-            head={head}
-            gamesToWin={past?.gamesToWin ?? state.format.gamesToWin}
-            {...(asOf.askedAt ? { askedAt: asOf.askedAt } : {})}
-          />,
-        ),
-      );
+      // Folded and rendered on the reader's thread: only the page's text comes back.
+      const view: PastView = { kind: 'as-of', head, gamesToWin: state.format.gamesToWin, ...(asked.askedAt ? { askedAt: asked.askedAt } : {}) };
+      return c.html((await reads.pastView(tournamentId, asked.position, view)).body);
     });
   });
 
   app.get('/tournaments/:tournamentId/standings.csv', async (c) => {
     const tournamentId = c.req.param('tournamentId');
-    if (!tournamentById(ledger.models, tournamentId)) return c.json({ error: `tournament ${tournamentId} does not exist` }, 404);
+    const state = tournamentById(ledger.models, tournamentId);
+    if (!state) return c.json({ error: `tournament ${tournamentId} does not exist` }, 404);
     const asked = c.req.query('position') !== undefined || c.req.query('at') !== undefined;
-    const answer = (tournament: TournamentModel | undefined, position: number) => {
-      const rows = tournament ? rankTeams(tournament) : [];
+    const answer = (csv: string, position: number) => {
       const suffix = asked ? `-at-${position}` : '';
-      return c.body(standingsCsv(rows), 200, {
+      return c.body(csv, 200, {
         'content-type': 'text/csv; charset=utf-8',
         'content-disposition': `attachment; filename="${tournamentId.replace(/[^A-Za-z0-9._-]/g, '_')}-standings${suffix}.csv"`,
         'x-ledger-position': String(position),
       });
     };
-    if (!asked) return answer(tournamentById(ledger.models, tournamentId)?.model, ledger.models.position);
+    // As it stands: the models this thread holds, ranked as the leaderboard ranks them (a
+    // bracket's worth of rows, whatever the ledger's length).
+    if (!asked) return answer(standingsCsv(rankTeams(state.model)), ledger.models.position);
     return heavy(c, async () => {
-      const asOf = await foldAsOf(tournamentId, c.req.query('position'), c.req.query('at'));
-      if ('error' in asOf) return c.json({ error: `tournament ${tournamentId}: ${asOf.error}` }, 400);
-      return answer(asOf.tournament?.model, asOf.position);
+      const past = await askedPosition(c.req.query('position'), c.req.query('at'));
+      if ('error' in past) return c.json({ error: `tournament ${tournamentId}: ${past.error}` }, 400);
+      const { position, body } = await reads.pastView(tournamentId, past.position, { kind: 'standings' });
+      return answer(body, position);
     });
   });
 
@@ -147,7 +138,9 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     // Streamed a page at a time up to the head as the download starts, so the digest header
     // matches the lines, memory stays bounded, and other requests run between pages.
     const head = await ledger.store.head();
-    return c.body(reads.exportStream(head.position), 200, {
+    // Under the real server the pages go straight into its response (heavy-reads.ts).
+    const out = (c.env as { outgoing?: ExportTarget } | undefined)?.outgoing;
+    return c.body(reads.exportStream(head.position, out && 'headersSent' in out ? out : undefined), 200, {
       'content-type': 'application/x-ndjson; charset=utf-8',
       'content-disposition': 'attachment; filename="ledger.ndjson"',
       'x-ledger-digest': formatDigest(head),
@@ -225,37 +218,25 @@ function importTarget(body: unknown): { target: ImportTarget } | { error: string
   return { target: { gameId, teams: { NS: t.NS, EW: t.EW } } };
 }
 
-type AsOf = (PastTournament & { askedAt?: string }) | { error: string };
+type AsOf = { position: number; askedAt?: string } | { error: string };
 
 /**
- * A tournament as it stood at a position, or after the last event appended at or before a time,
- * folded afresh by the projections' own fold (on the reader's thread, and kept for the positions
- * asked for last), so the answer is the rebuild stopped there, not a guess from today's models.
+ * The position an as-of read asks for: given, or the last event appended at or before a time.
+ * The tournament there is folded afresh by the projections' own fold on the reader's thread (and
+ * kept for the positions asked for last), so the answer is the rebuild stopped there, not a guess
+ * from today's models.
  */
-async function readAsOf(
-  ledger: ServedLedger,
-  reads: HeavyReads,
-  tournamentId: string,
-  positionText: string | undefined,
-  atText: string | undefined,
-  nowMs: number,
-): Promise<AsOf> {
+async function readAsOf(ledger: ServedLedger, reads: HeavyReads, positionText: string | undefined, atText: string | undefined, nowMs: number): Promise<AsOf> {
   const head = ledger.models.position;
   if (positionText !== undefined && atText !== undefined) return { error: 'give a position or a time (at), not both' };
-  let position: number;
-  let askedAt: string | undefined;
   if (atText !== undefined) {
     const ms = momentOf(atText, nowMs);
     if (Number.isNaN(ms)) return { error: `at must be a time such as 2026-01-01T10:00:00Z, or a time of day such as 12:37 (today, by the venue's clock), not '${atText}'` };
-    askedAt = new Date(ms).toISOString();
-    position = Math.min(await reads.positionAt(ms), head);
-  } else {
-    const text = positionText ?? String(head);
-    if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `position must be a whole number from 0 to ${head}, not '${text}'` };
-    position = Number(text);
+    return { position: Math.min(await reads.positionAt(ms), head), askedAt: new Date(ms).toISOString() };
   }
-  const past = await reads.tournamentAt(tournamentId, position);
-  return { ...past, ...(askedAt ? { askedAt } : {}) };
+  const text = positionText ?? String(head);
+  if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `position must be a whole number from 0 to ${head}, not '${text}'` };
+  return { position: Number(text) };
 }
 
 /**
@@ -276,36 +257,4 @@ function momentOf(text: string, nowMs: number): number {
   }
   const zoned = /(Z|[+-]\d\d:?\d\d)$/i.test(text) ? text : `${text}Z`;
   return /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text) ? Date.parse(zoned) : NaN;
-}
-
-const CSV_COLUMNS = ['rank', 'team_id', 'team', 'players', 'seed', 'status', 'wins', 'losses', 'games_won', 'games_lost', 'points', 'bags', 'sets'];
-
-/** Standings as CSV (RFC 4180), ranked as the leaderboard ranks them. */
-export function standingsCsv(rows: readonly TeamRow[]): string {
-  const lines = [CSV_COLUMNS.join(',')];
-  rows.forEach((row, i) => {
-    const cells = [
-      String(i + 1),
-      csvText(row.teamId),
-      csvText(row.name),
-      csvText(row.players.join(' & ')),
-      row.seed === null ? '' : String(row.seed),
-      row.status,
-      String(row.wins),
-      String(row.losses),
-      String(row.gamesWon),
-      String(row.gamesLost),
-      String(row.points),
-      String(row.bags),
-      String(row.sets),
-    ];
-    lines.push(cells.join(','));
-  });
-  return `${lines.join('\r\n')}\r\n`;
-}
-
-function csvText(value: string): string {
-  // A name a spreadsheet would read as a formula is kept as text.
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

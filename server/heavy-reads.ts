@@ -11,9 +11,11 @@ import type { ChainReport } from '../events/hash-chain.ts';
 import type { Ledger, ServedLedger } from '../events/ledger.ts';
 import type { PostgresLedger } from '../events/pg-served-ledger.ts';
 import { pgDigestAgainst } from './pg-heavy-reads.ts';
-import { type ChainCheck, type LedgerReader, type PastTournament, createLedgerReader, digestAgainst } from './ledger-reader.ts';
+import { type ChainCheck, type LedgerReader, createLedgerReader, digestAgainst } from './ledger-reader.ts';
 import type { ReaderAnswer, ReaderRequest, ReaderSource } from './ledger-reader-worker.ts';
 import { readerWorkerFile } from './reader-worker-file.ts';
+import { EXPORT_SLOT_BYTES, type ExportPage } from './export-pages.ts';
+import type { PastAnswer, PastView } from './past-views.tsx';
 
 /** A heavy read refused because its address (or the room) already has its share running. */
 export class BusyError extends Error {}
@@ -134,17 +136,21 @@ export interface HeavyReads {
   check(): Promise<ChainCheck>;
   /** Whether a digest noted earlier is part of the chain as `report` found it. Throws DigestFormatError. */
   digest(report: ChainReport, digest: string): DigestCheck | Promise<DigestCheck>;
-  tournamentAt(tournamentId: string, position: number): Promise<PastTournament>;
+  /** The tournament at a past position as its as-of page or standings CSV, made on the reader's thread. */
+  pastView(tournamentId: string, position: number, view: PastView): Promise<PastAnswer>;
   positionAt(ms: number): Promise<number>;
-  /** The ledger as NDJSON up to `upTo`, a page at a time as the client takes it. */
-  exportStream(upTo: number): ReadableStream<Uint8Array>;
+  /**
+   * The ledger as NDJSON up to `upTo`, a page at a time as the client takes it. Given the
+   * server's response, the pages are written into it straight from memory shared with the reader.
+   */
+  exportStream(upTo: number, out?: ExportTarget): ReadableStream<Uint8Array>;
 }
 
 /**
  * The heavy reads over a ledger: on a worker thread for a file or a PostgreSQL database, in
  * this thread for a ledger held in memory.
  */
-export function createHeavyReads(served: ServedLedger): HeavyReads {
+export function createHeavyReads(served: ServedLedger, options: { exportSlotBytes?: number } = {}): HeavyReads {
   let call: Call;
   let digest: HeavyReads['digest'];
   if (served.backend === 'postgres') {
@@ -165,24 +171,115 @@ export function createHeavyReads(served: ServedLedger): HeavyReads {
       return checking;
     },
     digest,
-    tournamentAt: (tournamentId, position) => call<PastTournament>('tournamentAt', tournamentId, position),
+    pastView: (tournamentId, position, view) => call<PastAnswer>('pastView', tournamentId, position, view),
     positionAt: (ms) => call<number>('positionAt', ms),
-    exportStream(upTo) {
-      let after = 0;
-      return new ReadableStream<Uint8Array>(
-        {
-          async pull(controller) {
-            const page = await call<{ bytes: Uint8Array; last: number }>('exportPage', after, upTo, 1000);
-            if (page.bytes.byteLength === 0) {
-              controller.close();
-              return;
-            }
-            after = page.last;
-            controller.enqueue(page.bytes);
-          },
-        },
-        { highWaterMark: 2 },
-      );
-    },
+    exportStream: (upTo, out) => (out ? directExport(call, upTo, out, options.exportSlotBytes ?? EXPORT_SLOT_BYTES) : pagedExport(call, upTo)),
   };
+}
+
+/** The export's pages as a stream, each in a buffer of its own: for a response read in this process. */
+function pagedExport(call: Call, upTo: number): ReadableStream<Uint8Array> {
+  let after = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const page = await call<ExportPage>('exportPage', after, upTo, 1000);
+        if (!page.bytes || page.bytes.byteLength === 0) {
+          controller.close();
+          return;
+        }
+        after = page.last;
+        controller.enqueue(page.bytes);
+      },
+    },
+    { highWaterMark: 2 },
+  );
+}
+
+/** The server's response to a client, as the export writes to it (node's ServerResponse). */
+export interface ExportTarget {
+  readonly headersSent: boolean;
+  readonly destroyed: boolean;
+  write(chunk: Uint8Array, callback: (error?: Error | null) => void): boolean;
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * The export written straight into the server's response, once the headers the app set have
+ * gone out: the reader fills one of two slots of shared memory while the socket takes the other,
+ * and a slot is filled again only once the socket has taken all of it (the write's callback), so
+ * a slow client holds the reader back instead of filling memory. The stream itself carries no
+ * bytes: it ends when the last page is written, and the server then ends the response.
+ */
+function directExport(call: Call, upTo: number, out: ExportTarget, slotBytes: number): ReadableStream<Uint8Array> {
+  let stopped = false;
+  let fallback: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  let started = false;
+  // Made when the body is first read (never, for a HEAD request).
+  let slots: readonly [Uint8Array, Uint8Array] = [new Uint8Array(0), new Uint8Array(0)];
+  const fill = (after: number, slot: 0 | 1) => call<ExportPage>('exportPage', after, upTo, 1000, slots[slot]);
+  const written = (chunk: Uint8Array) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('close', gone);
+        resolve();
+      };
+      const gone = () => {
+        stopped = true;
+        done();
+      };
+      out.once('close', gone);
+      out.write(chunk, (error) => {
+        if (error) stopped = true;
+        done();
+      });
+    });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          // The server writes the head as soon as the handler answers, before it reads the body.
+          for (let i = 0; i < 3 && !out.headersSent; i++) await new Promise((resolve) => setImmediate(resolve));
+          if (!out.headersSent) fallback = pagedExport(call, upTo).getReader();
+          else {
+            const shared = new SharedArrayBuffer(2 * slotBytes);
+            slots = [new Uint8Array(shared, 0, slotBytes), new Uint8Array(shared, slotBytes, slotBytes)];
+          }
+        }
+        if (fallback) {
+          const { done, value } = await fallback.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+          return;
+        }
+        let slot: 0 | 1 = 0;
+        let next = fill(0, slot);
+        try {
+          while (!stopped && !out.destroyed) {
+            const page = await next;
+            const chunk = page.bytes ?? slots[slot].subarray(0, page.written);
+            if (chunk.byteLength === 0 || stopped || out.destroyed) break;
+            const other: 0 | 1 = slot === 0 ? 1 : 0;
+            next = fill(page.last, other);
+            await written(chunk);
+            slot = other;
+          }
+        } finally {
+          next.catch(() => {});
+        }
+        try {
+          controller.close();
+        } catch {
+          // the server cancelled the stream when the client went away
+        }
+      },
+      cancel() {
+        stopped = true;
+        return fallback?.cancel();
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }

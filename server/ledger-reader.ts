@@ -2,7 +2,8 @@
  * The reads that walk the whole ledger, over a connection of their own: the chain's
  * verification (carried on from where it stopped as the ledger grows, and walked again from
  * position 1 at most every `fullEveryMs` to catch a row edited in place), a tournament as it
- * stood at a past position (the models kept for the last positions asked for), the position an
+ * stood at a past position (the models kept for the last positions asked for, and carried
+ * forward from the nearest of them below the one asked), the position an
  * event was appended by a time, and the export a page at a time. Synchronous: the server runs
  * it on a worker thread of its own (ledger-reader-worker.ts), so these walks never hold up the
  * tables' entries or the screens, nor their garbage collection.
@@ -12,10 +13,12 @@ import { type DigestCheck, createEventStore, ledgerHead } from '../events/event-
 import { domainEvents } from '../events/domain-events.ts';
 import { type ChainHead, type ChainReport, type ChainVerifier, type ChainedRow, GENESIS_HASH, chainVerifier, parseDigest } from '../events/hash-chain.ts';
 import { pageFolder } from '../events/ledger.ts';
+import { exportLine } from '../events/ledger-file.ts';
+import { type ExportPage, exportPageOf } from './export-pages.ts';
+import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
 import { type ReadModels, emptyModels } from '../events/projections.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 
-const encoder = new TextEncoder();
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 const PAGE = 5000;
 
@@ -67,14 +70,19 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       kept.set(position, found);
       return found;
     }
-    const models = emptyModels();
+    // Carried forward from the nearest kept position below, when there is one (stepping
+    // through the ledger, or a later position asked after an earlier one), else from position 0.
+    let below: number | undefined;
+    for (const at of kept.keys()) if (at < position && (below === undefined || at > below)) below = at;
+    const models = below === undefined ? emptyModels() : kept.get(below)!;
+    if (below !== undefined) kept.delete(below);
     while (models.position < position && foldPage(models, position, PAGE) > 0);
     kept.set(position, models);
     while (kept.size > keep) kept.delete(kept.keys().next().value!);
     return models;
   };
 
-  return {
+  const reader = {
     /** The chain as it stands now. */
     check(): ChainCheck {
       if (verifier === null || clock() - walkedFrom >= fullEveryMs) {
@@ -109,6 +117,11 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       };
     },
 
+    /** The tournament at `position` made into its as-of page or standings CSV, here rather than on the server's thread. */
+    pastView(tournamentId: string, position: number, view: PastView): PastAnswer {
+      return renderPast(tournamentId, reader.tournamentAt(tournamentId, position), view);
+    },
+
     /** The last position whose event was appended at or before `ms`. */
     positionAt(ms: number): number {
       let after = 0;
@@ -124,21 +137,16 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       }
     },
 
-    /** NDJSON lines for the rows after `after` up to `upTo`, at most `limit`, and the last position they hold. */
     /**
-     * The next page of the export as NDJSON bytes (empty at the end). Bytes, not text: the worker
-     * hands their buffer to the server's thread without copying it, and the socket takes it as is.
+     * The next page of the export as NDJSON (empty at the end): written into `slot` when one is
+     * given (memory shared with the server's thread), else as bytes whose buffer the worker
+     * hands over without copying (export-pages.ts).
      */
-    exportPage(after: number, upTo: number, limit = 1000): { bytes: Uint8Array; last: number } {
-      let text = '';
-      let last = after;
-      for (const row of rows.all(after, upTo, limit)) {
-        text += `${JSON.stringify({ ...row, payload: JSON.parse(row.payload) as unknown, meta: JSON.parse(row.meta) as unknown })}\n`;
-        last = row.position;
-      }
-      return { bytes: encoder.encode(text), last };
+    exportPage(after: number, upTo: number, limit = 1000, slot?: Uint8Array): ExportPage {
+      return exportPageOf(rows.all(after, upTo, limit), exportLine, after, slot);
     },
   };
+  return reader;
 }
 
 /**

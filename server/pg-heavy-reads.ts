@@ -14,10 +14,11 @@ import { foldEvents } from '../events/ledger.ts';
 import type { PgEventStore } from '../events/pg-event-store.ts';
 import { type ReadModels, emptyModels } from '../events/projections.ts';
 import type { ChainCheck, PastTournament } from './ledger-reader.ts';
+import { type ExportPage, exportPageOf } from './export-pages.ts';
+import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
 
 // Rows read at a time.
 const PAGE = 1000;
-const encoder = new TextEncoder();
 
 export interface PgHeavyReadOptions {
   fullEveryMs?: number;
@@ -55,7 +56,7 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
     return models;
   };
 
-  return {
+  const reader = {
     /** The chain as it stands now. */
     check: () =>
       inTurn(async (): Promise<ChainCheck> => {
@@ -88,6 +89,9 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
         };
       }),
 
+    /** The tournament at `position` made into its as-of page or standings CSV, on the reader's thread. */
+    pastView: async (tournamentId: string, position: number, view: PastView): Promise<PastAnswer> => renderPast(tournamentId, await reader.tournamentAt(tournamentId, position), view),
+
     /** The last position whose event was appended at or before `ms`. */
     positionAt: (ms: number) =>
       inTurn(async (): Promise<number> => {
@@ -104,13 +108,14 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
         }
       }),
 
-    /** The next page of the export as NDJSON bytes (empty at the end), and the last position it holds. */
-    exportPage: (after: number, upTo: number, limit = 1000) =>
-      inTurn(async (): Promise<{ bytes: Uint8Array; last: number }> => {
+    /** The next page of the export as NDJSON (empty at the end), into `slot` when one is given (export-pages.ts). */
+    exportPage: (after: number, upTo: number, limit = 1000, slot?: Uint8Array) =>
+      inTurn(async (): Promise<ExportPage> => {
         const rows = await store.kysely.selectFrom('events').selectAll().where('position', '>', after).where('position', '<=', upTo).orderBy('position').limit(limit).execute();
-        return { bytes: encoder.encode(rows.map(exportLine).join('')), last: rows.at(-1)?.position ?? after };
+        return exportPageOf(rows, exportLine, after, slot);
       }),
   };
+  return reader;
 }
 
 /**

@@ -1,12 +1,19 @@
 /**
  * The ledger-wide public reads work a page at a time: the export streams the very lines of
  * `spades export`, the chain walk carries on as the ledger grows and walks again from position 1
- * to catch a row edited in place, and one address runs one such read at a time.
+ * to catch a row edited in place, and one address runs one such read at a time. Under the real
+ * server the export's pages go from memory shared with the reader straight into the response,
+ * and the as-of page and past standings are made on the reader's thread.
  */
+import { EventEmitter } from 'node:events';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
 import { exportLines } from '../events/ledger-file.ts';
-import { BusyError, createHeavyReadGate, createHeavyReads } from '../server/heavy-reads.ts';
+import { BusyError, type ExportTarget, createHeavyReadGate, createHeavyReads } from '../server/heavy-reads.ts';
+import { exportPageOf } from '../server/export-pages.ts';
+import { renderPast } from '../server/past-views.tsx';
 import { createLedgerReader } from '../server/ledger-reader.ts';
 import { createApp } from '../server/app.ts';
 import { type AuditLedger, keepPlaying, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
@@ -26,6 +33,86 @@ describe('ledger-wide reads', () => {
     const res = await app.request('/api/ledger.ndjson');
     expect(res.headers.get('x-ledger-digest')).toBe(temp.ledger.store.digest());
     expect(await res.text()).toBe(streamed);
+  });
+
+  it('write the export into the response from two shared slots, filling a slot again only once the socket has taken it', async () => {
+    const expected = [...exportLines(temp.ledger.database)].join('');
+    const written: Buffer[] = [];
+    let overwritten = 0;
+    const target = Object.assign(new EventEmitter(), {
+      headersSent: true,
+      destroyed: false,
+      write(chunk: Uint8Array, callback: (error?: Error | null) => void) {
+        // Straight from memory the reader shares: no buffer of its own per page.
+        expect(chunk.buffer).toBeInstanceOf(SharedArrayBuffer);
+        const copy = Buffer.from(chunk);
+        written.push(copy);
+        // A slow socket: the chunk must be left as it was until the socket has taken it.
+        setTimeout(() => {
+          if (Buffer.compare(Buffer.from(chunk), copy) !== 0) overwritten++;
+          callback();
+        }, 30);
+        return false;
+      },
+    }) as EventEmitter & ExportTarget;
+    // Slots of 16 KB: the page is cut at the last whole line that fits, and each slot is used many times.
+    const stream = createHeavyReads(temp.ledger, { exportSlotBytes: 16 * 1024 }).exportStream(temp.ledger.store.head().position, target);
+    // The stream carries no bytes of its own: it ends once the last page is written.
+    expect(await stream.getReader().read()).toEqual({ done: true, value: undefined });
+    expect(written.length).toBeGreaterThan(10);
+    expect(overwritten).toBe(0);
+    expect(Buffer.concat(written).toString()).toBe(expected);
+  });
+
+  it('put whole lines in a slot, and send a line longer than the whole slot on its own', () => {
+    const rows = [1, 2, 3].map((position) => ({ position, text: `${'x'.repeat(position === 2 ? 40 : 5)}\n` }));
+    const slot = new Uint8Array(new SharedArrayBuffer(16));
+    expect(exportPageOf(rows, (r) => r.text, 0, slot)).toEqual({ written: 6, last: 1 });
+    const long = exportPageOf(rows.slice(1), (r) => r.text, 1, slot);
+    expect(long.last).toBe(2);
+    expect(new TextDecoder().decode(long.bytes)).toBe(rows[1]!.text);
+    expect(exportPageOf([], (r: (typeof rows)[number]) => r.text, 3, slot)).toEqual({ written: 0, last: 3 });
+  });
+
+  it('answer the export over HTTP with the headers every page gets and the very lines of spades export', async () => {
+    const { app } = createApp({ ledger: temp.ledger });
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
+    if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
+    try {
+      const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/ledger.ndjson`);
+      expect(res.headers.get('x-ledger-digest')).toBe(temp.ledger.store.digest());
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'self'");
+      expect(res.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
+      expect(await res.text()).toBe([...exportLines(temp.ledger.database)].join(''));
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it('make the as-of page and the past standings on the reader thread, as the routes answer them', async () => {
+    const reads = createHeavyReads(temp.ledger);
+    const reader = createLedgerReader(temp.ledger.database);
+    const { app } = createApp({ ledger: temp.ledger });
+    const head = temp.ledger.store.head().position;
+    const tournamentId = Object.keys(temp.ledger.models.tournaments)[0]!;
+    const gamesToWin = temp.ledger.models.tournaments[tournamentId]!.format.gamesToWin;
+    for (const position of [0, Math.floor(head / 2), head]) {
+      const page = await reads.pastView(tournamentId, position, { kind: 'as-of', head, gamesToWin });
+      expect(page).toEqual(renderPast(tournamentId, reader.tournamentAt(tournamentId, position), { kind: 'as-of', head, gamesToWin }));
+      expect(await (await app.request(`/tournaments/${tournamentId}/as-of?position=${position}`)).text()).toBe(page.body);
+      const csv = await reads.pastView(tournamentId, position, { kind: 'standings' });
+      expect(csv.position).toBe(position);
+      expect(await (await app.request(`/tournaments/${tournamentId}/standings.csv?position=${position}`)).text()).toBe(csv.body);
+    }
+  });
+
+  it('carry a past tournament forward from the position asked before, to what a fold from position 0 gives', () => {
+    const head = temp.ledger.store.head().position;
+    const tournamentId = Object.keys(temp.ledger.models.tournaments)[0]!;
+    const stepping = createLedgerReader(temp.ledger.database);
+    for (const position of [100, 101, Math.floor(head / 2), head, 50]) {
+      expect(stepping.tournamentAt(tournamentId, position)).toEqual(createLedgerReader(temp.ledger.database).tournamentAt(tournamentId, position));
+    }
   });
 
   it('carry the chain walk on as events are appended, and walk again from position 1 to find a row edited in place', async () => {

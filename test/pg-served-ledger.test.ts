@@ -10,7 +10,7 @@ import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
 import { driveServedTables } from '../server/table-driver.ts';
 import { createApp } from '../server/app.ts';
 import { createAuth, postgresAuthStorage } from '../server/auth.ts';
-import { standingsCsv } from '../server/audit-routes.tsx';
+import { standingsCsv } from '../server/standings-csv.ts';
 import { rankTeams } from '../views/leaderboard.tsx';
 import { exportPostgresLines } from '../events/pg-ledger.ts';
 import { formatDigest } from '../events/hash-chain.ts';
