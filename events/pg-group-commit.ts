@@ -49,6 +49,8 @@ export interface GroupCommitStats {
   appends: number;
   /** The most commands one transaction answered. */
   largest: number;
+  /** Transactions that took one round trip: the process had been writing alone since its last. */
+  oneTrip: number;
   /**
    * Milliseconds spent in each step, summed over the transactions: waiting for a connection,
    * opening the transaction with the head locked and the batch's versions and command ids read,
@@ -127,6 +129,75 @@ function commitMessage(rows: readonly ChainedRow[], head: ChainHead, channel: st
 
 type Answer<E extends AnyEvent> = { ok: true; value: { written: WrittenBatch<E>[]; duplicate: boolean } } | { ok: false; error: unknown };
 
+/** A command id recorded, with every row its command recorded. */
+type Recorded = Map<string, { first: ChainedRow; rows: ChainedRow[] }>;
+
+interface Decided<E extends AnyEvent> {
+  answers: Answer<E>[];
+  rows: ChainedRow[];
+  head: ChainHead;
+  versions: Map<string, number>;
+  /** A command with an id was refused without its id having been looked up in the ledger, where it may be recorded. */
+  unsure: boolean;
+}
+
+/**
+ * Decides a batch's commands in arrival order against the ledger standing at `head` with the
+ * streams at `versions`, each against the ledger as the commands before it left it: a command id
+ * in `recorded` (or recorded by an earlier command of the batch) answers the first result; any
+ * other command is checked against its streams' versions and chained after the rows before it.
+ */
+function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: ChainHead, known: ReadonlyMap<string, number>, lookedUp: Recorded | null, toRecorded: (row: ChainedRow) => RecordedEvent<E>): Decided<E> {
+  const versions = new Map(known);
+  const recorded: Recorded = new Map(lookedUp ?? []);
+  const answers: Answer<E>[] = [];
+  const rows: ChainedRow[] = [];
+  let head = start;
+  let unsure = false;
+  for (const { batches, commandId, request } of batch) {
+    const earlier = commandId === null ? undefined : recorded.get(commandId);
+    try {
+      if (commandId !== null && earlier) {
+        const mine = repeatedCommand(commandId, batches, request, earlier.first, earlier.rows);
+        answers.push({ ok: true, value: { written: mine.map((r) => ({ rows: r, recorded: r.map(toRecorded) })), duplicate: true } });
+        continue;
+      }
+      const chained = chainAppend<E>(head, batches, (stream) => versions.get(stream) ?? 0, commandId);
+      const mine = chained.written.flatMap((w) => w.rows);
+      head = chained.head;
+      for (const row of mine) versions.set(row.stream, row.version);
+      rows.push(...mine);
+      // A later command of this batch with the same id is a repeat of this one.
+      if (commandId !== null && mine.length > 0) recorded.set(commandId, { first: mine[0]!, rows: mine });
+      answers.push({ ok: true, value: { written: chained.written, duplicate: false } });
+    } catch (error) {
+      // Refused before its id was looked up: had it been recorded, the answer is the first result.
+      if (commandId !== null && !earlier && lookedUp === null) unsure = true;
+      answers.push({ ok: false, error });
+    }
+  }
+  return { answers, rows, head, versions, unsure };
+}
+
+/**
+ * The whole transaction in one message, for a process that knows where the ledger stands: it
+ * locks the head and checks it is where this process left it (so no one else has written since,
+ * and the stream versions it knew then still hold), then writes and commits. Null when a value
+ * would clash with the block's quoting.
+ */
+function oneTripMessage(known: ChainHead, rows: readonly ChainedRow[], head: ChainHead, channel: string): string | null {
+  const tag = '$spades_head$';
+  const check = `DO ${tag} DECLARE p bigint; h text; BEGIN
+  PERFORM set_config('synchronous_commit', 'on', true);
+  SELECT position, hash INTO p, h FROM ledger_head WHERE id FOR UPDATE;
+  IF p IS DISTINCT FROM ${literal(known.position)} OR h IS DISTINCT FROM ${literal(known.hash)} THEN
+    RAISE EXCEPTION 'the ledger head moved since this process last wrote';
+  END IF;
+END ${tag}`;
+  if (check.split(tag).length !== 3) return null;
+  return `BEGIN;\n${check};\n${commitMessage(rows, head, channel)}`;
+}
+
 /** The batch's transaction failed as a whole, for a reason that is none of the database's faults. */
 class BatchRefused extends Error {
   constructor(readonly refusal: unknown) {
@@ -134,12 +205,21 @@ class BatchRefused extends Error {
   }
 }
 
+// Streams whose versions a process remembers at most; past that it starts again from none.
+const KNOWN_STREAMS = 10_000;
+
 export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E>): GroupCommitter<E> {
   const { pool, channel, toRecorded, failure, isFault } = options;
   const maxBatch = options.maxBatch ?? 500;
   const queue: PendingAppend<E>[] = [];
-  const stats: GroupCommitStats = { transactions: 0, appends: 0, largest: 0, steps: { connect: 0, lock: 0, decide: 0, write: 0 } };
+  const stats: GroupCommitStats = { transactions: 0, appends: 0, largest: 0, oneTrip: 0, steps: { connect: 0, lock: 0, decide: 0, write: 0 } };
   let running: Promise<void> | null = null;
+  // The connection commits go over, held while commands keep coming.
+  let client: pg.PoolClient | null = null;
+  // Where this process left the ledger when it last held the head lock, and whether someone else
+  // had written since the time before: a process writing alone commits in one round trip.
+  let known: { head: ChainHead; versions: Map<string, number> } | null = null;
+  let contended = true;
 
   /**
    * Runs one batch's transaction and answers each of its commands. Throws BatchRefused when the
@@ -152,10 +232,9 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
     stats.largest = Math.max(stats.largest, batch.length);
     const streams = new Set(batch.flatMap((p) => p.batches.map((b) => b.stream)));
     const commandIds = new Set(batch.flatMap((p) => (p.commandId === null ? [] : [p.commandId])));
-    let client: pg.PoolClient | null = null;
     let commitSent = false;
     let open = false;
-    const answers: Answer<E>[] = [];
+    let decided: Decided<E> | null = null;
     let mark = performance.now();
     const step = (name: keyof GroupCommitStats['steps']) => {
       const now = performance.now();
@@ -163,71 +242,79 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
       mark = now;
     };
     try {
-      client = await pool.connect();
+      client ??= await pool.connect();
       step('connect');
-      open = true;
-      const results = (await client.query(lockMessage(streams, commandIds))) as unknown as pg.QueryResult[];
-      const heads = results[1]!.rows as ChainHead[];
-      if (heads.length === 0) throw new Error('the ledger_head row is missing, so no append can take its place in the chain');
-      let head: ChainHead = { position: heads[0]!.position, hash: heads[0]!.hash };
-      const versions = new Map<string, number>();
-      let next = 2;
-      if (streams.size > 0) for (const { stream, version } of results[next++]!.rows as { stream: string; version: number }[]) versions.set(stream, Number(version));
-      // Each command id already recorded, with every row its command recorded.
-      const recordedCommands = new Map<string, { first: ChainedRow; rows: ChainedRow[] }>();
-      if (commandIds.size > 0) {
-        const firsts = results[next++]!.rows as ChainedRow[];
-        if (firsts.length > 0) {
-          const ranges = firsts.map((f) => `position BETWEEN ${literal(f.position)} AND ${literal(f.position + commandEventCount(f) - 1)}`);
-          const { rows } = await client.query<ChainedRow>(`SELECT ${COLUMN_LIST} FROM events WHERE ${ranges.join(' OR ')} ORDER BY position`);
-          for (const first of firsts) {
-            const last = first.position + commandEventCount(first) - 1;
-            recordedCommands.set(first.command_id!, { first, rows: rows.filter((r) => r.position >= first.position && r.position <= last) });
+      // Alone on the ledger since this process last wrote: decided from what it knows, checked by
+      // the head, all in one message. A refusal is only sure once the head is checked, and an id
+      // only once looked up, so a batch with either goes the long way.
+      let aborted = false;
+      if (known && !contended && [...streams].every((s) => known!.versions.has(s))) {
+        const guess = decide(batch, known.head, known.versions, null, toRecorded);
+        const message = guess.rows.length > 0 && !guess.unsure && guess.answers.every((a) => a.ok) ? oneTripMessage(known.head, guess.rows, guess.head, channel) : null;
+        step('decide');
+        if (message) {
+          open = true;
+          commitSent = true;
+          try {
+            await client.query(message);
+            decided = guess;
+            stats.oneTrip++;
+          } catch (error) {
+            // No answer, or a fault: as for any commit. The server refusing (the head moved, a
+            // command id already recorded) rolled it all back: the long way from here.
+            if (!(error instanceof pg.DatabaseError) || isFault(error)) throw error;
+            commitSent = false;
+            aborted = true;
           }
         }
       }
-      step('lock');
-
-      // Each command in arrival order, against the ledger as the commands before it left it.
-      const rows: ChainedRow[] = [];
-      for (const pending of batch) {
-        try {
-          const { batches, commandId, request } = pending;
-          const earlier = commandId === null ? undefined : recordedCommands.get(commandId);
-          if (commandId !== null && earlier) {
-            const mine = repeatedCommand(commandId, batches, request, earlier.first, earlier.rows);
-            answers.push({ ok: true, value: { written: mine.map((r) => ({ rows: r, recorded: r.map(toRecorded) })), duplicate: true } });
-            continue;
+      if (!decided) {
+        open = true;
+        const results = (await client.query(`${aborted ? 'ROLLBACK;\n' : ''}${lockMessage(streams, commandIds)}`)) as unknown as pg.QueryResult[];
+        const offset = aborted ? 1 : 0;
+        const heads = results[offset + 1]!.rows as ChainHead[];
+        if (heads.length === 0) throw new Error('the ledger_head row is missing, so no append can take its place in the chain');
+        const locked: ChainHead = { position: heads[0]!.position, hash: heads[0]!.hash };
+        // What this process knew still holds if no one wrote since; what it read holds now.
+        const unmoved = known !== null && known.head.position === locked.position && known.head.hash === locked.hash;
+        contended = !unmoved;
+        const versions = new Map(unmoved && known!.versions.size < KNOWN_STREAMS ? known!.versions : []);
+        for (const stream of streams) versions.set(stream, 0);
+        let next = offset + 2;
+        if (streams.size > 0) for (const { stream, version } of results[next++]!.rows as { stream: string; version: number }[]) versions.set(stream, Number(version));
+        known = null;
+        const lookedUp: Recorded = new Map();
+        if (commandIds.size > 0) {
+          const firsts = results[next++]!.rows as ChainedRow[];
+          if (firsts.length > 0) {
+            const ranges = firsts.map((f) => `position BETWEEN ${literal(f.position)} AND ${literal(f.position + commandEventCount(f) - 1)}`);
+            const { rows } = await client.query<ChainedRow>(`SELECT ${COLUMN_LIST} FROM events WHERE ${ranges.join(' OR ')} ORDER BY position`);
+            for (const first of firsts) {
+              const last = first.position + commandEventCount(first) - 1;
+              lookedUp.set(first.command_id!, { first, rows: rows.filter((r) => r.position >= first.position && r.position <= last) });
+            }
           }
-          const chained = chainAppend<E>(head, batches, (stream) => versions.get(stream) ?? 0, commandId);
-          const mine = chained.written.flatMap((w) => w.rows);
-          head = chained.head;
-          for (const row of mine) versions.set(row.stream, row.version);
-          rows.push(...mine);
-          // A later command of this batch with the same id is a repeat of this one.
-          if (commandId !== null && mine.length > 0) recordedCommands.set(commandId, { first: mine[0]!, rows: mine });
-          answers.push({ ok: true, value: { written: chained.written, duplicate: false } });
-        } catch (error) {
-          answers.push({ ok: false, error });
         }
-      }
-
-      step('decide');
-      if (rows.length > 0) {
-        commitSent = true;
-        await client.query(commitMessage(rows, head, channel));
-      } else {
-        // Nothing to record: the lock is let go without a flush.
-        await client.query('ROLLBACK');
+        step('lock');
+        decided = decide(batch, locked, versions, lookedUp, toRecorded);
+        step('decide');
+        if (decided.rows.length > 0) {
+          commitSent = true;
+          await client.query(commitMessage(decided.rows, decided.head, channel));
+        } else {
+          // Nothing to record: the lock is let go without a flush.
+          await client.query('ROLLBACK');
+        }
       }
       step('write');
       open = false;
-      client.release();
-      client = null;
+      known = { head: decided.head, versions: decided.versions };
     } catch (error) {
+      known = null;
+      contended = true;
       if (client) {
-        // Rolling back is what hands the connection back; on one that is gone it fails, and the
-        // connection is dropped instead.
+        // Rolling back ends what the failure left open; on a connection that is gone it fails,
+        // and the connection is dropped.
         const back = client;
         client = null;
         if (open) {
@@ -244,7 +331,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
       return;
     }
     batch.forEach((pending, i) => {
-      const answer = answers[i]!;
+      const answer = decided!.answers[i]!;
       if (answer.ok) pending.resolve(answer.value);
       else pending.reject(answer.error);
     });
@@ -257,6 +344,8 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
       if (queue.length === 0) {
         // In the same turn as the check, so a command queued from here on starts a new drain.
         running = null;
+        client?.release();
+        client = null;
         return;
       }
       const batch = queue.splice(0, maxBatch);

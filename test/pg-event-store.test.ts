@@ -490,6 +490,39 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
       expect(verifyRows(await storedRows())).toMatchObject({ ok: true, count: 2 });
     });
 
+    it('commits in one round trip while the process writes alone, and takes the long way whenever that would answer wrongly', async () => {
+      for (let i = 1; i <= 3; i++) await store.append('game-1', [counter('a', i)], { expectedVersion: i - 1 });
+      // the first transactions learn where the ledger stands; once nothing moved between two, one round trip
+      expect(store.commitStats().oneTrip).toBeGreaterThanOrEqual(1);
+      const alone = store.commitStats().oneTrip;
+      await store.append('game-1', [counter('a', 4)], { commandId: 'tap-4' });
+      expect(store.commitStats().oneTrip).toBe(alone + 1);
+      // another process writes to the same stream: the head this one knew has moved
+      const other = await open({ poolSize: 1 });
+      await other.append('game-1', [counter('b', 5)]);
+      // decided from the version read now, which this process has not seen written: recorded, not refused
+      expect(await store.append('game-1', [counter('a', 6)], { expectedVersion: 5 })).toMatchObject({ positions: [6], versions: [6] });
+      // decided from a version gone by: refused as the database says
+      await expect(store.append('game-1', [counter('a', 7)], { expectedVersion: 5 })).rejects.toMatchObject({ expected: 5, actual: 6 });
+      // a command id already recorded, sent again where one round trip would do: the first answer
+      await store.append('game-2', [counter('c', 1)]);
+      await store.append('game-2', [counter('c', 2)]);
+      const before = store.commitStats().oneTrip;
+      expect(await store.append('game-1', [counter('a', 4)], { commandId: 'tap-4' })).toMatchObject({ duplicate: true, positions: [4] });
+      // and once more alone, one round trip again
+      await store.append('game-2', [counter('c', 3)]);
+      await store.append('game-2', [counter('c', 4)]);
+      expect(store.commitStats().oneTrip).toBeGreaterThan(before);
+      const rows = await storedRows();
+      expect(rows.map((r) => [r.stream, r.version])).toEqual([
+        ['game-1', 1], ['game-1', 2], ['game-1', 3], ['game-1', 4], ['game-1', 5], ['game-1', 6],
+        ['game-2', 1], ['game-2', 2], ['game-2', 3], ['game-2', 4],
+      ]);
+      expect(verifyRows(rows)).toMatchObject({ ok: true, count: 10 });
+      expect(await store.head()).toEqual({ position: 10, hash: rows[9]!.hash });
+      expect(await query('SELECT position::int AS position, hash FROM ledger_head')).toEqual([{ position: 10, hash: rows[9]!.hash }]);
+    });
+
     it('32 writers racing on one stream of one process record every event exactly once', async () => {
       const shared = await open({ poolSize: 4 });
       const EACH = 4;
