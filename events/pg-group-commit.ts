@@ -13,9 +13,16 @@
  * batch's stream versions and command ids (one message of several statements, each reading after
  * the lock is held, as each statement of a READ COMMITTED transaction takes a snapshot of its
  * own); the second inserts the rows, moves the head, announces it and commits. A command id met
- * again costs a third, to read what the first command recorded. The statements travel as plain
- * text, their values written as SQL literals: stream names and positions are checked by the store
- * before they get here, and every text goes through `escapeLiteral`.
+ * again costs a third, to read what the first command recorded.
+ *
+ * A process that has been writing alone takes one: it remembers the head it left and the stream
+ * versions it knew then, decides from those, and sends one statement that moves the head only
+ * from where it left it (so nothing else was written since, and what it knew still holds),
+ * inserts the rows only if it did, and commits. Anything in doubt (the head moved, a command id
+ * found recorded, a stream it has not seen, a command it would refuse) takes the long way.
+ *
+ * The statements travel as plain text, their values written as SQL literals: stream names and
+ * numbers are checked before they get here, and every text goes through `escapeLiteral`.
  *
  * Across processes nothing changes: the head row's lock still puts each process's batch after
  * the other's, so the batch is what one process brings to the lock.
@@ -179,23 +186,29 @@ function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: C
   return { answers, rows, head, versions, unsure };
 }
 
+// Rows the one-statement commit carries at most; a larger batch takes the long way.
+const ONE_TRIP_ROWS = 5000;
+
 /**
- * The whole transaction in one message, for a process that knows where the ledger stands: it
- * locks the head and checks it is where this process left it (so no one else has written since,
- * and the stream versions it knew then still hold), then writes and commits. Null when a value
- * would clash with the block's quoting.
+ * The whole transaction as one statement, for a process that knows where the ledger stands: it
+ * moves the head only from where this process left it (waiting for the row's lock, and checking
+ * again once it has it), so nothing else was written since and the stream versions it knew then
+ * still hold; the rows go in only if the head moved; the new head is announced; and the statement
+ * commits on its own, with `synchronous_commit` on. It answers one row when it wrote, none when
+ * the head was not where this process left it (then it wrote nothing).
  */
-function oneTripMessage(known: ChainHead, rows: readonly ChainedRow[], head: ChainHead, channel: string): string | null {
-  const tag = '$spades_head$';
-  const check = `DO ${tag} DECLARE p bigint; h text; BEGIN
-  PERFORM set_config('synchronous_commit', 'on', true);
-  SELECT position, hash INTO p, h FROM ledger_head WHERE id FOR UPDATE;
-  IF p IS DISTINCT FROM ${literal(known.position)} OR h IS DISTINCT FROM ${literal(known.hash)} THEN
-    RAISE EXCEPTION 'the ledger head moved since this process last wrote';
-  END IF;
-END ${tag}`;
-  if (check.split(tag).length !== 3) return null;
-  return `BEGIN;\n${check};\n${commitMessage(rows, head, channel)}`;
+function oneTripStatement(known: ChainHead, rows: readonly ChainedRow[], head: ChainHead, channel: string): string {
+  const values = rows.map((row) => `(${COLUMNS.map((c) => literal(row[c])).join(', ')})`);
+  return `WITH moved AS (
+  UPDATE ledger_head SET position = ${literal(head.position)}, hash = ${literal(head.hash)}
+  WHERE id AND position = ${literal(known.position)} AND hash = ${literal(known.hash)}
+  RETURNING position, set_config('synchronous_commit', 'on', true) AS synchronous_commit
+), inserted AS (
+  INSERT INTO events (${COLUMN_LIST})
+  SELECT * FROM (VALUES ${values.join(',\n')}) AS v (${COLUMN_LIST}) WHERE EXISTS (SELECT 1 FROM moved)
+  RETURNING position
+)
+SELECT pg_notify(${literal(channel)}, moved.position::text) AS notified, (SELECT count(*) FROM inserted) AS inserted FROM moved`;
 }
 
 /** The batch's transaction failed as a whole, for a reason that is none of the database's faults. */
@@ -245,34 +258,36 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
       client ??= await pool.connect();
       step('connect');
       // Alone on the ledger since this process last wrote: decided from what it knows, checked by
-      // the head, all in one message. A refusal is only sure once the head is checked, and an id
-      // only once looked up, so a batch with either goes the long way.
-      let aborted = false;
+      // the head, all in one statement. A refusal is only sure once the head is checked, and an
+      // id only once looked up, so a batch with either goes the long way.
       if (known && !contended && [...streams].every((s) => known!.versions.has(s))) {
         const guess = decide(batch, known.head, known.versions, null, toRecorded);
-        const message = guess.rows.length > 0 && !guess.unsure && guess.answers.every((a) => a.ok) ? oneTripMessage(known.head, guess.rows, guess.head, channel) : null;
+        const alone = guess.rows.length > 0 && guess.rows.length <= ONE_TRIP_ROWS && !guess.unsure && guess.answers.every((a) => a.ok);
         step('decide');
-        if (message) {
-          open = true;
+        if (alone) {
           commitSent = true;
           try {
-            await client.query(message);
-            decided = guess;
-            stats.oneTrip++;
+            const { rows } = await client.query(oneTripStatement(known.head, guess.rows, guess.head, channel));
+            if (rows.length === 1) {
+              decided = guess;
+              stats.oneTrip++;
+            }
           } catch (error) {
-            // No answer, or a fault: as for any commit. The server refusing (the head moved, a
-            // command id already recorded) rolled it all back: the long way from here.
+            // No answer, or a fault: as for any commit. The server refusing (a command id already
+            // recorded, say) wrote nothing: the long way from here.
             if (!(error instanceof pg.DatabaseError) || isFault(error)) throw error;
+          }
+          // Not written (the head had moved): the long way, deciding again from the database.
+          if (!decided) {
             commitSent = false;
-            aborted = true;
+            contended = true;
           }
         }
       }
       if (!decided) {
         open = true;
-        const results = (await client.query(`${aborted ? 'ROLLBACK;\n' : ''}${lockMessage(streams, commandIds)}`)) as unknown as pg.QueryResult[];
-        const offset = aborted ? 1 : 0;
-        const heads = results[offset + 1]!.rows as ChainHead[];
+        const results = (await client.query(lockMessage(streams, commandIds))) as unknown as pg.QueryResult[];
+        const heads = results[1]!.rows as ChainHead[];
         if (heads.length === 0) throw new Error('the ledger_head row is missing, so no append can take its place in the chain');
         const locked: ChainHead = { position: heads[0]!.position, hash: heads[0]!.hash };
         // What this process knew still holds if no one wrote since; what it read holds now.
@@ -280,7 +295,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         contended = !unmoved;
         const versions = new Map(unmoved && known!.versions.size < KNOWN_STREAMS ? known!.versions : []);
         for (const stream of streams) versions.set(stream, 0);
-        let next = offset + 2;
+        let next = 2;
         if (streams.size > 0) for (const { stream, version } of results[next++]!.rows as { stream: string; version: number }[]) versions.set(stream, Number(version));
         known = null;
         const lookedUp: Recorded = new Map();
