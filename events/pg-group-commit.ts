@@ -189,26 +189,31 @@ function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: C
 // Rows the one-statement commit carries at most; a larger batch takes the long way.
 const ONE_TRIP_ROWS = 5000;
 
+
 /**
  * The whole transaction as one statement, for a process that knows where the ledger stands: it
  * moves the head only from where this process left it (waiting for the row's lock, and checking
  * again once it has it), so nothing else was written since and the stream versions it knew then
  * still hold; the rows go in only if the head moved; the new head is announced; and the statement
  * commits on its own, with `synchronous_commit` on. It answers one row when it wrote, none when
- * the head was not where this process left it (then it wrote nothing).
+ * the head was not where this process left it (then it wrote nothing). Prepared once on each
+ * connection, the rows passed as one array a column, so the server parses and plans it once.
  */
-function oneTripStatement(known: ChainHead, rows: readonly ChainedRow[], head: ChainHead, channel: string): string {
-  const values = rows.map((row) => `(${COLUMNS.map((c) => literal(row[c])).join(', ')})`);
-  return `WITH moved AS (
-  UPDATE ledger_head SET position = ${literal(head.position)}, hash = ${literal(head.hash)}
-  WHERE id AND position = ${literal(known.position)} AND hash = ${literal(known.hash)}
+function oneTripQuery(known: ChainHead, rows: readonly ChainedRow[], head: ChainHead, channel: string): pg.QueryConfig {
+  return {
+    name: 'spades_ledger_one_trip',
+    text: `WITH moved AS (
+  UPDATE ledger_head SET position = $1, hash = $2 WHERE id AND position = $3 AND hash = $4
   RETURNING position, set_config('synchronous_commit', 'on', true) AS synchronous_commit
 ), inserted AS (
   INSERT INTO events (${COLUMN_LIST})
-  SELECT * FROM (VALUES ${values.join(',\n')}) AS v (${COLUMN_LIST}) WHERE EXISTS (SELECT 1 FROM moved)
+  SELECT * FROM unnest($5::bigint[], $6::text[], $7::integer[], $8::text[], $9::integer[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+  WHERE EXISTS (SELECT 1 FROM moved)
   RETURNING position
 )
-SELECT pg_notify(${literal(channel)}, moved.position::text) AS notified, (SELECT count(*) FROM inserted) AS inserted FROM moved`;
+SELECT pg_notify($15, moved.position::text) AS notified, (SELECT count(*) FROM inserted) AS inserted FROM moved`,
+    values: [head.position, head.hash, known.position, known.hash, ...COLUMNS.map((c) => rows.map((row) => row[c])), channel],
+  };
 }
 
 /** The batch's transaction failed as a whole, for a reason that is none of the database's faults. */
@@ -267,7 +272,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         if (alone) {
           commitSent = true;
           try {
-            const { rows } = await client.query(oneTripStatement(known.head, guess.rows, guess.head, channel));
+            const { rows } = await client.query(oneTripQuery(known.head, guess.rows, guess.head, channel));
             if (rows.length === 1) {
               decided = guess;
               stats.oneTrip++;

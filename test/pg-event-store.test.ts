@@ -568,6 +568,25 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
       }
     });
 
+    it('answers an append committed in one round trip whose answer was lost as unknown, and the retry finds it recorded', async () => {
+      const proxy = await commitCuttingProxy(cluster.port);
+      try {
+        const cut = await open({ url: `postgresql://postgres@127.0.0.1:${proxy.port}/${databaseName}`, poolSize: 1 });
+        for (let i = 1; i <= 3; i++) await cut.append('game-1', [counter('a', i)]);
+        expect(cut.commitStats().oneTrip).toBeGreaterThanOrEqual(1);
+        const oneTrip = cut.commitStats().oneTrip;
+        proxy.arm();
+        await expect(cut.append('game-1', [counter('a', 4)], { commandId: 'tap-4' })).rejects.toThrow(AppendOutcomeUnknownError);
+        expect(await rowCount()).toBe(4);
+        // the retry goes the long way, as nothing is known after a lost answer, and finds it recorded
+        expect(await cut.append('game-1', [counter('a', 4)], { commandId: 'tap-4' })).toMatchObject({ duplicate: true, positions: [4] });
+        expect(cut.commitStats().oneTrip).toBe(oneTrip);
+        expect(await rowCount()).toBe(4);
+      } finally {
+        await proxy.close();
+      }
+    });
+
     it('answers every waiting append with the fault when the server goes away, leaving none hanging', async () => {
       const gone = await startPostgres();
       const lost = await openPostgresStore({ url: gone.url, registry: ledgerTestRegistry, clock, poolSize: 1, connectTimeoutMs: 2000 });
@@ -660,14 +679,15 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
 });
 
 /**
- * A TCP proxy to PostgreSQL that, once armed, forwards the next message ending in COMMIT (the
- * one that writes an append's rows and commits them) to the server, waits for
+ * A TCP proxy to PostgreSQL that, once armed, forwards the next message that commits an append
+ * (one ending in COMMIT, or the statement a process writing alone commits with) to the server, waits for
  * the server's answer, and then cuts the client off without passing the answer on: the commit
  * happened, and the client cannot know.
  */
 async function commitCuttingProxy(serverPort: number): Promise<{ port: number; arm(): void; close(): Promise<void> }> {
-  // The end of the simple-query message that commits an append: its text ends with COMMIT and a zero byte.
-  const commitMessage = Buffer.from('COMMIT\0');
+  // The end of the simple-query message that commits an append (its text ends with COMMIT and a
+  // zero byte), or the name of the one statement a process writing alone commits with.
+  const commitMessages = [Buffer.from('COMMIT\0'), Buffer.from('spades_ledger_one_trip\0')];
   let armed = false;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
@@ -675,7 +695,7 @@ async function commitCuttingProxy(serverPort: number): Promise<{ port: number; a
     sockets.add(client).add(upstream);
     let cutting = false;
     client.on('data', (chunk) => {
-      if (armed && chunk.includes(commitMessage)) {
+      if (armed && commitMessages.some((m) => chunk.includes(m))) {
         armed = false;
         cutting = true;
       }
