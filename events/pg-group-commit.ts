@@ -143,7 +143,8 @@ interface Decided<E extends AnyEvent> {
   answers: Answer<E>[];
   rows: ChainedRow[];
   head: ChainHead;
-  versions: Map<string, number>;
+  /** The versions the batch's rows move their streams to. */
+  moved: Map<string, number>;
   /** A command with an id was refused without its id having been looked up in the ledger, where it may be recorded. */
   unsure: boolean;
 }
@@ -154,8 +155,8 @@ interface Decided<E extends AnyEvent> {
  * in `recorded` (or recorded by an earlier command of the batch) answers the first result; any
  * other command is checked against its streams' versions and chained after the rows before it.
  */
-function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: ChainHead, known: ReadonlyMap<string, number>, lookedUp: Recorded | null, toRecorded: (row: ChainedRow) => RecordedEvent<E>): Decided<E> {
-  const versions = new Map(known);
+function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: ChainHead, versions: ReadonlyMap<string, number>, lookedUp: Recorded | null, toRecorded: (row: ChainedRow) => RecordedEvent<E>): Decided<E> {
+  const moved = new Map<string, number>();
   const recorded: Recorded = new Map(lookedUp ?? []);
   const answers: Answer<E>[] = [];
   const rows: ChainedRow[] = [];
@@ -169,10 +170,10 @@ function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: C
         answers.push({ ok: true, value: { written: mine.map((r) => ({ rows: r, recorded: r.map(toRecorded) })), duplicate: true } });
         continue;
       }
-      const chained = chainAppend<E>(head, batches, (stream) => versions.get(stream) ?? 0, commandId);
+      const chained = chainAppend<E>(head, batches, (stream) => moved.get(stream) ?? versions.get(stream) ?? 0, commandId);
       const mine = chained.written.flatMap((w) => w.rows);
       head = chained.head;
-      for (const row of mine) versions.set(row.stream, row.version);
+      for (const row of mine) moved.set(row.stream, row.version);
       rows.push(...mine);
       // A later command of this batch with the same id is a repeat of this one.
       if (commandId !== null && mine.length > 0) recorded.set(commandId, { first: mine[0]!, rows: mine });
@@ -183,7 +184,7 @@ function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: C
       answers.push({ ok: false, error });
     }
   }
-  return { answers, rows, head, versions, unsure };
+  return { answers, rows, head, moved, unsure };
 }
 
 // Rows the one-statement commit carries at most; a larger batch takes the long way.
@@ -253,6 +254,8 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
     let commitSent = false;
     let open = false;
     let decided: Decided<E> | null = null;
+    // The stream versions the batch was decided from, as they stood at the head it was decided after.
+    let base: Map<string, number> | null = null;
     let mark = performance.now();
     const step = (name: keyof GroupCommitStats['steps']) => {
       const now = performance.now();
@@ -275,6 +278,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
             const { rows } = await client.query(oneTripQuery(known.head, guess.rows, guess.head, channel));
             if (rows.length === 1) {
               decided = guess;
+              base = known.versions;
               stats.oneTrip++;
             }
           } catch (error) {
@@ -298,7 +302,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         // What this process knew still holds if no one wrote since; what it read holds now.
         const unmoved = known !== null && known.head.position === locked.position && known.head.hash === locked.hash;
         contended = !unmoved;
-        const versions = new Map(unmoved && known!.versions.size < KNOWN_STREAMS ? known!.versions : []);
+        const versions = unmoved && known!.versions.size < KNOWN_STREAMS ? known!.versions : new Map<string, number>();
         for (const stream of streams) versions.set(stream, 0);
         let next = 2;
         if (streams.size > 0) for (const { stream, version } of results[next++]!.rows as { stream: string; version: number }[]) versions.set(stream, Number(version));
@@ -316,6 +320,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
           }
         }
         step('lock');
+        base = versions;
         decided = decide(batch, locked, versions, lookedUp, toRecorded);
         step('decide');
         if (decided.rows.length > 0) {
@@ -328,7 +333,9 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
       }
       step('write');
       open = false;
-      known = { head: decided.head, versions: decided.versions };
+      // What the long way read, or what this process knew, moved on by what the batch wrote.
+      for (const [stream, version] of decided.moved) base!.set(stream, version);
+      known = { head: decided.head, versions: base! };
     } catch (error) {
       known = null;
       contended = true;

@@ -523,6 +523,21 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
       expect(await query('SELECT position::int AS position, hash FROM ledger_head')).toEqual([{ position: 10, hash: rows[9]!.hash }]);
     });
 
+    it('stores text byte for byte when it commits in one round trip, as the chain and the SQLite store need', async () => {
+      for (let i = 1; i <= 3; i++) await store.append('tournament-1', [{ type: 'NoteTaken', payload: { text: `note ${i}`, author: 'dir' } }]);
+      const before = store.commitStats().oneTrip;
+      const texts = ['quote " backslash \\ newline \n tab \t', "single ' quote, {braces}, \"NULL\", NULL", 'Zoë ♠ 🂡 \u2028 $1 $$ E\'\\x\'', ''];
+      const results = await Promise.all(texts.map((text) => store.append('tournament-1', [{ type: 'NoteTaken', payload: { text, author: 'dir ector' } }])));
+      expect(store.commitStats().oneTrip).toBeGreaterThan(before);
+      const rows = await storedRows();
+      expect(verifyRows(rows)).toMatchObject({ ok: true, count: 7 });
+      results.forEach((result, i) => {
+        const row = rows.find((r) => r.position === result.positions[0])!;
+        expect(JSON.parse(row.payload)).toEqual({ text: texts[i], author: 'dir ector' });
+        expect(row.hash).toBe(result.events[0]!.hash);
+      });
+    });
+
     it('32 writers racing on one stream of one process record every event exactly once', async () => {
       const shared = await open({ poolSize: 4 });
       const EACH = 4;
