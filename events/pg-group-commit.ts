@@ -21,8 +21,10 @@
  * inserts the rows only if it did, and commits. Anything in doubt (the head moved, a command id
  * found recorded, a stream it has not seen, a command it would refuse) takes the long way.
  *
- * The statements travel as plain text, their values written as SQL literals: stream names and
- * numbers are checked before they get here, and every text goes through `escapeLiteral`.
+ * That one statement is prepared once on each connection, its rows passed as arrays. The long
+ * way's messages travel as plain text (several statements go in one message only so), their
+ * values written as SQL literals: stream names and numbers are checked before they get here,
+ * and every text goes through `escapeLiteral`.
  *
  * Across processes nothing changes: the head row's lock still puts each process's batch after
  * the other's, so the batch is what one process brings to the lock.
