@@ -299,7 +299,12 @@ export const pgAppendBench: Benchmark = {
       });
       const stepFigures = (side: Side, writers: string): Figure[] =>
         (['connect', 'lock', 'decide', 'write'] as const).map((step) => {
-          const what = { connect: 'waiting for a connection', lock: 'BEGIN, head locked, versions and command ids read (1 round trip)', decide: 'commands checked and chained', write: 'rows inserted, head moved, COMMIT (1 round trip)' }[step];
+          const what = {
+            connect: 'waiting for a connection',
+            lock: 'BEGIN, head locked, versions and command ids read (the long way\'s first round trip)',
+            decide: 'commands checked and chained',
+            write: 'rows inserted, head moved, committed (one round trip: the whole of a lone process\'s transaction, or the long way\'s second)',
+          }[step];
           const values = steps[side].map((s) => s.steps[step]);
           return { name: `PostgreSQL commit step, ${writers}: ${what}`, unit: 'ms/transaction', median: percentile(values, 50), p99: percentile(values, 99), samples: values.length };
         });
