@@ -6,18 +6,23 @@
  *   1 writer            one connection appending to one stream, one append after another; on
  *                       PostgreSQL also a raw INSERT of a row the same size per transaction,
  *                       what the commit alone costs there
- *   32 writers, own     32 connections at once, each appending to a stream of its own
- *   32 writers, shared  32 connections at once on one stream, each deciding against the version
+ *   32 writers, own     32 writers at once, each appending to a stream of its own
+ *   32 writers, shared  32 writers at once on one stream, each deciding against the version
  *                       it just read and trying again on a conflict, as racing tables would;
- *                       the rate counts recorded events, the conflicts are counted beside it
+ *                       the rate counts recorded events, the conflicts are counted beside it,
+ *                       and every event is checked to be recorded once
  *
- * PostgreSQL runs on a throwaway cluster in a temporary folder (test/fixtures/postgres.ts), its
- * 32 writers as 32 stores of one connection each in this process; SQLite's 32 writers are 32
- * worker threads, each with its own connection to one file. Each PostgreSQL append figure is
- * compared with SQLite's for the same writers (and the raw INSERT with the single writer), as the
- * median of ratios of rounds run back to back, so a slow patch of the disk slows both sides of a
- * pair alike. Without PostgreSQL's binaries the
- * benchmark says so in one line and gives no figures.
+ * PostgreSQL runs on a throwaway cluster in a temporary folder (test/fixtures/postgres.ts). Its
+ * 32 writers are 32 appends under way at once on one store, as one server process's requests
+ * are, so they commit in groups (pg-group-commit.ts); the same 32 writers as 32 stores of one
+ * connection each stand for 32 processes, each bringing its own appends to the head lock.
+ * SQLite's 32 writers are 32 worker threads, each with its own connection to one file. Each
+ * PostgreSQL append figure is compared with SQLite's for the same writers (and the raw INSERT
+ * with the single writer), as the median of ratios of rounds run back to back, so a slow patch of
+ * the disk slows both sides of a pair alike. Beside each PostgreSQL rate is the mean number of
+ * appends a transaction carried, and for the single writer and the 32 on one store, the time a
+ * transaction spends in each step. Without PostgreSQL's binaries the benchmark says so in one
+ * line and gives no figures.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,9 +32,10 @@ import { Worker, isMainThread, parentPort, workerData } from 'node:worker_thread
 import { openDatabase } from '../events/database.ts';
 import { type EventStore, VersionConflictError, createEventStore } from '../events/event-store.ts';
 import { type PgEventStore, openPostgresStore } from '../events/pg-event-store.ts';
+import type { GroupCommitStats } from '../events/pg-group-commit.ts';
 import { postgres, startPostgres } from '../test/fixtures/postgres.ts';
 import pg from 'pg';
-import { type Benchmark, type Figure, percentile, rateFigure } from './harness.ts';
+import { type Benchmark, type Figure, percentile, rateFigure, withGoal } from './harness.ts';
 import { type BenchEvent, event, registry } from './ledger.ts';
 
 const clock = () => '2026-01-01T00:00:00.000Z';
@@ -41,12 +47,18 @@ const ROUNDS = 5;
 const SINGLE = 50;
 const EACH = 8;
 const EACH_SHARED = 3;
+// On one PostgreSQL store the 32 commit in groups, so each writes more for a round worth timing.
+const EACH_GROUPED = 32;
 const SHARED_STREAM = 'game-shared';
 
 type Mode = 'own' | 'shared';
 
-/** Appends `count` events as one writer; on the shared stream, decides against the version read and retries on a conflict. Returns the conflicts met. */
-async function writeAs(store: Pick<PgEventStore<BenchEvent>, 'append' | 'streamVersion'>, writer: number, mode: Mode, count: number): Promise<number> {
+/**
+ * Appends `count` events as one writer; on the shared stream, decides against the version read and
+ * retries on a conflict, each event under a command id of its own (`tag`, the writer, the event).
+ * Returns the conflicts met.
+ */
+async function writeAs(store: Pick<PgEventStore<BenchEvent>, 'append' | 'streamVersion'>, writer: number, mode: Mode, count: number, tag = ''): Promise<number> {
   let conflicts = 0;
   for (let done = 0; done < count; ) {
     if (mode === 'own') {
@@ -56,7 +68,7 @@ async function writeAs(store: Pick<PgEventStore<BenchEvent>, 'append' | 'streamV
     }
     const version = await store.streamVersion(SHARED_STREAM);
     try {
-      await store.append(SHARED_STREAM, [event], { expectedVersion: version });
+      await store.append(SHARED_STREAM, [event], { expectedVersion: version, commandId: `${tag}-${writer}-${done}` });
       done++;
     } catch (error) {
       if (!(error instanceof VersionConflictError)) throw error;
@@ -172,13 +184,15 @@ export const pgAppendBench: Benchmark = {
     const path = join(dir, 'ledger.db');
     const database = openDatabase({ path, synchronous: 'FULL' });
     try {
-      const openPg = async (url: string) => {
-        const store = await openPostgresStore<BenchEvent>({ url, registry, clock, poolSize: 1 });
+      const openPg = async (url: string, poolSize = 1) => {
+        const store = await openPostgresStore<BenchEvent>({ url, registry, clock, poolSize });
         pgStores.push(store);
         return store;
       };
       const pgSingle = await openPg(cluster.url);
-      const pgWriters = await Promise.all(Array.from({ length: WRITERS }, () => openPg(cluster.url)));
+      // One process's 32 writers share its store (and its commits); 32 processes have a store each.
+      const pgGrouped = await openPg(cluster.url, 4);
+      const pgApart = await Promise.all(Array.from({ length: WRITERS }, () => openPg(cluster.url)));
       const sqliteSingle = createEventStore<BenchEvent>(database, { registry, clock });
       const raw = new pg.Client({ connectionString: cluster.url });
       await raw.connect();
@@ -198,18 +212,41 @@ export const pgAppendBench: Benchmark = {
       };
       threads = await startThreads(path, WRITERS);
 
+      let runs = 0;
+      const sharedRun = async (store: PgEventStore<BenchEvent> | PgEventStore<BenchEvent>[]) => {
+        const tag = `run${++runs}`;
+        const writerStore = (w: number) => (Array.isArray(store) ? store[w]! : store);
+        return (await Promise.all(Array.from({ length: WRITERS }, (_, w) => writeAs(writerStore(w), w, 'shared', EACH_SHARED, tag)))).reduce((a, b) => a + b, 0);
+      };
       const sides = {
         sqlite1: async () => writeSqlite(sqliteSingle, 0, 'own', SINGLE),
         pg1: async () => writeAs(pgSingle, 0, 'own', SINGLE),
         pgRaw: rawInserts,
         sqliteOwn: async () => (await Promise.all(threads.map((t) => t.run({ mode: 'own', count: EACH })))).reduce((a, b) => a + b, 0),
-        pgOwn: async () => (await Promise.all(pgWriters.map((s, w) => writeAs(s, w, 'own', EACH)))).reduce((a, b) => a + b, 0),
+        pgOwn: async () => (await Promise.all(Array.from({ length: WRITERS }, (_, w) => writeAs(pgGrouped, w, 'own', EACH_GROUPED)))).reduce((a, b) => a + b, 0),
+        pgOwnApart: async () => (await Promise.all(pgApart.map((s, w) => writeAs(s, w, 'own', EACH)))).reduce((a, b) => a + b, 0),
         sqliteShared: async () => (await Promise.all(threads.map((t) => t.run({ mode: 'shared', count: EACH_SHARED })))).reduce((a, b) => a + b, 0),
-        pgShared: async () => (await Promise.all(pgWriters.map((s, w) => writeAs(s, w, 'shared', EACH_SHARED)))).reduce((a, b) => a + b, 0),
+        pgShared: () => sharedRun(pgGrouped),
       };
-      const events = { sqlite1: SINGLE, pg1: SINGLE, pgRaw: SINGLE, sqliteOwn: WRITERS * EACH, pgOwn: WRITERS * EACH, sqliteShared: WRITERS * EACH_SHARED, pgShared: WRITERS * EACH_SHARED };
+      const events = {
+        sqlite1: SINGLE, pg1: SINGLE, pgRaw: SINGLE,
+        sqliteOwn: WRITERS * EACH, pgOwn: WRITERS * EACH_GROUPED, pgOwnApart: WRITERS * EACH,
+        sqliteShared: WRITERS * EACH_SHARED, pgShared: WRITERS * EACH_SHARED,
+      };
       type Side = keyof typeof sides;
+      // The stores each PostgreSQL side appends through, whose commits it counts.
+      const storesOf: Partial<Record<Side, PgEventStore<BenchEvent>[]>> = { pg1: [pgSingle], pgOwn: [pgGrouped], pgOwnApart: pgApart, pgShared: [pgGrouped] };
+      const statsOf = (stores: PgEventStore<BenchEvent>[]): GroupCommitStats =>
+        stores.map((s) => s.commitStats()).reduce((a, b) => ({
+          transactions: a.transactions + b.transactions,
+          appends: a.appends + b.appends,
+          largest: Math.max(a.largest, b.largest),
+          oneTrip: a.oneTrip + b.oneTrip,
+          steps: { connect: a.steps.connect + b.steps.connect, lock: a.steps.lock + b.steps.lock, decide: a.steps.decide + b.steps.decide, write: a.steps.write + b.steps.write },
+        }));
       const rates = Object.fromEntries(Object.keys(sides).map((k) => [k, [] as number[]])) as Record<Side, number[]>;
+      const batches = Object.fromEntries(Object.keys(sides).map((k) => [k, [] as number[]])) as Record<Side, number[]>;
+      const steps = Object.fromEntries(Object.keys(sides).map((k) => [k, [] as GroupCommitStats[]])) as Record<Side, GroupCommitStats[]>;
       const conflicts: Record<'sqliteShared' | 'pgShared', number[]> = { sqliteShared: [], pgShared: [] };
       // A round of each side first, unmeasured: connections, statements and caches warmed.
       for (const side of Object.keys(sides) as Side[]) await sides[side]();
@@ -217,13 +254,28 @@ export const pgAppendBench: Benchmark = {
         // Each pair back to back, so both sides of a ratio see the same disk.
         for (const side of Object.keys(sides) as Side[]) {
           let met = 0;
+          const before = storesOf[side] && statsOf(storesOf[side]);
           const seconds = await timed(async () => (met = await sides[side]()));
           rates[side].push(events[side] / seconds);
+          if (before) {
+            const after = statsOf(storesOf[side]!);
+            const transactions = after.transactions - before.transactions;
+            batches[side].push((after.appends - before.appends) / transactions);
+            const per = (name: keyof GroupCommitStats['steps']) => (after.steps[name] - before.steps[name]) / transactions;
+            steps[side].push({ ...after, steps: { connect: per('connect'), lock: per('lock'), decide: per('decide'), write: per('write') } });
+          }
           if (side === 'sqliteShared' || side === 'pgShared') conflicts[side].push(met / events[side]);
         }
       }
       // Every PostgreSQL writer appended to the one ledger of the cluster's database.
       if (!(await pgSingle.verifyChain()).ok) throw new Error('the PostgreSQL benchmark ledger does not verify');
+      // The racing writers' every event recorded once: one a command id, versions 1…n with none twice.
+      const expectedShared = (ROUNDS + 1) * WRITERS * EACH_SHARED;
+      const { rows: [shared] } = await raw.query<{ n: string; top: number; commands: string }>(
+        'SELECT count(*) AS n, max(version) AS top, count(DISTINCT command_id) AS commands FROM events WHERE stream = $1', [SHARED_STREAM]);
+      if (Number(shared!.n) !== expectedShared || Number(shared!.top) !== expectedShared || Number(shared!.commands) !== expectedShared) {
+        throw new Error(`the writers racing on one stream recorded ${shared!.n} events (top version ${shared!.top}, ${shared!.commands} command ids), not ${expectedShared} once each`);
+      }
 
       const pair = (pg: Side, sqlite: Side, pgName: string, sqliteName: string): Figure[] => {
         const ratios = rates[pg].map((rate, i) => rate / rates[sqlite][i]!);
@@ -238,11 +290,48 @@ export const pgAppendBench: Benchmark = {
         samples: values.length,
       });
       const rawFigure = rateFigure('PostgreSQL: raw INSERT of a row the same size, one per transaction', 'rows/s', rates.pgRaw);
+      const batchFigure = (side: Side, rateName: string): Figure => ({
+        name: `mean batch: appends per transaction, ${rateName.replace(/^PostgreSQL: /, '')}`,
+        unit: 'appends/transaction',
+        median: percentile(batches[side], 50),
+        p99: percentile(batches[side], 99),
+        samples: batches[side].length,
+      });
+      const stepFigures = (side: Side, writers: string): Figure[] =>
+        (['connect', 'lock', 'decide', 'write'] as const).map((step) => {
+          const what = {
+            connect: 'waiting for a connection',
+            lock: 'BEGIN, head locked, versions and command ids read (the long way\'s first round trip)',
+            decide: 'commands checked and chained',
+            write: 'rows inserted, head moved, committed (one round trip: the whole of a lone process\'s transaction, or the long way\'s second)',
+          }[step];
+          const values = steps[side].map((s) => s.steps[step]);
+          return { name: `PostgreSQL commit step, ${writers}: ${what}`, unit: 'ms/transaction', median: percentile(values, 50), p99: percentile(values, 99), samples: values.length };
+        });
+      const ratioFigure = (name: string, top: Side, bottom: Side, atLeast: number): Figure => {
+        const ratios = rates[top].map((r, i) => r / rates[bottom][i]!);
+        return withGoal({ name, unit: '×', median: percentile(ratios, 50), p99: percentile(ratios, 1), samples: ratios.length }, { atLeast });
+      };
+      const names = {
+        pg1: 'PostgreSQL: append, 1 writer, one event per transaction',
+        pgOwn: `PostgreSQL: append, ${WRITERS} writers at once, a stream each`,
+        pgOwnApart: `PostgreSQL: append, ${WRITERS} writers at once, a stream each, a store each (as ${WRITERS} processes)`,
+        pgShared: `PostgreSQL: append, ${WRITERS} writers racing on one stream, recorded`,
+      };
       return [
-        ...pair('pg1', 'sqlite1', 'PostgreSQL: append, 1 writer, one event per transaction', 'SQLite: append, 1 writer, one event per transaction (synchronous=FULL)'),
-        { ...rawFigure, comparedTo: { name: 'PostgreSQL: append, 1 writer, one event per transaction', ratio: percentile(rates.pgRaw.map((r, i) => r / rates.pg1[i]!), 50) } },
-        ...pair('pgOwn', 'sqliteOwn', `PostgreSQL: append, ${WRITERS} writers at once, a stream each`, `SQLite: append, ${WRITERS} writers at once (threads), a stream each`),
-        ...pair('pgShared', 'sqliteShared', `PostgreSQL: append, ${WRITERS} writers racing on one stream, recorded`, `SQLite: append, ${WRITERS} writers racing on one stream (threads), recorded`),
+        ...pair('pg1', 'sqlite1', names.pg1, 'SQLite: append, 1 writer, one event per transaction (synchronous=FULL)'),
+        batchFigure('pg1', names.pg1),
+        { ...rawFigure, comparedTo: { name: names.pg1, ratio: percentile(rates.pgRaw.map((r, i) => r / rates.pg1[i]!), 50) } },
+        ratioFigure('PostgreSQL: append, 1 writer, against a raw INSERT per transaction', 'pg1', 'pgRaw', 0.6),
+        ...stepFigures('pg1', '1 writer'),
+        ...pair('pgOwn', 'sqliteOwn', names.pgOwn, `SQLite: append, ${WRITERS} writers at once (threads), a stream each`),
+        batchFigure('pgOwn', names.pgOwn),
+        ratioFigure(`PostgreSQL: append, ${WRITERS} writers at once against 1 writer`, 'pgOwn', 'pg1', 8),
+        ...stepFigures('pgOwn', `${WRITERS} writers on one store`),
+        { ...rateFigure(names.pgOwnApart, 'events/s', rates.pgOwnApart), comparedTo: { name: names.pg1, ratio: percentile(rates.pgOwnApart.map((r, i) => r / rates.pg1[i]!), 50) } },
+        batchFigure('pgOwnApart', names.pgOwnApart),
+        ...pair('pgShared', 'sqliteShared', names.pgShared, `SQLite: append, ${WRITERS} writers racing on one stream (threads), recorded`),
+        batchFigure('pgShared', names.pgShared),
         conflictFigure(`PostgreSQL: conflicts met per event recorded, ${WRITERS} writers on one stream`, conflicts.pgShared),
         conflictFigure(`SQLite: conflicts met per event recorded, ${WRITERS} writers on one stream`, conflicts.sqliteShared),
       ];

@@ -6,12 +6,15 @@
  * the event registry before anything is written, and an append-only table.
  *
  * What stands in for SQLite's single write lock is a one-row table, `ledger_head`, holding the
- * last position and its hash: every append locks that row (`FOR UPDATE`) before it reads the
- * head, the stream versions or a command id, so appends from any number of processes commit one
- * after another and the chain stays one line. Positions come from that row, not a sequence, so a
- * rolled-back append leaves no gap. Each append commits with `synchronous_commit` on, and
- * announces the new head with `NOTIFY spades_ledger, '<position>'`, sent when it commits, so
- * every process can fold what any writer recorded.
+ * last position and its hash: every transaction that appends locks that row (`FOR UPDATE`)
+ * before it reads the head, the stream versions or a command id, so appends from any number of
+ * processes commit one after another and the chain stays one line. Positions come from that
+ * row, not a sequence, so a rolled-back append leaves no gap. Each transaction commits with
+ * `synchronous_commit` on, and announces the new head with `NOTIFY spades_ledger, '<position>'`,
+ * sent when it commits, so every process can fold what any writer recorded.
+ *
+ * Appends sent while a commit is in flight share the next transaction, each still checked and
+ * answered on its own (group commit, `pg-group-commit.ts`).
  */
 import { Kysely, PostgresDialect, type Transaction, sql } from 'kysely';
 import pg from 'pg';
@@ -22,17 +25,13 @@ import {
   type AppendResult,
   LedgerUnavailableError,
   type NewEvent,
-  type PreparedBatch,
   type RecordedEvent,
   type StreamAppend,
-  type WrittenBatch,
   appendResults,
-  chainAppend,
-  commandEventCount,
   prepareAppend,
   recordedEvent,
-  repeatedCommand,
 } from './event-store.ts';
+import { type GroupCommitStats, groupCommitter } from './pg-group-commit.ts';
 import {
   type ChainHead,
   type ChainReport,
@@ -100,7 +99,12 @@ export interface PgEventStore<E extends AnyEvent = AnyEvent> {
    * listening, to a function that stops it.
    */
   listen(onHead: (position: number) => void): Promise<() => Promise<void>>;
-  /** Stops every listener and closes the pool. */
+  /**
+   * How many transactions this store's appends took and how many appends they answered: appends
+   * sent while a commit is in flight share the next transaction (see pg-group-commit.ts).
+   */
+  commitStats(): GroupCommitStats;
+  /** Answers the appends already sent, then stops every listener and closes the pool. */
   close(): Promise<void>;
 }
 
@@ -118,8 +122,6 @@ export class AppendOutcomeUnknownError extends LedgerUnavailableError {
 
 const COLUMNS = ['position', 'stream', 'version', 'type', 'schema_version', 'payload', 'meta', 'command_id', 'prev_hash', 'hash'] as const;
 
-// The rows one INSERT carries: ten parameters a row, well inside PostgreSQL's 65,535.
-const INSERT_CHUNK = 1000;
 const VERIFY_PAGE = 5000;
 
 // Any number of processes may open the ledger at once; creating the schema takes this
@@ -352,68 +354,26 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
 
   const toRecorded = (row: ChainedRow): RecordedEvent<E> => recordedEvent(registry, row);
 
-  /** The first result of a command id, if it is a repeat of the same command; throws if it is another. */
-  const repeatOf = async (trx: Transaction<PgLedgerTables>, commandId: string, batches: PreparedBatch[], request: string | null): Promise<WrittenBatch<E>[] | null> => {
-    const first = await trx.selectFrom('events').select(COLUMNS).where('command_id', '=', commandId).executeTakeFirst();
-    if (!first) return null;
-    const rows = await trx.selectFrom('events').select(COLUMNS)
-      .where('position', '>=', first.position).where('position', '<=', first.position + commandEventCount(first) - 1)
-      .orderBy('position').execute();
-    return repeatedCommand(commandId, batches, request, first, rows).map((mine) => ({ rows: mine, recorded: mine.map(toRecorded) }));
-  };
-
-  /** The append's transaction: everything after the head row is locked sees every earlier append committed. */
-  const write = async (trx: Transaction<PgLedgerTables>, batches: PreparedBatch[], commandId: string | null, request: string | null) => {
-    const head = await lockHead(trx);
-    if (commandId !== null) {
-      const repeat = await repeatOf(trx, commandId, batches, request);
-      if (repeat) return { written: repeat, duplicate: true };
-    }
-    const versions = new Map<string, number>();
-    if (batches.length > 0) {
-      const found = await trx.selectFrom('events')
-        .select(['stream', (eb) => eb.fn.max('version').as('version')])
-        .where('stream', 'in', batches.map((b) => b.stream))
-        .groupBy('stream').execute();
-      for (const { stream, version } of found) versions.set(stream, Number(version));
-    }
-    const chained = chainAppend<E>(head, batches, (stream) => versions.get(stream) ?? 0, commandId);
-    const allRows = chained.written.flatMap((w) => w.rows);
-    if (allRows.length > 0) {
-      for (let i = 0; i < allRows.length; i += INSERT_CHUNK) {
-        await trx.insertInto('events').values(allRows.slice(i, i + INSERT_CHUNK)).execute();
-      }
-      await moveHead(trx, chained.head);
-    }
-    return { written: chained.written, duplicate: false };
-  };
+  // Appends go through the group committer: those sent while a commit is in flight share the next.
+  const committer = groupCommitter<E>({
+    pool,
+    channel: LEDGER_CHANNEL,
+    toRecorded,
+    isFault: (error) => pgStorageFaultOf(error) !== null,
+    failure(error, commitSent) {
+      const fault = pgStorageFaultOf(error);
+      // An answer to the commit, even an error, means it did not commit; no answer means no one knows.
+      if (fault && commitSent && connectionLost(fault)) return new AppendOutcomeUnknownError(fault.reason, fault.code);
+      return fault ?? error;
+    },
+  });
 
   const appendMany: PgEventStore<E>['appendMany'] = async (appends, appendOptions = {}) => {
     const { commandId = null, request = null } = appendOptions;
-    // Checks and serialisation happen before the head is locked, so a bad event costs no other
+    // Checks and serialisation happen before the command is queued, so a bad event costs no other
     // writer any waiting, and nothing is written unless every event of the batch is good.
     const batches = prepareAppend(registry, appends, appendOptions, clock);
-    let result: { written: WrittenBatch<E>[]; duplicate: boolean };
-    let commitSent = false;
-    try {
-      const trx = await kysely.startTransaction().execute();
-      try {
-        result = await write(trx, batches, commandId, request);
-        commitSent = true;
-        await trx.commit().execute();
-      } catch (error) {
-        // Also after a failed commit: rolling back is what hands the connection back to the pool
-        // (on a connection that is gone it fails, and the pool drops it).
-        await trx.rollback().execute().catch(() => undefined);
-        throw error;
-      }
-    } catch (error) {
-      const fault = pgStorageFaultOf(error);
-      // An answer to the commit, even an error, means it did not commit; no answer means no one knows.
-      if (fault && commitSent && connectionLost(fault)) throw new AppendOutcomeUnknownError(fault.reason, fault.code);
-      throw fault ?? error;
-    }
-    return appendResults(appends, result);
+    return appendResults(appends, await committer.submit(batches, commandId, request));
   };
 
   const head = async (): Promise<ChainHead> => {
@@ -508,7 +468,9 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
     digest: async () => formatDigest(await head()),
     verifyChain,
     listen,
+    commitStats: () => committer.stats(),
     async close() {
+      await committer.idle();
       await Promise.all([...stoppers].map((stop) => stop()));
       await kysely.destroy();
     },

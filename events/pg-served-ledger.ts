@@ -5,14 +5,17 @@
  * in case an announcement was lost with a connection. Folds and decisions take turns on one
  * queue, so the models never move while a command decides from them, and each decision is
  * appended expecting the stream versions it was made from: another process having moved a stream
- * meanwhile is refused (VersionConflictError), never recorded on top.
+ * meanwhile is refused (VersionConflictError), never recorded on top. A command's turn ends once
+ * its append is sent, so the next can decide while it commits and their appends share a commit
+ * (group commit); a command whose streams have an append of this process still in flight waits
+ * for it and decides again from the models with it folded.
  *
  * The models are folded from position 0 when the process starts; there are no stored snapshots.
  */
 import { sql } from 'kysely';
 import { domainEvents } from './domain-events.ts';
 import { type AppendResult, type RecordedEvent, VersionConflictError } from './event-store.ts';
-import type { ChangeListener, CommandFound, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from './ledger.ts';
+import type { ChangeListener, CommandFound, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from './ledger.ts';
 import { LedgerReadError, appendOptionsOf, decisionAppends, foldEvents } from './ledger.ts';
 import { type PgEventStore, openPostgresStore, pgStorageFaultOf } from './pg-event-store.ts';
 import { type ReadModels, emptyModels } from './projections.ts';
@@ -52,6 +55,8 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
   let announced = 0;
   // Folds and decisions run one at a time, in the order they were asked for.
   let queue: Promise<unknown> = Promise.resolve();
+  // The streams this process has appends in flight to, each with when its append settles.
+  const inFlight = new Map<string, Promise<void>>();
   const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
     const turn = queue.then(work, work);
     queue = turn.catch(() => undefined);
@@ -99,29 +104,48 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
     store,
     url: options.url,
     models,
-    execute(decisions, opts = {}) {
-      return inTurn(async () => {
-        // Decided from the models brought up to what the database holds now.
-        if (typeof decisions === 'function') {
-          await foldNow();
-          decisions = decisions(models);
+    async execute(decisions, opts = {}) {
+      // In its turn a command folds, decides and sends its append; the commit is awaited after
+      // the turn, so the next command decides meanwhile and their appends can share a commit.
+      const appending = await inTurn(async () => {
+        for (;;) {
+          // Decided from the models brought up to what the database holds now.
+          if (typeof decisions === 'function') await foldNow();
+          const decided = typeof decisions === 'function' ? decisions(models) : decisions;
+          const list: Decision[] = Array.isArray(decided) ? decided : [decided];
+          if (list.length === 0) return null;
+          // A stream with an append of this process still in flight is decided again once that
+          // append is folded, as it would have been had it waited its turn.
+          const waiting = list.flatMap((d) => inFlight.get(d.stream) ?? []);
+          if (waiting.length > 0) {
+            await Promise.allSettled(waiting);
+            await foldNow();
+            continue;
+          }
+          const sent = store.appendMany(decisionAppends(list, models), appendOptionsOf(opts));
+          const settled = sent.then(() => undefined, () => undefined);
+          for (const { stream } of list) inFlight.set(stream, settled);
+          void settled.then(() => {
+            for (const { stream } of list) if (inFlight.get(stream) === settled) inFlight.delete(stream);
+          });
+          // Wrapped, so the turn ends now rather than when the commit does.
+          return { sent };
         }
-        const list = Array.isArray(decisions) ? decisions : [decisions];
-        if (list.length === 0) return [];
-        let results: AppendResult[];
-        try {
-          results = await store.appendMany(decisionAppends(list, models), appendOptionsOf(opts));
-        } catch (error) {
-          const storage = pgStorageFaultOf(error);
-          if (storage) fault = storage.reason;
-          // A stale decision: fold what the others wrote, so the next one is made from the database.
-          if (error instanceof VersionConflictError) await foldNow().catch(() => undefined);
-          throw storage ?? error;
-        }
-        fault = null;
-        await foldNow();
-        return results;
       });
+      if (appending === null) return [];
+      let results: AppendResult[];
+      try {
+        results = await appending.sent;
+      } catch (error) {
+        const storage = pgStorageFaultOf(error);
+        if (storage) fault = storage.reason;
+        // A stale decision: fold what the others wrote, so the next one is made from the database.
+        if (error instanceof VersionConflictError) await fold().catch(() => undefined);
+        throw storage ?? error;
+      }
+      fault = null;
+      await fold();
+      return results;
     },
     // Cheap when nothing was announced: most requests only read.
     sync: () => (announced > models.position ? fold() : Promise.resolve(0)),

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../events/database.ts';
-import { AppendRefusedError, CommandIdReusedError, LedgerUnavailableError, VersionConflictError, createEventStore } from '../events/event-store.ts';
+import { AppendRefusedError, type AppendResult, CommandIdReusedError, LedgerUnavailableError, VersionConflictError, createEventStore } from '../events/event-store.ts';
 import { InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
 import { GENESIS_HASH, type ChainedRow, chainHash, parseDigest, verifyRows } from '../events/hash-chain.ts';
 import {
@@ -403,6 +403,219 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
     });
   });
 
+  describe('group commit: appends sent while a commit is in flight share the next', () => {
+    /** Settles each append, in the order sent, as its value or the error it was refused with. */
+    const settle = <T>(appends: Promise<T>[]) => Promise.all(appends.map((a) => a.then((value) => ({ value }), (error: unknown) => ({ error }))));
+
+    it('forty appends sent at once from one process take far fewer transactions, and each is recorded once, in order', async () => {
+      const results = await Promise.all(Array.from({ length: 40 }, (_, i) => store.append(`game-${i}`, [counter('a', i), counter('a', i + 100)])));
+      const stats = store.commitStats();
+      expect(stats.appends).toBe(40);
+      expect(stats.transactions).toBeLessThanOrEqual(4);
+      expect(stats.largest).toBeGreaterThan(1);
+      // positions in the order the appends were sent, gapless, each stream at version 2
+      expect(results.map((r) => r.positions)).toEqual(Array.from({ length: 40 }, (_, i) => [2 * i + 1, 2 * i + 2]));
+      expect(results.every((r) => r.versions.join() === '1,2' && !r.duplicate)).toBe(true);
+      const rows = await storedRows();
+      expect(rows).toHaveLength(80);
+      expect(verifyRows(rows)).toMatchObject({ ok: true, count: 80 });
+      expect(await store.head()).toEqual({ position: 80, hash: rows[79]!.hash });
+    });
+
+    it('refuses only the command whose stream moved, counting the earlier commands of the same batch', async () => {
+      await store.append('game-1', [counter('a', 0)]);
+      const before = store.commitStats().transactions;
+      const [first, stale, other, after] = await settle([
+        store.append('game-1', [counter('first', 1)], { expectedVersion: 1 }),
+        // decided from version 1 too, but the first of the batch moved game-1 on
+        store.append('game-1', [counter('stale', 1)], { expectedVersion: 1 }),
+        store.append('game-2', [counter('other', 1)], { expectedVersion: 0 }),
+        // decided from the version the first of the batch leaves
+        store.append('game-1', [counter('after', 1)], { expectedVersion: 2 }),
+      ]);
+      // all four went in one transaction
+      expect(store.commitStats().transactions - before).toBe(1);
+      expect(first).toMatchObject({ value: { positions: [2], versions: [2] } });
+      expect((stale as { error: unknown }).error).toBeInstanceOf(VersionConflictError);
+      expect((stale as { error: VersionConflictError }).error).toMatchObject({ stream: 'game-1', expected: 1, actual: 2 });
+      expect(other).toMatchObject({ value: { positions: [3], versions: [1] } });
+      expect(after).toMatchObject({ value: { positions: [4], versions: [3] } });
+      const rows = await storedRows();
+      expect(rows.map((r) => [r.stream, r.version, JSON.parse(r.payload).by])).toEqual([
+        ['game-1', 1, 'a'], ['game-1', 2, 'first'], ['game-2', 1, 'other'], ['game-1', 3, 'after'],
+      ]);
+      expect(verifyRows(rows)).toMatchObject({ ok: true, count: 4 });
+    });
+
+    it('answers a command id repeated within a batch and across batches with the first result, and refuses its reuse', async () => {
+      const before = store.commitStats().transactions;
+      const [once, again, reused, conflicted, retried] = await settle([
+        store.append('game-1', [counter('a', 1), counter('a', 2)], { commandId: 'tap-1' }),
+        store.append('game-1', [counter('a', 1), counter('a', 2)], { commandId: 'tap-1' }),
+        store.append('game-1', [counter('z', 9)], { commandId: 'tap-1' }),
+        // a command refused records nothing, so its id is free for the same command sent again
+        store.append('game-2', [counter('b', 1)], { commandId: 'tap-2', expectedVersion: 5 }),
+        store.append('game-2', [counter('b', 1)], { commandId: 'tap-2', expectedVersion: 0 }),
+      ]);
+      expect(store.commitStats().transactions - before).toBe(1);
+      const first = (once as { value: AppendResult }).value;
+      expect(first).toMatchObject({ positions: [1, 2], duplicate: false });
+      expect((again as { value: AppendResult }).value).toEqual({ ...first, duplicate: true });
+      expect((reused as { error: unknown }).error).toBeInstanceOf(CommandIdReusedError);
+      expect((conflicted as { error: unknown }).error).toBeInstanceOf(VersionConflictError);
+      expect(retried).toMatchObject({ value: { positions: [3], versions: [1], duplicate: false } });
+      // and in a later batch, beside a new command
+      const [later, fresh] = await Promise.all([
+        store.append('game-1', [counter('a', 1), counter('a', 2)], { commandId: 'tap-1' }),
+        store.append('game-3', [counter('c', 1)], { commandId: 'tap-3' }),
+      ]);
+      expect(later).toEqual({ ...first, duplicate: true });
+      expect(fresh).toMatchObject({ positions: [4], duplicate: false });
+      expect((await storedRows()).map((r) => r.command_id)).toEqual(['tap-1', null, 'tap-2', 'tap-3']);
+    });
+
+    it('commits the others when the database refuses one command of a batch', async () => {
+      // given a database that refuses any event on one stream
+      await query(`CREATE FUNCTION refuse_closed() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.stream = 'game-closed' THEN RAISE EXCEPTION 'game-closed takes no more events'; END IF; RETURN NEW; END $$`);
+      await query('CREATE TRIGGER refuse_closed BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION refuse_closed()');
+      const [a, closed, b] = await settle([
+        store.append('game-1', [counter('a', 1)]),
+        store.append('game-closed', [counter('x', 1)]),
+        store.append('game-2', [counter('b', 1)]),
+      ]);
+      expect((closed as { error: Error }).error.message).toMatch(/game-closed takes no more events/);
+      expect(a).toMatchObject({ value: { positions: [1] } });
+      expect(b).toMatchObject({ value: { positions: [2] } });
+      expect(verifyRows(await storedRows())).toMatchObject({ ok: true, count: 2 });
+    });
+
+    it('commits in one round trip while the process writes alone, and takes the long way whenever that would answer wrongly', async () => {
+      for (let i = 1; i <= 3; i++) await store.append('game-1', [counter('a', i)], { expectedVersion: i - 1 });
+      // the first transactions learn where the ledger stands; once nothing moved between two, one round trip
+      expect(store.commitStats().oneTrip).toBeGreaterThanOrEqual(1);
+      const alone = store.commitStats().oneTrip;
+      await store.append('game-1', [counter('a', 4)], { commandId: 'tap-4' });
+      expect(store.commitStats().oneTrip).toBe(alone + 1);
+      // another process writes to the same stream: the head this one knew has moved
+      const other = await open({ poolSize: 1 });
+      await other.append('game-1', [counter('b', 5)]);
+      // decided from the version read now, which this process has not seen written: recorded, not refused
+      expect(await store.append('game-1', [counter('a', 6)], { expectedVersion: 5 })).toMatchObject({ positions: [6], versions: [6] });
+      // decided from a version gone by: refused as the database says
+      await expect(store.append('game-1', [counter('a', 7)], { expectedVersion: 5 })).rejects.toMatchObject({ expected: 5, actual: 6 });
+      // a command id already recorded, sent again where one round trip would do: the first answer
+      await store.append('game-2', [counter('c', 1)]);
+      await store.append('game-2', [counter('c', 2)]);
+      const before = store.commitStats().oneTrip;
+      expect(await store.append('game-1', [counter('a', 4)], { commandId: 'tap-4' })).toMatchObject({ duplicate: true, positions: [4] });
+      // and once more alone, one round trip again
+      await store.append('game-2', [counter('c', 3)]);
+      await store.append('game-2', [counter('c', 4)]);
+      expect(store.commitStats().oneTrip).toBeGreaterThan(before);
+      const rows = await storedRows();
+      expect(rows.map((r) => [r.stream, r.version])).toEqual([
+        ['game-1', 1], ['game-1', 2], ['game-1', 3], ['game-1', 4], ['game-1', 5], ['game-1', 6],
+        ['game-2', 1], ['game-2', 2], ['game-2', 3], ['game-2', 4],
+      ]);
+      expect(verifyRows(rows)).toMatchObject({ ok: true, count: 10 });
+      expect(await store.head()).toEqual({ position: 10, hash: rows[9]!.hash });
+      expect(await query('SELECT position::int AS position, hash FROM ledger_head')).toEqual([{ position: 10, hash: rows[9]!.hash }]);
+    });
+
+    it('stores text byte for byte when it commits in one round trip, as the chain and the SQLite store need', async () => {
+      for (let i = 1; i <= 3; i++) await store.append('tournament-1', [{ type: 'NoteTaken', payload: { text: `note ${i}`, author: 'dir' } }]);
+      const before = store.commitStats().oneTrip;
+      const texts = ['quote " backslash \\ newline \n tab \t', "single ' quote, {braces}, \"NULL\", NULL", 'Zoë ♠ 🂡 \u2028 $1 $$ E\'\\x\'', ''];
+      const results = await Promise.all(texts.map((text) => store.append('tournament-1', [{ type: 'NoteTaken', payload: { text, author: 'dir ector' } }])));
+      expect(store.commitStats().oneTrip).toBeGreaterThan(before);
+      const rows = await storedRows();
+      expect(verifyRows(rows)).toMatchObject({ ok: true, count: 7 });
+      results.forEach((result, i) => {
+        const row = rows.find((r) => r.position === result.positions[0])!;
+        expect(JSON.parse(row.payload)).toEqual({ text: texts[i], author: 'dir ector' });
+        expect(row.hash).toBe(result.events[0]!.hash);
+      });
+    });
+
+    it('32 writers racing on one stream of one process record every event exactly once', async () => {
+      const shared = await open({ poolSize: 4 });
+      const EACH = 4;
+      const conflicts = await Promise.all(Array.from({ length: 32 }, async (_, w) => {
+        let met = 0;
+        for (let attempt = 0; attempt < EACH; ) {
+          const version = await shared.streamVersion('game-7');
+          try {
+            await shared.append('game-7', [counter(`w${w}`, attempt)], { expectedVersion: version, commandId: `w${w}-${attempt}` });
+            attempt++;
+          } catch (error) {
+            if (!(error instanceof VersionConflictError)) throw error;
+            met++;
+          }
+        }
+        return met;
+      }));
+      const events = await shared.readStream('game-7');
+      expect(events.map((e) => e.version)).toEqual(Array.from({ length: 32 * EACH }, (_, i) => i + 1));
+      const written = events.map((e) => `${(e.payload as { by: string }).by}/${(e.payload as { attempt: number }).attempt}`);
+      expect(new Set(written).size).toBe(32 * EACH);
+      expect(conflicts.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+      expect(shared.commitStats().largest).toBeGreaterThan(1);
+      expect(await shared.verifyChain()).toMatchObject({ ok: true, count: 32 * EACH });
+    });
+
+    it('answers every append of a batch whose commit answer was lost as unknown, and each retry finds it recorded', async () => {
+      const proxy = await commitCuttingProxy(cluster.port);
+      try {
+        const cut = await open({ url: `postgresql://postgres@127.0.0.1:${proxy.port}/${databaseName}`, poolSize: 1 });
+        await cut.append('game-0', [counter('a', 0)]);
+        proxy.arm();
+        const sent = Array.from({ length: 6 }, (_, i) => cut.append(`game-${i + 1}`, [counter('a', i)], { commandId: `tap-${i}` }));
+        const outcomes = await settle(sent);
+        for (const outcome of outcomes) expect((outcome as { error: unknown }).error).toBeInstanceOf(AppendOutcomeUnknownError);
+        expect(cut.commitStats().transactions).toBe(2);
+        expect(await rowCount()).toBe(7);
+        const retries = await Promise.all(Array.from({ length: 6 }, (_, i) => cut.append(`game-${i + 1}`, [counter('a', i)], { commandId: `tap-${i}` })));
+        expect(retries.map((r) => [r.duplicate, r.positions[0]])).toEqual(Array.from({ length: 6 }, (_, i) => [true, i + 2]));
+        expect(await rowCount()).toBe(7);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('answers an append committed in one round trip whose answer was lost as unknown, and the retry finds it recorded', async () => {
+      const proxy = await commitCuttingProxy(cluster.port);
+      try {
+        const cut = await open({ url: `postgresql://postgres@127.0.0.1:${proxy.port}/${databaseName}`, poolSize: 1 });
+        for (let i = 1; i <= 3; i++) await cut.append('game-1', [counter('a', i)]);
+        expect(cut.commitStats().oneTrip).toBeGreaterThanOrEqual(1);
+        const oneTrip = cut.commitStats().oneTrip;
+        proxy.arm();
+        await expect(cut.append('game-1', [counter('a', 4)], { commandId: 'tap-4' })).rejects.toThrow(AppendOutcomeUnknownError);
+        expect(await rowCount()).toBe(4);
+        // the retry goes the long way, as nothing is known after a lost answer, and finds it recorded
+        expect(await cut.append('game-1', [counter('a', 4)], { commandId: 'tap-4' })).toMatchObject({ duplicate: true, positions: [4] });
+        expect(cut.commitStats().oneTrip).toBe(oneTrip);
+        expect(await rowCount()).toBe(4);
+      } finally {
+        await proxy.close();
+      }
+    });
+
+    it('answers every waiting append with the fault when the server goes away, leaving none hanging', async () => {
+      const gone = await startPostgres();
+      const lost = await openPostgresStore({ url: gone.url, registry: ledgerTestRegistry, clock, poolSize: 1, connectTimeoutMs: 2000 });
+      try {
+        await lost.append('game-1', [counter('a', 1)]);
+        await gone.stop();
+        const outcomes = await settle(Array.from({ length: 8 }, (_, i) => lost.append(`game-${i}`, [counter('a', i)])));
+        for (const outcome of outcomes) expect((outcome as { error: unknown }).error).toBeInstanceOf(LedgerUnavailableError);
+      } finally {
+        await lost.close();
+      }
+    });
+  });
+
   describe('writers racing from separate pools', () => {
     it('32 writers on four streams: gapless positions, one winner per stream and round, every loser a version conflict, a chain that verifies', async () => {
       const writers = await Promise.all(Array.from({ length: 32 }, () => open({ poolSize: 1 })));
@@ -481,16 +694,15 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
 });
 
 /**
- * A TCP proxy to PostgreSQL that, once armed, forwards the next COMMIT to the server, waits for
+ * A TCP proxy to PostgreSQL that, once armed, forwards the next message that commits an append
+ * (one ending in COMMIT, or the statement a process writing alone commits with) to the server, waits for
  * the server's answer, and then cuts the client off without passing the answer on: the commit
  * happened, and the client cannot know.
  */
 async function commitCuttingProxy(serverPort: number): Promise<{ port: number; arm(): void; close(): Promise<void> }> {
-  // The simple-query message kysely sends to commit: 'Q', its length, the text and a zero byte.
-  const text = Buffer.from('commit\0');
-  const length = Buffer.alloc(4);
-  length.writeInt32BE(4 + text.length);
-  const commitMessage = Buffer.concat([Buffer.from('Q'), length, text]);
+  // The end of the simple-query message that commits an append (its text ends with COMMIT and a
+  // zero byte), or the name of the one statement a process writing alone commits with.
+  const commitMessages = [Buffer.from('COMMIT\0'), Buffer.from('spades_ledger_one_trip\0')];
   let armed = false;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {
@@ -498,7 +710,7 @@ async function commitCuttingProxy(serverPort: number): Promise<{ port: number; a
     sockets.add(client).add(upstream);
     let cutting = false;
     client.on('data', (chunk) => {
-      if (armed && chunk.includes(commitMessage)) {
+      if (armed && commitMessages.some((m) => chunk.includes(m))) {
         armed = false;
         cutting = true;
       }

@@ -8,6 +8,7 @@ import { foldPostgresModels } from '../events/pg-ledger.ts';
 import { type PostgresLedger, lease, openPostgresLedger } from '../events/pg-served-ledger.ts';
 import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
 import { driveServedTables } from '../server/table-driver.ts';
+import { createTournament, registerTeam } from '../server/tournament-commands.ts';
 import { createApp } from '../server/app.ts';
 import { createAuth, postgresAuthStorage } from '../server/auth.ts';
 import { standingsCsv } from '../server/standings-csv.ts';
@@ -83,6 +84,28 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
       await Promise.all(ledgers.map((ledger) => ledger.close()));
     }
   }, 90_000);
+
+  it('lets commands sent at once from one process share commits, each on a stream still committing decided again after it', async () => {
+    const ledger = await openPostgresLedger({ url: await newDatabase() });
+    try {
+      // twelve tournaments created at once, each on a stream of its own
+      await Promise.all(Array.from({ length: 12 }, (_, i) =>
+        ledger.execute((m) => createTournament(m, { tournamentId: `t${i}`, name: `Cup ${i}`, format: 'unc-intramural' }))));
+      const stats = ledger.store.commitStats();
+      expect(stats.appends).toBe(12);
+      expect(stats.transactions).toBeLessThan(12);
+      // eight teams registered at once in one tournament: each decided from the models holding the
+      // ones before it, so none is refused as decided from a version gone by
+      await Promise.all(Array.from({ length: 8 }, (_, i) =>
+        ledger.execute((m) => registerTeam(m, { tournamentId: 't0', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }))));
+      expect(ledger.models.tournaments.t0!.model.teams.map((t) => t.teamId).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `team${i}`).sort());
+      expect(ledger.store.commitStats().appends).toBe(20);
+      expect(JSON.parse(JSON.stringify(ledger.models))).toEqual(JSON.parse(JSON.stringify(await foldPostgresModels(ledger.store))));
+      expect(await ledger.store.verifyChain()).toMatchObject({ ok: true, count: ledger.models.position });
+    } finally {
+      await ledger.close();
+    }
+  }, 60_000);
 
   it('answers the ledger-wide reads from the database on the reader’s worker, as the file’s reader does', async () => {
     const url = await newDatabase();
