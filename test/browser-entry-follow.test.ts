@@ -47,8 +47,10 @@ describe.skipIf(!hasChromium)('the scorekeeper’s phone between matches', () =>
       const phone = await joinTable(context, day);
       finishMatchAt(day.ledger, 1);
       finishMatchAt(day.ledger, 2);
-      // Back on the page with the match over: nothing in play, the page follows the tournament.
-      await phone.goto(`${day.url}/entry/tables/cup/1`);
+      // With the match over and nothing in play, the page turns by itself to following the
+      // tournament (it reloads on its own, so a navigation of ours here would race it).
+      await phone.waitForFunction(() => /^\/tournaments\/cup\/stream\?after=\d+$/.test(document.querySelector('.live')?.getAttribute('hx-sse:connect') ?? ''), undefined, { timeout: 10_000 });
+      await phone.waitForLoadState('load');
       expect(await phone.getAttribute('.live', 'hx-sse:connect')).toMatch(/^\/tournaments\/cup\/stream\?after=\d+$/);
       expect(await phone.$('.entry-match')).toBeNull();
       await phone.waitForFunction(() => (window as unknown as { htmx?: unknown }).htmx !== undefined);
