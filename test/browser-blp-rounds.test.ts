@@ -6,11 +6,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createTournament, pinScreen, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveTables } from '../server/table-driver.ts';
-import { CHROMIUM, CHROMIUM_ARGS, type InProcessServer, ROOT, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-blp-rounds');
 const OUTPUT = join(ROOT, 'test-output');
@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)('a blp event drawn round by round in the browser',
     }
     expect(round3Done()).toBe(true);
     server = await serveInProcess(ledger);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   }, 120_000);
   afterAll(async () => {
     await browser?.close();

@@ -6,11 +6,11 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/ledger.ts';
 import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { CHROMIUM, CHROMIUM_ARGS, ROOT, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
 
 noteMissingChromium('browser-director-desk');
@@ -49,7 +49,7 @@ describe.skipIf(!hasChromium)('the director’s desk in a browser', () => {
     await served.auth.users.add('Dee Director', 'director', 'director-password');
     url = served.url;
     close = served.close;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     mkdirSync(OUTPUT, { recursive: true });
   });
 

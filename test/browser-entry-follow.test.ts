@@ -4,11 +4,11 @@
  * table the phone shows it within a second, without a tap; taps waiting on the phone are kept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Ledger } from '../events/ledger.ts';
 import { recordTricks } from '../server/commands.ts';
 import { startMatch, startNextGame } from '../server/match-commands.ts';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, noteMissingChromium, removeTempDirs } from './fixtures/live-server.ts';
+import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { eventDay, joinTable } from './fixtures/event-day.ts';
 import { finishGame } from './routes-fixture.ts';
 
@@ -32,7 +32,7 @@ function finishMatchAt(ledger: Ledger, table: number): void {
 describe.skipIf(!hasChromium)('the scorekeeper’s phone between matches', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -41,7 +41,7 @@ describe.skipIf(!hasChromium)('the scorekeeper’s phone between matches', () =>
 
   it('shows the next match the director seats at its table within a second, without a tap, keeping a waiting tap', async () => {
     const day = await eventDay();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext(PHONE);
     try {
       const m = day.ledger.models;
       const phone = await joinTable(context, day);

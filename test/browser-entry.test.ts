@@ -6,7 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Card, type Seat, cardName, parseCard, teamOf } from '../engine/cards.ts';
 import { deckFor } from '../engine/deck.ts';
@@ -17,7 +17,7 @@ import { createApp } from '../server/app.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import { cardText } from '../views/card-face.tsx';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, noteMissingChromium, removeTempDirs, tempDir } from './fixtures/live-server.ts';
+import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
 
 noteMissingChromium('browser-entry');
@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
         if ('closeAllConnections' in server) server.closeAllConnections();
         server.close(() => resolve());
       });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

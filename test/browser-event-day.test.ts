@@ -6,11 +6,11 @@
  * under 28px on any panel, with a clock that keeps one format as it ticks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, type Page, chromium } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createTournament, pinScreen, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { claimRenege } from '../server/commands.ts';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, noteMissingChromium, removeTempDirs, waitFor } from './fixtures/live-server.ts';
+import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, waitFor } from './fixtures/live-server.ts';
 import { type EventDay, eventDay, joinTable, playableCard, recordedCards, settled } from './fixtures/event-day.ts';
 
 noteMissingChromium('browser-event-day');
@@ -57,7 +57,7 @@ describe.skipIf(!hasChromium)('the day of the event in a browser', () => {
   let browser: Browser;
   let day: EventDay;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     day = await eventDay();
   });
   afterAll(async () => {

@@ -3,20 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page, chromium } from 'playwright-core';
 import type { Ledger } from '../events/ledger.ts';
-import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  type InProcessServer,
-  ROOT,
-  TOURNAMENT,
-  demoLedger,
-  hasChromium,
-  noteMissingChromium,
-  playUntil,
-  removeTempDirs,
-  serveInProcess,
-  tempDir,
-} from './fixtures/live-server.ts';
+import { demoLedger, hasChromium, type InProcessServer, launchChromium, noteMissingChromium, playUntil, removeTempDirs, ROOT, serveInProcess, tempDir, TOURNAMENT } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-layout');
 
@@ -130,7 +117,7 @@ describe.skipIf(!hasChromium)('the venue pages laid out in chromium', () => {
     mkdirSync(OUTPUT, { recursive: true });
     ledger = demoLedger(tempDir());
     server = await serveInProcess(ledger);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

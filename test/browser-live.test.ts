@@ -1,25 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Ledger } from '../events/ledger.ts';
 import { LIVE_TABLES_ID, TICKER_ID } from '../views/screen.tsx';
-import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  type InProcessServer,
-  type ServeProcess,
-  TOURNAMENT,
-  demoLedger,
-  hasChromium,
-  killHard,
-  noteMissingChromium,
-  play,
-  playUntil,
-  removeTempDirs,
-  serveInProcess,
-  startServeProcess,
-  tempDir,
-  waitFor,
-} from './fixtures/live-server.ts';
+import { demoLedger, hasChromium, type InProcessServer, killHard, launchChromium, noteMissingChromium, play, playUntil, removeTempDirs, serveInProcess, type ServeProcess, startServeProcess, tempDir, TOURNAMENT, waitFor } from './fixtures/live-server.ts';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-live');
@@ -35,7 +18,7 @@ const stillSameWindow = (page: Page) => page.evaluate(() => (window as unknown a
 describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -6,9 +6,9 @@
  * were tapped for, each once. A refusal met on the way back is shown with what to do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { playCard } from '../server/commands.ts';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, noteMissingChromium, removeTempDirs } from './fixtures/live-server.ts';
+import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { type EventDay, eventDay, joinTable, playableCard, recordedCards, settled } from './fixtures/event-day.ts';
 
 noteMissingChromium('browser-offline-entry');
@@ -16,7 +16,7 @@ noteMissingChromium('browser-offline-entry');
 describe.skipIf(!hasChromium)('a scorekeeper through a Wi-Fi drop', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -25,7 +25,7 @@ describe.skipIf(!hasChromium)('a scorekeeper through a Wi-Fi drop', () => {
 
   it('keeps ten taps on the phone while offline and records exactly those ten, in order, once each, when the network returns', async () => {
     const day: EventDay = await eventDay();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext(PHONE);
     try {
       const phone = await joinTable(context, day);
       const errors: string[] = [];
@@ -74,7 +74,7 @@ describe.skipIf(!hasChromium)('a scorekeeper through a Wi-Fi drop', () => {
 
   it('stops at a refusal found on the way back, says what was not recorded and what to do, and records nothing after it', async () => {
     const day: EventDay = await eventDay();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext(PHONE);
     try {
       const phone = await joinTable(context, day);
       await context.setOffline(true);

@@ -5,9 +5,9 @@
  * without a tap.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { playCard, recordTricks } from '../server/commands.ts';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, noteMissingChromium, removeTempDirs } from './fixtures/live-server.ts';
+import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { type EventDay, eventDay, joinTable, playableCard } from './fixtures/event-day.ts';
 
 noteMissingChromium('browser-phone-table');
@@ -17,7 +17,7 @@ const SEAT_NAMES: Record<string, string> = { N: 'North', E: 'East', S: 'South', 
 describe.skipIf(!hasChromium)('the scorekeeper’s phone at the table', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -26,7 +26,7 @@ describe.skipIf(!hasChromium)('the scorekeeper’s phone at the table', () => {
 
   async function withPhone(run: (day: EventDay, context: BrowserContext) => Promise<void>): Promise<void> {
     const day = await eventDay();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext(PHONE);
     try {
       await run(day, context);
     } finally {

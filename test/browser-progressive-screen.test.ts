@@ -6,13 +6,13 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createTournament, registerPlayer, startTournament } from '../server/tournament-commands.ts';
 import { startRound } from '../server/match-commands.ts';
 import { nextEntry } from '../server/table-driver.ts';
 import { createApp } from '../server/app.ts';
-import { CHROMIUM, CHROMIUM_ARGS, type InProcessServer, ROOT, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-progressive-screen');
 const OUTPUT = join(ROOT, 'test-output');
@@ -56,7 +56,7 @@ describe.skipIf(!hasChromium)('where to sit, on the venue screen of a progressiv
     ledger.execute(startTournament(m, { tournamentId: 'eve', seed: 'tv' }));
     ledger.execute(startRound(m, { tournamentId: 'eve', seed: 'tv' }));
     server = await serveInProcess(ledger);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,11 +3,11 @@
  * tricks with the → key and back with the Previous button and the ← key, the hands shrinking
  * and the renege marked at the trick the plays show it, under the site's Content-Security-Policy.
  */
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameModel, HandRow } from '../events/read-models.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
-import { CHROMIUM, CHROMIUM_ARGS, type InProcessServer, hasChromium, noteMissingChromium, serveInProcess } from './fixtures/live-server.ts';
+import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, serveInProcess } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-replay');
 
@@ -46,7 +46,7 @@ describe.skipIf(!hasChromium)('a hand replayed in a browser', () => {
       }
     }
     server = await serveInProcess(fixture.ledger);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

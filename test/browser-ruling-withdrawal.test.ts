@@ -5,9 +5,9 @@
  * recorded until each confirmation is given.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { claimRenege, recordTricks } from '../server/commands.ts';
-import { CHROMIUM, CHROMIUM_ARGS, hasChromium, noteMissingChromium, removeTempDirs } from './fixtures/live-server.ts';
+import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { eventDay } from './fixtures/event-day.ts';
 
 noteMissingChromium('browser-ruling-withdrawal');
@@ -15,7 +15,7 @@ noteMissingChromium('browser-ruling-withdrawal');
 describe.skipIf(!hasChromium)('withdrawing a ruling from the judge console', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -24,7 +24,7 @@ describe.skipIf(!hasChromium)('withdrawing a ruling from the judge console', () 
 
   it('upholds a renege, then withdraws the ruling, each after one confirmation, and the score goes back', async () => {
     const day = await eventDay();
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const context = await browser.newContext(PHONE);
     try {
       const m = day.ledger.models;
       const gameId = day.gameId;

@@ -7,12 +7,12 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { screenBracket } from '../views/screen.tsx';
-import { CHROMIUM, CHROMIUM_ARGS, type InProcessServer, ROOT, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-screen-large');
 const OUTPUT = join(ROOT, 'test-output');
@@ -50,7 +50,7 @@ describe.skipIf(!hasChromium)('a 64-team event on the venue screen', () => {
     ledger.execute(startTournament(ledger.models, { tournamentId: 'big', seed: 'big' }));
     step();
     server = await serveInProcess(ledger);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

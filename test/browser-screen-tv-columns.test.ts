@@ -6,11 +6,11 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveTables } from '../server/table-driver.ts';
-import { CHROMIUM, CHROMIUM_ARGS, type InProcessServer, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-screen-tv-columns');
 
@@ -76,7 +76,7 @@ describe.skipIf(!hasChromium)('bracket columns and standings on the TV', () => {
     }
     expect(ledger.models.tournaments.t64!.model.teams.some((t) => t.status === 'out')).toBe(true);
     server = await serveInProcess(ledger);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

@@ -3,13 +3,13 @@
  * sideways, and moves by itself, without a reload, when the director seats the team's match.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Ledger } from '../events/ledger.ts';
 import { startMatch } from '../server/match-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { TEAM_STATUS_ID } from '../views/team-page.tsx';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
-import { CHROMIUM, CHROMIUM_ARGS, type InProcessServer, hasChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
+import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
 import { finishGame, open } from './routes-fixture.ts';
 
 noteMissingChromium('browser-team-page');
@@ -40,7 +40,7 @@ describe.skipIf(!hasChromium)('a team’s page on a phone', () => {
     // The team with the long name if it got there, so its name must wrap on the phone.
     team = ready.teams.includes('team-1') ? 'team-1' : ready.teams[0]!;
     server = await serveInProcess(ledger);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();

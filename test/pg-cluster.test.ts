@@ -8,25 +8,14 @@
 import { readFileSync } from 'node:fs';
 import { createParser } from 'eventsource-parser';
 import pg from 'pg';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PostgresLedger, openPostgresLedger } from '../events/pg-served-ledger.ts';
 import { LIVE_TABLES_ID } from '../views/screen.tsx';
 import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
 import { driveServedTables } from '../server/table-driver.ts';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
-import {
-  CHROMIUM,
-  CHROMIUM_ARGS,
-  type ServeProcess,
-  hasChromium,
-  killHard,
-  noteMissingChromium,
-  removeTempDirs,
-  startServeProcess,
-  tempDir,
-  waitFor,
-} from './fixtures/live-server.ts';
+import { hasChromium, killHard, launchChromium, noteMissingChromium, removeTempDirs, type ServeProcess, startServeProcess, tempDir, waitFor } from './fixtures/live-server.ts';
 import { NGINX_TEMPLATE, type NginxProxy, nginx, noteMissingNginx, startNginx } from './fixtures/nginx.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 
@@ -253,7 +242,7 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
   describe.skipIf(!hasChromium)('in a browser', () => {
     let browser: Browser;
     beforeAll(async () => {
-      browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+      browser = await launchChromium();
     });
     afterAll(async () => {
       await browser?.close();
