@@ -78,7 +78,7 @@ export function createAuth(options: AuthOptions) {
   };
 }
 
-function ledgerFileStorage(ledger: AuthLedger): AuthStorage {
+export function ledgerFileStorage(ledger: AuthLedger): AuthStorage {
   if (!ledger.database) throw new Error('sign-in needs somewhere to keep accounts and sessions: the ledger’s own file, or a storage such as postgresAuthStorage');
   return sqliteAuthStorage(ledger.database);
 }
