@@ -14,7 +14,7 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { type ServeProcess, startServeProcess } from '../test/fixtures/live-server.ts';
 import type { ReadKind, ReadersReply, ReadersRequest } from './export-clients.ts';
 import { type Benchmark, type Figure, percentile } from './harness.ts';

@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:f
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { createDemo, DEMO_TOURNAMENT } from '../server/serve.ts';
 import { nextEntry } from '../server/table-driver.ts';
 import { type Benchmark, type Figure, comparedTo, percentile, withGoal } from './harness.ts';

@@ -14,7 +14,7 @@
  *
  * PostgreSQL runs on a throwaway cluster in a temporary folder (test/fixtures/postgres.ts). Its
  * 32 writers are 32 appends under way at once on one store, as one server process's requests
- * are, so they commit in groups (pg-group-commit.ts); the same 32 writers as 32 stores of one
+ * are, so they commit in groups (events/store/postgres/group-commit.ts); the same 32 writers as 32 stores of one
  * connection each stand for 32 processes, each bringing its own appends to the head lock.
  * SQLite's 32 writers are 32 worker threads, each with its own connection to one file. Each
  * PostgreSQL append figure is compared with SQLite's for the same writers (and the raw INSERT
@@ -29,10 +29,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../events/database.ts';
-import { type EventStore, VersionConflictError, createEventStore } from '../events/event-store.ts';
-import { type PgEventStore, openPostgresStore } from '../events/pg-event-store.ts';
-import type { GroupCommitStats } from '../events/pg-group-commit.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
+import { type EventStore, VersionConflictError, createEventStore } from '../events/store/sqlite/event-store.ts';
+import { type PgEventStore, openPostgresStore } from '../events/store/postgres/event-store.ts';
+import type { GroupCommitStats } from '../events/store/postgres/group-commit.ts';
 import { postgres, startPostgres } from '../test/fixtures/postgres.ts';
 import pg from 'pg';
 import { type Benchmark, type Figure, percentile, rateFigure, withGoal } from './harness.ts';

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { driveServedTables, nextEntry } from '../server/table-driver.ts';
 import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
-import { type PostgresLedger, openPostgresLedger } from '../events/pg-served-ledger.ts';
+import { type PostgresLedger, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { postgres, startPostgres } from '../test/fixtures/postgres.ts';
 import { nginx, startNginx } from '../test/fixtures/nginx.ts';
 import { type ServeProcess, killHard, startServeProcess, tempDir, removeTempDirs } from '../test/fixtures/live-server.ts';

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as v from 'valibot';
 import { z } from 'zod';
-import { openDatabase } from '../events/database.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
 import { domainEvents } from '../events/domain-events.ts';
 import { exportLines, importLedger } from '../events/ledger-file.ts';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { playTournament } from '../test/fixtures/audit-ledger.ts';
 import { type Benchmark, comparedTo, measureRate } from './harness.ts';
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { DEMO_TOURNAMENT, createDemo } from '../server/serve.ts';
 import { driveTables, nextEntry } from '../server/table-driver.ts';

@@ -3,9 +3,9 @@
  * tournament between machines. The hashes travel with the rows, so an import proves itself:
  * it is accepted only when the chain it carries verifies.
  */
-import type { LedgerDatabase } from './database.ts';
+import type { LedgerDatabase } from './store/sqlite/database.ts';
 import { type ChainReport, type ChainedRow, canonicalJson } from './hash-chain.ts';
-import { iterateRows, verifyChain } from './event-store.ts';
+import { iterateRows, verifyChain } from './store/sqlite/event-store.ts';
 import { domainEvents } from './domain-events.ts';
 import { type ReadModels, applyEvent, emptyModels } from './projections.ts';
 import { storedEventProblem } from './stored-event-check.ts';

@@ -5,10 +5,10 @@
  * again from nothing up to each snapshot's position and compares the result with what is stored.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { LedgerDatabase } from './database.ts';
+import type { LedgerDatabase } from './store/sqlite/database.ts';
 import { domainEvents } from './domain-events.ts';
-import { type EventStore, createEventStore } from './event-store.ts';
-import { MODELS_VERSION, pageFolder } from './ledger.ts';
+import { type EventStore, createEventStore } from './store/sqlite/event-store.ts';
+import { MODELS_VERSION, pageFolder } from './store/sqlite/ledger.ts';
 import { emptyModels } from './projections.ts';
 
 export interface SnapshotReport {

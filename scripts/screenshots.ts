@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { type Page, chromium } from 'playwright-core';
-import { type Ledger, openLedger } from '../events/ledger.ts';
+import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { playCard } from '../server/commands.ts';

@@ -5,7 +5,7 @@
  * account had.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
-import type { LedgerDatabase } from '../events/database.ts';
+import type { LedgerDatabase } from '../events/store/sqlite/database.ts';
 import type { AuthStorage } from './auth-storage.ts';
 import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
 import { AccessError } from './refusals.ts';

@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { pgStorageFaultOf } from '../events/pg-event-store.ts';
+import { pgStorageFaultOf } from '../events/store/postgres/event-store.ts';
 import {
   type AccountStore,
   type AuthStorage,

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { type LedgerDatabase, executeSync } from '../events/database.ts';
+import { type LedgerDatabase, executeSync } from '../events/store/sqlite/database.ts';
 import {
   type AccountStore,
   type AuthStorage,

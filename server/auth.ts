@@ -6,7 +6,7 @@
  * (`postgresAuthStorage`) lets every server process on it share the accounts, the sessions,
  * the table codes and the counts of the limits.
  */
-import type { LedgerDatabase } from '../events/database.ts';
+import type { LedgerDatabase } from '../events/store/sqlite/database.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { openUsers } from './accounts.ts';
 import type { AuthStorage } from './auth-storage.ts';

@@ -6,10 +6,10 @@
  * one per address; the rest wait their turn or are told to come back. A ledger in memory (tests) is read in this thread.
  */
 import { Worker } from 'node:worker_threads';
-import type { DigestCheck } from '../events/event-store.ts';
+import type { DigestCheck } from '../events/store/sqlite/event-store.ts';
 import type { ChainReport } from '../events/hash-chain.ts';
-import type { Ledger, ServedLedger } from '../events/ledger.ts';
-import type { PostgresLedger } from '../events/pg-served-ledger.ts';
+import type { Ledger, ServedLedger } from '../events/store/sqlite/ledger.ts';
+import type { PostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { pgDigestAgainst } from './pg-heavy-reads.ts';
 import { type ChainCheck, type LedgerReader, createLedgerReader, digestAgainst } from './ledger-reader.ts';
 import type { ReaderAnswer, ReaderRequest, ReaderSource } from './ledger-reader-worker.ts';

@@ -5,9 +5,9 @@
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../events/database.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
 import { type LedgerReader, createLedgerReader } from './ledger-reader.ts';
-import { openPostgresStore } from '../events/pg-event-store.ts';
+import { openPostgresStore } from '../events/store/postgres/event-store.ts';
 import { type PgLedgerReader, createPgLedgerReader } from './pg-heavy-reads.ts';
 
 export interface ReaderRequest {

@@ -8,11 +8,11 @@
  * it on a worker thread of its own (ledger-reader-worker.ts), so these walks never hold up the
  * tables' entries or the screens, nor their garbage collection.
  */
-import type { LedgerDatabase } from '../events/database.ts';
-import { type DigestCheck, createEventStore, ledgerHead } from '../events/event-store.ts';
+import type { LedgerDatabase } from '../events/store/sqlite/database.ts';
+import { type DigestCheck, createEventStore, ledgerHead } from '../events/store/sqlite/event-store.ts';
 import { domainEvents } from '../events/domain-events.ts';
 import { type ChainHead, type ChainReport, type ChainVerifier, type ChainedRow, GENESIS_HASH, chainVerifier, parseDigest } from '../events/hash-chain.ts';
-import { pageFolder } from '../events/ledger.ts';
+import { pageFolder } from '../events/store/sqlite/ledger.ts';
 import { exportLine } from '../events/ledger-file.ts';
 import { type ExportPage, exportPageOf } from './export-pages.ts';
 import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';

@@ -7,11 +7,11 @@
  * most every `fullEveryMs`, as the SQLite reader's does.
  */
 import { sql } from 'kysely';
-import type { DigestCheck } from '../events/event-store.ts';
+import type { DigestCheck } from '../events/store/sqlite/event-store.ts';
 import { type ChainReport, type ChainVerifier, GENESIS_HASH, chainVerifier, parseDigest } from '../events/hash-chain.ts';
 import { exportLine } from '../events/ledger-file.ts';
-import { foldEvents } from '../events/ledger.ts';
-import type { PgEventStore } from '../events/pg-event-store.ts';
+import { foldEvents } from '../events/store/sqlite/ledger.ts';
+import type { PgEventStore } from '../events/store/postgres/event-store.ts';
 import { type ReadModels, emptyModels } from '../events/projections.ts';
 import type { ChainCheck, PastTournament } from './ledger-reader.ts';
 import { type ExportPage, exportPageOf } from './export-pages.ts';

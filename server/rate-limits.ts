@@ -16,7 +16,7 @@
  * (it carries a signed device cookie naming the account) skips the queue, up to 10 wrong
  * passwords of its own in 15 minutes, so guessing from elsewhere cannot keep the owner out.
  */
-import { openDatabase } from '../events/database.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
 import type { HitStore, HitView, NewHit } from './auth-storage.ts';
 import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
 

@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { Decision, ServedLedger } from '../events/ledger.ts';
+import type { Decision, ServedLedger } from '../events/store/sqlite/ledger.ts';
 import { canonicalJson } from '../events/hash-chain.ts';
-import { CommandIdReusedError } from '../events/event-store.ts';
+import { CommandIdReusedError } from '../events/store/sqlite/event-store.ts';
 import { CommandError } from './commands.ts';
 import { readInput } from './request-input.ts';
 import { refusalOf, wantsJson } from './refusals.ts';

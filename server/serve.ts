@@ -7,10 +7,10 @@
  * bots seat each round as the last one ends, so the movement shows on the venue screen.
  */
 import { serve } from '@hono/node-server';
-import type { Decision, Ledger, ServedLedger } from '../events/ledger.ts';
+import type { Decision, Ledger, ServedLedger } from '../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
-import { LedgerReadError } from '../events/ledger.ts';
-import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../events/event-store.ts';
+import { LedgerReadError } from '../events/store/sqlite/ledger.ts';
+import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../events/store/sqlite/event-store.ts';
 import { CommandError } from './commands.ts';
 import { createApp } from './app.ts';
 import { openBackend } from './serve-backends.ts';

@@ -13,14 +13,14 @@ import { deckFor, TRUMPS } from '../engine/deck.ts';
 import { createRandom } from '../engine/random.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { handSoFar, nextBidder } from '../events/game-projection.ts';
-import type { Decision, Ledger, ServedLedger } from '../events/ledger.ts';
+import type { Decision, Ledger, ServedLedger } from '../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
 import type { GameModel } from '../events/read-models.ts';
 import type { MatchModel } from '../events/read-models.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../engine/formats.ts';
 import { CommandError, claimRenege, dealHand, makeBid, playCard } from './commands.ts';
-import { CommandIdReusedError, VersionConflictError } from '../events/event-store.ts';
+import { CommandIdReusedError, VersionConflictError } from '../events/store/sqlite/event-store.ts';
 import { callTime, startMatch, startNextGame, startRound } from './match-commands.ts';
 import { drawRound, roundToDraw } from './round-commands.ts';
 

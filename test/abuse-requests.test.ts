@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament } from '../server/tournament-commands.ts';
 import { FORM_BODY_BYTES } from '../server/body-limits.ts';
 import { MAX_JSON_DEPTH } from '../server/request-input.ts';

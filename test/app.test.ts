@@ -3,7 +3,7 @@
  * venue screen, and a plain sentence for what does not exist.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { createTournament } from '../server/tournament-commands.ts';
 

@@ -5,9 +5,9 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../events/database.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
 import { importLedger } from '../events/ledger-file.ts';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 import { createApp } from '../server/app.ts';
 import { Bracket } from '../views/bracket.tsx';

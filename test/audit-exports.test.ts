@@ -4,8 +4,8 @@
  */
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../events/database.ts';
-import { verifyChain } from '../events/event-store.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
+import { verifyChain } from '../events/store/sqlite/event-store.ts';
 import { formatDigest } from '../events/hash-chain.ts';
 import { importLedger } from '../events/ledger-file.ts';
 import type { TeamRow } from '../events/read-models.ts';

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { type Ledger, openLedger } from '../events/ledger.ts';
+import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { createAuth, ledgerFileStorage } from '../server/auth.ts';
 import type { AuthStorage } from '../server/auth-storage.ts';

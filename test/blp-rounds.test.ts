@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { naturalRank, parseCard } from '../engine/cards.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { MatchModel } from '../events/read-models.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { type Fixture, copyOf, finishGame, makeFixture, send } from './routes-fixture.ts';

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { recordTricks } from '../server/commands.ts';
 import { startMatch, startNextGame } from '../server/match-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';

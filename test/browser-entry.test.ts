@@ -12,7 +12,7 @@ import { type Card, type Seat, cardName, parseCard, teamOf } from '../engine/car
 import { deckFor } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import { cardText } from '../views/card-face.tsx';

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Browser, type Page, chromium } from 'playwright-core';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { demoLedger, hasChromium, type InProcessServer, launchChromium, noteMissingChromium, playUntil, removeTempDirs, ROOT, serveInProcess, tempDir, TOURNAMENT } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-layout');

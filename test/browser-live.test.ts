@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { LIVE_TABLES_ID, TICKER_ID } from '../views/screen.tsx';
 import { demoLedger, hasChromium, type InProcessServer, killHard, launchChromium, noteMissingChromium, play, playUntil, removeTempDirs, serveInProcess, type ServeProcess, startServeProcess, tempDir, TOURNAMENT, waitFor } from './fixtures/live-server.ts';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';

@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { type Ledger, openLedger } from '../events/ledger.ts';
+import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament, registerPlayer, startTournament } from '../server/tournament-commands.ts';
 import { startRound } from '../server/match-commands.ts';
 import { nextEntry } from '../server/table-driver.ts';

@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { startMatch } from '../server/match-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { TEAM_STATUS_ID } from '../views/team-page.tsx';

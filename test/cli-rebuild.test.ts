@@ -8,7 +8,7 @@ import { renameSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { cli } from './fixtures/cli.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';

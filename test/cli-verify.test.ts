@@ -11,9 +11,9 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli } from './fixtures/cli.ts';
-import { openDatabase } from '../events/database.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
 import { GENESIS_HASH } from '../events/hash-chain.ts';
-import { MODELS_VERSION, openLedger } from '../events/ledger.ts';
+import { MODELS_VERSION, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament, registerTeam } from '../server/tournament-commands.ts';
 
 const SPADES = resolve(import.meta.dirname, '../bin/spades.js');

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../events/database.ts';
-import { createEventStore } from '../events/event-store.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
+import { createEventStore } from '../events/store/sqlite/event-store.ts';
 import { buildLedgerChild, startChild } from './fixtures/ledger-child-process.ts';
 import { ledgerTestRegistry } from './fixtures/ledger-events.ts';
 

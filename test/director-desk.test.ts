@@ -6,7 +6,7 @@
  * a single-elimination event never speaks of a winners' bracket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { checkInTeam, createTournament, registerPlayer, registerTeam } from '../server/tournament-commands.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf } from './tournament-ledger.ts';

@@ -7,14 +7,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type LedgerDatabase, defaultDatabasePath, executeSync, openDatabase } from '../events/database.ts';
+import { type LedgerDatabase, defaultDatabasePath, executeSync, openDatabase } from '../events/store/sqlite/database.ts';
 import {
   AppendRefusedError,
   type EventStore,
   VersionConflictError,
   checkDigest,
   createEventStore,
-} from '../events/event-store.ts';
+} from '../events/store/sqlite/event-store.ts';
 import { InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
 import { GENESIS_HASH, canonicalBytes, canonicalJson, chainHash, parseDigest } from '../events/hash-chain.ts';
 import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';

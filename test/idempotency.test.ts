@@ -6,8 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type LedgerDatabase, openDatabase } from '../events/database.ts';
-import { CommandIdReusedError, type EventStore, createEventStore } from '../events/event-store.ts';
+import { type LedgerDatabase, openDatabase } from '../events/store/sqlite/database.ts';
+import { CommandIdReusedError, type EventStore, createEventStore } from '../events/store/sqlite/event-store.ts';
 import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 
 const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });

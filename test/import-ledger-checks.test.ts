@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from './fixtures/cli.ts';
-import { openDatabase } from '../events/database.ts';
-import { verifyChain } from '../events/event-store.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
+import { verifyChain } from '../events/store/sqlite/event-store.ts';
 import { rechained as rechainedLines } from './fixtures/rechain.ts';
 import { type LedgerLine, exportLines } from '../events/ledger-file.ts';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { playTournament } from './fixtures/audit-ledger.ts';
 
 let dir: string;

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LedgerLine, exportLines } from '../events/ledger-file.ts';
-import { type Ledger, openLedger } from '../events/ledger.ts';
+import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { changeRounds, createTournament, registerPlayer, startTournament } from '../server/tournament-commands.ts';
 import { cli } from './fixtures/cli.ts';

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { type Ledger, openLedger, projected } from '../events/ledger.ts';
+import { type Ledger, openLedger, projected } from '../events/store/sqlite/ledger.ts';
 import { type ReadModels, foldEvents } from '../events/projections.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { nextEntry } from '../server/table-driver.ts';

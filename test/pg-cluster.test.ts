@@ -10,7 +10,7 @@ import { createParser } from 'eventsource-parser';
 import pg from 'pg';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type PostgresLedger, openPostgresLedger } from '../events/pg-served-ledger.ts';
+import { type PostgresLedger, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { LIVE_TABLES_ID } from '../views/screen.tsx';
 import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
 import { driveServedTables } from '../server/table-driver.ts';

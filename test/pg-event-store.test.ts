@@ -11,8 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../events/database.ts';
-import { AppendRefusedError, type AppendResult, CommandIdReusedError, LedgerUnavailableError, VersionConflictError, createEventStore } from '../events/event-store.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
+import { AppendRefusedError, type AppendResult, CommandIdReusedError, LedgerUnavailableError, VersionConflictError, createEventStore } from '../events/store/sqlite/event-store.ts';
 import { InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
 import { GENESIS_HASH, type ChainedRow, chainHash, parseDigest, verifyRows } from '../events/hash-chain.ts';
 import {
@@ -20,7 +20,7 @@ import {
   type PgEventStore,
   type PostgresStoreOptions,
   openPostgresStore,
-} from '../events/pg-event-store.ts';
+} from '../events/store/postgres/event-store.ts';
 import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 

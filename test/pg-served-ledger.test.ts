@@ -4,8 +4,8 @@
  * processes driving the same tables at once record nothing decided from a stale view.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { foldPostgresModels } from '../events/pg-ledger.ts';
-import { type PostgresLedger, lease, openPostgresLedger } from '../events/pg-served-ledger.ts';
+import { foldPostgresModels } from '../events/store/postgres/ledger-tools.ts';
+import { type PostgresLedger, lease, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
 import { driveServedTables } from '../server/table-driver.ts';
 import { createTournament, registerTeam } from '../server/tournament-commands.ts';
@@ -13,9 +13,9 @@ import { createApp } from '../server/app.ts';
 import { createAuth, postgresAuthStorage } from '../server/auth.ts';
 import { standingsCsv } from '../server/standings-csv.ts';
 import { rankTeams } from '../views/leaderboard.tsx';
-import { exportPostgresLines } from '../events/pg-ledger.ts';
+import { exportPostgresLines } from '../events/store/postgres/ledger-tools.ts';
 import { formatDigest } from '../events/hash-chain.ts';
-import { projected } from '../events/ledger.ts';
+import { projected } from '../events/store/sqlite/ledger.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 import { waitFor } from './fixtures/live-server.ts';

@@ -9,14 +9,14 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Seat, SEATS, type Team } from '../engine/cards.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { ProgressiveRoundModel } from '../events/progressive-projection.ts';
 import type { ProgressiveSeating } from '../engine/progressive.ts';
 import { nextEntry } from '../server/table-driver.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
-import { openDatabase } from '../events/database.ts';
-import { verifyChain } from '../events/event-store.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
+import { verifyChain } from '../events/store/sqlite/event-store.ts';
 import { formatDigest } from '../events/hash-chain.ts';
 import { importLedger } from '../events/ledger-file.ts';
 

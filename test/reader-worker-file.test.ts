@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openLedger } from '../events/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { TYPESCRIPT_ENTRY, readerWorkerFile } from '../server/reader-worker-file.ts';
 
 const dirs: string[] = [];

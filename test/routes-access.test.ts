@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { claimRenege, giveRuling } from '../server/commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { startMatch } from '../server/match-commands.ts';

@@ -8,7 +8,7 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Seat } from '../engine/cards.ts';
-import { type Ledger, openLedger } from '../events/ledger.ts';
+import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { bidsOpenTo, dealHand, makeBid, recordTricks } from '../server/commands.ts';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Seat } from '../engine/cards.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { type Client, type Fixture, copyOf, finishGame, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
 

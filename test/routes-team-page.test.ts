@@ -6,7 +6,7 @@
  * tables' own commands; the pages follow by themselves over their live channel.
  */
 import { describe, expect, it } from 'vitest';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { channelOf, livePartials } from '../server/live-channels.tsx';
 import { subjectChannelId } from '../server/team-pages.tsx';

@@ -4,7 +4,7 @@
  * the home page lists every tournament with where it stands.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLedger, rebuildModels } from '../events/ledger.ts';
+import { openLedger, rebuildModels } from '../events/store/sqlite/ledger.ts';
 import { pinnedTournament } from '../events/screen-pin.ts';
 import { livePartials } from '../server/live-channels.tsx';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';

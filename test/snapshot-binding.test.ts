@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLedger, projected, rebuildModels } from '../events/ledger.ts';
+import { openLedger, projected, rebuildModels } from '../events/store/sqlite/ledger.ts';
 import { type ReadModels, foldEvents } from '../events/projections.ts';
 import { playTournament } from './fixtures/audit-ledger.ts';
 

@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm';
 import { createAdaptorServer } from '@hono/node-server';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { createBroadcaster, encodeSse } from '../server/sse.ts';
 import { registerTeam, createTournament } from '../server/tournament-commands.ts';

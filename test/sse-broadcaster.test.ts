@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { EVENTS_CHANNEL } from '../server/event-stream.ts';
 import { type SseSink, createBroadcaster, encodeSse } from '../server/sse.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParser } from 'eventsource-parser';
 import { createRandom, type Random } from '../engine/random.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { type InProcessServer, demoLedger, play, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
 
 const CLIENTS = 20;

@@ -5,8 +5,8 @@
  * acknowledged is lost, and writing resumes by itself once the storage takes writes again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { LedgerUnavailableError } from '../events/event-store.ts';
-import { type Ledger, openLedger } from '../events/ledger.ts';
+import { LedgerUnavailableError } from '../events/store/sqlite/event-store.ts';
+import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app.ts';
 import { DEMO_TOURNAMENT, createDemo, demoBots } from '../server/serve.ts';
 import { driveTables, nextEntry } from '../server/table-driver.ts';

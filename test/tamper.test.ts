@@ -11,8 +11,8 @@ import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../events/database.ts';
-import { checkDigest, createEventStore, verifyChain } from '../events/event-store.ts';
+import { openDatabase } from '../events/store/sqlite/database.ts';
+import { checkDigest, createEventStore, verifyChain } from '../events/store/sqlite/event-store.ts';
 import { ledgerTestRegistry } from './fixtures/ledger-events.ts';
 
 const run = promisify(execFile);

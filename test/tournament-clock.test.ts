@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Seat } from '../engine/cards.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { dealHand, makeBid, recordTricks } from '../server/commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';

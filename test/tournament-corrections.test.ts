@@ -4,7 +4,7 @@
  * under review and replayed, nothing recorded is lost, and a rebuild gives the same result.
  */
 import { describe, expect, it } from 'vitest';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { MatchModel } from '../events/read-models.ts';
 import { driveTables } from '../server/table-driver.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';

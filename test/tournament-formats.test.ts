@@ -8,7 +8,7 @@ import { SEATS, type Seat } from '../engine/cards.ts';
 import { nextDealer } from '../engine/game.ts';
 import { playProgressive, progressiveTotals, type TableResult } from '../engine/progressive.ts';
 import { resolveRules } from '../engine/rules.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/tournament-commands.ts';
 import { driveToEnd, eventsOf, expectRebuildEqualsLive, tempLedger } from './tournament-ledger.ts';
 

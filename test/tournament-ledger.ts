@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, expect } from 'vitest';
-import { type Ledger, openLedger, projected, rebuildModels } from '../events/ledger.ts';
+import { type Ledger, openLedger, projected, rebuildModels } from '../events/store/sqlite/ledger.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { refresh } from '../events/tournament-projection.ts';
 import { CommandError } from '../server/commands.ts';

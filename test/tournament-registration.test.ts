@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { naturalRank, parseCard } from '../engine/cards.ts';
-import type { Ledger } from '../events/ledger.ts';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament, withdrawTeam } from '../server/tournament-commands.ts';
 import { disqualifyTeam, startMatch, startRound } from '../server/match-commands.ts';
 import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FormatId } from '../engine/formats.ts';
-import { type Ledger, openLedger, rebuildModels } from '../events/ledger.ts';
+import { type Ledger, openLedger, rebuildModels } from '../events/store/sqlite/ledger.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
@@ -69,7 +69,7 @@ describe('read models are folds', () => {
   it('over random small tournaments a rebuild equals the live models, and applying every event again changes nothing', async () => {
     const fc = await import('fast-check');
     const { applyEvent } = await import('../events/projections.ts');
-    const { projected } = await import('../events/ledger.ts');
+    const { projected } = await import('../events/store/sqlite/ledger.ts');
     fc.assert(
       fc.property(
         fc.constantFrom<FormatId>('pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre'),

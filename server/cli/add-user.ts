@@ -5,7 +5,7 @@
  * export (`ledger-target.ts`). The password comes from the flag or, safer for shell history,
  * from the first line of standard input.
  */
-import { openDatabase, defaultDatabasePath } from '../../events/database.ts';
+import { openDatabase, defaultDatabasePath } from '../../events/store/sqlite/database.ts';
 import { PASSWORD_ROLES, type PasswordRole, type Users, openUsers } from '../accounts.ts';
 import { postgresAuthStorage } from '../auth-storage-postgres.ts';
 import { AccessError } from '../refusals.ts';

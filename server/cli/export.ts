@@ -6,7 +6,7 @@
 import type { CliIo } from './io.ts';
 import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
 import { exportLines } from '../../events/ledger-file.ts';
-import { exportPostgresLines } from '../../events/pg-ledger.ts';
+import { exportPostgresLines } from '../../events/store/postgres/ledger-tools.ts';
 
 // Writing a line at a time would make a large export crawl; a chunk keeps memory small too.
 const CHUNK_LINES = 1000;

@@ -7,11 +7,11 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { type CliIo, UsageError } from './io.ts';
 import { ledgerTarget, withPostgresLedger } from './ledger-target.ts';
-import { LedgerFileError, defaultDatabasePath, openDatabase } from '../../events/database.ts';
+import { LedgerFileError, defaultDatabasePath, openDatabase } from '../../events/store/sqlite/database.ts';
 import { type ImportNote, LedgerImportError, importLedger } from '../../events/ledger-file.ts';
 import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
-import { importPostgresLedger } from '../../events/pg-ledger.ts';
+import { importPostgresLedger } from '../../events/store/postgres/ledger-tools.ts';
 import { type ChainReport, formatDigest } from '../../events/hash-chain.ts';
 import { replayProblem } from '../replay-check.ts';
 

@@ -6,11 +6,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { type CliIo, UsageError } from './io.ts';
-import { LedgerFileError, defaultDatabasePath } from '../../events/database.ts';
-import { AppendRefusedError, LedgerUnavailableError, VersionConflictError } from '../../events/event-store.ts';
+import { LedgerFileError, defaultDatabasePath } from '../../events/store/sqlite/database.ts';
+import { AppendRefusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/sqlite/event-store.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { formatDigest } from '../../events/hash-chain.ts';
-import { type Ledger, openLedger } from '../../events/ledger.ts';
+import { type Ledger, openLedger } from '../../events/store/sqlite/ledger.ts';
 import { type ImportTarget, RecordImportError, importRecord } from '../../events/record-import.ts';
 import { replayDecisionProblem } from '../replay-check.ts';
 

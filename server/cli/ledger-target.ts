@@ -5,8 +5,8 @@
  * refused in one line.
  */
 import { UsageError } from './io.ts';
-import { LedgerFileError, type LedgerDatabase, defaultDatabasePath, openDatabase } from '../../events/database.ts';
-import { type PgEventStore, openPostgresStore, pgStorageFaultOf, shownPgUrl } from '../../events/pg-event-store.ts';
+import { LedgerFileError, type LedgerDatabase, defaultDatabasePath, openDatabase } from '../../events/store/sqlite/database.ts';
+import { type PgEventStore, openPostgresStore, pgStorageFaultOf, shownPgUrl } from '../../events/store/postgres/event-store.ts';
 
 export type LedgerTarget = { kind: 'sqlite'; path: string | undefined } | PostgresTarget;
 

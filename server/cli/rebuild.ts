@@ -5,9 +5,9 @@
  * trustworthy) unless `--force` says to fold it all the same.
  */
 import { existsSync } from 'node:fs';
-import { defaultDatabasePath } from '../../events/database.ts';
-import { verifyChain } from '../../events/event-store.ts';
-import { LedgerReadError, openLedger, rebuildModels } from '../../events/ledger.ts';
+import { defaultDatabasePath } from '../../events/store/sqlite/database.ts';
+import { verifyChain } from '../../events/store/sqlite/event-store.ts';
+import { LedgerReadError, openLedger, rebuildModels } from '../../events/store/sqlite/ledger.ts';
 import { type CliIo, UsageError } from './io.ts';
 import { openLedgerForReading } from './ledger-target.ts';
 

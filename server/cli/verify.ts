@@ -7,9 +7,9 @@
  * 2 for bad input.
  */
 import { type CliIo, UsageError } from './io.ts';
-import { type DigestCheck, checkDigest, verifyChain } from '../../events/event-store.ts';
+import { type DigestCheck, checkDigest, verifyChain } from '../../events/store/sqlite/event-store.ts';
 import { type ChainReport, DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
-import { checkPostgresDigest, recordedPostgresImports } from '../../events/pg-ledger.ts';
+import { checkPostgresDigest, recordedPostgresImports } from '../../events/store/postgres/ledger-tools.ts';
 import { type RecordedImport, recordedImports } from '../../events/ledger-file.ts';
 import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
 import { type SnapshotReport, checkSnapshots } from '../../events/snapshot-check.ts';

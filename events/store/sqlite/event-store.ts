@@ -17,8 +17,8 @@ import {
   formatDigest,
   parseDigest,
   verifyRows,
-} from './hash-chain.ts';
-import type { AnyEvent, EventRegistry } from './event-types.ts';
+} from '../../hash-chain.ts';
+import type { AnyEvent, EventRegistry } from '../../event-types.ts';
 
 /** Who and when, recorded with each event. `at` comes from the store's clock. */
 export interface EventMeta {

@@ -5,11 +5,11 @@
  * move between the two stores and prove it arrived whole.
  */
 import { sql } from 'kysely';
-import type { DigestCheck, RecordedEvent } from './event-store.ts';
-import { LedgerUnavailableError } from './event-store.ts';
-import { type ChainReport, GENESIS_HASH, parseDigest } from './hash-chain.ts';
-import { IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportLine } from './ledger-file.ts';
-import { LedgerReadError, projected } from './ledger.ts';
+import type { DigestCheck, RecordedEvent } from '../sqlite/event-store.ts';
+import { LedgerUnavailableError } from '../sqlite/event-store.ts';
+import { type ChainReport, GENESIS_HASH, parseDigest } from '../../hash-chain.ts';
+import { IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportLine } from '../../ledger-file.ts';
+import { LedgerReadError, projected } from '../sqlite/ledger.ts';
 import {
   type PgEventStore,
   connectionLost,
@@ -18,8 +18,8 @@ import {
   pgRowPages,
   pgStorageFaultOf,
   walkPgChain,
-} from './pg-event-store.ts';
-import { type ReadModels, applyEvent, emptyModels } from './projections.ts';
+} from './event-store.ts';
+import { type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
 
 // Events read at a time while folding, and rows per INSERT while importing.
 const FOLD_PAGE = 5000;

@@ -30,7 +30,7 @@
  * the other's, so the batch is what one process brings to the lock.
  */
 import pg from 'pg';
-import type { AnyEvent } from './event-types.ts';
+import type { AnyEvent } from '../../event-types.ts';
 import {
   type PreparedBatch,
   type RecordedEvent,
@@ -38,8 +38,8 @@ import {
   chainAppend,
   commandEventCount,
   repeatedCommand,
-} from './event-store.ts';
-import type { ChainHead, ChainedRow } from './hash-chain.ts';
+} from '../sqlite/event-store.ts';
+import type { ChainHead, ChainedRow } from '../../hash-chain.ts';
 
 /** One command waiting for a commit: its prepared events and what it is answered with. */
 export interface PendingAppend<E extends AnyEvent> {

@@ -7,7 +7,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { type Compilable, Kysely, SqliteDialect } from 'kysely';
 import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { ChainedRow } from './hash-chain.ts';
+import type { ChainedRow } from '../../hash-chain.ts';
 
 /** One ledger row. Columns are snake_case as stored; `hash-chain.ts` says what is hashed. */
 export type EventsTable = ChainedRow;

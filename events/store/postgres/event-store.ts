@@ -14,12 +14,12 @@
  * sent when it commits, so every process can fold what any writer recorded.
  *
  * Appends sent while a commit is in flight share the next transaction, each still checked and
- * answered on its own (group commit, `pg-group-commit.ts`).
+ * answered on its own (group commit, `group-commit.ts`).
  */
 import { Kysely, PostgresDialect, type Transaction, sql } from 'kysely';
 import pg from 'pg';
-import { domainEvents } from './domain-events.ts';
-import type { AnyEvent, EventRegistry } from './event-types.ts';
+import { domainEvents } from '../../domain-events.ts';
+import type { AnyEvent, EventRegistry } from '../../event-types.ts';
 import {
   type AppendOptions,
   type AppendResult,
@@ -30,8 +30,8 @@ import {
   appendResults,
   prepareAppend,
   recordedEvent,
-} from './event-store.ts';
-import { type GroupCommitStats, groupCommitter } from './pg-group-commit.ts';
+} from '../sqlite/event-store.ts';
+import { type GroupCommitStats, groupCommitter } from './group-commit.ts';
 import {
   type ChainHead,
   type ChainReport,
@@ -39,7 +39,7 @@ import {
   GENESIS_HASH,
   chainVerifier,
   formatDigest,
-} from './hash-chain.ts';
+} from '../../hash-chain.ts';
 
 /** The channel each append's commit is announced on, with the new head position as the payload. */
 export const LEDGER_CHANNEL = 'spades_ledger';
@@ -101,7 +101,7 @@ export interface PgEventStore<E extends AnyEvent = AnyEvent> {
   listen(onHead: (position: number) => void): Promise<() => Promise<void>>;
   /**
    * How many transactions this store's appends took and how many appends they answered: appends
-   * sent while a commit is in flight share the next transaction (see pg-group-commit.ts).
+   * sent while a commit is in flight share the next transaction (see group-commit.ts).
    */
   commitStats(): GroupCommitStats;
   /** Answers the appends already sent, then stops every listener and closes the pool. */

@@ -13,12 +13,12 @@
  * The models are folded from position 0 when the process starts; there are no stored snapshots.
  */
 import { sql } from 'kysely';
-import { domainEvents } from './domain-events.ts';
-import { type AppendResult, type RecordedEvent, VersionConflictError } from './event-store.ts';
-import type { ChangeListener, CommandFound, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from './ledger.ts';
-import { LedgerReadError, appendOptionsOf, decisionAppends, foldEvents } from './ledger.ts';
-import { type PgEventStore, openPostgresStore, pgStorageFaultOf } from './pg-event-store.ts';
-import { type ReadModels, emptyModels } from './projections.ts';
+import { domainEvents } from '../../domain-events.ts';
+import { type AppendResult, type RecordedEvent, VersionConflictError } from '../sqlite/event-store.ts';
+import type { ChangeListener, CommandFound, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../sqlite/ledger.ts';
+import { LedgerReadError, appendOptionsOf, decisionAppends, foldEvents } from '../sqlite/ledger.ts';
+import { type PgEventStore, openPostgresStore, pgStorageFaultOf } from './event-store.ts';
+import { type ReadModels, emptyModels } from '../../projections.ts';
 
 export interface PostgresLedger extends ServedLedger {
   readonly backend: 'postgres';

@@ -4,12 +4,12 @@
  * snapshotted with their checkpoint in one transaction, so a restart folds only what came after.
  */
 import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './database.ts';
-import { domainEvents } from './domain-events.ts';
+import { domainEvents } from '../../domain-events.ts';
 import { createHash } from 'node:crypto';
 import { type AppendOptions, type AppendResult, type EventStore, type RecordedEvent, type StreamAppend, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
-import { type ChainHead, GENESIS_HASH } from './hash-chain.ts';
-import { type AnyEvent, UnknownEventTypeError } from './event-types.ts';
-import { type Change, type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from './projections.ts';
+import { type ChainHead, GENESIS_HASH } from '../../hash-chain.ts';
+import { type AnyEvent, UnknownEventTypeError } from '../../event-types.ts';
+import { type Change, type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
 
 /** Events to append to one stream, as commands decide them. */
 export interface Decision {
