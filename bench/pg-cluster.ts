@@ -31,7 +31,7 @@ function residentBytes(pid: number): number {
 async function oneEntry(ledger: PostgresLedger): Promise<{ first: number; last: number; at: number }> {
   const game = Object.values(ledger.models.games).find((g) => g.tournamentId === DEMO_TOURNAMENT && !g.winner);
   if (!game) throw new Error('the demo has no game left to play');
-  const results = await ledger.execute((models) => nextEntry(ledger, models.games[game.gameId]!, { seed: SEED }) ?? []);
+  const results = await ledger.append((models) => nextEntry(ledger, models.games[game.gameId]!, { seed: SEED }) ?? []);
   const at = performance.timeOrigin + performance.now();
   const positions = results.flatMap((r) => r.positions);
   if (positions.length === 0) throw new Error('the entry recorded nothing');

@@ -14,6 +14,7 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Ledger, ServedLedger } from '../events/store/sqlite/ledger.ts';
 import { LedgerUnavailableError, VersionConflictError } from '../events/store/sqlite/event-store.ts';
 import { LedgerReadError } from '../events/store/sqlite/ledger.ts';
+import { type SqliteServedLedger, asServed } from '../events/store/sqlite/served-ledger.ts';
 import { ReaderError } from './heavy-reads.ts';
 import { domainEvents } from '../events/domain-events.ts';
 import { publishedSchemas } from '../events/event-catalogue-schema.ts';
@@ -40,7 +41,8 @@ import { directorRoutes } from './director-routes.tsx';
 import { missingSubjectOf, subjectChannelId } from './team-pages.tsx';
 
 export interface AppOptions {
-  ledger: ServedLedger;
+  /** The served ledger, or an open file's ledger (served through its adapter, with group commit). */
+  ledger: ServedLedger | Ledger;
   broadcaster?: Broadcaster;
   /** Accounts and sessions; made over the ledger's own file when not given. */
   auth?: Auth;
@@ -71,12 +73,12 @@ const STATIC: Record<string, { type: string; path: string }> = {
 };
 
 export function createApp(options: AppOptions) {
-  const { ledger } = options;
+  const ledger = asServed(options.ledger);
   const broadcaster = options.broadcaster ?? createBroadcaster();
   const app = new Hono<{ Bindings: Partial<HttpBindings> }>();
   // Sign-in state lives beside the events: the server on PostgreSQL brings its own.
   if (!options.auth && ledger.backend !== 'sqlite') throw new Error('a ledger on PostgreSQL needs its sign-in state on PostgreSQL too: pass `auth`');
-  const auth = options.auth ?? createAuth({ ledger: ledger as Ledger });
+  const auth = options.auth ?? createAuth({ ledger: (ledger as SqliteServedLedger).ledger });
 
   // Scripts, styles and streams come only from this site: no inline code, nothing framed.
   app.use(
@@ -159,7 +161,7 @@ export function createApp(options: AppOptions) {
     if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) {
       return c.json({ error: `limit must be a whole number from 1 to 1000, not '${limitText}'` }, 400);
     }
-    return c.json(await ledger.store.readAll({ after, limit: Number(limitText) }));
+    return c.json(await ledger.read({ after, limit: Number(limitText) }));
   });
 
   app.get('/api/events/stream', async (c) => {
@@ -172,7 +174,7 @@ export function createApp(options: AppOptions) {
         // Only what the models have folded: anything after it reaches the client as the fold
         // broadcasts it, so nothing is sent twice or skipped.
         {
-          readAfter: (from, limit) => ledger.store.readAll({ after: from, limit: Math.max(0, Math.min(limit, ledger.models.position - from)) }),
+          readAfter: (from, limit) => ledger.read({ after: from, limit: Math.max(0, Math.min(limit, ledger.models.position - from)) }),
           headPosition: () => ledger.models.position,
         },
         broadcaster,

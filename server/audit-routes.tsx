@@ -56,7 +56,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     if (!/^\d+$/.test(handText) || Number(handText) < 1) return refusePage(c, 400, `game ${gameId}: hand must be a hand number from 1, not '${handText}'`);
     const tournament = game.tournamentId ? tournamentById(ledger.models, game.tournamentId)?.model : undefined;
     const names = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
-    const replay = handReplay(game, Number(handText), await ledger.store.readStream(gameStream(gameId)), names);
+    const replay = handReplay(game, Number(handText), await ledger.readStream(gameStream(gameId)), names);
     if (!replay) return refusePage(c, 404, `game ${gameId} has no hand ${handText}; it has ${hands} ${hands === 1 ? 'hand' : 'hands'} so far`);
     const last = stepCount(replay) - 1;
     const stepText = c.req.query('step') ?? '0';
@@ -87,7 +87,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     return heavy(c, async () => {
       const asked = await askedPosition(c.req.query('position'), c.req.query('at'));
       if ('error' in asked) return refusePage(c, 400, `tournament ${tournamentId}: ${asked.error}`);
-      const head = (await ledger.store.head()).position;
+      const head = (await ledger.head()).position;
       // Folded and rendered on the reader's thread: only the page's text comes back.
       const view: PastView = { kind: 'as-of', head, gamesToWin: state.format.gamesToWin, ...(asked.askedAt ? { askedAt: asked.askedAt } : {}) };
       return c.html((await reads.pastView(tournamentId, asked.position, view)).body);
@@ -137,7 +137,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
   app.get('/api/ledger.ndjson', async (c) => {
     // Streamed a page at a time up to the head as the download starts, so the digest header
     // matches the lines, memory stays bounded, and other requests run between pages.
-    const head = await ledger.store.head();
+    const head = await ledger.head();
     // Under the real server the pages go straight into its response (heavy-reads.ts).
     const out = (c.env as { outgoing?: ExportTarget } | undefined)?.outgoing;
     return c.body(reads.exportStream(head.position, out && 'headersSent' in out ? out : undefined), 200, {
@@ -159,7 +159,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     if ('error' in target) return c.json({ error: target.error }, 400);
     try {
       let decision!: ReturnType<typeof importRecord>;
-      const [result] = await ledger.execute(
+      const [result] = await ledger.append(
         (models) => {
           decision = importRecord(models, (body as { record: unknown }).record, target.target, now());
           // Each event the record becomes must be one the table's own entries would have made.
@@ -176,7 +176,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
           gameId,
           events: positions.length,
           positions: { first: positions[0], last: positions[positions.length - 1] },
-          digest: formatDigest(await ledger.store.head()),
+          digest: formatDigest(await ledger.head()),
           links: { game: `/games/${encodeURIComponent(gameId)}`, record: `/games/${encodeURIComponent(gameId)}/record`, replay: replayLink(gameId, 1) },
         },
         201,

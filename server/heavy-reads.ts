@@ -10,6 +10,7 @@ import type { DigestCheck } from '../events/store/sqlite/event-store.ts';
 import type { ChainReport } from '../events/hash-chain.ts';
 import type { Ledger, ServedLedger } from '../events/store/sqlite/ledger.ts';
 import type { PostgresLedger } from '../events/store/postgres/served-ledger.ts';
+import { type SqliteServedLedger, asServed } from '../events/store/sqlite/served-ledger.ts';
 import { pgDigestAgainst } from './pg-heavy-reads.ts';
 import { type ChainCheck, type LedgerReader, createLedgerReader, digestAgainst } from './ledger-reader.ts';
 import type { ReaderAnswer, ReaderRequest, ReaderSource } from './ledger-reader-worker.ts';
@@ -150,7 +151,8 @@ export interface HeavyReads {
  * The heavy reads over a ledger: on a worker thread for a file or a PostgreSQL database, in
  * this thread for a ledger held in memory.
  */
-export function createHeavyReads(served: ServedLedger, options: { exportSlotBytes?: number } = {}): HeavyReads {
+export function createHeavyReads(given: ServedLedger | Ledger, options: { exportSlotBytes?: number } = {}): HeavyReads {
+  const served = asServed(given);
   let call: Call;
   let digest: HeavyReads['digest'];
   if (served.backend === 'postgres') {
@@ -158,7 +160,7 @@ export function createHeavyReads(served: ServedLedger, options: { exportSlotByte
     call = workerCalls({ url });
     digest = (report, text) => pgDigestAgainst(store, report, text);
   } else {
-    const { database } = served as Ledger;
+    const { database } = (served as SqliteServedLedger).ledger;
     call = database.path === ':memory:' ? localCalls(createLedgerReader(database)) : workerCalls({ path: database.path });
     digest = (report, text) => digestAgainst(database, report, text);
   }

@@ -87,7 +87,7 @@ export async function runCommand(c: Context, ledger: ServedLedger, session: Sess
     } else {
       // Decided from the models brought up to the file's head, and appended expecting the
       // versions it was decided from.
-      const results = await ledger.execute(
+      const results = await ledger.append(
         () => {
           const decided = request.decide(input, session);
           done = decided.done;

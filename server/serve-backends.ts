@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { LedgerFileError } from '../events/store/sqlite/database.ts';
 import { LedgerReadError, type ServedLedger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { shownPgUrl } from '../events/store/postgres/event-store.ts';
+import { servedLedger } from '../events/store/sqlite/served-ledger.ts';
 import { lease, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { type Auth, createAuth, postgresAuthStorage } from './auth.ts';
 import { UsageError } from './cli/io.ts';
@@ -43,14 +44,16 @@ export async function openBackend(target: LedgerTarget, dataDir: string): Promis
   // Whatever another process or the command line appends reaches this server's pages within
   // a tenth of a second, and every request folds it before deciding anything.
   const stopFollowing = ledger.follow(100);
+  // Requests' appends that arrive together go to the file in one commit.
+  const served = servedLedger(ledger);
   return {
-    ledger,
+    ledger: served,
     where: path,
     auth: createAuth({ ledger }),
     mayPlay: () => true,
     async close() {
       stopFollowing();
-      ledger.close();
+      await served.close();
     },
   };
 }

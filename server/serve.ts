@@ -7,6 +7,7 @@
  * bots seat each round as the last one ends, so the movement shows on the venue screen.
  */
 import { serve } from '@hono/node-server';
+import { asServed } from '../events/store/sqlite/served-ledger.ts';
 import type { Decision, Ledger, ServedLedger } from '../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { LedgerReadError } from '../events/store/sqlite/ledger.ts';
@@ -101,7 +102,7 @@ export async function createServedDemo(ledger: ServedLedger, kind: DemoKind = 'p
   let created = false;
   for (const [commandId, decide] of demoSteps(kind)) {
     try {
-      const results = await ledger.execute(decide, { commandId });
+      const results = await ledger.append(decide, { commandId });
       if (commandId === 'demo-create' || commandId === 'evening-create') created = results.length > 0 && !results.some((r) => r.duplicate);
     } catch (error) {
       if (!lostRace(error)) throw error;
@@ -119,11 +120,12 @@ export async function createServedDemo(ledger: ServedLedger, kind: DemoKind = 'p
  * finish. Nothing they do can end the process.
  */
 export function demoBots(
-  ledger: ServedLedger,
+  given: ServedLedger | Ledger,
   notice: (line: string) => void,
   mayPlay: () => boolean | Promise<boolean> = () => true,
   kind: DemoKind = 'pitt-boss',
 ): () => Promise<void> {
+  const ledger = asServed(given);
   let paused: string | null = null;
   let running = false;
   const tournamentId = kind === 'progressive' ? PROGRESSIVE_DEMO : DEMO_TOURNAMENT;
@@ -137,7 +139,7 @@ export function demoBots(
       if (paused) {
         // One entry tells whether the ledger takes writes again.
         const game = Object.values(ledger.models.games).find((g) => g.tournamentId === tournamentId && !g.winner);
-        if (game) await ledger.execute((models) => nextEntry(ledger, models.games[game.gameId]!, { seed }) ?? [], { meta: { by: 'table-bot' } });
+        if (game) await ledger.append((models) => nextEntry(ledger, models.games[game.gameId]!, { seed }) ?? [], { meta: { by: 'table-bot' } });
         else await drive();
         notice('demo tables: the ledger takes entries again; the bots carry on');
         paused = null;
@@ -202,7 +204,7 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const options = readOptions(args, process.env);
   const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir);
   const { ledger, auth } = backend;
-  const fresh = (await ledger.store.head()).position === 0;
+  const fresh = (await ledger.head()).position === 0;
   // A progressive evening asked for by name is set up beside whatever the ledger holds.
   const wanted = options.demo && (fresh || (options.demoKind === 'progressive' && !ledger.models.tournaments[PROGRESSIVE_DEMO]));
   const created = wanted && (await createServedDemo(ledger, options.demoKind)) && fresh;
@@ -217,7 +219,7 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
       logins.push(`  ${role} sign-in:  name '${name}', password '${password}'`);
     }
   }
-  const events = (await ledger.store.head()).position;
+  const events = (await ledger.head()).position;
 
   // What the first lines say of sign-in, read before listening: the accounts and the table codes.
   const current = ledger.models.currentTournament;

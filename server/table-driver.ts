@@ -64,7 +64,7 @@ export async function driveServedTables(ledger: ServedLedger, options: DriverOpt
   for (const decide of tableSteps(ledger, options)) {
     try {
       let decided = false;
-      await ledger.execute(() => {
+      await ledger.append(() => {
         const decision = decide();
         decided = decision !== null;
         return decision ?? [];

@@ -90,14 +90,14 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
     try {
       // twelve tournaments created at once, each on a stream of its own
       await Promise.all(Array.from({ length: 12 }, (_, i) =>
-        ledger.execute((m) => createTournament(m, { tournamentId: `t${i}`, name: `Cup ${i}`, format: 'unc-intramural' }))));
+        ledger.append((m) => createTournament(m, { tournamentId: `t${i}`, name: `Cup ${i}`, format: 'unc-intramural' }))));
       const stats = ledger.store.commitStats();
       expect(stats.appends).toBe(12);
       expect(stats.transactions).toBeLessThan(12);
       // eight teams registered at once in one tournament: each decided from the models holding the
       // ones before it, so none is refused as decided from a version gone by
       await Promise.all(Array.from({ length: 8 }, (_, i) =>
-        ledger.execute((m) => registerTeam(m, { tournamentId: 't0', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }))));
+        ledger.append((m) => registerTeam(m, { tournamentId: 't0', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }))));
       expect(ledger.models.tournaments.t0!.model.teams.map((t) => t.teamId).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `team${i}`).sort());
       expect(ledger.store.commitStats().appends).toBe(20);
       expect(JSON.parse(JSON.stringify(ledger.models))).toEqual(JSON.parse(JSON.stringify(await foldPostgresModels(ledger.store))));

@@ -30,7 +30,7 @@ import {
   appendResults,
   prepareAppend,
   recordedEvent,
-} from '../sqlite/event-store.ts';
+} from '../append.ts';
 import { type GroupCommitStats, groupCommitter } from './group-commit.ts';
 import {
   type ChainHead,

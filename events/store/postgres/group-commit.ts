@@ -38,7 +38,7 @@ import {
   chainAppend,
   commandEventCount,
   repeatedCommand,
-} from '../sqlite/event-store.ts';
+} from '../append.ts';
 import type { ChainHead, ChainedRow } from '../../hash-chain.ts';
 
 /** One command waiting for a commit: its prepared events and what it is answered with. */

@@ -5,8 +5,8 @@
  * move between the two stores and prove it arrived whole.
  */
 import { sql } from 'kysely';
-import type { DigestCheck, RecordedEvent } from '../sqlite/event-store.ts';
-import { LedgerUnavailableError } from '../sqlite/event-store.ts';
+import type { DigestCheck, RecordedEvent } from '../append.ts';
+import { LedgerUnavailableError } from '../append.ts';
 import { type ChainReport, GENESIS_HASH, parseDigest } from '../../hash-chain.ts';
 import { IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportLine } from '../../ledger-file.ts';
 import { LedgerReadError, projected } from '../sqlite/ledger.ts';

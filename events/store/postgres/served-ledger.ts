@@ -1,6 +1,6 @@
 /**
  * The ledger as a server process uses it when the events live in PostgreSQL (`DATABASE_URL`):
- * the same read models and change listeners as the SQLite ledger (ledger.ts), folded from what
+ * the same read models and change listeners as the SQLite ledger (../sqlite/ledger.ts), folded from what
  * any process appended. Each commit's NOTIFY tells every process to fold; a slow timer folds too,
  * in case an announcement was lost with a connection. Folds and decisions take turns on one
  * queue, so the models never move while a command decides from them, and each decision is
@@ -10,26 +10,23 @@
  * (group commit); a command whose streams have an append of this process still in flight waits
  * for it and decides again from the models with it folded.
  *
- * The models are folded from position 0 when the process starts; there are no stored snapshots.
+ * A process starts from the read models stored in the database (snapshots.ts) and folds only
+ * what came after them; it stores them again every few thousand events and when it closes.
  */
 import { sql } from 'kysely';
 import { domainEvents } from '../../domain-events.ts';
-import { type AppendResult, type RecordedEvent, VersionConflictError } from '../sqlite/event-store.ts';
-import type { ChangeListener, CommandFound, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../sqlite/ledger.ts';
-import { LedgerReadError, appendOptionsOf, decisionAppends, foldEvents } from '../sqlite/ledger.ts';
+import { type AppendResult, type RecordedEvent, VersionConflictError } from '../append.ts';
+import type { ChangeListener, CommandFound, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../served-ledger.ts';
+import { LedgerReadError, appendOptionsOf, decisionAppends, foldEvents } from '../served-ledger.ts';
 import { type PgEventStore, openPostgresStore, pgStorageFaultOf } from './event-store.ts';
 import { type ReadModels, emptyModels } from '../../projections.ts';
+import { loadPgSnapshot, storePgSnapshot } from './snapshots.ts';
 
 export interface PostgresLedger extends ServedLedger {
   readonly backend: 'postgres';
   readonly store: PgEventStore;
   /** The database's connection string, for a worker that reads it over a pool of its own. */
   readonly url: string;
-  execute(decisions: Decisions, options?: ExecuteOptions): Promise<AppendResult[]>;
-  sync(): Promise<number>;
-  syncTo(position: number): Promise<void>;
-  findCommand(commandId: string): Promise<CommandFound>;
-  close(): Promise<void>;
 }
 
 export interface OpenPostgresLedgerOptions {
@@ -39,6 +36,10 @@ export interface OpenPostgresLedgerOptions {
   onProgress?: (done: number, total: number) => void;
   /** Connections the process keeps open at most. Default 10. */
   poolSize?: number;
+  /** Events folded between stored snapshots of the read models. Default 2000. */
+  snapshotEvery?: number;
+  /** One line about something the ledger did by itself (a snapshot refused or not stored). Default: stderr. */
+  onNotice?: (line: string) => void;
 }
 
 const FOLD_PAGE = 1000;
@@ -47,7 +48,18 @@ const OUTSIDE = '; the ledger was changed outside the app (`spades verify` check
 /** Opens the ledger in PostgreSQL, folds it, and starts listening for every process's commits. */
 export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Promise<PostgresLedger> {
   const store = await openPostgresStore({ url: options.url, registry: domainEvents, poolSize: options.poolSize ?? 10, ...(options.clock ? { clock: options.clock } : {}) });
-  const models: ReadModels = emptyModels();
+  const notice = options.onNotice ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let loaded: Awaited<ReturnType<typeof loadPgSnapshot>>;
+  try {
+    loaded = await loadPgSnapshot(store);
+  } catch (error) {
+    // A snapshot only saves folding time: without one the models are folded from the start.
+    loaded = { models: null, rejected: `not read (${(error as Error).message})` };
+  }
+  if (loaded.rejected) notice(`read models: ${loaded.rejected}; folding them again from the ledger`);
+  const models: ReadModels = loaded.models ?? emptyModels();
+  const snapshotEvery = options.snapshotEvery ?? 2000;
+  let sinceSnapshot = 0;
   const listeners = new Set<ChangeListener>();
   let fault: string | null = null;
   let unreadable: string | null = null;
@@ -83,8 +95,15 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
         throw error;
       }
       folded += events.length;
-      if (events.length < FOLD_PAGE) return folded;
+      sinceSnapshot += events.length;
+      if (events.length < FOLD_PAGE) break;
     }
+    if (sinceSnapshot >= snapshotEvery) {
+      sinceSnapshot = 0;
+      // The models' bytes are taken at once; the writing does not hold up the turn.
+      void storePgSnapshot(store, models).catch((error: unknown) => notice(`read models: not stored at position ${models.position}: ${(error as Error).message}`));
+    }
+    return folded;
   };
   const fold = () => inTurn(foldNow);
 
@@ -104,7 +123,7 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
     store,
     url: options.url,
     models,
-    async execute(decisions, opts = {}) {
+    async append(decisions, opts = {}) {
       // In its turn a command folds, decides and sends its append; the commit is awaited after
       // the turn, so the next command decides meanwhile and their appends can share a commit.
       const appending = await inTurn(async () => {
@@ -147,6 +166,16 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
       await fold();
       return results;
     },
+    read: (options) => store.readAll(options),
+    readStream: (stream, options) => store.readStream(stream, options),
+    head: () => store.head(),
+    verify: (options) => store.verifyChain(options),
+    // In a turn of its own, so the models do not move while their bytes are taken.
+    snapshot: () => inTurn(() => storePgSnapshot(store, models)),
+    commitStats() {
+      const { transactions, appends, largest } = store.commitStats();
+      return { transactions, appends, largest };
+    },
     // Cheap when nothing was announced: most requests only read.
     sync: () => (announced > models.position ? fold() : Promise.resolve(0)),
     async syncTo(position) {
@@ -176,6 +205,10 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
     async close() {
       await stopListening().catch(() => undefined);
       await queue;
+      // Stored on the way out, as the file's ledger stores its models, so the next start folds less.
+      if (fault === null && unreadable === null) {
+        await storePgSnapshot(store, models).catch((error: unknown) => notice(`read models: not stored on close: ${(error as Error).message}`));
+      }
       await store.close();
     },
   };

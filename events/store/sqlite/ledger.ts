@@ -1,76 +1,33 @@
 /**
- * The ledger as the server uses it: the event store over one SQLite file, checked against the
- * domain's event types, with every read model kept folded up to the head. Read models are
- * snapshotted with their checkpoint in one transaction, so a restart folds only what came after.
+ * The ledger over one SQLite file, as the command line, the imports and the server's adapter
+ * (served-ledger.ts) use it: the event store checked against the domain's event types, with every
+ * read model kept folded up to the head, synchronously. Read models are snapshotted with their
+ * checkpoint in one transaction, so a restart folds only what came after.
  */
 import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './database.ts';
 import { domainEvents } from '../../domain-events.ts';
-import { createHash } from 'node:crypto';
-import { type AppendOptions, type AppendResult, type EventStore, type RecordedEvent, type StreamAppend, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
-import { type ChainHead, GENESIS_HASH } from '../../hash-chain.ts';
-import { type AnyEvent, UnknownEventTypeError } from '../../event-types.ts';
-import { type Change, type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
+import { type AppendResult, type EventStore, type GroupOutcome, type GroupedAppend, type RecordedEvent, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
+import { GENESIS_HASH } from '../../hash-chain.ts';
+import { UnknownEventTypeError } from '../../event-types.ts';
+import { type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
+import {
+  type ChangeListener,
+  type CommandFound,
+  type Decisions,
+  type ExecuteOptions,
+  type LedgerHealth,
+  LedgerReadError,
+  MODELS_VERSION,
+  appendOptionsOf,
+  decisionAppends,
+  foldEvents,
+  snapshotDigest as digestOf,
+} from '../served-ledger.ts';
 
-/** Events to append to one stream, as commands decide them. */
-export interface Decision {
-  stream: string;
-  events: { type: string; payload: Record<string, unknown> }[];
-}
+// What both stores' ledgers share, so a caller of the file's ledger needs one import.
+export * from '../served-ledger.ts';
 
-export type ChangeListener = (change: Change, events: RecordedEvent[]) => void;
-
-/** Decisions, or a command that decides them from the models brought up to the file's head. */
-export type Decisions = Decision | Decision[] | ((models: ReadModels) => Decision | Decision[]);
-
-export interface ExecuteOptions {
-  commandId?: string;
-  /** A digest of the request behind the command id: a repeat answers only for the same request. */
-  request?: string;
-  meta?: Record<string, unknown>;
-}
-
-/** Whether the ledger can take writes, and why not. */
-export interface LedgerHealth {
-  writable: boolean;
-  /** Why writes are refused, when they are. */
-  reason?: string;
-  /** The position the read models stand at. */
-  position: number;
-}
-
-type MaybePromise<T> = T | Promise<T>;
-
-/** The reads of the event store a server needs; answered at once by SQLite, by promise by PostgreSQL. */
-export interface LedgerReads {
-  readAll(options?: { after?: number; limit?: number }): MaybePromise<RecordedEvent[]>;
-  readStream(stream: string, options?: { after?: number }): MaybePromise<RecordedEvent[]>;
-  head(): MaybePromise<ChainHead>;
-}
-
-/** The first event recorded under a command id: its stream and the request digest it carried. */
-export type CommandFound = { position: number; stream: string; request: string | null } | null;
-
-/**
- * The ledger as a server process uses it, on either back end: the SQLite ledger answers at once,
- * the PostgreSQL ledger by promise, so the server awaits every call and runs on both.
- */
-export interface ServedLedger {
-  readonly backend: 'sqlite' | 'postgres';
-  readonly store: LedgerReads;
-  /** Read models folded up to the last position this process has read. */
-  readonly models: ReadModels;
-  execute(decisions: Decisions, options?: ExecuteOptions): MaybePromise<AppendResult[]>;
-  sync(): MaybePromise<number>;
-  /** Folds at least up to `position` (or the head, if that is further than it stands). */
-  syncTo(position: number): MaybePromise<void>;
-  follow(intervalMs?: number): () => void;
-  findCommand(commandId: string): MaybePromise<CommandFound>;
-  health(): LedgerHealth;
-  onChange(listener: ChangeListener): () => void;
-  close(): MaybePromise<void>;
-}
-
-export interface Ledger extends ServedLedger {
+export interface Ledger {
   readonly backend: 'sqlite';
   readonly store: EventStore;
   readonly database: LedgerDatabase;
@@ -83,6 +40,12 @@ export interface Ledger extends ServedLedger {
    * whatever any writer has appended and then decides. Folds the result before returning.
    */
   execute(decisions: Decisions, options?: ExecuteOptions): AppendResult[];
+  /**
+   * Appends several commands already decided in one transaction (the event store's appendGroup),
+   * each answered on its own, and folds what was recorded before returning. A storage fault
+   * refuses them all and is thrown, as `execute` throws it, and the ledger reports it in `health`.
+   */
+  commitGroup(commands: readonly GroupedAppend[]): GroupOutcome[];
   /**
    * Folds the events any writer (this process, another server, the command line) has appended
    * since the models' position, in position order, and tells the change listeners. Cheap when
@@ -122,14 +85,6 @@ CREATE TABLE IF NOT EXISTS read_models (
   state TEXT NOT NULL
 ) STRICT;
 `;
-// Bumped whenever the shape of the read models changes, so an old snapshot is folded again
-// from the ledger rather than trusted.
-export const MODELS_VERSION = 'models-9';
-
-/** The event as the projections read it. */
-export function projected(event: RecordedEvent): ProjectedEvent {
-  return { position: event.position, type: event.type, payload: event.payload, at: String(event.meta.at), stream: event.stream, version: event.version };
-}
 
 const SYNC_PAGE = 1000;
 
@@ -230,6 +185,20 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
       fold(true);
       return results;
     },
+    commitGroup(commands) {
+      let outcomes: GroupOutcome[];
+      try {
+        outcomes = store.appendGroup(commands);
+      } catch (error) {
+        const faultOf = storageFaultOf(error);
+        if (faultOf) fault = { reason: faultOf.reason };
+        throw faultOf ?? error;
+      }
+      fault = null;
+      // What the group recorded, and whatever another writer recorded before a conflict, folded.
+      fold(true);
+      return outcomes;
+    },
     sync: () => fold(false),
     syncTo(position) {
       if (models.position < position) fold(true);
@@ -272,38 +241,6 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   };
 }
 
-/**
- * Folds events into the models in position order, telling each listener what each changed.
- * Throws LedgerReadError, naming the event and ending with `suffix`, for one that cannot be folded.
- */
-export function foldEvents(models: ReadModels, events: readonly RecordedEvent[], listeners: Iterable<ChangeListener>, suffix = ''): void {
-  for (const event of events) {
-    let change: Change;
-    try {
-      change = applyEvent(models, projected(event));
-    } catch (error) {
-      throw new LedgerReadError(`event ${event.position} (${event.type}) cannot be folded: ${(error as Error).message}${suffix}`);
-    }
-    for (const listener of listeners) listener(change, [event]);
-  }
-}
-
-/** What decisions append: each stream's events, expecting the version the models hold for it. */
-export function decisionAppends<E extends AnyEvent>(decisions: readonly Decision[], models: ReadModels): StreamAppend<E>[] {
-  // The store checks every event against its registry before anything is written.
-  return decisions.map((decision) => ({ stream: decision.stream, events: decision.events as never, expectedVersion: models.streams[decision.stream] ?? 0 }));
-}
-
-/** The store's append options for a command's. */
-export function appendOptionsOf(options: ExecuteOptions): Omit<AppendOptions, 'expectedVersion'> {
-  return {
-    ...(options.commandId ? { commandId: options.commandId } : {}),
-    ...(options.request ? { request: options.request } : {}),
-    ...(options.meta ? { meta: options.meta } : {}),
-  };
-}
-
-// Rows read at a time while folding.
 const PAGE = 5000;
 
 // One page of rows as one JSON document, [[position, "type", schema version, payload], …],
@@ -317,9 +254,6 @@ SELECT json_group_array(json_array(position, type, schema_version, json(payload)
 FROM (SELECT position, type, schema_version, payload, stream, version FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)`;
 
 const OUTSIDE = '; the ledger was changed outside the app (`spades verify` checks the whole chain)';
-
-/** A stored row the fold cannot read at all: the file was changed by something other than the store. */
-export class LedgerReadError extends Error {}
 
 type PageRow = [position: number, type: string, schemaVersion: number, payload: unknown, stream: string, version: number];
 
@@ -427,10 +361,6 @@ function addSnapshotColumns(database: LedgerDatabase): void {
   const columns = new Set((database.sqlite.prepare("SELECT name FROM pragma_table_info('read_models')").pluck().all() as string[]));
   if (!columns.has('hash')) database.sqlite.exec("ALTER TABLE read_models ADD COLUMN hash TEXT NOT NULL DEFAULT ''");
   if (!columns.has('digest')) database.sqlite.exec("ALTER TABLE read_models ADD COLUMN digest TEXT NOT NULL DEFAULT ''");
-}
-
-function digestOf(state: string): string {
-  return createHash('sha256').update(state).digest('hex');
 }
 
 function hashAt(database: LedgerDatabase, position: number): string | null {

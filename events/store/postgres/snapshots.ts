@@ -1,0 +1,76 @@
+/**
+ * Read models stored beside the events in PostgreSQL, as the SQLite file stores them: the models'
+ * JSON, the position and hash of the event they were folded to, and a digest of their own bytes.
+ * A process starting folds only what came after the stored position. A snapshot whose bytes were
+ * changed, or that stands on a chain the database no longer holds, is refused with the reason and
+ * the models are folded from the start. Any process may store one; a snapshot never replaces one
+ * further along.
+ */
+import { sql } from 'kysely';
+import type { ReadModels } from '../../projections.ts';
+import { MODELS_VERSION, snapshotDigest } from '../served-ledger.ts';
+import { GENESIS_HASH } from '../../hash-chain.ts';
+import type { PgEventStore } from './event-store.ts';
+
+// Two processes creating the table at the same moment: the second waits for this lock.
+const SNAPSHOT_SCHEMA_LOCK = 0x5_ba_de_7;
+
+const ready = new WeakMap<PgEventStore, Promise<void>>();
+
+/** Creates the snapshot table where it is missing (once per store). */
+function snapshotTable(store: PgEventStore): Promise<void> {
+  let made = ready.get(store);
+  if (!made) {
+    made = store.kysely.transaction().execute(async (trx) => {
+      await sql`SELECT pg_advisory_xact_lock(${SNAPSHOT_SCHEMA_LOCK})`.execute(trx);
+      await sql`CREATE TABLE IF NOT EXISTS read_models (name text PRIMARY KEY, position bigint NOT NULL, state text NOT NULL, hash text NOT NULL, digest text NOT NULL)`.execute(trx);
+    });
+    made.catch(() => ready.delete(store));
+    ready.set(store, made);
+  }
+  return made;
+}
+
+async function hashAt(store: PgEventStore, position: number): Promise<string | null> {
+  if (position === 0) return GENESIS_HASH;
+  const { rows } = await sql<{ hash: string }>`SELECT hash FROM events WHERE position = ${position}`.execute(store.kysely);
+  return rows[0]?.hash ?? null;
+}
+
+/** The stored read models, if they can be trusted; otherwise null, with why when one was there. */
+export async function loadPgSnapshot(store: PgEventStore): Promise<{ models: ReadModels | null; rejected?: string }> {
+  await snapshotTable(store);
+  const { rows } = await sql<{ position: string; state: string; hash: string; digest: string }>`
+    SELECT position, state, hash, digest FROM read_models WHERE name = ${MODELS_VERSION}`.execute(store.kysely);
+  const row = rows[0];
+  if (!row) return { models: null };
+  const position = Number(row.position);
+  const where = `the snapshot at position ${position}`;
+  if (snapshotDigest(row.state) !== row.digest) return { models: null, rejected: `${where} does not match its digest (it was changed after it was written)` };
+  const hash = await hashAt(store, position);
+  if (hash === null) return { models: null, rejected: `${where} stands past the ledger's head ${(await store.head()).position}` };
+  if (hash !== row.hash) return { models: null, rejected: `${where} was folded from another chain (the event there now has hash ${hash.slice(0, 12)}…, not ${row.hash.slice(0, 12)}…)` };
+  let models: ReadModels;
+  try {
+    models = JSON.parse(row.state) as ReadModels;
+  } catch {
+    return { models: null, rejected: `${where} is not JSON` };
+  }
+  if (typeof models !== 'object' || models === null || models.position !== position || typeof models.streams !== 'object') {
+    return { models: null, rejected: `${where} does not hold read models at that position` };
+  }
+  return { models };
+}
+
+/** Stores the models with the position and hash they stand at, unless a snapshot further along is stored. */
+export async function storePgSnapshot(store: PgEventStore, models: ReadModels): Promise<void> {
+  // Taken before any await, so the bytes are the models at one position however they move on.
+  const state = JSON.stringify(models);
+  const position = models.position;
+  await snapshotTable(store);
+  const hash = (await hashAt(store, position)) ?? '';
+  await sql`
+    INSERT INTO read_models (name, position, state, hash, digest) VALUES (${MODELS_VERSION}, ${position}, ${state}, ${hash}, ${snapshotDigest(state)})
+    ON CONFLICT (name) DO UPDATE SET position = excluded.position, state = excluded.state, hash = excluded.hash, digest = excluded.digest
+      WHERE read_models.position <= excluded.position`.execute(store.kysely);
+}

@@ -1,0 +1,134 @@
+/**
+ * The ledger as a server process uses it, on either store: one asynchronous interface, so the
+ * routes, the live streams, the table drivers and sign-in are written once. Each store has its
+ * adapter: the SQLite file's (sqlite/served-ledger.ts) and PostgreSQL's (postgres/served-ledger.ts).
+ * Both fold every event any process appends into the same read models, check each decision against
+ * the stream versions it was made from, and commit appends that arrive together in one transaction
+ * (group commit), each still answered on its own.
+ */
+import { createHash } from 'node:crypto';
+import type { AnyEvent } from '../event-types.ts';
+import type { ChainHead, ChainReport } from '../hash-chain.ts';
+import { type Change, type ProjectedEvent, type ReadModels, applyEvent } from '../projections.ts';
+import type { AppendOptions, AppendResult, RecordedEvent, StreamAppend } from './append.ts';
+
+/** Events to append to one stream, as commands decide them. */
+export interface Decision {
+  stream: string;
+  events: { type: string; payload: Record<string, unknown> }[];
+}
+
+export type ChangeListener = (change: Change, events: RecordedEvent[]) => void;
+
+/** Decisions, or a command that decides them from the models brought up to the ledger's head. */
+export type Decisions = Decision | Decision[] | ((models: ReadModels) => Decision | Decision[]);
+
+export interface ExecuteOptions {
+  commandId?: string;
+  /** A digest of the request behind the command id: a repeat answers only for the same request. */
+  request?: string;
+  meta?: Record<string, unknown>;
+}
+
+/** Whether the ledger can take writes, and why not. */
+export interface LedgerHealth {
+  writable: boolean;
+  /** Why writes are refused, when they are. */
+  reason?: string;
+  /** The position the read models stand at. */
+  position: number;
+}
+
+/** The first event recorded under a command id: its stream and the request digest it carried. */
+export type CommandFound = { position: number; stream: string; request: string | null } | null;
+
+/** How this process's appends were committed: transactions, the appends they carried, the most in one. */
+export interface CommitStats {
+  transactions: number;
+  appends: number;
+  largest: number;
+}
+
+/** The ledger as a server process uses it; see the module comment. */
+export interface ServedLedger {
+  readonly backend: 'sqlite' | 'postgres';
+  /** Read models folded up to the last position this process has read. */
+  readonly models: ReadModels;
+  /**
+   * Appends the decisions' events, each stream expecting the version the models hold for it: a
+   * decision made from a view of a stream that has since moved on is refused with a
+   * VersionConflictError, never recorded on top. Given a function, first folds whatever any
+   * writer has appended and then decides. Appends arriving while a commit is in flight share the
+   * next one; the answer comes once the commit is durable and its events are folded.
+   */
+  append(decisions: Decisions, options?: ExecuteOptions): Promise<AppendResult[]>;
+  /** Events after position `after` (default 0) in position order, at most `limit`. */
+  read(options?: { after?: number; limit?: number }): Promise<RecordedEvent[]>;
+  /** A stream's events in version order, after version `after` (default 0). */
+  readStream(stream: string, options?: { after?: number }): Promise<RecordedEvent[]>;
+  head(): Promise<ChainHead>;
+  /** Folds what any writer appended since the models' position; says how many events it folded. */
+  sync(): Promise<number>;
+  /** Folds at least up to `position` (or the head, if that is further than it stands). */
+  syncTo(position: number): Promise<void>;
+  /** Folds what others append every `intervalMs` until the returned function is called. */
+  follow(intervalMs?: number): () => void;
+  /** Walks the chain (or up to `upTo`): every hash, link, position and stream version. */
+  verify(options?: { upTo?: number }): Promise<ChainReport>;
+  /** Stores the read models with the position and hash they stand at, so a restart folds only what came after. */
+  snapshot(): Promise<void>;
+  findCommand(commandId: string): Promise<CommandFound>;
+  health(): LedgerHealth;
+  /** Hears what each committed event changed in the read models. */
+  onChange(listener: ChangeListener): () => void;
+  commitStats(): CommitStats;
+  close(): Promise<void>;
+}
+
+// Bumped whenever the shape of the read models changes, so an old snapshot is folded again
+// from the ledger rather than trusted.
+export const MODELS_VERSION = 'models-9';
+
+/** The digest a stored snapshot carries of its own bytes. */
+export function snapshotDigest(state: string): string {
+  return createHash('sha256').update(state).digest('hex');
+}
+
+/** The event as the projections read it. */
+export function projected(event: RecordedEvent): ProjectedEvent {
+  return { position: event.position, type: event.type, payload: event.payload, at: String(event.meta.at), stream: event.stream, version: event.version };
+}
+
+/**
+ * Folds events into the models in position order, telling each listener what each changed.
+ * Throws LedgerReadError, naming the event and ending with `suffix`, for one that cannot be folded.
+ */
+export function foldEvents(models: ReadModels, events: readonly RecordedEvent[], listeners: Iterable<ChangeListener>, suffix = ''): void {
+  for (const event of events) {
+    let change: Change;
+    try {
+      change = applyEvent(models, projected(event));
+    } catch (error) {
+      throw new LedgerReadError(`event ${event.position} (${event.type}) cannot be folded: ${(error as Error).message}${suffix}`);
+    }
+    for (const listener of listeners) listener(change, [event]);
+  }
+}
+
+/** What decisions append: each stream's events, expecting the version the models hold for it. */
+export function decisionAppends<E extends AnyEvent>(decisions: readonly Decision[], models: ReadModels): StreamAppend<E>[] {
+  // The store checks every event against its registry before anything is written.
+  return decisions.map((decision) => ({ stream: decision.stream, events: decision.events as never, expectedVersion: models.streams[decision.stream] ?? 0 }));
+}
+
+/** The store's append options for a command's. */
+export function appendOptionsOf(options: ExecuteOptions): Omit<AppendOptions, 'expectedVersion'> {
+  return {
+    ...(options.commandId ? { commandId: options.commandId } : {}),
+    ...(options.request ? { request: options.request } : {}),
+    ...(options.meta ? { meta: options.meta } : {}),
+  };
+}
+
+/** A stored row the fold cannot read at all: the file was changed by something other than the store. */
+export class LedgerReadError extends Error {}
