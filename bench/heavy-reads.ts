@@ -13,8 +13,8 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
-import { createDemo, DEMO_TOURNAMENT } from '../server/serve.ts';
-import { nextEntry } from '../server/table-driver.ts';
+import { createDemo, DEMO_TOURNAMENT } from '../server/serve/serve.ts';
+import { nextEntry } from '../server/serve/table-driver.ts';
 import { type Benchmark, type Figure, comparedTo, percentile, withGoal } from './harness.ts';
 import { tournamentLedgerCopy } from './rebuild.ts';
 

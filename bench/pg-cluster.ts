@@ -6,8 +6,8 @@
  * are made by a process of their own, as a scorekeeper's would be on another server.
  */
 import { readFileSync } from 'node:fs';
-import { driveServedTables, nextEntry } from '../server/table-driver.ts';
-import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
+import { driveServedTables, nextEntry } from '../server/serve/table-driver.ts';
+import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve/serve.ts';
 import { type PostgresLedger, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { postgres, startPostgres } from '../test/fixtures/postgres.ts';
 import { nginx, startNginx } from '../test/fixtures/nginx.ts';

@@ -7,8 +7,8 @@ import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger, rebuildModels } from '../events/store/sqlite/ledger.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { driveTables } from '../server/table-driver.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
 import { type Benchmark, comparedTo, rateFigure, withGoal } from './harness.ts';
 
 /** Plays the whole tournament into a fresh ledger file; returns its path and event count. */

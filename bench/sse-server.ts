@@ -11,9 +11,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { DEMO_TOURNAMENT, createDemo } from '../server/serve.ts';
-import { driveTables, nextEntry } from '../server/table-driver.ts';
+import { createApp } from '../server/app/app.ts';
+import { DEMO_TOURNAMENT, createDemo } from '../server/serve/serve.ts';
+import { driveTables, nextEntry } from '../server/serve/table-driver.ts';
 
 export type ServerRequest = { kind: 'memory' } | { kind: 'append' } | { kind: 'stop' };
 export type ServerReply =

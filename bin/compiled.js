@@ -5,8 +5,9 @@
 // that costs a server tens of megabytes for as long as it runs.
 //
 // The sources read their own location (import.meta.url) to find the static files and the
-// project's root; every such file lives in server/, so in the one module it is set to a file
-// there, and they find the same places as when they run from their sources.
+// project's root; every such file lives in a room of server/ (server/ROOM/), so in the one module
+// it is set to a file at that depth, and they find the same places as when they run from their
+// sources.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -35,7 +36,7 @@ export async function compiledEntry(entry, name, cacheDir = CACHE_DIR) {
       target: `node${process.versions.node}`,
       jsx: 'automatic',
       jsxImportSource: 'hono/jsx',
-      define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(ROOT, 'server', 'compiled-entry.js')).href) },
+      define: { 'import.meta.url': JSON.stringify(pathToFileURL(join(ROOT, 'server', 'app', 'compiled-entry.js')).href) },
       sourcemap: 'inline',
       sourceRoot: ROOT,
       write: false,

@@ -20,10 +20,10 @@ import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { type Page, chromium } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { driveTables } from '../server/table-driver.ts';
-import { playCard } from '../server/commands.ts';
-import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { createApp } from '../server/app/app.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
+import { playCard } from '../server/commands/commands.ts';
+import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { indexedPng, readPng } from './png-palette.ts';
 
 const OUT = 'docs/screenshots';

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { createAuth } from '../server/auth.ts';
-import { JOIN_FAILURES_PER_MINUTE } from '../server/rate-limits.ts';
-import { createTournament, registerTeam } from '../server/tournament-commands.ts';
+import { createApp } from '../server/app/app.ts';
+import { createAuth } from '../server/auth/auth.ts';
+import { JOIN_FAILURES_PER_MINUTE } from '../server/auth/rate-limits.ts';
+import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
 
 const dirs: string[] = [];
 const ledgers: Ledger[] = [];

@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { createAuth } from '../server/auth.ts';
-import { SESSION_HOURS, SESSION_IDLE_MINUTES } from '../server/sessions.ts';
-import { createTournament, registerTeam } from '../server/tournament-commands.ts';
+import { createApp } from '../server/app/app.ts';
+import { createAuth } from '../server/auth/auth.ts';
+import { SESSION_HOURS, SESSION_IDLE_MINUTES } from '../server/auth/sessions.ts';
+import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
 import { cli } from './fixtures/cli.ts';
 
 const dirs: string[] = [];

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { createBroadcaster } from '../server/sse.ts';
+import { createApp } from '../server/app/app.ts';
+import { createBroadcaster } from '../server/live/sse.ts';
 import { type InProcessServer, demoLedger, openSse, play, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
 
 let ledger: Ledger;

@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { createTournament } from '../server/tournament-commands.ts';
+import { createApp } from '../server/app/app.ts';
+import { createTournament } from '../server/commands/tournament-commands.ts';
 
 const open: { close(): void }[] = [];
 afterEach(() => {

@@ -9,7 +9,7 @@ import { openDatabase } from '../events/store/sqlite/database.ts';
 import { importLedger } from '../events/ledger-file.ts';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import type { TournamentModel } from '../events/read-models.ts';
-import { createApp } from '../server/app.ts';
+import { createApp } from '../server/app/app.ts';
 import { Bracket } from '../views/bracket.tsx';
 import { Leaderboard } from '../views/leaderboard.tsx';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';

@@ -9,8 +9,8 @@ import { verifyChain } from '../events/store/sqlite/event-store.ts';
 import { formatDigest } from '../events/hash-chain.ts';
 import { importLedger } from '../events/ledger-file.ts';
 import type { TeamRow } from '../events/read-models.ts';
-import { createApp } from '../server/app.ts';
-import { standingsCsv } from '../server/standings-csv.ts';
+import { createApp } from '../server/app/app.ts';
+import { standingsCsv } from '../server/audit/standings-csv.ts';
 import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 import { fullGameRecord } from './record-builders.ts';
 

@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordResult } from '../engine/record.ts';
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
-import { createApp } from '../server/app.ts';
+import { createApp } from '../server/app/app.ts';
 import { attrValues } from './fixtures/html.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { drawRound } from '../server/round-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { drawRound } from '../server/commands/round-commands.ts';
 import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
+import { createApp } from '../server/app/app.ts';
 import { type AuditLedger, keepPlaying, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

@@ -3,7 +3,7 @@
  * the ledger's SQLite file and where it is kept in PostgreSQL: two app instances over the same
  * accounts and sessions (as two processes would be, each with its own connections) honour each
  * other's sessions and see them end, whether by signing out, by a new password from
- * `spades add-user`, or by a table code rotated on the other; and the limits of rate-limits.ts
+ * `spades add-user`, or by a table code rotated on the other; and the limits of server/auth/rate-limits.ts
  * hold over the two together when the attempts are split between them and sent at once. The
  * PostgreSQL cases run on a throwaway cluster and skip without one.
  */
@@ -12,10 +12,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { createAuth, ledgerFileStorage } from '../server/auth.ts';
-import type { AuthStorage } from '../server/auth-storage.ts';
-import { createTournament, registerTeam } from '../server/tournament-commands.ts';
+import { createApp } from '../server/app/app.ts';
+import { createAuth, ledgerFileStorage } from '../server/auth/auth.ts';
+import type { AuthStorage } from '../server/auth/auth-storage.ts';
+import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
 import { authBackends } from './fixtures/auth-backends.ts';
 import { cli } from './fixtures/cli.ts';
 import { noteMissingPostgres } from './fixtures/postgres.ts';

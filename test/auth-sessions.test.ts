@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { checkPassword, hashPassword, openUsers } from '../server/accounts.ts';
-import { createThrottle } from '../server/rate-limits.ts';
-import { findTable, tableCode } from '../server/table-codes.ts';
+import { createApp } from '../server/app/app.ts';
+import { checkPassword, hashPassword, openUsers } from '../server/auth/accounts.ts';
+import { createThrottle } from '../server/auth/rate-limits.ts';
+import { findTable, tableCode } from '../server/auth/table-codes.ts';
 import { main } from '../server/cli/main.ts';
-import { createTournament, registerTeam } from '../server/tournament-commands.ts';
+import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { naturalRank, parseCard } from '../engine/cards.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { MatchModel } from '../events/read-models.ts';
-import { driveTables } from '../server/table-driver.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
 import { type Fixture, copyOf, finishGame, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
 

@@ -9,7 +9,7 @@ import { appendRound, decideByes, firstRoundBracket, firstRoundPlan, nextRoundPl
 import { createRandom } from '../engine/random.ts';
 import { drawHighCard } from '../engine/seeding.ts';
 import { FORMATS, formatOptions, formatProblem } from '../engine/formats.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveToEnd, tempLedger } from './tournament-ledger.ts';
 
 const teams = (n: number) => Array.from({ length: n }, (_, i) => `t${i + 1}`);

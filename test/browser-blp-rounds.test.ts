@@ -8,8 +8,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
-import { createTournament, pinScreen, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { driveTables } from '../server/table-driver.ts';
+import { createTournament, pinScreen, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
 import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-blp-rounds');

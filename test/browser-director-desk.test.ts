@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
 

@@ -13,10 +13,10 @@ import { deckFor } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
+import { createApp } from '../server/app/app.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import { cardText } from '../views/card-face.tsx';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
 

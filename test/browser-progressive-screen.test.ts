@@ -8,10 +8,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
-import { createTournament, registerPlayer, startTournament } from '../server/tournament-commands.ts';
-import { startRound } from '../server/match-commands.ts';
-import { nextEntry } from '../server/table-driver.ts';
-import { createApp } from '../server/app.ts';
+import { createTournament, registerPlayer, startTournament } from '../server/commands/tournament-commands.ts';
+import { startRound } from '../server/commands/match-commands.ts';
+import { nextEntry } from '../server/serve/table-driver.ts';
+import { createApp } from '../server/app/app.ts';
 import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-progressive-screen');

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { startMatch } from '../server/match-commands.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { startMatch } from '../server/commands/match-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { TEAM_STATUS_ID } from '../views/team-page.tsx';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
 import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { cli } from './fixtures/cli.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveToEnd, tempLedger } from './tournament-ledger.ts';
 
 

@@ -14,7 +14,7 @@ import { cli } from './fixtures/cli.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { GENESIS_HASH } from '../events/hash-chain.ts';
 import { MODELS_VERSION, openLedger } from '../events/store/sqlite/ledger.ts';
-import { createTournament, registerTeam } from '../server/tournament-commands.ts';
+import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
 
 const SPADES = resolve(import.meta.dirname, '../bin/spades.js');
 /** What verify says of the snapshot the ledger stores when it closes, at its head. */

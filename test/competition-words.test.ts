@@ -5,8 +5,8 @@
  * team's matches read as the games it won (2–1).
  */
 import { describe, expect, it } from 'vitest';
-import { driveTables } from '../server/table-driver.ts';
-import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
+import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { Bracket, bracketSources } from '../views/bracket.tsx';
 import { Leaderboard } from '../views/leaderboard.tsx';
 import { teamStandings } from '../views/team-standing.ts';

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { checkInTeam, createTournament, registerPlayer, registerTeam } from '../server/tournament-commands.ts';
+import { checkInTeam, createTournament, registerPlayer, registerTeam } from '../server/commands/tournament-commands.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf } from './tournament-ledger.ts';
 

@@ -11,11 +11,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { exportLines } from '../events/ledger-file.ts';
-import { BusyError, type ExportTarget, createHeavyReadGate, createHeavyReads } from '../server/heavy-reads.ts';
-import { exportPageOf } from '../server/export-pages.ts';
-import { renderPast } from '../server/past-views.tsx';
-import { createLedgerReader } from '../server/ledger-reader.ts';
-import { createApp } from '../server/app.ts';
+import { BusyError, type ExportTarget, createHeavyReadGate, createHeavyReads } from '../server/audit/heavy-reads.ts';
+import { exportPageOf } from '../server/audit/export-pages.ts';
+import { renderPast } from '../server/audit/past-views.tsx';
+import { createLedgerReader } from '../server/audit/ledger-reader.ts';
+import { createApp } from '../server/app/app.ts';
 import { type AuditLedger, keepPlaying, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 
 let temp: AuditLedger;

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PRESETS, PRESET_IDS } from '../engine/presets.ts';
-import { renegePenaltyText } from '../server/judge-console-model.ts';
+import { renegePenaltyText } from '../server/judge/judge-console-model.ts';
 
 const text = (id: (typeof PRESET_IDS)[number]) => renegePenaltyText(PRESETS[id], id);
 

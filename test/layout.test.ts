@@ -2,6 +2,11 @@
  * How the source is laid out: no module under server/ grows past 350 lines (split it by
  * concern instead), and the views stay below the server: nothing under views/ imports from
  * server/, and no server module a view might import from imports a view in turn.
+ *
+ * server/ is in rooms, by who uses what is in them: a room for each kind of user's routes, the
+ * rooms those routes share, the app that assembles them, `spades serve` and the command line.
+ * Which room may import which is held below, so a route's helper that another kind of user
+ * comes to need moves to a shared room instead of tying two users' routes together.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -39,6 +44,58 @@ function importsOf(file: string): string[] {
 
 const under = (folder: string) => (path: string) => path === folder || path.startsWith(`${folder}/`);
 
+/** The rooms of server/, and what each holds. */
+const ROOMS: Record<string, string> = {
+  commands: 'what may be recorded: each command decided from the read models into events, or refused',
+  http: 'the request plumbing routes share: refusals, inputs, addresses, body limits, same origin, running a command',
+  auth: 'who asks: accounts, sessions, the sign-in pages, rate limits, table codes and where they are stored',
+  live: 'server-sent events: the broadcaster and the public event feed',
+  audience: 'the public pages and screens',
+  director: 'the director’s desk',
+  entry: 'the table scorekeeper’s entry',
+  judge: 'the judge’s console',
+  audit: 'the auditor’s pages and the heavy reads kept off the live loop',
+  app: 'the HTTP app assembled from the rooms, and what each live page’s stream carries',
+  serve: '`spades serve`: its back ends, the demo and the demo’s table bots',
+  cli: 'the `spades` command line',
+};
+/** Rooms every kind of user's routes build on. */
+const SHARED = ['commands', 'http', 'auth', 'live'];
+/** Rooms of routes, each for one kind of user. */
+const ROUTES = ['audience', 'director', 'entry', 'judge', 'audit'];
+
+/** The room a path under server/ is in (its first folder there), or null for a path elsewhere. */
+function roomOf(path: string): string | null {
+  const parts = path.split('/');
+  return parts[0] === 'server' && parts.length > 2 ? parts[1]! : null;
+}
+
+/** Which room may import which: each rule names an import from one room into another it forbids. */
+const ROOM_RULES: { rule: string; forbids: (from: string, to: string) => boolean }[] = [
+  { rule: 'commands and live import no other room', forbids: (from) => from === 'commands' || from === 'live' },
+  { rule: 'shared rooms import only shared rooms', forbids: (from, to) => SHARED.includes(from) && !SHARED.includes(to) },
+  { rule: 'route rooms import only shared rooms, never another route room', forbids: (from, to) => ROUTES.includes(from) && !SHARED.includes(to) },
+  { rule: 'only serve imports the app', forbids: (from, to) => to === 'app' && from !== 'serve' },
+  { rule: 'only the command line imports serve', forbids: (from, to) => to === 'serve' && from !== 'cli' },
+  { rule: 'only serve imports the command line', forbids: (from, to) => to === 'cli' && from !== 'serve' },
+];
+
+/** The room rules an import from `file` of `target` breaks (none within one room, or out of server/). */
+function brokenRules(file: string, target: string): string[] {
+  const from = roomOf(file);
+  const to = roomOf(target);
+  if (!from || !to || from === to) return [];
+  return ROOM_RULES.filter(({ forbids }) => forbids(from, to)).map(({ rule }) => rule);
+}
+
+/** Where bin/compiled.js sets import.meta.url in a compiled module, as a path from the root. */
+function compiledLocation(): string {
+  const text = readFileSync(join(ROOT, 'bin', 'compiled.js'), 'utf8');
+  const define = /'import\.meta\.url':.*?join\(ROOT, ([^)]*)\)/.exec(text);
+  expect(define, 'bin/compiled.js defines import.meta.url as a path under ROOT').not.toBeNull();
+  return [...define![1]!.matchAll(/'([^']+)'/g)].map((part) => part[1]!).join('/');
+}
+
 describe('source layout', () => {
   it(`keeps every file under server/ to ${MAX_LINES} lines`, () => {
     const files = sources('server');
@@ -72,11 +129,69 @@ describe('source layout', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('keeps every source under server/ in one of its rooms, and every room in use', () => {
+    const files = sources('server');
+    const outside = files.filter((file) => !Object.hasOwn(ROOMS, roomOf(file) ?? ''));
+    expect(outside, `put these in a room: ${Object.keys(ROOMS).join(', ')}`).toEqual([]);
+    const empty = Object.keys(ROOMS).filter((room) => !files.some(under(`server/${room}`)));
+    expect(empty).toEqual([]);
+  });
+
+  it('has every import between rooms of server/ follow the room rules', () => {
+    const broken = sources('server').flatMap((file) =>
+      importsOf(file).flatMap((target) => brokenRules(file, target).map((rule) => `${file} imports ${target}: ${rule}`)),
+    );
+    expect(broken).toEqual([]);
+  });
+
+  it('catches an import that crosses each room rule', () => {
+    // Each crossing breaks one rule and no other, so every rule is seen to hold on its own.
+    const crossings: [string, string, string][] = [
+      ['server/live/sse.ts', 'server/http/refusals.ts', 'commands and live import no other room'],
+      ['server/commands/commands.ts', 'server/http/refusals.ts', 'commands and live import no other room'],
+      ['server/auth/auth.ts', 'server/judge/judge-routes.tsx', 'shared rooms import only shared rooms'],
+      ['server/http/run-command.ts', 'server/audience/live-pages.tsx', 'shared rooms import only shared rooms'],
+      ['server/entry/entry-routes.tsx', 'server/director/create-choices.ts', 'route rooms import only shared rooms, never another route room'],
+      ['server/audience/live-pages.tsx', 'server/judge/judge-console-model.ts', 'route rooms import only shared rooms, never another route room'],
+      ['server/cli/main.ts', 'server/app/app.ts', 'only serve imports the app'],
+      ['server/app/app.ts', 'server/serve/serve.ts', 'only the command line imports serve'],
+      ['server/app/app.ts', 'server/cli/io.ts', 'only serve imports the command line'],
+    ];
+    for (const [file, target, rule] of crossings) expect(brokenRules(file, target), `${file} → ${target}`).toEqual([rule]);
+    // What the rooms are for: routes on shared rooms, the app on routes, serve on the app and the command line.
+    const allowed: [string, string][] = [
+      ['server/entry/entry-routes.tsx', 'server/http/seating-input.ts'],
+      ['server/http/run-command.ts', 'server/auth/sessions.ts'],
+      ['server/app/live-channels.tsx', 'server/judge/judge-console-model.ts'],
+      ['server/serve/serve.ts', 'server/app/app.ts'],
+      ['server/serve/serve.ts', 'server/cli/io.ts'],
+      ['server/cli/command-table.ts', 'server/serve/serve.ts'],
+      ['server/cli/import.ts', 'server/audit/replay-check.ts'],
+    ];
+    for (const [file, target] of allowed) expect(brokenRules(file, target), `${file} → ${target}`).toEqual([]);
+  });
+
+  it('keeps every module that reads its own location as deep as compiled modules say they are', () => {
+    // A compiled module is told it sits at one place (bin/compiled.js); a module that finds the
+    // static files or bin/ from import.meta.url only finds them there if it sits as deep.
+    const location = compiledLocation().split('/');
+    expect(roomOf(location.join('/'))).not.toBeNull();
+    const readers = ['server', 'views', 'events', 'engine'].flatMap(sources).filter((file) => /\bimport\.meta\b/.test(readFileSync(join(ROOT, file), 'utf8')));
+    expect(readers).toContain('server/app/app.ts');
+    const elsewhere = readers.filter((file) => file.split('/').length !== location.length || !file.startsWith(`${location[0]}/`));
+    expect(elsewhere, `a compiled module sits at ${location.join('/')}`).toEqual([]);
+  });
+
   it('reads every kind of import the checks rely on', () => {
     // The checks above are only as good as the import scan; a server module it cannot see would pass unnoticed.
     expect(importsOf('bin/spades.js')).toContain('server/cli/main.ts');
-    expect(importsOf('server/cli/command-table.ts')).toContain('server/serve.ts');
-    expect(importsOf('server/app.ts')).toContain('server/live-pages.tsx');
+    // Loaded on demand, from a folder up and another room.
+    expect(importsOf('server/cli/command-table.ts')).toContain('server/serve/serve.ts');
+    expect(importsOf('server/app/app.ts')).toContain('server/audience/live-pages.tsx');
+    // A type alone, a re-export, and an import spanning lines.
+    expect(importsOf('server/http/run-command.ts')).toContain('server/auth/sessions.ts');
+    expect(importsOf('server/auth/auth.ts')).toContain('server/auth/auth-storage-postgres.ts');
+    expect(importsOf('server/entry/entry-routes.tsx')).toContain('server/commands/commands.ts');
     expect(importsOf('views/layout.tsx').every((path) => !path.startsWith('..'))).toBe(true);
   });
 });

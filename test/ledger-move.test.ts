@@ -21,7 +21,7 @@ import type { LedgerLine } from '../events/ledger-file.ts';
 import { LedgerReadError, rebuildModels } from '../events/store/sqlite/ledger.ts';
 import { shownPgUrl, openPostgresStore } from '../events/store/postgres/event-store.ts';
 import { foldPostgresModels } from '../events/store/postgres/ledger-tools.ts';
-import { createTournament } from '../server/tournament-commands.ts';
+import { createTournament } from '../server/commands/tournament-commands.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';

@@ -15,8 +15,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger, projected } from '../events/store/sqlite/ledger.ts';
 import { type ReadModels, foldEvents } from '../events/projections.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { nextEntry } from '../server/table-driver.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { nextEntry } from '../server/serve/table-driver.ts';
 import { fullGameRecord } from './record-builders.ts';
 import { ROOT, type ServeProcess, openSse, startServeProcess, waitFor } from './fixtures/live-server.ts';
 

@@ -6,12 +6,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { foldPostgresModels } from '../events/store/postgres/ledger-tools.ts';
 import { type PostgresLedger, lease, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
-import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve.ts';
-import { driveServedTables } from '../server/table-driver.ts';
-import { createTournament, registerTeam } from '../server/tournament-commands.ts';
-import { createApp } from '../server/app.ts';
-import { createAuth, postgresAuthStorage } from '../server/auth.ts';
-import { standingsCsv } from '../server/standings-csv.ts';
+import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve/serve.ts';
+import { driveServedTables } from '../server/serve/table-driver.ts';
+import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
+import { createApp } from '../server/app/app.ts';
+import { createAuth, postgresAuthStorage } from '../server/auth/auth.ts';
+import { standingsCsv } from '../server/audit/standings-csv.ts';
 import { rankTeams } from '../views/leaderboard.tsx';
 import { exportPostgresLines } from '../events/store/postgres/ledger-tools.ts';
 import { formatDigest } from '../events/hash-chain.ts';

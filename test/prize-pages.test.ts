@@ -3,8 +3,8 @@
  * progressive tables the individual running totals instead of team standings.
  */
 import { describe, expect, it } from 'vitest';
-import { createApp } from '../server/app.ts';
-import { createTournament, registerPlayer, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { createApp } from '../server/app/app.ts';
+import { createTournament, registerPlayer, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveToEnd, tempLedger } from './tournament-ledger.ts';
 
 describe('prizes and individual totals on the pages', () => {

@@ -4,9 +4,9 @@
  * would. The venue screen shows where to sit for the round seated.
  */
 import { describe, expect, it } from 'vitest';
-import { PROGRESSIVE_DEMO, createDemo } from '../server/serve.ts';
-import { driveTables } from '../server/table-driver.ts';
-import { createApp } from '../server/app.ts';
+import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
+import { createApp } from '../server/app/app.ts';
 import { tempLedger } from './tournament-ledger.ts';
 
 describe('the progressive demo', () => {

@@ -12,7 +12,7 @@ import { type Seat, SEATS, type Team } from '../engine/cards.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { ProgressiveRoundModel } from '../events/progressive-projection.ts';
 import type { ProgressiveSeating } from '../engine/progressive.ts';
-import { nextEntry } from '../server/table-driver.ts';
+import { nextEntry } from '../server/serve/table-driver.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';

@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NetworkInterfaceInfo } from 'node:os';
-import { createApp } from '../server/app.ts';
-import { publicAddress } from '../server/public-address.ts';
+import { createApp } from '../server/app/app.ts';
+import { publicAddress } from '../server/http/public-address.ts';
 import { type Fixture, makeFixture, open, send } from './routes-fixture.ts';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';

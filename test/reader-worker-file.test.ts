@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
-import { TYPESCRIPT_ENTRY, readerWorkerFile } from '../server/reader-worker-file.ts';
+import { TYPESCRIPT_ENTRY, readerWorkerFile } from '../server/audit/reader-worker-file.ts';
 
 const dirs: string[] = [];
 const temp = () => {

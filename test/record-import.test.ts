@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { exportLines, importLedger } from '../events/ledger-file.ts';
-import { replayProblem } from '../server/replay-check.ts';
+import { replayProblem } from '../server/audit/replay-check.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { main } from '../server/cli/main.ts';
@@ -17,7 +17,7 @@ import { gameRecord } from '../events/game-projection.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { PAPER_JUDGE, RecordImportError, importRecord } from '../events/record-import.ts';
 import { gameStream } from '../events/streams.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 import { dealFor, dealNames, fullGameRecord, names, playOut } from './record-builders.ts';
 

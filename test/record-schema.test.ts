@@ -21,7 +21,7 @@ import { simulateGame } from '../engine/simulate.ts';
 import { domainEvents } from '../events/domain-events.ts';
 import { publishedSchemas } from '../events/event-catalogue-schema.ts';
 import type { GameModel } from '../events/read-models.ts';
-import { createApp } from '../server/app.ts';
+import { createApp } from '../server/app/app.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 import { dealFor, dealNames, fullGameRecord, names, playOut } from './record-builders.ts';
 

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { CommandError } from '../server/commands.ts';
-import { field, fields, parseFields, readFields } from '../server/request-input.ts';
+import { CommandError } from '../server/commands/commands.ts';
+import { field, fields, parseFields, readFields } from '../server/http/request-input.ts';
 
 /** The sentence a refusal gives, or the fields read. */
 function read<S extends z.ZodType>(schema: S, input: Record<string, unknown>): { ok: z.output<S> } | { refused: string; status: number } {

@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { claimRenege, giveRuling } from '../server/commands.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { startMatch } from '../server/match-commands.ts';
+import { claimRenege, giveRuling } from '../server/commands/commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { startMatch } from '../server/commands/match-commands.ts';
 import { type Fixture, type RoleName, ROLES, bidAll, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
 
 let fixture: Fixture;

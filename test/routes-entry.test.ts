@@ -12,8 +12,8 @@ import { legalPlays } from '../engine/trick.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { bidsOpenTo } from '../server/commands.ts';
-import { phoneWords } from '../server/entry-game.ts';
+import { bidsOpenTo } from '../server/commands/commands.ts';
+import { phoneWords } from '../server/entry/entry-game.ts';
 import { cardText } from '../views/card-face.tsx';
 import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 

@@ -9,11 +9,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Seat } from '../engine/cards.ts';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
+import { createApp } from '../server/app/app.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { bidsOpenTo, dealHand, makeBid, recordTricks } from '../server/commands.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { startMatch } from '../server/match-commands.ts';
+import { bidsOpenTo, dealHand, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { startMatch } from '../server/commands/match-commands.ts';
 import { bidValue } from '../engine/bid.ts';
 
 export type RoleName = 'public' | 'other-scorekeeper' | 'scorekeeper' | 'judge' | 'director';

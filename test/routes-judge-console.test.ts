@@ -11,11 +11,11 @@ import { deckFor } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
 import { handSoFar } from '../events/game-projection.ts';
-import { claimRenege, playCard } from '../server/commands.ts';
-import { judgeVersion } from '../server/judge-console-model.ts';
-import { livePartials } from '../server/live-channels.tsx';
-import { registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { startMatch } from '../server/match-commands.ts';
+import { claimRenege, playCard } from '../server/commands/commands.ts';
+import { judgeVersion } from '../server/judge/judge-console-model.ts';
+import { livePartials } from '../server/app/live-channels.tsx';
+import { registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { startMatch } from '../server/commands/match-commands.ts';
 import { element } from './fixtures/html.ts';
 import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 

@@ -9,8 +9,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LedgerLine, exportLines } from '../events/ledger-file.ts';
-import { claimRenege, correctScore, giveRuling, recordTricks } from '../server/commands.ts';
-import { withdrawRuling } from '../server/ruling-withdrawals.ts';
+import { claimRenege, correctScore, giveRuling, recordTricks } from '../server/commands/commands.ts';
+import { withdrawRuling } from '../server/commands/ruling-withdrawals.ts';
 import { element } from './fixtures/html.ts';
 import { cli } from './fixtures/cli.ts';
 import { rechained } from './fixtures/rechain.ts';

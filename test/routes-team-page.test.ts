@@ -7,12 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { channelOf, livePartials } from '../server/live-channels.tsx';
-import { subjectChannelId } from '../server/team-pages.tsx';
-import { recordTricks } from '../server/commands.ts';
-import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { startMatch, startRound } from '../server/match-commands.ts';
+import { createApp } from '../server/app/app.ts';
+import { channelOf, livePartials } from '../server/app/live-channels.tsx';
+import { subjectChannelId } from '../server/audience/team-pages.tsx';
+import { recordTricks } from '../server/commands/commands.ts';
+import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { startMatch, startRound } from '../server/commands/match-commands.ts';
 import { TableCodesPage } from '../views/director-pages.tsx';
 import { TEAM_STATUS_ID } from '../views/team-page.tsx';
 import { bidAll, deal, finishGame, send } from './routes-fixture.ts';

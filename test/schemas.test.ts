@@ -11,7 +11,7 @@ import type { FormatId } from '../engine/formats.ts';
 import { domainEvents } from '../events/domain-events.ts';
 import { publishedSchemas } from '../events/event-catalogue-schema.ts';
 import { type LedgerLine, exportLines } from '../events/ledger-file.ts';
-import { createApp } from '../server/app.ts';
+import { createApp } from '../server/app/app.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 
 const FILE = 'ledger-event.schema.json';

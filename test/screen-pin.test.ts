@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger, rebuildModels } from '../events/store/sqlite/ledger.ts';
 import { pinnedTournament } from '../events/screen-pin.ts';
-import { livePartials } from '../server/live-channels.tsx';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { livePartials } from '../server/app/live-channels.tsx';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 
 let fixture: Fixture;

@@ -13,9 +13,9 @@ import { createAdaptorServer } from '@hono/node-server';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { createBroadcaster, encodeSse } from '../server/sse.ts';
-import { registerTeam, createTournament } from '../server/tournament-commands.ts';
+import { createApp } from '../server/app/app.ts';
+import { createBroadcaster, encodeSse } from '../server/live/sse.ts';
+import { registerTeam, createTournament } from '../server/commands/tournament-commands.ts';
 import { demoLedger, openSse, play, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
 
 /**

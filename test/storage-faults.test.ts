@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LedgerUnavailableError } from '../events/store/sqlite/event-store.ts';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
-import { createApp } from '../server/app.ts';
-import { DEMO_TOURNAMENT, createDemo, demoBots } from '../server/serve.ts';
-import { driveTables, nextEntry } from '../server/table-driver.ts';
+import { createApp } from '../server/app/app.ts';
+import { DEMO_TOURNAMENT, createDemo, demoBots } from '../server/serve/serve.ts';
+import { driveTables, nextEntry } from '../server/serve/table-driver.ts';
 import { type AuditLedger, tempLedger } from './fixtures/audit-ledger.ts';
 
 let temp: AuditLedger | null = null;

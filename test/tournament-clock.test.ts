@@ -7,9 +7,9 @@ import { describe, expect, it } from 'vitest';
 import type { Seat } from '../engine/cards.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { dealHand, makeBid, recordTricks } from '../server/commands.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { callTime, startMatch, startNextGame } from '../server/match-commands.ts';
+import { dealHand, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { callTime, startMatch, startNextGame } from '../server/commands/match-commands.ts';
 import { eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 
 const START = '2026-01-01T10:00:00.000Z';

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { MatchModel } from '../events/read-models.ts';
-import { driveTables } from '../server/table-driver.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { correctGameResult, disqualifyTeam } from '../server/match-commands.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { correctGameResult, disqualifyTeam } from '../server/commands/match-commands.ts';
 import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 
 const NOW = () => '2026-01-01T10:00:00.000Z';

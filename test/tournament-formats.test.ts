@@ -9,7 +9,7 @@ import { nextDealer } from '../engine/game.ts';
 import { playProgressive, progressiveTotals, type TableResult } from '../engine/progressive.ts';
 import { resolveRules } from '../engine/rules.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/tournament-commands.ts';
+import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveToEnd, eventsOf, expectRebuildEqualsLive, tempLedger } from './tournament-ledger.ts';
 
 type GameStarted = { gameId: string; matchId: string; rules: string; dealer: Seat; number: number; teams: { NS: string; EW: string } };

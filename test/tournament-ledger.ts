@@ -9,8 +9,8 @@ import { afterEach, expect } from 'vitest';
 import { type Ledger, openLedger, projected, rebuildModels } from '../events/store/sqlite/ledger.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { refresh } from '../events/tournament-projection.ts';
-import { CommandError } from '../server/commands.ts';
-import { driveTables } from '../server/table-driver.ts';
+import { CommandError } from '../server/commands/commands.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { naturalRank, parseCard } from '../engine/cards.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament, withdrawTeam } from '../server/tournament-commands.ts';
-import { disqualifyTeam, startMatch, startRound } from '../server/match-commands.ts';
+import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament, withdrawTeam } from '../server/commands/tournament-commands.ts';
+import { disqualifyTeam, startMatch, startRound } from '../server/commands/match-commands.ts';
 import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 
 const AT = '2026-01-01T09:00:00.000Z';

@@ -6,8 +6,8 @@ import type { FormatId } from '../engine/formats.ts';
 import { type Ledger, openLedger, rebuildModels } from '../events/store/sqlite/ledger.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import { scoreRecord } from '../engine/record.ts';
-import { createTournament, registerTeam, startTournament } from '../server/tournament-commands.ts';
-import { driveTables } from '../server/table-driver.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
 import { expectUpdatesEqualDerivation } from './tournament-ledger.ts';
 
 const dirs: string[] = [];

@@ -6,9 +6,9 @@
  * from the first line of standard input.
  */
 import { openDatabase, defaultDatabasePath } from '../../events/store/sqlite/database.ts';
-import { PASSWORD_ROLES, type PasswordRole, type Users, openUsers } from '../accounts.ts';
-import { postgresAuthStorage } from '../auth-storage-postgres.ts';
-import { AccessError } from '../refusals.ts';
+import { PASSWORD_ROLES, type PasswordRole, type Users, openUsers } from '../auth/accounts.ts';
+import { postgresAuthStorage } from '../auth/auth-storage-postgres.ts';
+import { AccessError } from '../http/refusals.ts';
 import { type CliIo, UsageError } from './io.ts';
 import { ledgerTarget, withPostgresLedger } from './ledger-target.ts';
 

@@ -37,7 +37,7 @@ export const COMMANDS: readonly Command[] = [
       pace: { type: 'string', value: 'MS', help: 'milliseconds between entries at each demo table (default 1000)' },
     },
     positionals: false,
-    load: async () => (await import('../serve.ts')).run,
+    load: async () => (await import('../serve/serve.ts')).run,
   }),
   command({
     name: 'score',

@@ -12,7 +12,7 @@ import { InvalidPayloadError } from '../../events/event-types.ts';
 import { formatDigest } from '../../events/hash-chain.ts';
 import { type Ledger, openLedger } from '../../events/store/sqlite/ledger.ts';
 import { type ImportTarget, RecordImportError, importRecord } from '../../events/record-import.ts';
-import { replayDecisionProblem } from '../replay-check.ts';
+import { replayDecisionProblem } from '../audit/replay-check.ts';
 
 export async function run(
   args: { values: { db?: string; tournament?: string; match?: string; game?: string }; positionals: string[]; usage: string },

@@ -1,0 +1,306 @@
+/**
+ * The HTTP application: venue pages, their live streams, the public event feed and health.
+ * Requests read the ledger's read models; live pages get one SSE message per ledger event,
+ * rendered once per channel and written as the same bytes to every client.
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { type SqliteServedLedger, asServed } from '../../events/store/sqlite/served-ledger.ts';
+import type { Ledger, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import { LedgerUnavailableError, VersionConflictError } from '../../events/store/sqlite/event-store.ts';
+import { LedgerReadError } from '../../events/store/sqlite/ledger.ts';
+import { ReaderError } from '../audit/heavy-reads.ts';
+import { domainEvents } from '../../events/domain-events.ts';
+import { publishedSchemas } from '../../events/event-catalogue-schema.ts';
+import { InvalidPayloadError } from '../../events/event-types.ts';
+import { gameRecord } from '../../events/game-projection.ts';
+import { gameById, own, tournamentById } from '../../events/lookup.ts';
+import type { ReadModels } from '../../events/projections.ts';
+import { CommandError } from '../commands/commands.ts';
+import { EVENTS_CHANNEL, catchUpAndAttach, eventMessage, resumePoint } from '../live/event-stream.ts';
+import { type Broadcaster, type SseSink, SSE_HEADERS, createBroadcaster, nodeSink, streamSink } from '../live/sse.ts';
+import { type LiveView, renderLivePage } from '../audience/live-pages.tsx';
+import { channelOf, createLivePublisher } from './live-channels.tsx';
+import { auditApp } from '../audit/audit-routes.tsx';
+import { secureHeaders } from 'hono/secure-headers';
+import { type Auth, createAuth } from '../auth/auth.ts';
+import { bodyLimits } from '../http/body-limits.ts';
+import { refusalOf, wantsJson } from '../http/refusals.ts';
+import { sameOriginOnly } from '../http/same-origin.ts';
+import { NotFoundPage } from '../../views/not-found.tsx';
+import { returnAfterSignIn, signInFirst } from '../auth/sign-in-return.ts';
+import { entryRoutes } from '../entry/entry-routes.tsx';
+import { judgeRoutes } from '../judge/judge-routes.tsx';
+import { directorRoutes } from '../director/director-routes.tsx';
+import { missingSubjectOf, subjectChannelId } from '../audience/team-pages.tsx';
+
+export interface AppOptions {
+  /** The served ledger, or an open file's ledger (served through its adapter, with group commit). */
+  ledger: ServedLedger | Ledger;
+  broadcaster?: Broadcaster;
+  /** Accounts and sessions; made over the ledger's own file when not given. */
+  auth?: Auth;
+  /** The system's shuffle for tables that deal from it: a fresh seed per deal. */
+  newSeed?: () => string;
+  /** ISO time that match clocks and time calls record; the system clock when not given. */
+  now?: () => string;
+  /** The address phones reach the server at, for QR codes; PUBLIC_URL when not given. */
+  publicUrl?: string;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const htmxDir = dirname(require.resolve('htmx.org/package.json'));
+
+/** Files served under /static: the stylesheet, htmx and its SSE extension, read once. */
+const STATIC: Record<string, { type: string; path: string }> = {
+  'app.css': { type: 'text/css; charset=utf-8', path: join(here, '..', '..', 'static', 'app.css') },
+  'favicon.svg': { type: 'image/svg+xml', path: join(here, '..', '..', 'static', 'favicon.svg') },
+  'entry.css': { type: 'text/css; charset=utf-8', path: join(here, '..', '..', 'static', 'entry.css') },
+  'clock.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'clock.js') },
+  'replay.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'replay.js') },
+  'live-status.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'live-status.js') },
+  'outbox.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'outbox.js') },
+  'judge.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'judge.js') },
+  'htmx.min.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'htmx.min.js') },
+  'hx-sse.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'ext', 'hx-sse.js') },
+};
+
+export function createApp(options: AppOptions) {
+  const ledger = asServed(options.ledger);
+  const broadcaster = options.broadcaster ?? createBroadcaster();
+  const app = new Hono<{ Bindings: Partial<HttpBindings> }>();
+  // Sign-in state lives beside the events: the server on PostgreSQL brings its own.
+  if (!options.auth && ledger.backend !== 'sqlite') throw new Error('a ledger on PostgreSQL needs its sign-in state on PostgreSQL too: pass `auth`');
+  const auth = options.auth ?? createAuth({ ledger: (ledger as SqliteServedLedger).ledger });
+
+  // Scripts, styles and streams come only from this site: no inline code, nothing framed.
+  app.use(
+    secureHeaders({
+      contentSecurityPolicy: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        fontSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+      // Same-origin, not no-referrer: with no referrer a browser sends `Origin: null` on form posts.
+      referrerPolicy: 'same-origin',
+    }),
+  );
+  // Before anything reads a body: a body over the bound is refused before it is read.
+  app.use(bodyLimits());
+  app.use(sameOriginOnly());
+
+  // Every request reads and decides from what the file holds, whoever wrote it: another server
+  // process, `spades import` or a judge's import. Cheap when nothing new was committed.
+  app.use(async (_c, next) => {
+    await ledger.sync();
+    await next();
+  });
+
+  // Every ledger event goes to the raw feed as it is; live pages get their changed regions,
+  // rendered once per channel when the burst of appends is over.
+  const pages = createLivePublisher(broadcaster, ledger.models);
+  ledger.onChange((change, events) => {
+    if (broadcaster.hasClients(EVENTS_CHANNEL)) {
+      for (const event of events) broadcaster.publish(EVENTS_CHANNEL, eventMessage(event));
+    }
+    pages.changed(change);
+  });
+
+  app.onError((error, c) => {
+    if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof ReaderError) return c.json({ error: error.message }, 503);
+    if (error instanceof CommandError) return c.json({ error: error.message }, error.status);
+    if (error instanceof VersionConflictError) return c.json({ error: error.message }, 409);
+    if (error instanceof InvalidPayloadError) return c.json({ error: error.message }, 400);
+    const refusal = refusalOf(error);
+    if (refusal) return c.json({ error: refusal.message }, refusal.status);
+    console.error(error);
+    return c.json({ error: 'the server failed to answer this request; it has been logged' }, 500);
+  });
+
+  app.get('/healthz', (c) => {
+    const health = ledger.health();
+    const body = { ok: health.writable, writable: health.writable, position: health.position, ...(health.reason ? { reason: health.reason } : {}) };
+    return c.json(body, health.writable ? 200 : 503);
+  });
+
+  // Browsers ask for /favicon.ico whatever the page says.
+  app.get('/favicon.ico', (c) => c.redirect('/static/favicon.svg', 301));
+
+  // The published JSON Schemas, as generated from the schemas the ledger checks with.
+  const schemas = publishedSchemas(domainEvents);
+  app.get('/schemas/:file', (c) => {
+    const text = Object.hasOwn(schemas, c.req.param('file')) ? schemas[c.req.param('file')] : undefined;
+    if (text === undefined) return c.json({ error: `no schema '${c.req.param('file')}'; the schemas are ${Object.keys(schemas).join(', ')}` }, 404);
+    return c.body(text, 200, { 'content-type': 'application/schema+json; charset=utf-8', 'cache-control': 'public, max-age=300' });
+  });
+
+  app.get('/static/:file', (c) => {
+    const file = own(STATIC, c.req.param('file'));
+    if (!file || !existsSync(file.path)) return c.text(`no static file '${c.req.param('file')}'`, 404);
+    return c.body(readFileSync(file.path), 200, { 'content-type': file.type, 'cache-control': 'public, max-age=300' });
+  });
+
+  app.get('/api/events', async (c) => {
+    const after = resumePoint(undefined, c.req.query('after'));
+    if (typeof after !== 'number') return c.json({ error: after.error }, 400);
+    const limitText = c.req.query('limit') ?? '100';
+    if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) {
+      return c.json({ error: `limit must be a whole number from 1 to 1000, not '${limitText}'` }, 400);
+    }
+    return c.json(await ledger.read({ after, limit: Number(limitText) }));
+  });
+
+  app.get('/api/events/stream', async (c) => {
+    const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'));
+    if (typeof after !== 'number') return c.json({ error: after.error }, 400);
+    // A screen resuming from another process may be ahead of this one: fold up to its id first.
+    await ledger.syncTo(after);
+    return openStream(c, broadcaster, (sink) =>
+      catchUpAndAttach(
+        // Only what the models have folded: anything after it reaches the client as the fold
+        // broadcasts it, so nothing is sent twice or skipped.
+        {
+          readAfter: (from, limit) => ledger.read({ after: from, limit: Math.max(0, Math.min(limit, ledger.models.position - from)) }),
+          headPosition: () => ledger.models.position,
+        },
+        broadcaster,
+        sink,
+        after,
+      ),
+    );
+  });
+
+  app.get('/games/:gameId/record', (c) => {
+    const game = gameById(ledger.models, c.req.param('gameId'));
+    if (!game) return c.json({ error: `game ${c.req.param('gameId')} does not exist` }, 404);
+    return c.json(gameRecord(game));
+  });
+
+  // Entering a whole game from a record is a judge's or director's to do.
+  app.use('/api/games/import', auth.guard(['judge', 'director']));
+  app.route('/', auditApp(ledger, options.now ? { now: options.now } : {}));
+  // A signed-out browser asking for a staff page signs in (or joins a table) and comes back to it.
+  app.use('/login', returnAfterSignIn());
+  app.use('/join', returnAfterSignIn());
+  for (const [path, signIn] of [['/judge', '/login'], ['/judge/*', '/login'], ['/director', '/login'], ['/director/*', '/login'], ['/entry', '/join'], ['/entry/*', '/join']] as const) {
+    app.use(path, signInFirst(auth, signIn));
+  }
+  app.route('/', auth.routes);
+  const now = options.now ? { now: options.now } : {};
+  app.route('/entry', entryRoutes({ ledger, auth, ...now, ...(options.newSeed ? { newSeed: options.newSeed } : {}) }));
+  app.route('/judge', judgeRoutes({ ledger, auth, ...now }));
+  const publicUrl = options.publicUrl ?? process.env.PUBLIC_URL;
+  app.route('/director', directorRoutes({ ledger, auth, ...now, ...(publicUrl ? { publicUrl } : {}) }));
+
+  // Live pages: the full page, and its stream of regions.
+  const page = (view: LiveView, missing = 'There is nothing at this address yet.') => (c: Context) => {
+    const html = renderLivePage(view, ledger.models);
+    if (html === null) return c.html(String(NotFoundPage({ message: missing, path: c.req.path })), 404);
+    return c.html(html);
+  };
+  const stream = (view: LiveView) => async (c: Context) => {
+    const channel = view.channel;
+    const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'));
+    if (typeof after !== 'number') return c.json({ error: after.error }, 400);
+    await ledger.syncTo(after);
+    // A stream for a tournament or game the ledger does not hold is refused as its page is.
+    const missing = missingSubject(view, ledger.models);
+    if (missing) return c.json({ error: missing }, 404);
+    return openStream(c, broadcaster, (sink) => pages.attach(channel, sink, after));
+  };
+
+  // Every tournament with where it stands.
+  app.get('/', (c) => page({ kind: 'home', channel: channelOf('home') })(c));
+  app.get('/stream', (c) => stream({ kind: 'home', channel: channelOf('home') })(c));
+  // The address a venue types once: the screen of the tournament a director pinned, at this
+  // same address, so a TV left here never moves to a tournament created later.
+  // `/screen?t=<id>` holds a screen to that tournament whatever the director pins, stream and all.
+  const pinned: LiveView = { kind: 'pinned', channel: channelOf('pinned') };
+  const screenView = (c: Context): LiveView => {
+    const t = c.req.query('t');
+    return t === undefined ? pinned : { kind: 'screen', tournamentId: t, channel: channelOf('screen', t), venue: true };
+  };
+  const noScreen = (c: Context) =>
+    c.req.query('t') === undefined ? 'No tournament has been set up yet, so the venue screen has nothing to show.' : `There is no tournament '${c.req.query('t')}' to show on this screen.`;
+  app.get('/screen', (c) => page(screenView(c), noScreen(c))(c));
+  app.get('/screen/stream', (c) => stream(screenView(c))(c));
+  // The judge console's live stream: a signal each judge's page answers by fetching its console.
+  app.get('/judge/stream', auth.guard(['judge', 'director']), (c) => stream({ kind: 'judge', channel: channelOf('judge') })(c));
+  for (const kind of ['tournament', 'leaderboard', 'bracket', 'screen'] as const) {
+    const suffix = kind === 'tournament' ? '' : `/${kind}`;
+    const view = (c: Context): LiveView => {
+      const tournamentId = c.req.param('tournamentId')!;
+      return { kind, tournamentId, channel: channelOf(kind, tournamentId) };
+    };
+    app.get(`/tournaments/:tournamentId${suffix}`, (c) => page(view(c))(c));
+    app.get(`/tournaments/:tournamentId${suffix}/stream`, (c) => stream(view(c))(c));
+  }
+  const tableView = (c: Context): LiveView => ({ kind: 'table', gameId: c.req.param('gameId')!, channel: channelOf('table', c.req.param('gameId')!) });
+  app.get('/tournaments/:tournamentId/tables/:gameId', (c) => page(tableView(c))(c));
+  app.get('/tournaments/:tournamentId/tables/:gameId/stream', (c) => stream(tableView(c))(c));
+  app.get('/games/:gameId', (c) => page(tableView(c))(c));
+  app.get('/games/:gameId/stream', (c) => stream(tableView(c))(c));
+  // A team's own page, and a progressive player's: where to go next and how it stands, live.
+  for (const kind of ['team', 'player'] as const) {
+    const view = (c: Context) => {
+      const [tournamentId, subjectId] = [c.req.param('tournamentId')!, c.req.param('subjectId')!];
+      return { kind, tournamentId, subjectId, channel: channelOf(kind, subjectChannelId(tournamentId, subjectId)) };
+    };
+    app.get(`/tournaments/:tournamentId/${kind}s/:subjectId`, (c) => page(view(c), `${missingSubjectOf(view(c), ledger.models) ?? 'There is nothing at this address'}.`)(c));
+    app.get(`/tournaments/:tournamentId/${kind}s/:subjectId/stream`, (c) => stream(view(c))(c));
+  }
+
+  app.notFound((c) => {
+    if (wantsJson(c)) return c.json({ error: `there is nothing at ${c.req.path}` }, 404);
+    return c.html(String(NotFoundPage({ message: 'There is no page at this address.', path: c.req.path })), 404);
+  });
+
+  return { app, broadcaster, auth };
+}
+
+/** What a live view names that the ledger does not hold, as a sentence; null when it all exists. */
+function missingSubject(view: LiveView, models: ReadModels): string | null {
+  if (view.kind === 'team' || view.kind === 'player') return missingSubjectOf(view, models);
+  if ('tournamentId' in view && !tournamentById(models, view.tournamentId)) return `tournament ${view.tournamentId} does not exist`;
+  if ('gameId' in view && !gameById(models, view.gameId)) return `game ${view.gameId} does not exist`;
+  return null;
+}
+
+/**
+ * Opens an SSE response. Under Node the client's socket is written directly (cheapest for
+ * thousands of screens); elsewhere (in-process requests) through a web stream.
+ */
+function openStream(
+  c: Context<{ Bindings: Partial<HttpBindings> }>,
+  broadcaster: Broadcaster,
+  start: (sink: SseSink) => void | Promise<void>,
+): Response | Promise<Response> {
+  const res = c.env?.outgoing;
+  if (res && 'writeHead' in res) {
+    res.writeHead(200, SSE_HEADERS);
+    res.flushHeaders();
+    // A comment first, so proxies and browsers see the stream open at once.
+    res.write(': open\n\n');
+    const sink = nodeSink(res, broadcaster.maxBufferedBytes);
+    void Promise.resolve(start(sink)).catch(() => sink.close());
+    return RESPONSE_ALREADY_SENT;
+  }
+  const { sink, stream } = streamSink(broadcaster.maxBufferedBytes);
+  sink.write(new TextEncoder().encode(': open\n\n'));
+  void Promise.resolve(start(sink)).catch(() => sink.close());
+  return new Response(stream, { headers: SSE_HEADERS });
+}

@@ -1,0 +1,236 @@
+/**
+ * The live pages, rendered whole on request: the home page's list, the venue screen (a
+ * tournament's own, and the one a director pinned to `/screen`), a tournament's home, standings
+ * and bracket, and a table. What each page's stream carries afterwards is in app/live-channels.tsx,
+ * which renders the same components again with the helpers exported here.
+ */
+import type { ReadModels } from '../../events/projections.ts';
+import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
+import { asOfLink } from '../../views/as-of.tsx';
+import { Bracket, bracketDraws, bracketSources } from '../../views/bracket.tsx';
+import { Layout } from '../../views/layout.tsx';
+import { Leaderboard } from '../../views/leaderboard.tsx';
+import { LIVE_TABLES_ID, LiveTables, SCREEN_PIN_ID, Screen, TICKER_ID, Ticker, screenBracket, screenColumns } from '../../views/screen.tsx';
+import { TournamentList } from '../../views/home.tsx';
+import { pinnedTournament } from '../../events/screen-pin.ts';
+import { TableView } from '../../views/table.tsx';
+import { TournamentHome, tournamentLinks } from '../../views/tournament-home.tsx';
+import { BRACKET_ID } from '../../views/bracket.tsx';
+import { LEADERBOARD_ID } from '../../views/leaderboard.tsx';
+import { gameById, tournamentById } from '../../events/lookup.ts';
+import type { Child } from 'hono/jsx';
+import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../../views/progressive-panels.tsx';
+import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
+import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
+
+export type LiveView =
+  | { kind: 'home'; channel: string }
+  /** The venue's `/screen` address: the screen of the tournament a director pinned. */
+  | { kind: 'pinned'; channel: string }
+  /** The judge console's signal: each judge's page fetches its own console when it changes. */
+  | { kind: 'judge'; channel: string }
+  | { kind: 'screen' | 'tournament' | 'leaderboard' | 'bracket'; tournamentId: string; channel: string; venue?: boolean }
+  | { kind: 'table'; gameId: string; channel: string }
+  /** A team's own page, or a progressive player's. */
+  | SubjectView;
+
+/** Each team's name by its id, for the components that print a game's teams. */
+export function teamNames(tournament: TournamentModel | undefined): Record<string, string> {
+  const names: Record<string, string> = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
+  // A progressive table's sides are pairs of players for one round, `a+b`: named by their players.
+  for (const match of tournament?.matches ?? []) {
+    for (const id of match.teams) if (id && id.includes('+') && !names[id]) names[id] = id.split('+').map((p) => names[p] ?? p).join(' & ');
+  }
+  return names;
+}
+
+/** The game in play at each live table of a tournament, by table. */
+function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[] {
+  return tournament.matches
+    .filter((m) => m.status === 'live' && m.games.length > 0)
+    .sort((a, b) => (a.table ?? 0) - (b.table ?? 0))
+    .map((m) => gameById(models, m.games[m.games.length - 1]!))
+    .filter((g): g is GameModel => Boolean(g));
+}
+
+/** What a tournament's bracket is drawn with, on its page, its screen and in their streams. */
+export function bracketProps(models: ReadModels, tournament: TournamentModel) {
+  const state = tournamentById(models, tournament.tournamentId)!;
+  const drawn = bracketDraws(state);
+  return { tournament, gamesToWin: state.format.gamesToWin, sources: bracketSources(state), ...(drawn ? { drawn } : {}) };
+}
+
+/** The tournament and the match a game is played in, when it is part of one. */
+export function gamePlace(models: ReadModels, game: GameModel): { tournament: TournamentModel | undefined; match: MatchModel | undefined } {
+  const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
+  return { tournament, match: tournament?.matches.find((m) => m.matchId === game.matchId) };
+}
+
+/** The address a page's stream lives at. */
+function streamUrl(view: LiveView, models: ReadModels, tournamentId?: string): string {
+  const after = `?after=${models.position}`;
+  switch (view.kind) {
+    case 'home':
+      return `/stream${after}`;
+    case 'pinned':
+      return `/screen/stream${after}`;
+    case 'judge':
+      return `/judge/stream${after}`;
+    case 'screen':
+      // `/screen?t=<id>`: the venue's address held to one tournament, its stream too.
+      if (view.venue) return `/screen/stream?t=${encodeURIComponent(view.tournamentId)}&after=${models.position}`;
+      return `${tournamentLinks(view.tournamentId).screen}/stream${after}`;
+    case 'tournament':
+      return `${tournamentLinks(view.tournamentId).home}/stream${after}`;
+    case 'leaderboard':
+      return `${tournamentLinks(view.tournamentId).leaderboard}/stream${after}`;
+    case 'bracket':
+      return `${tournamentLinks(view.tournamentId).bracket}/stream${after}`;
+    case 'table':
+      return tournamentId ? `${tournamentLinks(tournamentId).table(view.gameId)}/stream${after}` : `/games/${encodeURIComponent(view.gameId)}/stream${after}`;
+    case 'team':
+    case 'player':
+      return `${tournamentLinks(view.tournamentId).home}/${view.kind}s/${encodeURIComponent(view.subjectId)}/stream${after}`;
+    default: {
+      const _exhaustive: never = view;
+      return _exhaustive;
+    }
+  }
+}
+
+/** The whole page for a view, or null when what it shows does not exist. */
+export function renderLivePage(view: LiveView, models: ReadModels): string | null {
+  if (view.kind === 'home') {
+    return html(
+      <Layout title="Spades tournaments" live={{ url: streamUrl(view, models) }}>
+        <TournamentList tournaments={Object.values(models.tournaments).map((t) => t.model)} onScreen={pinnedTournament(models)} />
+      </Layout>,
+    );
+  }
+  // The console is each judge's own (their session's forms): the judge routes render it.
+  if (view.kind === 'judge') return null;
+  if (view.kind === 'team' || view.kind === 'player') return renderSubjectPage(view, models);
+  if (view.kind === 'pinned') {
+    const pinned = pinnedTournament(models);
+    const tournament = pinned ? tournamentById(models, pinned)?.model : undefined;
+    if (!pinned || !tournament) return null;
+    return html(
+      <Layout title={`${tournament.name} · screen`} screen live={{ url: streamUrl(view, models) }}>
+        <ScreenPin tournamentId={pinned} />
+        {screenOf(models, tournament)}
+      </Layout>,
+    );
+  }
+  if (view.kind === 'table') {
+    const game = gameById(models, view.gameId);
+    if (!game) return null;
+    const { tournament, match } = gamePlace(models, game);
+    return html(
+      <Layout title={`Table ${match?.table ?? ''} · ${game.gameId}`} live={{ url: streamUrl(view, models, game.tournamentId ?? undefined) }}>
+        {tournament ? (
+          <p class="breadcrumb">
+            <a href={tournamentLinks(tournament.tournamentId).home}>{tournament.name}</a>
+          </p>
+        ) : null}
+        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />
+        <p class="exports">
+          <a href={`/games/${encodeURIComponent(game.gameId)}/record`}>Download this game as a spades-game/1 record</a>
+          {' · '}
+          <a href="/verify">Verify the ledger</a>
+        </p>
+      </Layout>,
+    );
+  }
+  const tournament = tournamentById(models, view.tournamentId)?.model;
+  if (!tournament) return null;
+  const live = { url: streamUrl(view, models) };
+  switch (view.kind) {
+    case 'screen':
+      return html(
+        <Layout title={`${tournament.name} · screen`} screen live={live}>
+          {screenOf(models, tournament)}
+        </Layout>,
+      );
+    case 'tournament':
+      return html(
+        <Layout title={tournament.name} live={live}>
+          <div id="tournament-home">
+            <TournamentHome tournament={tournament} />
+          </div>
+        </Layout>,
+      );
+    case 'leaderboard':
+      return html(
+        <Layout title={`${tournament.name} · standings`} live={live}>
+          <h1>{tournament.name}</h1>
+          {progressiveSeatingOf(models, tournament)}
+          <Leaderboard tournament={tournament} />
+          {progressiveOf(models, tournament)}
+          <p class="exports">
+            <a href={`${tournamentLinks(tournament.tournamentId).home}/standings.csv`}>Download the standings as CSV</a>
+            {' · '}
+            <a href={asOfLink(tournament.tournamentId)}>Standings and bracket as of an earlier moment</a>
+          </p>
+        </Layout>,
+      );
+    case 'bracket':
+      return html(
+        <Layout title={`${tournament.name} · bracket`} live={live}>
+          <h1>{tournament.name}</h1>
+          <Bracket {...bracketProps(models, tournament)} />
+          <p class="exports">
+            <a href={asOfLink(tournament.tournamentId)}>The bracket as of an earlier moment</a>
+          </p>
+        </Layout>,
+      );
+    default: {
+      const _exhaustive: never = view;
+      return _exhaustive;
+    }
+  }
+}
+
+/** The venue screen of a tournament, as its page and the pinned `/screen` render it. */
+function screenOf(models: ReadModels, tournament: TournamentModel) {
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
+  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
+}
+
+/** The live regions of a tournament's venue screen. */
+export function screenPartials(add: (target: string, content: Child) => void, models: ReadModels, tournament: TournamentModel): void {
+  add(TICKER_ID, <Ticker tournament={tournament} />);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  if (view) {
+    add(WHERE_TO_SIT_ID, <WhereToSit view={view} />);
+    add(INDIVIDUAL_ID, <IndividualStandings view={view} columns={individualColumns(view.standings.length)} />);
+    add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />);
+    return;
+  }
+  add(LEADERBOARD_ID, <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />);
+  const bracket = bracketProps(models, tournament);
+  add(BRACKET_ID, <Bracket {...bracket} fit={screenBracket(tournament)} />);
+  add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} gamesToWin={bracket.gamesToWin} />);
+}
+
+/** A progressive evening's "where to sit" list, each name leading to the player's page; nothing for a bracket event. */
+export function progressiveSeatingOf(models: ReadModels, tournament: TournamentModel) {
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  return view ? <WhereToSit view={view} tournamentId={tournament.tournamentId} /> : null;
+}
+
+/** A progressive evening's individual standings, round by round, under the totals; nothing for a bracket event. */
+export function progressiveOf(models: ReadModels, tournament: TournamentModel) {
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  return view ? <IndividualStandings view={view} tournamentId={tournament.tournamentId} /> : null;
+}
+
+/** The marker of the tournament `/screen` shows. */
+export function ScreenPin({ tournamentId }: { tournamentId: string }) {
+  return <span id={SCREEN_PIN_ID} hidden data-tournament={tournamentId}></span>;
+}
+
+/** A rendered component as its HTML. */
+export function html(node: unknown): string {
+  return String(node);
+}

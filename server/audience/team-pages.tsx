@@ -1,0 +1,100 @@
+/**
+ * A team's own page (`/tournaments/:tournamentId/teams/:teamId`) and a progressive player's
+ * (`/tournaments/:tournamentId/players/:playerId`): rendered whole here for the page, and as the
+ * one region their live channel carries (app/live-channels.tsx calls `subjectPartials`).
+ */
+import type { Child } from 'hono/jsx';
+import type { ReadModels } from '../../events/projections.ts';
+import { tournamentById } from '../../events/lookup.ts';
+import { Layout } from '../../views/layout.tsx';
+import { tournamentLinks } from '../../views/tournament-home.tsx';
+import { PLAYER_STATUS_ID, PlayerStatus, TEAM_STATUS_ID, TeamStatus } from '../../views/team-page.tsx';
+import { type PlayerPageModel, type TeamPageModel, playerPageModel, teamPageModel } from '../../views/team-page-model.ts';
+import { playerLink, teamLink } from '../../views/team-links.ts';
+
+export type SubjectKind = 'team' | 'player';
+
+/** A team's or a player's page, by the tournament and the id (a union, so a kind narrows it). */
+export type SubjectView = { [K in SubjectKind]: { kind: K; tournamentId: string; subjectId: string; channel: string } }[SubjectKind];
+
+/** The id part of a team's or player's channel: both ids, so neither may hold what parts them. */
+export function subjectChannelId(tournamentId: string, subjectId: string): string {
+  return JSON.stringify([tournamentId, subjectId]);
+}
+
+/** The tournament and the subject a channel id names; null when it is not one. */
+export function parseSubjectChannelId(id: string): { tournamentId: string; subjectId: string } | null {
+  try {
+    const parsed: unknown = JSON.parse(id);
+    if (Array.isArray(parsed) && parsed.length === 2 && parsed.every((x) => typeof x === 'string')) return { tournamentId: parsed[0], subjectId: parsed[1] };
+  } catch {
+    // not a subject's channel
+  }
+  return null;
+}
+
+function modelOf(kind: SubjectKind, models: ReadModels, tournamentId: string, subjectId: string): TeamPageModel | PlayerPageModel | null {
+  const state = tournamentById(models, tournamentId);
+  if (!state) return null;
+  return kind === 'team' ? teamPageModel(state, models.games, subjectId) : playerPageModel(state, models.games, subjectId);
+}
+
+/** The region of a team's or player's page, or null when the tournament holds no such team or player. */
+function statusOf(kind: SubjectKind, models: ReadModels, tournamentId: string, subjectId: string): { target: string; content: Child; name: string; tournamentName: string } | null {
+  const model = modelOf(kind, models, tournamentId, subjectId);
+  if (!model) return null;
+  if ('teamId' in model) return { target: TEAM_STATUS_ID, content: <TeamStatus model={model} />, name: model.name, tournamentName: model.tournamentName };
+  return { target: PLAYER_STATUS_ID, content: <PlayerStatus model={model} />, name: model.name, tournamentName: model.tournamentName };
+}
+
+/** What a team's or player's page names that the ledger does not hold, as a sentence; null when it exists. */
+export function missingSubjectOf(view: SubjectView, models: ReadModels): string | null {
+  const state = tournamentById(models, view.tournamentId);
+  if (!state) return `tournament ${view.tournamentId} does not exist`;
+  if (modelOf(view.kind, models, view.tournamentId, view.subjectId)) return null;
+  if (view.kind === 'team' && state.progressive && playerPageModel(state, models.games, view.subjectId)) {
+    return `${state.model.name} is a progressive evening of players: ${view.subjectId}'s page is ${playerLink(view.tournamentId, view.subjectId)}`;
+  }
+  if (view.kind === 'player' && !state.progressive) return `${state.model.name} is played by teams, not single players: a team's page is under ${tournamentLinks(view.tournamentId).home}/teams/`;
+  return `${state.model.name} has no ${view.kind} ${view.subjectId}`;
+}
+
+/** The live region of a team's or player's channel. */
+export function subjectPartials(kind: SubjectKind, id: string, models: ReadModels, add: (target: string, content: Child) => void): boolean {
+  const subject = parseSubjectChannelId(id);
+  if (!subject) return false;
+  const status = statusOf(kind, models, subject.tournamentId, subject.subjectId);
+  if (!status) return false;
+  add(status.target, status.content);
+  return true;
+}
+
+/** The tournament a team's or player's channel follows; null when it is not one. */
+export function subjectTournament(id: string): string | null {
+  return parseSubjectChannelId(id)?.tournamentId ?? null;
+}
+
+/** The whole page, or null when the tournament holds no such team or player. */
+export function renderSubjectPage(view: SubjectView, models: ReadModels): string | null {
+  const status = statusOf(view.kind, models, view.tournamentId, view.subjectId);
+  if (!status) return null;
+  const self = view.kind === 'team' ? teamLink(view.tournamentId, view.subjectId) : playerLink(view.tournamentId, view.subjectId);
+  const links = tournamentLinks(view.tournamentId);
+  return String(
+    <Layout title={`${status.name} · ${status.tournamentName}`} live={{ url: `${self}/stream?after=${models.position}` }}>
+      <p class="breadcrumb">
+        <a href={links.home}>{status.tournamentName}</a>
+      </p>
+      {status.content}
+      <p class="tournament-nav team-page-nav">
+        <a href={links.leaderboard}>Standings</a>
+        {view.kind === 'team' ? (
+          <>
+            {' · '}
+            <a href={links.bracket}>Bracket</a>
+          </>
+        ) : null}
+      </p>
+    </Layout>,
+  );
+}

@@ -1,0 +1,287 @@
+/**
+ * The public reads that walk the whole ledger (the chain's verification, the NDJSON export, a
+ * tournament as it stood at a past position) run on a worker thread with its own connection
+ * (ledger-reader.ts for a file, pg-heavy-reads.ts for PostgreSQL), so a room of clients looping
+ * on them cannot stall the tables' entries or the screens. At most two such reads run at once,
+ * one per address; the rest wait their turn or are told to come back. A ledger in memory (tests) is read in this thread.
+ */
+import { Worker } from 'node:worker_threads';
+import { type SqliteServedLedger, asServed } from '../../events/store/sqlite/served-ledger.ts';
+import type { DigestCheck } from '../../events/store/sqlite/event-store.ts';
+import type { ChainReport } from '../../events/hash-chain.ts';
+import type { Ledger, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { PostgresLedger } from '../../events/store/postgres/served-ledger.ts';
+import { pgDigestAgainst } from './pg-heavy-reads.ts';
+import { type ChainCheck, type LedgerReader, createLedgerReader, digestAgainst } from './ledger-reader.ts';
+import type { ReaderAnswer, ReaderRequest, ReaderSource } from './ledger-reader-worker.ts';
+import { readerWorkerFile } from './reader-worker-file.ts';
+import { EXPORT_SLOT_BYTES, type ExportPage } from './export-pages.ts';
+import type { PastAnswer, PastView } from './past-views.tsx';
+
+/** A heavy read refused because its address (or the room) already has its share running. */
+export class BusyError extends Error {}
+
+export interface HeavyReadLimits {
+  /** Heavy reads running at once over all addresses. */
+  concurrent?: number;
+  /** Reads that may wait for a turn before more are turned away. */
+  queue?: number;
+}
+
+/** Runs heavy reads at most `concurrent` at a time and one per address. */
+export function createHeavyReadGate(limits: HeavyReadLimits = {}) {
+  const concurrent = limits.concurrent ?? 2;
+  const queueLimit = limits.queue ?? 16;
+  const busyAddresses = new Set<string>();
+  const waiting: (() => void)[] = [];
+  let running = 0;
+  return async function run<T>(address: string, work: () => Promise<T>): Promise<T> {
+    if (busyAddresses.has(address)) throw new BusyError('one ledger-wide read at a time from one address: wait for the last one to finish');
+    if (running >= concurrent && waiting.length >= queueLimit) throw new BusyError('the server is busy with ledger-wide reads; try again in a few seconds');
+    busyAddresses.add(address);
+    try {
+      if (running >= concurrent) await new Promise<void>((resolve) => waiting.push(resolve));
+      running++;
+      try {
+        return await work();
+      } finally {
+        running--;
+        waiting.shift()?.();
+      }
+    } finally {
+      busyAddresses.delete(address);
+    }
+  };
+}
+
+/** An error the reader raised, with its name kept (a digest that is no digest is the caller's to answer). */
+export class ReaderError extends Error {
+  constructor(
+    readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+type Call = <R>(op: ReaderRequest['op'], ...args: unknown[]) => Promise<R>;
+
+// A worker left idle this long is ended; the next heavy read starts another.
+const IDLE_MS = 15_000;
+
+/** Calls a reader on a worker thread, started on first use and ended when idle. */
+function workerCalls(source: ReaderSource): Call {
+  let worker: Worker | null = null;
+  let next = 0;
+  let idle: NodeJS.Timeout | null = null;
+  const pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  const failAll = (error: Error) => {
+    for (const { reject } of pending.values()) reject(error);
+    pending.clear();
+    worker = null;
+  };
+  // Compiled on the first heavy read, then shared by every worker this process starts.
+  let file: Promise<URL> | null = null;
+  const start = (entry: URL): Worker => {
+    // Its heap is bounded: a walk that outgrows it ends the worker (that read answers 503) and
+    // the next read starts a fresh one, while the server itself is untouched.
+    const started = new Worker(entry, { workerData: source, resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 8 } });
+    started.unref();
+    started.on('message', (answer: ReaderAnswer) => {
+      const waiter = pending.get(answer.id);
+      if (!waiter) return;
+      pending.delete(answer.id);
+      if ('error' in answer) waiter.reject(new ReaderError(answer.error.name, answer.error.message));
+      else waiter.resolve(answer.value);
+      if (pending.size === 0) {
+        idle = setTimeout(() => {
+          if (pending.size === 0 && worker === started) {
+            worker = null;
+            void started.terminate();
+          }
+        }, IDLE_MS);
+        idle.unref();
+      }
+    });
+    started.on('error', (error) => failAll(new ReaderError('WorkerError', `the ledger reader failed: ${error.message}`)));
+    started.on('exit', () => {
+      if (worker === started) failAll(new ReaderError('WorkerError', 'the ledger reader stopped'));
+    });
+    return started;
+  };
+  return async <R>(op: ReaderRequest['op'], ...args: unknown[]) => {
+    const entry = await (file ??= readerWorkerFile());
+    return new Promise<R>((resolve, reject) => {
+      if (idle) clearTimeout(idle);
+      worker ??= start(entry);
+      const id = ++next;
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage({ id, op, args } satisfies ReaderRequest);
+    });
+  };
+}
+
+/** Calls a reader in this thread (a ledger held in memory has no file a worker could open). */
+function localCalls(reader: LedgerReader): Call {
+  return async <R>(op: ReaderRequest['op'], ...args: unknown[]) => {
+    try {
+      return (reader[op] as (...a: unknown[]) => unknown)(...args) as R;
+    } catch (error) {
+      throw new ReaderError((error as Error).constructor.name, (error as Error).message);
+    }
+  };
+}
+
+export interface HeavyReads {
+  /** The chain as it stands now; callers at the same moment share one walk. */
+  check(): Promise<ChainCheck>;
+  /** Whether a digest noted earlier is part of the chain as `report` found it. Throws DigestFormatError. */
+  digest(report: ChainReport, digest: string): DigestCheck | Promise<DigestCheck>;
+  /** The tournament at a past position as its as-of page or standings CSV, made on the reader's thread. */
+  pastView(tournamentId: string, position: number, view: PastView): Promise<PastAnswer>;
+  positionAt(ms: number): Promise<number>;
+  /**
+   * The ledger as NDJSON up to `upTo`, a page at a time as the client takes it. Given the
+   * server's response, the pages are written into it straight from memory shared with the reader.
+   */
+  exportStream(upTo: number, out?: ExportTarget): ReadableStream<Uint8Array>;
+}
+
+/**
+ * The heavy reads over a ledger: on a worker thread for a file or a PostgreSQL database, in
+ * this thread for a ledger held in memory.
+ */
+export function createHeavyReads(given: ServedLedger | Ledger, options: { exportSlotBytes?: number } = {}): HeavyReads {
+  const served = asServed(given);
+  let call: Call;
+  let digest: HeavyReads['digest'];
+  if (served.backend === 'postgres') {
+    const { url, store } = served as PostgresLedger;
+    call = workerCalls({ url });
+    digest = (report, text) => pgDigestAgainst(store, report, text);
+  } else {
+    const { database } = (served as SqliteServedLedger).ledger;
+    call = database.path === ':memory:' ? localCalls(createLedgerReader(database)) : workerCalls({ path: database.path });
+    digest = (report, text) => digestAgainst(database, report, text);
+  }
+  let checking: Promise<ChainCheck> | null = null;
+  return {
+    check() {
+      checking ??= call<ChainCheck>('check').finally(() => {
+        checking = null;
+      });
+      return checking;
+    },
+    digest,
+    pastView: (tournamentId, position, view) => call<PastAnswer>('pastView', tournamentId, position, view),
+    positionAt: (ms) => call<number>('positionAt', ms),
+    exportStream: (upTo, out) => (out ? directExport(call, upTo, out, options.exportSlotBytes ?? EXPORT_SLOT_BYTES) : pagedExport(call, upTo)),
+  };
+}
+
+/** The export's pages as a stream, each in a buffer of its own: for a response read in this process. */
+function pagedExport(call: Call, upTo: number): ReadableStream<Uint8Array> {
+  let after = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        const page = await call<ExportPage>('exportPage', after, upTo, 1000);
+        if (!page.bytes || page.bytes.byteLength === 0) {
+          controller.close();
+          return;
+        }
+        after = page.last;
+        controller.enqueue(page.bytes);
+      },
+    },
+    { highWaterMark: 2 },
+  );
+}
+
+/** The server's response to a client, as the export writes to it (node's ServerResponse). */
+export interface ExportTarget {
+  readonly headersSent: boolean;
+  readonly destroyed: boolean;
+  write(chunk: Uint8Array, callback: (error?: Error | null) => void): boolean;
+  once(event: 'close', listener: () => void): unknown;
+  off(event: 'close', listener: () => void): unknown;
+}
+
+/**
+ * The export written straight into the server's response, once the headers the app set have
+ * gone out: the reader fills one of two slots of shared memory while the socket takes the other,
+ * and a slot is filled again only once the socket has taken all of it (the write's callback), so
+ * a slow client holds the reader back instead of filling memory. The stream itself carries no
+ * bytes: it ends when the last page is written, and the server then ends the response.
+ */
+function directExport(call: Call, upTo: number, out: ExportTarget, slotBytes: number): ReadableStream<Uint8Array> {
+  let stopped = false;
+  let fallback: ReadableStreamDefaultReader<Uint8Array> | null = null;
+  let started = false;
+  // Made when the body is first read (never, for a HEAD request).
+  let slots: readonly [Uint8Array, Uint8Array] = [new Uint8Array(0), new Uint8Array(0)];
+  const fill = (after: number, slot: 0 | 1) => call<ExportPage>('exportPage', after, upTo, 1000, slots[slot]);
+  const written = (chunk: Uint8Array) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        out.off('close', gone);
+        resolve();
+      };
+      const gone = () => {
+        stopped = true;
+        done();
+      };
+      out.once('close', gone);
+      out.write(chunk, (error) => {
+        if (error) stopped = true;
+        done();
+      });
+    });
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!started) {
+          started = true;
+          // The server writes the head as soon as the handler answers, before it reads the body.
+          for (let i = 0; i < 3 && !out.headersSent; i++) await new Promise((resolve) => setImmediate(resolve));
+          if (!out.headersSent) fallback = pagedExport(call, upTo).getReader();
+          else {
+            const shared = new SharedArrayBuffer(2 * slotBytes);
+            slots = [new Uint8Array(shared, 0, slotBytes), new Uint8Array(shared, slotBytes, slotBytes)];
+          }
+        }
+        if (fallback) {
+          const { done, value } = await fallback.read();
+          if (done) controller.close();
+          else controller.enqueue(value);
+          return;
+        }
+        let slot: 0 | 1 = 0;
+        let next = fill(0, slot);
+        try {
+          while (!stopped && !out.destroyed) {
+            const page = await next;
+            const chunk = page.bytes ?? slots[slot].subarray(0, page.written);
+            if (chunk.byteLength === 0 || stopped || out.destroyed) break;
+            const other: 0 | 1 = slot === 0 ? 1 : 0;
+            next = fill(page.last, other);
+            await written(chunk);
+            slot = other;
+          }
+        } finally {
+          next.catch(() => {});
+        }
+        try {
+          controller.close();
+        } catch {
+          // the server cancelled the stream when the client went away
+        }
+      },
+      cancel() {
+        stopped = true;
+        return fallback?.cancel();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

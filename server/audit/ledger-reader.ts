@@ -1,0 +1,168 @@
+/**
+ * The reads that walk the whole ledger, over a connection of their own: the chain's
+ * verification (carried on from where it stopped as the ledger grows, and walked again from
+ * position 1 at most every `fullEveryMs` to catch a row edited in place), a tournament as it
+ * stood at a past position (the models kept for the last positions asked for, and carried
+ * forward from the nearest of them below the one asked), the position an
+ * event was appended by a time, and the export a page at a time. Synchronous: the server runs
+ * it on a worker thread of its own (ledger-reader-worker.ts), so these walks never hold up the
+ * tables' entries or the screens, nor their garbage collection.
+ */
+import type { LedgerDatabase } from '../../events/store/sqlite/database.ts';
+import { type DigestCheck, createEventStore, ledgerHead } from '../../events/store/sqlite/event-store.ts';
+import { domainEvents } from '../../events/domain-events.ts';
+import { type ChainHead, type ChainReport, type ChainVerifier, type ChainedRow, GENESIS_HASH, chainVerifier, parseDigest } from '../../events/hash-chain.ts';
+import { pageFolder } from '../../events/store/sqlite/ledger.ts';
+import { exportLine } from '../../events/ledger-file.ts';
+import { type ExportPage, exportPageOf } from './export-pages.ts';
+import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
+import { type ReadModels, emptyModels } from '../../events/projections.ts';
+import type { TournamentModel } from '../../events/read-models.ts';
+
+const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
+const PAGE = 5000;
+
+export interface ChainCheck {
+  report: ChainReport;
+  /** The rows the file holds, counted (a row deleted from the file shows here). */
+  events: number;
+  /** The head the file says it has. */
+  stored: ChainHead;
+}
+
+/** A tournament as it stood at a past position: what the as-of page and the past CSV show. */
+export interface PastTournament {
+  /** The position folded to. */
+  position: number;
+  /** When the event at that position was appended (null at position 0). */
+  at: string | null;
+  tournament: { model: TournamentModel; gamesToWin: number } | null;
+}
+
+export interface LedgerReaderOptions {
+  fullEveryMs?: number;
+  clock?: () => number;
+  /** Past positions whose models are kept. */
+  keep?: number;
+}
+
+export type LedgerReader = ReturnType<typeof createLedgerReader>;
+
+export function createLedgerReader(database: LedgerDatabase, options: LedgerReaderOptions = {}) {
+  const fullEveryMs = options.fullEveryMs ?? 30_000;
+  const clock = options.clock ?? Date.now;
+  const keep = options.keep ?? 1;
+  const { sqlite } = database;
+  const store = createEventStore(database, { registry: domainEvents });
+  const rows = sqlite.prepare<[number, number, number], ChainedRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`);
+  const count = sqlite.prepare('SELECT count(*) FROM events').pluck();
+  const metaAt = sqlite.prepare<[number], string>('SELECT meta FROM events WHERE position = ?').pluck();
+  const metaPage = sqlite.prepare<[number, number], { position: number; meta: string }>('SELECT position, meta FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  const foldPage = pageFolder(store);
+  let verifier: ChainVerifier | null = null;
+  let walkedFrom = 0;
+  const kept = new Map<number, ReadModels>();
+
+  const modelsAt = (position: number): ReadModels => {
+    const found = kept.get(position);
+    if (found) {
+      kept.delete(position);
+      kept.set(position, found);
+      return found;
+    }
+    // Carried forward from the nearest kept position below, when there is one (stepping
+    // through the ledger, or a later position asked after an earlier one), else from position 0.
+    let below: number | undefined;
+    for (const at of kept.keys()) if (at < position && (below === undefined || at > below)) below = at;
+    const models = below === undefined ? emptyModels() : kept.get(below)!;
+    if (below !== undefined) kept.delete(below);
+    while (models.position < position && foldPage(models, position, PAGE) > 0);
+    kept.set(position, models);
+    while (kept.size > keep) kept.delete(kept.keys().next().value!);
+    return models;
+  };
+
+  const reader = {
+    /** The chain as it stands now. */
+    check(): ChainCheck {
+      if (verifier === null || clock() - walkedFrom >= fullEveryMs) {
+        verifier = chainVerifier();
+        walkedFrom = clock();
+      }
+      const stored = ledgerHead(database);
+      for (;;) {
+        const report = verifier.report();
+        if (!report.ok) break;
+        const page = rows.all(report.head.position, Number.MAX_SAFE_INTEGER, PAGE);
+        if (page.length === 0) break;
+        for (const row of page) if (verifier.feed(row)) break;
+      }
+      return { report: verifier.report(), events: count.get() as number, stored };
+    },
+
+    /** Whether a digest noted earlier is part of the chain as the last walk found it. */
+    digest(report: ChainReport, digest: string): DigestCheck {
+      return digestAgainst(database, report, digest);
+    },
+
+    /** A tournament as it stood at `position` (not past the head). */
+    tournamentAt(tournamentId: string, position: number): PastTournament {
+      const models = modelsAt(position);
+      const state = Object.hasOwn(models.tournaments, tournamentId) ? models.tournaments[tournamentId]! : null;
+      const meta = models.position > 0 ? metaAt.get(models.position) : undefined;
+      return {
+        position: models.position,
+        at: meta ? String((JSON.parse(meta) as { at?: unknown }).at) : null,
+        tournament: state ? { model: state.model, gamesToWin: state.format.gamesToWin } : null,
+      };
+    },
+
+    /** The tournament at `position` made into its as-of page or standings CSV, here rather than on the server's thread. */
+    pastView(tournamentId: string, position: number, view: PastView): PastAnswer {
+      return renderPast(tournamentId, reader.tournamentAt(tournamentId, position), view);
+    },
+
+    /** The last position whose event was appended at or before `ms`. */
+    positionAt(ms: number): number {
+      let after = 0;
+      let found = 0;
+      for (;;) {
+        const page = metaPage.all(after, PAGE);
+        if (page.length === 0) return found;
+        for (const row of page) {
+          if (Date.parse(String((JSON.parse(row.meta) as { at?: unknown }).at)) > ms) return found;
+          found = row.position;
+        }
+        after = page[page.length - 1]!.position;
+      }
+    },
+
+    /**
+     * The next page of the export as NDJSON (empty at the end): written into `slot` when one is
+     * given (memory shared with the server's thread), else as bytes whose buffer the worker
+     * hands over without copying (export-pages.ts).
+     */
+    exportPage(after: number, upTo: number, limit = 1000, slot?: Uint8Array): ExportPage {
+      return exportPageOf(rows.all(after, upTo, limit), exportLine, after, slot);
+    },
+  };
+  return reader;
+}
+
+/**
+ * Whether a digest noted earlier is part of the chain as a walk found it: the chain verifies up
+ * to the noted position and the event there still has the noted hash. Throws DigestFormatError.
+ */
+export function digestAgainst(database: LedgerDatabase, report: ChainReport, digest: string): DigestCheck {
+  const noted = parseDigest(digest);
+  if (noted.position === 0) {
+    return noted.hash === GENESIS_HASH ? { ok: true, head: noted } : { ok: false, reason: `digest ${digest} names position 0, whose hash is always ${GENESIS_HASH}` };
+  }
+  const row = database.sqlite.prepare<[number], { hash: string }>('SELECT hash FROM events WHERE position = ?').get(noted.position);
+  if (!row) return { ok: false, reason: `the ledger has no position ${noted.position} any more (its head is ${ledgerHead(database).position})` };
+  if (row.hash !== noted.hash) return { ok: false, reason: `position ${noted.position} now has hash ${row.hash}, not the noted ${noted.hash}` };
+  if (!report.ok && report.firstBad!.position <= noted.position) {
+    return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
+  }
+  return { ok: true, head: noted };
+}

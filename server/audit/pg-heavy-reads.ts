@@ -1,0 +1,137 @@
+/**
+ * The ledger-wide reads (verification, the NDJSON export, a tournament as of a past position)
+ * when the ledger is in PostgreSQL, run on the reader's worker thread (ledger-reader-worker.ts)
+ * over a small pool of its own, as the SQLite reader (ledger-reader.ts) runs over a read-only
+ * connection of its own: the hashing and folding never hold up the tables or the screens. The
+ * verification carries on from where the last one stopped and walks again from position 1 at
+ * most every `fullEveryMs`, as the SQLite reader's does.
+ */
+import { sql } from 'kysely';
+import type { DigestCheck } from '../../events/store/sqlite/event-store.ts';
+import { type ChainReport, type ChainVerifier, GENESIS_HASH, chainVerifier, parseDigest } from '../../events/hash-chain.ts';
+import { exportLine } from '../../events/ledger-file.ts';
+import { foldEvents } from '../../events/store/sqlite/ledger.ts';
+import type { PgEventStore } from '../../events/store/postgres/event-store.ts';
+import { type ReadModels, emptyModels } from '../../events/projections.ts';
+import type { ChainCheck, PastTournament } from './ledger-reader.ts';
+import { type ExportPage, exportPageOf } from './export-pages.ts';
+import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
+
+// Rows read at a time.
+const PAGE = 1000;
+
+export interface PgHeavyReadOptions {
+  fullEveryMs?: number;
+  clock?: () => number;
+}
+
+export type PgLedgerReader = ReturnType<typeof createPgLedgerReader>;
+
+/**
+ * The ledger-wide reads over a PostgreSQL ledger, the SQLite reader's (ledger-reader.ts) by
+ * promise: run on the reader's worker thread, one at a time in the order asked, since the
+ * verification and the past models carry on from where the last read left them.
+ */
+export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOptions = {}) {
+  const fullEveryMs = options.fullEveryMs ?? 30_000;
+  const clock = options.clock ?? Date.now;
+  let verifier: ChainVerifier | null = null;
+  let walkedFrom = 0;
+  let kept: ReadModels | null = null;
+  let queue: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const turn = queue.then(work, work);
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+
+  const modelsAt = async (position: number): Promise<ReadModels> => {
+    const models = kept && kept.position <= position ? kept : emptyModels();
+    while (models.position < position) {
+      const events = await store.readAll({ after: models.position, limit: Math.min(PAGE, position - models.position) });
+      if (events.length === 0) break;
+      foldEvents(models, events, []);
+    }
+    kept = models;
+    return models;
+  };
+
+  const reader = {
+    /** The chain as it stands now. */
+    check: () =>
+      inTurn(async (): Promise<ChainCheck> => {
+        if (verifier === null || clock() - walkedFrom >= fullEveryMs) {
+          verifier = chainVerifier();
+          walkedFrom = clock();
+        }
+        const stored = await store.kysely.selectFrom('ledger_head').select(['position', 'hash']).executeTakeFirstOrThrow();
+        for (;;) {
+          const report = verifier.report();
+          if (!report.ok) break;
+          const page = await store.kysely.selectFrom('events').selectAll().where('position', '>', report.head.position).orderBy('position').limit(PAGE).execute();
+          if (page.length === 0) break;
+          for (const row of page) if (verifier.feed(row)) break;
+        }
+        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM events`.execute(store.kysely);
+        return { report: verifier.report(), events: Number(rows[0]!.n), stored };
+      }),
+
+    /** A tournament as it stood at `position` (not past the head). */
+    tournamentAt: (tournamentId: string, position: number) =>
+      inTurn(async (): Promise<PastTournament> => {
+        const models = await modelsAt(position);
+        const state = Object.hasOwn(models.tournaments, tournamentId) ? models.tournaments[tournamentId]! : null;
+        const meta = models.position > 0 ? (await store.kysely.selectFrom('events').select('meta').where('position', '=', models.position).executeTakeFirst())?.meta : undefined;
+        return {
+          position: models.position,
+          at: meta ? String((JSON.parse(meta) as { at?: unknown }).at) : null,
+          tournament: state ? { model: state.model, gamesToWin: state.format.gamesToWin } : null,
+        };
+      }),
+
+    /** The tournament at `position` made into its as-of page or standings CSV, on the reader's thread. */
+    pastView: async (tournamentId: string, position: number, view: PastView): Promise<PastAnswer> => renderPast(tournamentId, await reader.tournamentAt(tournamentId, position), view),
+
+    /** The last position whose event was appended at or before `ms`. */
+    positionAt: (ms: number) =>
+      inTurn(async (): Promise<number> => {
+        let after = 0;
+        let found = 0;
+        for (;;) {
+          const page = await store.kysely.selectFrom('events').select(['position', 'meta']).where('position', '>', after).orderBy('position').limit(PAGE).execute();
+          if (page.length === 0) return found;
+          for (const row of page) {
+            if (Date.parse(String((JSON.parse(row.meta) as { at?: unknown }).at)) > ms) return found;
+            found = row.position;
+          }
+          after = found;
+        }
+      }),
+
+    /** The next page of the export as NDJSON (empty at the end), into `slot` when one is given (export-pages.ts). */
+    exportPage: (after: number, upTo: number, limit = 1000, slot?: Uint8Array) =>
+      inTurn(async (): Promise<ExportPage> => {
+        const rows = await store.kysely.selectFrom('events').selectAll().where('position', '>', after).where('position', '<=', upTo).orderBy('position').limit(limit).execute();
+        return exportPageOf(rows, exportLine, after, slot);
+      }),
+  };
+  return reader;
+}
+
+/**
+ * Whether a digest noted earlier is part of a PostgreSQL ledger's chain as a walk found it, in
+ * the words of `digestAgainst` for a file. Throws DigestFormatError for text that is no digest.
+ */
+export async function pgDigestAgainst(store: PgEventStore, report: ChainReport, digest: string): Promise<DigestCheck> {
+  const noted = parseDigest(digest);
+  if (noted.position === 0) {
+    return noted.hash === GENESIS_HASH ? { ok: true, head: noted } : { ok: false, reason: `digest ${digest} names position 0, whose hash is always ${GENESIS_HASH}` };
+  }
+  const row = await store.kysely.selectFrom('events').select('hash').where('position', '=', noted.position).executeTakeFirst();
+  if (!row) return { ok: false, reason: `the ledger has no position ${noted.position} any more (its head is ${(await store.head()).position})` };
+  if (row.hash !== noted.hash) return { ok: false, reason: `position ${noted.position} now has hash ${row.hash}, not the noted ${noted.hash}` };
+  if (!report.ok && report.firstBad!.position <= noted.position) {
+    return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
+  }
+  return { ok: true, head: noted };
+}

@@ -1,0 +1,86 @@
+/**
+ * Directors' and judges' accounts: names with scrypt password hashes, kept beside the ledger
+ * (auth-storage.ts: in its file or a PostgreSQL database), and the key the sessions and table
+ * codes kept there are signed with. A new password or a new role ends every session the
+ * account had.
+ */
+import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
+import type { LedgerDatabase } from '../../events/store/sqlite/database.ts';
+import type { AuthStorage } from './auth-storage.ts';
+import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
+import { AccessError } from '../http/refusals.ts';
+import { accountOfUser } from './sessions.ts';
+
+export const PASSWORD_ROLES = ['director', 'judge'] as const;
+export type PasswordRole = (typeof PASSWORD_ROLES)[number];
+
+// scrypt at N = 2^14, r = 8: 16 MiB and tens of milliseconds per guess, within Node's default memory cap.
+const SCRYPT = { N: 16384, r: 8, p: 1, keylen: 32 };
+
+function scrypt(password: string, salt: Buffer, params: { N: number; r: number; p: number; keylen: number }): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCallback(password.normalize('NFC'), salt, params.keylen, { N: params.N, r: params.r, p: params.p }, (error, key) =>
+      error ? reject(error) : resolve(key),
+    ),
+  );
+}
+
+/** A password as stored: `scrypt$N$r$p$salt$hash`, so the cost can rise without breaking old accounts. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Whether `password` matches a stored hash, compared in constant time. */
+export async function checkPassword(password: string, stored: string): Promise<boolean> {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  const key = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p), keylen: expected.length });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+// A hash to check against when the name is unknown, so a wrong name costs as long as a wrong password.
+const UNKNOWN_USER_HASH = `scrypt$${SCRYPT.N}$${SCRYPT.r}$${SCRYPT.p}$${Buffer.alloc(16).toString('base64url')}$${Buffer.alloc(32).toString('base64url')}`;
+
+export interface Users {
+  /**
+   * Adds an account, or sets a new password and role for an existing name; a change of either
+   * ends every session the account had.
+   */
+  add(name: string, role: PasswordRole, password: string): Promise<void>;
+  /** The account when the password is right, otherwise null. */
+  verify(name: string, password: string): Promise<{ name: string; role: PasswordRole } | null>;
+  list(): Promise<{ name: string; role: PasswordRole }[]>;
+  /** The key sessions and table codes are signed with, made once per ledger file or database. */
+  secret(): string;
+}
+
+/** The accounts kept in `storage`, or in a ledger file (whose tables are created on first use). */
+export function openUsers(storage: AuthStorage | LedgerDatabase, clock: () => Date = () => new Date()): Users {
+  const kept = 'sqlite' in storage ? sqliteAuthStorage(storage) : storage;
+  const store = kept.accounts;
+  return {
+    async add(name, role, password) {
+      const trimmed = name.trim();
+      if (!/^[\p{L}\p{N}][\p{L}\p{N} .'-]{0,59}$/u.test(trimmed)) {
+        throw new AccessError(`a user name is 1 to 60 letters, digits, spaces, dots, apostrophes or dashes, not '${name}'`, 403);
+      }
+      if (!PASSWORD_ROLES.includes(role)) throw new AccessError(`role must be director or judge, not '${String(role)}'`, 403);
+      if (password.length < 8) throw new AccessError(`the password for ${trimmed} needs at least 8 characters`, 403);
+      const before = await store.find(trimmed);
+      // The same password and role again changes nothing, and ends no one's session.
+      if (before && before.role === role && (await checkPassword(password, before.password))) return;
+      const hash = await hashPassword(password);
+      await store.save({ name: trimmed, role, password: hash, createdAt: clock().toISOString() }, before ? accountOfUser(before.name) : null);
+    },
+    async verify(name, password) {
+      const user = await store.find(name.trim());
+      const ok = await checkPassword(password, user?.password ?? UNKNOWN_USER_HASH);
+      return ok && user ? { name: user.name, role: user.role as PasswordRole } : null;
+    },
+    list: async () => (await store.list()).map((u) => ({ name: u.name, role: u.role as PasswordRole })),
+    secret: () => kept.secret,
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * Who may write to the ledger, put together over one storage: the accounts (accounts.ts),
+ * sessions and the role guard (sessions.ts), table codes (table-codes.ts), the limits on
+ * guessing passwords and codes (rate-limits.ts), and the sign-in routes (login-routes.tsx).
+ * The storage is the ledger's own SQLite file unless another is given: a PostgreSQL database
+ * (`postgresAuthStorage`) lets every server process on it share the accounts, the sessions,
+ * the table codes and the counts of the limits.
+ */
+import type { LedgerDatabase } from '../../events/store/sqlite/database.ts';
+import type { ReadModels } from '../../events/projections.ts';
+import { openUsers } from './accounts.ts';
+import type { AuthStorage } from './auth-storage.ts';
+import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
+import { loginRoutes, sessionListProps } from './login-routes.tsx';
+import { createJoinLimiter, createLoginLimiter } from './rate-limits.ts';
+import { type Session, createSessions } from './sessions.ts';
+import { openTableCodes } from './table-codes.ts';
+
+export type { AuthStorage } from './auth-storage.ts';
+export { sqliteAuthStorage } from './auth-storage-sqlite.ts';
+export { postgresAuthStorage } from './auth-storage-postgres.ts';
+
+/** What sign-in reads of the ledger: its read models, and its SQLite file when that keeps the sign-ins. */
+export interface AuthLedger {
+  readonly models: ReadModels;
+  readonly database?: LedgerDatabase;
+}
+
+export interface AuthOptions {
+  ledger: AuthLedger;
+  /** Where accounts, sessions, table codes and the limits' counts are kept; the ledger's file when not given. */
+  storage?: AuthStorage;
+  /** Milliseconds since the epoch; sessions and the limits read it. */
+  now?: () => number;
+  /** How an attempt waits for its turn under the login limits; a timer when not given. */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+export type Auth = ReturnType<typeof createAuth>;
+
+/** Accounts, sessions, table codes, the limits on guessing and the sign-in routes over one storage. */
+export function createAuth(options: AuthOptions) {
+  const { ledger } = options;
+  const now = options.now ?? Date.now;
+  const storage = options.storage ?? ledgerFileStorage(ledger);
+  const users = openUsers(storage, () => new Date(now()));
+  const secret = storage.secret;
+  const sessions = createSessions({ store: storage.sessions, place: storage.place, secret, now });
+  const codes = openTableCodes(storage.tableCodes, secret);
+  const log = storage.hits;
+  const logins = createLoginLimiter({ log, now, ...(options.sleep ? { sleep: options.sleep } : {}) });
+  const joins = createJoinLimiter({ log, now });
+  const routes = loginRoutes({
+    ledger,
+    users,
+    sessions,
+    tryPassword: (name, address, check, device) => logins.attempt(name, address, check, device),
+    tryCode: (address, check) => joins.attempt(address, check),
+    findTable: (code) => codes.find(ledger.models, code),
+  });
+  return {
+    storage,
+    users,
+    secret,
+    sessions,
+    routes,
+    guard: sessions.guard,
+    current: sessions.current,
+    sessionOf: sessions.sessionOf,
+    /** A director's or judge's own sessions, as their pages list them. */
+    sessionList: (session: Session) => sessionListProps(sessions, session),
+    /** The join code of a table, as printed now. */
+    tableCode: (tournamentId: string, table: number) => codes.codeOf(tournamentId, table),
+    /** The join codes of a tournament's tables 1 to `tables`, as printed now. */
+    tableCodes: (tournamentId: string, tables: number) => codes.codesOf(tournamentId, tables),
+    /** Gives a table a new join code and signs out whoever joined with the old one. */
+    rotateTableCode: (tournamentId: string, table: number) => codes.rotate(tournamentId, table),
+  };
+}
+
+export function ledgerFileStorage(ledger: AuthLedger): AuthStorage {
+  if (!ledger.database) throw new Error('sign-in needs somewhere to keep accounts and sessions: the ledger’s own file, or a storage such as postgresAuthStorage');
+  return sqliteAuthStorage(ledger.database);
+}

@@ -1,0 +1,319 @@
+/**
+ * Match and round commands: what a director and judges ask of an event once it has started.
+ * Seating bracket matches with their first dealer, the next game of a match, progressive rounds,
+ * calling time, disqualifications and corrections of a game's result. Each is decided against
+ * the read models and the engine, and either refused with a sentence naming what was wrong and
+ * where, or turned into events.
+ */
+import { type MatchView, matchViews } from '../../engine/bracket.ts';
+import { type Seat, SEATS } from '../../engine/cards.ts';
+import { type FirstDealerDraw, clockForMatch, firstDealerFrom, rulesForMatch, rulesForRound, tossWinner } from '../../engine/formats.ts';
+import { nextDealer } from '../../engine/game.ts';
+import { resolveRules } from '../../engine/rules.ts';
+import { gameStream, matchGameId, matchStream, tournamentStream } from '../../events/streams.ts';
+import type { Decision } from '../../events/store/sqlite/ledger.ts';
+import { progressiveMatchId } from '../../events/progressive-projection.ts';
+import type { ReadModels } from '../../events/projections.ts';
+import type { TournamentState } from '../../events/tournament-projection.ts';
+import { CommandError } from './commands.ts';
+import { gameById, tournamentById } from '../../events/lookup.ts';
+import { entrantOf, tournamentOf } from './tournament-commands.ts';
+
+function bracketMatch(tournament: TournamentState, matchId: string): MatchView {
+  if (!tournament.bracket) throw new CommandError(`tournament ${tournament.model.tournamentId} has no bracket ${tournament.progressive ? '(it plays progressive tables)' : 'yet'}`, 409);
+  const view = matchViews(tournament.bracket).find((m) => m.id === matchId);
+  if (!view) throw new CommandError(`tournament ${tournament.model.tournamentId}: match ${matchId} does not exist`, 404);
+  return view;
+}
+
+/** How a match's first dealer is decided when it is seated. */
+export interface FirstDealerChoice {
+  /** The draw or toss made at the table, in the event's own method (rules.md "Misdeals and the deal"). */
+  draw?: FirstDealerDraw;
+  /**
+   * With a draw: the seat the table says deals first, checked against the draw. Without one: a
+   * dealer named outright, which needs `namedBecause` (a match entered after the fact, the draw
+   * made on paper).
+   */
+  firstDealer?: Seat;
+  namedBecause?: string;
+}
+
+const METHOD_WORDS: Record<FirstDealerDraw['method'], string> = {
+  'high-card': 'a draw for high card',
+  'coin-toss': 'a coin toss',
+  random: 'a random draw',
+};
+
+/** The first dealer of a match and what is recorded of how it was chosen, or a refusal naming what is wrong. */
+function decideFirstDealer(tournament: TournamentState, matchId: string, teams: [string, string], choice: FirstDealerChoice): { dealer: Seat; record: Record<string, unknown> } {
+  const method = tournament.format.firstDealer;
+  const { draw, firstDealer } = choice;
+  if (firstDealer !== undefined && !SEATS.includes(firstDealer)) throw new CommandError(`match ${matchId}: the first dealer is N, E, S or W, not '${String(firstDealer)}'`);
+  if (!draw) {
+    if (firstDealer === undefined) {
+      const how = method === 'coin-toss' ? 'record the toss: who called it, the call, how it came down and the dealer its winner chose' : method === 'high-card' ? 'record the card each seat drew' : 'give the seed it is drawn from';
+      throw new CommandError(`match ${matchId}: the first dealer is chosen by ${METHOD_WORDS[method]} in this event; ${how}`);
+    }
+    const because = choice.namedBecause?.trim();
+    if (!because) throw new CommandError(`match ${matchId}: a first dealer named without ${METHOD_WORDS[method]} needs a reason (for example, the draw was made on paper before the match was entered)`);
+    return { dealer: firstDealer, record: { method: 'named', dealer: firstDealer, because } };
+  }
+  if (draw.method !== method) throw new CommandError(`match ${matchId}: the first dealer is chosen by ${METHOD_WORDS[method]} in this event, not by ${METHOD_WORDS[draw.method] ?? `'${String(draw.method)}'`}`);
+  const seedOf = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.seed ?? null;
+  let dealer: Seat;
+  try {
+    dealer = firstDealerFrom(draw, [
+      { id: teams[0], seed: seedOf(teams[0]) },
+      { id: teams[1], seed: seedOf(teams[1]) },
+    ]);
+  } catch (error) {
+    throw new CommandError(`match ${matchId}: ${(error as Error).message}`);
+  }
+  if (firstDealer !== undefined && firstDealer !== dealer) {
+    const why = draw.method === 'high-card' ? `${dealer} drew the highest card` : draw.method === 'coin-toss' ? `the toss's winner chose ${dealer}` : `the draw gives ${dealer}`;
+    throw new CommandError(`match ${matchId}: ${why}, so ${dealer} deals first, not ${firstDealer}`);
+  }
+  return { dealer, record: { ...draw, dealer, ...(draw.method === 'coin-toss' ? { winner: tossWinner(draw, teams) } : {}) } };
+}
+
+/** What a match's clock times, as its format says (a ledger from before `clockPer` is per match). */
+function clockPerIn(tournament: TournamentState): 'match' | 'game' {
+  return tournament.format.clockPer ?? 'match';
+}
+
+/**
+ * Seats a ready bracket match at a table, starts its clock and its first game. The first dealer
+ * comes from the draw or toss made at the table (the format says which), or, only with a reason,
+ * is named outright. The clock is the format's unless the director sets one (`clockMinutes`, or
+ * null for none): the BLP final "If this game starts after 4 pm, a time limit may be imposed".
+ * A match put under review by a correction is replayed the same way.
+ */
+export function startMatch(
+  models: ReadModels,
+  input: { tournamentId: string; matchId: string; table: number; at: string; clockMinutes?: number | null } & FirstDealerChoice,
+): Decision[] {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const view = bracketMatch(tournament, input.matchId);
+  const info = tournament.matchInfo[input.matchId];
+  const replay = view.status === 'under-review' && view.teams[0] !== null && view.teams[1] !== null;
+  if (view.status !== 'ready' && !replay) throw new CommandError(`match ${input.matchId} is ${view.status}, not ready to play`, 409);
+  if (info?.started) throw new CommandError(`match ${input.matchId} has already started`, 409);
+  if (!Number.isInteger(input.table) || input.table < 1) throw new CommandError(`match ${input.matchId}: the table must be a number from 1, not ${String(input.table)}`);
+  const minutes = input.clockMinutes === undefined ? clockForMatch(tournament.format, view) : input.clockMinutes;
+  if (minutes !== null && (!Number.isInteger(minutes) || minutes < 1 || minutes > 600)) {
+    throw new CommandError(`match ${input.matchId}: a time limit is whole minutes from 1 to 600, or none, not ${String(minutes)}`);
+  }
+  const teams = view.teams as [string, string];
+  const { dealer, record } = decideFirstDealer(tournament, input.matchId, teams, input);
+  const per = clockPerIn(tournament);
+  const number = (info?.games.length ?? 0) + 1;
+  const game = nextGame(tournament, input.matchId, teams, view, dealer, number);
+  const events: Decision['events'] = [
+    { type: 'MatchStarted', payload: { tournamentId: input.tournamentId, matchId: input.matchId, teams, table: input.table, firstDealer: record, clock: { per, minutes } } },
+  ];
+  if (minutes !== null) events.push(clockStarted(input.tournamentId, input.matchId, input.at, minutes, per === 'game' ? game.gameId : null));
+  return [{ stream: matchStream(input.tournamentId, input.matchId), events }, game.decision];
+}
+
+function clockStarted(tournamentId: string, matchId: string, at: string, minutes: number, gameId: string | null): Decision['events'][number] {
+  return { type: 'ClockStarted', payload: { tournamentId, matchId, at, minutes, ...(gameId ? { gameId } : {}) } };
+}
+
+function nextGame(tournament: TournamentState, matchId: string, teams: [string, string], view: MatchView, dealer: Seat, number: number): { gameId: string; decision: Decision } {
+  const tournamentId = tournament.model.tournamentId;
+  const rules = rulesForMatch(tournament.format, view);
+  const gameId = matchGameId(tournamentId, matchId, number);
+  const names = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
+  const [a, b] = [names(teams[0]), names(teams[1])];
+  const seats: Partial<Record<Seat, string>> = {};
+  if (a[0]) seats.N = a[0];
+  if (b[0]) seats.E = b[0];
+  if (a[1]) seats.S = a[1];
+  if (b[1]) seats.W = b[1];
+  return {
+    gameId,
+    decision: {
+      stream: gameStream(gameId),
+      events: [{ type: 'GameStarted', payload: { gameId, matchId, tournamentId, number, rules, teams: { NS: teams[0], EW: teams[1] }, seats, dealer } }],
+    },
+  };
+}
+
+/**
+ * Starts the next game of a best-of-N match whose last game is over and that is not decided
+ * yet. Where each game has its own clock (asher "Each challenge game is played to 350 points or
+ * the 1-hour time limit"), the game's clock starts with it, as long as the one set at seating.
+ */
+export function startNextGame(models: ReadModels, input: { tournamentId: string; matchId: string; at: string }): Decision[] {
+  const tournament = tournamentById(models, input.tournamentId);
+  const match = tournament?.model.matches.find((m) => m.matchId === input.matchId);
+  if (!tournament || !match) throw new CommandError(`match ${input.matchId} does not exist`, 404);
+  if (match.status !== 'live') throw new CommandError(`match ${input.matchId} is ${match.status}, not live`, 409);
+  const last = match.games.length ? gameById(models, match.games[match.games.length - 1]!) : undefined;
+  if (last && !last.winner) throw new CommandError(`game ${last.gameId} is still being played`, 409);
+  // The deal keeps rotating across the games of a match where the rules say so (asher: "The
+  // deal will keep this rotation throughout the entire challenge").
+  let dealer: Seat = last?.dealer ?? 'N';
+  if (last) {
+    const options = resolveRules(last.rules).options;
+    const lastRow = last.rows[last.rows.length - 1];
+    if (options.dealerCarriesAcrossGames && lastRow) dealer = nextDealer(options, lastRow.dealer, Boolean(lastRow.misdeal));
+  }
+  const view = bracketMatch(tournament, input.matchId);
+  const game = nextGame(tournament, input.matchId, match.teams as [string, string], view, dealer, match.games.length + 1);
+  const info = tournament.matchInfo[input.matchId];
+  // A match seated before the plan was recorded keeps its one clock, as it was played.
+  const plan = info?.clockPlan;
+  if (!plan || plan.per !== 'game' || plan.minutes === null) return [game.decision];
+  return [{ stream: matchStream(input.tournamentId, input.matchId), events: [clockStarted(input.tournamentId, input.matchId, input.at, plan.minutes, game.gameId)] }, game.decision];
+}
+
+/**
+ * Puts a team out of the event at any moment: a disqualification, a no-show at its play time,
+ * or a forfeit. Its remaining matches (a match in progress included) are forfeited to their
+ * opponents and the bracket moves on; results already recorded stand. Before the start it
+ * simply leaves the draw.
+ */
+export function disqualifyTeam(
+  models: ReadModels,
+  input: { tournamentId: string; teamId: string; reason: string; kind?: 'disqualified' | 'no-show' | 'forfeit' },
+): Decision {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const row = entrantOf(tournament, input.teamId);
+  const id = input.tournamentId;
+  if (!input.reason?.trim()) throw new CommandError(`tournament ${id}: say why '${row.name}' is put out (the rule or what happened)`);
+  if (tournament.model.status === 'finished') throw new CommandError(`tournament ${id} is finished; its results stand`, 409);
+  if (tournament.disqualified.some((d) => d.teamId === input.teamId)) throw new CommandError(`tournament ${id}: '${row.name}' is already out of the event`, 409);
+  if (tournament.withdrawn.includes(input.teamId)) throw new CommandError(`tournament ${id}: '${row.name}' has withdrawn`, 409);
+  if (tournament.progressive && tournament.model.status !== 'registration') {
+    throw new CommandError(`tournament ${id}: progressive tables need all four seats filled every round, so a player cannot leave once play has started; a judge corrects the table's score instead`, 409);
+  }
+  const payload: Record<string, unknown> = { tournamentId: id, teamId: input.teamId, reason: input.reason.trim() };
+  if (input.kind) payload.kind = input.kind;
+  return { stream: tournamentStream(id), events: [{ type: 'TeamDisqualified', payload }] };
+}
+
+/**
+ * Calls time on a match whose clock has run out. The hand in progress is played out, then the
+ * team ahead wins; on a tie one more hand is played (the game projection ends the game). On a
+ * match clock the match goes to the team that wins the game time was called in; on a game's
+ * own clock (asher) time ends that game only and the match plays on.
+ */
+export function callTime(models: ReadModels, input: { tournamentId: string; matchId: string; at: string }): Decision {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const match = tournament.model.matches.find((m) => m.matchId === input.matchId);
+  if (!match) throw new CommandError(`tournament ${input.tournamentId}: match ${input.matchId} does not exist`, 404);
+  if (match.status !== 'live') throw new CommandError(`match ${input.matchId} is ${match.status}; time is called only while it is played`, 409);
+  const clock = match.clock;
+  if (!clock) throw new CommandError(`match ${input.matchId} has no clock: no time limit was set for it when it was seated`, 409);
+  const gameId = match.games[match.games.length - 1];
+  const game = gameId ? gameById(models, gameId) : undefined;
+  if (!game) throw new CommandError(`match ${input.matchId} has no game in play`, 409);
+  const whose = clock.gameId ? `game ${game.number} of match ${input.matchId}` : `match ${input.matchId}`;
+  if (clock.gameId && clock.gameId !== game.gameId) throw new CommandError(`${whose} has no clock of its own; time is called in the game its clock was started with`, 409);
+  if (clock.calledAt) throw new CommandError(`time was already called in ${whose} at ${clock.calledAt}`, 409);
+  const endsAt = new Date(Date.parse(clock.startedAt) + clock.minutes * 60_000);
+  const at = Date.parse(input.at);
+  if (Number.isNaN(at)) throw new CommandError(`match ${input.matchId}: the time of the call must be an ISO time, not '${input.at}'`);
+  if (at < endsAt.getTime()) {
+    throw new CommandError(`${whose}: its ${clock.minutes}-minute clock started at ${clock.startedAt} and runs out at ${endsAt.toISOString()}; time cannot be called at ${input.at}`, 409);
+  }
+  if (game.winner) throw new CommandError(`game ${game.gameId} of match ${input.matchId} is over; start the next game, then call time in it`, 409);
+  const hand = game.current ? game.current.number : Math.max(1, game.hands.length);
+  return {
+    stream: matchStream(input.tournamentId, input.matchId),
+    events: [{ type: 'TimeCalled', payload: { tournamentId: input.tournamentId, matchId: input.matchId, gameId: game.gameId, at: new Date(at).toISOString(), hand } }],
+  };
+}
+
+/**
+ * A judge corrects the result of a finished game (a miscount found after the fact). Everything
+ * after it is worked out again: the match result, the bracket, standings and placings; matches
+ * downstream that were already played are marked under review, never erased.
+ */
+export function correctGameResult(
+  models: ReadModels,
+  input: { tournamentId: string; gameId: string; winner: string; reason: string; judge: string },
+): Decision {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const game = gameById(models, input.gameId);
+  if (!game || game.tournamentId !== input.tournamentId || !game.matchId) {
+    throw new CommandError(`tournament ${input.tournamentId}: game ${input.gameId} is not one of its games`, 404);
+  }
+  if (!tournament.bracket) throw new CommandError(`tournament ${input.tournamentId}: progressive tables are corrected by a score correction at the table, not by a game's winner`, 409);
+  if (!game.winner) throw new CommandError(`game ${input.gameId} is still being played; a judge corrects a finished game's result`, 409);
+  if (input.winner !== game.teams.NS && input.winner !== game.teams.EW) {
+    throw new CommandError(`game ${input.gameId}: '${input.winner}' did not play in it (${game.teams.NS} v ${game.teams.EW})`);
+  }
+  if (!input.reason?.trim()) throw new CommandError(`game ${input.gameId}: a correction says why (what the judge found)`);
+  if (!input.judge?.trim()) throw new CommandError(`game ${input.gameId}: a correction names the judge who made it`);
+  const latest = [...tournament.corrections].reverse().find((c) => c.gameId === input.gameId);
+  const standing = latest ? latest.winner : game.teams[game.winner];
+  if (standing === input.winner) throw new CommandError(`game ${input.gameId}: '${input.winner}' is already its recorded winner; nothing to correct`, 409);
+  return {
+    stream: matchStream(input.tournamentId, game.matchId),
+    events: [
+      {
+        type: 'GameResultCorrected',
+        payload: { tournamentId: input.tournamentId, matchId: game.matchId, gameId: input.gameId, winner: input.winner, reason: input.reason.trim(), judge: input.judge.trim() },
+      },
+    ],
+  };
+}
+
+/**
+ * Seats the next round of a progressive event at every table and starts each table's game
+ * (4 hands; a tie plays one more). The seating (and who sits out) is the one the last round's
+ * results give, recorded in the event; each table's first dealer is drawn at random from the
+ * recorded seed.
+ */
+export function startRound(models: ReadModels, input: { tournamentId: string; seed: string }): Decision[] {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const progressive = tournament.progressive;
+  const id = input.tournamentId;
+  if (!progressive) throw new CommandError(`tournament ${id} is a bracket event; its matches are started one by one`, 409);
+  if (tournament.model.status === 'registration') throw new CommandError(`tournament ${id} has not started; start it to seat the first round`, 409);
+  const total = tournament.format.rounds ?? 1;
+  const round = progressive.rounds.length + 1;
+  if (round > total) throw new CommandError(`tournament ${id}: all ${total} rounds have been played`, 409);
+  const playing = progressive.rounds.find((r) => r.results === null);
+  if (playing) {
+    const open = playing.seating.filter((t) => !gameById(models, playing.games[String(t.table)] ?? '')?.winner).map((t) => t.table);
+    throw new CommandError(`tournament ${id}: round ${playing.round} is still being played at table${open.length === 1 ? '' : 's'} ${open.join(', ')}`, 409);
+  }
+  const seating = progressive.nextSeating;
+  if (!seating) throw new CommandError(`tournament ${id}: no seating for round ${round}${progressive.problem ? ` (${progressive.problem})` : ''}`, 409);
+  const name = (playerId: string) => tournament.model.teams.find((t) => t.teamId === playerId)?.name ?? playerId;
+  const rules = rulesForRound(tournament.format);
+  const games: Decision[] = seating.map((table) => {
+    const matchId = progressiveMatchId(round, table.table);
+    const gameId = `${id}-${matchId}`;
+    const dealer = firstDealerFrom({ method: 'random', seed: `${input.seed}:${matchId}` }, [
+      { id: table.seats.N, seed: null },
+      { id: table.seats.E, seed: null },
+    ]);
+    const seats = Object.fromEntries(SEATS.map((s) => [s, name(table.seats[s])]));
+    return {
+      stream: gameStream(gameId),
+      events: [
+        {
+          type: 'GameStarted',
+          payload: {
+            gameId,
+            matchId,
+            tournamentId: id,
+            number: 1,
+            rules,
+            teams: { NS: `${table.seats.N}+${table.seats.S}`, EW: `${table.seats.E}+${table.seats.W}` },
+            seats,
+            dealer,
+          },
+        },
+      ],
+    };
+  });
+  const sittingOut = progressive.nextSittingOut ?? [];
+  const payload = { tournamentId: id, round, seating, ...(sittingOut.length > 0 ? { sittingOut } : {}) };
+  return [{ stream: tournamentStream(id), events: [{ type: 'ProgressiveRoundStarted', payload }] }, ...games];
+}

@@ -1,0 +1,90 @@
+/**
+ * What a director chooses on the create form where a rulebook leaves it open: games to win a
+ * match, the clocks (minutes on a match or final, and whether a clock times each game or the
+ * whole match) and rule overrides (docs/rule-options.md), each left empty for the rulebook's own
+ * value. Read from form fields or JSON alike into format options; whether the values make sense
+ * is checked by the command (engine/formats.ts formatProblem, engine/rules.ts resolveRules), so
+ * a bad choice is refused with the same sentence whichever way it came.
+ */
+import { type FormatId, type FormatOptions, type RulesChoice, formatOptions } from '../../engine/formats.ts';
+import { CommandError } from '../commands/commands.ts';
+import { field, fields, parseFields } from '../http/request-input.ts';
+
+/** Minutes as sent: '' for the rulebook's, `none` for no clock, digits or a JSON number. */
+const minutes = (name: string) =>
+  field.raw().optional().transform((raw, ctx): number | null | undefined => {
+    if (raw === undefined || raw === '') return undefined;
+    if (raw === null || (typeof raw === 'string' && /^\s*none\s*$/i.test(raw))) return null;
+    const value = typeof raw === 'string' && /^\s*-?\d{1,9}\s*$/.test(raw) ? Number(raw) : raw;
+    if (typeof value !== 'number') ctx.addIssue({ code: 'custom', message: `${name} must be whole minutes from 1 to 600, or none, not ${JSON.stringify(raw)}` });
+    return typeof value === 'number' ? value : undefined;
+  });
+
+const ChoiceFields = fields({
+  gamesToWin: field.raw().optional().transform((raw, ctx): number | undefined => {
+    if (raw === undefined || raw === null || raw === '') return undefined;
+    const value = typeof raw === 'string' && /^\s*-?\d{1,9}\s*$/.test(raw) ? Number(raw) : raw;
+    if (typeof value !== 'number') ctx.addIssue({ code: 'custom', message: `games to win a match must be a whole number from 1 to 4 (1 = one game, 2 = best of 3), not ${JSON.stringify(raw)}` });
+    return typeof value === 'number' ? value : undefined;
+  }),
+  clockMinutes: minutes('the match clock'),
+  finalClockMinutes: minutes('the final’s clock'),
+  clockPer: field
+    .optionalText({ max: 10 })
+    .refine((per) => per === '' || per === 'match' || per === 'game', { error: (iss) => `a clock times the whole 'match' or each 'game', not '${String(iss.input)}'` }),
+  ruleOverrides: field.raw().optional(),
+});
+
+/**
+ * Rule overrides from the form's lines ("bagLimit = 6", values as JSON, bare words as text) or a
+ * JSON object. Names and values are checked later by resolveRules, against the preset.
+ */
+export function ruleOverrides(raw: unknown): Record<string, unknown> {
+  if (raw === undefined || raw === null || raw === '') return {};
+  if (typeof raw === 'object' && !Array.isArray(raw)) return { ...(raw as Record<string, unknown>) };
+  if (typeof raw !== 'string') throw new CommandError('rule overrides are lines of option = value (such as bagLimit = 6), or a JSON object');
+  const overrides: Record<string, unknown> = {};
+  raw.split(/\r?\n/).forEach((line, i) => {
+    const text = line.trim();
+    if (text === '' || text.startsWith('#')) return;
+    const at = text.indexOf('=');
+    const key = at > 0 ? text.slice(0, at).trim() : '';
+    if (!/^[A-Za-z][A-Za-z0-9]*$/.test(key)) throw new CommandError(`rule overrides, line ${i + 1}: '${text}' is not option = value (such as bagLimit = 6)`);
+    if (key === 'preset') throw new CommandError(`rule overrides, line ${i + 1}: the preset is the format's; override its options one by one`);
+    if (Object.hasOwn(overrides, key)) throw new CommandError(`rule overrides, line ${i + 1}: ${key} is given twice`);
+    const value = text.slice(at + 1).trim();
+    try {
+      overrides[key] = JSON.parse(value) as unknown;
+    } catch {
+      overrides[key] = value;
+    }
+  });
+  return overrides;
+}
+
+/** The rules of a round with the overrides on top: `{ preset, ...overrides }`. */
+function withOverrides(rules: RulesChoice, overrides: Record<string, unknown>): RulesChoice {
+  const base = typeof rules === 'string' ? { preset: rules } : rules;
+  return { ...base, ...overrides };
+}
+
+/** The format's options with the director's choices on top; what the director left empty stays the rulebook's. */
+export function createChoices(input: Record<string, unknown>, format: FormatId): Partial<FormatOptions> {
+  const f = parseFields(input, ChoiceFields);
+  const chosen: Partial<FormatOptions> = {};
+  if (f.gamesToWin !== undefined) chosen.gamesToWin = f.gamesToWin;
+  if (f.clockMinutes !== undefined) chosen.clockMinutes = f.clockMinutes;
+  if (f.finalClockMinutes !== undefined) chosen.finalClockMinutes = f.finalClockMinutes;
+  if (f.clockPer !== '') chosen.clockPer = f.clockPer as FormatOptions['clockPer'];
+  const overrides = ruleOverrides(f.ruleOverrides);
+  if (Object.keys(overrides).length > 0) {
+    // The overrides hold in every round: a preset per round stays, with the same options changed.
+    const base = formatOptions(format);
+    chosen.rules = withOverrides(base.rules, overrides);
+    if (base.firstRoundRules !== null) chosen.firstRoundRules = withOverrides(base.firstRoundRules, overrides);
+    if (base.finalRules !== null) chosen.finalRules = withOverrides(base.finalRules, overrides);
+    // How the first dealer is chosen is a rule option and the seating's method alike.
+    if (overrides.firstDealer === 'high-card' || overrides.firstDealer === 'coin-toss' || overrides.firstDealer === 'random') chosen.firstDealer = overrides.firstDealer;
+  }
+  return chosen;
+}

@@ -1,0 +1,289 @@
+/**
+ * The director's routes: tournament set-up, registration and check-in, seeding and the draw,
+ * seating matches at tables, progressive rounds, and the printable table codes. Directors only.
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { type FormatId, type FormatOptions, formatOptions } from '../../engine/formats.ts';
+import type { ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../../views/director-pages.tsx';
+import type { Auth } from '../auth/auth.ts';
+import { refuse, wantsJson } from '../http/refusals.ts';
+import { field, fields, parseFields, ID_PATTERN, slug } from '../http/request-input.ts';
+import type { Session } from '../auth/sessions.ts';
+import { tableCount } from '../auth/table-codes.ts';
+import { runCommand } from '../http/run-command.ts';
+import { CommandError } from '../commands/commands.ts';
+import { publicAddress } from '../http/public-address.ts';
+import { playerLink, teamLink } from '../../views/team-links.ts';
+import { NotFoundPage } from '../../views/not-found.tsx';
+import { teamStandings } from '../../views/team-standing.ts';
+import { checkInTeam, createTournament, pinScreen, registerTeam } from '../commands/tournament-commands.ts';
+import { startRoutes } from './director-start-routes.tsx';
+import { startMatch, startRound } from '../commands/match-commands.ts';
+import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
+import { createChoices } from './create-choices.ts';
+import { drawRound, roundToDraw } from '../commands/round-commands.ts';
+import { roundDrawInput } from './round-draw-input.ts';
+import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
+import { tournamentById } from '../../events/lookup.ts';
+import { progressiveRoutes } from './director-progressive-routes.tsx';
+import { progressiveDirectorProps } from '../../views/progressive-panels.tsx';
+
+const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
+
+// What each director's form sends, its fields in the order they are checked.
+const CreateFields = fields({
+  tournamentId: field.text({ max: 60 }).refine((id) => ID_PATTERN.test(id), { error: (iss) => `a tournament id is letters, digits and dashes, not '${String(iss.input)}'` }),
+  name: field.text({ max: 200 }),
+  format: field
+    .text({ max: 40 })
+    .refine((format) => FORMATS.includes(format as FormatId), { error: (iss) => `format must be one of ${FORMATS.join(', ')}, not '${String(iss.input)}'` }),
+  // Progressive evenings (tournament-spades): how many rounds; left out, the format's own.
+  rounds: field.optionalWhole({ min: 1, max: 99 }),
+});
+const TeamFields = fields({
+  name: field.text({ max: 120 }),
+  player1: field.text({ max: 120 }),
+  player2: field.text({ max: 120 }),
+  registeredOn: field.optionalText({ max: 10 }),
+  teamId: field.optionalText({ max: 60 }),
+});
+const TeamChoice = fields({ teamId: field.text({ max: 120 }) });
+const seed = field.optionalText({ max: 100 });
+const RoundFields = fields({ seed });
+// The first dealer and the clock are read by http/seating-input.ts, as at the table.
+const SeatFields = fields({ table: field.whole({ min: 1, max: 999 }) });
+
+export interface DirectorRoutesOptions {
+  ledger: ServedLedger;
+  auth: Auth;
+  /** ISO time for match clocks. */
+  now?: () => string;
+  /** The address phones reach the server at, for the table cards' QR codes (PUBLIC_URL). */
+  publicUrl?: string;
+}
+
+export function directorRoutes(options: DirectorRoutesOptions) {
+  const { ledger, auth } = options;
+  const now = options.now ?? (() => new Date().toISOString());
+  const models = ledger.models;
+  const app = new Hono();
+  app.use('*', auth.guard(['director']));
+
+  const homeProps = async (session: Session, notice: { error?: string; done?: string } = {}) => ({
+    csrf: session.csrf,
+    name: session.name,
+    tournaments: Object.values(models.tournaments).map((t) => ({
+      tournamentId: t.model.tournamentId,
+      name: t.model.name,
+      status: t.model.status,
+      teams: t.model.teams.length,
+      onScreen: pinnedTournament(models) === t.model.tournamentId,
+    })),
+    formats: [...FORMATS],
+    formatDefaults: FORMATS.map((format) => ({ format, ...pick(formatOptions(format)) })),
+    error: notice.error ?? null,
+    done: notice.done ?? null,
+    sessions: await auth.sessionList(session),
+  });
+
+  function tournamentProps(session: Session, tournamentId: string, notice: { error?: string; done?: string } = {}): DirectorTournamentProps {
+    const state = tournamentById(models, tournamentId);
+    if (!state) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
+    const t = state.model;
+    const one = (id: string | null) => t.teams.find((x) => x.teamId === id)?.name ?? id ?? 'to be decided';
+    // A progressive table's side is a pair of players for the round, `a+b`.
+    const name = (id: string | null) => (id?.includes('+') ? id.split('+').map(one).join(' & ') : one(id));
+    const standings = teamStandings(t);
+    return {
+      csrf: session.csrf,
+      tournamentId,
+      name: t.name,
+      format: t.format,
+      status: t.status,
+      teams: t.teams.map((team) => ({ ...team, checkedIn: state.checkedIn.includes(team.teamId), standing: standings.get(team.teamId)?.label ?? team.status })),
+      matches: t.matches.map((m) => ({
+        ...m,
+        names: [name(m.teams[0]), name(m.teams[1])] as [string, string],
+        // How the first dealer was chosen, as recorded when the match was seated.
+        dealt: firstDealerWords(state.matchInfo[m.matchId]?.started ? state.matchInfo[m.matchId]!.firstDealer : undefined, (id) => name(id)),
+      })),
+      progressive: Boolean(state.progressive),
+      roundToDraw: roundToDraw(models, tournamentId),
+      ...(state.progressive ? { progressivePanel: progressiveDirectorProps(state) } : {}),
+      tables: tableCount(models, tournamentId),
+      seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m)])),
+      screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',
+      error: notice.error ?? null,
+      done: notice.done ?? null,
+    };
+  }
+
+  const entrantWord = (id: string) => (tournamentById(models, id)?.progressive ? 'Player' : 'Team');
+
+  const tournamentIdOf = (c: Context) => {
+    const id = c.req.param('tournamentId')!;
+    if (!tournamentById(models, id)) throw new CommandError(`tournament ${id} does not exist`, 404);
+    return id;
+  };
+
+  /** A command on one tournament, answered with its page's panel. */
+  const onTournament = (c: Context, scope: string, decide: Parameters<typeof runCommand>[3]['decide']) => {
+    const session = auth.current(c);
+    const id = c.req.param('tournamentId')!;
+    const props = (notice: { error?: string; done?: string }) =>
+      tournamentById(models, id) ? tournamentProps(session, id, notice) : null;
+    return runCommand(c, ledger, session, {
+      scope,
+      decide,
+      fragment: async (notice) => {
+        const p = props(notice);
+        return p ? String(<DirectorTournament {...p} />) : String(<DirectorHome {...await homeProps(session, notice)} />);
+      },
+      page: async (notice) => {
+        const p = props(notice);
+        return String(<DirectorPage title="Director" signedIn={session?.name}>{p ? <DirectorTournament {...p} /> : <DirectorHome {...await homeProps(session, notice)} />}</DirectorPage>);
+      },
+      redirect: `/director/tournaments/${encodeURIComponent(id)}`,
+    });
+  };
+
+  /** The tournament's panel with something added (a preview, a question, a refusal): the panel to htmx, else the page. */
+  const show = async (c: Context, extra: Partial<DirectorTournamentProps>, status: 200 | 400 | 404 | 409 = 200) => {
+    const session = auth.current(c);
+    const id = c.req.param('tournamentId')!;
+    const body = tournamentById(models, id)
+      ? <DirectorTournament {...tournamentProps(session, id)} {...extra} />
+      : <DirectorHome {...await homeProps(session, { error: extra.error ?? `tournament ${id} does not exist` })} />;
+    return c.html(c.req.header('hx-request') ? String(body) : String(<DirectorPage title={`Director · ${id}`} signedIn={session?.name}>{body}</DirectorPage>), status);
+  };
+
+  app.get('/', async (c) => c.html(String(<DirectorPage title="Director" signedIn={auth.current(c)?.name}><DirectorHome {...await homeProps(auth.current(c))} /></DirectorPage>)));
+
+  app.get('/tournaments/:tournamentId', (c) => {
+    const id = c.req.param('tournamentId');
+    if (!tournamentById(models, id)) return c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
+    return c.html(String(<DirectorPage title={`Director · ${id}`} signedIn={auth.current(c)?.name}><DirectorTournament {...tournamentProps(auth.current(c), id)} /></DirectorPage>));
+  });
+
+  app.get('/tournaments/:tournamentId/codes', async (c) => {
+    const id = c.req.param('tournamentId');
+    const state = tournamentById(models, id);
+    if (!state) return c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
+    // The address phones reach, never the localhost a director may have opened the page at.
+    const { origin, note } = publicAddress(c.req.url, options.publicUrl);
+    const cards = (await auth.tableCodes(id, tableCount(models, id))).map((code, i) => ({ table: i + 1, code, link: `${origin}/join?code=${code}` }));
+    const rotate = { csrf: auth.current(c).csrf, action: (table: number) => `/director/tournaments/${encodeURIComponent(id)}/tables/${table}/code` };
+    // Each entrant's own page, where it reads where to play next.
+    const link = state.progressive ? playerLink : teamLink;
+    const teams = state.model.teams.filter((t) => t.status !== 'withdrawn').map((t) => ({ name: t.name, link: `${origin}${link(id, t.teamId)}` }));
+    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} teams={teams} />));
+  });
+
+  // A code that got out (photographed, said aloud) is replaced; whoever joined with it is signed out.
+  app.post('/tournaments/:tournamentId/tables/:table/code', async (c) => {
+    const id = c.req.param('tournamentId');
+    if (!tournamentById(models, id)) return refuse(c, 404, `tournament ${id} does not exist`);
+    const tables = tableCount(models, id);
+    const text = c.req.param('table');
+    if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > tables) {
+      return refuse(c, 404, `tournament ${id} has tables 1 to ${tables}, not '${text}'`);
+    }
+    const table = Number(text);
+    const code = await auth.rotateTableCode(id, table);
+    if (wantsJson(c)) return c.json({ ok: true, tournamentId: id, table, code });
+    return c.redirect(`/director/tournaments/${encodeURIComponent(id)}/codes`, 303);
+  });
+
+  app.post('/tournaments', (c) => {
+    const session = auth.current(c);
+    let created = '';
+    return runCommand(c, ledger, session, {
+      scope: 'create',
+      decide: (input) => {
+        const { tournamentId, name, format, rounds } = parseFields(input, CreateFields);
+        created = tournamentId;
+        const options = { ...createChoices(input, format as FormatId), ...(rounds !== null ? { rounds } : {}) };
+        return { decision: createTournament(models, { tournamentId, name, format: format as FormatId, options }), done: `Created ${name}.` };
+      },
+      fragment: async (notice) =>
+        notice.done && tournamentById(models, created)
+          ? String(<DirectorTournament {...tournamentProps(session, created, notice)} />)
+          : String(<DirectorHome {...await homeProps(session, notice)} />),
+      page: async (notice) => String(<DirectorPage title="Director" signedIn={session?.name}><DirectorHome {...await homeProps(session, notice)} /></DirectorPage>),
+      redirect: '/director',
+    });
+  });
+
+  app.post('/tournaments/:tournamentId/teams', (c) =>
+    onTournament(c, 'register', (input) => {
+      const tournamentId = tournamentIdOf(c);
+      const { name, player1, player2, registeredOn, teamId: given } = parseFields(input, TeamFields);
+      const players = [player1, player2];
+      const teamId = given || slug(name) || `team-${tournamentById(models, tournamentId)!.model.teams.length + 1}`;
+      if (!ID_PATTERN.test(teamId)) throw new CommandError(`a team id is letters, digits and dashes, not '${teamId}'`);
+      return {
+        decision: registerTeam(models, { tournamentId, teamId, name, players, ...(registeredOn ? { registeredOn } : {}) }),
+        done: `Registered ${name} (${players.join(' & ')}).`,
+      };
+    }),
+  );
+
+  app.post('/tournaments/:tournamentId/check-in', (c) =>
+    onTournament(c, 'check-in', (input) => {
+      const tournamentId = tournamentIdOf(c);
+      const { teamId } = parseFields(input, TeamChoice);
+      return { decision: checkInTeam(models, { tournamentId, teamId, at: now() }), done: `${entrantWord(tournamentId)} ${teamId} checked in.` };
+    }),
+  );
+
+  startRoutes(app, { models, onTournament, show });
+
+  app.post('/tournaments/:tournamentId/screen', (c) =>
+    onTournament(c, 'pin-screen', () => {
+      const tournamentId = tournamentIdOf(c);
+      return { decision: pinScreen(models, { tournamentId }), done: `/screen now shows ${tournamentById(models, tournamentId)!.model.name}.` };
+    }),
+  );
+
+  app.post('/tournaments/:tournamentId/rounds', (c) =>
+    onTournament(c, 'round', (input) => {
+      const tournamentId = tournamentIdOf(c);
+      const seed = parseFields(input, RoundFields).seed || `${tournamentId}:${models.position}`;
+      return { decision: startRound(models, { tournamentId, seed }), done: 'Seated the next round.' };
+    }),
+  );
+
+  // A bracket drawn round by round (blp-2024): the next round, with its byes' card draws.
+  app.post('/tournaments/:tournamentId/rounds/draw', (c) =>
+    onTournament(c, 'draw-round', (input) => {
+      const draw = roundDrawInput(input);
+      return { decision: drawRound(models, { tournamentId: tournamentIdOf(c), ...draw }), done: `Drew round ${draw.round}.` };
+    }),
+  );
+
+  progressiveRoutes(app, models, onTournament);
+
+  app.post('/tournaments/:tournamentId/matches/:matchId/start', (c) =>
+    onTournament(c, 'seat', (input) => {
+      const tournamentId = tournamentIdOf(c);
+      const matchId = c.req.param('matchId')!;
+      const { table } = parseFields(input, SeatFields);
+      const seating = seatingInput(input);
+      const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
+      if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; seat ${matchId} at another table`, 409);
+      const decision = startMatch(models, { tournamentId, matchId, table, at: now(), ...seating });
+      const teamName = (id: string) => tournamentById(models, tournamentId)!.model.teams.find((t) => t.teamId === id)?.name ?? id;
+      const dealer = firstDealerWords(decision[0]!.events[0]!.payload.firstDealer as Record<string, unknown> | undefined, teamName);
+      return { decision, done: `Seated ${matchId} at table ${table}; ${dealer}.` };
+    }),
+  );
+
+  return app;
+}
+
+/** The rulebook values the create form shows for a format. */
+function pick({ gamesToWin, clockMinutes, finalClockMinutes, clockPer }: FormatOptions) {
+  return { gamesToWin, clockMinutes, finalClockMinutes, clockPer };
+}

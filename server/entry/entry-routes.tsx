@@ -1,0 +1,336 @@
+/**
+ * Table entry: what a table's scorekeeper (or the director) records, one tap per entry. Each
+ * route reads the fields, asks a command in commands/commands.ts to decide, appends with the form's
+ * command id, and answers with the panel the next tap needs: JSON for API clients, the panel
+ * for htmx, a redirect for a plain form. A refusal answers the same way with the sentence.
+ * What the panel shows of a game is worked out in entry-game.ts.
+ */
+import { readyTables as tablesForReady } from '../../views/team-page-model.ts';
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { type Seat, SEATS } from '../../engine/cards.ts';
+import type { Decision, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { GameModel } from '../../events/read-models.ts';
+import { Layout } from '../../views/layout.tsx';
+import { type EntryPanelProps, EntryPanel, SEAT_NAMES } from '../../views/entry-table.tsx';
+import { TableView } from '../../views/table.tsx';
+import { cardText } from '../../views/card-face.tsx';
+import { NotFoundPage } from '../../views/not-found.tsx';
+import type { Auth } from '../auth/auth.ts';
+import { AccessError, refuse, refusalOf, wantsJson } from '../http/refusals.ts';
+import { field, fields, parseFields } from '../http/request-input.ts';
+import type { Session } from '../auth/sessions.ts';
+import { tableOfGame } from '../auth/table-codes.ts';
+import { runCommand } from '../http/run-command.ts';
+import {
+  CommandError,
+  callMisdeal,
+  claimRenege,
+  dealHand,
+  dealerOfNextHand,
+  lastEntryLabel,
+  makeBid,
+  playCard,
+  recordTricks,
+  undoLastEntry,
+} from '../commands/commands.ts';
+import { startMatch, startNextGame } from '../commands/match-commands.ts';
+import { gameById, tournamentById } from '../../events/lookup.ts';
+import { entryGame, flagOf, phoneWords } from './entry-game.ts';
+import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
+
+// What each entry sends, its fields in the order they are checked.
+const seat = field.text({ max: 5 });
+const StartFields = fields({ matchId: field.text({ max: 120 }) });
+const DealFields = fields({
+  shuffle: field
+    .optionalText({ max: 10 })
+    .transform((shuffle) => shuffle || 'table')
+    .refine((shuffle) => shuffle === 'system' || shuffle === 'table', { error: (iss) => `shuffle must be 'system' or 'table', not '${String(iss.input)}'` }),
+  dealer: field.optionalText({ max: 5 }),
+});
+// A form sends "4"; the command reads numbers as numbers and "nil", "blind 6" as text.
+const BidFields = fields({ seat, bid: field.raw().transform((raw) => (typeof raw === 'string' && /^\d{1,2}$/.test(raw.trim()) ? Number(raw) : raw)) });
+// Where the tap was made, when the form says: a tap for a moment that has passed is refused.
+const PlayFields = fields({ seat, card: field.text({ max: 5 }), hand: field.optionalWhole({ min: 1, max: 999 }), played: field.optionalWhole({ min: 0, max: 51 }) });
+const tricksTaken = field.whole({ min: 0, max: 13 });
+const TricksFields = fields({ N: tricksTaken, E: tricksTaken, S: tricksTaken, W: tricksTaken });
+const RenegeFields = fields({ seat, hand: field.optionalWhole({ min: 1, max: 999 }), trick: field.optionalWhole({ min: 1, max: 13 }) });
+const MisdealFields = fields({ reason: field.text({ max: 200 }) });
+
+export interface EntryRoutesOptions {
+  ledger: ServedLedger;
+  auth: Auth;
+  /** The system's shuffle: a fresh seed per deal. */
+  newSeed?: () => string;
+  /** ISO time for match clocks. */
+  now?: () => string;
+}
+
+const TABLE_ROLES = ['scorekeeper', 'director'] as const;
+const CLAIM_ROLES = ['scorekeeper', 'judge', 'director'] as const;
+
+export function entryRoutes(options: EntryRoutesOptions) {
+  const { ledger, auth } = options;
+  const newSeed = options.newSeed ?? (() => randomBytes(12).toString('base64url'));
+  const now = options.now ?? (() => new Date().toISOString());
+  const models = ledger.models;
+  const app = new Hono();
+
+  /** A scorekeeper may touch only their own table; directors and judges any. */
+  function checkTable(session: Session, tournamentId: string, table: number | null): void {
+    if (session.role !== 'scorekeeper') return;
+    if (session.tournamentId !== tournamentId || session.table !== table) {
+      const where = table === null ? 'a game not seated at a table' : `table ${table}`;
+      throw new AccessError(`you keep score at table ${session.table}; ${where} is another table’s to record`, 403);
+    }
+  }
+
+  function gameFor(c: Context, session: Session): GameModel {
+    const gameId = c.req.param('gameId')!;
+    const game = gameById(models, gameId);
+    if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
+    checkTable(session, game.tournamentId ?? '', tableOfGame(models, game));
+    return game;
+  }
+
+  function tableParams(c: Context): { tournamentId: string; table: number } {
+    const tournamentId = c.req.param('tournamentId')!;
+    const text = c.req.param('table')!;
+    if (!tournamentById(models, tournamentId)) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
+    if (!/^\d{1,3}$/.test(text) || Number(text) < 1) throw new CommandError(`table must be a table number, not '${text}'`, 404);
+    return { tournamentId, table: Number(text) };
+  }
+
+  /**
+   * The table each ready match is to be started at from a table's phone: the ready matches in
+   * the bracket's order go to the free tables in number order (the first to the lowest-numbered
+   * table not playing a match, and so on), as the director's seating page would seat them. A
+   * table's phone sees and starts only its own; the director seats any match at any table.
+   */
+  function readyTables(tournamentId: string): Map<string, number> {
+    return tablesForReady(tournamentById(models, tournamentId)!.model.matches);
+  }
+
+  /** The panel's props for a table: the game in play there, or the matches that may start. */
+  function panelProps(session: Session, tournamentId: string, table: number, notice: { error?: string; done?: string } = {}): EntryPanelProps {
+    const state = tournamentById(models, tournamentId)!;
+    const tournament = state.model;
+    const one = (teamId: string | null) => tournament.teams.find((t) => t.teamId === teamId)?.name ?? teamId ?? '—';
+    // A progressive table's side is a pair of players for the round, `a+b`.
+    const name = (teamId: string | null) => (teamId?.includes('+') ? teamId.split('+').map(one).join(' & ') : one(teamId));
+    const here = tournament.matches.find((m) => m.status === 'live' && m.table === table);
+    const lastGameId = here?.games[here.games.length - 1];
+    const game = lastGameId ? gameById(models, lastGameId) ?? null : null;
+    const start: EntryPanelProps['start'] = [];
+    if (here && (!game || game.winner)) start.push({ matchId: here.matchId, label: here.label, teams: [name(here.teams[0]), name(here.teams[1])], next: true });
+    if (!here) {
+      const tables = readyTables(tournamentId);
+      for (const m of tournament.matches.filter((x) => x.status === 'ready' && (session.role === 'director' || tables.get(x.matchId) === table))) {
+        start.push({ matchId: m.matchId, label: m.label, teams: [name(m.teams[0]), name(m.teams[1])], next: false, firstDealer: seatingInfo(state, m).firstDealer });
+      }
+    }
+    return {
+      csrf: session.csrf,
+      tournamentId,
+      tournamentName: tournament.name,
+      table,
+      start,
+      game: game ? entryGame(game, name) : null,
+      error: notice.error ? phoneWords(notice.error) : null,
+      done: notice.done ?? null,
+      at: models.position,
+    };
+  }
+
+  function pageHtml(props: EntryPanelProps): string {
+    const game = props.game ? gameById(models, props.game.gameId) : undefined;
+    const names = Object.fromEntries((tournamentById(models, props.tournamentId)?.model.teams ?? []).map((t) => [t.teamId, t.name]));
+    // With no game in play (none here, or the last one over) the page follows its tournament, so
+    // a match the director seats here reaches the phone without a tap (static/outbox.js fetches
+    // the panel on each message, and loads the page whole when it follows another stream).
+    const live = { url: game && !game.winner ? `/games/${encodeURIComponent(game.gameId)}/stream?after=${models.position}` : `/tournaments/${encodeURIComponent(props.tournamentId)}/stream?after=${models.position}` };
+    return String(
+      <Layout title={`Table ${props.table} · entry`} live={live} signedIn={`Table ${props.table} scorekeeper`} scripts={['/static/outbox.js']}>
+        <EntryPanel {...props} />
+        {game ? <TableView game={game} teamNames={names} /> : null}
+      </Layout>,
+    );
+  }
+
+  /** Runs one entry at a table, answering with the table's panel. */
+  async function record(
+    c: Context,
+    roles: readonly string[],
+    scope: string,
+    where: (session: Session) => { tournamentId: string; table: number },
+    decide: (input: Record<string, unknown>, session: Session) => { decision: Decision | Decision[]; done: string },
+    after?: () => string | null,
+    refresh = false,
+  ) {
+    const session = auth.current(c);
+    let place: { tournamentId: string; table: number };
+    try {
+      if (!roles.includes(session.role)) throw new AccessError(`this is for ${roles.join(' or ')}`, 403);
+      place = where(session);
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      return refuse(c, refusal.status, refusal.message);
+    }
+    const props = (notice: { error?: string; done?: string }) => panelProps(session, place.tournamentId, place.table, notice);
+    return runCommand(c, ledger, session, {
+      scope,
+      decide,
+      ...(after ? { after } : {}),
+      refresh,
+      fragment: (notice) => String(<EntryPanel {...props(notice)} />),
+      page: (notice) => pageHtml(props(notice)),
+      redirect: `/entry/tables/${encodeURIComponent(place.tournamentId)}/${place.table}`,
+    });
+  }
+
+  const placeOfGame = (c: Context) => (session: Session) => {
+    const game = gameFor(c, session);
+    return { tournamentId: game.tournamentId ?? '', table: tableOfGame(models, game) ?? 0 };
+  };
+
+  // ---- pages ----
+
+  app.get('/', auth.guard(TABLE_ROLES), (c) => {
+    const session = auth.current(c);
+    if (session.role === 'director') return c.redirect('/director', 303);
+    return c.redirect(`/entry/tables/${encodeURIComponent(session.tournamentId!)}/${session.table}`, 303);
+  });
+
+  app.get('/tables/:tournamentId/:table', auth.guard(TABLE_ROLES), (c) => {
+    const session = auth.current(c);
+    try {
+      const { tournamentId, table } = tableParams(c);
+      checkTable(session, tournamentId, table);
+      return c.html(pageHtml(panelProps(session, tournamentId, table)));
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      if (wantsJson(c)) return c.json({ error: refusal.message }, refusal.status);
+      // A table that does not exist is a page that does not exist; any other refusal says why.
+      if (refusal.status === 404) return c.html(String(NotFoundPage({ message: `${refusal.message[0]!.toUpperCase()}${refusal.message.slice(1)}.`, path: c.req.path })), 404);
+      return refuse(c, refusal.status, refusal.message);
+    }
+  });
+
+  // ---- entries ----
+
+  app.post('/tables/:tournamentId/:table/start', auth.guard(TABLE_ROLES), (c) =>
+    record(
+      c,
+      TABLE_ROLES,
+      'start',
+      (session) => {
+        const place = tableParams(c);
+        checkTable(session, place.tournamentId, place.table);
+        return place;
+      },
+      (input, session) => {
+        const { tournamentId, table } = tableParams(c);
+        const { matchId } = parseFields(input, StartFields);
+        const match = tournamentById(models, tournamentId)!.model.matches.find((m) => m.matchId === matchId);
+        if (match?.status === 'live') {
+          if (match.table !== table) throw new CommandError(`match ${matchId} is being played at table ${match.table}, not table ${table}`, 409);
+          return { decision: startNextGame(models, { tournamentId, matchId, at: now() }), done: `Started game ${match.games.length + 1} of ${match.label}.` };
+        }
+        const seating = seatingInput(input);
+        // The table records the rulebook's draw or toss; naming a dealer outright or setting a
+        // clock is the director's, from the seating page.
+        if (session.role !== 'director' && seating.namedBecause !== undefined) throw new CommandError(`match ${matchId}: only the director names a first dealer without the draw or toss; record the draw or toss made at the table`, 403);
+        if (session.role !== 'director' && seating.clockMinutes !== undefined) throw new CommandError(`match ${matchId}: only the director sets a time limit, when seating the match`, 403);
+        const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
+        if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; it cannot start ${matchId} until that match is over`, 409);
+        const itsTable = match?.status === 'ready' ? readyTables(tournamentId).get(match.matchId) : undefined;
+        if (session.role !== 'director' && match && itsTable !== undefined && itsTable !== table) {
+          throw new CommandError(`${match.label} is to be started at table ${itsTable}, not table ${table}: the ready matches go to the free tables in order, and only the director seats a match elsewhere`, 403);
+        }
+        const decision = startMatch(models, { tournamentId, matchId, table, at: now(), ...seating });
+        const teamName = (id: string) => tournamentById(models, tournamentId)!.model.teams.find((t) => t.teamId === id)?.name ?? id;
+        const dealer = firstDealerWords(decision[0]!.events[0]!.payload.firstDealer as Record<string, unknown> | undefined, teamName);
+        return { decision, done: `Started ${match?.label ?? matchId} at table ${table}; ${dealer}.` };
+      },
+      undefined,
+      true,
+    ),
+  );
+
+  app.post('/games/:gameId/deal', auth.guard(TABLE_ROLES), (c) =>
+    record(c, TABLE_ROLES, 'deal', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const { shuffle, dealer } = parseFields(input, DealFields);
+      const decision = dealHand(models, { gameId: game.gameId, ...(shuffle === 'system' ? { seed: newSeed() } : {}), ...(dealer ? { dealer } : {}) });
+      return { decision, done: `${SEAT_NAMES[dealerOfNextHand(game)]} dealt hand ${game.hands.length + 1}${shuffle === 'system' ? ' from the system’s shuffle' : ''}.` };
+    }),
+  );
+
+  app.post('/games/:gameId/bid', auth.guard(TABLE_ROLES), (c) =>
+    record(c, TABLE_ROLES, 'bid', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const { seat, bid } = parseFields(input, BidFields);
+      return { decision: makeBid(models, { gameId: game.gameId, seat, bid }), done: `${SEAT_NAMES[seat as Seat] ?? seat} bid ${String(bid)}.` };
+    }),
+  );
+
+  app.post('/games/:gameId/play', auth.guard(TABLE_ROLES), (c) => {
+    let played: { seat: Seat; card: string; gameId: string } | null = null;
+    return record(
+      c,
+      TABLE_ROLES,
+      'play',
+      placeOfGame(c),
+      (input, session) => {
+        const game = gameFor(c, session);
+        const { seat, card, hand, played: before } = parseFields(input, PlayFields);
+        const expect = { ...(hand !== null ? { hand } : {}), ...(before !== null ? { played: before } : {}) };
+        const decision = playCard(models, { gameId: game.gameId, seat, card, expect });
+        const name = (decision.events[0]!.payload as { card: string }).card;
+        played = { seat: seat as Seat, card: name, gameId: game.gameId };
+        return { decision, done: `${SEAT_NAMES[seat as Seat]} played ${cardText(name)}.` };
+      },
+      () => (played ? flagOf(gameById(models, played.gameId)!, played.seat, played.card) : null),
+    );
+  });
+
+  app.post('/games/:gameId/tricks', auth.guard(TABLE_ROLES), (c) =>
+    record(c, TABLE_ROLES, 'tricks', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const tricks = parseFields(input, TricksFields);
+      return { decision: recordTricks(models, { gameId: game.gameId, tricks }), done: `Recorded the tricks: ${SEATS.map((s) => `${s} ${String(tricks[s])}`).join(', ')}.` };
+    }),
+  );
+
+  app.post('/games/:gameId/undo', auth.guard(TABLE_ROLES), (c) =>
+    record(c, TABLE_ROLES, 'undo', placeOfGame(c), (_input, session) => {
+      const game = gameFor(c, session);
+      const label = lastEntryLabel(game);
+      return { decision: undoLastEntry(models, { gameId: game.gameId }), done: `Took back ${label ?? 'the last entry'}.` };
+    }),
+  );
+
+  app.post('/games/:gameId/claims/renege', auth.guard(CLAIM_ROLES), (c) =>
+    record(c, CLAIM_ROLES, 'renege', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const { seat, hand, trick } = parseFields(input, RenegeFields);
+      const claimId = `${game.gameId}-c${game.claims.length + 1}`;
+      const decision = claimRenege(models, { gameId: game.gameId, claimId, seat, ...(hand !== null ? { hand } : {}), trick });
+      return { decision, done: `Renege claimed against ${seat}${trick !== null ? ` at trick ${trick}` : ''}; a judge will rule.` };
+    }),
+  );
+
+  app.post('/games/:gameId/claims/misdeal', auth.guard(CLAIM_ROLES), (c) =>
+    record(c, CLAIM_ROLES, 'misdeal', placeOfGame(c), (input, session) => {
+      const game = gameFor(c, session);
+      const { reason } = parseFields(input, MisdealFields);
+      return { decision: callMisdeal(models, { gameId: game.gameId, reason }), done: `Misdeal (${reason}); deal the hand again.` };
+    }),
+  );
+
+  return app;
+}

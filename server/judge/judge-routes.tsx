@@ -1,0 +1,243 @@
+/**
+ * The judge console's routes: rulings on renege claims, time calls, disqualifications, score
+ * corrections and corrected results. Judges and directors only; each ruling is signed with the
+ * signed-in judge's name, and the preset's penalty follows through the game projection. What
+ * the console shows is worked out in judge-console-model.ts.
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import type { Decision, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import { type JudgeConsoleProps, type PendingDisqualification, type PendingRuling, type PendingWithdrawal, JudgeConsole, JudgePage } from '../../views/judge-console.tsx';
+import { SEAT_NAMES } from '../../views/entry-table.tsx';
+import type { Auth } from '../auth/auth.ts';
+import { refusalOf, wantsJson } from '../http/refusals.ts';
+import { field, fields, parseFields, readInput } from '../http/request-input.ts';
+import type { Session } from '../auth/sessions.ts';
+import { runCommand } from '../http/run-command.ts';
+import { CommandError, correctScore, giveRuling } from '../commands/commands.ts';
+import { callTime, correctGameResult, disqualifyTeam } from '../commands/match-commands.ts';
+import { gameById, tournamentById } from '../../events/lookup.ts';
+import { gameLabel, judgeConsoleProps, judgeVersion, renegePenaltyText, signed, teamName } from './judge-console-model.ts';
+import { resolveRules } from '../../engine/rules.ts';
+import { REFUSED_KINDS, withdrawRuling } from '../commands/ruling-withdrawals.ts';
+
+const JUDGE_ROLES = ['judge', 'director'] as const;
+
+/**
+ * A "tournament/item" choice from the console's selects: the field `name` names both, and reads as the pair
+ * (a JSON client may send the two parts as fields of their own instead; see `sentAsParts`).
+ */
+function choice(name: string, first: string, second: string) {
+  const what = (id: string) => id.replace(/Id$/, '');
+  return field
+    .text({ max: 250 })
+    .refine((value) => value.lastIndexOf('/') > 0, {
+      error: (iss) => `${name} must name a ${what(first)} and a ${what(second)}, as 'one/other', not '${String(iss.input)}'`,
+    })
+    .transform((value): [string, string] => [value.slice(0, value.lastIndexOf('/')), value.slice(value.lastIndexOf('/') + 1)]);
+}
+const part = field.text({ max: 120 });
+const reason = field.text({ max: 500 });
+
+/** Whether the request sends a choice's two parts rather than the choice. */
+const sentAsParts = (input: Record<string, unknown>, first: string, second: string) =>
+  (Object.hasOwn(input, first) && input[first] !== undefined) || (Object.hasOwn(input, second) && input[second] !== undefined);
+
+// What each judge's form sends, its fields in the order they are checked.
+const RulingFields = fields({ upheld: field.raw(), note: field.optionalText({ max: 1000 }) });
+const TimeParts = fields({ tournamentId: part, matchId: part });
+const TimeChoice = fields({ match: choice('match', 'tournamentId', 'matchId') }).transform(({ match: [tournamentId, matchId] }) => ({ tournamentId, matchId }));
+const disqualifying = {
+  kind: field
+    .optionalText({ max: 20 })
+    .transform((kind) => kind || 'disqualified')
+    .refine((kind) => kind === 'disqualified' || kind === 'no-show' || kind === 'forfeit', {
+      error: (iss) => `kind must be disqualified, no-show or forfeit, not '${String(iss.input)}'`,
+    }),
+  reason,
+};
+const DisqualifyParts = fields({ tournamentId: part, teamId: part, ...disqualifying });
+const DisqualifyChoice = fields({ team: choice('team', 'tournamentId', 'teamId'), ...disqualifying }).transform(({ team: [tournamentId, teamId], ...rest }) => ({
+  tournamentId,
+  teamId,
+  ...rest,
+}));
+const CorrectionFields = fields({ gameId: part, NS: field.whole({ min: -2000, max: 2000 }), EW: field.whole({ min: -2000, max: 2000 }), reason });
+const WithdrawalFields = fields({
+  kind: field.optionalText({ max: 40 }),
+  gameId: part,
+  claimId: field.optionalText({ max: 120 }),
+  correction: field.optionalWhole({ min: 1 }),
+  reason,
+});
+const ResultParts = fields({ gameId: part, winner: part, reason });
+const ResultChoice = fields({ result: choice('result', 'gameId', 'winner'), reason }).transform(({ result: [gameId, winner], reason: why }) => ({ gameId, winner, reason: why }));
+
+export interface JudgeRoutesOptions {
+  ledger: ServedLedger;
+  auth: Auth;
+  /** ISO time for time calls. */
+  now?: () => string;
+}
+
+export function judgeRoutes(options: JudgeRoutesOptions) {
+  const { ledger, auth } = options;
+  const now = options.now ?? (() => new Date().toISOString());
+  const models = ledger.models;
+  const app = new Hono();
+  app.use('*', auth.guard(JUDGE_ROLES));
+
+  const consoleProps = (
+    session: Session,
+    notice: { error?: string; done?: string } = {},
+    confirm: PendingDisqualification | null = null,
+    confirmRuling: PendingRuling | null = null,
+    confirmWithdrawal: PendingWithdrawal | null = null,
+  ) => judgeConsoleProps(models, now, session, notice, confirm, confirmRuling, confirmWithdrawal);
+
+
+  const page = (props: JudgeConsoleProps) => String(<JudgePage {...props} stream={`/judge/stream?after=${models.position}`} signal={judgeVersion(models)} />);
+
+  const run = (c: Context, scope: string, decide: Parameters<typeof runCommand>[3]['decide']) => {
+    const session = auth.current(c);
+    return runCommand(c, ledger, session, {
+      scope,
+      decide,
+      fragment: (notice) => String(<JudgeConsole {...consoleProps(session, notice)} />),
+      page: (notice) => page(consoleProps(session, notice)),
+      redirect: '/judge',
+    });
+  };
+
+  app.get('/', async (c) => c.html(page({ ...consoleProps(auth.current(c)), sessions: await auth.sessionList(auth.current(c)) })));
+  // The console alone: what the live page fetches when its stream says something changed.
+  app.get('/console', (c) => c.html(String(<JudgeConsole {...consoleProps(auth.current(c))} />)));
+
+  /** The ruling a request asks for, read and checked against the claim, without recording it. */
+  function ruling(c: Context, input: Record<string, unknown>, judge: string) {
+    const gameId = c.req.param('gameId')!;
+    const claimId = c.req.param('claimId')!;
+    const { upheld: raw, note } = parseFields(input, RulingFields);
+    const upheld = raw === true || raw === 'yes' || raw === 'true' ? true : raw === false || raw === 'no' || raw === 'false' ? false : null;
+    if (upheld === null) throw new CommandError(`claim ${claimId}: choose uphold or deny (upheld must be yes or no, not ${JSON.stringify(raw ?? null)})`);
+    const decision = giveRuling(models, { gameId, claimId, upheld, note, judge });
+    const game = gameById(models, gameId)!;
+    const claim = game.claims.find((x) => x.claimId === claimId)!;
+    return { gameId, claimId, upheld, note, decision, game, claim };
+  }
+
+  /**
+   * A form asks first: the console shows what the action will do and records it only when the
+   * form comes back with confirm=yes; `ask` reads and checks the request and gives the console to
+   * show. An API client's request is its own confirmation: null, go on and record.
+   */
+  async function askFirst(c: Context, ask: (input: Record<string, unknown>, session: Session) => JudgeConsoleProps): Promise<Response | null> {
+    if (wantsJson(c)) return null;
+    const session = auth.current(c);
+    const show = (props: JudgeConsoleProps, status: 200 | 400 | 403 | 404 | 409 = 200) =>
+      c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props), status);
+    try {
+      const input = await readInput(c);
+      return input.confirm === 'yes' ? null : show(ask(input, session));
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      return show(consoleProps(session, { error: refusal.message }), refusal.status as 400 | 403 | 404 | 409);
+    }
+  }
+
+  app.post('/games/:gameId/claims/:claimId/ruling', async (c) => {
+    const asked = await askFirst(c, (input, session) => {
+      const r = ruling(c, input, session.name);
+      const claim = `Renege claimed against ${SEAT_NAMES[r.claim.seat]} in ${gameLabel(models, r.game)}, hand ${r.claim.hand}${r.claim.trick !== null ? `, trick ${r.claim.trick}` : ''}.`;
+      const rules = resolveRules(r.game.rules);
+      return consoleProps(session, {}, null, { gameId: r.gameId, claimId: r.claimId, upheld: r.upheld, note: r.note, claim, effect: renegePenaltyText(rules.options, rules.name) });
+    });
+    if (asked) return asked;
+    return run(c, 'ruling', (input, current) => {
+      const { upheld, decision, game, claim } = ruling(c, input, current.name);
+      return { decision, done: `${upheld ? 'Upheld' : 'Denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (${gameLabel(models, game)}).` };
+    });
+  });
+
+  app.post('/time', (c) =>
+    run(c, 'time', (input) => {
+      const { tournamentId, matchId } = parseFields(input, sentAsParts(input, 'tournamentId', 'matchId') ? TimeParts : TimeChoice);
+      const match = tournamentById(models, tournamentId)?.model.matches.find((m) => m.matchId === matchId);
+      const where = match ? `${match.table !== null ? `table ${match.table}, ` : ''}${match.label}` : `match ${matchId}`;
+      return { decision: callTime(models, { tournamentId, matchId, at: now() }), done: `Time called at ${where}.` };
+    }),
+  );
+
+  /** The disqualification a request asks for, read and checked, without recording it. */
+  function disqualification(input: Record<string, unknown>): PendingDisqualification {
+    const { tournamentId, teamId, kind: chosen, reason } = parseFields(input, sentAsParts(input, 'tournamentId', 'teamId') ? DisqualifyParts : DisqualifyChoice);
+    const kind = chosen as PendingDisqualification['kind'];
+    // Decided now, so a team that cannot be put out is refused before the confirmation is asked.
+    disqualifyTeam(models, { tournamentId, teamId, reason, kind });
+    const tournament = tournamentById(models, tournamentId)!.model;
+    const forfeits = tournament.matches.filter((m) => m.teams.includes(teamId) && (m.status === 'ready' || m.status === 'live' || m.status === 'waiting')).length;
+    return { tournamentId, teamId, team: teamName(models, tournamentId, teamId), tournament: tournament.name, kind, reason, forfeits };
+  }
+
+  app.post('/disqualify', async (c) => {
+    const asked = await askFirst(c, (input, session) => consoleProps(session, {}, disqualification(input)));
+    if (asked) return asked;
+    return run(c, 'disqualify', (input) => {
+      const pending = disqualification(input);
+      return {
+        decision: disqualifyTeam(models, { tournamentId: pending.tournamentId, teamId: pending.teamId, reason: pending.reason, kind: pending.kind }),
+        done: `${pending.team} is out of ${pending.tournament} (${pending.kind}).`,
+      };
+    });
+  });
+
+  app.post('/corrections', (c) =>
+    run(c, 'correction', (input, session) => {
+      const { gameId, NS, EW, reason } = parseFields(input, CorrectionFields);
+      const game = gameById(models, gameId);
+      const label = game ? gameLabel(models, game) : `game ${gameId}`;
+      const names = game ? { NS: teamName(models, game.tournamentId, game.teams.NS), EW: teamName(models, game.tournamentId, game.teams.EW) } : { NS: 'North–South', EW: 'East–West' };
+      return { decision: correctScore(models, { gameId, points: { NS, EW }, reason, judge: session.name }), done: `Corrected ${label}: ${names.NS} ${signed(NS)}, ${names.EW} ${signed(EW)}.` };
+    }),
+  );
+
+  /** The withdrawal a request asks for, read and checked, without recording it. */
+  function withdrawal(input: Record<string, unknown>, session: Session): PendingWithdrawal & { decision: Decision } {
+    const { kind, gameId, claimId, correction, reason: why } = parseFields(input, WithdrawalFields);
+    const refused = REFUSED_KINDS[kind];
+    if (refused) throw new CommandError(`${refused}.`, 409);
+    if (kind && kind !== 'renege' && kind !== 'correction') throw new CommandError(`kind must be renege or correction (or one of ${Object.keys(REFUSED_KINDS).join(', ')}, which are not withdrawn), not '${kind}'`);
+    if (Boolean(claimId) === (correction !== null)) throw new CommandError(`game ${gameId}: name the ruling to withdraw: a claimId for a renege ruling or a correction (its ledger position) for a score correction, one of the two`);
+    const ref = claimId ? { claimId } : { correction: correction! };
+    const decision = withdrawRuling(models, { gameId, ...ref, reason: why, judge: session.name });
+    const line = judgeConsoleProps(models, now, session).rulings.find((r) => r.withdraw?.gameId === gameId && (claimId ? r.withdraw.claimId === claimId : r.withdraw.correction === correction));
+    return { gameId, ...ref, ruling: line ? `${line.judge} ${line.text}.` : '', effect: line?.effect ?? '', reason: why.trim(), decision };
+  }
+
+  app.post('/withdrawals', async (c) => {
+    const asked = await askFirst(c, (input, session) => {
+      const { decision: _, ...pending } = withdrawal(input, session);
+      return consoleProps(session, {}, null, null, pending);
+    });
+    if (asked) return asked;
+    return run(c, 'withdrawal', (input, session) => {
+      const pending = withdrawal(input, session);
+      return { decision: pending.decision, done: `Withdrawn: ${pending.ruling} It no longer counts.` };
+    });
+  });
+
+  app.post('/results', (c) =>
+    run(c, 'result', (input, session) => {
+      const { gameId, winner, reason } = parseFields(input, sentAsParts(input, 'gameId', 'winner') ? ResultParts : ResultChoice);
+      const game = gameById(models, gameId);
+      if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
+      return {
+        decision: correctGameResult(models, { tournamentId: game.tournamentId ?? '', gameId, winner, reason, judge: session.name }),
+        done: `${gameLabel(models, game)} now goes to ${teamName(models, game.tournamentId, winner)}.`,
+      };
+    }),
+  );
+
+  return app;
+}

@@ -1,0 +1,263 @@
+/**
+ * `spades serve` (what `npm start` runs): the server on PORT (default 3000) over the ledger in
+ * DATA_DIR (default ./data), or in PostgreSQL when DATABASE_URL names it (serve-backends.ts).
+ * On an empty ledger it sets up a demo tournament and lets bots play its tables at a watchable
+ * pace; a restart continues where the ledger stopped. `--demo progressive` sets up a 12-player
+ * progressive evening (tournament-spades) instead, or beside a ledger's existing events, whose
+ * bots seat each round as the last one ends, so the movement shows on the venue screen.
+ */
+import { serve } from '@hono/node-server';
+import { asServed } from '../../events/store/sqlite/served-ledger.ts';
+import type { Decision, Ledger, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { ReadModels } from '../../events/projections.ts';
+import { LedgerReadError } from '../../events/store/sqlite/ledger.ts';
+import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/sqlite/event-store.ts';
+import { CommandError } from '../commands/commands.ts';
+import { createApp } from '../app/app.ts';
+import { openBackend } from './serve-backends.ts';
+import { ledgerTarget } from '../cli/ledger-target.ts';
+import { randomBytes } from 'node:crypto';
+import { tableCount } from '../auth/table-codes.ts';
+import { type CliIo, UsageError } from '../cli/io.ts';
+import { createTournament, registerPlayer, registerTeam, startTournament } from '../commands/tournament-commands.ts';
+import { driveServedTables, nextEntry } from './table-driver.ts';
+import { tournamentLinks } from '../../views/tournament-home.tsx';
+
+export const DEMO_TOURNAMENT = 'demo';
+const DEMO_SEED = 'pitt-boss-demo';
+/** The progressive evening `--demo progressive` sets up. */
+export const PROGRESSIVE_DEMO = 'evening';
+const PROGRESSIVE_SEED = 'progressive-demo';
+export type DemoKind = 'pitt-boss' | 'progressive';
+const DEMO_KINDS: readonly DemoKind[] = ['pitt-boss', 'progressive'];
+
+// Twelve players, three tables; a prize category each for the high male / high female prizes.
+const EVENING_PLAYERS: [string, 'male' | 'female'][] = [
+  ['Ana', 'female'], ['Ben', 'male'], ['Cy', 'male'], ['Dee', 'female'], ['Eli', 'male'], ['Fay', 'female'],
+  ['Gus', 'male'], ['Hana', 'female'], ['Ike', 'male'], ['Jo', 'female'], ['Kai', 'male'], ['Lia', 'female'],
+];
+
+const DEMO_TEAMS: [string, [string, string]][] = [
+  ['Big Joker Energy', ['Ana', 'Ben']],
+  ['Books & Bags', ['Cy', 'Dee']],
+  ['Set Them Twice', ['Eli', 'Fay']],
+  ['Nil Desperandum', ['Gus', 'Hana']],
+  ['The Renegers', ['Ike', 'Jo']],
+  ['Spade Runners', ['Kai', 'Lia']],
+  ['Boston Tea Party', ['Max', 'Nia']],
+  ['Cut Card Crew', ['Oz', 'Pam']],
+  ['Deuce Wild', ['Quin', 'Rae']],
+  ['Board & Bored', ['Sam', 'Tia']],
+  ['First Seven', ['Uma', 'Vic']],
+  ['Trump Card', ['Wes', 'Xia']],
+  ['Sandbaggers', ['Yan', 'Zoe']],
+  ['Little Joker', ['Abe', 'Bea']],
+  ['Ten for Two Hundred', ['Cal', 'Dot']],
+  ['Off Suit', ['Ed', 'Flo']],
+];
+
+type DemoStep = [commandId: string, decide: (models: ReadModels) => Decision | Decision[]];
+
+/**
+ * The demo's set-up: a 16-team pitt-boss event, registered and seeded from a recorded seed. Each
+ * step has its own command id, so a second server starting on the same ledger at the same moment
+ * finds each step done (or loses its race for it) instead of setting the demo up twice.
+ */
+function demoSteps(kind: DemoKind = 'pitt-boss'): DemoStep[] {
+  if (kind === 'progressive') {
+    const tournamentId = PROGRESSIVE_DEMO;
+    return [
+      ['evening-create', (models) => createTournament(models, { tournamentId, name: 'Progressive Evening (demo)', format: 'tournament-spades', options: { rounds: 4 } })],
+      ...EVENING_PLAYERS.map(([name, gender]): DemoStep => [`evening-register-${name}`, (models) => registerPlayer(models, { tournamentId, playerId: name.toLowerCase(), name, gender })]),
+      ['evening-start', (models) => startTournament(models, { tournamentId, seed: PROGRESSIVE_SEED })],
+    ];
+  }
+  const tournamentId = DEMO_TOURNAMENT;
+  return [
+    ['demo-create', (models) => createTournament(models, { tournamentId, name: 'Pitt Boss Spades (demo)', format: 'pitt-boss' })],
+    ...DEMO_TEAMS.map(([name, players], i): DemoStep => [`demo-register-${i + 1}`, (models) => registerTeam(models, { tournamentId, teamId: `team-${i + 1}`, name, players })]),
+    ['demo-start', (models) => startTournament(models, { tournamentId, seed: DEMO_SEED })],
+  ];
+}
+
+const lostRace = (error: unknown) => error instanceof VersionConflictError || error instanceof CommandError;
+
+/** Sets up the demo on a SQLite ledger (see `demoSteps`). */
+export function createDemo(ledger: Ledger, kind: DemoKind = 'pitt-boss'): void {
+  for (const [commandId, decide] of demoSteps(kind)) {
+    try {
+      ledger.execute(decide, { commandId });
+    } catch (error) {
+      if (!lostRace(error)) throw error;
+      ledger.sync();
+    }
+  }
+}
+
+/**
+ * Sets up the demo on either back end (see `demoSteps`). Says whether this process created it,
+ * rather than finding it created by another.
+ */
+export async function createServedDemo(ledger: ServedLedger, kind: DemoKind = 'pitt-boss'): Promise<boolean> {
+  let created = false;
+  for (const [commandId, decide] of demoSteps(kind)) {
+    try {
+      const results = await ledger.append(decide, { commandId });
+      if (commandId === 'demo-create' || commandId === 'evening-create') created = results.length > 0 && !results.some((r) => r.duplicate);
+    } catch (error) {
+      if (!lostRace(error)) throw error;
+      await ledger.sync();
+    }
+  }
+  return created;
+}
+
+/**
+ * One step of the demo's bots at every table, when `mayPlay` says this process is the one to
+ * play them (on PostgreSQL, the holder of the demo's lease). While the ledger cannot be written
+ * (a full disk, a read-only file, a lost database) the bots pause: each tick makes one attempt,
+ * and they carry on once it is recorded. A tick still under way when the next is due is let
+ * finish. Nothing they do can end the process.
+ */
+export function demoBots(
+  given: ServedLedger | Ledger,
+  notice: (line: string) => void,
+  mayPlay: () => boolean | Promise<boolean> = () => true,
+  kind: DemoKind = 'pitt-boss',
+): () => Promise<void> {
+  const ledger = asServed(given);
+  let paused: string | null = null;
+  let running = false;
+  const tournamentId = kind === 'progressive' ? PROGRESSIVE_DEMO : DEMO_TOURNAMENT;
+  const seed = kind === 'progressive' ? PROGRESSIVE_SEED : DEMO_SEED;
+  const drive = () => driveServedTables(ledger, { tournamentId, seed, renegeChance: kind === 'progressive' ? 0 : 0.001 });
+  return async () => {
+    if (running) return;
+    running = true;
+    try {
+      if (!(await mayPlay())) return;
+      if (paused) {
+        // One entry tells whether the ledger takes writes again.
+        const game = Object.values(ledger.models.games).find((g) => g.tournamentId === tournamentId && !g.winner);
+        if (game) await ledger.append((models) => nextEntry(ledger, models.games[game.gameId]!, { seed }) ?? [], { meta: { by: 'table-bot' } });
+        else await drive();
+        notice('demo tables: the ledger takes entries again; the bots carry on');
+        paused = null;
+        return;
+      }
+      await drive();
+    } catch (error) {
+      if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError) {
+        if (paused === null) notice(`demo tables paused: ${error.message}`);
+        paused = error.message;
+        return;
+      }
+      if (error instanceof CommandError || error instanceof VersionConflictError || error instanceof CommandIdReusedError) return;
+      notice(`demo tables: ${(error as Error).message}`);
+    } finally {
+      running = false;
+    }
+  };
+}
+
+interface ServeOptions {
+  port: number;
+  dataDir: string;
+  demo: boolean;
+  /** Which demo: the pitt-boss bracket, or a progressive evening (`--demo progressive`). */
+  demoKind: DemoKind;
+  /** Milliseconds between entries at each table. */
+  paceMs: number;
+}
+
+/** The options as `spades serve` was given them (see its entry in cli/command-table.ts). */
+interface ServeArguments {
+  values: { 'no-demo'?: boolean; demo?: string; pace?: string };
+}
+
+function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeOptions {
+  const options: ServeOptions = {
+    port: 3000,
+    dataDir: env.DATA_DIR || './data',
+    demo: values['no-demo'] !== true,
+    demoKind: 'pitt-boss',
+    paceMs: 1000,
+  };
+  if (values.demo !== undefined) {
+    if (!DEMO_KINDS.includes(values.demo as DemoKind)) throw new UsageError(`--demo is ${DEMO_KINDS.join(' or ')}, not '${values.demo}'`);
+    if (values['no-demo']) throw new UsageError('--demo and --no-demo cannot both be given');
+    options.demoKind = values.demo as DemoKind;
+  }
+  if (env.PORT !== undefined) {
+    if (!/^\d+$/.test(env.PORT) || Number(env.PORT) > 65535) throw new UsageError(`PORT must be a port number (0–65535), not '${env.PORT}'`);
+    options.port = Number(env.PORT);
+  }
+  if (values.pace !== undefined) {
+    if (!/^\d+$/.test(values.pace)) throw new UsageError(`--pace takes milliseconds between entries at a table, not '${values.pace}'`);
+    options.paceMs = Number(values.pace);
+  }
+  return options;
+}
+
+/** Runs the server until the process is stopped. */
+export async function run(args: ServeArguments, io: CliIo): Promise<number> {
+  const options = readOptions(args, process.env);
+  const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir);
+  const { ledger, auth } = backend;
+  const fresh = (await ledger.head()).position === 0;
+  // A progressive evening asked for by name is set up beside whatever the ledger holds.
+  const wanted = options.demo && (fresh || (options.demoKind === 'progressive' && !ledger.models.tournaments[PROGRESSIVE_DEMO]));
+  const created = wanted && (await createServedDemo(ledger, options.demoKind)) && fresh;
+  const { app, broadcaster } = createApp({ ledger, auth });
+  // The demo's sign-ins are made with the ledger, and their passwords shown only then, by the
+  // process that set the demo up (others starting on the same database at once find it made).
+  const logins: string[] = [];
+  if (created) {
+    for (const [name, role] of [['Demo Director', 'director'], ['Demo Judge', 'judge']] as const) {
+      const password = randomBytes(9).toString('base64url');
+      await auth.users.add(name, role, password);
+      logins.push(`  ${role} sign-in:  name '${name}', password '${password}'`);
+    }
+  }
+  const events = (await ledger.head()).position;
+
+  // What the first lines say of sign-in, read before listening: the accounts and the table codes.
+  const current = ledger.models.currentTournament;
+  const accounts = (await auth.users.list()).length;
+  const codes = current ? await auth.tableCodes(current, tableCount(ledger.models, current)) : [];
+  const server = serve({ fetch: app.fetch, port: options.port }, (info) => {
+    const base = `http://localhost:${info.port}`;
+    const lines = [`Spades ledger: ${backend.where} (${events} events)`, `Listening on ${base}`];
+    if (current) {
+      const links = tournamentLinks(current);
+      const game = Object.values(ledger.models.games).find((g) => g.tournamentId === current);
+      lines.push(`  venue screen:  ${base}${links.screen}`, `  standings:     ${base}${links.leaderboard}`, `  bracket:       ${base}${links.bracket}`);
+      if (game) lines.push(`  a table:       ${base}${links.table(game.gameId)}`);
+    }
+    lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
+    if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
+    else if (accounts === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
+    if (current) lines.push(`Table codes (scorekeepers join at ${base}/join): ${codes.map((code, i) => `${i + 1}: ${code}`).join(', ')}`);
+    if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
+    io.stdout(lines.join('\n') + '\n');
+  });
+
+  let timer: NodeJS.Timeout | null = null;
+  const demoId = options.demoKind === 'progressive' ? PROGRESSIVE_DEMO : DEMO_TOURNAMENT;
+  if (options.demo && ledger.models.tournaments[demoId]) {
+    const bots = demoBots(ledger, (line) => io.stderr(`${line}\n`), backend.mayPlay, options.demoKind);
+    timer = setInterval(() => void bots(), options.paceMs);
+  }
+
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      if (timer) clearInterval(timer);
+      broadcaster.close();
+      server.close();
+      void backend.close().finally(resolve);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  return 0;
+}
