@@ -7,6 +7,11 @@
  * rooms those routes share, the app that assembles them, `spades serve` and the command line.
  * Which room may import which is held below, so a route's helper that another kind of user
  * comes to need moves to a shared room instead of tying two users' routes together.
+ *
+ * The ledger's stores each have a folder (events/store/sqlite, events/store/postgres) behind one
+ * interface (events/store/served-ledger.ts, with append.ts what both stores share): neither store
+ * imports the other, the interface imports neither, and the rooms of routes and what they share
+ * reach the ledger only through the interface.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -86,6 +91,22 @@ function brokenRules(file: string, target: string): string[] {
   const to = roomOf(target);
   if (!from || !to || from === to) return [];
   return ROOM_RULES.filter(({ forbids }) => forbids(from, to)).map(({ rule }) => rule);
+}
+
+const STORES = ['events/store/sqlite', 'events/store/postgres'];
+/** Rooms that see only the ledger's interface, never a store of their own choosing. */
+const STORE_BLIND = [...ROUTES.filter((room) => room !== 'audit'), 'commands', 'http', 'live'];
+
+/** The store rules an import from `file` of `target` breaks. */
+function brokenStoreRules(file: string, target: string): string[] {
+  const store = STORES.find((folder) => under(folder)(target));
+  if (!store) return [];
+  const broken: string[] = [];
+  const from = STORES.find((folder) => under(folder)(file));
+  if (from && from !== store) broken.push('neither store imports the other');
+  if (file === 'events/store/served-ledger.ts' || file === 'events/store/append.ts') broken.push('the interface imports no store');
+  if (STORE_BLIND.includes(roomOf(file) ?? '')) broken.push('routes and what they share reach the ledger only through its interface');
+  return broken;
 }
 
 /** Where bin/compiled.js sets import.meta.url in a compiled module, as a path from the root. */
@@ -169,6 +190,21 @@ describe('source layout', () => {
       ['server/cli/import.ts', 'server/audit/replay-check.ts'],
     ];
     for (const [file, target] of allowed) expect(brokenRules(file, target), `${file} → ${target}`).toEqual([]);
+  });
+
+  it('keeps each store in its folder behind the one ledger interface', () => {
+    const files = [...sources('server'), ...sources('events'), ...sources('bench'), ...sources('test')];
+    const broken = files.flatMap((file) => importsOf(file).flatMap((target) => brokenStoreRules(file, target).map((rule) => `${file} imports ${target}: ${rule}`)));
+    expect(broken).toEqual([]);
+    expect(sources('events/store/sqlite').length).toBeGreaterThan(0);
+    expect(sources('events/store/postgres').length).toBeGreaterThan(0);
+    // Each rule, seen to catch the import it is about.
+    expect(brokenStoreRules('events/store/postgres/event-store.ts', 'events/store/sqlite/event-store.ts')).toEqual(['neither store imports the other']);
+    expect(brokenStoreRules('events/store/served-ledger.ts', 'events/store/sqlite/ledger.ts')).toEqual(['the interface imports no store']);
+    expect(brokenStoreRules('server/entry/entry-routes.tsx', 'events/store/postgres/served-ledger.ts')).toEqual(['routes and what they share reach the ledger only through its interface']);
+    expect(brokenStoreRules('server/http/run-command.ts', 'events/store/sqlite/event-store.ts')).toEqual(['routes and what they share reach the ledger only through its interface']);
+    expect(brokenStoreRules('server/entry/entry-routes.tsx', 'events/store/served-ledger.ts')).toEqual([]);
+    expect(brokenStoreRules('server/serve/serve-backends.ts', 'events/store/postgres/served-ledger.ts')).toEqual([]);
   });
 
   it('keeps every module that reads its own location as deep as compiled modules say they are', () => {

@@ -6,10 +6,10 @@
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { AppendRefusedError, VersionConflictError } from '../../events/store/sqlite/event-store.ts';
+import { AppendRefusedError, VersionConflictError } from '../../events/store/append.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
-import type { ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { BusyError, type ExportTarget, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';
 import type { PastView } from './past-views.tsx';
 import { standingsCsv } from './standings-csv.ts';

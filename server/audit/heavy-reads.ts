@@ -7,9 +7,10 @@
  */
 import { Worker } from 'node:worker_threads';
 import { type SqliteServedLedger, asServed } from '../../events/store/sqlite/served-ledger.ts';
-import type { DigestCheck } from '../../events/store/sqlite/event-store.ts';
+import type { DigestCheck } from '../../events/store/append.ts';
 import type { ChainReport } from '../../events/hash-chain.ts';
-import type { Ledger, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { ServedLedger } from '../../events/store/served-ledger.ts';
+import type { Ledger } from '../../events/store/sqlite/ledger.ts';
 import type { PostgresLedger } from '../../events/store/postgres/served-ledger.ts';
 import { pgDigestAgainst } from './pg-heavy-reads.ts';
 import { type ChainCheck, type LedgerReader, createLedgerReader, digestAgainst } from './ledger-reader.ts';

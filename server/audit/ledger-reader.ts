@@ -9,7 +9,8 @@
  * tables' entries or the screens, nor their garbage collection.
  */
 import type { LedgerDatabase } from '../../events/store/sqlite/database.ts';
-import { type DigestCheck, createEventStore, ledgerHead } from '../../events/store/sqlite/event-store.ts';
+import { type DigestCheck } from '../../events/store/append.ts';
+import { createEventStore, ledgerHead } from '../../events/store/sqlite/event-store.ts';
 import { domainEvents } from '../../events/domain-events.ts';
 import { type ChainHead, type ChainReport, type ChainVerifier, type ChainedRow, GENESIS_HASH, chainVerifier, parseDigest } from '../../events/hash-chain.ts';
 import { pageFolder } from '../../events/store/sqlite/ledger.ts';

@@ -7,10 +7,10 @@
  * most every `fullEveryMs`, as the SQLite reader's does.
  */
 import { sql } from 'kysely';
-import type { DigestCheck } from '../../events/store/sqlite/event-store.ts';
+import type { DigestCheck } from '../../events/store/append.ts';
 import { type ChainReport, type ChainVerifier, GENESIS_HASH, chainVerifier, parseDigest } from '../../events/hash-chain.ts';
 import { exportLine } from '../../events/ledger-file.ts';
-import { foldEvents } from '../../events/store/sqlite/ledger.ts';
+import { foldEvents } from '../../events/store/served-ledger.ts';
 import type { PgEventStore } from '../../events/store/postgres/event-store.ts';
 import { type ReadModels, emptyModels } from '../../events/projections.ts';
 import type { ChainCheck, PastTournament } from './ledger-reader.ts';

@@ -9,7 +9,7 @@
  * (seating a match, a progressive round) the row is held to the state that command checks.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { Decision } from '../../events/store/sqlite/ledger.ts';
+import type { Decision } from '../../events/store/served-ledger.ts';
 import { type ReadModels, applyEvent, emptyModels } from '../../events/projections.ts';
 import { gameStream, matchStream, tournamentStream } from '../../events/streams.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';

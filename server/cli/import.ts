@@ -7,7 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type CliIo, UsageError } from './io.ts';
 import { LedgerFileError, defaultDatabasePath } from '../../events/store/sqlite/database.ts';
-import { AppendRefusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/sqlite/event-store.ts';
+import { AppendRefusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { formatDigest } from '../../events/hash-chain.ts';
 import { type Ledger, openLedger } from '../../events/store/sqlite/ledger.ts';

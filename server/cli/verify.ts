@@ -7,7 +7,8 @@
  * 2 for bad input.
  */
 import { type CliIo, UsageError } from './io.ts';
-import { type DigestCheck, checkDigest, verifyChain } from '../../events/store/sqlite/event-store.ts';
+import { type DigestCheck } from '../../events/store/append.ts';
+import { checkDigest, verifyChain } from '../../events/store/sqlite/event-store.ts';
 import { type ChainReport, DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
 import { checkPostgresDigest, recordedPostgresImports } from '../../events/store/postgres/ledger-tools.ts';
 import { type RecordedImport, recordedImports } from '../../events/ledger-file.ts';

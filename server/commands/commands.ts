@@ -7,7 +7,7 @@ import { type Seat, SEATS, cardName, isSeat, parseCard, seatAfter, teamOf } from
 import { type Bid, allowedBids, bidValue, parseBid, teamBidProblem } from '../../engine/bid.ts';
 import { deckFor, inDeck } from '../../engine/deck.ts';
 import { resolveRules } from '../../engine/rules.ts';
-import type { Decision } from '../../events/store/sqlite/ledger.ts';
+import type { Decision } from '../../events/store/served-ledger.ts';
 import { gameStream } from '../../events/streams.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel } from '../../events/read-models.ts';

@@ -11,7 +11,7 @@ import { type FirstDealerDraw, clockForMatch, firstDealerFrom, rulesForMatch, ru
 import { nextDealer } from '../../engine/game.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { gameStream, matchGameId, matchStream, tournamentStream } from '../../events/streams.ts';
-import type { Decision } from '../../events/store/sqlite/ledger.ts';
+import type { Decision } from '../../events/store/served-ledger.ts';
 import { progressiveMatchId } from '../../events/progressive-projection.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';

@@ -8,7 +8,7 @@
  */
 import { type GroupDrawInput, type RoundGroup, decideByes, nextRoundPlan, pairRound } from '../../engine/bracket-rounds.ts';
 import { tournamentStream } from '../../events/streams.ts';
-import type { Decision } from '../../events/store/sqlite/ledger.ts';
+import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { CommandError } from './commands.ts';
 import { tournamentOf } from './tournament-commands.ts';

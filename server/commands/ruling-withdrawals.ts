@@ -11,7 +11,7 @@
  * withdrawn; `REFUSED_KINDS` says why, in the words a judge reads.
  */
 import type { Team } from '../../engine/cards.ts';
-import type { Decision } from '../../events/store/sqlite/ledger.ts';
+import type { Decision } from '../../events/store/served-ledger.ts';
 import { evolveGame } from '../../events/game-projection.ts';
 import { gameStream } from '../../events/streams.ts';
 import type { ReadModels } from '../../events/projections.ts';

@@ -13,7 +13,7 @@ import { initialSeating } from '../../engine/progressive.ts';
 import { resolveRules, RulesError } from '../../engine/rules.ts';
 import { type DrawRound, drawBye, randomSeeding, withByesTo } from '../../engine/seeding.ts';
 import { tournamentStream } from '../../events/streams.ts';
-import type { Decision } from '../../events/store/sqlite/ledger.ts';
+import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { type FormatId, type FormatOptions, formatOptions } from '../../engine/formats.ts';
-import type { ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../../views/director-pages.tsx';
 import type { Auth } from '../auth/auth.ts';
 import { refuse, wantsJson } from '../http/refusals.ts';

@@ -4,7 +4,7 @@
  * preview's seeds, round 1's matches and byes (or a progressive evening's first seating) are
  * those the confirmation records. Nothing here writes.
  */
-import type { Decision } from '../../events/store/sqlite/ledger.ts';
+import type { Decision } from '../../events/store/served-ledger.ts';
 import { evolveTournament, type TournamentState } from '../../events/tournament-projection.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { tournamentOf } from '../commands/tournament-commands.ts';

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { type Seat, SEATS } from '../../engine/cards.ts';
-import type { Decision, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import { Layout } from '../../views/layout.tsx';
 import { type EntryPanelProps, EntryPanel, SEAT_NAMES } from '../../views/entry-table.tsx';

@@ -3,8 +3,8 @@
  * for API clients and as a short page (or fragment) for browsers.
  */
 import type { Context } from 'hono';
-import { LedgerReadError } from '../../events/store/sqlite/ledger.ts';
-import { AppendRefusedError, CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/sqlite/event-store.ts';
+import { LedgerReadError } from '../../events/store/served-ledger.ts';
+import { AppendRefusedError, CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { CommandError } from '../commands/commands.ts';
 

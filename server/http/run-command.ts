@@ -5,9 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'hono';
-import type { Decision, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
 import { canonicalJson } from '../../events/hash-chain.ts';
-import { CommandIdReusedError } from '../../events/store/sqlite/event-store.ts';
+import { CommandIdReusedError } from '../../events/store/append.ts';
 import { CommandError } from '../commands/commands.ts';
 import { readInput } from './request-input.ts';
 import { refusalOf, wantsJson } from './refusals.ts';

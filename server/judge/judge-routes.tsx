@@ -6,7 +6,7 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { Decision, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
 import { type JudgeConsoleProps, type PendingDisqualification, type PendingRuling, type PendingWithdrawal, JudgeConsole, JudgePage } from '../../views/judge-console.tsx';
 import { SEAT_NAMES } from '../../views/entry-table.tsx';
 import type { Auth } from '../auth/auth.ts';

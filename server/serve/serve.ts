@@ -8,10 +8,11 @@
  */
 import { serve } from '@hono/node-server';
 import { asServed } from '../../events/store/sqlite/served-ledger.ts';
-import type { Decision, Ledger, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
+import type { Ledger } from '../../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
-import { LedgerReadError } from '../../events/store/sqlite/ledger.ts';
-import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/sqlite/event-store.ts';
+import { LedgerReadError } from '../../events/store/served-ledger.ts';
+import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { CommandError } from '../commands/commands.ts';
 import { createApp } from '../app/app.ts';
 import { openBackend } from './serve-backends.ts';

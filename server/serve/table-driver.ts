@@ -13,14 +13,15 @@ import { deckFor, TRUMPS } from '../../engine/deck.ts';
 import { createRandom } from '../../engine/random.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { handSoFar, nextBidder } from '../../events/game-projection.ts';
-import type { Decision, Ledger, ServedLedger } from '../../events/store/sqlite/ledger.ts';
+import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
+import type { Ledger } from '../../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import type { MatchModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../../engine/formats.ts';
 import { CommandError, claimRenege, dealHand, makeBid, playCard } from '../commands/commands.ts';
-import { CommandIdReusedError, VersionConflictError } from '../../events/store/sqlite/event-store.ts';
+import { CommandIdReusedError, VersionConflictError } from '../../events/store/append.ts';
 import { callTime, startMatch, startNextGame, startRound } from '../commands/match-commands.ts';
 import { drawRound, roundToDraw } from '../commands/round-commands.ts';
 

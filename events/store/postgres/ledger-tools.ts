@@ -9,7 +9,7 @@ import type { DigestCheck, RecordedEvent } from '../append.ts';
 import { LedgerUnavailableError } from '../append.ts';
 import { type ChainReport, GENESIS_HASH, parseDigest } from '../../hash-chain.ts';
 import { IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportLine } from '../../ledger-file.ts';
-import { LedgerReadError, projected } from '../sqlite/ledger.ts';
+import { LedgerReadError, projected } from '../served-ledger.ts';
 import {
   type PgEventStore,
   connectionLost,
