@@ -4,6 +4,7 @@
  * processes driving the same tables at once record nothing decided from a stale view.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { foldPostgresModels } from '../events/store/postgres/ledger-tools.ts';
 import { type PostgresLedger, lease, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve/serve.ts';
@@ -164,4 +165,37 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
       await ledger.close();
     }
   }, 30_000);
+  it('starts from the read models stored beside the events, folding only what came after, and refuses a changed snapshot', async () => {
+    const url = await newDatabase();
+    const a = await openPostgresLedger({ url, snapshotEvery: 50 });
+    await createServedDemo(a);
+    for (let i = 0; i < 30; i++) await driveServedTables(a, { tournamentId: DEMO_TOURNAMENT, seed: 'snap' });
+    await a.snapshot();
+    const stored = a.models.position;
+    // Two more entries after the snapshot.
+    for (let i = 0; i < 2; i++) await driveServedTables(a, { tournamentId: DEMO_TOURNAMENT, seed: 'snap' });
+    const head = a.models.position;
+    const live = JSON.parse(JSON.stringify(a.models));
+    await a.store.kysely.deleteFrom('read_models' as never).execute();
+    await a.snapshot();
+    await a.close();
+    // The snapshot a close stores stands at the head: a fresh process folds nothing.
+    const progress: number[] = [];
+    const b = await openPostgresLedger({ url, onProgress: (done) => progress.push(done) });
+    expect(progress).toEqual([]);
+    expect(JSON.parse(JSON.stringify(b.models))).toEqual(live);
+    expect(head).toBeGreaterThan(stored);
+    expect((await b.verify()).ok).toBe(true);
+    // Bytes changed after they were written: refused with the reason, and folded again from the ledger.
+    await b.close();
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    await client.query(`UPDATE read_models SET state = replace(state, '"position":', '"position": ')`);
+    await client.end();
+    const notices: string[] = [];
+    const c = await openPostgresLedger({ url, onNotice: (line) => notices.push(line) });
+    expect(notices.join('\n')).toMatch(/does not match its digest/);
+    expect(JSON.parse(JSON.stringify(c.models))).toEqual(live);
+    await c.close();
+  }, 60_000);
 });
