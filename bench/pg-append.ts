@@ -16,7 +16,9 @@
  * 32 writers are 32 appends under way at once on one store, as one server process's requests
  * are, so they commit in groups (events/store/postgres/group-commit.ts); the same 32 writers as 32 stores of one
  * connection each stand for 32 processes, each bringing its own appends to the head lock.
- * SQLite's 32 writers are 32 worker threads, each with its own connection to one file. Each
+ * SQLite's 32 writers are 32 worker threads, each with its own connection to one file, as 32
+ * processes on one file would be; the same file within one server process, where its appends
+ * commit in groups, is measured by table entries (sqlite-served.ts). Each
  * PostgreSQL append figure is compared with SQLite's for the same writers (and the raw INSERT
  * with the single writer), as the median of ratios of rounds run back to back, so a slow patch of
  * the disk slows both sides of a pair alike. Beside each PostgreSQL rate is the mean number of
@@ -37,6 +39,7 @@ import { postgres, startPostgres } from '../test/fixtures/postgres.ts';
 import pg from 'pg';
 import { type Benchmark, type Figure, percentile, rateFigure, withGoal } from './harness.ts';
 import { type BenchEvent, event, registry } from './ledger.ts';
+import { sqliteServedFigures } from './sqlite-served.ts';
 
 const clock = () => '2026-01-01T00:00:00.000Z';
 
@@ -171,9 +174,11 @@ async function timed(work: () => Promise<unknown> | unknown): Promise<number> {
 export const pgAppendBench: Benchmark = {
   group: 'ledger on PostgreSQL',
   async run(): Promise<Figure[]> {
+    // Group commit within one process on the file, which needs no PostgreSQL.
+    const withinProcess = await sqliteServedFigures();
     if (!postgres.available) {
       console.log('  skipped: PostgreSQL\'s initdb, pg_ctl and postgres are not under /usr/lib/postgresql/*/bin (apt-get install postgresql to run it)');
-      return [];
+      return withinProcess;
     }
     const cluster = await startPostgres();
     const dir = mkdtempSync(join(tmpdir(), 'spades-pg-append-bench-'));
@@ -334,6 +339,7 @@ export const pgAppendBench: Benchmark = {
         batchFigure('pgShared', names.pgShared),
         conflictFigure(`PostgreSQL: conflicts met per event recorded, ${WRITERS} writers on one stream`, conflicts.pgShared),
         conflictFigure(`SQLite: conflicts met per event recorded, ${WRITERS} writers on one stream`, conflicts.sqliteShared),
+        ...withinProcess,
       ];
     } finally {
       await Promise.all(threads.map((t) => t.close()));
