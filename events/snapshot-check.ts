@@ -5,6 +5,7 @@
  * again from nothing up to each snapshot's position and compares the result with what is stored.
  */
 import { isDeepStrictEqual } from 'node:util';
+import { firstDifference } from './snapshot-difference.ts';
 import type { LedgerDatabase } from './store/sqlite/database.ts';
 import { domainEvents } from './domain-events.ts';
 import { type EventStore, createEventStore } from './store/sqlite/event-store.ts';
@@ -51,23 +52,4 @@ export function checkSnapshots(database: LedgerDatabase, onProgress?: (done: num
     if (isDeepStrictEqual(stored, folded)) return { ...report, ok: true };
     return { ...report, ok: false, difference: firstDifference(folded, stored, '') ?? 'its contents' };
   });
-}
-
-/** The path of the first value where `stored` is not what the chain folds to. */
-function firstDifference(folded: unknown, stored: unknown, path: string): string | null {
-  if (isDeepStrictEqual(folded, stored)) return null;
-  if (typeof folded !== 'object' || folded === null || typeof stored !== 'object' || stored === null || Array.isArray(folded) !== Array.isArray(stored)) {
-    return `${path || 'the models'}: the chain folds to ${brief(folded)}, the snapshot holds ${brief(stored)}`;
-  }
-  const keys = new Set([...Object.keys(folded), ...Object.keys(stored)]);
-  for (const key of keys) {
-    const inner = firstDifference((folded as Record<string, unknown>)[key], (stored as Record<string, unknown>)[key], path ? `${path}.${key}` : key);
-    if (inner) return inner;
-  }
-  return null;
-}
-
-function brief(value: unknown): string {
-  const text = JSON.stringify(value) ?? 'nothing';
-  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }

@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { checkPgSnapshots } from '../events/store/postgres/snapshots.ts';
+import { MODELS_VERSION } from '../events/store/served-ledger.ts';
 import { foldPostgresModels } from '../events/store/postgres/ledger-tools.ts';
 import { type PostgresLedger, lease, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve/serve.ts';
@@ -196,6 +198,21 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
     const c = await openPostgresLedger({ url, onNotice: (line) => notices.push(line) });
     expect(notices.join('\n')).toMatch(/does not match its digest/);
     expect(JSON.parse(JSON.stringify(c.models))).toEqual(live);
+    // `spades verify` folds the chain again up to the snapshot: the one stored on close holds exactly that.
     await c.close();
+    const d = await openPostgresLedger({ url });
+    expect(await checkPgSnapshots(d.store)).toEqual([{ name: MODELS_VERSION, position: head, inUse: true, ok: true }]);
+    // One rewritten with its digest recomputed, as whoever can write the database could: the fold tells.
+    await d.close();
+    const writer = new pg.Client({ connectionString: url });
+    await writer.connect();
+    await writer.query(`UPDATE read_models SET state = replace(state, '"name":"Pitt Boss Spades (demo)"', '"name":"Renamed"')`);
+    await writer.query(`UPDATE read_models SET digest = encode(sha256(convert_to(state, 'UTF8')), 'hex')`);
+    await writer.end();
+    const e = await openPostgresLedger({ url, onNotice: () => {} });
+    const [report] = await checkPgSnapshots(e.store);
+    expect(report).toMatchObject({ ok: false });
+    expect(report!.difference).toMatch(/Pitt Boss Spades \(demo\)/);
+    await e.close();
   }, 60_000);
 });

@@ -14,6 +14,7 @@ import { checkPostgresDigest, recordedPostgresImports } from '../../events/store
 import { type RecordedImport, recordedImports } from '../../events/ledger-file.ts';
 import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
 import { type SnapshotReport, checkSnapshots } from '../../events/snapshot-check.ts';
+import { checkPgSnapshots } from '../../events/store/postgres/snapshots.ts';
 
 /** What a verify asks of a ledger, whichever store holds it. */
 interface Audited {
@@ -31,7 +32,7 @@ export async function run({ values }: { values: { db?: string; digest?: string }
   const target = ledgerTarget('verify', values.db);
   if (target.kind === 'postgres') {
     return withPostgresLedger('verify', target, { existing: true }, (store) =>
-      verifyLedger(io, { name: target.name, verify: () => store.verifyChain(), checkDigest: (digest) => checkPostgresDigest(store, digest), snapshots: async () => [], imports: () => recordedPostgresImports(store) }, values.digest));
+      verifyLedger(io, { name: target.name, verify: () => store.verifyChain(), checkDigest: (digest) => checkPostgresDigest(store, digest), snapshots: () => checkPgSnapshots(store), imports: () => recordedPostgresImports(store) }, values.digest));
   }
   const database = openLedgerForReading('verify', target.path);
   try {
