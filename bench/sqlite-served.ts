@@ -1,9 +1,12 @@
 /**
  * Table entries through one server's ledger on the SQLite file (synchronous=FULL): each entry is
- * the whole command path short of HTTP (fold what the file holds, decide the next deal, bid or
- * card at a table as its scorekeeper would, append expecting the versions decided from, answer
- * once committed and folded), made through the served ledger the server uses, which commits the
- * appends that arrive together in one transaction (events/store/sqlite/served-ledger.ts).
+ * the server's whole command path short of HTTP (fold what the file holds, run the entry's
+ * command, dealHand, makeBid or playCard, against the models, append expecting the versions it
+ * was decided from, answer once committed and folded), made through the served ledger the server
+ * uses, which commits the appends that arrive together in one transaction
+ * (events/store/sqlite/served-ledger.ts). What each scorekeeper enters (the bots' deals, bids and
+ * cards) is worked out before the clock starts, on a copy of the ledger, as a scorekeeper's
+ * choice is made at the table and not by the server.
  *
  *   1 writer      one table's entry after another, each waiting for its answer
  *   32 at once    32 tables each entering as soon as its last entry was answered, as 32
@@ -13,81 +16,112 @@
  * mean number of appends each transaction carried beside them. The tournament (64 teams, 32 tables
  * of round 1) is set up with the same commands the director's desk uses.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { servedLedger } from '../events/store/sqlite/served-ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
-import { driveServedTables, driveTables, nextEntry } from '../server/serve/table-driver.ts';
+import { driveTables, nextEntry } from '../server/serve/table-driver.ts';
+import { dealHand, makeBid, playCard } from '../server/commands/commands.ts';
+import type { Decision } from '../events/store/served-ledger.ts';
+import type { ReadModels } from '../events/projections.ts';
 import { type Figure, percentile, rateFigure, withGoal } from './harness.ts';
 
 const TABLES = 32;
 const ROUNDS = 5;
 // Entries per round: by the single writer, and by each of the 32 tables.
-const SINGLE = 120;
+const SINGLE = 4 * TABLES;
 const EACH = 20;
 const TOURNAMENT = 'bench-cup';
 const SEED = 'bench-entries';
 
+/** One scorekeeper's entry, as the server's command for it runs against the models. */
+type Entry = (models: ReadModels) => Decision;
+
+/** The entry a bot's decision stands for: the same command a scorekeeper's request runs. */
+function entryOf(gameId: string, decision: Decision): Entry {
+  const [event] = decision.events;
+  const p = event!.payload as Record<string, unknown>;
+  switch (event!.type) {
+    case 'HandDealt':
+      return (m) => dealHand(m, { gameId, seed: p.seed as string });
+    case 'BidMade':
+      return (m) => makeBid(m, { gameId, seat: p.seat as string, bid: p.bid });
+    case 'CardPlayed':
+      return (m) => playCard(m, { gameId, seat: p.seat as string, card: p.card as string });
+    default:
+      throw new Error(`a table entry of type ${event!.type} was not expected`);
+  }
+}
+
 export async function sqliteServedFigures(): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'spades-served-bench-'));
-  const ledger = openLedger({ path: join(dir, 'ledger.db'), synchronous: 'FULL', onNotice: () => {} });
-  const served = servedLedger(ledger);
+  try {
+    return await measure(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function measure(dir: string): Promise<Figure[]> {
+  const path = join(dir, 'ledger.db');
+  const ledger = openLedger({ path, synchronous: 'FULL', onNotice: () => {} });
   try {
     ledger.execute((m) => createTournament(m, { tournamentId: TOURNAMENT, name: 'Bench Cup', format: 'pitt-boss' }));
     for (let i = 1; i <= TABLES * 2; i++) {
       ledger.execute((m) => registerTeam(m, { tournamentId: TOURNAMENT, teamId: `team-${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
     }
     ledger.execute((m) => startTournament(m, { tournamentId: TOURNAMENT, seed: SEED }));
-    // The director seats every table and the first deals are made.
-    for (let i = 0; i < 3; i++) driveTables(ledger, { tournamentId: TOURNAMENT, seed: SEED });
-    const games = () => Object.values(ledger.models.games).filter((g) => g.tournamentId === TOURNAMENT && !g.winner).map((g) => g.gameId);
-    const playing = games().length;
-    if (playing < TABLES) throw new Error(`only ${playing} of ${TABLES} tables are playing`);
+    // The director seats every table.
+    driveTables(ledger, { tournamentId: TOURNAMENT, seed: SEED });
+    const tables = Object.values(ledger.models.games).filter((g) => g.tournamentId === TOURNAMENT && !g.winner).map((g) => g.gameId);
+    if (tables.length < TABLES) throw new Error(`only ${tables.length} of ${TABLES} tables are playing`);
+    ledger.snapshot();
+  } finally {
+    ledger.close();
+  }
 
-    /** The next entry at a table, through the served ledger; false when the table has none to make. */
-    const enter = async (gameId: string): Promise<boolean> => {
-      let made = false;
-      await served.append((models) => {
-        const game = models.games[gameId];
-        const decision = game && !game.winner ? nextEntry(served, game, { seed: SEED }) : null;
-        made = decision !== null;
-        return decision ?? [];
-      }, { meta: { by: 'bench' } });
-      return made;
-    };
-    // Each writer enters at a table of its own; a table whose game is over gives way to another.
-    const claimed = new Set<string>();
-    const claim = async (): Promise<string | null> => {
-      let free = games().find((g) => !claimed.has(g));
-      if (!free) {
-        // Every playing table is taken: the director starts the next games.
-        await driveServedTables(served, { tournamentId: TOURNAMENT, seed: SEED });
-        free = games().find((g) => !claimed.has(g));
+  // Each table's entries for every round, worked out by the bots on a copy of the ledger; the
+  // tables are apart (a stream each), so each table's list holds whatever order they come in.
+  const scratchPath = join(dir, 'scratch.db');
+  copyFileSync(path, scratchPath);
+  const scratch = openLedger({ path: scratchPath, synchronous: 'NORMAL', onNotice: () => {} });
+  const perTable = (ROUNDS + 1) * (EACH + SINGLE / TABLES);
+  const queues = new Map<string, Entry[]>();
+  try {
+    for (const game of Object.values(scratch.models.games)) {
+      if (game.tournamentId !== TOURNAMENT || game.winner) continue;
+      const entries: Entry[] = [];
+      for (let i = 0; i < perTable; i++) {
+        const decision = nextEntry(scratch, scratch.models.games[game.gameId]!, { seed: SEED });
+        if (!decision) throw new Error(`table ${game.gameId} ran out of entries after ${i}`);
+        scratch.execute(decision);
+        entries.push(entryOf(game.gameId, decision));
       }
-      if (free) claimed.add(free);
-      return free ?? null;
-    };
-    /** `count` entries, one after another, each waiting for its answer. */
-    const writer = async (count: number): Promise<void> => {
-      let table = await claim();
-      try {
-        for (let done = 0; done < count; ) {
-          if (!table) throw new Error('the tournament ran out of tables to enter at');
-          if (await enter(table)) done++;
-          else {
-            claimed.delete(table);
-            table = await claim();
-          }
-        }
-      } finally {
-        if (table) claimed.delete(table);
-      }
-    };
+      queues.set(game.gameId, entries);
+    }
+  } finally {
+    scratch.close();
+  }
+
+  const served = servedLedger(openLedger({ path, synchronous: 'FULL', onNotice: () => {} }));
+  try {
+    const tables = [...queues.keys()].slice(0, TABLES);
+    /** The next entry at a table, through the served ledger as the entry routes make it. */
+    const enter = (gameId: string) => served.append(queues.get(gameId)!.shift()!, { meta: { by: 'bench' } });
     const sides = {
-      one: () => writer(SINGLE),
-      many: () => Promise.all(Array.from({ length: TABLES }, () => writer(EACH))),
+      // One scorekeeper after another, going round the tables.
+      one: async () => {
+        for (let i = 0; i < SINGLE; i++) await enter(tables[i % TABLES]!);
+      },
+      // Every table at once, each entering as soon as its last entry was answered.
+      many: () =>
+        Promise.all(
+          tables.map(async (gameId) => {
+            for (let i = 0; i < EACH; i++) await enter(gameId);
+          }),
+        ),
     };
     const entries = { one: SINGLE, many: TABLES * EACH };
     const rates: Record<keyof typeof sides, number[]> = { one: [], many: [] };
@@ -126,6 +160,5 @@ export async function sqliteServedFigures(): Promise<Figure[]> {
     ];
   } finally {
     await served.close();
-    rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -151,13 +151,22 @@ export function createEventStore<E extends AnyEvent>(
     return repeatedCommand(commandId, batches, request, first, rows).map((mine) => ({ rows: mine, recorded: mine.map(toRecorded) }));
   };
 
-  const write = sqlite.transaction((batches: PreparedBatch[], commandId: string | null, request: string | null) => {
+  // Set while a command's rows are being inserted: a failure from then on may have written some of them.
+  let inserting = false;
+
+  /**
+   * One command's part of a write transaction: its command id looked up, its streams' versions
+   * checked, its events chained after `known` (the head, when the caller knows it already) and
+   * inserted. Returns what it wrote and the head after it.
+   */
+  const writeCommand = (batches: PreparedBatch[], commandId: string | null, request: string | null, known?: ChainHead) => {
     if (commandId !== null) {
       const repeat = repeatOf(commandId, batches, request);
-      if (repeat) return { written: repeat, duplicate: true };
+      if (repeat) return { written: repeat, duplicate: true, head: known };
     }
-    const head: ChainHead = statements.head.get() ?? { position: 0, hash: GENESIS_HASH };
-    const { written } = chainAppend<E>(head, batches, (stream) => statements.streamVersion.get(stream)?.version ?? 0, commandId);
+    const start: ChainHead = known ?? statements.head.get() ?? { position: 0, hash: GENESIS_HASH };
+    const { written, head } = chainAppend<E>(start, batches, (stream) => statements.streamVersion.get(stream)?.version ?? 0, commandId);
+    inserting = true;
     for (const { rows } of written) {
       for (const row of rows) {
         statements.insert.run(
@@ -175,7 +184,14 @@ export function createEventStore<E extends AnyEvent>(
         inTransaction = false;
       }
     }
-    return { written, duplicate: false };
+    inserting = false;
+    return { written, duplicate: false, head };
+  };
+
+  const write = sqlite.transaction((batches: PreparedBatch[], commandId: string | null, request: string | null) => {
+    inserting = false;
+    const { written, duplicate } = writeCommand(batches, commandId, request);
+    return { written, duplicate };
   });
 
   const appendMany: EventStore<E>['appendMany'] = (appends, appendOptions = {}) => {
@@ -217,8 +233,35 @@ export function createEventStore<E extends AnyEvent>(
         return { error };
       }
     });
-    const group = sqlite.transaction(() =>
-      prepared.map((command): { result: { written: WrittenBatch<E>[]; duplicate: boolean } } | { error: unknown } => {
+    type Written = { result: { written: WrittenBatch<E>[]; duplicate: boolean } } | { error: unknown };
+    // Each command is checked (command id, versions) before any row of it is written, so one
+    // refused there has written nothing and needs no savepoint; the head is carried from one
+    // command to the next. Should a command fail once its rows are being written (an insert the
+    // file refuses, a hook that throws), the group is rolled back and run again with a savepoint
+    // per command, so that command alone is undone.
+    const quick = sqlite.transaction((): Written[] | null => {
+      let head: ChainHead | undefined;
+      const outcomes: Written[] = [];
+      for (const command of prepared) {
+        if ('error' in command) {
+          outcomes.push(command);
+          continue;
+        }
+        inserting = false;
+        try {
+          const done = writeCommand(command.batches, command.commandId, command.request, head);
+          head = done.head ?? head;
+          outcomes.push({ result: { written: done.written, duplicate: done.duplicate } });
+        } catch (error) {
+          if (storageFaultOf(error) || !sqlite.inTransaction) throw error;
+          if (inserting) throw new RunWithSavepoints();
+          outcomes.push({ error });
+        }
+      }
+      return outcomes;
+    });
+    const careful = sqlite.transaction(() =>
+      prepared.map((command): Written => {
         if ('error' in command) return command;
         try {
           // Called inside the group's transaction, the append's own becomes a savepoint.
@@ -230,7 +273,17 @@ export function createEventStore<E extends AnyEvent>(
         }
       }),
     );
-    let outcomes: ReturnType<typeof group>;
+    const group = {
+      immediate: (): Written[] => {
+        try {
+          return quick.immediate()!;
+        } catch (error) {
+          if (!(error instanceof RunWithSavepoints)) throw error;
+          return careful.immediate();
+        }
+      },
+    };
+    let outcomes: Written[];
     try {
       outcomes = whileBusy(busyTimeoutMs, () => group.immediate());
     } catch (error) {
@@ -321,6 +374,9 @@ export function checkDigest(database: LedgerDatabase, digest: string): DigestChe
   if (!report.ok) return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
   return { ok: true, head: noted };
 }
+
+/** A group commit that must run again with a savepoint per command. */
+class RunWithSavepoints extends Error {}
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 

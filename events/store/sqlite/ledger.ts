@@ -159,6 +159,25 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     return folded;
   };
 
+  /** Folds events just committed by this connection, if they follow the models' position with no gap. */
+  const foldInHand = (events: RecordedEvent[]): boolean => {
+    if (unreadable || events.length === 0 || events[0]!.position !== models.position + 1) return false;
+    const ordered = [...events].sort((a, b) => a.position - b.position);
+    for (let i = 1; i < ordered.length; i++) if (ordered[i]!.position !== ordered[i - 1]!.position + 1) return false;
+    try {
+      foldEvents(models, ordered, listeners);
+    } catch (error) {
+      if (error instanceof LedgerReadError) unreadable = error.message;
+      throw error;
+    }
+    sinceSnapshot += ordered.length;
+    if (sinceSnapshot >= snapshotEvery) {
+      sinceSnapshot = 0;
+      storeSnapshot();
+    }
+    return true;
+  };
+
   return {
     backend: 'sqlite',
     store,
@@ -195,8 +214,10 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
         throw faultOf ?? error;
       }
       fault = null;
-      // What the group recorded, and whatever another writer recorded before a conflict, folded.
-      fold(true);
+      // The group's events, in hand: folded as they are when nothing else was written before
+      // them; otherwise what any writer recorded is read from the file and folded in order.
+      const recorded = outcomes.flatMap((o) => ('results' in o && !o.results.some((r) => r.duplicate) ? o.results.flatMap((r) => r.events) : []));
+      if (!foldInHand(recorded)) fold(true);
       return outcomes;
     },
     sync: () => fold(false),
