@@ -128,6 +128,22 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     }
   };
 
+  // Folds events read or committed, in position order; one that cannot be folded stops the ledger.
+  const foldPage = (events: RecordedEvent[]) => {
+    try {
+      foldEvents(models, events, listeners);
+    } catch (error) {
+      if (error instanceof LedgerReadError) unreadable = error.message;
+      throw error;
+    }
+    sinceSnapshot += events.length;
+  };
+  const snapshotWhenDue = () => {
+    if (sinceSnapshot < snapshotEvery) return;
+    sinceSnapshot = 0;
+    storeSnapshot();
+  };
+
   const fold = (force: boolean): number => {
     if (unreadable) throw new LedgerReadError(unreadable);
     const version = dataVersion.get() as number;
@@ -142,20 +158,11 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
         unreadable = `${(error as Error).message}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`;
         throw new LedgerReadError(unreadable);
       }
-      try {
-        foldEvents(models, events, listeners);
-      } catch (error) {
-        if (error instanceof LedgerReadError) unreadable = error.message;
-        throw error;
-      }
+      foldPage(events);
       folded += events.length;
-      sinceSnapshot += events.length;
       if (events.length < SYNC_PAGE) break;
     }
-    if (sinceSnapshot >= snapshotEvery) {
-      sinceSnapshot = 0;
-      storeSnapshot();
-    }
+    snapshotWhenDue();
     return folded;
   };
 
@@ -164,17 +171,8 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     if (unreadable || events.length === 0 || events[0]!.position !== models.position + 1) return false;
     const ordered = [...events].sort((a, b) => a.position - b.position);
     for (let i = 1; i < ordered.length; i++) if (ordered[i]!.position !== ordered[i - 1]!.position + 1) return false;
-    try {
-      foldEvents(models, ordered, listeners);
-    } catch (error) {
-      if (error instanceof LedgerReadError) unreadable = error.message;
-      throw error;
-    }
-    sinceSnapshot += ordered.length;
-    if (sinceSnapshot >= snapshotEvery) {
-      sinceSnapshot = 0;
-      storeSnapshot();
-    }
+    foldPage(ordered);
+    snapshotWhenDue();
     return true;
   };
 
