@@ -8,11 +8,12 @@ export default defineConfig({
     pool: 'forks',
     // Most suites spend their time waiting on processes of their own (servers, chromium,
     // PostgreSQL, writers to kill): two files at a time keep two cores busy where vitest's
-    // default of one fewer than the cores would run one. Each fork runs its files one after another
-    // in one process (isolate: false), so the project's modules are imported and transformed once
-    // per fork rather than once per file: collecting the files took 152 s summed, now about 30.
-    // No suite mocks modules or leaves globals, timers or environment changed behind it.
-    poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1), isolate: false } },
+    // default of one fewer than the cores would run one. Each file runs in a fresh process: sharing
+    // one per fork loaded the project once rather than once per file (about 130 s less, summed),
+    // but what one file leaves running (a ledger's follow timer, a server) then stays for every
+    // file after it in that process, and suites that start servers and browsers failed in full
+    // runs with it that never fail alone.
+    poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1) } },
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
