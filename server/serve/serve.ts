@@ -205,7 +205,12 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const options = readOptions(args, process.env);
   const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir);
   const { ledger, auth } = backend;
-  const fresh = (await ledger.head()).position === 0;
+  const head = (await ledger.head()).position;
+  const fresh = head === 0;
+  // Another process starting on the same database at this moment may have begun the demo: the
+  // models are brought up to what the database held when this one looked, so that this process
+  // sees that demo (and plays its tables when it holds the lease) rather than none.
+  await ledger.syncTo(head);
   // A progressive evening asked for by name is set up beside whatever the ledger holds.
   const wanted = options.demo && (fresh || (options.demoKind === 'progressive' && !ledger.models.tournaments[PROGRESSIVE_DEMO]));
   const created = wanted && (await createServedDemo(ledger, options.demoKind)) && fresh;
