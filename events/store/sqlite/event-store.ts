@@ -194,6 +194,18 @@ export function createEventStore<E extends AnyEvent>(
     return { written, duplicate };
   });
 
+  /** Tells the subscribers what a commit recorded; one that throws is reported, the commit stands. */
+  const tellListeners = (recorded: RecordedEvent<E>[]) => {
+    if (recorded.length === 0) return;
+    for (const listener of listeners) {
+      try {
+        listener(recorded);
+      } catch (error) {
+        onListenerError(error);
+      }
+    }
+  };
+
   const appendMany: EventStore<E>['appendMany'] = (appends, appendOptions = {}) => {
     const streamsNamed = appends.map((a) => a.stream).join(', ') || 'no stream';
     if (inTransaction) {
@@ -209,16 +221,7 @@ export function createEventStore<E extends AnyEvent>(
     } catch (error) {
       throw storageFaultOf(error) ?? error;
     }
-    const recorded = result.written.flatMap((w) => w.recorded);
-    if (!result.duplicate && recorded.length > 0) {
-      for (const listener of listeners) {
-        try {
-          listener(recorded);
-        } catch (error) {
-          onListenerError(error);
-        }
-      }
-    }
+    if (!result.duplicate) tellListeners(result.written.flatMap((w) => w.recorded));
     return appendResults(appends, result);
   };
 
@@ -239,7 +242,7 @@ export function createEventStore<E extends AnyEvent>(
     // command to the next. Should a command fail once its rows are being written (an insert the
     // file refuses, a hook that throws), the group is rolled back and run again with a savepoint
     // per command, so that command alone is undone.
-    const quick = sqlite.transaction((): Written[] | null => {
+    const quick = sqlite.transaction((): Written[] => {
       let head: ChainHead | undefined;
       const outcomes: Written[] = [];
       for (const command of prepared) {
@@ -273,32 +276,21 @@ export function createEventStore<E extends AnyEvent>(
         }
       }),
     );
-    const group = {
-      immediate: (): Written[] => {
-        try {
-          return quick.immediate()!;
-        } catch (error) {
-          if (!(error instanceof RunWithSavepoints)) throw error;
-          return careful.immediate();
-        }
-      },
+    const runGroup = (): Written[] => {
+      try {
+        return quick.immediate();
+      } catch (error) {
+        if (!(error instanceof RunWithSavepoints)) throw error;
+        return careful.immediate();
+      }
     };
     let outcomes: Written[];
     try {
-      outcomes = whileBusy(busyTimeoutMs, () => group.immediate());
+      outcomes = whileBusy(busyTimeoutMs, runGroup);
     } catch (error) {
       throw storageFaultOf(error) ?? error;
     }
-    const recorded = outcomes.flatMap((o) => ('result' in o && !o.result.duplicate ? o.result.written.flatMap((w) => w.recorded) : []));
-    if (recorded.length > 0) {
-      for (const listener of listeners) {
-        try {
-          listener(recorded);
-        } catch (error) {
-          onListenerError(error);
-        }
-      }
-    }
+    tellListeners(outcomes.flatMap((o) => ('result' in o && !o.result.duplicate ? o.result.written.flatMap((w) => w.recorded) : [])));
     return outcomes.map((o, i) => ('result' in o ? { results: appendResults(commands[i]!.appends, o.result) } : o));
   };
 

@@ -169,9 +169,8 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   /** Folds events just committed by this connection, if they follow the models' position with no gap. */
   const foldInHand = (events: RecordedEvent[]): boolean => {
     if (unreadable || events.length === 0 || events[0]!.position !== models.position + 1) return false;
-    const ordered = [...events].sort((a, b) => a.position - b.position);
-    for (let i = 1; i < ordered.length; i++) if (ordered[i]!.position !== ordered[i - 1]!.position + 1) return false;
-    foldPage(ordered);
+    for (let i = 1; i < events.length; i++) if (events[i]!.position !== events[i - 1]!.position + 1) return false;
+    foldPage(events);
     snapshotWhenDue();
     return true;
   };
