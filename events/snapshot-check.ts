@@ -5,24 +5,15 @@
  * again from nothing up to each snapshot's position and compares the result with what is stored.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { firstDifference } from './snapshot-difference.ts';
+import { type SnapshotReport, firstDifference } from './snapshot-difference.ts';
+
+export type { SnapshotReport };
 import type { LedgerDatabase } from './store/sqlite/database.ts';
 import { domainEvents } from './domain-events.ts';
 import { type EventStore, createEventStore } from './store/sqlite/event-store.ts';
 import { MODELS_VERSION, pageFolder } from './store/sqlite/ledger.ts';
 import { emptyModels } from './projections.ts';
 
-export interface SnapshotReport {
-  /** The shape of read models it holds (`models-6`). */
-  name: string;
-  position: number;
-  /** Whether this version of the program starts from it; older shapes are never read. */
-  inUse: boolean;
-  /** Whether it equals the chain folded up to its position. */
-  ok: boolean;
-  /** Where it differs first, when it does. */
-  difference?: string;
-}
 
 /** Every stored snapshot, checked against the chain folded again up to its position. */
 export function checkSnapshots(database: LedgerDatabase, onProgress?: (done: number, total: number) => void): SnapshotReport[] {

@@ -4,6 +4,19 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 
+/** A stored read-model snapshot, checked against the chain folded again up to its position. */
+export interface SnapshotReport {
+  /** The shape of read models it holds (`models-6`). */
+  name: string;
+  position: number;
+  /** Whether this version of the program starts from it; older shapes are never read. */
+  inUse: boolean;
+  /** Whether it equals the chain folded up to its position. */
+  ok: boolean;
+  /** Where it differs first, when it does. */
+  difference?: string;
+}
+
 /** The path of the first value where `stored` is not what the chain folds to. */
 export function firstDifference(folded: unknown, stored: unknown, path: string): string | null {
   if (isDeepStrictEqual(folded, stored)) return null;

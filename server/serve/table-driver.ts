@@ -35,6 +35,21 @@ export interface DriverOptions {
 }
 
 type Step = () => Decision | Decision[] | null;
+const BY_BOTS = { meta: { by: 'table-bot' } };
+
+/** A bot's step as the command a ledger runs, and afterwards whether it decided an entry. */
+function botEntry(step: Step): { decide: () => Decision | Decision[]; made: () => boolean } {
+  let decided = false;
+  return {
+    decide: () => {
+      const decision = step();
+      decided = decision !== null;
+      return decision ?? [];
+    },
+    made: () => decided,
+  };
+}
+
 const EXPECTED = (error: unknown) => error instanceof CommandError || error instanceof VersionConflictError || error instanceof CommandIdReusedError;
 
 /**
@@ -43,15 +58,11 @@ const EXPECTED = (error: unknown) => error instanceof CommandError || error inst
  */
 export function driveTables(ledger: Ledger, options: DriverOptions): number {
   let entries = 0;
-  for (const decide of tableSteps(ledger, options)) {
+  for (const step of tableSteps(ledger, options)) {
+    const entry = botEntry(step);
     try {
-      let decided = false;
-      ledger.execute(() => {
-        const decision = decide();
-        decided = decision !== null;
-        return decision ?? [];
-      }, { meta: { by: 'table-bot' } });
-      if (decided) entries++;
+      ledger.execute(entry.decide, BY_BOTS);
+      if (entry.made()) entries++;
     } catch (error) {
       if (!EXPECTED(error)) throw error;
     }
@@ -59,18 +70,14 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
   return entries;
 }
 
-/** `driveTables` on a ledger that answers by promise (PostgreSQL): one entry after another. */
+/** `driveTables` through the served ledger, on either store: one entry after another. */
 export async function driveServedTables(ledger: ServedLedger, options: DriverOptions): Promise<number> {
   let entries = 0;
-  for (const decide of tableSteps(ledger, options)) {
+  for (const step of tableSteps(ledger, options)) {
+    const entry = botEntry(step);
     try {
-      let decided = false;
-      await ledger.append(() => {
-        const decision = decide();
-        decided = decision !== null;
-        return decision ?? [];
-      }, { meta: { by: 'table-bot' } });
-      if (decided) entries++;
+      await ledger.append(entry.decide, BY_BOTS);
+      if (entry.made()) entries++;
     } catch (error) {
       if (!EXPECTED(error)) throw error;
     }

@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely';
 import { type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
-import { firstDifference } from '../../snapshot-difference.ts';
+import { type SnapshotReport, firstDifference } from '../../snapshot-difference.ts';
 import { MODELS_VERSION, projected, snapshotDigest } from '../served-ledger.ts';
 import { GENESIS_HASH } from '../../hash-chain.ts';
 import type { PgEventStore } from './event-store.ts';
@@ -76,26 +76,17 @@ export async function storePgSnapshot(store: PgEventStore, models: ReadModels): 
       WHERE read_models.position <= excluded.position`.execute(store.kysely);
 }
 
-/** A stored snapshot checked against the chain folded again up to its position (as `checkSnapshots` for a file). */
-export interface PgSnapshotReport {
-  name: string;
-  position: number;
-  inUse: boolean;
-  ok: boolean;
-  difference?: string;
-}
-
 /**
  * Every snapshot stored in the database, checked against the chain folded again from nothing up
  * to its position: its digest and chain hash can be recomputed by whoever can write the
  * database, so an audit compares what it holds with what the chain says.
  */
-export async function checkPgSnapshots(store: PgEventStore): Promise<PgSnapshotReport[]> {
+export async function checkPgSnapshots(store: PgEventStore): Promise<SnapshotReport[]> {
   const { rows: present } = await sql<{ found: string | null }>`SELECT to_regclass('read_models')::text AS found`.execute(store.kysely);
   if (!present[0]?.found) return [];
   const { rows } = await sql<{ name: string; position: string; state: string }>`SELECT name, position, state FROM read_models ORDER BY position`.execute(store.kysely);
   const models = emptyModels();
-  const reports: PgSnapshotReport[] = [];
+  const reports: SnapshotReport[] = [];
   for (const row of rows) {
     const position = Number(row.position);
     const report = { name: row.name, position, inUse: row.name === MODELS_VERSION };
