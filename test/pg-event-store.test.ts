@@ -538,6 +538,26 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
       });
     });
 
+    it('commits batches of every size in one round trip, a parameter a value up to 64 rows and arrays past that, each row as sent', async () => {
+      for (let i = 1; i <= 3; i++) await store.append('tournament-1', [{ type: 'NoteTaken', payload: { text: `warm ${i}`, author: 'dir' } }]);
+      const texts = (size: number) => Array.from({ length: size }, (_, i) => (i % 2 ? `row ${i} ' " \\ ♠ $${i}` : `NULL ${i}`));
+      let count = 3;
+      for (const size of [1, 2, 63, 64, 65, 130]) {
+        const before = store.commitStats();
+        // One append of `size` events, and as many appends of one event at once, sharing a commit.
+        const alone = await store.append('tournament-1', texts(size).map((text) => ({ type: 'NoteTaken', payload: { text, author: 'a' } })));
+        const together = await Promise.all(texts(size).map((text) => store.append('tournament-1', [{ type: 'NoteTaken', payload: { text, author: 'b' } }])));
+        const after = store.commitStats();
+        expect(after.oneTrip - before.oneTrip, `batches of ${size}`).toBe(after.transactions - before.transactions);
+        count += 2 * size;
+        const rows = await storedRows();
+        expect(verifyRows(rows)).toMatchObject({ ok: true, count });
+        expect(alone.positions.map((p) => JSON.parse(rows[p - 1]!.payload).text)).toEqual(texts(size));
+        expect(together.map((r) => JSON.parse(rows[r.positions[0]! - 1]!.payload).text)).toEqual(texts(size));
+        expect(together.map((r) => rows[r.positions[0]! - 1]!.hash)).toEqual(together.map((r) => r.events[0]!.hash));
+      }
+    });
+
     it('32 writers racing on one stream of one process record every event exactly once', async () => {
       const shared = await open({ poolSize: 4 });
       const EACH = 4;
@@ -701,8 +721,9 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
  */
 async function commitCuttingProxy(serverPort: number): Promise<{ port: number; arm(): void; close(): Promise<void> }> {
   // The end of the simple-query message that commits an append (its text ends with COMMIT and a
-  // zero byte), or the name of the one statement a process writing alone commits with.
-  const commitMessages = [Buffer.from('COMMIT\0'), Buffer.from('spades_ledger_one_trip\0')];
+  // zero byte), or the name of the statements a process writing alone commits with (their names
+  // begin so, the number of rows or "arrays" after).
+  const commitMessages = [Buffer.from('COMMIT\0'), Buffer.from('spades_ledger_one_trip_')];
   let armed = false;
   const sockets = new Set<Socket>();
   const server: Server = createServer((client) => {

@@ -21,7 +21,8 @@
  * inserts the rows only if it did, and commits. Anything in doubt (the head moved, a command id
  * found recorded, a stream it has not seen, a command it would refuse) takes the long way.
  *
- * That one statement is prepared once on each connection, its rows passed as arrays. The long
+ * That one statement is prepared once on each connection for each number of rows up to 64, every
+ * value a parameter of its own, and once for larger batches, their rows passed as arrays. The long
  * way's messages travel as plain text (several statements go in one message only so), their
  * values written as SQL literals: stream names and numbers are checked before they get here,
  * and every text goes through `escapeLiteral`.
@@ -193,6 +194,22 @@ function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: C
 const ONE_TRIP_ROWS = 5000;
 
 
+// Up to this many rows, the one-statement commit passes each value as a parameter of its own,
+// with a statement prepared for that number of rows; past it, one array a column. Parameters are
+// read by the server with no parsing of array text, which a batch of one or a few rows notices.
+const ROWS_AS_PARAMETERS = 64;
+const COLUMN_TYPES = ['bigint', 'text', 'integer', 'text', 'integer', 'text', 'text', 'text', 'text', 'text'] as const;
+
+/** The rows of the one-statement commit, their parameters starting at `$first`. */
+function rowsSource(count: number, first: number): string {
+  if (count > ROWS_AS_PARAMETERS) {
+    return `unnest(${COLUMN_TYPES.map((type, i) => `$${first + i}::${type}[]`).join(', ')})`;
+  }
+  const rows = Array.from({ length: count }, (_, r) =>
+    `(${COLUMN_TYPES.map((type, i) => `$${first + r * COLUMN_TYPES.length + i}::${type}`).join(', ')})`);
+  return `(VALUES ${rows.join(',\n  ')})`;
+}
+
 /**
  * The whole transaction as one statement, for a process that knows where the ledger stands: it
  * moves the head only from where this process left it (waiting for the row's lock, and checking
@@ -200,22 +217,25 @@ const ONE_TRIP_ROWS = 5000;
  * still hold; the rows go in only if the head moved; the new head is announced; and the statement
  * commits on its own, with `synchronous_commit` on. It answers one row when it wrote, none when
  * the head was not where this process left it (then it wrote nothing). Prepared once on each
- * connection, the rows passed as one array a column, so the server parses and plans it once.
+ * connection for each number of rows up to ROWS_AS_PARAMETERS and once for any more, so the
+ * server parses and plans each shape once.
  */
 function oneTripQuery(known: ChainHead, rows: readonly ChainedRow[], head: ChainHead, channel: string): pg.QueryConfig {
+  const asParameters = rows.length <= ROWS_AS_PARAMETERS;
+  const values = asParameters ? rows.flatMap((row) => COLUMNS.map((c) => row[c])) : COLUMNS.map((c) => rows.map((row) => row[c]));
   return {
-    name: 'spades_ledger_one_trip',
+    name: `spades_ledger_one_trip_${asParameters ? rows.length : 'arrays'}`,
     text: `WITH moved AS (
   UPDATE ledger_head SET position = $1, hash = $2 WHERE id AND position = $3 AND hash = $4
   RETURNING position, set_config('synchronous_commit', 'on', true) AS synchronous_commit
 ), inserted AS (
   INSERT INTO events (${COLUMN_LIST})
-  SELECT * FROM unnest($5::bigint[], $6::text[], $7::integer[], $8::text[], $9::integer[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[])
+  SELECT * FROM ${rowsSource(rows.length, 6)} AS row (${COLUMN_LIST})
   WHERE EXISTS (SELECT 1 FROM moved)
   RETURNING position
 )
-SELECT pg_notify($15, moved.position::text) AS notified, (SELECT count(*) FROM inserted) AS inserted FROM moved`,
-    values: [head.position, head.hash, known.position, known.hash, ...COLUMNS.map((c) => rows.map((row) => row[c])), channel],
+SELECT pg_notify($5, moved.position::text) AS notified, (SELECT count(*) FROM inserted) AS inserted FROM moved`,
+    values: [head.position, head.hash, known.position, known.hash, channel, ...values],
   };
 }
 
