@@ -144,4 +144,14 @@ describe('a read-model snapshot', () => {
     expect(notices).toEqual([expect.stringMatching(/stands past the ledger's head/)]);
     expect(plain(models)).toEqual(rebuilt);
   });
+
+  it('closed twice, by a command and then by its caller, stores the models once and reports nothing', () => {
+    const path = copyOfPlayed();
+    const notices: string[] = [];
+    const ledger = openLedger({ path, onNotice: (line) => notices.push(line) });
+    ledger.close();
+    expect(() => ledger.close()).not.toThrow();
+    expect(notices).toEqual([]);
+    expect(openNoting(path)).toEqual({ models: rebuilt, notices: [] });
+  });
 });

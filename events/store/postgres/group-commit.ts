@@ -193,7 +193,6 @@ function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: C
 // Rows the one-statement commit carries at most; a larger batch takes the long way.
 const ONE_TRIP_ROWS = 5000;
 
-
 // Up to this many rows, the one-statement commit passes each value as a parameter of its own,
 // with a statement prepared for that number of rows; past it, one array a column. Parameters are
 // read by the server with no parsing of array text, which a batch of one or a few rows notices.

@@ -113,6 +113,7 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
     if ((await foldNow()) === 0) break;
     options.onProgress?.(models.position, total);
   }
+  let closing: Promise<void> | null = null;
   const stopListening = await store.listen((position) => {
     announced = Math.max(announced, position);
     if (announced > models.position) void fold().catch(() => undefined);
@@ -202,14 +203,18 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    async close() {
-      await stopListening().catch(() => undefined);
-      await queue;
-      // Stored on the way out, as the file's ledger stores its models, so the next start folds less.
-      if (fault === null && unreadable === null) {
-        await storePgSnapshot(store, models).catch((error: unknown) => notice(`read models: not stored on close: ${(error as Error).message}`));
-      }
-      await store.close();
+    close() {
+      // Closing twice closes once; the second waits for the first.
+      closing ??= (async () => {
+        await stopListening().catch(() => undefined);
+        await queue;
+        // Stored on the way out, as the file's ledger stores its models, so the next start folds less.
+        if (fault === null && unreadable === null) {
+          await storePgSnapshot(store, models).catch((error: unknown) => notice(`read models: not stored on close: ${(error as Error).message}`));
+        }
+        await store.close();
+      })();
+      return closing;
     },
   };
   return ledger;

@@ -248,6 +248,8 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     },
     snapshot: () => writeSnapshot(database, models),
     close() {
+      // Closing twice (a command's own close, then its caller's) closes once.
+      if (!database.sqlite.open) return;
       try {
         if (!options.readonly) storeSnapshot();
       } catch (error) {
