@@ -14,8 +14,6 @@ export default defineConfig({
     // file after it in that process, and suites that start servers and browsers failed in full
     // runs with it that never fail alone.
     poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1) } },
-    // Starts the chromium every browser suite connects to, once for the run.
-    globalSetup: ['test/fixtures/chromium-server.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
   },
