@@ -13,8 +13,8 @@ import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { BusyError, type ExportTarget, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';
 import type { PastView } from './past-views.tsx';
 import { standingsCsv } from './standings-csv.ts';
-import { type ImportTarget, RecordImportError, importRecord } from '../../events/record-import.ts';
-import { replayDecisionProblem } from './replay-check.ts';
+import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
+import { checkedRecordImport } from './replay-check.ts';
 import { gameStream } from '../../events/streams.ts';
 import { readJson } from '../http/request-input.ts';
 import { clientAddress } from '../http/client-address.ts';
@@ -158,15 +158,9 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     const target = importTarget(body);
     if ('error' in target) return c.json({ error: target.error }, 400);
     try {
-      let decision!: ReturnType<typeof importRecord>;
+      let decision!: ReturnType<typeof checkedRecordImport>;
       const [result] = await ledger.append(
-        (models) => {
-          decision = importRecord(models, (body as { record: unknown }).record, target.target, now());
-          // Each event the record becomes must be one the table's own entries would have made.
-          const problem = replayDecisionProblem(models, decision);
-          if (problem) throw new RecordImportError(`record: ${problem}`);
-          return decision;
-        },
+        (models) => (decision = checkedRecordImport(models, (body as { record: unknown }).record, target.target, now())),
         { meta: { by: 'record-import' } },
       );
       const gameId = (decision.events[0]!.payload as { gameId: string }).gameId;

@@ -10,6 +10,7 @@
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Decision } from '../../events/store/served-ledger.ts';
+import { type ImportTarget, RecordImportError, importRecord } from '../../events/record-import.ts';
 import { type ReadModels, applyEvent, emptyModels } from '../../events/projections.ts';
 import { gameStream, matchStream, tournamentStream } from '../../events/streams.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
@@ -209,4 +210,16 @@ export function replayDecisionProblem(models: ReadModels, decision: Decision): s
     applyEvent(scratch, { position: scratch.position + 1, type: event.type, payload, at: new Date(0).toISOString(), stream: decision.stream, version: (scratch.streams[decision.stream] ?? models.streams[decision.stream] ?? 0) + 1 });
   }
   return null;
+}
+
+/**
+ * The decision a paper record becomes (`importRecord`), refused as a RecordImportError unless
+ * each of its events is one the table's own entries would have made on these models. What both
+ * the import page and `spades import` append.
+ */
+export function checkedRecordImport(models: ReadModels, record: unknown, target: ImportTarget, at: string): Decision {
+  const decision = importRecord(models, record, target, at);
+  const problem = replayDecisionProblem(models, decision);
+  if (problem) throw new RecordImportError(`record: ${problem}`);
+  return decision;
 }

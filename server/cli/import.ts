@@ -11,8 +11,8 @@ import { AppendRefusedError, LedgerUnavailableError, VersionConflictError } from
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { formatDigest } from '../../events/hash-chain.ts';
 import { type Ledger, openLedger } from '../../events/store/sqlite/ledger.ts';
-import { type ImportTarget, RecordImportError, importRecord } from '../../events/record-import.ts';
-import { replayDecisionProblem } from '../audit/replay-check.ts';
+import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
+import { checkedRecordImport } from '../audit/replay-check.ts';
 
 export async function run(
   args: { values: { db?: string; tournament?: string; match?: string; game?: string }; positionals: string[]; usage: string },
@@ -49,15 +49,9 @@ export async function run(
   }
   try {
     // Decided from the ledger as it stands at the append: a server may be writing to it too.
-    let decision!: ReturnType<typeof importRecord>;
+    let decision!: ReturnType<typeof checkedRecordImport>;
     const [result] = ledger.execute(
-      (models) => {
-        decision = importRecord(models, record, target, new Date().toISOString());
-        // Each event the record becomes must be one the table's own entries would have made.
-        const problem = replayDecisionProblem(models, decision);
-        if (problem) throw new RecordImportError(`record: ${problem}`);
-        return decision;
-      },
+      (models) => (decision = checkedRecordImport(models, record, target, new Date().toISOString())),
       { meta: { by: 'record-import' } },
     );
     const gameId = (decision.events[0]!.payload as { gameId: string }).gameId;
