@@ -4,7 +4,7 @@
  * PostgreSQL while its appends commit in groups); writer processes racing on
  * one stream never share a version and every loser is told so; a command id answers a repeat
  * with the first result and refuses reuse; whatever is changed in the stored table behind the
- * append-only triggers, verification names the position; a fold from the store equals the
+ * append-only triggers, verification (the store's and `spades verify`'s) names the position; a fold from the store equals the
  * models the appends produced; and a game entered from a record scores as `spades score`
  * scores that record. The PostgreSQL cases run on a throwaway cluster and skip without one.
  */
@@ -139,6 +139,14 @@ async function execute(store: StoreUnderTest, models: ReadModels, decisions: Dec
   );
   for (const event of results.flatMap((r) => r.events)) applyEvent(models, projected(event));
   return results;
+}
+
+/** `spades verify` run as an auditor runs it: its exit status and what it printed. */
+async function spadesVerify(args: string[]): Promise<{ code: number; stdout: string }> {
+  return run(process.execPath, [SPADES, 'verify', ...args], { cwd: ROOT }).then(
+    (ok) => ({ code: 0, stdout: ok.stdout }),
+    (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+  );
 }
 
 async function spadesScore(file: string): Promise<unknown> {
@@ -473,6 +481,19 @@ for (const backend of ledgerBackends()) {
         );
       }, 90_000);
 
+      it('fails `spades verify` with exit status 1, naming the position', async () => {
+        await fc.assert(
+          fc.asyncProperty(mutations(size), async (mutation) => {
+            const location = await tamperable();
+            const expected = await tamper(backend, location, mutation, size);
+            const outcome = await spadesVerify(['--db', location]);
+            expect(outcome.code).toBe(1);
+            expect(outcome.stdout).toContain(`position ${expected} does not verify`);
+          }),
+          { numRuns: 3 },
+        );
+      }, 60_000);
+
       it('cut off at the head still verifies on its own, but no longer holds a digest noted before', async () => {
         const location = await tamperable();
         await backend.sql(location, 'DELETE FROM events WHERE position = ?', [size]);
@@ -480,7 +501,10 @@ for (const backend of ledgerBackends()) {
         expect(await store.verifyChain()).toMatchObject({ ok: true, count: size - 1 });
         expect(await store.checkDigest(intactHead)).toMatchObject({ ok: false, reason: expect.stringContaining(`no position ${size}`) });
         await closeAll();
-      });
+        // and `spades verify` given the noted digest says so, exiting 1
+        const outcome = await spadesVerify(['--db', location, '--digest', intactHead]);
+        expect(outcome).toMatchObject({ code: 1, stdout: expect.stringContaining(`digest ${intactHead} is not part of this chain`) });
+      }, 30_000);
     });
 
     describe('read models folded from the store', () => {
