@@ -1,6 +1,9 @@
 /**
- * The event store: appends, reads, optimistic concurrency, payload checks, upcasting, and when
- * listeners and in-transaction hooks hear of events.
+ * The event store on a SQLite file, in what only it does: opening the file, waiting out a busy
+ * one, a large batch in one transaction, when listeners and in-transaction hooks hear of events,
+ * digests and canonical bytes. The rules both stores keep (gapless positions, the chain, version
+ * conflicts, payload checks, reads, upcasting, command ids) are held on both in
+ * ledger-backends.test.ts.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,14 +12,12 @@ import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LedgerDatabase, defaultDatabasePath, executeSync, openDatabase } from '../events/store/sqlite/database.ts';
 import {
-  AppendRefusedError,
   type EventStore,
   VersionConflictError,
   checkDigest,
   createEventStore,
 } from '../events/store/sqlite/event-store.ts';
-import { InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
-import { GENESIS_HASH, canonicalBytes, canonicalJson, chainHash, parseDigest } from '../events/hash-chain.ts';
+import { GENESIS_HASH, canonicalBytes, canonicalJson, parseDigest } from '../events/hash-chain.ts';
 import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 
 const clock = () => '2025-03-01T19:00:00.000Z';
@@ -59,90 +60,6 @@ describe('opening a ledger file', () => {
 });
 
 describe('append', () => {
-  it('gives gapless positions across streams and versions within each stream', () => {
-    // given events on two streams
-    store.append('game-1', [counter('a', 1), counter('a', 2)]);
-    store.append('match-3', [counter('b', 1)]);
-    // when a third append lands on the first stream
-    const result = store.append('game-1', [counter('a', 3)]);
-    // then positions run on and the stream's version follows its own count
-    expect(result).toMatchObject({ stream: 'game-1', positions: [4], versions: [3], duplicate: false });
-    expect(store.readAll().map((e) => [e.position, e.stream, e.version])).toEqual([
-      [1, 'game-1', 1],
-      [2, 'game-1', 2],
-      [3, 'match-3', 1],
-      [4, 'game-1', 3],
-    ]);
-  });
-
-  it('records meta with the time from the store clock, the append meta and the event meta', () => {
-    const [event] = store.append('game-1', [{ ...counter('a', 1), meta: { seat: 'N' } }], { meta: { by: 'director:ana' } }).events;
-    expect(event!.meta).toEqual({ at: '2025-03-01T19:00:00.000Z', by: 'director:ana', seat: 'N' });
-    expect(store.readStream('game-1')[0]!.meta).toEqual(event!.meta);
-  });
-
-  it('chains each event to the one before: the first links to 64 zeros', () => {
-    const { events } = store.append('game-1', [counter('a', 1), counter('a', 2)]);
-    expect(events[0]!.prevHash).toBe(GENESIS_HASH);
-    expect(events[1]!.prevHash).toBe(events[0]!.hash);
-    const row = database.sqlite.prepare('SELECT * FROM events WHERE position = 2').get() as Parameters<typeof chainHash>[1];
-    expect(chainHash(events[0]!.hash, row)).toBe(events[1]!.hash);
-    expect(store.head()).toEqual({ position: 2, hash: events[1]!.hash });
-  });
-
-  it('refuses an expected version the stream has moved past, naming both, and writes nothing', () => {
-    // given game-1 at version 2
-    store.append('game-1', [counter('a', 1), counter('a', 2)]);
-    // when someone decided against version 1
-    const attempt = () => store.append('game-1', [counter('b', 1)], { expectedVersion: 1 });
-    // then a conflict the API can answer 409 with
-    expect(attempt).toThrow(VersionConflictError);
-    try {
-      attempt();
-    } catch (error) {
-      expect(error).toMatchObject({ stream: 'game-1', expected: 1, actual: 2 });
-      expect((error as Error).message).toMatch(/game-1 is at version 2, not 1/);
-    }
-    expect(rowCount()).toBe(2);
-  });
-
-  it('takes expected version 0 as "this stream has no events yet"', () => {
-    expect(store.append('game-9', [counter('a', 1)], { expectedVersion: 0 }).versions).toEqual([1]);
-    expect(() => store.append('game-9', [counter('a', 2)], { expectedVersion: 0 })).toThrow(VersionConflictError);
-  });
-
-  it('refuses a bad payload with an error naming the event type and the field, writing nothing of the batch', () => {
-    const bad = { type: 'CounterIncremented' as const, payload: { by: 'a', attempt: -1 } };
-    expect(() => store.append('game-1', [counter('a', 1), bad])).toThrow(InvalidPayloadError);
-    try {
-      store.append('game-1', [counter('a', 1), bad]);
-    } catch (error) {
-      expect(error).toMatchObject({ type: 'CounterIncremented', field: 'payload.attempt' });
-      expect((error as Error).message).toBe('CounterIncremented (version 1): payload.attempt must be at least 0, not -1');
-    }
-    expect(rowCount()).toBe(0);
-  });
-
-  it('refuses a field the event type does not have', () => {
-    const extra = { type: 'CounterIncremented', payload: { by: 'a', attempt: 1, score: 5 } } as unknown as LedgerTestEvent;
-    expect(() => store.append('game-1', [extra as never])).toThrow(/payload\.score is not a field of this event/);
-  });
-
-  it('refuses an unregistered event type', () => {
-    const unknown = { type: 'TrickStolen', payload: {} } as unknown as LedgerTestEvent;
-    expect(() => store.append('game-1', [unknown as never])).toThrow(UnknownEventTypeError);
-    expect(rowCount()).toBe(0);
-  });
-
-  it('refuses a stream id that is not a plain name', () => {
-    expect(() => store.append('game 1', [counter('a', 1)])).toThrow(AppendRefusedError);
-    expect(() => store.append('', [counter('a', 1)])).toThrow(/stream id/);
-  });
-
-  it('refuses meta that JSON cannot carry, naming where it is', () => {
-    expect(() => store.append('game-1', [counter('a', 1)], { meta: { when: new Date(0) } })).toThrow(/meta\.when is a Date object/);
-  });
-
   it('waits out a file that answers busy at once (as while another process recovers it), then appends', async () => {
     const { Worker } = await import('node:worker_threads');
     const { createRequire } = await import('node:module');
@@ -174,32 +91,6 @@ describe('append', () => {
     expect(store.append('game-1', batch).positions).toEqual(batch.map((_, i) => i + 1));
     expect(store.streamVersion('game-1')).toBe(500);
     expect(store.verifyChain()).toMatchObject({ ok: true, count: 500 });
-  });
-});
-
-describe('reading', () => {
-  it('reads after a position with a limit, and a stream after a version', () => {
-    for (let i = 1; i <= 6; i++) store.append(i % 2 ? 'game-1' : 'game-2', [counter('a', i)]);
-    expect(store.readAll({ after: 2, limit: 3 }).map((e) => e.position)).toEqual([3, 4, 5]);
-    expect(store.readStream('game-2').map((e) => e.version)).toEqual([1, 2, 3]);
-    expect(store.readStream('game-2', { after: 1 }).map((e) => e.position)).toEqual([4, 6]);
-    expect(store.readStream('game-404')).toEqual([]);
-  });
-
-  it('upcasts an old payload as it is read, leaving the stored row and its hash alone', () => {
-    // given a NoteTaken written at version 1, before notes had an author
-    const old = eventRegistry(
-      defineEvent({ type: 'NoteTaken', version: 1, validate: check.object({ text: check.text() }) }),
-    );
-    const oldStore = createEventStore(database, { registry: old, clock });
-    const [written] = oldStore.append('tournament-1', [{ type: 'NoteTaken', payload: { text: 'table 4 late' } }]).events;
-    // when today's store reads it
-    const [read] = store.readStream('tournament-1');
-    // then it comes up to version 2, and the ledger still holds what was written
-    expect(read).toMatchObject({ type: 'NoteTaken', schemaVersion: 2, payload: { text: 'table 4 late', author: 'director' } });
-    const row = database.sqlite.prepare('SELECT schema_version, payload, hash FROM events').get();
-    expect(row).toEqual({ schema_version: 1, payload: '{"text":"table 4 late"}', hash: written!.hash });
-    expect(store.verifyChain().ok).toBe(true);
   });
 });
 

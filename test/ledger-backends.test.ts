@@ -1,12 +1,15 @@
 /**
  * The ledger's promises, held to the same assertions on both back ends, SQLite and PostgreSQL:
- * a writer process killed with SIGKILL loses nothing it acknowledged and doubles nothing (on
- * PostgreSQL while its appends commit in groups); writer processes racing on
- * one stream never share a version and every loser is told so; a command id answers a repeat
- * with the first result and refuses reuse; whatever is changed in the stored table behind the
- * append-only triggers, verification (the store's and `spades verify`'s) names the position; a fold from the store equals the
- * models the appends produced; and a game entered from a record scores as `spades score`
- * scores that record. The PostgreSQL cases run on a throwaway cluster and skip without one.
+ * an append gets gapless positions and stream versions, is chained and stored as hashed, is
+ * refused whole for a stale version or bad input, and is read back (and upcast) as written; a
+ * writer process killed with SIGKILL loses nothing it acknowledged and doubles nothing (on
+ * PostgreSQL while its appends commit in groups); writer processes racing on one stream never
+ * share a version and every loser is told so; a command id answers a repeat with the first
+ * result and refuses reuse; whatever is changed in the stored table behind the append-only
+ * triggers, verification (the store's and `spades verify`'s) names the position; a fold from
+ * the store equals the models the appends produced; and a game entered from a record scores as
+ * `spades score` scores that record. The PostgreSQL cases run on a throwaway cluster and skip
+ * without one.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +18,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRandom } from '../engine/random.ts';
 import { scoreRecord } from '../engine/record.ts';
-import { CommandIdReusedError, type AppendResult } from '../events/store/sqlite/event-store.ts';
+import { AppendRefusedError, CommandIdReusedError, type AppendResult, VersionConflictError } from '../events/store/sqlite/event-store.ts';
+import { InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
+import { type ChainedRow, GENESIS_HASH, chainHash } from '../events/hash-chain.ts';
 import type { AnyEvent } from '../events/event-types.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import { type Decision, type ExecuteOptions, type Ledger, openLedger, projected } from '../events/store/sqlite/ledger.ts';
@@ -259,6 +264,137 @@ for (const backend of ledgerBackends()) {
     const rows = async (location: string) =>
       (await backend.sql(location, 'SELECT position, stream, version, command_id FROM events ORDER BY position')).map((r) => ({ ...r, position: Number(r.position) }));
 
+    describe('an append', () => {
+      let location: string;
+      let store: StoreUnderTest<LedgerTestEvent>;
+      // Each test on a new, empty ledger.
+      beforeEach(async () => {
+        location = await backend.create();
+        store = await open(location);
+      });
+      afterEach(closeAll);
+      const rowCount = async () => Number((await backend.sql(location, 'SELECT count(*) AS n FROM events'))[0]!.n);
+      const stored = async () => (await backend.sql(location, 'SELECT * FROM events ORDER BY position')).map((r) => ({ ...r, position: Number(r.position) }) as unknown as ChainedRow);
+
+      it('gives gapless positions across streams and versions within each stream', async () => {
+        // given events on two streams
+        await store.append('game-1', [counter('a', 1), counter('a', 2)]);
+        await store.append('match-3', [counter('b', 1)]);
+        // when a third append lands on the first stream
+        const result = await store.append('game-1', [counter('a', 3)]);
+        // then positions run on and the stream's version follows its own count
+        expect(result).toMatchObject({ stream: 'game-1', positions: [4], versions: [3], duplicate: false });
+        expect((await store.readAll()).map((e) => [e.position, e.stream, e.version])).toEqual([
+          [1, 'game-1', 1],
+          [2, 'game-1', 2],
+          [3, 'match-3', 1],
+          [4, 'game-1', 3],
+        ]);
+      });
+
+      it('records meta with the time from the store clock, the append meta and the event meta', async () => {
+        const [event] = (await store.append('game-1', [{ ...counter('a', 1), meta: { seat: 'N' } }], { meta: { by: 'director:ana' } })).events;
+        expect(event!.meta).toEqual({ at: '2025-03-01T19:00:00.000Z', by: 'director:ana', seat: 'N' });
+        expect((await store.readStream('game-1'))[0]!.meta).toEqual(event!.meta);
+      });
+
+      it('chains each event to the one before, the first to 64 zeros, and stores payload and meta as the text hashed', async () => {
+        const { events } = await store.append('game-1', [counter('a', 1), counter('a', 2)]);
+        expect(events[0]!.prevHash).toBe(GENESIS_HASH);
+        expect(events[1]!.prevHash).toBe(events[0]!.hash);
+        const [first, second] = await stored();
+        expect(first!.payload).toBe('{"attempt":1,"by":"a"}');
+        expect(first!.meta).toBe('{"at":"2025-03-01T19:00:00.000Z"}');
+        expect(chainHash(GENESIS_HASH, first!)).toBe(events[0]!.hash);
+        expect(chainHash(events[0]!.hash, second!)).toBe(events[1]!.hash);
+        expect(await store.head()).toEqual({ position: 2, hash: events[1]!.hash });
+      });
+
+      it('refuses an expected version the stream has moved past, naming both, and writes nothing', async () => {
+        // given game-1 at version 2
+        await store.append('game-1', [counter('a', 1), counter('a', 2)]);
+        // when someone decided against version 1, then a conflict the API can answer 409 with
+        const attempt = store.append('game-1', [counter('b', 1)], { expectedVersion: 1 });
+        await expect(attempt).rejects.toThrow(VersionConflictError);
+        await expect(attempt).rejects.toMatchObject({ stream: 'game-1', expected: 1, actual: 2, message: expect.stringMatching(/game-1 is at version 2, not 1/) });
+        expect(await rowCount()).toBe(2);
+        expect((await store.head()).position).toBe(2);
+      });
+
+      it('takes expected version 0 as "this stream has no events yet"', async () => {
+        expect((await store.append('game-9', [counter('a', 1)], { expectedVersion: 0 })).versions).toEqual([1]);
+        await expect(store.append('game-9', [counter('a', 2)], { expectedVersion: 0 })).rejects.toThrow(VersionConflictError);
+      });
+
+      it('refuses bad input naming what was wrong and where, writing nothing of the batch', async () => {
+        // a payload field out of range, in the second event of a batch
+        const bad = { type: 'CounterIncremented' as const, payload: { by: 'a', attempt: -1 } };
+        const attempt = store.append('game-1', [counter('a', 1), bad]);
+        await expect(attempt).rejects.toThrow(InvalidPayloadError);
+        await expect(attempt).rejects.toMatchObject({
+          type: 'CounterIncremented',
+          field: 'payload.attempt',
+          message: 'CounterIncremented (version 1): payload.attempt must be at least 0, not -1',
+        });
+        // a field the event type does not have
+        const extra = { type: 'CounterIncremented', payload: { by: 'a', attempt: 1, score: 5 } } as unknown as LedgerTestEvent;
+        await expect(store.append('game-1', [extra as never])).rejects.toThrow(/payload\.score is not a field of this event/);
+        // an event type nobody registered
+        const unknown = { type: 'TrickStolen', payload: {} } as unknown as LedgerTestEvent;
+        await expect(store.append('game-1', [unknown as never])).rejects.toThrow(UnknownEventTypeError);
+        // a stream id that is not a plain name
+        await expect(store.append('game 1', [counter('a', 1)])).rejects.toThrow(AppendRefusedError);
+        await expect(store.append('', [counter('a', 1)])).rejects.toThrow(/stream id/);
+        // meta JSON cannot carry, and a command id that is not a plain name
+        await expect(store.append('game-1', [counter('a', 1)], { meta: { when: new Date(0) } })).rejects.toThrow(/meta\.when is a Date object/);
+        await expect(store.append('game-1', [counter('a', 1)], { commandId: 'has space' })).rejects.toThrow(AppendRefusedError);
+        expect(await rowCount()).toBe(0);
+      });
+
+      it('to several streams at once is one transaction: one stream behind its expected version writes nothing', async () => {
+        await store.append('match-1', [counter('m', 1)]);
+        const attempt = store.appendMany([
+          { stream: 'game-1', events: [counter('a', 1), counter('a', 2)], expectedVersion: 0 },
+          { stream: 'match-1', events: [counter('m', 2)], expectedVersion: 0 },
+        ]);
+        await expect(attempt).rejects.toMatchObject({ stream: 'match-1', expected: 0, actual: 1 });
+        expect(await rowCount()).toBe(1);
+        const results = await store.appendMany([
+          { stream: 'game-1', events: [counter('a', 1), counter('a', 2)], expectedVersion: 0 },
+          { stream: 'match-1', events: [counter('m', 2)], expectedVersion: 1 },
+        ]);
+        expect(results.map((r) => [r.stream, r.positions, r.versions])).toEqual([
+          ['game-1', [2, 3], [1, 2]],
+          ['match-1', [4], [2]],
+        ]);
+      });
+
+      it('is read back after a position with a limit, and by stream after a version', async () => {
+        for (let i = 1; i <= 6; i++) await store.append(i % 2 ? 'game-1' : 'game-2', [counter('a', i)]);
+        expect((await store.readAll({ after: 2, limit: 3 })).map((e) => e.position)).toEqual([3, 4, 5]);
+        expect((await store.readAll()).map((e) => e.position)).toEqual([1, 2, 3, 4, 5, 6]);
+        expect((await store.readStream('game-2')).map((e) => e.version)).toEqual([1, 2, 3]);
+        expect((await store.readStream('game-2', { after: 1 })).map((e) => e.position)).toEqual([4, 6]);
+        expect(await store.readStream('game-404')).toEqual([]);
+        expect(await store.streamVersion('game-1')).toBe(3);
+        expect(await store.streamVersion('game-404')).toBe(0);
+      });
+
+      it('of an older payload version is upcast as it is read, the stored row and its hash left alone', async () => {
+        // given a NoteTaken written at version 1, before notes had an author
+        const old = eventRegistry(defineEvent({ type: 'NoteTaken', version: 1, validate: check.object({ text: check.text() }) }));
+        const oldStore = await backend.open(location, old, { clock });
+        const [written] = (await oldStore.append('tournament-1', [{ type: 'NoteTaken', payload: { text: 'table 4 late' } }])).events;
+        await oldStore.close();
+        // when today's store reads it
+        const [read] = await store.readStream('tournament-1');
+        // then it comes up to version 2, and the ledger still holds what was written
+        expect(read).toMatchObject({ type: 'NoteTaken', schemaVersion: 2, payload: { text: 'table 4 late', author: 'director' } });
+        expect(await backend.sql(location, 'SELECT schema_version, payload, hash FROM events')).toEqual([{ schema_version: 1, payload: '{"text":"table 4 late"}', hash: written!.hash }]);
+        expect(await store.verifyChain()).toMatchObject({ ok: true, count: 1 });
+      });
+    });
+
     describe('a writer process killed with SIGKILL', () => {
       const cycles = backend.scale.kills;
       it(`keeps every acknowledged event, gapless and chained, across ${cycles} kills`, async () => {
@@ -382,8 +518,10 @@ for (const backend of ledgerBackends()) {
         const other = store.append('game-1', [counter('N', 1)], { commandId: 'bid-18', request: 'sha256:bbb' });
         await expect(other).rejects.toThrow(CommandIdReusedError);
         await expect(other).rejects.toThrow('command id bid-18 was already used for another entry on game-1 (a different request), so it cannot record this one');
-        // other events under the same id, without a request: refused too
-        await expect(store.append('game-1', [counter('N', 9)], { commandId: 'bid-18' })).rejects.toThrow(CommandIdReusedError);
+        // other events under the same id, without a request: refused too, naming what it recorded
+        const otherEvents = store.append('game-1', [counter('N', 9)], { commandId: 'bid-18' });
+        await expect(otherEvents).rejects.toThrow(CommandIdReusedError);
+        await expect(otherEvents).rejects.toThrow(/already used for another entry on game-1 \(it recorded CounterIncremented at position 1\)/);
         // and another stream under the same id
         await expect(store.append('game-2', [counter('N', 1)], { commandId: 'bid-18', request: 'sha256:aaa' })).rejects.toThrow(
           'command id bid-18 was already used for game-1, so it cannot be used again for game-2',
@@ -411,6 +549,10 @@ for (const backend of ledgerBackends()) {
           { stream: 'match-1', events: [counter('N', 3)] },
         ];
         const first = await store.appendMany(batch, { commandId: 'hand-3-close' });
+        // the id is stored on the command's first event, with how many events the command recorded
+        const recorded = await backend.sql(location, 'SELECT command_id, meta FROM events WHERE position > 1 ORDER BY position');
+        expect(recorded.map((r) => r.command_id)).toEqual(['hand-3-close', null, null]);
+        expect(JSON.parse(recorded[0]!.meta as string)).toEqual({ at: clock(), commandEvents: 3 });
         await store.append('game-1', [counter('S', 4)]);
         const retry = await store.appendMany(batch, { commandId: 'hand-3-close' });
         expect(retry).toEqual(first.map((r) => ({ ...r, duplicate: true })));
