@@ -15,7 +15,7 @@ describe('processes on one new ledger file', () => {
   let child: { path: string; remove: () => void };
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'spades-race-'));
-    child = buildLedgerChild();
+    child = buildLedgerChild('ledger-opener-child.ts');
   });
   afterAll(() => {
     child?.remove();
@@ -26,7 +26,7 @@ describe('processes on one new ledger file', () => {
     for (let round = 0; round < 4; round++) {
       const file = join(dir, `opening-${round}.db`);
       openDatabase({ path: file }).close();
-      const openers = Array.from({ length: 8 }, () => startChild(child.path, ['open-ledger', file]));
+      const openers = Array.from({ length: 8 }, () => startChild(child.path, [file]));
       await Promise.all(openers.map((o) => o.ready));
       for (const o of openers) o.child.stdin!.end('go\n');
       const exits = await Promise.all(openers.map((o) => o.closed));

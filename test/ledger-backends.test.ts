@@ -31,7 +31,7 @@ import { type ReadModels, applyEvent, emptyModels } from '../events/projections.
 import { importRecord } from '../events/record-import.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
-import { buildLedgerChild, killWriters, startChild } from './fixtures/ledger-child-process.ts';
+import { buildLedgerChild, crashCycle, startChild } from './fixtures/ledger-child-process.ts';
 import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type Backend, type StoreUnderTest, ledgerBackends } from './fixtures/ledger-backends.ts';
 import { noteMissingPostgres } from './fixtures/postgres.ts';
@@ -44,40 +44,6 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SPADES = join(ROOT, 'bin', 'spades.js');
 const clock = () => '2025-03-01T19:00:00.000Z';
 const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
-
-/**
- * One crash: `writers` appending children on the ledger, all killed with SIGKILL at a random
- * moment (sometimes while still starting, mostly while appending); then the ledger is opened
- * again and checked: every acknowledged event there with the hash it was acknowledged with,
- * positions gapless, the chain verifying, and the back end's own storage checks passing.
- */
-async function crashCycle(backend: Backend, location: string, childPath: string, random: () => number, writers: number) {
-  const { killedAtStart, acks, problems } = await killWriters(childPath, location, random, writers);
-  problems.push(...(await backend.storageProblems(location)));
-  const store = await backend.open(location, ledgerTestRegistry);
-  try {
-    const report = await store.verifyChain();
-    if (!report.ok) problems.push(`chain: position ${report.firstBad!.position}: ${report.firstBad!.reason}`);
-    const [count] = await backend.sql(location, 'SELECT count(*) AS n, coalesce(max(position), 0) AS top FROM events');
-    if (Number(count!.n) !== Number(count!.top)) problems.push(`positions are not gapless: ${count!.n} rows, top position ${count!.top}`);
-    const events = await store.readAll();
-    const stored = new Map(events.map((e) => [e.position, e.hash]));
-    // Each writer numbers its events: one recorded twice (a batch chaining a command twice, a retry recorded anew) shows as a pair seen twice.
-    const seen = new Set<string>();
-    for (const e of events) {
-      const { by, attempt } = e.payload as { by: string; attempt: number };
-      if (seen.has(`${by}/${attempt}`)) problems.push(`event ${by}/${attempt} is recorded twice (again at position ${e.position})`);
-      seen.add(`${by}/${attempt}`);
-    }
-    for (const ack of acks) {
-      if (!stored.has(ack.position)) problems.push(`acknowledged position ${ack.position} is missing`);
-      else if (stored.get(ack.position) !== ack.hash) problems.push(`acknowledged position ${ack.position} holds a different event`);
-    }
-    return { acked: acks.length, killedAtStart, head: report.head.position, problems };
-  } finally {
-    await store.close();
-  }
-}
 
 interface Outcome {
   attempt: number;
@@ -246,7 +212,7 @@ for (const backend of ledgerBackends()) {
     let child: { path: string; remove: () => void };
     beforeAll(async () => {
       await backend.start();
-      child = buildLedgerChild('backend-ledger-child.ts', ['better-sqlite3', 'pg', 'pg-native']);
+      child = buildLedgerChild();
     });
     afterAll(async () => {
       child?.remove();
