@@ -22,9 +22,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createRandom } from '../engine/random.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { AppendRefusedError, CommandIdReusedError, type AppendResult, VersionConflictError } from '../events/store/sqlite/event-store.ts';
-import { InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
+import { type AnyEvent, InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
 import { type ChainedRow, GENESIS_HASH, chainHash } from '../events/hash-chain.ts';
-import type { AnyEvent } from '../events/event-types.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import { type Decision, type ExecuteOptions, type Ledger, openLedger, projected } from '../events/store/sqlite/ledger.ts';
 import { type ReadModels, applyEvent, emptyModels } from '../events/projections.ts';
