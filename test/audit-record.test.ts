@@ -3,8 +3,6 @@
  * `spades score` process gives the scores the replay shows, hand by hand; and entering those
  * records into a new tournament, on a new ledger, folds into the same read models.
  */
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RecordResult } from '../engine/record.ts';
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
@@ -13,22 +11,11 @@ import { attrValues } from './fixtures/html.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { drawRound } from '../server/commands/round-commands.ts';
 import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
+import { spadesProcess } from './fixtures/spades-process.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /** `node bin/spades.js score -` with the record on standard input. */
-function spadesScore(record: unknown): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/spades.js', 'score', '-'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-    child.stdin.end(JSON.stringify(record));
-  });
-}
+const spadesScore = (record: unknown) => spadesProcess(['score', '-'], JSON.stringify(record));
 
 let original: AuditLedger;
 let copy: AuditLedger;
@@ -64,7 +51,7 @@ describe('a game exported as a record', () => {
       // when the auditor scores it offline
       const run = await spadesScore(record);
       expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
+      expect(run.code).toBe(0);
       const scored = JSON.parse(run.stdout) as RecordResult;
       expect(scored.final).toEqual(game.score);
       // then each hand's last replay step shows the same points and totals

@@ -4,29 +4,17 @@
  * both name the first position that no longer verifies, and a digest noted before the edit no
  * longer checks out when the edit is behind it.
  */
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { type AuditLedger, keepPlaying, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
+import { spadesProcess } from './fixtures/spades-process.ts';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-function spadesVerify(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/spades.js', 'verify', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const spadesVerify = (args: string[]) => spadesProcess(['verify', ...args]);
 
 function attr(html: string, id: string, name: string): string | undefined {
   const tag = new RegExp(`<[a-z]+ [^>]*id="${id}"[^>]*>`).exec(html)?.[0];
@@ -110,7 +98,7 @@ describe('an intact ledger', () => {
     expect(attr(check.html, 'digest-result', 'data-ok')).toBe('true');
 
     const run = await spadesVerify(['--db', file, '--digest', noted]);
-    expect(run.status).toBe(0);
+    expect(run.code).toBe(0);
     expect(run.stdout).toContain(`${head} events, chain intact`);
     expect(run.stdout).toContain(`head ${head}:${headHash}`);
     expect(run.stdout).toContain(`digest ${noted} is part of this chain`);
@@ -151,7 +139,7 @@ describe('a ledger edited in the file', () => {
       expect(verify.html).not.toContain('id="head-digest"');
 
       const run = await spadesVerify(['--db', file]);
-      expect(run.status).toBe(1);
+      expect(run.code).toBe(1);
       expect(run.stdout).toContain(`position ${position} does not verify: its hash does not match its contents`);
 
       if (position <= notedPosition) {

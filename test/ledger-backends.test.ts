@@ -11,12 +11,9 @@
  * `spades score` scores that record. The PostgreSQL cases run on a throwaway cluster and skip
  * without one.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRandom } from '../engine/random.ts';
@@ -35,12 +32,10 @@ import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-even
 import { type Backend, type StoreUnderTest, ledgerBackends } from './fixtures/ledger-backends.ts';
 import { noteMissingPostgres } from './fixtures/postgres.ts';
 import { fullGameRecord } from './record-builders.ts';
+import { spadesProcess } from './fixtures/spades-process.ts';
 
 noteMissingPostgres('ledger-backends (the PostgreSQL half)');
 
-const run = promisify(execFile);
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-const SPADES = join(ROOT, 'bin', 'spades.js');
 const clock = () => '2025-03-01T19:00:00.000Z';
 const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
 
@@ -111,16 +106,10 @@ async function execute(store: StoreUnderTest, models: ReadModels, decisions: Dec
   return results;
 }
 
-/** `spades verify` run as an auditor runs it: its exit status and what it printed. */
-async function spadesVerify(args: string[]): Promise<{ code: number; stdout: string }> {
-  return run(process.execPath, [SPADES, 'verify', ...args], { cwd: ROOT }).then(
-    (ok) => ({ code: 0, stdout: ok.stdout }),
-    (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
-  );
-}
-
 async function spadesScore(file: string): Promise<unknown> {
-  const { stdout } = await run(process.execPath, [SPADES, 'score', file], { cwd: ROOT });
+  const { code, stdout, stderr } = await spadesProcess(['score', file]);
+  expect(stderr).toBe('');
+  expect(code).toBe(0);
   return JSON.parse(stdout);
 }
 
@@ -593,7 +582,7 @@ for (const backend of ledgerBackends()) {
           fc.asyncProperty(mutations(size), async (mutation) => {
             const location = await tamperable();
             const expected = await tamper(backend, location, mutation, size);
-            const outcome = await spadesVerify(['--db', location]);
+            const outcome = await spadesProcess(['verify', '--db', location]);
             expect(outcome.code).toBe(1);
             expect(outcome.stdout).toContain(`position ${expected} does not verify`);
           }),
@@ -609,7 +598,7 @@ for (const backend of ledgerBackends()) {
         expect(await store.checkDigest(intactHead)).toMatchObject({ ok: false, reason: expect.stringContaining(`no position ${size}`) });
         await closeAll();
         // and `spades verify` given the noted digest says so, exiting 1
-        const outcome = await spadesVerify(['--db', location, '--digest', intactHead]);
+        const outcome = await spadesProcess(['verify', '--db', location, '--digest', intactHead]);
         expect(outcome).toMatchObject({ code: 1, stdout: expect.stringContaining(`digest ${intactHead} is not part of this chain`) });
       }, 30_000);
     });

@@ -6,11 +6,10 @@
  * read models equal a rebuild; the chain verifies. And a game entered with `spades import`
  * while a server runs shows on that server's pages and streams within a second.
  */
-import { type ChildProcess, execFile } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger, projected } from '../events/store/sqlite/ledger.ts';
@@ -18,10 +17,9 @@ import { type ReadModels, foldEvents } from '../events/projections.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { nextEntry } from '../server/serve/table-driver.ts';
 import { fullGameRecord } from './record-builders.ts';
-import { ROOT, type ServeProcess, openSse, startServeProcess, waitFor } from './fixtures/live-server.ts';
+import { spadesProcess } from './fixtures/spades-process.ts';
+import { type ServeProcess, openSse, startServeProcess, waitFor } from './fixtures/live-server.ts';
 
-const run = promisify(execFile);
-const SPADES = join(ROOT, 'bin', 'spades.js');
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 afterAll(() => {
@@ -33,16 +31,6 @@ function tempDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'spades-writers-'));
   dirs.push(dir);
   return dir;
-}
-
-async function spades(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [SPADES, ...args], { cwd: ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
 }
 
 type Server = ServeProcess;
@@ -86,7 +74,7 @@ describe('several writers on one ledger file', () => {
   it('two servers with their bots, the importer and a racing client: one winner per race, 409 for the rest, nothing twice, models equal a rebuild', async () => {
     const dataDir = tempDir();
     const path = join(dataDir, 'spades.db');
-    expect((await spades(['add-user', 'Dee Rector', '--role', 'director', '--password', 'director-password-1', '--db', path])).code).toBe(0);
+    expect((await spadesProcess(['add-user', 'Dee Rector', '--role', 'director', '--password', 'director-password-1', '--db', path])).code).toBe(0);
     const [a, b] = await Promise.all([startServer(dataDir, ['--pace', '40']), startServer(dataDir, ['--pace', '40'])]);
     const headers = { a: await signIn(a.url, 'Dee Rector', 'director-password-1'), b: await signIn(b.url, 'Dee Rector', 'director-password-1') };
 
@@ -96,7 +84,7 @@ describe('several writers on one ledger file', () => {
     writeFileSync(records, JSON.stringify(fullGameRecord()));
     const imports = (async () => {
       const results = [];
-      for (let i = 1; i <= 3; i++) results.push(await spades(['import', records, '--game', `paper-${i}`, '--db', path]));
+      for (let i = 1; i <= 3; i++) results.push(await spadesProcess(['import', records, '--game', `paper-${i}`, '--db', path]));
       return results;
     })();
 
@@ -166,7 +154,7 @@ describe('several writers on one ledger file', () => {
       cards.add(key);
     }
     for (const gameId of ['paper-1', 'paper-2', 'paper-3']) expect(events.filter((e) => e.stream === `game-${gameId}`).length).toBeGreaterThan(100);
-    expect(await spades(['verify', '--db', path])).toMatchObject({ code: 0, stdout: expect.stringContaining('chain intact') });
+    expect(await spadesProcess(['verify', '--db', path])).toMatchObject({ code: 0, stdout: expect.stringContaining('chain intact') });
     // Both servers played: each won some entries (the bots' losses are silent 409s of their own).
     expect(new Set(events.filter((e) => e.meta.by === 'table-bot').map((e) => e.meta.at)).size).toBeGreaterThan(20);
   }, 120_000);
@@ -181,7 +169,7 @@ describe('several writers on one ledger file', () => {
     const match = setup.models.tournaments.t2!.model.matches.find((m) => m.status === 'ready')!;
     const before = setup.models.position;
     setup.close();
-    expect((await spades(['add-user', 'Dee Rector', '--role', 'director', '--password', 'director-password-1', '--db', path])).code).toBe(0);
+    expect((await spadesProcess(['add-user', 'Dee Rector', '--role', 'director', '--password', 'director-password-1', '--db', path])).code).toBe(0);
 
     const server = await startServer(dataDir, ['--no-demo']);
     const feed = await openSse(`${server.url}/api/events/stream?after=${before}`);
@@ -191,7 +179,7 @@ describe('several writers on one ledger file', () => {
     const file = join(dataDir, 'paper.json');
     writeFileSync(file, JSON.stringify(record));
 
-    const imported = await spades(['import', file, '--tournament', 't2', '--match', match.matchId, '--db', path]);
+    const imported = await spadesProcess(['import', file, '--tournament', 't2', '--match', match.matchId, '--db', path]);
     const done = Date.now();
     expect(imported.code).toBe(0);
     const last = Number(/positions \d+–(\d+)/.exec(imported.stdout)![1]);
