@@ -1,20 +1,44 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Suites that start nothing of their own (no server listening, no browser, no child process,
+ * no PostgreSQL) and leave nothing running: the rules engine, the folds, the views and the app
+ * answering requests in memory. They run one after another in one shared thread, which loads the
+ * project once for all of them instead of once per file. Every other suite, and any new one
+ * until it is listed here, runs in a process of its own: what a suite that starts servers and
+ * browsers leaves running would otherwise stay for every file after it. test/layout.test.ts
+ * checks that no listed suite starts anything.
+ */
+export const SHARED_THREAD_SUITES = [
+  'abuse-sessions', 'app', 'audit-as-of', 'audit-exports', 'audit-replay', 'bid', 'blp-rounds', 'bot',
+  'bracket-rounds', 'bracket', 'competition-words', 'director-desk', 'event-store', 'game', 'idempotency',
+  'import-ledger-checks', 'import-ledger-replay', 'judge-penalty-text', 'knockout-standings', 'preset-tables',
+  'prize-pages', 'progressive-demo', 'progressive-evening', 'progressive', 'public-address', 'random',
+  'reader-worker-file', 'record-import', 'record-schema', 'record', 'request-input', 'routes-access',
+  'routes-card-grid', 'routes-console', 'routes-entry', 'routes-judge-console', 'routes-ruling-withdrawal',
+  'routes-seating', 'routes-table-matches', 'routes-team-page', 'rule-options-doc', 'rulebook-examples', 'schemas',
+  'scoring', 'screen-address', 'screen-pin', 'seeding', 'simulate', 'snapshot-binding', 'sqlite-group-commit',
+  'storage-faults', 'tournament-clock', 'tournament-corrections', 'tournament-formats', 'tournament-registration',
+  'trick.property', 'views',
+];
+const shared = SHARED_THREAD_SUITES.flatMap((name) => [`test/${name}.test.ts`, `test/${name}.test.tsx`]);
+
 export default defineConfig({
   esbuild: { jsx: 'automatic', jsxImportSource: 'hono/jsx' },
   test: {
-    include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
-    pool: 'forks',
-    // Most suites spend their time waiting on processes of their own (servers, chromium,
-    // PostgreSQL, writers to kill): two files at a time keep two cores busy where vitest's
-    // default of one fewer than the cores would run one. Each file runs in a fresh process: sharing
-    // one per fork loaded the project once rather than once per file (about 130 s less, summed),
-    // but what one file leaves running (a ledger's follow timer, a server) then stays for every
-    // file after it in that process, and suites that start servers and browsers failed in full
-    // runs with it that never fail alone.
-    poolOptions: { forks: { maxForks: Math.max(2, availableParallelism() - 1) } },
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    poolOptions: {
+      // Most suites of their own spend their time waiting on processes they started (servers,
+      // chromium, PostgreSQL, writers to kill): two at a time keep two cores busy where vitest's
+      // default of one fewer than the cores would run one.
+      forks: { maxForks: Math.max(2, availableParallelism() - 1) },
+      threads: { isolate: false, minThreads: 1, maxThreads: 1 },
+    },
+    projects: [
+      { extends: true, test: { name: 'shared', include: shared, pool: 'threads' } },
+      { extends: true, test: { name: 'own', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: shared, pool: 'forks' } },
+    ],
   },
 });

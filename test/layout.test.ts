@@ -12,10 +12,13 @@
  * interface (events/store/served-ledger.ts, with append.ts what both stores share): neither store
  * imports the other, the interface imports neither, and the rooms of routes and what they share
  * reach the ledger only through the interface.
+ *
+ * The test suites that share one thread (vitest.config.ts) start nothing that would outlive them.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SHARED_THREAD_SUITES } from '../vitest.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAX_LINES = 350;
@@ -229,5 +232,27 @@ describe('source layout', () => {
     expect(importsOf('server/auth/auth.ts')).toContain('server/auth/auth-storage-postgres.ts');
     expect(importsOf('server/entry/entry-routes.tsx')).toContain('server/commands/commands.ts');
     expect(importsOf('views/layout.tsx').every((path) => !path.startsWith('..'))).toBe(true);
+  });
+});
+
+/** What a suite calls to start something of its own: a server, a browser, a child process, a database or a proxy. */
+const STARTS = /(?<![.\w])(serveInProcess|startServeProcess|launchChromium|eventDay|spawn|spawnSync|exec|execSync|execFile|execFileSync|fork|spadesProcess|startChild|killWriters|crashCycle|startPostgres|startNginx|ledgerBackends|authBackends|postgresBackend|postgresAuthBackend|createServer|serve)\s*\(|\.listen\s*\(/;
+
+describe('the suites sharing one thread', () => {
+  it('are suites that start no server, browser, process, database or proxy of their own', () => {
+    const starting = SHARED_THREAD_SUITES.flatMap((name) => {
+      const file = [`test/${name}.test.ts`, `test/${name}.test.tsx`].find((path) => sources('test').includes(path));
+      if (!file) return [`${name}: no such suite`];
+      const found = STARTS.exec(readFileSync(join(ROOT, file), 'utf8'));
+      return found ? [`${file} calls ${found[0]}`] : [];
+    });
+    expect(starting, 'a suite that starts something runs in a process of its own: take it off SHARED_THREAD_SUITES').toEqual([]);
+  });
+
+  it('catches a suite that starts a server or a child process', () => {
+    expect(STARTS.test('server = await serveInProcess(ledger);')).toBe(true);
+    expect(STARTS.test("const child = spawn(process.execPath, ['x']);")).toBe(true);
+    expect(STARTS.test('browser = await launchChromium();')).toBe(true);
+    expect(STARTS.test('const res = await app.request("/screen");')).toBe(false);
   });
 });
