@@ -23,6 +23,8 @@ export const SHARED_THREAD_SUITES = [
   'trick.property', 'views',
 ];
 const shared = SHARED_THREAD_SUITES.flatMap((name) => [`test/${name}.test.ts`, `test/${name}.test.tsx`]);
+/** Suites that drive chromium: they connect to one started for the run (test/fixtures/shared-chromium.ts). */
+const browser = ['test/browser-*.test.ts', 'test/pg-cluster.test.ts'];
 
 export default defineConfig({
   esbuild: { jsx: 'automatic', jsxImportSource: 'hono/jsx' },
@@ -38,7 +40,9 @@ export default defineConfig({
     },
     projects: [
       { extends: true, test: { name: 'shared', include: shared, pool: 'threads' } },
-      { extends: true, test: { name: 'own', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: shared, pool: 'forks' } },
+      { extends: true, test: { name: 'own', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: [...shared, ...browser], pool: 'forks' } },
+      // A project of their own, so the browser is started only for a run that has one of them.
+      { extends: true, test: { name: 'browser', include: browser, pool: 'forks', globalSetup: ['test/fixtures/shared-chromium.ts'] } },
     ],
   },
 });
