@@ -69,7 +69,7 @@ describe.skipIf(!hasChromium)('a team’s page on a phone', () => {
     });
     const before = await page.evaluate(() => performance.now());
     seat(ledger, final, 3);
-    await waitFor('the page to say Table 3, now', async () => (await regionText(page, '.team-next-headline')) === 'Your next match: Table 3, now');
+    await page.waitForFunction(() => document.querySelector('.team-next-headline')?.textContent === 'Your next match: Table 3, now', undefined, { timeout: 5000 });
     const after = await page.evaluate(() => performance.now());
     expect(after - before).toBeLessThan(1000);
     expect(await page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded)).toBe(true);
