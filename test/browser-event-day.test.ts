@@ -218,7 +218,10 @@ describe.skipIf(!hasChromium)('the day of the event in a browser', () => {
       day.ledger.execute(pinScreen(m, { tournamentId: 'late' }));
       await tv.waitForFunction(() => document.querySelector('.screen-title')?.textContent === 'Late Night Open', undefined, { timeout: 15_000 });
       expect(new URL(tv.url()).pathname).toBe('/screen');
+      // Pinned back, it follows back. Waited for so the page is not closed in the middle of that
+      // reload: chromium can take minutes to close a page whose navigation is under way.
       day.ledger.execute(pinScreen(m, { tournamentId: 'cup' }));
+      await tv.waitForFunction(() => document.querySelector('.screen-title')?.textContent === 'Friday Cup', undefined, { timeout: 15_000 });
     } finally {
       await tv.close();
     }
