@@ -19,6 +19,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SHARED_THREAD_SUITES } from '../vitest.config.ts';
+import { CHROMIUM_ARGS, featuresLeftOn } from './fixtures/shared-chromium.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const MAX_LINES = 350;
@@ -255,5 +256,16 @@ describe('the suites sharing one thread', () => {
     expect(STARTS.test("const child = spawn(process.execPath, ['x']);")).toBe(true);
     expect(STARTS.test('browser = await launchChromium();')).toBe(true);
     expect(STARTS.test('const res = await app.request("/screen");')).toBe(false);
+  });
+});
+
+describe("the test chromium's start", () => {
+  it("keeps every feature playwright turns off when it turns more off, and names one it would turn back on", () => {
+    const playwright = '--disable-features=PaintHolding,MediaRouter';
+    expect(CHROMIUM_ARGS.filter((arg) => arg.startsWith('--disable-features='))).toHaveLength(1);
+    expect(featuresLeftOn([playwright, '--headless', ...CHROMIUM_ARGS])).toEqual([]);
+    expect(CHROMIUM_ARGS.some((arg) => arg.includes('WebUIOmniboxPopup'))).toBe(true);
+    expect(featuresLeftOn([playwright, '--disable-features=PaintHolding,WebUIOmniboxPopup'])).toEqual(['MediaRouter']);
+    expect(featuresLeftOn(['--headless', ...CHROMIUM_ARGS])).toEqual([]);
   });
 });
