@@ -25,9 +25,9 @@ import { driveTables } from '../server/serve/table-driver.ts';
 import { playCard } from '../server/commands/commands.ts';
 import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { indexedPng, readPng } from './png-palette.ts';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/fixtures/shared-chromium.ts';
 
 const OUT = 'docs/screenshots';
-const CHROMIUM = '/usr/bin/chromium';
 const TEAM_NAMES = ['Aces High', 'Big Books', 'Nil Nation', 'Boston Tea', 'Bag Ladies', 'Trump Tight', 'Deuces Wild', 'Set Busters', 'Lucky Spades', 'High Joker', 'Renege Rangers', 'Blind Six'];
 
 function teamName(i: number): string {
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
     if (!server.listening) await new Promise((resolve) => server.once('listening', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
     mkdirSync(OUT, { recursive: true });
     const written: string[] = [];
     try {
