@@ -92,7 +92,7 @@ function parseLine(text: string, lineNumber: number): ChainedRow {
 
 /**
  * A further check of each imported row against the read models folded from the rows before it
- * (server/audit/replay-check.ts: what the live commands decide); a sentence refuses the row.
+ * (server/commands/replay-check.ts: what the live commands decide); a sentence refuses the row.
  */
 export type RowAdmission = (models: ReadModels, row: { stream: string; type: string; payload: Record<string, unknown> }) => string | null;
 

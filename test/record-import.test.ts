@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { exportLines, importLedger } from '../events/ledger-file.ts';
-import { replayProblem } from '../server/audit/replay-check.ts';
+import { replayProblem } from '../server/commands/replay-check.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { main } from '../server/cli/main.ts';

@@ -14,7 +14,7 @@ import { BusyError, type ExportTarget, type HeavyReads, createHeavyReadGate, cre
 import type { PastView } from './past-views.tsx';
 import { standingsCsv } from './standings-csv.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
-import { checkedRecordImport } from './replay-check.ts';
+import { checkedRecordImport } from '../commands/replay-check.ts';
 import { gameStream } from '../../events/streams.ts';
 import { readJson } from '../http/request-input.ts';
 import { clientAddress } from '../http/client-address.ts';

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { userInfo } from 'node:os';
 import { importPostgresLedger } from '../../events/store/postgres/ledger-tools.ts';
 import { type ChainReport, formatDigest } from '../../events/hash-chain.ts';
-import { replayProblem } from '../audit/replay-check.ts';
+import { replayProblem } from '../commands/replay-check.ts';
 
 function importIntoFile(path: string | undefined, text: string, note: ImportNote): { name: string; report: ChainReport } {
   let database;

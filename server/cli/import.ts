@@ -12,7 +12,7 @@ import { InvalidPayloadError } from '../../events/event-types.ts';
 import { formatDigest } from '../../events/hash-chain.ts';
 import { type Ledger, openLedger } from '../../events/store/sqlite/ledger.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
-import { checkedRecordImport } from '../audit/replay-check.ts';
+import { checkedRecordImport } from '../commands/replay-check.ts';
 
 export async function run(
   args: { values: { db?: string; tournament?: string; match?: string; game?: string }; positionals: string[]; usage: string },

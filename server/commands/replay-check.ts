@@ -16,11 +16,11 @@ import { gameStream, matchStream, tournamentStream } from '../../events/streams.
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { matchViews } from '../../engine/bracket.ts';
 import { type FormatId } from '../../engine/formats.ts';
-import { CommandError, callMisdeal, claimRenege, correctScore, dealHand, giveRuling, makeBid, playCard, recordTricks, undoLastEntry } from '../commands/commands.ts';
-import { callTime, correctGameResult, disqualifyTeam } from '../commands/match-commands.ts';
-import { changeRounds, checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from '../commands/tournament-commands.ts';
-import { drawRound } from '../commands/round-commands.ts';
-import { withdrawRuling } from '../commands/ruling-withdrawals.ts';
+import { CommandError, callMisdeal, claimRenege, correctScore, dealHand, giveRuling, makeBid, playCard, recordTricks, undoLastEntry } from './commands.ts';
+import { callTime, correctGameResult, disqualifyTeam } from './match-commands.ts';
+import { changeRounds, checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from './tournament-commands.ts';
+import { drawRound } from './round-commands.ts';
+import { withdrawRuling } from './ruling-withdrawals.ts';
 
 /** A row with its payload already read through its schema. */
 export interface ReplayRow {
