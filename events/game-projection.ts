@@ -410,6 +410,17 @@ export function dealerOfNextHand(game: GameModel): Seat {
   return nextDealer(resolveRules(game.rules).options, lastRow.dealer, Boolean(lastRow.misdeal));
 }
 
+/**
+ * Who deals first in the game after `last` in the same match: where the rules carry the deal
+ * across games (asher "the player to the left of the player that dealt the last hand of the prior
+ * game will start the deal of the new game"), the next seat of the rotation; otherwise the
+ * match's first dealer again.
+ */
+export function firstDealerAfter(last: GameModel): Seat {
+  const carries = resolveRules(last.rules).options.dealerCarriesAcrossGames;
+  return carries && last.rows.length > 0 ? dealerOfNextHand(last) : last.dealer;
+}
+
 /** The seat whose bid is next in the hand in progress, or null once all four have bid (or no hand is dealt). */
 export function nextBidder(game: GameModel): Seat | null {
   const current = game.current;

@@ -5,13 +5,13 @@
  * The record is scored first, so nothing is appended for a record the scorer refuses, and the
  * game folded from these events scores exactly as the record does.
  */
-import { type Seat, type Team, cardName, parseCard, seatAfter } from '../engine/cards.ts';
+import { type Seat, type Team, SEATS, cardName, parseCard, seatAfter } from '../engine/cards.ts';
 import { biddingOrder, bidValue, parseBid } from '../engine/bid.ts';
 import { rulesForMatch } from '../engine/formats.ts';
 import { matchViews } from '../engine/bracket.ts';
 import { deckFor } from '../engine/deck.ts';
 import { nextDealer } from '../engine/game.ts';
-import { readHeader, scoreRecord } from '../engine/record.ts';
+import { type RecordHeader, readHeader, scoreNextHand, scoreRecord, startRecordGame } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { replayPlays } from '../engine/trick.ts';
 import { canonicalJson } from './hash-chain.ts';
@@ -20,6 +20,9 @@ import type { Decision } from './store/sqlite/ledger.ts';
 import type { ReadModels } from './projections.ts';
 import type { RecordHand } from './read-models.ts';
 import { canKeyReadModel, gameById, tournamentById } from './lookup.ts';
+import { firstDealerAfter } from './game-projection.ts';
+import { parseProgressiveMatchId } from './progressive-projection.ts';
+import type { TournamentState } from './tournament-projection.ts';
 
 /** An import refused before anything is appended; `status` is the HTTP answer (400, 404, 409, or 413 for a record larger than a game). */
 export class RecordImportError extends Error {
@@ -76,87 +79,68 @@ export const PAPER_JUDGE = 'paper record';
  * Decides the import of `record` into `target`: refuses a record the scorer refuses, a game id
  * already taken, a match that is not open for a game or plays under other rules; otherwise
  * returns the game's events. `at` is recorded as the time time was called, when the record says
- * it was (a paper record does not say when).
+ * it was (a paper record does not say when). Into a progressive evening, `R<round>-T<table>`
+ * names the game its round already started at that table, and the record is that table's score
+ * sheet for the round (see roundSheetTarget).
  */
 export function importRecord(models: ReadModels, record: unknown, target: ImportTarget, at: string): Decision {
   const bound = recordBoundProblem(record);
   if (bound) throw new RecordImportError(`record: ${bound}`, 413);
+  let header: RecordHeader;
   try {
-    scoreRecord(record);
+    header = readHeader(record);
   } catch (error) {
     throw new RecordImportError(`record: ${(error as Error).message}`);
   }
-  const header = readHeader(record);
-  // Checked by the scorer above: every field below is as the format describes it.
-  const json = record as { rules: unknown; start?: unknown; hands: RecordHand[] };
-
-  let gameId: string;
-  let matchId: string | null = null;
-  let tournamentId: string | null = null;
-  let number = 1;
-  let teams: Record<Team, string> = { NS: 'NS', EW: 'EW' };
-  const seats: Partial<Record<Seat, string>> = { ...header.seats };
-
-  if ('matchId' in target) {
-    const tournament = tournamentById(models, target.tournamentId);
-    if (!tournament) throw new RecordImportError(`tournament ${target.tournamentId} does not exist`, 404);
-    const match = tournament.model.matches.find((m) => m.matchId === target.matchId);
-    if (!match || !tournament.bracket) throw new RecordImportError(`tournament ${target.tournamentId} has no match ${target.matchId}`, 404);
-    const where = `tournament ${target.tournamentId} match ${target.matchId}`;
-    if (match.status !== 'ready' && match.status !== 'live') {
-      throw new RecordImportError(`${where} is ${match.status}; a game can be entered only into a match that is ready or being played`, 409);
-    }
-    const last = match.games.length > 0 ? gameById(models, match.games[match.games.length - 1]!) : undefined;
-    if (last && !last.winner) throw new RecordImportError(`${where}: game ${last.gameId} is still being played`, 409);
-    const view = matchViews(tournament.bracket).find((v) => v.id === target.matchId)!;
-    const matchRules = resolveRules(rulesForMatch(tournament.format, view));
-    if (canonicalJson(matchRules.options) !== canonicalJson(header.rules.options)) {
-      throw new RecordImportError(`${where} plays under ${matchRules.name}, but the record was played under ${header.rules.name}`);
-    }
-    matchId = target.matchId;
-    tournamentId = target.tournamentId;
-    number = match.games.length + 1;
-    // The same game ids a live match gives its games, so a paper game reads like any other.
-    gameId = target.gameId ?? matchGameId(tournamentId, matchId, number);
-    teams = { NS: match.teams[0]!, EW: match.teams[1]! };
-    const players = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
-    const [a, b] = [players(teams.NS), players(teams.EW)];
-    const fromTeams: Partial<Record<Seat, string | undefined>> = { N: a[0], E: b[0], S: a[1], W: b[1] };
-    for (const seat of ['N', 'E', 'S', 'W'] as const) if (seats[seat] === undefined && fromTeams[seat]) seats[seat] = fromTeams[seat];
-  } else {
-    gameId = target.gameId;
-    if (target.teams) teams = target.teams;
-    if (header.timeCalled !== null) {
-      throw new RecordImportError(`record: timeCalled needs a match to be imported into; game ${gameId} would have no match clock to call time on`);
+  const place = placeOf(models, record, header, target);
+  // The record as the game will hold it: its first dealer the one the match or round gives it.
+  const json = { ...(record as object), dealer: place.dealer } as unknown as { rules: unknown; start?: unknown; hands: RecordHand[] };
+  if (place.round) checkRoundSheet(json, place.round);
+  else {
+    try {
+      scoreRecord(json);
+    } catch (error) {
+      throw new RecordImportError(`record: ${(error as Error).message}`);
     }
   }
+  const { gameId } = place;
   if (!canKeyReadModel(gameId)) throw new RecordImportError(`'${gameId}' cannot be a game id; choose letters, digits and dashes`);
-  if (gameById(models, gameId)) throw new RecordImportError(`game ${gameId} already exists`, 409);
+  if (!place.round && gameById(models, gameId)) throw new RecordImportError(`game ${gameId} already exists`, 409);
 
   const options = header.rules.options;
   const deck = deckFor(options);
   const events: Decision['events'] = [];
   const add = (type: string, payload: Record<string, unknown>) => events.push({ type, payload: { gameId, ...payload } });
-  const started: Record<string, unknown> = { matchId, tournamentId, number, rules: json.rules, teams, seats, dealer: header.dealer };
-  if (json.start !== undefined) {
-    const start = {} as Record<Team, { score: number; bags: number; sets: number }>;
-    for (const team of ['NS', 'EW'] as const) {
-      const given = header.start[team];
-      start[team] = { score: given.score ?? 0, bags: given.bags ?? 0, sets: given.sets ?? 0 };
+  if (!place.round) {
+    const started: Record<string, unknown> = {
+      matchId: place.matchId,
+      tournamentId: place.tournamentId,
+      number: place.number,
+      rules: json.rules,
+      teams: place.teams,
+      seats: place.seats,
+      dealer: place.dealer,
+    };
+    if (json.start !== undefined) {
+      const start = {} as Record<Team, { score: number; bags: number; sets: number }>;
+      for (const team of ['NS', 'EW'] as const) {
+        const given = header.start[team];
+        start[team] = { score: given.score ?? 0, bags: given.bags ?? 0, sets: given.sets ?? 0 };
+      }
+      started.start = start;
     }
-    started.start = start;
+    add('GameStarted', started);
   }
-  add('GameStarted', started);
 
-  let dealer: Seat = header.dealer;
+  let dealer: Seat = place.dealer;
   json.hands.forEach((hand, i) => {
     const number = i + 1;
     dealer = hand.dealer ?? dealer;
     const dealt: Record<string, unknown> = { hand: number, dealer };
     if (hand.deal) dealt.deal = Object.fromEntries(Object.entries(hand.deal).map(([seat, cards]) => [seat, cards.map(normalCard)]));
     add('HandDealt', dealt);
-    if (header.timeCalled === number && matchId !== null && tournamentId !== null) {
-      add('TimeCalled', { tournamentId, matchId, at, hand: number });
+    if (header.timeCalled === number && place.matchId !== null && place.tournamentId !== null) {
+      add('TimeCalled', { tournamentId: place.tournamentId, matchId: place.matchId, at, hand: number });
     }
     if (hand.misdeal !== undefined) {
       add('MisdealCalled', { hand: number, reason: hand.misdeal });
@@ -187,6 +171,184 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     dealer = nextDealer(options, dealer, false);
   });
   return { stream: gameStream(gameId), events };
+}
+
+/** Where a record goes: a new game (of a match, or of its own), or the game a progressive round started at a table. */
+interface Place {
+  gameId: string;
+  tournamentId: string | null;
+  matchId: string | null;
+  number: number;
+  teams: Record<Team, string>;
+  seats: Partial<Record<Seat, string>>;
+  /** The game's first dealer. */
+  dealer: Seat;
+  /** Set for a progressive table's round: the game already started, that the sheet fills. */
+  round?: { where: string; hands: number };
+}
+
+function placeOf(models: ReadModels, record: unknown, header: RecordHeader, target: ImportTarget): Place {
+  const given = record as { dealer?: unknown };
+  if (!('matchId' in target)) {
+    if (header.timeCalled !== null) {
+      throw new RecordImportError(`record: timeCalled needs a match to be imported into; game ${target.gameId} would have no match clock to call time on`);
+    }
+    return { gameId: target.gameId, tournamentId: null, matchId: null, number: 1, teams: target.teams ?? { NS: 'NS', EW: 'EW' }, seats: { ...header.seats }, dealer: header.dealer };
+  }
+  const tournament = tournamentById(models, target.tournamentId);
+  if (!tournament) throw new RecordImportError(`tournament ${target.tournamentId} does not exist`, 404);
+  if (tournament.progressive) return roundSheetTarget(models, tournament, header, given.dealer !== undefined, target);
+  const match = tournament.model.matches.find((m) => m.matchId === target.matchId);
+  if (!match || !tournament.bracket) throw new RecordImportError(`tournament ${target.tournamentId} has no match ${target.matchId}`, 404);
+  const where = `tournament ${target.tournamentId} match ${target.matchId}`;
+  if (match.status !== 'ready' && match.status !== 'live') {
+    throw new RecordImportError(`${where} is ${match.status}; a game can be entered only into a match that is ready or being played`, 409);
+  }
+  const last = match.games.length > 0 ? gameById(models, match.games[match.games.length - 1]!) : undefined;
+  if (last && !last.winner) throw new RecordImportError(`${where}: game ${last.gameId} is still being played`, 409);
+  const view = matchViews(tournament.bracket).find((v) => v.id === target.matchId)!;
+  const matchRules = resolveRules(rulesForMatch(tournament.format, view));
+  if (canonicalJson(matchRules.options) !== canonicalJson(header.rules.options)) {
+    throw new RecordImportError(`${where} plays under ${matchRules.name}, but the record was played under ${header.rules.name}`);
+  }
+  const number = match.games.length + 1;
+  let dealer = header.dealer;
+  // asher "The deal will keep this rotation throughout the entire challenge": a later game's
+  // first dealer is the one the games before it leave, as at the table.
+  if (last && matchRules.options.dealerCarriesAcrossGames) {
+    const carried = firstDealerAfter(last);
+    if (given.dealer !== undefined && header.dealer !== carried) {
+      throw new RecordImportError(
+        `record: dealer: the deal keeps its rotation through the whole challenge; game ${last.number} of ${where} left the deal to ${carried}, so ${carried} deals first in game ${number}, not ${header.dealer}`,
+      );
+    }
+    dealer = carried;
+  }
+  const teams = { NS: match.teams[0]!, EW: match.teams[1]! };
+  const players = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
+  const [a, b] = [players(teams.NS), players(teams.EW)];
+  const seats: Partial<Record<Seat, string>> = { ...header.seats };
+  const fromTeams: Partial<Record<Seat, string | undefined>> = { N: a[0], E: b[0], S: a[1], W: b[1] };
+  for (const seat of SEATS) if (seats[seat] === undefined && fromTeams[seat]) seats[seat] = fromTeams[seat];
+  return {
+    gameId: target.gameId ?? matchGameId(target.tournamentId, target.matchId, number),
+    tournamentId: target.tournamentId,
+    matchId: target.matchId,
+    number,
+    teams,
+    seats,
+    dealer,
+  };
+}
+
+const SEAT_WORDS: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
+
+/**
+ * A progressive table's score sheet for a round (tournament-spades "One player keeps the table's
+ * bids and scores for the round"): it goes into the game the round started at that table, with
+ * the players the seating put there and the first dealer drawn when the round was seated, and
+ * only while nothing has been recorded there yet. What the sheet says of those is checked
+ * against them; what it leaves out is taken from them.
+ */
+function roundSheetTarget(models: ReadModels, tournament: TournamentState, header: RecordHeader, dealerGiven: boolean, target: { tournamentId: string; matchId: string; gameId?: string }): Place {
+  const id = target.tournamentId;
+  const progressive = tournament.progressive!;
+  const at = parseProgressiveMatchId(target.matchId);
+  if (!at) {
+    throw new RecordImportError(`tournament ${id} is played at progressive tables: a table's round is named R<round>-T<table> (R2-T3 is round 2 at table 3), not '${target.matchId}'`, 404);
+  }
+  const round = progressive.rounds.find((r) => r.round === at.round);
+  if (!round) {
+    const seated = progressive.rounds.length;
+    throw new RecordImportError(`tournament ${id}: round ${at.round} has not been seated${seated > 0 ? `; the rounds seated so far are 1–${seated}` : ' (no round has been seated yet)'}`, 409);
+  }
+  const table = round.seating.find((t) => t.table === at.table);
+  if (!table) throw new RecordImportError(`tournament ${id}: round ${at.round} is played at tables 1–${round.seating.length}; there is no table ${at.table}`, 404);
+  const where = `round ${at.round} at table ${at.table}`;
+  const game = gameById(models, round.games[String(at.table)] ?? '');
+  if (!game) throw new RecordImportError(`tournament ${id}: ${where} has no game started`, 409);
+  if (target.gameId !== undefined && target.gameId !== game.gameId) {
+    throw new RecordImportError(`gameId: ${where} is game ${game.gameId}, not ${target.gameId}`);
+  }
+  if (game.winner) throw new RecordImportError(`tournament ${id}: ${where} is over (NS ${game.score.NS}, EW ${game.score.EW}); its score stands as recorded, and a judge corrects it at /judge`, 409);
+  const recorded = game.hands.length + (game.current ? 1 : 0);
+  if (recorded > 0 || game.claims.length > 0 || game.corrections.length > 0) {
+    throw new RecordImportError(
+      `tournament ${id}: ${where} already has ${recorded > 0 ? `hand${recorded === 1 ? '' : 's'} 1${recorded > 1 ? `–${recorded}` : ''} recorded at the table` : 'entries recorded at the table'}; a score sheet is entered only into a table where nothing has been recorded yet (undo those entries at the table first)`,
+      409,
+    );
+  }
+  const rules = resolveRules(game.rules);
+  if (canonicalJson(rules.options) !== canonicalJson(header.rules.options)) {
+    throw new RecordImportError(`record: rules: the tables of tournament ${id} play ${rules.name}, but the record was played under ${header.rules.name}`);
+  }
+  if (dealerGiven && header.dealer !== game.dealer) {
+    throw new RecordImportError(`record: dealer: ${where} was seated with ${SEAT_WORDS[game.dealer]} (${game.dealer}) dealing first, drawn at random when the round was seated, not ${header.dealer}`);
+  }
+  for (const seat of SEATS) {
+    const named = header.seats[seat];
+    const sitting = game.seats[seat];
+    if (named !== undefined && sitting !== undefined && named.trim().toLowerCase() !== sitting.trim().toLowerCase()) {
+      throw new RecordImportError(`record: seats.${seat}: ${where} has ${sitting} in ${SEAT_WORDS[seat]}, not ${named}`);
+    }
+  }
+  for (const team of ['NS', 'EW'] as const) {
+    const start = header.start[team];
+    if ((start.score ?? 0) !== 0 || (start.bags ?? 0) !== 0 || (start.sets ?? 0) !== 0) {
+      throw new RecordImportError(`record: start.${team}: a round at a progressive table starts from nothing for both sides; each round's score is added to the players' totals`);
+    }
+  }
+  if (header.timeCalled !== null) {
+    throw new RecordImportError(`record: timeCalled: ${where} has no clock; a round is played to its ${rules.options.hands ?? 4} hands`);
+  }
+  return {
+    gameId: game.gameId,
+    tournamentId: id,
+    matchId: target.matchId,
+    number: game.number,
+    teams: game.teams,
+    seats: game.seats,
+    dealer: game.dealer,
+    round: { where, hands: rules.options.hands ?? 4 },
+  };
+}
+
+/**
+ * Scores a round's sheet hand by hand as the table would have recorded it: each hand checked as
+ * live entry checks it, no hand after the round is over ("Four hands are played in each round";
+ * a tie plays one more), and none missing: a sheet that leaves the round unfinished or tied is
+ * refused, since the rest of it would have to be entered at the table anyway.
+ */
+function checkRoundSheet(json: { hands: RecordHand[] }, round: { where: string; hands: number }): void {
+  let header: RecordHeader;
+  try {
+    header = readHeader(json);
+  } catch (error) {
+    throw new RecordImportError(`record: ${(error as Error).message}`);
+  }
+  let state = startRecordGame(header);
+  header.hands.forEach((raw, i) => {
+    if (state.winner) {
+      const { NS, EW } = { NS: state.teams.NS.score, EW: state.teams.EW.score };
+      throw new RecordImportError(
+        `record: hands[${i}]: ${round.where} was over after hand ${i} (NS ${NS}, EW ${EW}); a round is ${round.hands} hands, and one more only while the sides are tied, so the sheet cannot have hand ${i + 1}`,
+      );
+    }
+    try {
+      state = scoreNextHand(header, state, raw, i + 1).state;
+    } catch (error) {
+      throw new RecordImportError(`record: ${(error as Error).message}`);
+    }
+  });
+  if (!state.winner) {
+    const { NS, EW } = { NS: state.teams.NS.score, EW: state.teams.EW.score };
+    const count = `${header.hands.length} hand${header.hands.length === 1 ? '' : 's'}`;
+    throw new RecordImportError(
+      state.handsPlayed >= round.hands
+        ? `record: hands: the sheet ends with the sides tied at ${NS} after ${count}; a tie at the table plays one more hand, and the sheet needs it`
+        : `record: hands: ${round.where} is ${round.hands} hands (one more while the sides are tied), and the sheet has ${count}; enter the whole round (NS ${NS}, EW ${EW} so far)`,
+    );
+  }
 }
 
 function normalCard(name: string): string {

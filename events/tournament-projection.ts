@@ -233,7 +233,8 @@ export function evolveTournament(
       // A game's own clock is called in that game only (asher); a match clock in whichever game is on.
       if (info.clock && (!info.clock.gameId || info.clock.gameId === event.payload.gameId)) info.clock.calledAt = event.payload.at;
       const number = games[event.payload.gameId]?.number;
-      addLatest(state, `Time called in ${labelOf(state, event.payload.matchId)}${number && info.clock?.gameId ? `, game ${number},` : ''} during hand ${event.payload.hand}`, position);
+      const perGame = clockPerOf(info, state.format) === 'game';
+      addLatest(state, `Time called in ${labelOf(state, event.payload.matchId)}${number && perGame ? `, game ${number},` : ''} during hand ${event.payload.hand}`, position);
       settle(state, games, position);
       refresh(state, games);
       return;
@@ -463,7 +464,7 @@ function settle(state: TournamentState, games: Readonly<Record<string, GameModel
     const [a, b] = view.teams;
     if (a === null || b === null || view.status === 'bye' || view.status === 'not-needed' || view.status === 'forfeit') continue;
     const info = state.matchInfo[view.id];
-    const decided = info ? matchDecision(state, info.games, games, [a, b], clockPerOf(info)) : null;
+    const decided = info ? matchDecision(state, info.games, games, [a, b], clockPerOf(info, state.format)) : null;
     if (resultFits(state.bracket, view, decided)) continue;
     const result = state.bracket.results[view.id];
     const results: BracketState['results'] = { ...state.bracket.results };
@@ -507,7 +508,7 @@ function matchSettled(state: TournamentState, games: Readonly<Record<string, Gam
   if (!view || !info) return false;
   const [a, b] = view.teams;
   if (a === null || b === null || view.status === 'bye' || view.status === 'not-needed' || view.status === 'forfeit') return true;
-  return resultFits(state.bracket, view, matchDecision(state, info.games, games, [a, b], clockPerOf(info)));
+  return resultFits(state.bracket, view, matchDecision(state, info.games, games, [a, b], clockPerOf(info, state.format)));
 }
 
 // The views of a bracket state, derived once: bracket states are never changed in place (each
@@ -519,9 +520,16 @@ function viewsOf(bracket: BracketState): readonly MatchView[] {
   return views;
 }
 
-/** What the match's clock times: as set at the seating, or (a ledger from before that was recorded) as its clock shows. */
-export function clockPerOf(info: MatchInfo): 'match' | 'game' {
-  return info.clockPlan?.per ?? (info.clock?.gameId ? 'game' : 'match');
+/**
+ * What the match's clock times: as set at the seating; for a match seated before that was
+ * recorded, as its clock shows; for a match never seated, whose games were entered from paper
+ * records, as its format says (asher "Each challenge game is played to 350 points or the 1-hour
+ * time limit", so a time call on paper ends that game only).
+ */
+export function clockPerOf(info: MatchInfo, format: FormatOptions): 'match' | 'game' {
+  if (info.clockPlan) return info.clockPlan.per;
+  if (info.clock) return info.clock.gameId ? 'game' : 'match';
+  return format.clockPer ?? 'match';
 }
 
 function infoFor(state: TournamentState, matchId: string): MatchInfo {

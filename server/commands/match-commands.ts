@@ -8,11 +8,10 @@
 import { type MatchView, matchViews } from '../../engine/bracket.ts';
 import { type Seat, SEATS } from '../../engine/cards.ts';
 import { type FirstDealerDraw, clockForMatch, firstDealerFrom, rulesForMatch, rulesForRound, tossWinner } from '../../engine/formats.ts';
-import { nextDealer } from '../../engine/game.ts';
-import { resolveRules } from '../../engine/rules.ts';
 import { gameStream, matchGameId, matchStream, tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import { progressiveMatchId } from '../../events/progressive-projection.ts';
+import { firstDealerAfter } from '../../events/game-projection.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { CommandError } from './commands.ts';
@@ -154,12 +153,7 @@ export function startNextGame(models: ReadModels, input: { tournamentId: string;
   if (last && !last.winner) throw new CommandError(`game ${last.gameId} is still being played`, 409);
   // The deal keeps rotating across the games of a match where the rules say so (asher: "The
   // deal will keep this rotation throughout the entire challenge").
-  let dealer: Seat = last?.dealer ?? 'N';
-  if (last) {
-    const options = resolveRules(last.rules).options;
-    const lastRow = last.rows[last.rows.length - 1];
-    if (options.dealerCarriesAcrossGames && lastRow) dealer = nextDealer(options, lastRow.dealer, Boolean(lastRow.misdeal));
-  }
+  const dealer: Seat = last ? firstDealerAfter(last) : 'N';
   const view = bracketMatch(tournament, input.matchId);
   const game = nextGame(tournament, input.matchId, match.teams as [string, string], view, dealer, match.games.length + 1);
   const info = tournament.matchInfo[input.matchId];
