@@ -173,3 +173,72 @@ describe('a round’s sheet checked as the table’s own entries are', () => {
     copy.ledger.close();
   });
 });
+
+describe('the table’s phone takes the round from the score sheet', () => {
+  // NS bid 7 and take 8, EW bid 5 and take 5: NS 71, EW 50 each hand.
+  const form = (hands: { bids: Record<string, number>; tricks: Record<string, number> }[]) =>
+    Object.fromEntries(
+      hands.flatMap((h, i) => Object.keys(h.bids).flatMap((seat) => [[`bid-${i + 1}-${seat}`, String(h.bids[seat])], [`tricks-${i + 1}-${seat}`, String(h.tricks[seat])]])),
+    );
+  const HAND = { bids: { N: 4, E: 3, S: 3, W: 2 }, tricks: { N: 5, E: 3, S: 3, W: 2 } };
+
+  it('checks the sheet and shows it scored, then records it on one confirmation', async () => {
+    const copy = copyOf(fixture);
+    await evening(copy, 'ph', 8, 2);
+    await asDirector(copy.app, '/director/tournaments/ph/rounds', { seed: 'ph-1' });
+    const join = async (table: number) => {
+      const res = await copy.app.request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: await copy.auth.tableCode('ph', table) }) });
+      return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await res.json()) as { csrf: string }).csrf };
+    };
+    const phone = await join(1);
+    const game = tableGame(copy, 'ph', 1);
+
+    // The table's page offers the sheet while nothing is recorded there.
+    const table = await (await send(copy.app, phone, 'GET', '/entry/tables/ph/1')).text();
+    expect(table).toContain('href="/entry/tables/ph/1/sheet"');
+    const blank = await send(copy.app, phone, 'GET', '/entry/tables/ph/1/sheet');
+    expect(blank.status).toBe(200);
+    const blankHtml = await blank.text();
+    for (const seat of ['N', 'E', 'S', 'W']) expect(blankHtml).toContain(`name="bid-4-${seat}"`);
+    expect(blankHtml).toContain(game.seats.N!);
+    // Another table's phone is refused this one's sheet, and so is anyone not keeping a table.
+    expect((await send(copy.app, await join(2), 'GET', '/entry/tables/ph/1/sheet')).status).toBe(403);
+    expect((await send(copy.app, null, 'POST', '/entry/tables/ph/1/sheet', { json: form([HAND, HAND, HAND, HAND]) })).status).toBe(401);
+    expect((await send(copy.app, fixture.clients.judge, 'POST', '/entry/tables/ph/1/sheet', { json: form([HAND, HAND, HAND, HAND]) })).status).toBe(403);
+
+    // A sheet the round cannot take is shown again with the reason and the values kept; nothing is recorded.
+    const before = copy.ledger.models.position;
+    const short = { ...form([HAND, HAND, HAND, HAND]), 'tricks-2-W': '1' };
+    const wrong = await send(copy.app, phone, 'POST', '/entry/tables/ph/1/sheet', { form: short });
+    expect(wrong.status).toBe(400);
+    const wrongHtml = await wrong.text();
+    expect(wrongHtml).toContain('hand 2: tricks add up to 12 (N 5, E 3, S 3, W 1); a hand has 13');
+    expect(wrongHtml).toMatch(/name="tricks-2-W"[^>]*value="1"/);
+    expect(copy.ledger.models.position).toBe(before);
+
+    // Checked: the sheet scored hand by hand, and who won, with the one button that records it.
+    const check = await send(copy.app, phone, 'POST', '/entry/tables/ph/1/sheet', { form: form([HAND, HAND, HAND, HAND]) });
+    expect(check.status).toBe(200);
+    const preview = await check.text();
+    expect(preview).toContain('Check the sheet, then record it');
+    expect(preview).toContain(`North–South, ${game.seats.N} and ${game.seats.S}, win the round 284 to 200.`);
+    expect(preview).toContain('North–South +71 (284), East–West +50 (200)');
+    expect(copy.ledger.models.position).toBe(before);
+    const confirmForm = [...preview.matchAll(/<form[^>]*>([\s\S]*?)<\/form>/g)].map((m) => m[1]!).find((f) => f.includes('name="confirm"'))!;
+    const fields = Object.fromEntries([...confirmForm.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    expect(fields.confirm).toBe('yes');
+
+    const recorded = await send(copy.app, phone, 'POST', '/entry/tables/ph/1/sheet', { form: fields });
+    expect([recorded.status, recorded.headers.get('location')]).toEqual([303, '/entry/tables/ph/1']);
+    expect(tableGame(copy, 'ph', 1)).toMatchObject({ winner: 'NS', reason: 'hands', score: { NS: 284, EW: 200 } });
+    expect(tableGame(copy, 'ph', 1).hands).toHaveLength(4);
+    // The same confirmation sent again records nothing more.
+    const position = copy.ledger.models.position;
+    expect((await send(copy.app, phone, 'POST', '/entry/tables/ph/1/sheet', { form: fields })).status).toBe(303);
+    expect(copy.ledger.models.position).toBe(position);
+    // Entered, the table no longer offers the sheet.
+    expect(await (await send(copy.app, phone, 'GET', '/entry/tables/ph/1')).text()).not.toContain('/sheet"');
+    expect((await send(copy.app, phone, 'GET', '/entry/tables/ph/1/sheet')).status).toBe(409);
+    copy.ledger.close();
+  });
+});

@@ -91,6 +91,8 @@ export interface EntryPanelProps {
   done?: string | null;
   /** The ledger position the panel was drawn at: static/outbox.js redraws it when the table's stream reports a later entry. */
   at?: number;
+  /** Where the round's paper score sheet is entered whole, while nothing is recorded at the table. */
+  sheet?: string | null;
 }
 
 const bidLabel = (bid: BidValue) => (typeof bid === 'number' ? String(bid) : bid.replace(/^./, (c) => c.toUpperCase()));
@@ -199,6 +201,14 @@ export function EntryPanel(props: EntryPanelProps) {
             </PostForm>
           </div>
         </section>
+      ) : null}
+
+      {props.sheet ? (
+        <p class="entry-sheet">
+          <a class="big-button big-button--quiet" href={props.sheet}>
+            Enter the whole round from the score sheet
+          </a>
+        </p>
       ) : null}
 
       {game?.bidding ? (

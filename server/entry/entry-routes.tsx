@@ -39,6 +39,7 @@ import { startMatch, startNextGame } from '../commands/match-commands.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { entryGame, flagOf, phoneWords } from './entry-game.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
+import { roundSheetRoutes, sheetOpen } from './round-sheet-routes.tsx';
 
 // What each entry sends, its fields in the order they are checked.
 const seat = field.text({ max: 5 });
@@ -138,6 +139,8 @@ export function entryRoutes(options: EntryRoutesOptions) {
       table,
       start,
       game: game ? entryGame(game, name) : null,
+      // A progressive round not yet begun at the table may be entered whole from its score sheet.
+      sheet: state.progressive && game && sheetOpen(game) ? `/entry/tables/${encodeURIComponent(tournamentId)}/${table}/sheet` : null,
       error: notice.error ? phoneWords(notice.error) : null,
       done: notice.done ?? null,
       at: models.position,
@@ -331,6 +334,8 @@ export function entryRoutes(options: EntryRoutesOptions) {
       return { decision: callMisdeal(models, { gameId: game.gameId, reason }), done: `Misdeal (${reason}); deal the hand again.` };
     }),
   );
+
+  roundSheetRoutes(app, { ledger, auth, now, tableParams, checkTable });
 
   return app;
 }
