@@ -8,6 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
+import type { Seat } from '../engine/cards.ts';
+import { nextBidder } from '../events/game-projection.ts';
+import { dealHand, makeBid, recordTricks } from '../server/commands/commands.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -94,6 +97,45 @@ describe('an asher challenge with time called on paper in game 1', () => {
       { place: 1, teamId: 'aces' },
       { place: 2, teamId: 'kings' },
     ]);
+    expectRebuildEqualsLive(ledger);
+    ledger.close();
+  });
+});
+
+describe('an asher challenge whose game 1 was played on paper, played on at the table', () => {
+  /** One hand entered at the table in quick mode: the deal, each bid in the rules' order, the tricks. */
+  function hand(ledger: ReturnType<typeof copyOf>['ledger'], gameId: string, h: { bids: Record<Seat, number>; tricks: Record<Seat, number> }): void {
+    ledger.execute(dealHand(ledger.models, { gameId }));
+    for (let seat = nextBidder(ledger.models.games[gameId]!); seat; seat = nextBidder(ledger.models.games[gameId]!)) {
+      ledger.execute(makeBid(ledger.models, { gameId, seat, bid: h.bids[seat] }));
+    }
+    ledger.execute(recordTricks(ledger.models, { gameId, tricks: h.tricks }));
+  }
+
+  it('seats the challenge with the deal carried on from the paper game, and plays games 2 and 3 to 2–1', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const matchId = await event(app, ledger, 'asher', 'asher-theatre', 2);
+    const game1 = await importAsJudge(app, { tournamentId: 'asher', matchId, record: { format: 'spades-game/1', rules: 'asher', dealer: 'N', timeCalled: 2, hands: [AHEAD_NS, AHEAD_NS] } });
+    expect(game1.status, JSON.stringify(game1.body)).toBe(201);
+    // No toss again: N and E dealt game 1, so S deals first in game 2, and the seating form says so.
+    const desk = await (await send(app, fixture.clients.director, 'GET', '/director/tournaments/asher')).text();
+    expect(desk).toContain('The deal keeps its rotation from game 1: South (Aces) deals first.');
+    await asDirector(app, `/director/tournaments/asher/matches/${matchId}/start`, { table: 1 });
+    const match = () => ledger.models.tournaments.asher!.model.matches.find((m) => m.matchId === matchId)!;
+    const g2 = match().games[1]!;
+    expect(ledger.models.games[g2]).toMatchObject({ number: 2, dealer: 'S' });
+    // Game 2 has its own hour on the clock.
+    expect(match().clock).toMatchObject({ minutes: 60, gameId: g2, calledAt: null });
+    // Game 2: the Kings take all 13 books, a Boston.
+    hand(ledger, g2, { bids: { N: 2, E: 7, S: 2, W: 6 }, tricks: { N: 0, E: 7, S: 0, W: 6 } });
+    expect([ledger.models.games[g2]!.winner, match().gamesWon, match().status]).toEqual(['EW', [1, 1], 'live']);
+    const next = await send(app, fixture.clients.director, 'POST', '/entry/tables/asher/1/start', { json: { matchId } });
+    expect(next.status, await next.clone().text()).toBe(200);
+    const g3 = match().games[2]!;
+    // S dealt game 2's only hand, so W deals first in game 3.
+    expect(ledger.models.games[g3]).toMatchObject({ number: 3, dealer: 'W' });
+    hand(ledger, g3, { bids: { N: 7, E: 2, S: 6, W: 2 }, tricks: { N: 7, E: 0, S: 6, W: 0 } });
+    expect(match()).toMatchObject({ status: 'done', winner: 'aces', gamesWon: [2, 1] });
     expectRebuildEqualsLive(ledger);
     ledger.close();
   });

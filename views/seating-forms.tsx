@@ -20,6 +20,8 @@ export interface SeatingTeam {
 export interface FirstDealerInfo {
   method: FormatOptions['firstDealer'];
   teams: [SeatingTeam, SeatingTeam];
+  /** Set when games of the match were entered from paper and the rules carry the deal on: who deals first, after which game. */
+  carried?: { dealer: (typeof SEATS)[number]; game: number };
 }
 
 /** The team that calls an Asher toss: the lower seed number (the first team when neither has one). */
@@ -34,6 +36,14 @@ const seedText = (team: SeatingTeam) => (team.seed !== null ? ` (seed ${team.see
 export function FirstDealerFields({ info }: { info: FirstDealerInfo }) {
   const [ns, ew] = info.teams;
   const seatTeam = { N: ns.name, S: ns.name, E: ew.name, W: ew.name };
+  if (info.carried) {
+    const { dealer, game } = info.carried;
+    return (
+      <p class="first-dealer hint" data-method="rotation">
+        The deal keeps its rotation from game {game}: {SEAT_NAMES[dealer]} ({seatTeam[dealer]}) deals first.
+      </p>
+    );
+  }
   if (info.method === 'coin-toss') {
     const caller = tossCaller(info.teams);
     return (

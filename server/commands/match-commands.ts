@@ -12,6 +12,8 @@ import { gameStream, matchGameId, matchStream, tournamentStream } from '../../ev
 import type { Decision } from '../../events/store/served-ledger.ts';
 import { progressiveMatchId } from '../../events/progressive-projection.ts';
 import { firstDealerAfter } from '../../events/game-projection.ts';
+import type { GameModel } from '../../events/read-models.ts';
+import { resolveRules } from '../../engine/rules.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { CommandError } from './commands.ts';
@@ -104,7 +106,8 @@ export function startMatch(
     throw new CommandError(`match ${input.matchId}: a time limit is whole minutes from 1 to 600, or none, not ${String(minutes)}`);
   }
   const teams = view.teams as [string, string];
-  const { dealer, record } = decideFirstDealer(tournament, input.matchId, teams, input);
+  const carried = carriedFirstDealer(models, input.tournamentId, input.matchId);
+  const { dealer, record } = carried ? keepRotation(input.matchId, carried, input) : decideFirstDealer(tournament, input.matchId, teams, input);
   const per = clockPerIn(tournament);
   const number = (info?.games.length ?? 0) + 1;
   const game = nextGame(tournament, input.matchId, teams, view, dealer, number);
@@ -113,6 +116,28 @@ export function startMatch(
   ];
   if (minutes !== null) events.push(clockStarted(input.tournamentId, input.matchId, input.at, minutes, per === 'game' ? game.gameId : null));
   return [{ stream: matchStream(input.tournamentId, input.matchId), events }, game.decision];
+}
+
+/**
+ * The first dealer of a match seated after games already entered from paper, where the rules
+ * carry the deal across games (asher "The deal will keep this rotation throughout the entire
+ * challenge"): the seat after the last dealer of the last game, which no toss decides again.
+ * Null when the match has no finished game between its teams, or the rules deal afresh.
+ */
+export function carriedFirstDealer(models: ReadModels, tournamentId: string, matchId: string): { dealer: Seat; after: GameModel } | null {
+  const tournament = tournamentById(models, tournamentId);
+  const match = tournament?.model.matches.find((m) => m.matchId === matchId);
+  const last = match && match.games.length > 0 ? gameById(models, match.games[match.games.length - 1]!) : undefined;
+  if (!match || !last?.winner || last.teams.NS !== match.teams[0] || last.teams.EW !== match.teams[1]) return null;
+  return resolveRules(last.rules).options.dealerCarriesAcrossGames ? { dealer: firstDealerAfter(last), after: last } : null;
+}
+
+function keepRotation(matchId: string, carried: { dealer: Seat; after: GameModel }, choice: FirstDealerChoice): { dealer: Seat; record: Record<string, unknown> } {
+  const { dealer, after } = carried;
+  if (choice.firstDealer !== undefined && choice.firstDealer !== dealer) {
+    throw new CommandError(`match ${matchId}: the deal keeps its rotation through the challenge; game ${after.number} left it to ${dealer}, so ${dealer} deals first, not ${choice.firstDealer}`);
+  }
+  return { dealer, record: { method: 'rotation', dealer, after: after.gameId } };
 }
 
 function clockStarted(tournamentId: string, matchId: string, at: string, minutes: number, gameId: string | null): Decision['events'][number] {

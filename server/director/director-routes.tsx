@@ -20,7 +20,7 @@ import { NotFoundPage } from '../../views/not-found.tsx';
 import { teamStandings } from '../../views/team-standing.ts';
 import { checkInTeam, createTournament, pinScreen, registerTeam } from '../commands/tournament-commands.ts';
 import { startRoutes } from './director-start-routes.tsx';
-import { startMatch, startRound } from '../commands/match-commands.ts';
+import { carriedFirstDealer, startMatch, startRound } from '../commands/match-commands.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
 import { createChoices } from './create-choices.ts';
 import { drawRound, roundToDraw } from '../commands/round-commands.ts';
@@ -113,7 +113,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       roundToDraw: roundToDraw(models, tournamentId),
       ...(state.progressive ? { progressivePanel: progressiveDirectorProps(state) } : {}),
       tables: tableCount(models, tournamentId),
-      seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m)])),
+      seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m, carriedFirstDealer(models, tournamentId, m.matchId))])),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',
       error: notice.error ?? null,
       done: notice.done ?? null,

@@ -35,7 +35,7 @@ import {
   recordTricks,
   undoLastEntry,
 } from '../commands/commands.ts';
-import { startMatch, startNextGame } from '../commands/match-commands.ts';
+import { carriedFirstDealer, startMatch, startNextGame } from '../commands/match-commands.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { entryGame, flagOf, phoneWords } from './entry-game.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
@@ -129,7 +129,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
     if (!here) {
       const tables = readyTables(tournamentId);
       for (const m of tournament.matches.filter((x) => x.status === 'ready' && (session.role === 'director' || tables.get(x.matchId) === table))) {
-        start.push({ matchId: m.matchId, label: m.label, teams: [name(m.teams[0]), name(m.teams[1])], next: false, firstDealer: seatingInfo(state, m).firstDealer });
+        start.push({ matchId: m.matchId, label: m.label, teams: [name(m.teams[0]), name(m.teams[1])], next: false, firstDealer: seatingInfo(state, m, carriedFirstDealer(models, tournamentId, m.matchId)).firstDealer });
       }
     }
     return {

@@ -136,14 +136,23 @@ export function firstDealerWords(decided: Record<string, unknown> | undefined, t
   return `${SEAT_WORDS[dealer]} deals first`;
 }
 
-/** What a seating form shows for a match: the event's first-dealer method with the two teams, and the clock the event gives it. */
-export function seatingInfo(state: TournamentState, match: Pick<MatchModel, 'teams' | 'side'>): { firstDealer: FirstDealerInfo; clock: { minutes: number | null; per: 'match' | 'game' } } {
+/** What a seating form shows for a match: the event's first-dealer method with the two teams (or the dealer the rotation carries on to), and the clock the event gives it. */
+export function seatingInfo(
+  state: TournamentState,
+  match: Pick<MatchModel, 'teams' | 'side'>,
+  carried: { dealer: Seat; after: { number: number } } | null = null,
+): { firstDealer: FirstDealerInfo; clock: { minutes: number | null; per: 'match' | 'game' } } {
   const team = (teamId: string | null): SeatingTeam => {
     const row = state.model.teams.find((t) => t.teamId === teamId);
     return { teamId: teamId ?? '', name: row?.name ?? teamId ?? 'to be decided', seed: row?.seed ?? null };
   };
   return {
-    firstDealer: { method: state.format.firstDealer, teams: [team(match.teams[0]), team(match.teams[1])] },
+    firstDealer: {
+      method: state.format.firstDealer,
+      teams: [team(match.teams[0]), team(match.teams[1])],
+      // Games already entered from paper: the deal keeps its rotation, and no draw or toss is made again.
+      ...(carried ? { carried: { dealer: carried.dealer, game: carried.after.number } } : {}),
+    },
     clock: { minutes: clockForMatch(state.format, match as { side: BracketSide }), per: state.format.clockPer ?? 'match' },
   };
 }
