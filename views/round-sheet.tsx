@@ -52,7 +52,7 @@ export function RoundSheetPage(props: RoundSheetProps) {
   const { seats, values } = props;
   const title = `Table ${props.table} · Round ${props.round} score sheet`;
   return (
-    <Layout title={title} signedIn={`Table ${props.table} scorekeeper`}>
+    <Layout title={`${title} · ${props.tournamentName}`} signedIn={`Table ${props.table} scorekeeper`}>
       <section class="entry round-sheet" aria-labelledby="sheet-title">
         <h1 id="sheet-title">{title}</h1>
         <p>
