@@ -89,7 +89,7 @@ export const COMMANDS: readonly Command[] = [
     summary: 'enter a game played on paper from its spades-game/1 record',
     options: {
       tournament: { type: 'string', value: 'ID', help: 'the tournament of the match the game belongs to' },
-      match: { type: 'string', value: 'ID', help: 'the match the game belongs to' },
+      match: { type: 'string', value: 'ID', help: 'the match the game belongs to; in a progressive evening R2-T3, the round played at a table, whose score sheet fills the game that round started there' },
       game: { type: 'string', value: 'ID', help: 'the game’s id (a game of its own without --tournament and --match)' },
       db: SQLITE_DB,
     },
