@@ -9,6 +9,9 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createTournament } from '../server/commands/tournament-commands.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf } from './tournament-ledger.ts';
+import { applyEvent, emptyModels } from '../events/projections.ts';
+import { projected } from '../events/store/served-ledger.ts';
+import { replayProblem } from '../server/audit/replay-check.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -229,6 +232,57 @@ describe('public sign-up', () => {
     const desk = await (await send(app, director(), 'GET', '/director/tournaments/pb')).text();
     expect(desk).toContain('checked in by the team');
     expect((await from(app, '10.0.0.7', 'POST', checkIn, { code: signed.code })).status).toBe(409);
+    ledger.close();
+  });
+});
+
+describe('the sign-up link in the room', () => {
+  it('prints the link and its QR code on the code sheet and shows them on /screen while the event takes sign-ups', async () => {
+    const { app, ledger } = copyOf(fixture);
+    create(ledger, 'pb', 'pitt-boss');
+    const pin = await send(app, director(), 'POST', '/director/tournaments/pb/screen', { json: {} });
+    expect(pin.status).toBe(200);
+    const screen = () => send(app, null, 'GET', '/screen', {}, { host: 'venue.example:3000' }).then((r) => r.text());
+    const sheet = () => send(app, director(), 'GET', '/director/tournaments/pb/codes').then((r) => r.text());
+    expect(await screen()).not.toContain('data-sign-up-link');
+    expect(await sheet()).not.toContain('data-sign-up-link');
+    expect((await send(app, director(), 'POST', '/director/tournaments/pb/sign-up', { json: { open: true, cap: 16 } })).status).toBe(200);
+    const shown = await screen();
+    expect(shown).toMatch(/data-sign-up-link="http:\/\/[^"]+\/tournaments\/pb\/sign-up"/);
+    expect(shown).toContain('aria-label="QR link to sign up for pb day"');
+    const printed = await sheet();
+    expect(printed).toMatch(/data-sign-up-link="http:\/\/[^"]+\/tournaments\/pb\/sign-up"/);
+    expect(printed).toContain('<svg class="qr"');
+    expect((await send(app, director(), 'POST', '/director/tournaments/pb/sign-up', { json: { open: false } })).status).toBe(200);
+    expect(await screen()).not.toContain('data-sign-up-link');
+    ledger.close();
+  });
+});
+
+describe('the ledger of a sign-up, brought in whole', () => {
+  it('holds every sign-up, waitlisting, promotion, fee paid and check-in to the commands that record them', async () => {
+    const { app, ledger } = copyOf(fixture);
+    create(ledger, 'blp', 'blp-2024');
+    const from0 = ledger.models.position;
+    expect((await send(app, director(), 'POST', '/director/tournaments/blp/sign-up', { json: { open: true, cap: 2 } })).status).toBe(200);
+    const codes: string[] = [];
+    for (let i = 1; i <= 3; i++) codes.push((await json(await from(app, `10.1.0.${i}`, 'POST', '/tournaments/blp/sign-up', { name: `Pair ${i}`, player1: 'A', player2: 'B' }))).code);
+    expect((await send(app, director(), 'POST', '/director/tournaments/blp/teams/pair-1/paid', { json: {} })).status).toBe(200);
+    expect((await from(app, '10.1.0.1', 'POST', '/tournaments/blp/teams/pair-1/check-in', { code: codes[0] })).status).toBe(200);
+    expect((await send(app, director(), 'POST', '/director/tournaments/blp/withdraw', { json: { teamId: 'pair-2' } })).status).toBe(200);
+    expect((await send(app, director(), 'POST', '/director/tournaments/blp/sign-up', { json: { open: false } })).status).toBe(200);
+    const rows = ledger.store.readAll({});
+    expect(rows.slice(from0).map((r) => r.type)).toEqual([
+      'SignUpOpened', 'TeamRegistered', 'TeamRegistered', 'TeamWaitlisted', 'FeePaid', 'TeamCheckedIn', 'TeamWithdrawn', 'WaitlistPromoted', 'SignUpClosed',
+    ]);
+    const models = emptyModels();
+    for (const row of rows) {
+      expect(replayProblem(models, { stream: row.stream, type: row.type, payload: row.payload as Record<string, unknown> }), `${row.position} ${row.type}`).toBeNull();
+      applyEvent(models, projected(row));
+    }
+    // A promotion the waitlist does not give is not one a command would have recorded.
+    const forged = replayProblem(models, { stream: 'tournament-blp', type: 'WaitlistPromoted', payload: { tournamentId: 'blp', teamId: 'pair-1' } });
+    expect(forged).toBe('pair-1 is not first on the waitlist of tournament blp');
     ledger.close();
   });
 });
