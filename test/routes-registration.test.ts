@@ -79,9 +79,16 @@ describe('bulk entry with a preview', () => {
     expect(page).toContain("Line 20, registeredOn: must be a day such as 2024-09-12, not 'Sept 13'");
     expect(page).not.toContain('data-action="confirm-bulk"');
 
-    const recorded = await send(app, director(), 'POST', path, { json: { lines: good.join('\n'), confirm: 'yes' } });
+    // The desk's preview of the fixed paste carries the very lines to its confirmation.
+    const fixedPage = await (await send(app, director(), 'POST', path, { form: { lines: good.join('\n') } })).text();
+    expect(fixedPage).toContain('Yes, register these 64');
+    const carried = /<input type="hidden" name="lines" value="([^"]*)"/.exec(fixedPage)![1]!.replace(/&#10;/g, '\n');
+    expect(unescape(carried)).toBe(good.join('\n'));
+    expect(ledger.models.position).toBe(before);
+
+    const recorded = await send(app, director(), 'POST', path, { form: { lines: unescape(carried), confirm: 'yes' } });
     expect(recorded.status).toBe(200);
-    expect((await json(recorded)).recorded).toBe(64);
+    expect(await recorded.text()).toContain('Registered 64 entrants in one decision.');
     const events = ledger.store.readAll({ after: before, limit: 100 });
     expect(events).toHaveLength(64);
     // One decision: one append of every entrant, on the tournament's stream, in order.

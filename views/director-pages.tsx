@@ -187,7 +187,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
               {reg ? <td class="code-cell">{reg.codes[t.teamId] ?? ''}</td> : null}
               <td>
                 {reg?.charges && t.status !== 'withdrawn' && (reg.fees[t.teamId]?.owed ?? 0) > 0 ? (
-                  <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/paid`)} class="inline-form">
+                  <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/paid`)} class="inline-form" confirm={`Record $${reg.fees[t.teamId]!.owed} paid by ${t.name}? A payment recorded stays in the ledger.`}>
                     <button type="submit" data-action="paid">
                       Paid ${reg.fees[t.teamId]!.owed}
                     </button>

@@ -164,6 +164,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
     case 'tournament':
       return html(
         <Layout title={tournament.name} live={live}>
+          {signUpLinkOf(models, tournament, context)}
           <div id="tournament-home">
             <TournamentHome tournament={tournament} />
           </div>
@@ -212,6 +213,17 @@ function signUpCardOf(models: ReadModels, tournament: TournamentModel, context: 
   const state = tournamentById(models, tournament.tournamentId);
   if (!context || !state || !signUpOpenAt(state, context.now).open) return null;
   return <SignUpCard link={`${context.origin}/tournaments/${encodeURIComponent(tournament.tournamentId)}/sign-up`} name={tournament.name} screen />;
+}
+
+/** A link to sign up, on the tournament's page while it takes sign-ups. */
+function signUpLinkOf(models: ReadModels, tournament: TournamentModel, context: PageContext | undefined) {
+  const state = tournamentById(models, tournament.tournamentId);
+  if (!context || !state || !signUpOpenAt(state, context.now).open) return null;
+  return (
+    <p class="notice notice--done" data-sign-up>
+      Sign-up is open: <a href={`${tournamentLinks(tournament.tournamentId).home}/sign-up`}>sign up for {tournament.name}</a>
+    </p>
+  );
 }
 
 /** The live regions of a tournament's venue screen. */
