@@ -184,6 +184,15 @@ describe('public sign-up', () => {
     expect(desk).toContain('8 registered · 1 waitlisted · 1 withdrawn');
     expect(desk).toMatch(/<tr data-team="club-10"><td>1<\/td><td>Club 10<\/td>/);
     expect(desk).toContain('registered from the waitlist');
+
+    // Leaving the waitlist frees no place, so it promotes nobody; the desk asks once first.
+    const asked = await send(app, director(), 'POST', '/director/tournaments/pb/withdraw', { form: { teamId: 'club-10' } });
+    expect(await asked.text()).toContain('Withdraw Club 10?');
+    const left = ledger.models.position;
+    expect((await send(app, director(), 'POST', '/director/tournaments/pb/withdraw', { json: { teamId: 'club-10' } })).status).toBe(200);
+    expect(ledger.store.readAll({ after: left }).map((e) => e.type)).toEqual(['TeamWithdrawn']);
+    expect((await json(await from(app, '10.0.0.50', 'GET', '/tournaments/pb/sign-up'))).waitlist).toEqual([]);
+    expect(unescape(await (await send(app, director(), 'GET', '/director/tournaments/pb')).text())).toContain('8 registered · 0 waitlisted · 2 withdrawn');
     ledger.close();
   });
 
@@ -239,6 +248,22 @@ describe('public sign-up', () => {
     const desk = await (await send(app, director(), 'GET', '/director/tournaments/pb')).text();
     expect(desk).toContain('checked in by the team');
     expect((await from(app, '10.0.0.7', 'POST', checkIn, { code: signed.code })).status).toBe(409);
+    ledger.close();
+  });
+});
+
+describe('a progressive evening’s sign-up', () => {
+  it('signs players up with a prize category and checks them in from their own pages', async () => {
+    const { app, ledger } = copyOf(fixture);
+    create(ledger, 'eve', 'tournament-spades');
+    expect((await send(app, director(), 'POST', '/director/tournaments/eve/sign-up', { json: { open: true, cap: 8 } })).status).toBe(200);
+    const ann = await json(await from(app, '10.2.0.1', 'POST', '/tournaments/eve/sign-up', { name: 'Ann Lee', gender: 'female' }));
+    expect(ann).toMatchObject({ status: 'registered', teamId: 'ann-lee', page: '/tournaments/eve/players/ann-lee' });
+    expect(eventsOf(ledger, 'PlayerRegistered').at(-1)).toMatchObject({ tournamentId: 'eve', playerId: 'ann-lee', name: 'Ann Lee', gender: 'female' });
+    const odd = await from(app, '10.2.0.2', 'POST', '/tournaments/eve/sign-up', { name: 'Bo', gender: 'other' });
+    expect([odd.status, (await json(odd)).error]).toEqual([400, "gender (the prize category) is male or female, not 'other'"]);
+    expect((await from(app, '10.2.0.1', 'POST', `${ann.page}/check-in`, { code: ann.code })).status).toBe(200);
+    expect(ledger.models.tournaments.eve!.checkedIn).toEqual(['ann-lee']);
     ledger.close();
   });
 });
