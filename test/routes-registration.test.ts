@@ -196,6 +196,19 @@ describe('public sign-up', () => {
     ledger.close();
   });
 
+  it('holds the cap when ten sign-ups arrive at once: each is decided from the version it appends on', async () => {
+    const { app, ledger } = copyOf(fixture);
+    create(ledger, 'pb', 'pitt-boss');
+    await openSignUp(app, 'pb', { open: true, cap: 8 });
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => from(app, `10.3.0.${i + 1}`, 'POST', '/tournaments/pb/sign-up', { name: `Rush ${i + 1}`, player1: 'A', player2: 'B' }).then(json)),
+    );
+    expect(answers.filter((a) => a.status === 'registered')).toHaveLength(8);
+    expect(answers.filter((a) => a.status === 'waitlisted')).toHaveLength(2);
+    expect(ledger.models.tournaments.pb!.model.teams).toHaveLength(8);
+    ledger.close();
+  });
+
   it('refuses a sign-up after the closing time and after the start, and limits sign-ups per address', async () => {
     let clock = '2026-03-01T10:00:00.000Z';
     const { app, ledger } = copyOf(fixture, () => clock);
