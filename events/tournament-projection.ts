@@ -225,11 +225,11 @@ export function evolveTournament(
         entry.withdrawn = true;
         return;
       }
-    }
       state.withdrawn.push(event.payload.teamId);
       if (state.progressive) playerWithdrawn(state.progressive, event.payload.teamId);
       refresh(state, games);
       return;
+    }
     case 'TournamentStarted': {
       const e = event.payload;
       e.seeds.forEach((teamId, i) => {

@@ -67,6 +67,16 @@ function previewJson(tournamentId: string, preview: BulkPreview) {
 export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): void {
   const { models, ledger, auth, now, onTournament, show } = ctx;
 
+  /** The preview of `lines`, or null when there is nothing to preview (no lines, or a tournament that refuses any). */
+  const previewOrNull = (tournamentId: string, lines: string): BulkPreview | null => {
+    if (!lines) return null;
+    try {
+      return previewBulk(models, { tournamentId, lines, idOf: slug });
+    } catch {
+      return null;
+    }
+  };
+
   // `/teams/bulk` and `/players/bulk` are one route: the event says which it registers.
   const bulk = async (c: Context) => {
     const tournamentId = c.req.param('tournamentId')!;
@@ -102,22 +112,9 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
     } catch (error) {
       const refusal = refusalOf(error);
       if (!refusal) throw error;
-      if (json) {
-        // A paste with problems answers with the preview too, so every line to fix is named.
-        let preview: BulkPreview | null = null;
-        try {
-          preview = lines ? previewBulk(models, { tournamentId, lines, idOf: slug }) : null;
-        } catch {
-          preview = null;
-        }
-        return c.json({ error: refusal.message, ...(preview ? { ...previewJson(tournamentId, preview), recorded: 0 } : {}) }, refusal.status);
-      }
-      let preview: BulkPreview | null = null;
-      try {
-        preview = lines && refusal.status === 400 ? previewBulk(models, { tournamentId, lines, idOf: slug }) : null;
-      } catch {
-        preview = null;
-      }
+      // A paste with problems answers with its preview too, so every line to fix is named.
+      const preview = refusal.status === 400 ? previewOrNull(tournamentId, lines) : null;
+      if (json) return c.json({ error: refusal.message, ...(preview ? { ...previewJson(tournamentId, preview), recorded: 0 } : {}) }, refusal.status);
       return show(c, { error: refusal.message, ...(preview ? { bulkPreview: { lines, preview } } : {}) }, refusal.status as 400);
     }
   };
