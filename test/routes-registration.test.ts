@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createTournament } from '../server/commands/tournament-commands.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
-import { eventsOf } from './tournament-ledger.ts';
+import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { projected } from '../events/store/served-ledger.ts';
 import { replayProblem } from '../server/audit/replay-check.ts';
@@ -328,6 +328,9 @@ describe('the ledger of a sign-up, brought in whole', () => {
     // A promotion the waitlist does not give is not one a command would have recorded.
     const forged = replayProblem(models, { stream: 'tournament-blp', type: 'WaitlistPromoted', payload: { tournamentId: 'blp', teamId: 'pair-1' } });
     expect(forged).toBe('pair-1 is not first on the waitlist of tournament blp');
+    // The waitlist, fees paid, code seeds and check-ins fold again from position 0 to the live models.
+    expectRebuildEqualsLive(ledger);
+    expect(ledger.models.tournaments.blp!.registration.fees['pair-1']).toEqual({ fee: 40, paid: 40 });
     ledger.close();
   });
 });
