@@ -29,6 +29,14 @@ const fullySeated = <T>(c: Check<T>): Check<Record<Seat, T>> =>
   })
     // What the refinement checks, said to JSON Schema readers too.
     .meta({ required: [...SEATS] }) as unknown as Check<Record<Seat, T>>;
+const day = check.optional(check.text({ pattern: /^\d{4}-\d{2}-\d{2}$/ }));
+/**
+ * The random value an entrant's check-in code is made from with the server's secret (as table
+ * codes are): recorded, so the code stays the same on every process, and useless without the
+ * secret, so the public ledger gives no code away. Absent for an entrant a director registered
+ * before sign-up existed; its code is made from the ids alone.
+ */
+const codeSeed = check.optional(check.text({ min: 16, max: 64 }));
 const teamStart = check.object({ score: check.integer(), bags: check.integer({ min: 0 }), sets: check.integer({ min: 0 }) });
 
 export const TournamentCreated = defineEvent({
@@ -52,6 +60,7 @@ export const TeamRegistered = defineEvent({
     fee: check.nullable(check.number()),
     /** The day the registration came in (YYYY-MM-DD), which decides an early or late fee. */
     registeredOn: check.optional(check.text({ pattern: /^\d{4}-\d{2}-\d{2}$/ })),
+    codeSeed,
   }),
 });
 export const TeamWithdrawn = defineEvent({
@@ -237,7 +246,13 @@ export const EntryUndone = defineEvent({
 export const TeamCheckedIn = defineEvent({
   type: 'TeamCheckedIn',
   version: 1,
-  validate: check.object({ tournamentId: id, teamId: id, at: iso }),
+  validate: check.object({
+    tournamentId: id,
+    teamId: id,
+    at: iso,
+    /** Who checked the entrant in: `team` for the entrant itself with its code, else the director's name. */
+    by: check.optional(check.text({ min: 1, max: 140 })),
+  }),
 });
 export const PlayerRegistered = defineEvent({
   type: 'PlayerRegistered',
@@ -248,8 +263,51 @@ export const PlayerRegistered = defineEvent({
     name: check.text({ min: 1, max: 120 }),
     gender: check.optional(check.oneOf(['male', 'female'] as const)),
     fee: check.nullable(check.number()),
-    registeredOn: check.optional(check.text({ pattern: /^\d{4}-\d{2}-\d{2}$/ })),
+    registeredOn: day,
+    codeSeed,
   }),
+});
+/**
+ * Public sign-up opened (or its terms changed): within `cap` entrants are registered at once,
+ * past it waitlisted; from `closes` on it takes nobody. Null for no cap or no closing time.
+ */
+export const SignUpOpened = defineEvent({
+  type: 'SignUpOpened',
+  version: 1,
+  validate: check.object({ tournamentId: id, cap: check.nullable(check.integer({ min: 2, max: 512 })), closes: check.nullable(iso) }),
+});
+/** Public sign-up closed by a director; the waitlist stays, in order. */
+export const SignUpClosed = defineEvent({
+  type: 'SignUpClosed',
+  version: 1,
+  validate: check.object({ tournamentId: id }),
+});
+/** A team (or a progressive player) signed up past the cap: waitlisted, in the order of these events. */
+export const TeamWaitlisted = defineEvent({
+  type: 'TeamWaitlisted',
+  version: 1,
+  validate: check.object({
+    tournamentId: id,
+    teamId: id,
+    name: check.text({ min: 1, max: 120 }),
+    players: check.array(check.text({ min: 1, max: 120 }), { min: 1, max: 2 }),
+    gender: check.optional(check.oneOf(['male', 'female'] as const)),
+    fee: check.nullable(check.number()),
+    registeredOn: day,
+    codeSeed,
+  }),
+});
+/** The first waitlisted entrant takes a place freed before the start: registered from here on. */
+export const WaitlistPromoted = defineEvent({
+  type: 'WaitlistPromoted',
+  version: 1,
+  validate: check.object({ tournamentId: id, teamId: id }),
+});
+/** An entrant's fee paid (all of what was still owed), as the director took it. */
+export const FeePaid = defineEvent({
+  type: 'FeePaid',
+  version: 1,
+  validate: check.object({ tournamentId: id, teamId: id, amount: check.number() }),
 });
 export const GameResultCorrected = defineEvent({
   type: 'GameResultCorrected',
@@ -351,6 +409,11 @@ export type ProgressiveRoundStarted = Payload<typeof ProgressiveRoundStarted>;
 export type ProgressiveRoundsChanged = Payload<typeof ProgressiveRoundsChanged>;
 export type ScreenPinned = Payload<typeof ScreenPinned>;
 export type BracketRoundDrawn = Payload<typeof BracketRoundDrawn>;
+export type SignUpOpened = Payload<typeof SignUpOpened>;
+export type SignUpClosed = Payload<typeof SignUpClosed>;
+export type TeamWaitlisted = Payload<typeof TeamWaitlisted>;
+export type WaitlistPromoted = Payload<typeof WaitlistPromoted>;
+export type FeePaid = Payload<typeof FeePaid>;
 export type TeamStart = { score: number; bags: number; sets: number };
 export type { Team };
 
@@ -382,4 +445,9 @@ export const domainEvents = eventRegistry(
   ProgressiveRoundsChanged,
   ScreenPinned,
   BracketRoundDrawn,
+  SignUpOpened,
+  SignUpClosed,
+  TeamWaitlisted,
+  WaitlistPromoted,
+  FeePaid,
 );

@@ -23,6 +23,11 @@ import { type ByeDraw, drawBye, drawHighCard } from '../engine/seeding.ts';
 import type {
   BracketRoundDrawn,
   ClockStarted,
+  FeePaid,
+  SignUpClosed,
+  SignUpOpened,
+  TeamWaitlisted,
+  WaitlistPromoted,
   GameResultCorrected,
   MatchStarted,
   PlayerRegistered,
@@ -49,6 +54,16 @@ import {
   roundStarted,
 } from './progressive-projection.ts';
 import type { GameModel, MatchModel, TeamRow, TournamentModel } from './read-models.ts';
+import {
+  type RegistrationState,
+  emptyRegistration,
+  entrantRegistered,
+  feePaid,
+  signUpClosed,
+  signUpOpened,
+  waiting,
+  waitlisted,
+} from './registration-projection.ts';
 
 export type TournamentEvent =
   | { type: 'TournamentCreated'; payload: TournamentCreated }
@@ -65,7 +80,12 @@ export type TournamentEvent =
   | { type: 'ProgressiveRoundStarted'; payload: ProgressiveRoundStarted }
   | { type: 'ProgressiveRoundsChanged'; payload: ProgressiveRoundsChanged }
   | { type: 'ScreenPinned'; payload: ScreenPinned }
-  | { type: 'BracketRoundDrawn'; payload: BracketRoundDrawn };
+  | { type: 'BracketRoundDrawn'; payload: BracketRoundDrawn }
+  | { type: 'SignUpOpened'; payload: SignUpOpened }
+  | { type: 'SignUpClosed'; payload: SignUpClosed }
+  | { type: 'TeamWaitlisted'; payload: TeamWaitlisted }
+  | { type: 'WaitlistPromoted'; payload: WaitlistPromoted }
+  | { type: 'FeePaid'; payload: FeePaid };
 
 /** Live facts about a bracket match that the bracket itself does not hold. */
 export interface MatchInfo {
@@ -111,6 +131,8 @@ export interface TournamentState {
   tally: Record<string, number[]>;
   /** The ledger position at which a director last pinned this tournament to the venue's `/screen`. */
   screenPinnedAt?: number;
+  /** Sign-up, the waitlist, fees paid, check-in codes' seeds and who checked in. */
+  registration: RegistrationState;
 }
 
 /** A new tournament from its first event. */
@@ -140,6 +162,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
     progressive: e.options.elimination === 'progressive' ? emptyProgressive() : null,
     decided: {},
     tally: {},
+    registration: emptyRegistration(),
   };
 }
 
@@ -157,22 +180,56 @@ export function evolveTournament(
     case 'TeamRegistered': {
       const e = event.payload;
       state.model.teams.push(newRow(e.teamId, e.name, e.players));
+      entrantRegistered(state.registration, e.teamId, e.fee, e.codeSeed);
       return;
     }
     case 'PlayerRegistered': {
       const e = event.payload;
       state.model.teams.push(newRow(e.playerId, e.name, [e.name]));
+      entrantRegistered(state.registration, e.playerId, e.fee, e.codeSeed);
       if (state.progressive) playerRegistered(state.progressive, e);
       return;
     }
     case 'TeamCheckedIn':
       if (!state.checkedIn.includes(event.payload.teamId)) state.checkedIn.push(event.payload.teamId);
+      if (event.payload.by) state.registration.checkedInBy[event.payload.teamId] = event.payload.by;
       return;
-    case 'TeamWithdrawn':
+    case 'SignUpOpened':
+      signUpOpened(state.registration, event.payload);
+      return;
+    case 'SignUpClosed':
+      signUpClosed(state.registration);
+      return;
+    case 'TeamWaitlisted':
+      waitlisted(state.registration, event.payload);
+      return;
+    case 'WaitlistPromoted': {
+      const entry = waiting(state.registration, event.payload.teamId);
+      if (!entry) return;
+      entry.promoted = true;
+      state.model.teams.push(newRow(entry.teamId, entry.name, entry.players));
+      entrantRegistered(state.registration, entry.teamId, entry.fee, entry.codeSeed);
+      if (state.progressive) {
+        playerRegistered(state.progressive, { tournamentId: state.model.tournamentId, playerId: entry.teamId, name: entry.name, fee: entry.fee, ...(entry.gender ? { gender: entry.gender } : {}) });
+      }
+      refresh(state, games);
+      return;
+    }
+    case 'FeePaid':
+      feePaid(state.registration, event.payload);
+      return;
+    case 'TeamWithdrawn': {
+      // A waitlisted entrant leaves the waitlist; it holds no place among the entrants.
+      const entry = waiting(state.registration, event.payload.teamId);
+      if (entry) {
+        entry.withdrawn = true;
+        return;
+      }
       state.withdrawn.push(event.payload.teamId);
       if (state.progressive) playerWithdrawn(state.progressive, event.payload.teamId);
       refresh(state, games);
       return;
+    }
     case 'TournamentStarted': {
       const e = event.payload;
       e.seeds.forEach((teamId, i) => {
@@ -559,6 +616,7 @@ function fillDefaults(state: TournamentState): void {
   state.progressive ??= state.format.elimination === 'progressive' ? emptyProgressive() : null;
   state.decided ??= {};
   state.tally ??= {};
+  state.registration ??= emptyRegistration();
 }
 
 const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };

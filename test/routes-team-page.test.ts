@@ -51,7 +51,7 @@ describe('a team’s own page', () => {
       const t = () => m.tournaments.cup!.model;
 
       // Before the start: registered, then checked in.
-      expect((await page(app, '/tournaments/cup/teams/team-3')).status_).toContain('Registered: check in with the director when you arrive');
+      expect((await page(app, '/tournaments/cup/teams/team-3')).status_).toContain('Registered: when you arrive, check in below with your code, or with the director');
       ledger.execute(checkInTeam(m, { tournamentId: 'cup', teamId: 'team-3', at: '2026-01-01T09:00:00.000Z' }));
       const checked = await page(app, '/tournaments/cup/teams/team-3');
       expect(checked.status).toBe(200);

@@ -11,6 +11,8 @@ import { SessionList, type SessionListProps } from './login.tsx';
 import { ClockField, CreateChoiceFields, FORMAT_DESCRIPTIONS, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
+import { SignUpCard } from './sign-up-page.tsx';
+import { BulkForm, type BulkPreviewProps, BulkPreviewPanel, RegistrationPanel, type RegistrationPanelProps } from './registration-panel.tsx';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
 
@@ -99,6 +101,10 @@ export interface DirectorTournamentProps {
   startPreview?: StartPreview | null;
   /** A withdrawal asked for, waiting for the director's confirmation. */
   withdrawal?: PendingWithdrawal | null;
+  /** Sign-up, the waitlist, fees and check-in codes. */
+  registration?: RegistrationPanelProps;
+  /** A pasted list previewed, waiting for the director's confirmation (or its fixes). */
+  bulkPreview?: BulkPreviewProps | null;
   error?: string | null;
   done?: string | null;
 }
@@ -107,6 +113,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
   const base = `/director/tournaments/${encodeURIComponent(props.tournamentId)}`;
   const form = (path: string) => ({ action: `${base}${path}`, target: DIRECTOR_PANEL_ID, csrf: props.csrf });
   const ready = props.matches.filter((m) => m.status === 'ready');
+  const reg = props.registration;
   return (
     <section id={DIRECTOR_PANEL_ID} class="director" aria-labelledby="director-title">
       <p class="breadcrumb">
@@ -119,6 +126,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       <Notice error={props.error ?? null} done={props.done ?? null} />
       {props.startPreview ? <ConfirmStart preview={props.startPreview} form={form} /> : null}
       {props.withdrawal ? <ConfirmWithdraw pending={props.withdrawal} form={form} /> : null}
+      {props.bulkPreview ? <BulkPreviewPanel bulk={props.bulkPreview} action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} /> : null}
 
       <section class="screen-pin" aria-labelledby="screen-pin-title">
         <h2 id="screen-pin-title">Venue screen</h2>
@@ -159,6 +167,8 @@ export function DirectorTournament(props: DirectorTournamentProps) {
             {props.progressive ? null : <th scope="col">Players</th>}
             <th scope="col">Seed</th>
             <th scope="col">Status</th>
+            {reg?.charges ? <th scope="col">Fee</th> : null}
+            {reg ? <th scope="col">Check-in code</th> : null}
             <th scope="col"></th>
           </tr>
         </thead>
@@ -171,9 +181,18 @@ export function DirectorTournament(props: DirectorTournamentProps) {
               <td>{t.seed ?? '—'}</td>
               <td>
                 {t.standing}
-                {t.checkedIn ? ' · checked in' : ''}
+                {t.checkedIn ? (reg?.checkedInBy[t.teamId] === 'team' ? ' · checked in by the team' : ' · checked in') : ''}
               </td>
+              {reg?.charges ? <td data-fee={t.teamId}>{feeWords(reg.fees[t.teamId])}</td> : null}
+              {reg ? <td class="code-cell">{reg.codes[t.teamId] ?? ''}</td> : null}
               <td>
+                {reg?.charges && t.status !== 'withdrawn' && (reg.fees[t.teamId]?.owed ?? 0) > 0 ? (
+                  <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/paid`)} class="inline-form" confirm={`Record $${reg.fees[t.teamId]!.owed} paid by ${t.name}? A payment recorded stays in the ledger.`}>
+                    <button type="submit" data-action="paid">
+                      Paid ${reg.fees[t.teamId]!.owed}
+                    </button>
+                  </PostForm>
+                ) : null}
                 {props.status === 'registration' && t.status === 'registered' ? (
                   <>
                     {t.checkedIn ? null : (
@@ -195,6 +214,9 @@ export function DirectorTournament(props: DirectorTournamentProps) {
           ))}
         </tbody>
       </table>
+
+      {reg ? <RegistrationPanel props={reg} form={form} registering={props.status === 'registration'} progressive={props.progressive} /> : null}
+      {reg && props.status === 'registration' ? <BulkForm action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} /> : null}
 
       {props.progressivePanel ? <ProgressiveDirector {...props.progressivePanel} form={form} /> : null}
 
@@ -219,7 +241,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         </>
       ) : null}
 
-      {props.status === 'registration' ? <StartForm teams={props.teams} progressive={props.progressive} format={props.format} form={form} /> : null}
+      {props.status === 'registration' ? <StartForm teams={props.teams} progressive={props.progressive} format={props.format} form={form} charges={reg?.charges ?? false} /> : null}
 
       {props.roundToDraw ? <DrawRoundForm draw={props.roundToDraw} teams={props.teams} form={form('/rounds/draw')} /> : null}
 
@@ -263,6 +285,12 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       ) : null}
     </section>
   );
+}
+
+/** An entrant's fee in words: "$40, paid", "$30, $30 owed". */
+function feeWords(fee: { fee: number | null; paid: number; owed: number } | undefined): string {
+  if (!fee || fee.fee === null) return '—';
+  return fee.owed === 0 ? `$${fee.fee}, paid` : `$${fee.fee}, $${fee.owed} owed`;
 }
 
 const GROUP_TITLES = { winners: 'Winners’ bracket', losers: 'Losers’ bracket' } as const;
@@ -338,10 +366,12 @@ export interface TableCodesProps {
   address?: { origin: string; note: string | null };
   /** Each team's (or progressive player's) own page, for a card with its QR code. */
   teams?: { name: string; link: string }[];
+  /** The public sign-up's link, while the event takes sign-ups. */
+  signUpLink?: string | null;
 }
 
 /** The sheet a director prints and cuts up: one card per table with its code and QR link. */
-export function TableCodesPage({ tournamentName, cards, rotate, address, teams = [] }: TableCodesProps) {
+export function TableCodesPage({ tournamentName, cards, rotate, address, teams = [], signUpLink = null }: TableCodesProps) {
   return (
     <Layout title={`${tournamentName} · table codes`}>
       <h1>{tournamentName}: table codes</h1>
@@ -351,6 +381,7 @@ export function TableCodesPage({ tournamentName, cards, rotate, address, teams =
           The links and QR codes go to <strong>{address.origin}</strong>.{address.note ? ` ${address.note}` : ''}
         </p>
       ) : null}
+      {signUpLink ? <SignUpCard link={signUpLink} name={tournamentName} /> : null}
       <ol class="table-cards">
         {cards.map((card) => (
           <li class="table-card" data-table={card.table}>

@@ -42,7 +42,7 @@ type Entrant = TeamRow & { checkedIn: boolean };
 export const seedField = (teamId: string) => `seedOf-${teamId}`;
 
 /** Seeding and the start: a seed number for each entrant, or names pasted one a line; the draw is previewed first. */
-export function StartForm({ teams, progressive, format, form }: { teams: Entrant[]; progressive: boolean; format: string; form: Form }) {
+export function StartForm({ teams, progressive, format, form, charges = false }: { teams: Entrant[]; progressive: boolean; format: string; form: Form; charges?: boolean }) {
   const entrants = teams.filter((t) => t.status === 'registered');
   const absent = entrants.filter((t) => !t.checkedIn);
   const who = progressive ? 'players' : 'teams';
@@ -84,6 +84,11 @@ export function StartForm({ teams, progressive, format, form }: { teams: Entrant
         {absent.length > 0 ? (
           <label class="confirm-check">
             <input type="checkbox" name="withdrawAbsent" value="yes" /> Start without the {absent.length} not checked in: they are withdrawn
+          </label>
+        ) : null}
+        {charges ? (
+          <label class="confirm-check">
+            <input type="checkbox" name="requirePaid" value="yes" /> Start only when every {progressive ? 'player' : 'team'} starting has paid its fee
           </label>
         ) : null}
         <button type="submit" data-action="preview-draw">

@@ -147,7 +147,7 @@ function nextStep(
     case 'registered':
       return step(
         'registered',
-        state.checkedIn.includes(teamId) ? 'Checked in: your first match is drawn when the director starts the event' : 'Registered: check in with the director when you arrive',
+        state.checkedIn.includes(teamId) ? 'Checked in: your first match is drawn when the director starts the event' : 'Registered: when you arrive, check in below with your code, or with the director',
       );
     case 'withdrawn':
       return step('withdrawn', 'Withdrawn from the event');

@@ -40,6 +40,8 @@ import { entryRoutes } from '../entry/entry-routes.tsx';
 import { judgeRoutes } from '../judge/judge-routes.tsx';
 import { directorRoutes } from '../director/director-routes.tsx';
 import { missingSubjectOf, subjectChannelId } from '../audience/team-pages.tsx';
+import { signUpRoutes } from '../audience/sign-up-routes.tsx';
+import { publicAddress } from '../http/public-address.ts';
 
 export interface AppOptions {
   /** The served ledger, or an open file's ledger (served through its adapter, with group commit). */
@@ -206,10 +208,13 @@ export function createApp(options: AppOptions) {
   app.route('/judge', judgeRoutes({ ledger, auth, ...now }));
   const publicUrl = options.publicUrl ?? process.env.PUBLIC_URL;
   app.route('/director', directorRoutes({ ledger, auth, ...now, ...(publicUrl ? { publicUrl } : {}) }));
+  // A team's own sign-up and check-in, from any phone.
+  app.route('/', signUpRoutes({ ledger, auth, ...now }));
 
   // Live pages: the full page, and its stream of regions.
   const page = (view: LiveView, missing = 'There is nothing at this address yet.') => (c: Context) => {
-    const html = renderLivePage(view, ledger.models);
+    // The address phones reach, for the sign-up's QR code on the venue screen.
+    const html = renderLivePage(view, ledger.models, { origin: publicAddress(c.req.url, publicUrl).origin, now: (options.now ?? (() => new Date().toISOString()))() });
     if (html === null) return c.html(String(NotFoundPage({ message: missing, path: c.req.path })), 404);
     return c.html(html);
   };

@@ -22,6 +22,8 @@ import type { Child } from 'hono/jsx';
 import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../../views/progressive-panels.tsx';
 import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
+import { signUpOpenAt } from '../commands/registration-commands.ts';
+import { SignUpCard } from '../../views/sign-up-page.tsx';
 
 export type LiveView =
   | { kind: 'home'; channel: string }
@@ -98,8 +100,14 @@ function streamUrl(view: LiveView, models: ReadModels, tournamentId?: string): s
   }
 }
 
+/** Where and when a page is asked for: the address phones reach (for QR codes) and the time. */
+export interface PageContext {
+  origin: string;
+  now: string;
+}
+
 /** The whole page for a view, or null when what it shows does not exist. */
-export function renderLivePage(view: LiveView, models: ReadModels): string | null {
+export function renderLivePage(view: LiveView, models: ReadModels, context?: PageContext): string | null {
   if (view.kind === 'home') {
     return html(
       <Layout title="Spades tournaments" live={{ url: streamUrl(view, models) }}>
@@ -109,7 +117,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
   }
   // The console is each judge's own (their session's forms): the judge routes render it.
   if (view.kind === 'judge') return null;
-  if (view.kind === 'team' || view.kind === 'player') return renderSubjectPage(view, models);
+  if (view.kind === 'team' || view.kind === 'player') return renderSubjectPage(view, models, context?.now);
   if (view.kind === 'pinned') {
     const pinned = pinnedTournament(models);
     const tournament = pinned ? tournamentById(models, pinned)?.model : undefined;
@@ -118,6 +126,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
       <Layout title={`${tournament.name} · screen`} screen live={{ url: streamUrl(view, models) }}>
         <ScreenPin tournamentId={pinned} />
         {screenOf(models, tournament)}
+        {signUpCardOf(models, tournament, context)}
       </Layout>,
     );
   }
@@ -149,11 +158,13 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
       return html(
         <Layout title={`${tournament.name} · screen`} screen live={live}>
           {screenOf(models, tournament)}
+          {signUpCardOf(models, tournament, context)}
         </Layout>,
       );
     case 'tournament':
       return html(
         <Layout title={tournament.name} live={live}>
+          {signUpLinkOf(models, tournament, context)}
           <div id="tournament-home">
             <TournamentHome tournament={tournament} />
           </div>
@@ -195,6 +206,24 @@ function screenOf(models: ReadModels, tournament: TournamentModel) {
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
   if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
   return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
+}
+
+/** The sign-up link and its QR code while the tournament takes sign-ups; nothing otherwise. */
+function signUpCardOf(models: ReadModels, tournament: TournamentModel, context: PageContext | undefined) {
+  const state = tournamentById(models, tournament.tournamentId);
+  if (!context || !state || !signUpOpenAt(state, context.now).open) return null;
+  return <SignUpCard link={`${context.origin}/tournaments/${encodeURIComponent(tournament.tournamentId)}/sign-up`} name={tournament.name} screen />;
+}
+
+/** A link to sign up, on the tournament's page while it takes sign-ups. */
+function signUpLinkOf(models: ReadModels, tournament: TournamentModel, context: PageContext | undefined) {
+  const state = tournamentById(models, tournament.tournamentId);
+  if (!context || !state || !signUpOpenAt(state, context.now).open) return null;
+  return (
+    <p class="notice notice--done" data-sign-up>
+      Sign-up is open: <a href={`${tournamentLinks(tournament.tournamentId).home}/sign-up`}>sign up for {tournament.name}</a>
+    </p>
+  );
 }
 
 /** The live regions of a tournament's venue screen. */

@@ -11,6 +11,8 @@ import { tournamentLinks } from '../../views/tournament-home.tsx';
 import { PLAYER_STATUS_ID, PlayerStatus, TEAM_STATUS_ID, TeamStatus } from '../../views/team-page.tsx';
 import { type PlayerPageModel, type TeamPageModel, playerPageModel, teamPageModel } from '../../views/team-page-model.ts';
 import { playerLink, teamLink } from '../../views/team-links.ts';
+import { CheckInForm } from '../../views/sign-up-page.tsx';
+import { waitingList } from '../commands/registration-commands.ts';
 
 export type SubjectKind = 'team' | 'player';
 
@@ -75,17 +77,41 @@ export function subjectTournament(id: string): string | null {
 }
 
 /** The whole page, or null when the tournament holds no such team or player. */
-export function renderSubjectPage(view: SubjectView, models: ReadModels): string | null {
+export function renderSubjectPage(view: SubjectView, models: ReadModels, now?: string): string | null {
   const status = statusOf(view.kind, models, view.tournamentId, view.subjectId);
-  if (!status) return null;
   const self = view.kind === 'team' ? teamLink(view.tournamentId, view.subjectId) : playerLink(view.tournamentId, view.subjectId);
+  const state = tournamentById(models, view.tournamentId);
+  const queued = state ? waitingList(state).findIndex((w) => w.teamId === view.subjectId) : -1;
+  if (!status && state && queued >= 0) {
+    const entry = waitingList(state)[queued]!;
+    return String(
+      <Layout title={`${entry.name} · ${state.model.name}`}>
+        <p class="breadcrumb">
+          <a href={tournamentLinks(view.tournamentId).home}>{state.model.name}</a>
+        </p>
+        <h1 data-waitlisted={queued + 1}>
+          {entry.name}: on the waitlist, number {queued + 1}
+        </h1>
+        <p>If a place frees up before the start, the first on the waitlist is registered, and this page then says where to go.</p>
+      </Layout>,
+    );
+  }
+  if (!status || !state) return null;
   const links = tournamentLinks(view.tournamentId);
+  // Before the start a registered entrant that has not checked in may do it here with its code.
+  const canCheckIn = state.model.status === 'registration' && !state.withdrawn.includes(view.subjectId) && !state.checkedIn.includes(view.subjectId);
   return String(
     <Layout title={`${status.name} · ${status.tournamentName}`} live={{ url: `${self}/stream?after=${models.position}` }}>
       <p class="breadcrumb">
         <a href={links.home}>{status.tournamentName}</a>
       </p>
       {status.content}
+      {canCheckIn ? <CheckInForm action={`${self}/check-in`} name={status.name} /> : null}
+      {state.model.status === 'registration' && state.checkedIn.includes(view.subjectId) ? (
+        <p class="notice notice--done" data-checked-in>
+          {status.name} is checked in{state.registration.checkedInBy[view.subjectId] === 'team' ? ' (by the team, with its code)' : ''}.
+        </p>
+      ) : null}
       <p class="tournament-nav team-page-nav">
         <a href={links.leaderboard}>Standings</a>
         {view.kind === 'team' ? (

@@ -12,9 +12,9 @@ import { openUsers } from './accounts.ts';
 import type { AuthStorage } from './auth-storage.ts';
 import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
 import { loginRoutes, sessionListProps } from './login-routes.tsx';
-import { createJoinLimiter, createLoginLimiter } from './rate-limits.ts';
+import { createCheckInLimiter, createJoinLimiter, createLoginLimiter, createSignUpLimiter } from './rate-limits.ts';
 import { type Session, createSessions } from './sessions.ts';
-import { openTableCodes } from './table-codes.ts';
+import { checkInCode, isCheckInCode, openTableCodes } from './table-codes.ts';
 
 export type { AuthStorage } from './auth-storage.ts';
 export { sqliteAuthStorage } from './auth-storage-sqlite.ts';
@@ -50,6 +50,8 @@ export function createAuth(options: AuthOptions) {
   const log = storage.hits;
   const logins = createLoginLimiter({ log, now, ...(options.sleep ? { sleep: options.sleep } : {}) });
   const joins = createJoinLimiter({ log, now });
+  const checkIns = createCheckInLimiter({ log, now });
+  const signUps = createSignUpLimiter({ log, now });
   const routes = loginRoutes({
     ledger,
     users,
@@ -75,6 +77,13 @@ export function createAuth(options: AuthOptions) {
     tableCodes: (tournamentId: string, tables: number) => codes.codesOf(tournamentId, tables),
     /** Gives a table a new join code and signs out whoever joined with the old one. */
     rotateTableCode: (tournamentId: string, table: number) => codes.rotate(tournamentId, table),
+    /** An entrant's check-in code, from the seed its registration recorded. */
+    checkInCode: (tournamentId: string, teamId: string, codeSeed: string | undefined) => checkInCode(secret, tournamentId, teamId, codeSeed),
+    /** Tries a typed check-in code under the per-address limit on wrong codes. */
+    tryCheckInCode: (address: string, tournamentId: string, teamId: string, codeSeed: string | undefined, typed: string) =>
+      checkIns.attempt(address, () => (isCheckInCode(secret, tournamentId, teamId, codeSeed, typed) ? true : null)),
+    /** Counts a public sign-up against its address. */
+    trySignUp: (address: string) => signUps.attempt(address),
   };
 }
 

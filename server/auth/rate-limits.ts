@@ -121,13 +121,44 @@ export const JOIN_FAILURES_PER_MINUTE = 10;
 
 /** The limits on trying table codes, for every route that checks one. */
 export function createJoinLimiter(options: { log: HitStore; now: () => number }) {
+  return createCodeLimiter({ ...options, name: 'join-address', what: 'table codes' });
+}
+
+/** Wrong check-in codes one address may try in a minute, as for table codes. */
+export const CHECK_IN_FAILURES_PER_MINUTE = JOIN_FAILURES_PER_MINUTE;
+
+/** The limits on trying an entrant's check-in code: wrong ones count against the address. */
+export function createCheckInLimiter(options: { log: HitStore; now: () => number }) {
+  return createCodeLimiter({ ...options, name: 'check-in-address', what: 'check-in codes' });
+}
+
+/** Sign-ups one address may make in ten minutes: a team or two sharing a phone, not a flood. */
+export const SIGN_UPS_PER_TEN_MINUTES = 5;
+
+/** The limit on public sign-ups: each one counts against its address, whatever its answer. */
+export function createSignUpLimiter(options: { log: HitStore; now: () => number }) {
   const { log, now } = options;
-  const perAddress = createThrottle({ name: 'join-address', limit: JOIN_FAILURES_PER_MINUTE, windowMs: 60_000, log, now });
+  const perAddress = createThrottle({ name: 'sign-up-address', limit: SIGN_UPS_PER_TEN_MINUTES, windowMs: 10 * 60_000, log, now });
+  return {
+    /** Counts a sign-up from `address`; a refusal with the wait when the address has had its share. */
+    async attempt(address: string): Promise<{ ok: true } | { ok: false; waitSeconds: number; message: string }> {
+      const taken = await takeAll(log, now(), [[perAddress, address]]);
+      if (taken.ok) return { ok: true };
+      const wait = seconds(taken.waitMs);
+      return { ok: false, waitSeconds: wait, message: `this address has signed up ${SIGN_UPS_PER_TEN_MINUTES} times in the last ten minutes; try again in ${wait} seconds` };
+    },
+  };
+}
+
+/** Codes tried from one address: 10 wrong a minute; a right one is taken off the count. */
+function createCodeLimiter(options: { log: HitStore; now: () => number; name: string; what: string }) {
+  const { log, now, what } = options;
+  const perAddress = createThrottle({ name: options.name, limit: JOIN_FAILURES_PER_MINUTE, windowMs: 60_000, log, now });
   return {
     /** Counts a try of a code from `address`, then runs `check`; a right code is taken off the count. */
     async attempt<T>(address: string, check: () => T | null | Promise<T | null>): Promise<Attempt<T>> {
       const taken = await takeAll(log, now(), [[perAddress, address]]);
-      if (!taken.ok) return refused(taken.waitMs, (s) => `too many wrong table codes from this address in the last minute; try again in ${s} seconds`);
+      if (!taken.ok) return refused(taken.waitMs, (s) => `too many wrong ${what} from this address in the last minute; try again in ${s} seconds`);
       const value = await check();
       if (value === null) return { ok: false, status: 401 };
       await log.remove(taken.ticket);

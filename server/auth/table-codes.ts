@@ -5,7 +5,7 @@
  * rotate a table's code, which also ends the sessions joined with the old one. At the join limits of
  * rate-limits.ts (60 wrong a minute over the server) a guess would take millions of years.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { tournamentById } from '../../events/lookup.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel } from '../../events/read-models.ts';
@@ -18,7 +18,32 @@ export const CODE_LENGTH = 10;
 
 /** The join code of a tournament's table after `rotation` rotations (0: as first printed). */
 export function tableCode(secret: string, tournamentId: string, table: number, rotation = 0): string {
-  const digest = createHmac('sha256', secret).update(`table:${tournamentId}:${table}:${rotation}`).digest();
+  return secretCode(secret, `table:${tournamentId}:${table}:${rotation}`);
+}
+
+/**
+ * An entrant's check-in code: made like a table's from the secret, over the random seed its
+ * registration recorded, so the ledger (public) holds nothing a guess could be checked against.
+ */
+export function checkInCode(secret: string, tournamentId: string, teamId: string, codeSeed = ''): string {
+  return secretCode(secret, `check-in:${JSON.stringify([tournamentId, teamId, codeSeed])}`);
+}
+
+/** A new check-in code's random seed (96 bits), recorded with the registration. */
+export function newCodeSeed(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** Whether a typed code is an entrant's check-in code (case, spaces and dashes aside). */
+export function isCheckInCode(secret: string, tournamentId: string, teamId: string, codeSeed: string | undefined, typed: string): boolean {
+  const wanted = typed.toUpperCase().replace(/[^A-Z0-9]/g, '');
+  const code = checkInCode(secret, tournamentId, teamId, codeSeed);
+  return wanted.length === code.length && timingSafeEqual(Buffer.from(wanted), Buffer.from(code));
+}
+
+/** A code of CODE_LENGTH characters made from the secret over `text`. */
+function secretCode(secret: string, text: string): string {
+  const digest = createHmac('sha256', secret).update(text).digest();
   // Each character from 16 bits of the digest: the bias of the modulo is a few parts in a million.
   let code = '';
   for (let i = 0; i < CODE_LENGTH; i++) code += CODE_ALPHABET[digest.readUInt16BE(2 * i) % CODE_ALPHABET.length];

@@ -20,6 +20,7 @@ import { CommandError, callMisdeal, claimRenege, correctScore, dealHand, giveRul
 import { callTime, correctGameResult, disqualifyTeam } from './match-commands.ts';
 import { changeRounds, checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from './tournament-commands.ts';
 import { drawRound } from './round-commands.ts';
+import { holderOf, placed, recordPaid, setSignUp, waitingList } from './registration-commands.ts';
 import { withdrawRuling } from './ruling-withdrawals.ts';
 
 /** A row with its payload already read through its schema. */
@@ -36,7 +37,14 @@ type P = Record<string, any>;
 const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[]> = {
   TournamentCreated: (m, p) => createTournament(m, { tournamentId: p.tournamentId, name: p.name, format: p.format as FormatId, options: p.options }),
   TeamRegistered: (m, p) =>
-    registerTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId, name: p.name, players: p.players, ...(p.registeredOn ? { registeredOn: p.registeredOn } : {}) }),
+    registerTeam(m, {
+      tournamentId: p.tournamentId,
+      teamId: p.teamId,
+      name: p.name,
+      players: p.players,
+      ...(p.registeredOn ? { registeredOn: p.registeredOn } : {}),
+      ...(p.codeSeed ? { codeSeed: p.codeSeed } : {}),
+    }),
   PlayerRegistered: (m, p) =>
     registerPlayer(m, {
       tournamentId: p.tournamentId,
@@ -44,8 +52,11 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
       name: p.name,
       ...(p.gender ? { gender: p.gender } : {}),
       ...(p.registeredOn ? { registeredOn: p.registeredOn } : {}),
+      ...(p.codeSeed ? { codeSeed: p.codeSeed } : {}),
     }),
-  TeamCheckedIn: (m, p) => checkInTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId, at: p.at }),
+  TeamCheckedIn: (m, p) => checkInTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId, at: p.at, ...(p.by ? { by: p.by } : {}) }),
+  SignUpClosed: (m, p) => setSignUp(m, { tournamentId: p.tournamentId, open: false, cap: null, closes: null, at: new Date(0).toISOString() }),
+  FeePaid: (m, p) => recordPaid(m, { tournamentId: p.tournamentId, teamId: p.teamId }),
   TeamWithdrawn: (m, p) => withdrawTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId }),
   ScreenPinned: (m, p) => pinScreen(m, { tournamentId: p.tournamentId }),
   TeamDisqualified: (m, p) => disqualifyTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId, reason: p.reason, ...(p.kind ? { kind: p.kind } : {}) }),
@@ -75,6 +86,33 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
 
 /** Rows whose command makes several events at once: the stream the payload names, and the state that command checks. */
 const STATE_RULES: Record<string, (models: ReadModels, p: P) => string | null> = {
+  // Opening sign-up is decided against the time it was opened at, which the row does not hold.
+  SignUpOpened: (m, p) => {
+    const tournament = tournamentById(m, p.tournamentId);
+    if (!tournament) return `tournament ${p.tournamentId} does not exist`;
+    if (tournament.model.status !== 'registration') return `tournament ${p.tournamentId} has started; sign-up cannot open`;
+    if (p.cap !== null && p.cap < placed(tournament).length) return `tournament ${p.tournamentId}: ${placed(tournament).length} entrants are already registered, over a cap of ${p.cap}`;
+    return null;
+  },
+  TeamWaitlisted: (m, p) => {
+    const tournament = tournamentById(m, p.tournamentId);
+    if (!tournament) return `tournament ${p.tournamentId} does not exist`;
+    const signUp = tournament.registration.signUp;
+    if (tournament.model.status !== 'registration' || !signUp?.open) return `sign-up for tournament ${p.tournamentId} is not open`;
+    if (signUp.cap === null || placed(tournament).length < signUp.cap) return `tournament ${p.tournamentId} has places left, so ${p.name} would be registered, not waitlisted`;
+    if (holderOf(tournament, p.name)) return `'${p.name}' is already signed up for tournament ${p.tournamentId}`;
+    return null;
+  },
+  WaitlistPromoted: (m, p) => {
+    const tournament = tournamentById(m, p.tournamentId);
+    if (!tournament) return `tournament ${p.tournamentId} does not exist`;
+    if (tournament.model.status !== 'registration') return `tournament ${p.tournamentId} has started`;
+    const first = waitingList(tournament)[0];
+    if (!first || first.teamId !== p.teamId) return `${p.teamId} is not first on the waitlist of tournament ${p.tournamentId}`;
+    const cap = tournament.registration.signUp?.cap ?? null;
+    if (cap !== null && placed(tournament).length >= cap) return `tournament ${p.tournamentId} has no place free for ${p.teamId}`;
+    return null;
+  },
   TournamentStarted: (m, p) => {
     const tournament = tournamentById(m, p.tournamentId);
     if (!tournament) return `tournament ${p.tournamentId} does not exist`;

@@ -19,6 +19,8 @@ import type { TournamentState } from '../../events/tournament-projection.ts';
 import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
 import { CommandError } from './commands.ts';
 import { canKeyReadModel, tournamentById } from '../../events/lookup.ts';
+import { owed, waiting } from '../../events/registration-projection.ts';
+import { withdrawalEvents } from './registration-commands.ts';
 
 /** The tournament, or a refusal naming it (404). */
 export function tournamentOf(models: ReadModels, tournamentId: string): TournamentState {
@@ -69,6 +71,8 @@ function openRegistration(tournament: TournamentState, name: string): void {
   if (tournament.model.teams.some((t) => t.name.toLowerCase() === name.toLowerCase() && !tournament.withdrawn.includes(t.teamId))) {
     throw new CommandError(`tournament ${id}: '${name}' is already registered`, 409);
   }
+  const queued = tournament.registration.waitlist.find((w) => !w.withdrawn && !w.promoted && w.name.toLowerCase() === name.toLowerCase());
+  if (queued) throw new CommandError(`tournament ${id}: '${name}' is on the waitlist`, 409);
 }
 
 function checkRegisteredOn(tournament: TournamentState, registeredOn: string | undefined, who: string): void {
@@ -85,14 +89,16 @@ function checkRegisteredOn(tournament: TournamentState, registeredOn: string | u
  */
 export function registerTeam(
   models: ReadModels,
-  input: { tournamentId: string; teamId: string; name: string; players: string[]; registeredOn?: string },
+  input: { tournamentId: string; teamId: string; name: string; players: string[]; registeredOn?: string; codeSeed?: string },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   if (!canKeyReadModel(input.teamId)) throw new CommandError(`'${input.teamId}' cannot be a team id; choose letters, digits and dashes`);
   if (tournament.progressive) {
     throw new CommandError(`tournament ${input.tournamentId} plays progressive tables, where partners change every round; register individual players`);
   }
-  if (tournament.model.teams.some((t) => t.teamId === input.teamId)) throw new CommandError(`team ${input.teamId} is already registered`, 409);
+  if (tournament.model.teams.some((t) => t.teamId === input.teamId) || tournament.registration.waitlist.some((w) => w.teamId === input.teamId)) {
+    throw new CommandError(`team ${input.teamId} is already registered`, 409);
+  }
   openRegistration(tournament, input.name.trim());
   if (input.players.length !== 2 || input.players.some((p) => !p.trim())) throw new CommandError(`team '${input.name}' needs two named players`);
   // Without a registration day (the bots, the demo) the early fee applies.
@@ -106,13 +112,14 @@ export function registerTeam(
     fee: feeFor(tournament.format, registeredOn),
   };
   if (registeredOn !== undefined) payload.registeredOn = registeredOn;
+  if (input.codeSeed !== undefined) payload.codeSeed = input.codeSeed;
   return { stream: tournamentStream(input.tournamentId), events: [{ type: 'TeamRegistered', payload }] };
 }
 
 /** Registers one player for a progressive event (tournament-spades: partners change every round). */
 export function registerPlayer(
   models: ReadModels,
-  input: { tournamentId: string; playerId: string; name: string; gender?: 'male' | 'female'; registeredOn?: string },
+  input: { tournamentId: string; playerId: string; name: string; gender?: 'male' | 'female'; registeredOn?: string; codeSeed?: string },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
@@ -130,6 +137,7 @@ export function registerPlayer(
   const payload: Record<string, unknown> = { tournamentId: input.tournamentId, playerId: input.playerId, name, fee: feeFor(tournament.format, registeredOn) };
   if (input.gender) payload.gender = input.gender;
   if (registeredOn !== undefined) payload.registeredOn = registeredOn;
+  if (input.codeSeed !== undefined) payload.codeSeed = input.codeSeed;
   return { stream: tournamentStream(input.tournamentId), events: [{ type: 'PlayerRegistered', payload }] };
 }
 
@@ -170,19 +178,26 @@ export function pinScreen(models: ReadModels, input: { tournamentId: string }): 
 }
 
 /** A registered team (or player) has arrived at the venue. */
-export function checkInTeam(models: ReadModels, input: { tournamentId: string; teamId: string; at: string }): Decision {
+export function checkInTeam(models: ReadModels, input: { tournamentId: string; teamId: string; at: string; by?: string }): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
+  const queued = waiting(tournament.registration, input.teamId);
+  if (queued) throw new CommandError(`tournament ${input.tournamentId}: '${queued.name}' is on the waitlist; it checks in once it has a place`, 409);
   const row = entrantOf(tournament, input.teamId);
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${input.tournamentId} has started; check-in is closed`, 409);
   if (tournament.withdrawn.includes(input.teamId)) throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' has withdrawn and cannot check in`, 409);
   if (tournament.checkedIn.includes(input.teamId)) throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' is already checked in`, 409);
-  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'TeamCheckedIn', payload: { tournamentId: input.tournamentId, teamId: input.teamId, at: input.at } }] };
+  const payload = { tournamentId: input.tournamentId, teamId: input.teamId, at: input.at, ...(input.by ? { by: input.by } : {}) };
+  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'TeamCheckedIn', payload }] };
 }
 
-/** A team (or player) withdraws its registration: only before the start. */
+/**
+ * A team (or player) withdraws its registration, or leaves the waitlist: only before the start.
+ * A place it frees under the sign-up's cap goes to the first waitlisted entrant, in the same decision.
+ */
 export function withdrawTeam(models: ReadModels, input: { tournamentId: string; teamId: string }): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
-  const row = entrantOf(tournament, input.teamId);
+  const queued = waiting(tournament.registration, input.teamId);
+  const row = queued ?? entrantOf(tournament, input.teamId);
   if (tournament.model.status !== 'registration') {
     throw new CommandError(
       `tournament ${input.tournamentId} has started, so '${row.name}' can no longer withdraw; a director disqualifies it or records a no-show, and its remaining matches are forfeited`,
@@ -190,7 +205,7 @@ export function withdrawTeam(models: ReadModels, input: { tournamentId: string; 
     );
   }
   if (tournament.withdrawn.includes(input.teamId)) throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' has already withdrawn`, 409);
-  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'TeamWithdrawn', payload: { tournamentId: input.tournamentId, teamId: input.teamId } }] };
+  return { stream: tournamentStream(input.tournamentId), events: withdrawalEvents(tournament, input.teamId) };
 }
 
 /**
@@ -208,7 +223,7 @@ export function withdrawTeam(models: ReadModels, input: { tournamentId: string; 
  */
 export function startTournament(
   models: ReadModels,
-  input: { tournamentId: string; order?: string[]; seed?: string; byeDraw?: DrawRound[]; checkIn?: 'required' | 'once-begun'; withdrawAbsent?: boolean },
+  input: { tournamentId: string; order?: string[]; seed?: string; byeDraw?: DrawRound[]; checkIn?: 'required' | 'once-begun'; withdrawAbsent?: boolean; requirePaid?: boolean },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   const id = input.tournamentId;
@@ -225,6 +240,14 @@ export function startTournament(
     );
   }
   const teams = registered.filter((t) => !absent.includes(t));
+  const unpaid = input.requirePaid ? teams.filter((t) => owed(tournament.registration, t) > 0) : [];
+  if (unpaid.length > 0) {
+    const names = unpaid.map((t) => tournament.model.teams.find((x) => x.teamId === t)!.name);
+    throw new CommandError(
+      `tournament ${id}: ${names.join(', ')} ${unpaid.length === 1 ? 'has' : 'have'} not paid the entry fee (${teams.length - unpaid.length} of ${teams.length} paid); record their fees, or start without requiring payment`,
+      409,
+    );
+  }
   if (teams.length < 2) {
     throw new CommandError(`tournament ${id} needs at least 2 ${what} to start; it has ${teams.length}${absent.length > 0 ? ` checked in (${absent.length} not checked in)` : ''}`);
   }

@@ -10,6 +10,7 @@ import type { Decision } from '../../events/store/served-ledger.ts';
 import { CommandError } from '../commands/commands.ts';
 import { field, fields, parseFields, ID_PATTERN, slug } from '../http/request-input.ts';
 import { changeRounds, registerPlayer } from '../commands/tournament-commands.ts';
+import { newCodeSeed } from '../auth/table-codes.ts';
 
 const GENDERS = ['', 'male', 'female'];
 
@@ -46,6 +47,7 @@ export function progressiveRoutes(app: Hono, models: ReadModels, onTournament: O
           tournamentId,
           playerId,
           name,
+          codeSeed: newCodeSeed(),
           ...(gender ? { gender: gender as 'male' | 'female' } : {}),
           ...(registeredOn ? { registeredOn } : {}),
         }),

@@ -11,7 +11,7 @@ import type { Auth } from '../auth/auth.ts';
 import { refuse, wantsJson } from '../http/refusals.ts';
 import { field, fields, parseFields, ID_PATTERN, slug } from '../http/request-input.ts';
 import type { Session } from '../auth/sessions.ts';
-import { tableCount } from '../auth/table-codes.ts';
+import { newCodeSeed, tableCount } from '../auth/table-codes.ts';
 import { runCommand } from '../http/run-command.ts';
 import { CommandError } from '../commands/commands.ts';
 import { publicAddress } from '../http/public-address.ts';
@@ -29,6 +29,9 @@ import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
 import { tournamentById } from '../../events/lookup.ts';
 import { progressiveRoutes } from './director-progressive-routes.tsx';
 import { progressiveDirectorProps } from '../../views/progressive-panels.tsx';
+import { registrationRoutes } from './director-registration-routes.tsx';
+import { registrationPanel } from './registration-panel.ts';
+import { signUpOpenAt } from '../commands/registration-commands.ts';
 
 const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
 
@@ -115,6 +118,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       tables: tableCount(models, tournamentId),
       seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m, carriedFirstDealer(models, tournamentId, m.matchId))])),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',
+      registration: registrationPanel(state, now(), (teamId, seed) => auth.checkInCode(tournamentId, teamId, seed)),
       error: notice.error ?? null,
       done: notice.done ?? null,
     };
@@ -178,7 +182,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     // Each entrant's own page, where it reads where to play next.
     const link = state.progressive ? playerLink : teamLink;
     const teams = state.model.teams.filter((t) => t.status !== 'withdrawn').map((t) => ({ name: t.name, link: `${origin}${link(id, t.teamId)}` }));
-    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} teams={teams} />));
+    const signUpLink = signUpOpenAt(state, now()).open ? `${origin}/tournaments/${encodeURIComponent(id)}/sign-up` : null;
+    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} teams={teams} signUpLink={signUpLink} />));
   });
 
   // A code that got out (photographed, said aloud) is replaced; whoever joined with it is signed out.
@@ -224,21 +229,22 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const teamId = given || slug(name) || `team-${tournamentById(models, tournamentId)!.model.teams.length + 1}`;
       if (!ID_PATTERN.test(teamId)) throw new CommandError(`a team id is letters, digits and dashes, not '${teamId}'`);
       return {
-        decision: registerTeam(models, { tournamentId, teamId, name, players, ...(registeredOn ? { registeredOn } : {}) }),
+        decision: registerTeam(models, { tournamentId, teamId, name, players, codeSeed: newCodeSeed(), ...(registeredOn ? { registeredOn } : {}) }),
         done: `Registered ${name} (${players.join(' & ')}).`,
       };
     }),
   );
 
   app.post('/tournaments/:tournamentId/check-in', (c) =>
-    onTournament(c, 'check-in', (input) => {
+    onTournament(c, 'check-in', (input, session) => {
       const tournamentId = tournamentIdOf(c);
       const { teamId } = parseFields(input, TeamChoice);
-      return { decision: checkInTeam(models, { tournamentId, teamId, at: now() }), done: `${entrantWord(tournamentId)} ${teamId} checked in.` };
+      return { decision: checkInTeam(models, { tournamentId, teamId, at: now(), by: session.name }), done: `${entrantWord(tournamentId)} ${teamId} checked in.` };
     }),
   );
 
   startRoutes(app, { models, onTournament, show });
+  registrationRoutes(app, { models, ledger, auth, now, onTournament, show });
 
   app.post('/tournaments/:tournamentId/screen', (c) =>
     onTournament(c, 'pin-screen', () => {

@@ -16,6 +16,7 @@ import type { runCommand } from '../http/run-command.ts';
 import { entrantOf, startTournament, tournamentOf, withdrawTeam } from '../commands/tournament-commands.ts';
 import { cardsOf } from './round-draw-input.ts';
 import { startPreview } from './start-preview.ts';
+import { waiting } from '../../events/registration-projection.ts';
 
 type Decide = Parameters<typeof runCommand>[3]['decide'];
 
@@ -44,6 +45,7 @@ const StartFields = fields({
   // blp-2024, an odd count: the cards drawn for the round 1 bye, as on the round draw's form.
   byeCards: field.raw().optional(),
   withdrawAbsent: field.raw().optional(),
+  requirePaid: field.raw().optional(),
   expect: field.optionalText({ max: 8000 }),
 });
 
@@ -91,7 +93,9 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
     const seed = fieldsIn.seed || (form && !order ? `${tournamentId}:${models.position}` : undefined);
     const byeDraw = cardsOf(fieldsIn.byeCards, 'the bye draw’s');
     const withdrawAbsent = yes(fieldsIn.withdrawAbsent);
+    const requirePaid = yes(fieldsIn.requirePaid);
     const decision = startTournament(models, {
+      requirePaid,
       tournamentId,
       ...(order ? { order } : {}),
       ...(seed ? { seed } : {}),
@@ -105,6 +109,7 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
       ...(seed ? { seed } : {}),
       ...(typeof fieldsIn.byeCards === 'string' && fieldsIn.byeCards.trim() ? { byeCards: fieldsIn.byeCards } : {}),
       ...(withdrawAbsent ? { withdrawAbsent: 'yes' } : {}),
+      ...(requirePaid ? { requirePaid: 'yes' } : {}),
     };
     return { tournamentId, order, decision, resend, expect: fieldsIn.expect };
   }
@@ -152,7 +157,8 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
           // Decided now, so an entrant who cannot withdraw is refused before the question is asked.
           withdrawTeam(models, { tournamentId, teamId });
           const tournament = tournamentOf(models, tournamentId);
-          return show(c, { withdrawal: { teamId, name: entrantOf(tournament, teamId).name, progressive: Boolean(tournament.progressive) } });
+          const name = waiting(tournament.registration, teamId)?.name ?? entrantOf(tournament, teamId).name;
+          return show(c, { withdrawal: { teamId, name, progressive: Boolean(tournament.progressive) } });
         }
       } catch (error) {
         const refusal = refusalOf(error);

@@ -12,7 +12,11 @@ export const FORM_BODY_BYTES = 16 * 1024;
 /** A `spades-game/1` record entered at `POST /api/games/import`: a long game card by card is under 100 KB. */
 export const RECORD_BODY_BYTES = 1024 * 1024;
 
+/** A director's pasted list or CSV of entrants: 512 lines of three 120-character names fit. */
+export const BULK_BODY_BYTES = 256 * 1024;
+
 const RECORD_IMPORT_PATH = '/api/games/import';
+const BULK_PATH = /^\/director\/tournaments\/[^/]+\/(teams|players)\/bulk$/;
 
 const sizeText = (bytes: number) => (bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MiB` : `${bytes / 1024} KiB`);
 
@@ -27,9 +31,10 @@ function limit(maxSize: number, what: string): MiddlewareHandler {
   });
 }
 
-/** Bounds every request body: records for import at RECORD_BODY_BYTES, everything else at FORM_BODY_BYTES. */
+/** Bounds every request body: records for import at RECORD_BODY_BYTES, lists of entrants at BULK_BODY_BYTES, everything else at FORM_BODY_BYTES. */
 export function bodyLimits(): MiddlewareHandler {
   const forms = limit(FORM_BODY_BYTES, 'a form or a JSON request');
   const records = limit(RECORD_BODY_BYTES, 'a game record for import');
-  return (c, next) => (c.req.path === RECORD_IMPORT_PATH ? records(c, next) : forms(c, next));
+  const lists = limit(BULK_BODY_BYTES, 'a list of entrants');
+  return (c, next) => (c.req.path === RECORD_IMPORT_PATH ? records(c, next) : BULK_PATH.test(c.req.path) ? lists(c, next) : forms(c, next));
 }

@@ -1,0 +1,178 @@
+/**
+ * What a team does from its own phone: sign itself up at `/tournaments/:id/sign-up` (registered
+ * within the cap, waitlisted past it), and check itself in from its page with its code. Sign-ups
+ * count against the address they come from, and wrong codes against the address that tried
+ * them; a right code works from any address. Each is decided from the ledger's models and
+ * appended expecting the stream version it was decided from.
+ */
+import type { Context } from 'hono';
+import { Hono } from 'hono';
+import { tournamentById } from '../../events/lookup.ts';
+import { waiting } from '../../events/registration-projection.ts';
+import type { ServedLedger } from '../../events/store/served-ledger.ts';
+import type { TournamentState } from '../../events/tournament-projection.ts';
+import { NotFoundPage } from '../../views/not-found.tsx';
+import { SignedUpPage, SignUpPage, type SignUpPageProps } from '../../views/sign-up-page.tsx';
+import { playerLink, teamLink } from '../../views/team-links.ts';
+import type { Auth } from '../auth/auth.ts';
+import { newCodeSeed } from '../auth/table-codes.ts';
+import { freeId, placed, signUp, signUpOpenAt, waitingList } from '../commands/registration-commands.ts';
+import { checkInTeam } from '../commands/tournament-commands.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { AccessError, refuse, refusalOf, wantsJson } from '../http/refusals.ts';
+import { field, fields, parseFields, readInput, slug } from '../http/request-input.ts';
+
+const SignUpFields = fields({
+  name: field.optionalText({ max: 120 }),
+  player1: field.optionalText({ max: 120 }),
+  player2: field.optionalText({ max: 120 }),
+  gender: field.optionalText({ max: 10 }).refine((g) => g === '' || g === 'male' || g === 'female', { error: (iss) => `gender (the prize category) is male or female, not '${String(iss.input)}'` }),
+});
+const CodeFields = fields({ code: field.text({ max: 40 }) });
+
+export interface SignUpRoutesOptions {
+  ledger: ServedLedger;
+  auth: Auth;
+  /** ISO time of a request: decides whether sign-up is still open, the fee, and the check-in's time. */
+  now?: () => string;
+}
+
+/** The sign-up's state as the read API answers it: ids in order, with names beside them. */
+export function signUpJson(state: TournamentState, at: string) {
+  const open = signUpOpenAt(state, at);
+  const signUp = state.registration.signUp;
+  return {
+    tournamentId: state.model.tournamentId,
+    name: state.model.name,
+    open: open.open,
+    ...(open.open ? {} : { why: open.why }),
+    cap: signUp?.cap ?? null,
+    closes: signUp?.closes ?? null,
+    registered: placed(state).map((t) => t.teamId),
+    waitlist: waitingList(state).map((w) => w.teamId),
+    names: Object.fromEntries([...placed(state).map((t) => [t.teamId, t.name]), ...waitingList(state).map((w) => [w.teamId, w.name])]),
+  };
+}
+
+export function signUpRoutes(options: SignUpRoutesOptions) {
+  const { ledger, auth } = options;
+  const now = options.now ?? (() => new Date().toISOString());
+  const models = ledger.models;
+  const app = new Hono();
+
+  const pageProps = (state: TournamentState, at: string, extra: Partial<SignUpPageProps> = {}): SignUpPageProps => {
+    const open = signUpOpenAt(state, at);
+    return {
+      tournamentId: state.model.tournamentId,
+      name: state.model.name,
+      progressive: Boolean(state.progressive),
+      open: open.open,
+      why: open.open ? null : open.why,
+      cap: state.registration.signUp?.cap ?? null,
+      closes: state.registration.signUp?.closes ?? null,
+      registered: placed(state).length,
+      waitlisted: waitingList(state).length,
+      fees: state.format.fees,
+      ...extra,
+    };
+  };
+
+  const missing = (c: Context, id: string) =>
+    wantsJson(c) ? c.json({ error: `tournament ${id} does not exist` }, 404) : c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
+
+  app.get('/tournaments/:tournamentId/sign-up', (c) => {
+    const id = c.req.param('tournamentId');
+    const state = tournamentById(models, id);
+    if (!state) return missing(c, id);
+    if (!wantsJson(c)) return c.html(String(<SignUpPage {...pageProps(state, now())} />));
+    // The answer changes with the ledger's position, and once with the closing time passing.
+    const body = signUpJson(state, now());
+    const etag = `"${models.position}${body.open ? '' : '-closed'}"`;
+    c.header('access-control-allow-origin', '*');
+    c.header('etag', etag);
+    c.header('cache-control', 'no-cache');
+    if (c.req.header('if-none-match') === etag) return c.body(null, 304);
+    return c.json(body);
+  });
+
+  app.post('/tournaments/:tournamentId/sign-up', async (c) => {
+    const id = c.req.param('tournamentId');
+    if (!tournamentById(models, id)) return missing(c, id);
+    const json = wantsJson(c);
+    let values: Record<string, string> = {};
+    try {
+      const input = await readInput(c);
+      values = parseFields(input, SignUpFields);
+      const limited = await auth.trySignUp(clientAddress(c));
+      if (!limited.ok) {
+        c.header('retry-after', String(limited.waitSeconds));
+        throw new AccessError(limited.message, 429);
+      }
+      const at = now();
+      const codeSeed = newCodeSeed();
+      let teamId = '';
+      await ledger.append(
+        () => {
+          const state = tournamentById(models, id)!;
+          teamId = freeId(state, slug(values.name ?? ''));
+          return signUp(models, {
+            tournamentId: id,
+            teamId,
+            name: values.name ?? '',
+            players: state.progressive ? [] : [values.player1 ?? '', values.player2 ?? ''],
+            ...(values.gender ? { gender: values.gender as 'male' | 'female' } : {}),
+            at,
+            codeSeed,
+          });
+        },
+        { meta: { by: 'sign-up' } },
+      );
+      const state = tournamentById(models, id)!;
+      const queued = waitingList(state).findIndex((w) => w.teamId === teamId);
+      const status = queued >= 0 ? ('waitlisted' as const) : ('registered' as const);
+      const page = (state.progressive ? playerLink : teamLink)(id, teamId);
+      const code = auth.checkInCode(id, teamId, codeSeed);
+      if (json) return c.json({ status, teamId, name: values.name, page, code, ...(queued >= 0 ? { place: queued + 1 } : {}) });
+      const name = placed(state).find((t) => t.teamId === teamId)?.name ?? waiting(state.registration, teamId)?.name ?? teamId;
+      return c.html(String(<SignedUpPage tournamentId={id} tournamentName={state.model.name} name={name} status={status} place={queued >= 0 ? queued + 1 : null} page={page} code={code} />));
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      if (json) return c.json({ error: refusal.message }, refusal.status);
+      return c.html(String(<SignUpPage {...pageProps(tournamentById(models, id)!, now(), { error: refusal.message, values })} />), refusal.status);
+    }
+  });
+
+  // "We're here": the entrant checks itself in with its code, recorded as a director's check-in is, by the team.
+  for (const kind of ['teams', 'players'] as const) {
+    app.post(`/tournaments/:tournamentId/${kind}/:teamId/check-in`, async (c) => {
+      const id = c.req.param('tournamentId')!;
+      const teamId = c.req.param('teamId')!;
+      const state = tournamentById(models, id);
+      if (!state) return missing(c, id);
+      const row = state.model.teams.find((t) => t.teamId === teamId) ?? waiting(state.registration, teamId);
+      if (!row) return refuse(c, 404, `${state.model.name} has no ${kind === 'teams' ? 'team' : 'player'} ${teamId}`);
+      const page = (kind === 'teams' ? teamLink : playerLink)(id, teamId);
+      try {
+        const { code } = parseFields(await readInput(c), CodeFields);
+        const tried = await auth.tryCheckInCode(clientAddress(c), id, teamId, state.registration.codeSeeds[teamId], code);
+        if (!tried.ok) {
+          if (tried.status === 429) {
+            c.header('retry-after', String(tried.waitSeconds));
+            return refuse(c, 429, tried.message);
+          }
+          return refuse(c, 403, `that is not the check-in code of ${row.name}; it is on the card or the sign-up answer it was given`);
+        }
+        await ledger.append(() => checkInTeam(models, { tournamentId: id, teamId, at: now(), by: 'team' }), { meta: { by: `team:${teamId}` } });
+        if (wantsJson(c)) return c.json({ ok: true, teamId, name: row.name, checkedIn: true, done: `${row.name} is checked in.` });
+        return c.redirect(page, 303);
+      } catch (error) {
+        const refusal = refusalOf(error);
+        if (!refusal) throw error;
+        return refuse(c, refusal.status, refusal.message);
+      }
+    });
+  }
+
+  return app;
+}

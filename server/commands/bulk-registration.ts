@@ -1,0 +1,198 @@
+/**
+ * A pasted list (or an uploaded CSV) of entrants registered in one decision. For teams a line is
+ * `team name, player 1, player 2[, registration date]`; for a progressive evening
+ * `name[, prize category]` (male or female). The preview names every entrant to be added and
+ * every problem by line and field; the confirmation records all of them in one append, or,
+ * while any line has a problem, none. An entrant already registered with the same players is
+ * left as it is, so the same paste sent again adds nobody.
+ */
+import { feeFor } from '../../engine/formats.ts';
+import { tournamentStream } from '../../events/streams.ts';
+import type { Decision } from '../../events/store/served-ledger.ts';
+import type { ReadModels } from '../../events/projections.ts';
+import { CommandError } from './commands.ts';
+import { freeId, holderOf } from './registration-commands.ts';
+import { tournamentOf } from './tournament-commands.ts';
+
+/** The most entrants one paste may hold: a large event's field and its waitlist. */
+export const BULK_MAX_LINES = 512;
+
+export interface BulkEntrant {
+  line: number;
+  teamId: string;
+  name: string;
+  players: string[];
+  gender?: 'male' | 'female';
+  registeredOn?: string;
+  fee: number | null;
+}
+
+export interface BulkProblem {
+  line: number;
+  field: string;
+  problem: string;
+}
+
+export interface BulkPreview {
+  entrants: BulkEntrant[];
+  /** Lines naming an entrant already registered just so: nothing to add. */
+  already: { line: number; teamId: string; name: string }[];
+  problems: BulkProblem[];
+}
+
+/** A line's fields: tab-separated when it holds a tab, else comma-separated with "quoted, fields". */
+export function splitLine(text: string): string[] {
+  if (text.includes('\t')) return text.split('\t').map((f) => f.trim());
+  const out: string[] = [];
+  let current = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        current += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else current += ch;
+    } else if (ch === '"' && current.trim() === '') {
+      quoted = true;
+      current = '';
+    } else if (ch === ',') {
+      out.push(current.trim());
+      current = '';
+    } else current += ch;
+  }
+  out.push(current.trim());
+  return out;
+}
+
+const isHeader = (fields: string[]) => /^(team( name)?|name)$/i.test(fields[0] ?? '') && (fields.length === 1 || /^(player ?1|first player|category|prize category|gender)$/i.test(fields[1] ?? ''));
+
+function dayProblem(text: string): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  if (!m) return `must be a day such as 2024-09-12, not '${text}'`;
+  const date = new Date(`${text}T00:00:00Z`);
+  if (Number.isNaN(date.getTime()) || date.toISOString().slice(0, 10) !== text) return `'${text}' is not a day of the calendar`;
+  return null;
+}
+
+/** What a paste would register, and every problem in it, deciding nothing. `idOf` makes an id from a name. */
+export function previewBulk(models: ReadModels, input: { tournamentId: string; lines: string; idOf: (name: string) => string }): BulkPreview {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const id = input.tournamentId;
+  if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${id} has started; registration is closed`, 409);
+  const rows = input.lines.split(/\r\n|\n|\r/);
+  const progressive = Boolean(tournament.progressive);
+  const preview: BulkPreview = { entrants: [], already: [], problems: [] };
+  const seen = new Map<string, number>();
+  const ids = new Set<string>();
+  let headerChecked = false;
+  let count = 0;
+  rows.forEach((text, i) => {
+    const line = i + 1;
+    if (!text.trim()) return;
+    const fields = splitLine(text);
+    if (!headerChecked) {
+      headerChecked = true;
+      if (isHeader(fields)) return;
+    }
+    if (++count > BULK_MAX_LINES) {
+      if (count === BULK_MAX_LINES + 1) preview.problems.push({ line, field: 'line', problem: `a paste holds at most ${BULK_MAX_LINES} entrants; send the rest in another` });
+      return;
+    }
+    const problem = (field: string, what: string) => preview.problems.push({ line, field, problem: what });
+    const [name = '', second = '', third = '', fourth = ''] = fields;
+    const most = progressive ? 2 : 4;
+    if (fields.length > most) {
+      problem('line', `has ${fields.length} fields; a line is ${progressive ? 'a name and an optional prize category' : 'team name, player 1, player 2 and an optional registration date'}`);
+      return;
+    }
+    let bad = false;
+    if (!name) {
+      problem('name', 'is missing');
+      bad = true;
+    } else if (name.length > 120) {
+      problem('name', 'has more than 120 characters');
+      bad = true;
+    }
+    const players = progressive ? [name] : [second, third];
+    let gender: 'male' | 'female' | undefined;
+    let registeredOn: string | undefined;
+    if (progressive) {
+      const category = second.toLowerCase();
+      if (category && category !== 'male' && category !== 'female') {
+        problem('category', `must be male or female (for the high male / high female prizes), not '${second}'`);
+        bad = true;
+      } else if (category) gender = category as 'male' | 'female';
+    } else {
+      (['player1', 'player2'] as const).forEach((field, k) => {
+        if (!players[k]) {
+          problem(field, 'is missing: a team needs two named players');
+          bad = true;
+        } else if (players[k]!.length > 120) {
+          problem(field, 'has more than 120 characters');
+          bad = true;
+        }
+      });
+      if (fourth) {
+        const wrong = dayProblem(fourth);
+        if (wrong) {
+          problem('registeredOn', wrong);
+          bad = true;
+        } else registeredOn = fourth;
+      }
+    }
+    if (!name) return;
+    const key = name.toLowerCase();
+    const first = seen.get(key);
+    if (first !== undefined) {
+      problem('name', `'${name}' is given twice in this paste (first on line ${first})`);
+      return;
+    }
+    seen.set(key, line);
+    const holder = holderOf(tournament, name);
+    if (holder) {
+      const same = progressive || holder.players.map((p) => p.toLowerCase()).join('\n') === players.map((p) => p.toLowerCase()).join('\n');
+      if (same && !bad) preview.already.push({ line, teamId: holder.teamId, name: holder.name });
+      else problem('name', `'${name}' is already registered (as ${holder.teamId}) with other players`);
+      return;
+    }
+    if (bad) return;
+    const teamId = freeId(tournament, input.idOf(name), ids);
+    ids.add(teamId);
+    preview.entrants.push({
+      line,
+      teamId,
+      name,
+      players,
+      ...(gender ? { gender } : {}),
+      ...(registeredOn ? { registeredOn } : {}),
+      fee: feeFor(tournament.format, registeredOn),
+    });
+  });
+  return preview;
+}
+
+/** A problem in words, for a refusal: `line 3, player2: is missing: …`. */
+export function problemText(p: BulkProblem): string {
+  return `line ${p.line}, ${p.field}: ${p.problem}`;
+}
+
+/**
+ * Every entrant of a paste in one decision, or a refusal naming each problem while there is
+ * any; null when the paste adds nobody (everyone in it is already registered).
+ */
+export function registerBulk(preview: BulkPreview, input: { tournamentId: string; progressive: boolean; codeSeed: () => string }): Decision | null {
+  if (preview.problems.length > 0) {
+    const n = preview.problems.length;
+    throw new CommandError(`${n} problem${n === 1 ? '' : 's'} in the paste, so nothing was recorded: ${preview.problems.map(problemText).join('; ')}`);
+  }
+  if (preview.entrants.length === 0) return null;
+  const events = preview.entrants.map((e) => {
+    const common = { tournamentId: input.tournamentId, name: e.name, fee: e.fee, codeSeed: input.codeSeed(), ...(e.registeredOn ? { registeredOn: e.registeredOn } : {}) };
+    return input.progressive
+      ? { type: 'PlayerRegistered', payload: { ...common, playerId: e.teamId, ...(e.gender ? { gender: e.gender } : {}) } }
+      : { type: 'TeamRegistered', payload: { ...common, teamId: e.teamId, players: e.players } };
+  });
+  return { stream: tournamentStream(input.tournamentId), events };
+}

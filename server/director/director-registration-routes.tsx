@@ -1,0 +1,146 @@
+/**
+ * The director's registration at scale: a pasted list (or an uploaded CSV) previewed and then
+ * recorded in one decision, public sign-up opened with a cap and a closing time (and closed),
+ * and fees recorded as paid. Directors only, under the same guard as the rest of the desk.
+ */
+import type { Context, Hono } from 'hono';
+import type { ReadModels } from '../../events/projections.ts';
+import type { ServedLedger } from '../../events/store/served-ledger.ts';
+import type { DirectorTournamentProps } from '../../views/director-pages.tsx';
+import type { Auth } from '../auth/auth.ts';
+import { newCodeSeed } from '../auth/table-codes.ts';
+import { type BulkPreview, previewBulk, registerBulk } from '../commands/bulk-registration.ts';
+import { CommandError } from '../commands/commands.ts';
+import { recordPaid, setSignUp } from '../commands/registration-commands.ts';
+import { tournamentOf } from '../commands/tournament-commands.ts';
+import { refusalOf, wantsJson } from '../http/refusals.ts';
+import { field, fields, parseFields, readInput, slug } from '../http/request-input.ts';
+import type { runCommand } from '../http/run-command.ts';
+
+type Decide = Parameters<typeof runCommand>[3]['decide'];
+
+export interface RegistrationRoutesContext {
+  models: ReadModels;
+  ledger: ServedLedger;
+  auth: Auth;
+  now: () => string;
+  onTournament: (c: Context, scope: string, decide: Decide) => Promise<Response>;
+  show: (c: Context, extra: Partial<DirectorTournamentProps>, status?: 400 | 404 | 409 | 200) => Response | Promise<Response>;
+}
+
+
+const yes = (value: unknown) => value === true || value === 'yes' || value === 'true' || value === 'on';
+const no = (value: unknown) => value === false || value === 'no' || value === 'false' || value === 'off';
+
+const SignUpFields = fields({
+  open: field.raw().transform((raw, ctx) => {
+    if (yes(raw)) return true;
+    if (no(raw)) return false;
+    ctx.addIssue({ code: 'custom', message: `open must be true or false, not ${raw === undefined ? 'missing' : JSON.stringify(raw)}` });
+    return false;
+  }),
+  cap: field.optionalWhole({ min: 2, max: 512 }),
+  closes: field.optionalText({ max: 40 }),
+});
+
+/** The pasted lines, or the text of an uploaded CSV file (a form's `file`). */
+async function bulkInput(c: Context): Promise<{ lines: string; confirm: boolean }> {
+  const type = c.req.header('content-type') ?? '';
+  if (type.includes('multipart/form-data')) {
+    const form = await c.req.parseBody({ all: false });
+    const file = form.file;
+    const pasted = typeof form.lines === 'string' ? form.lines : '';
+    const uploaded = typeof file === 'object' && file !== null && 'text' in file ? await (file as Blob).text() : '';
+    return { lines: pasted.trim() ? pasted : uploaded, confirm: yes(form.confirm) };
+  }
+  const input = await readInput(c);
+  if (input.lines === undefined || input.lines === null) throw new CommandError('lines is missing: paste one entrant a line');
+  if (typeof input.lines !== 'string') throw new CommandError('lines must be text, one entrant a line');
+  return { lines: input.lines, confirm: yes(input.confirm) };
+}
+
+/** A preview as the JSON API answers it. */
+function previewJson(tournamentId: string, preview: BulkPreview) {
+  return { tournamentId, entrants: preview.entrants, already: preview.already, problems: preview.problems };
+}
+
+export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): void {
+  const { models, ledger, auth, now, onTournament, show } = ctx;
+
+  /** The preview of `lines`, or null when there is nothing to preview (no lines, or a tournament that refuses any). */
+  const previewOrNull = (tournamentId: string, lines: string): BulkPreview | null => {
+    if (!lines) return null;
+    try {
+      return previewBulk(models, { tournamentId, lines, idOf: slug });
+    } catch {
+      return null;
+    }
+  };
+
+  // `/teams/bulk` and `/players/bulk` are one route: the event says which it registers.
+  const bulk = async (c: Context) => {
+    const tournamentId = c.req.param('tournamentId')!;
+    const json = wantsJson(c);
+    let lines = '';
+    try {
+      const input = await bulkInput(c);
+      lines = input.lines;
+      const preview = previewBulk(models, { tournamentId, lines, idOf: slug });
+      if (!input.confirm) {
+        if (json) return c.json({ ...previewJson(tournamentId, preview), recorded: 0 });
+        return show(c, { bulkPreview: { lines, preview } });
+      }
+      let recorded = preview;
+      const session = auth.current(c);
+      // Decided again from the models at the head, and appended expecting the version it was decided from.
+      const results = await ledger.append(
+        () => {
+          recorded = previewBulk(models, { tournamentId, lines, idOf: slug });
+          const decision = registerBulk(recorded, { tournamentId, progressive: Boolean(tournamentOf(models, tournamentId).progressive), codeSeed: newCodeSeed });
+          return decision ? [decision] : [];
+        },
+        { meta: { by: `${session.role}:${session.name}` } },
+      );
+      const position = results.at(-1)?.positions.at(-1) ?? null;
+      const count = recorded.entrants.length;
+      const done =
+        count === 0
+          ? `Everyone in the paste is already registered (${recorded.already.length}); nothing was recorded.`
+          : `Registered ${count} entrant${count === 1 ? '' : 's'} in one decision${recorded.already.length > 0 ? `; ${recorded.already.length} already registered` : ''}.`;
+      if (json) return c.json({ ...previewJson(tournamentId, recorded), recorded: count, position, done });
+      return show(c, { done });
+    } catch (error) {
+      const refusal = refusalOf(error);
+      if (!refusal) throw error;
+      // A paste with problems answers with its preview too, so every line to fix is named.
+      const preview = refusal.status === 400 ? previewOrNull(tournamentId, lines) : null;
+      if (json) return c.json({ error: refusal.message, ...(preview ? { ...previewJson(tournamentId, preview), recorded: 0 } : {}) }, refusal.status);
+      return show(c, { error: refusal.message, ...(preview ? { bulkPreview: { lines, preview } } : {}) }, refusal.status as 400);
+    }
+  };
+  app.post('/tournaments/:tournamentId/teams/bulk', bulk);
+  app.post('/tournaments/:tournamentId/players/bulk', bulk);
+
+  app.post('/tournaments/:tournamentId/sign-up', (c) =>
+    onTournament(c, 'sign-up', (input) => {
+      const tournamentId = c.req.param('tournamentId')!;
+      const { open, cap, closes } = parseFields(input, SignUpFields);
+      const decision = setSignUp(models, { tournamentId, open, cap, closes: closes || null, at: now() });
+      const promoted = decision.events.filter((e) => e.type === 'WaitlistPromoted').length;
+      const closing = decision.events[0]!.payload.closes as string | null | undefined;
+      const done = open
+        ? `Sign-up is open${cap !== null ? ` for ${cap} entrants` : ''}${closing ? ` until ${closing}` : ''}.${promoted > 0 ? ` ${promoted} promoted from the waitlist.` : ''}`
+        : 'Sign-up is closed.';
+      return { decision, done };
+    }),
+  );
+
+  app.post('/tournaments/:tournamentId/teams/:teamId/paid', (c) =>
+    onTournament(c, 'paid', () => {
+      const tournamentId = c.req.param('tournamentId')!;
+      const teamId = c.req.param('teamId')!;
+      const decision = recordPaid(models, { tournamentId, teamId });
+      return { decision, done: `Recorded $${String(decision.events[0]!.payload.amount)} paid by ${teamId}.` };
+    }),
+  );
+}
