@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
  * checks that no listed suite starts anything.
  */
 export const SHARED_THREAD_SUITES = [
-  'abuse-sessions', 'app', 'audit-as-of', 'audit-exports', 'audit-replay', 'bid', 'blp-rounds', 'bot',
+  'abuse-sessions', 'api-v1', 'app', 'audit-as-of', 'audit-exports', 'audit-replay', 'bid', 'blp-rounds', 'bot',
   'bracket-rounds', 'bracket', 'competition-words', 'director-desk', 'event-store', 'game', 'idempotency',
   'import-ledger-checks', 'import-ledger-replay', 'judge-penalty-text', 'knockout-standings', 'preset-tables',
   'prize-pages', 'progressive-demo', 'progressive-evening', 'progressive', 'public-address', 'random',

@@ -16,7 +16,8 @@ import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import type { Ledger } from '../../events/store/sqlite/ledger.ts';
 import { LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
-import { ReaderError } from '../audit/heavy-reads.ts';
+import { ReaderError, createHeavyReadGate, createHeavyReads, pastResources } from '../audit/heavy-reads.ts';
+import { apiRoutes } from '../api/api-routes.ts';
 import { domainEvents } from '../../events/domain-events.ts';
 import { publishedSchemas } from '../../events/event-catalogue-schema.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
@@ -193,7 +194,11 @@ export function createApp(options: AppOptions) {
 
   // Entering a whole game from a record is a judge's or director's to do.
   app.use('/api/games/import', auth.guard(['judge', 'director']));
-  app.route('/', auditApp(ledger, options.now ? { now: options.now } : {}));
+  // The heavy reads, one worker and one gate for the auditors' pages and the read API's asOf.
+  const reads = createHeavyReads(ledger);
+  const gate = createHeavyReadGate();
+  app.route('/', auditApp(ledger, { ...(options.now ? { now: options.now } : {}), reads, gate }));
+  app.route('/api/v1', apiRoutes({ ledger, past: pastResources(reads, gate) }));
   // A signed-out browser asking for a staff page signs in (or joins a table) and comes back to it.
   app.use('/login', returnAfterSignIn());
   app.use('/join', returnAfterSignIn());
