@@ -12,7 +12,7 @@ import { defineConfig } from 'vitest/config';
  */
 export const SHARED_THREAD_SUITES = [
   'abuse-sessions', 'api-v1', 'app', 'audit-as-of', 'audit-exports', 'audit-replay', 'bid', 'blp-rounds', 'bot',
-  'bracket-rounds', 'bracket', 'competition-words', 'director-desk', 'event-store', 'game', 'idempotency',
+  'bracket-rounds', 'bracket', 'competition-words', 'director-desk', 'embeds', 'event-store', 'game', 'idempotency',
   'import-ledger-checks', 'import-ledger-replay', 'judge-penalty-text', 'knockout-standings', 'preset-tables',
   'prize-pages', 'progressive-demo', 'progressive-evening', 'progressive', 'public-address', 'random',
   'reader-worker-file', 'record-import', 'record-schema', 'record', 'request-input', 'routes-access',

@@ -35,7 +35,6 @@ const KEPT = 512;
 const OPEN = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'ETag, Retry-After',
-  'cross-origin-resource-policy': 'cross-origin',
 };
 
 /** The read API's routes, to mount at /api/v1. */

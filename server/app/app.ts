@@ -41,6 +41,7 @@ import { entryRoutes } from '../entry/entry-routes.tsx';
 import { judgeRoutes } from '../judge/judge-routes.tsx';
 import { directorRoutes } from '../director/director-routes.tsx';
 import { missingSubjectOf, subjectChannelId } from '../audience/team-pages.tsx';
+import { EMBEDS, type EmbedKind, missingEmbed, renderEmbed } from '../audience/embeds.tsx';
 
 export interface AppOptions {
   /** The served ledger, or an open file's ledger (served through its adapter, with group commit). */
@@ -57,6 +58,8 @@ export interface AppOptions {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** The only addresses another site may frame. */
+const EMBED_PATH = new RegExp(`^/embed/tournaments/[^/]+/(${Object.keys(EMBEDS).join('|')})$`);
 const require = createRequire(import.meta.url);
 const htmxDir = dirname(require.resolve('htmx.org/package.json'));
 
@@ -82,8 +85,9 @@ export function createApp(options: AppOptions) {
   if (!options.auth && ledger.backend !== 'sqlite') throw new Error('a ledger on PostgreSQL needs its sign-in state on PostgreSQL too: pass `auth`');
   const auth = options.auth ?? createAuth({ ledger: (ledger as SqliteServedLedger).ledger });
 
-  // Scripts, styles and streams come only from this site: no inline code, nothing framed.
-  app.use(
+  // Scripts, styles and streams come only from this site: no inline code, nothing framed but
+  // the embeds, which any site may frame, and the read API, which any site may read.
+  const headers = (open: 'embed' | 'api' | null) =>
     secureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
@@ -95,12 +99,15 @@ export function createApp(options: AppOptions) {
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],
-        frameAncestors: ["'none'"],
+        frameAncestors: open === 'embed' ? ['*'] : ["'none'"],
       },
       // Same-origin, not no-referrer: with no referrer a browser sends `Origin: null` on form posts.
       referrerPolicy: 'same-origin',
-    }),
-  );
+      xFrameOptions: open === 'embed' ? false : 'SAMEORIGIN',
+      crossOriginResourcePolicy: open === null ? 'same-origin' : 'cross-origin',
+    });
+  const [closed, framed, read] = [headers(null), headers('embed'), headers('api')];
+  app.use((c, next) => (EMBED_PATH.test(c.req.path) ? framed : c.req.path.startsWith('/api/v1/') ? read : closed)(c, next));
   // Before anything reads a body: a body over the bound is refused before it is read.
   app.use(bodyLimits());
   app.use(sameOriginOnly());
@@ -268,6 +275,14 @@ export function createApp(options: AppOptions) {
     };
     app.get(`/tournaments/:tournamentId/${kind}s/:subjectId`, (c) => page(view(c), `${missingSubjectOf(view(c), ledger.models) ?? 'There is nothing at this address'}.`)(c));
     app.get(`/tournaments/:tournamentId/${kind}s/:subjectId/stream`, (c) => stream(view(c))(c));
+  }
+
+  // A tournament's bracket and standings for other sites to frame, kept live by the pages' own streams.
+  for (const kind of Object.keys(EMBEDS) as EmbedKind[]) {
+    app.get(`/embed/tournaments/:tournamentId/${kind}`, (c) => {
+      const html = renderEmbed(kind, c.req.param('tournamentId'), ledger.models);
+      return html === null ? c.html(missingEmbed(c.req.param('tournamentId')), 404) : c.html(html);
+    });
   }
 
   app.notFound((c) => {
