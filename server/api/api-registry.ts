@@ -7,7 +7,7 @@
 import type { z } from 'zod';
 import type { ReadModels } from '../../events/projections.ts';
 import { gameResource, tournamentList, tournamentResource } from './api-resources.ts';
-import { GameSchema, TournamentListSchema, TournamentSchema } from './api-schemas.ts';
+import { GameSchema, TournamentListSchema, TournamentSchema, apiRegistry } from './api-schemas.ts';
 
 /** What a resource answers from the models: its body, or a sentence naming what is not there. */
 export type ResourceAnswer = { body: unknown } | { missing: string };
@@ -62,6 +62,12 @@ export const API_RESOURCES: readonly ApiResource[] = [
     answer: (models, { gameId }) => found(gameResource(models, gameId!), `there is no game '${gameId}'`),
   },
 ];
+
+// Every answer's schema is a named component of the document: one not named where it is made
+// takes the name of its resource (`getTournamentStats` → `TournamentStats`).
+for (const resource of API_RESOURCES) {
+  if (!apiRegistry.has(resource.schema)) apiRegistry.add(resource.schema, { id: resource.id.replace(/^(get|list)/, ''), description: resource.summary });
+}
 
 /** A resource by its id. */
 export function apiResource(id: string): ApiResource | undefined {

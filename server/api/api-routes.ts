@@ -28,8 +28,9 @@ export interface ApiOptions {
 /** An answer made: its bytes (or the sentence for a 404) at the position it was folded at. */
 type Made = { position: number; body: string } | { position: number; missing: string };
 
-// Answers kept: the resources asked for lately, each at the position it was last made for.
-const KEPT = 512;
+// Answers kept: the resources asked for lately, each at the position it was last made for, up
+// to this many bytes in all (a 64-team tournament's answer is some tens of KB).
+const KEPT_BYTES = 16 * 2 ** 20;
 
 /** The headers every answer of the API carries: any site may read it, and see its ETag. */
 const OPEN = {
@@ -44,6 +45,8 @@ export function apiRoutes(options: ApiOptions) {
   const document = servedDocument();
   const etag = (position: number) => `"${position}-${document.tag}"`;
   const kept = new Map<string, Made>();
+  let keptBytes = 0;
+  const size = (answer: Made) => ('body' in answer ? answer.body.length : answer.missing.length) + 64;
   const app = new Hono();
 
   app.use('*', async (c, next) => {
@@ -77,9 +80,16 @@ export function apiRoutes(options: ApiOptions) {
     'missing' in answer ? { position, missing: answer.missing } : { position, body: checked(resource, answer.body) };
 
   const keep = (key: string, answer: Made) => {
+    const earlier = kept.get(key);
+    if (earlier) keptBytes -= size(earlier);
     kept.delete(key);
     kept.set(key, answer);
-    if (kept.size > KEPT) kept.delete(kept.keys().next().value!);
+    keptBytes += size(answer);
+    while (keptBytes > KEPT_BYTES && kept.size > 1) {
+      const [oldest, made] = kept.entries().next().value!;
+      kept.delete(oldest);
+      keptBytes -= size(made);
+    }
   };
 
   for (const resource of API_RESOURCES) {
