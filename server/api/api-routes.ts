@@ -26,7 +26,7 @@ export interface ApiOptions {
 }
 
 /** An answer made: its bytes (or the sentence for a 404) at the position it was folded at. */
-type Made = { position: number; body: string } | { position: number; missing: string };
+type Made = { position: number; body: Uint8Array<ArrayBuffer> } | { position: number; missing: string };
 
 // Answers kept: the resources asked for lately, each at the position it was last made for, up
 // to this many bytes in all (a 64-team tournament's answer is some tens of KB).
@@ -46,7 +46,7 @@ export function apiRoutes(options: ApiOptions) {
   const etag = (position: number) => `"${position}-${document.tag}"`;
   const kept = new Map<string, Made>();
   let keptBytes = 0;
-  const size = (answer: Made) => ('body' in answer ? answer.body.length : answer.missing.length) + 64;
+  const size = (answer: Made) => ('body' in answer ? answer.body.byteLength : answer.missing.length) + 64;
   const app = new Hono();
 
   app.use('*', async (c, next) => {
@@ -66,14 +66,15 @@ export function apiRoutes(options: ApiOptions) {
   });
 
   /** Checks an answer against its schema, as the document promises it. */
-  const checked = (resource: ApiResource, body: unknown): string => {
+  const checked = (resource: ApiResource, body: unknown): Uint8Array<ArrayBuffer> => {
     const result = resource.schema.safeParse(body);
     if (!result.success) {
       const message = `the ${resource.id} answer does not match its schema: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
       if (onInvalid === 'throw') throw new Error(message);
       console.error(message);
     }
-    return JSON.stringify(body);
+    // Encoded once: every client asking at this position is sent the same bytes.
+    return new TextEncoder().encode(JSON.stringify(body));
   };
 
   const made = (resource: ApiResource, answer: ResourceAnswer, position: number): Made =>
