@@ -10,6 +10,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { emptyModels } from '../events/projections.ts';
+import { scoreRecord } from '../engine/record.ts';
 import { createApp } from '../server/app/app.ts';
 import { apiRoutes } from '../server/api/api-routes.ts';
 import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
@@ -152,6 +153,13 @@ describe('the resources', () => {
     const record = (await (await app.request(links.record)).json()) as { format: string; hands: unknown[] };
     expect(record.format).toBe('spades-game/1');
     expect(record.hands).toHaveLength(game.hands.length);
+    // The score hand by hand is the record's, scored offline as `spades score` scores it.
+    const scored = scoreRecord(record);
+    type Line = { points: number; score: number; bags: number; sets: number };
+    const line = (t: Line) => [t.points, t.score, t.bags, t.sets];
+    expect((body!.hands as { NS: Line; EW: Line }[]).map((h) => [line(h.NS), line(h.EW)])).toEqual(scored.hands.map((h) => [line(h.NS), line(h.EW)]));
+    expect(body!.score).toEqual(scored.final);
+    expect(body!.winner).toBe(scored.winner);
     expect((await app.request(links.replay)).status).toBe(200);
     expect((await app.request(hands[1]!.replay)).status).toBe(200);
   });
