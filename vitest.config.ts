@@ -11,18 +11,17 @@ import { defineConfig } from 'vitest/config';
  * checks that no listed suite starts anything.
  */
 export const SHARED_THREAD_SUITES = [
-  'abuse-sessions', 'app', 'audit-as-of', 'audit-exports', 'audit-replay', 'bid', 'blp-rounds', 'bot',
-  'bracket-rounds', 'bracket', 'competition-words', 'director-desk', 'event-store', 'game', 'idempotency',
-  'import-ledger-checks', 'import-ledger-replay', 'judge-penalty-text', 'knockout-standings',
-  'paper-time-calls', 'preset-tables',
-  'prize-pages', 'progressive-demo', 'progressive-evening', 'progressive-sheets',
-  'progressive', 'public-address', 'random',
-  'reader-worker-file', 'record-import', 'record-schema', 'record', 'request-input', 'routes-access',
-  'routes-card-grid', 'routes-console', 'routes-entry', 'routes-judge-console', 'routes-registration', 'routes-ruling-withdrawal',
-  'routes-seating', 'routes-table-matches', 'routes-team-page', 'rule-options-doc', 'rulebook-examples', 'schemas',
-  'scoring', 'screen-address', 'screen-pin', 'seeding', 'simulate', 'snapshot-binding', 'sqlite-group-commit',
-  'storage-faults', 'tournament-clock', 'tournament-corrections', 'tournament-formats', 'tournament-registration',
-  'trick.property', 'views',
+  'abuse-sessions', 'api-v1', 'app', 'audit-as-of', 'audit-exports', 'audit-replay', 'bid', 'blp-rounds',
+  'bot', 'bracket-rounds', 'bracket', 'competition-words', 'director-desk', 'embeds', 'event-store', 'game',
+  'idempotency', 'import-ledger-checks', 'import-ledger-replay', 'judge-penalty-text', 'knockout-standings',
+  'paper-time-calls', 'preset-tables', 'prize-pages', 'progressive-demo', 'progressive-evening',
+  'progressive-sheets', 'progressive', 'public-address', 'random', 'reader-worker-file', 'record-import',
+  'record-schema', 'record', 'request-input', 'routes-access', 'routes-card-grid', 'routes-console',
+  'routes-entry', 'routes-judge-console', 'routes-registration', 'routes-ruling-withdrawal',
+  'routes-seating', 'routes-table-matches', 'routes-team-page', 'rule-options-doc', 'rulebook-examples',
+  'schemas', 'scoring', 'screen-address', 'screen-pin', 'seeding', 'simulate', 'snapshot-binding',
+  'sqlite-group-commit', 'storage-faults', 'tournament-clock', 'tournament-corrections',
+  'tournament-formats', 'tournament-registration', 'trick.property', 'views',
 ];
 const shared = SHARED_THREAD_SUITES.flatMap((name) => [`test/${name}.test.ts`, `test/${name}.test.tsx`]);
 /** Suites that drive chromium: they connect to one started for the run (test/fixtures/shared-chromium.ts). */

@@ -20,10 +20,11 @@ import { heavyReadsBench } from './heavy-reads.ts';
 import { schemasBench } from './schemas.ts';
 import { clusterBench } from './pg-cluster.ts';
 import { exportsBench } from './exports.ts';
+import { apiBench } from './api.ts';
 import type { Benchmark, Figure } from './harness.ts';
 
 /** Every benchmark, in the order run. Add a benchmark by importing it and listing it here. */
-const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, pgAppendBench, schemasBench, rebuildBench, heavyReadsBench, exportsBench, renderBench, sseBench, clusterBench];
+const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, pgAppendBench, schemasBench, rebuildBench, heavyReadsBench, exportsBench, apiBench, renderBench, sseBench, clusterBench];
 
 export interface Machine {
   cpu: string;

@@ -59,6 +59,7 @@ const ROOMS: Record<string, string> = {
   http: 'the request plumbing routes share: refusals, inputs, addresses, body limits, same origin, running a command',
   auth: 'who asks: accounts, sessions, the sign-in pages, rate limits, table codes and where they are stored',
   live: 'server-sent events: the broadcaster and the public event feed',
+  api: 'the public read API: its resources answered from the read models, checked and documented by one set of zod schemas',
   audience: 'the public pages and screens',
   director: 'the director’s desk',
   entry: 'the table scorekeeper’s entry',
@@ -69,7 +70,7 @@ const ROOMS: Record<string, string> = {
   cli: 'the `spades` command line',
 };
 /** Rooms every kind of user's routes build on. */
-const SHARED = ['commands', 'http', 'auth', 'live'];
+const SHARED = ['commands', 'http', 'auth', 'live', 'api'];
 /** Rooms of routes, each for one kind of user. */
 const ROUTES = ['audience', 'director', 'entry', 'judge', 'audit'];
 

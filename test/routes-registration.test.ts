@@ -11,7 +11,7 @@ import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { projected } from '../events/store/served-ledger.ts';
-import { replayProblem } from '../server/audit/replay-check.ts';
+import { replayProblem } from '../server/commands/replay-check.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {

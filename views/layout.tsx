@@ -10,6 +10,11 @@ export interface LayoutProps {
   children?: Child;
   /** The venue screen: dark, large type, fixed 1920×1080 frame, no scrolling, no site chrome. */
   screen?: boolean;
+  /**
+   * A region framed by another site: no site chrome and no sign-in, as wide as the frame the
+   * host page gives it, and every link opening outside the frame (this site's pages may not be framed).
+   */
+  embed?: boolean;
   /** Keeps the page live: the SSE stream whose `<hx-partial>` blocks update its regions. */
   live?: { url: string };
   /** Who is signed in, for the header (staff pages); the public sees a sign-in link. */
@@ -26,9 +31,9 @@ export interface LayoutProps {
 const HTMX_CONFIG = JSON.stringify({ includeIndicatorCSS: false, sse: { reconnectMaxDelay: 5000 } });
 
 /** The full page around `children`, with the stylesheet, htmx and its SSE extension. */
-export function Layout({ title, children, screen = false, live, signedIn, scripts, data }: LayoutProps) {
+export function Layout({ title, children, screen = false, embed = false, live, signedIn, scripts, data }: LayoutProps) {
   const main = (
-    <main id="main" class={screen ? 'screen-main' : 'page-main'}>
+    <main id="main" class={screen ? 'screen-main' : embed ? 'embed-main' : 'page-main'}>
       {children}
     </main>
   );
@@ -45,9 +50,10 @@ export function Layout({ title, children, screen = false, live, signedIn, script
           <link rel="icon" href="/static/favicon.svg" type="image/svg+xml" />
           <link rel="stylesheet" href="/static/app.css" />
           <link rel="stylesheet" href="/static/entry.css" />
+          {embed ? <base target="_blank" /> : null}
         </head>
-        <body class={screen ? 'screen' : 'page'} {...(data ?? {})}>
-          {screen ? null : (
+        <body class={screen ? 'screen' : embed ? 'page embed' : 'page'} {...(data ?? {})}>
+          {screen || embed ? null : (
             <>
               <a class="skip-link" href="#main">
                 Skip to content

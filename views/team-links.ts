@@ -1,4 +1,5 @@
-/** The addresses of a team's own page and a progressive player's, for every view that links them. */
+/** The addresses of a team's own page and a progressive player's, and the names that go on them, for every view that links them. */
+import type { TournamentModel } from '../events/read-models.ts';
 
 /** A team's own page. */
 export function teamLink(tournamentId: string, teamId: string): string {
@@ -8,4 +9,14 @@ export function teamLink(tournamentId: string, teamId: string): string {
 /** A player's own page in a progressive evening. */
 export function playerLink(tournamentId: string, playerId: string): string {
   return `/tournaments/${encodeURIComponent(tournamentId)}/players/${encodeURIComponent(playerId)}`;
+}
+
+/** Each team's name by its id, for the components that print a game's teams. */
+export function teamNames(tournament: TournamentModel | undefined): Record<string, string> {
+  const names: Record<string, string> = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
+  // A progressive table's sides are pairs of players for one round, `a+b`: named by their players.
+  for (const match of tournament?.matches ?? []) {
+    for (const id of match.teams) if (id && id.includes('+') && !names[id]) names[id] = id.split('+').map((p) => names[p] ?? p).join(' & ');
+  }
+  return names;
 }

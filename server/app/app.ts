@@ -16,7 +16,8 @@ import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import type { Ledger } from '../../events/store/sqlite/ledger.ts';
 import { LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
-import { ReaderError } from '../audit/heavy-reads.ts';
+import { ReaderError, createHeavyReadGate, createHeavyReads, pastResources } from '../audit/heavy-reads.ts';
+import { apiRoutes } from '../api/api-routes.ts';
 import { domainEvents } from '../../events/domain-events.ts';
 import { publishedSchemas } from '../../events/event-catalogue-schema.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
@@ -42,6 +43,7 @@ import { directorRoutes } from '../director/director-routes.tsx';
 import { missingSubjectOf, subjectChannelId } from '../audience/team-pages.tsx';
 import { signUpRoutes } from '../audience/sign-up-routes.tsx';
 import { publicAddress } from '../http/public-address.ts';
+import { EMBEDS, type EmbedKind, missingEmbed, renderEmbed } from '../audience/embeds.tsx';
 
 export interface AppOptions {
   /** The served ledger, or an open file's ledger (served through its adapter, with group commit). */
@@ -58,6 +60,8 @@ export interface AppOptions {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** The only addresses another site may frame. */
+const EMBED_PATH = new RegExp(`^/embed/tournaments/[^/]+/(${Object.keys(EMBEDS).join('|')})$`);
 const require = createRequire(import.meta.url);
 const htmxDir = dirname(require.resolve('htmx.org/package.json'));
 
@@ -83,8 +87,9 @@ export function createApp(options: AppOptions) {
   if (!options.auth && ledger.backend !== 'sqlite') throw new Error('a ledger on PostgreSQL needs its sign-in state on PostgreSQL too: pass `auth`');
   const auth = options.auth ?? createAuth({ ledger: (ledger as SqliteServedLedger).ledger });
 
-  // Scripts, styles and streams come only from this site: no inline code, nothing framed.
-  app.use(
+  // Scripts, styles and streams come only from this site: no inline code, nothing framed but
+  // the embeds, which any site may frame, and the read API, which any site may read.
+  const headers = (open: 'embed' | 'api' | null) =>
     secureHeaders({
       contentSecurityPolicy: {
         defaultSrc: ["'self'"],
@@ -96,12 +101,15 @@ export function createApp(options: AppOptions) {
         objectSrc: ["'none'"],
         baseUri: ["'none'"],
         formAction: ["'self'"],
-        frameAncestors: ["'none'"],
+        frameAncestors: open === 'embed' ? ['*'] : ["'none'"],
       },
       // Same-origin, not no-referrer: with no referrer a browser sends `Origin: null` on form posts.
       referrerPolicy: 'same-origin',
-    }),
-  );
+      xFrameOptions: open === 'embed' ? false : 'SAMEORIGIN',
+      crossOriginResourcePolicy: open === null ? 'same-origin' : 'cross-origin',
+    });
+  const [closed, framed, read] = [headers(null), headers('embed'), headers('api')];
+  app.use((c, next) => (EMBED_PATH.test(c.req.path) ? framed : c.req.path.startsWith('/api/v1/') ? read : closed)(c, next));
   // Before anything reads a body: a body over the bound is refused before it is read.
   app.use(bodyLimits());
   app.use(sameOriginOnly());
@@ -195,7 +203,11 @@ export function createApp(options: AppOptions) {
 
   // Entering a whole game from a record is a judge's or director's to do.
   app.use('/api/games/import', auth.guard(['judge', 'director']));
-  app.route('/', auditApp(ledger, options.now ? { now: options.now } : {}));
+  // The heavy reads, one worker and one gate for the auditors' pages and the read API's asOf.
+  const reads = createHeavyReads(ledger);
+  const gate = createHeavyReadGate();
+  app.route('/', auditApp(ledger, { ...(options.now ? { now: options.now } : {}), reads, gate }));
+  app.route('/api/v1', apiRoutes({ ledger, past: pastResources(reads, gate) }));
   // A signed-out browser asking for a staff page signs in (or joins a table) and comes back to it.
   app.use('/login', returnAfterSignIn());
   app.use('/join', returnAfterSignIn());
@@ -268,6 +280,14 @@ export function createApp(options: AppOptions) {
     };
     app.get(`/tournaments/:tournamentId/${kind}s/:subjectId`, (c) => page(view(c), `${missingSubjectOf(view(c), ledger.models) ?? 'There is nothing at this address'}.`)(c));
     app.get(`/tournaments/:tournamentId/${kind}s/:subjectId/stream`, (c) => stream(view(c))(c));
+  }
+
+  // A tournament's bracket and standings for other sites to frame, kept live by the pages' own streams.
+  for (const kind of Object.keys(EMBEDS) as EmbedKind[]) {
+    app.get(`/embed/tournaments/:tournamentId/${kind}`, (c) => {
+      const html = renderEmbed(kind, c.req.param('tournamentId'), ledger.models);
+      return html === null ? c.html(missingEmbed(c.req.param('tournamentId')), 404) : c.html(html);
+    });
   }
 
   app.notFound((c) => {

@@ -24,6 +24,7 @@ import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
 import { signUpOpenAt } from '../commands/registration-commands.ts';
 import { SignUpCard } from '../../views/sign-up-page.tsx';
+import { teamNames } from '../../views/team-links.ts';
 
 export type LiveView =
   | { kind: 'home'; channel: string }
@@ -36,15 +37,7 @@ export type LiveView =
   /** A team's own page, or a progressive player's. */
   | SubjectView;
 
-/** Each team's name by its id, for the components that print a game's teams. */
-export function teamNames(tournament: TournamentModel | undefined): Record<string, string> {
-  const names: Record<string, string> = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
-  // A progressive table's sides are pairs of players for one round, `a+b`: named by their players.
-  for (const match of tournament?.matches ?? []) {
-    for (const id of match.teams) if (id && id.includes('+') && !names[id]) names[id] = id.split('+').map((p) => names[p] ?? p).join(' & ');
-  }
-  return names;
-}
+export { teamNames };
 
 /** The game in play at each live table of a tournament, by table. */
 function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[] {

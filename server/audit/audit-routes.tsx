@@ -10,7 +10,7 @@ import { AppendRefusedError, VersionConflictError } from '../../events/store/app
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
-import { BusyError, type ExportTarget, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';
+import { BusyError, type ExportTarget, type HeavyReadGate, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';
 import type { PastView } from './past-views.tsx';
 import { standingsCsv } from './standings-csv.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
@@ -28,6 +28,9 @@ import { gameById, tournamentById } from '../../events/lookup.ts';
 export interface AuditOptions {
   /** The time recorded when an imported record says time was called; default the system clock. */
   now?: () => string;
+  /** The heavy reads and their gate, shared with the read API's `?asOf=`; made here when not given. */
+  reads?: HeavyReads;
+  gate?: HeavyReadGate;
 }
 
 /** A refusal as a page: the sentence saying what was wrong, with its status. */
@@ -67,8 +70,8 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     return c.html(String(<ReplayPage replay={replay} step={Number(stepText)} gameLink={gameLink} />));
   });
 
-  const reads = createHeavyReads(ledger);
-  const gate = createHeavyReadGate();
+  const reads = options.reads ?? createHeavyReads(ledger);
+  const gate = options.gate ?? createHeavyReadGate();
   /** Runs a ledger-wide read through the gate; a refusal is a 429 with its sentence. */
   const heavy = async (c: Context, work: () => Promise<Response>): Promise<Response> => {
     try {

@@ -18,6 +18,8 @@ import type { ReaderAnswer, ReaderRequest, ReaderSource } from './ledger-reader-
 import { readerWorkerFile } from './reader-worker-file.ts';
 import { EXPORT_SLOT_BYTES, type ExportPage } from './export-pages.ts';
 import type { PastAnswer, PastView } from './past-views.tsx';
+import type { ResourceAnswer } from '../api/api-registry.ts';
+import type { PastResource } from '../api/api-routes.ts';
 
 /** A heavy read refused because its address (or the room) already has its share running. */
 export class BusyError extends Error {}
@@ -28,6 +30,9 @@ export interface HeavyReadLimits {
   /** Reads that may wait for a turn before more are turned away. */
   queue?: number;
 }
+
+/** The gate every heavy read of a server passes through. */
+export type HeavyReadGate = ReturnType<typeof createHeavyReadGate>;
 
 /** Runs heavy reads at most `concurrent` at a time and one per address. */
 export function createHeavyReadGate(limits: HeavyReadLimits = {}) {
@@ -51,6 +56,18 @@ export function createHeavyReadGate(limits: HeavyReadLimits = {}) {
       }
     } finally {
       busyAddresses.delete(address);
+    }
+  };
+}
+
+/** The read API's `?asOf=` answered on the reader's thread, through the gate; `busy` when it turns the read away. */
+export function pastResources(reads: HeavyReads, gate: HeavyReadGate): PastResource {
+  return async (address, id, params, position) => {
+    try {
+      return { answer: await gate(address, () => reads.pastResource(id, params, position)) };
+    } catch (error) {
+      if (error instanceof BusyError) return { busy: error.message };
+      throw error;
     }
   };
 }
@@ -140,6 +157,8 @@ export interface HeavyReads {
   digest(report: ChainReport, digest: string): DigestCheck | Promise<DigestCheck>;
   /** The tournament at a past position as its as-of page or standings CSV, made on the reader's thread. */
   pastView(tournamentId: string, position: number, view: PastView): Promise<PastAnswer>;
+  /** A resource of the read API as the ledger stood at `position`, answered on the reader's thread. */
+  pastResource(id: string, params: Readonly<Record<string, string>>, position: number): Promise<ResourceAnswer>;
   positionAt(ms: number): Promise<number>;
   /**
    * The ledger as NDJSON up to `upTo`, a page at a time as the client takes it. Given the
@@ -175,6 +194,7 @@ export function createHeavyReads(given: ServedLedger | Ledger, options: { export
     },
     digest,
     pastView: (tournamentId, position, view) => call<PastAnswer>('pastView', tournamentId, position, view),
+    pastResource: (id, params, position) => call<ResourceAnswer>('pastResource', id, params, position),
     positionAt: (ms) => call<number>('positionAt', ms),
     exportStream: (upTo, out) => (out ? directExport(call, upTo, out, options.exportSlotBytes ?? EXPORT_SLOT_BYTES) : pagedExport(call, upTo)),
   };

@@ -12,7 +12,7 @@ import { type PgLedgerReader, createPgLedgerReader } from './pg-heavy-reads.ts';
 
 export interface ReaderRequest {
   id: number;
-  op: 'check' | 'digest' | 'pastView' | 'positionAt' | 'exportPage';
+  op: 'check' | 'digest' | 'pastView' | 'pastResource' | 'positionAt' | 'exportPage';
   args: unknown[];
 }
 

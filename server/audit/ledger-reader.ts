@@ -19,6 +19,7 @@ import { type ExportPage, exportPageOf } from './export-pages.ts';
 import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
 import { type ReadModels, emptyModels } from '../../events/projections.ts';
 import type { TournamentModel } from '../../events/read-models.ts';
+import { type ResourceAnswer, answerResource } from '../api/api-registry.ts';
 
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 const PAGE = 5000;
@@ -121,6 +122,11 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
     /** The tournament at `position` made into its as-of page or standings CSV, here rather than on the server's thread. */
     pastView(tournamentId: string, position: number, view: PastView): PastAnswer {
       return renderPast(tournamentId, reader.tournamentAt(tournamentId, position), view);
+    },
+
+    /** A resource of the read API as the ledger stood at `position`, answered from the models folded there. */
+    pastResource(id: string, params: Readonly<Record<string, string>>, position: number): ResourceAnswer {
+      return answerResource(modelsAt(position), id, params);
     },
 
     /** The last position whose event was appended at or before `ms`. */

@@ -16,6 +16,7 @@ import { type ReadModels, emptyModels } from '../../events/projections.ts';
 import type { ChainCheck, PastTournament } from './ledger-reader.ts';
 import { type ExportPage, exportPageOf } from './export-pages.ts';
 import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
+import { type ResourceAnswer, answerResource } from '../api/api-registry.ts';
 
 // Rows read at a time.
 const PAGE = 1000;
@@ -91,6 +92,10 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
 
     /** The tournament at `position` made into its as-of page or standings CSV, on the reader's thread. */
     pastView: async (tournamentId: string, position: number, view: PastView): Promise<PastAnswer> => renderPast(tournamentId, await reader.tournamentAt(tournamentId, position), view),
+
+    /** A resource of the read API as the ledger stood at `position`, answered from the models folded there. */
+    pastResource: (id: string, params: Readonly<Record<string, string>>, position: number) =>
+      inTurn(async (): Promise<ResourceAnswer> => answerResource(await modelsAt(position), id, params)),
 
     /** The last position whose event was appended at or before `ms`. */
     positionAt: (ms: number) =>

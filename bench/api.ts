@@ -1,0 +1,165 @@
+/**
+ * The read API on the 64-team card-by-card ledger (200,000+ events) served by a real
+ * `spades serve` process: requests sent at a steady 1,000 a second (open loop: each is sent on
+ * its schedule whether or not the last has been answered) over keep-alive connections, to the
+ * tournament (most), the list and its games, timed to the last byte; the goal is p99 <= 5 ms.
+ * Then, one request at a time and interleaved so the machine's drift lands on all three alike:
+ * a 304 to a client holding the ETag, against the 200 it spares (the same answer in full) and
+ * against the standings page an integrator would otherwise scrape. And, in this process, what
+ * making the tournament's answer afresh costs (fold to JSON, schema check, text), which every
+ * answer after a ledger entry pays once.
+ */
+import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
+import { tournamentResource } from '../server/api/api-resources.ts';
+import { TournamentSchema } from '../server/api/api-schemas.ts';
+import { type ServeProcess, startServeProcess } from '../test/fixtures/live-server.ts';
+import { type Benchmark, type Figure, measureTime, percentile, withGoal } from './harness.ts';
+import { tournamentLedgerCopy } from './rebuild.ts';
+
+const RATE = 1000;
+const SECONDS = 10;
+const PAIRS = 1500;
+
+interface Answer {
+  status: number;
+  ms: number;
+  etag: string | undefined;
+  bytes: number;
+}
+
+/** One GET to the last byte. */
+function get(agent: Agent, port: number, path: string, headers: Record<string, string> = {}): Promise<Answer> {
+  const start = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, agent, headers }, (res) => {
+      let bytes = 0;
+      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - start) / 1e6, etag: res.headers.etag, bytes }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** Sends `rate` requests a second for `seconds`, each on its schedule; the time of each to its last byte. */
+async function openLoop(agent: Agent, port: number, paths: () => string, rate: number, seconds: number): Promise<{ times: number[]; failed: number }> {
+  const times: number[] = [];
+  let failed = 0;
+  const pending: Promise<void>[] = [];
+  const start = process.hrtime.bigint();
+  const total = rate * seconds;
+  let sent = 0;
+  while (sent < total) {
+    const due = Math.min(total, Math.floor((Number(process.hrtime.bigint() - start) / 1e9) * rate) + 1);
+    for (; sent < due; sent++) {
+      pending.push(
+        get(agent, port, paths()).then(
+          (answer) => {
+            if (answer.status === 200) times.push(answer.ms);
+            else failed++;
+          },
+          () => {
+            failed++;
+          },
+        ),
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+  await Promise.all(pending);
+  return { times, failed };
+}
+
+const timeFigure = (name: string, times: number[]): Figure => ({ name, unit: 'ms', median: percentile(times, 50), p99: percentile(times, 99), samples: times.length });
+
+export const apiBench: Benchmark = {
+  group: 'read api',
+  async run() {
+    const dir = mkdtempSync(join(tmpdir(), 'spades-api-bench-'));
+    let server: ServeProcess | null = null;
+    const agent = new Agent({ keepAlive: true, maxSockets: 32 });
+    try {
+      const { path, events } = tournamentLedgerCopy(dir);
+      const dataDir = join(dir, 'data');
+      mkdirSync(dataDir);
+      renameSync(path, join(dataDir, 'spades.db'));
+      const view = openLedger({ path: join(dataDir, 'spades.db'), readonly: true, snapshotEvery: Number.MAX_SAFE_INTEGER, onNotice: () => {} });
+      const games = Object.keys(view.models.games);
+      // Made afresh: what the first answer after each ledger entry costs the server.
+      const fresh = withGoal(
+        measureTime('the 64-team tournament’s answer made afresh: folded to JSON, checked against its schema, written as text', () => {
+          const body = tournamentResource(view.models, 'bench');
+          if (!TournamentSchema.safeParse(body).success) throw new Error('the bench tournament’s answer does not match its schema');
+          JSON.stringify(body);
+        }, 200),
+        { atMost: 5 },
+      );
+      view.close();
+
+      server = await startServeProcess(dataDir, 0, ['--no-demo']);
+      const { port } = server;
+      const tournament = '/api/v1/tournaments/bench';
+      const leaderboard = '/tournaments/bench/leaderboard';
+      // Warm: every route compiled and run, every answer made once.
+      for (const p of [tournament, '/api/v1/tournaments', `/api/v1/games/${games[0]}`, leaderboard]) await get(agent, port, p);
+      for (const game of games) await get(agent, port, `/api/v1/games/${encodeURIComponent(game)}`);
+
+      let n = 0;
+      const mix = () => {
+        const i = n++ % 10;
+        if (i < 6) return tournament;
+        if (i < 7) return '/api/v1/tournaments';
+        return `/api/v1/games/${encodeURIComponent(games[n % games.length]!)}`;
+      };
+      const loaded = await openLoop(agent, port, mix, RATE, SECONDS);
+      const load = withGoal(
+        timeFigure(`the read API at ${RATE.toLocaleString('en-US')} requests/s for ${SECONDS} s (6 in 10 the tournament, 1 the list, 3 a game; ${events} events), to the last byte`, loaded.times),
+        { atMost: 5 },
+      );
+      const figures: Figure[] = [fresh, load];
+      if (loaded.failed > 0) figures.push({ name: 'read API requests not answered 200 meanwhile', unit: 'requests', median: loaded.failed, p99: loaded.failed, samples: 1 });
+
+      // A 304 against the 200 it spares and the page it spares, one request at a time, interleaved.
+      const { etag, bytes } = await get(agent, port, tournament);
+      const page = await get(agent, port, leaderboard);
+      const notModified: number[] = [];
+      const full: number[] = [];
+      const pages: number[] = [];
+      const kinds = [
+        async () => {
+          const answer = await get(agent, port, tournament, { 'if-none-match': etag! });
+          if (answer.status !== 304) throw new Error(`a request holding the ETag was answered ${answer.status}, not 304`);
+          notModified.push(answer.ms);
+        },
+        async () => full.push((await get(agent, port, tournament)).ms),
+        async () => pages.push((await get(agent, port, leaderboard)).ms),
+      ];
+      // Each kind takes each turn in the round alike, so none always follows the page (and the collection it leaves behind).
+      for (let i = 0; i < PAIRS; i++) for (let k = 0; k < kinds.length; k++) await kinds[(i + k) % kinds.length]!();
+      const spared = timeFigure(`the tournament answered in full (200, ${Math.round(bytes / 1024)} KB)`, full);
+      const scraped = timeFigure(`the standings page an integrator would scrape (${Math.round(page.bytes / 1024)} KB)`, pages);
+      const held = timeFigure('the tournament answered 304 to a client holding its ETag', notModified);
+      const ratio = (a: Figure, b: Figure) => a.median / b.median;
+      figures.push(
+        { ...held, comparedTo: { name: spared.name, ratio: ratio(held, spared) }, goal: '< 1 x the 200 it spares', met: ratio(held, spared) < 1 },
+        { ...held, name: `${held.name}, against the page`, comparedTo: { name: scraped.name, ratio: ratio(held, scraped) }, goal: '< 1 x the page it spares', met: ratio(held, scraped) < 1 },
+        spared,
+        scraped,
+      );
+      return figures;
+    } finally {
+      agent.destroy();
+      server?.child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  },
+};
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  for (const figure of await apiBench.run()) console.log(JSON.stringify(figure));
+}

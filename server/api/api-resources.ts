@@ -1,0 +1,250 @@
+/**
+ * The read API's resources, made from the read models at whatever position they were folded to:
+ * the models the server holds now, or the ones the reader thread folds for `?asOf=`. Pure, so
+ * the same function answers both, and words (standings, place labels) come from the very helpers
+ * the pages use, so the API and the room never say different things.
+ */
+import type { ReadModels } from '../../events/projections.ts';
+import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
+import type { TournamentState } from '../../events/tournament-projection.ts';
+import { gameById, tournamentById } from '../../events/lookup.ts';
+import { rankTeams } from '../../views/leaderboard.tsx';
+import { teamStandings } from '../../views/team-standing.ts';
+import { bracketSources } from '../../views/bracket.tsx';
+import { teamNames } from '../../views/team-links.ts';
+import { tournamentLinks } from '../../views/tournament-home.tsx';
+import { replayLink } from '../../views/replay.tsx';
+import { clockOfGame } from '../../views/match-clock.tsx';
+import type { SlotSource } from '../../engine/bracket.ts';
+import type { GameResource, SlotResource, TournamentList, TournamentResource } from './api-schemas.ts';
+
+/** The API's own addresses, in one place so links and routes agree. */
+export const apiLinks = {
+  tournaments: '/api/v1/tournaments',
+  tournament: (id: string) => `/api/v1/tournaments/${encodeURIComponent(id)}`,
+  game: (id: string) => `/api/v1/games/${encodeURIComponent(id)}`,
+  embed: (id: string, view: 'bracket' | 'standings') => `/embed/tournaments/${encodeURIComponent(id)}/${view}`,
+};
+
+/** The entrants still in the event's list: registered and not withdrawn. */
+function entrantCount(model: TournamentModel): number {
+  return model.teams.filter((t) => t.status !== 'withdrawn').length;
+}
+
+/** The game in play at each live table of a tournament, by table (as the venue screen lists them). */
+function liveGames(models: ReadModels, model: TournamentModel): { match: MatchModel; game: GameModel }[] {
+  return model.matches
+    .filter((m) => m.status === 'live' && m.games.length > 0)
+    .sort((a, b) => (a.table ?? 0) - (b.table ?? 0))
+    .flatMap((match) => {
+      const game = gameById(models, match.games[match.games.length - 1]!);
+      return game ? [{ match, game }] : [];
+    });
+}
+
+/** Every tournament, with its counts and links. */
+export function tournamentList(models: ReadModels): TournamentList {
+  return {
+    position: models.position,
+    tournaments: Object.values(models.tournaments).map(({ model }) => {
+      const pages = tournamentLinks(model.tournamentId);
+      return {
+        tournamentId: model.tournamentId,
+        name: model.name,
+        format: model.format,
+        status: model.status,
+        counts: {
+          entrants: entrantCount(model),
+          matches: model.matches.length,
+          matchesDone: model.matches.filter((m) => m.status === 'done' || m.status === 'forfeit').length,
+          liveTables: model.matches.filter((m) => m.status === 'live').length,
+        },
+        links: { self: apiLinks.tournament(model.tournamentId), page: pages.home, standings: pages.leaderboard, bracket: pages.bracket },
+      };
+    }),
+  };
+}
+
+/** Where a slot's team comes from, as the bracket was drawn; null when the bracket does not say. */
+function slotFrom(source: SlotSource | undefined): SlotResource['from'] {
+  if (!source) return null;
+  switch (source.kind) {
+    case 'team':
+      return { kind: 'seed', seed: source.seed };
+    case 'winner':
+    case 'loser':
+      return { kind: source.kind, matchId: source.match };
+    case 'bye':
+      return { kind: 'bye' };
+    default: {
+      const _exhaustive: never = source;
+      return _exhaustive;
+    }
+  }
+}
+
+/** A tournament as the models hold it; null when they hold no such tournament. */
+export function tournamentResource(models: ReadModels, tournamentId: string): TournamentResource | null {
+  const state = tournamentById(models, tournamentId);
+  if (!state) return null;
+  const model = state.model;
+  const names = teamNames(model);
+  const pages = tournamentLinks(tournamentId);
+  const standings = teamStandings(model);
+  const placed = new Map(model.placings.map((p) => [p.teamId, p.place]));
+  const sources = bracketSources(state);
+  const options = state.format;
+  const slotOf = (m: MatchModel, i: 0 | 1): SlotResource => {
+    const teamId = m.teams[i];
+    return { teamId, name: teamId === null ? null : (names[teamId] ?? teamId), from: slotFrom(sources[m.matchId]?.[i]) };
+  };
+  return {
+    position: models.position,
+    tournamentId,
+    name: model.name,
+    format: model.format,
+    status: model.status,
+    options: {
+      elimination: options.elimination,
+      reset: options.reset,
+      gamesToWin: options.gamesToWin,
+      clockMinutes: options.clockMinutes,
+      finalClockMinutes: options.finalClockMinutes,
+      clockPer: options.clockPer,
+      rules: options.rules,
+      firstRoundRules: options.firstRoundRules,
+      finalRules: options.finalRules,
+      byeByDraw: options.byeByDraw,
+      roundByRound: options.roundByRound ?? false,
+      firstDealer: options.firstDealer,
+      prizes: options.prizes,
+      rounds: options.rounds,
+    },
+    entrants: entrantsOf(state),
+    bracket: state.progressive
+      ? null
+      : {
+          matches: model.matches.map((m) => ({
+            matchId: m.matchId,
+            label: m.label,
+            round: m.round,
+            side: m.side as 'winners' | 'losers' | 'final' | 'third-place',
+            table: m.table,
+            status: m.status,
+            slots: [slotOf(m, 0), slotOf(m, 1)],
+            gamesWon: m.gamesWon,
+            winner: m.winner,
+            games: m.games,
+            underReview: m.underReview,
+          })),
+        },
+    progressive: progressiveOf(state),
+    standings: rankTeams(model).map((row, i) => ({
+      rank: i + 1,
+      teamId: row.teamId,
+      name: row.name,
+      place: placed.get(row.teamId) ?? null,
+      placeLabel: standings.get(row.teamId)?.label ?? 'Playing',
+      record: { matches: { won: row.wins, lost: row.losses }, games: { won: row.gamesWon, lost: row.gamesLost } },
+      points: row.points,
+      bags: row.bags,
+      sets: row.sets,
+    })),
+    liveTables: liveGames(models, model).map(({ match, game }) => {
+      const clock = clockOfGame(match.clock, game.gameId);
+      return {
+        table: match.table,
+        matchId: match.matchId,
+        gameId: game.gameId,
+        teams: { NS: game.teams.NS, EW: game.teams.EW },
+        score: { NS: game.score.NS, EW: game.score.EW },
+        hand: game.current?.number ?? game.hands.length + 1,
+        clock: clock ? { startedAt: clock.startedAt, minutes: clock.minutes, calledAt: clock.calledAt } : null,
+      };
+    }),
+    prizes: (model.prizes ?? []).map((p) => ({ place: p.place, prize: p.prize, teams: p.teams })),
+    links: {
+      self: apiLinks.tournament(tournamentId),
+      page: pages.home,
+      standings: pages.leaderboard,
+      bracket: pages.bracket,
+      screen: pages.screen,
+      standingsCsv: `${pages.home}/standings.csv`,
+      stream: '/api/events/stream',
+      embedBracket: apiLinks.embed(tournamentId, 'bracket'),
+      embedStandings: apiLinks.embed(tournamentId, 'standings'),
+    },
+  };
+}
+
+function entrantsOf(state: TournamentState): TournamentResource['entrants'] {
+  const rows = state.model.teams;
+  if (!state.progressive) {
+    return { kind: 'teams', teams: rows.map((t) => ({ teamId: t.teamId, name: t.name, players: t.players, seed: t.seed, status: t.status })) };
+  }
+  const genders = new Map(state.progressive.players.map((p) => [p.playerId, p.gender ?? null]));
+  return { kind: 'players', players: rows.map((t) => ({ playerId: t.teamId, name: t.name, gender: genders.get(t.teamId) ?? null, seed: t.seed, status: t.status })) };
+}
+
+function progressiveOf(state: TournamentState): TournamentResource['progressive'] {
+  const p = state.progressive;
+  if (!p) return null;
+  return {
+    roundsInEvent: state.format.rounds ?? 1,
+    rounds: p.rounds.map((r) => ({
+      round: r.round,
+      tables: r.seating.map((t) => {
+        const result = r.results?.find((x) => x.table === t.table);
+        return {
+          table: t.table,
+          gameId: r.games[String(t.table)] ?? null,
+          seats: { ...t.seats },
+          result: result ? { scores: { NS: result.scores.NS, EW: result.scores.EW }, winner: result.winner } : null,
+        };
+      }),
+      sittingOut: r.sittingOut ?? [],
+      scores: r.scores,
+    })),
+    next: p.nextSeating ? { round: p.rounds.length + 1, seats: p.nextSeating.map((t) => ({ table: t.table, seats: { ...t.seats } })), sittingOut: p.nextSittingOut ?? [] } : null,
+  };
+}
+
+/** A game as the models hold it; null when they hold no such game. */
+export function gameResource(models: ReadModels, gameId: string): GameResource | null {
+  const game = gameById(models, gameId);
+  if (!game) return null;
+  const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
+  const names = teamNames(tournament);
+  const page = game.tournamentId ? tournamentLinks(game.tournamentId).table(gameId) : `/games/${encodeURIComponent(gameId)}`;
+  return {
+    position: models.position,
+    gameId,
+    tournamentId: game.tournamentId,
+    matchId: game.matchId,
+    number: game.number,
+    state: game.abandoned ? 'abandoned' : game.winner ? 'finished' : 'playing',
+    rules: game.rules,
+    teams: { NS: { teamId: game.teams.NS, name: names[game.teams.NS] ?? game.teams.NS }, EW: { teamId: game.teams.EW, name: names[game.teams.EW] ?? game.teams.EW } },
+    seats: { ...game.seats },
+    score: { NS: game.score.NS, EW: game.score.EW },
+    bags: { NS: game.bags.NS, EW: game.bags.EW },
+    winner: game.winner,
+    reason: game.reason,
+    hands: game.rows.map((row) => ({
+      number: row.number,
+      dealer: row.dealer,
+      misdeal: row.misdeal ?? null,
+      bids: { ...(row.bids ?? {}) },
+      tricks: { ...(row.tricks ?? {}) },
+      NS: { ...row.NS },
+      EW: { ...row.EW },
+      reneges: row.reneges.map((r) => ({ seat: r.seat, trick: r.trick })),
+      position: row.position,
+      replay: replayLink(gameId, row.number),
+    })),
+    current: game.current
+      ? { number: game.current.number, dealer: game.current.dealer, bids: { ...game.current.bids }, tricksPlayed: game.current.plays.filter((trick) => trick.length === 4).length }
+      : null,
+    links: { self: apiLinks.game(gameId), page, record: `/games/${encodeURIComponent(gameId)}/record`, replay: replayLink(gameId, 1) },
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The public read API under /api/v1: every resource of api-registry.ts answered as JSON from the
+ * read models, any site allowed to read it, each answer checked against its schema before it
+ * leaves and tagged with the ledger position it was folded at. An answer at a position never
+ * changes, so it is made once per position and kept, and a client holding it gets a 304.
+ */
+import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { ServedLedger } from '../../events/store/served-ledger.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { API_RESOURCES, type ApiResource, type ResourceAnswer } from './api-registry.ts';
+import { OPENAPI_PATH, servedDocument } from './openapi.ts';
+
+/** A resource as of a past position, from the reader thread; `busy` when the heavy reads are all taken. */
+export type PastResource = (address: string, id: string, params: Readonly<Record<string, string>>, position: number) => Promise<{ answer: ResourceAnswer } | { busy: string }>;
+
+export interface ApiOptions {
+  ledger: ServedLedger;
+  /** Answers `?asOf=` on the reader thread, through the heavy reads' gate. */
+  past: PastResource;
+  /**
+   * What an answer that fails its own schema does: `throw` (the tests, so a wrong shape fails
+   * them) or `log` (a server: the integrator still gets the data, and the log says what to fix).
+   */
+  onInvalid?: 'throw' | 'log';
+}
+
+/** An answer made: its bytes (or the sentence for a 404) at the position it was folded at. */
+type Made = { position: number; body: Uint8Array<ArrayBuffer> } | { position: number; missing: string };
+
+// Answers kept: the resources asked for lately, each at the position it was last made for, up
+// to this many bytes in all (a 64-team tournament's answer is some tens of KB).
+const KEPT_BYTES = 16 * 2 ** 20;
+
+/** The headers every answer of the API carries: any site may read it, and see its ETag. */
+const OPEN = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'ETag, Retry-After',
+};
+
+/** The read API's routes, to mount at /api/v1. */
+export function apiRoutes(options: ApiOptions) {
+  const { ledger, past } = options;
+  const onInvalid = options.onInvalid ?? (process.env.VITEST ? 'throw' : 'log');
+  const document = servedDocument();
+  const etag = (position: number) => `"${position}-${document.tag}"`;
+  const kept = new Map<string, Made>();
+  let keptBytes = 0;
+  const size = (answer: Made) => ('body' in answer ? answer.body.byteLength : answer.missing.length) + 64;
+  const app = new Hono();
+
+  app.use('*', async (c, next) => {
+    await next();
+    for (const [name, value] of Object.entries(OPEN)) c.res.headers.set(name, value);
+  });
+
+  // A page on another site that sends If-None-Match asks first.
+  app.options('*', (c) =>
+    c.body(null, 204, { 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'If-None-Match', 'access-control-max-age': '86400' }),
+  );
+
+  app.get('/openapi.json', (c) => {
+    const tag = `"${document.tag}"`;
+    if (matches(c.req.header('if-none-match'), tag)) return c.body(null, 304, { etag: tag });
+    return c.body(document.text, 200, { 'content-type': 'application/json; charset=utf-8', etag: tag, 'cache-control': 'no-cache' });
+  });
+
+  /** Checks an answer against its schema, as the document promises it. */
+  const checked = (resource: ApiResource, body: unknown): Uint8Array<ArrayBuffer> => {
+    const result = resource.schema.safeParse(body);
+    if (!result.success) {
+      const message = `the ${resource.id} answer does not match its schema: ${result.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`;
+      if (onInvalid === 'throw') throw new Error(message);
+      console.error(message);
+    }
+    // Encoded once: every client asking at this position is sent the same bytes.
+    return new TextEncoder().encode(JSON.stringify(body));
+  };
+
+  const made = (resource: ApiResource, answer: ResourceAnswer, position: number): Made =>
+    'missing' in answer ? { position, missing: answer.missing } : { position, body: checked(resource, answer.body) };
+
+  const keep = (key: string, answer: Made) => {
+    const earlier = kept.get(key);
+    if (earlier) keptBytes -= size(earlier);
+    kept.delete(key);
+    kept.set(key, answer);
+    keptBytes += size(answer);
+    while (keptBytes > KEPT_BYTES && kept.size > 1) {
+      const [oldest, made] = kept.entries().next().value!;
+      kept.delete(oldest);
+      keptBytes -= size(made);
+    }
+  };
+
+  for (const resource of API_RESOURCES) {
+    const route = resource.path.replace(/\{(\w+)\}/g, ':$1');
+    app.get(route, async (c) => {
+      const params = Object.fromEntries(resource.params.map((p) => [p.name, c.req.param(p.name) ?? '']));
+      const asked = askedPosition(c, ledger.models.position);
+      if ('error' in asked) return c.json({ error: asked.error }, 400);
+      const position = asked.position ?? ledger.models.position;
+      const key = `${resource.id}\u0000${Object.values(params).join('\u0000')}${asked.position === undefined ? '' : `@${position}`}`;
+      let answer = kept.get(key);
+      if (answer?.position !== position) {
+        if (asked.position === undefined) answer = made(resource, resource.answer(ledger.models, params), position);
+        else {
+          // Held already: an answer at a past position is the same answer for ever.
+          if (matches(c.req.header('if-none-match'), etag(position))) return c.body(null, 304, { etag: etag(position) });
+          const folded = await past(clientAddress(c), resource.id, params, position);
+          if ('busy' in folded) return c.json({ error: folded.busy }, 429, { 'retry-after': '2' });
+          answer = made(resource, folded.answer, position);
+        }
+        keep(key, answer);
+      }
+      if ('missing' in answer) return c.json({ error: asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}` }, 404);
+      const headers = {
+        etag: etag(position),
+        // The answer now may change with the next entry: ask each time, with the ETag. A past one never does.
+        'cache-control': asked.position === undefined ? 'no-cache' : 'public, max-age=86400',
+      };
+      if (matches(c.req.header('if-none-match'), headers.etag)) return c.body(null, 304, headers);
+      return c.body(answer.body, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
+    });
+  }
+
+  app.get('*', (c) => c.json({ error: `there is nothing at ${c.req.path}; the read API's resources are listed in ${OPENAPI_PATH}` }, 404));
+  app.all('*', (c) => c.json({ error: `the read API only reads: ${c.req.method} is not taken here, use GET` }, 405, { allow: 'GET, HEAD, OPTIONS' }));
+  return app;
+}
+
+/** The position `?asOf=` asks for (none: the ledger as it stands), or the sentence saying what is wrong with the query. */
+function askedPosition(c: Context, head: number): { position?: number } | { error: string } {
+  const query = c.req.queries();
+  const unknown = Object.keys(query).filter((name) => name !== 'asOf');
+  if (unknown.length > 0) return { error: `unknown query parameter '${unknown[0]}': this resource takes only asOf` };
+  const values = query.asOf;
+  if (values === undefined) return {};
+  if (values.length > 1) return { error: 'asOf is given more than once: give one ledger position' };
+  const text = values[0]!;
+  if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `asOf must be a ledger position, a whole number from 0 to ${head}, not '${text}'` };
+  return { position: Number(text) };
+}
+
+/** Whether an If-None-Match header names this ETag (or any, `*`); weak and strong compare alike. */
+function matches(header: string | undefined, tag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((part) => {
+    const given = part.trim();
+    return given === '*' || given === tag || given === `W/${tag}`;
+  });
+}

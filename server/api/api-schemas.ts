@@ -1,0 +1,244 @@
+/**
+ * The shapes the read API answers with, as zod schemas: each one types its resource
+ * (`z.infer`), checks every answer before it leaves, and is written into the OpenAPI document
+ * (openapi.ts), so the three never disagree. Every id stands beside the name it belongs to.
+ */
+import { z } from 'zod';
+
+/** The schemas the document names under components/schemas, by their id there. */
+export const apiRegistry = z.registry<{ id: string; description?: string }>();
+
+function named<T extends z.ZodType>(id: string, description: string, schema: T): T {
+  apiRegistry.add(schema, { id, description });
+  return schema;
+}
+
+const count = z.number().int().min(0);
+const seat = z.enum(['N', 'E', 'S', 'W']);
+const side = z.enum(['NS', 'EW']);
+const bid = z.union([z.number().int().min(0).max(13), z.string()]).describe('tricks bid, or "nil" / "blind-nil" as the rules name them');
+const rules = z.union([z.string(), z.looseObject({ preset: z.string() })]).describe('a rules preset by name, or a preset with options overridden');
+const link = z.string().describe('an address on this server');
+
+export const ErrorSchema = named('Error', 'A refusal: one sentence saying what was wrong and where.', z.object({ error: z.string() }));
+
+export const TournamentSummarySchema = named(
+  'TournamentSummary',
+  'A tournament in the list: what it is, where it stands, and where to read more.',
+  z.object({
+    tournamentId: z.string(),
+    name: z.string(),
+    format: z.string().describe('the tournament format: blp-2024, unc-intramural, pitt-boss, asher-theatre, tournament-spades or custom'),
+    status: z.enum(['registration', 'running', 'finished']),
+    counts: z.object({
+      entrants: count.describe('teams, or players in a progressive evening, registered and not withdrawn'),
+      matches: count,
+      matchesDone: count,
+      liveTables: count,
+    }),
+    links: z.object({ self: link, page: link, standings: link, bracket: link }),
+  }),
+);
+
+export const TournamentListSchema = named(
+  'TournamentList',
+  'Every tournament the ledger holds, in the order they were created.',
+  z.object({ position: count.describe('the ledger position this answer was folded at'), tournaments: z.array(TournamentSummarySchema) }),
+);
+
+const FormatOptionsSchema = named(
+  'FormatOptions',
+  'How the tournament is played: elimination, games to win a match, clocks, the rules of each round, prizes.',
+  z.object({
+    elimination: z.enum(['single', 'double', 'first-round-losers', 'progressive']),
+    reset: z.boolean(),
+    gamesToWin: z.number().int().min(1),
+    clockMinutes: z.number().int().nullable(),
+    finalClockMinutes: z.number().int().nullable(),
+    clockPer: z.enum(['match', 'game']),
+    rules,
+    firstRoundRules: rules.nullable(),
+    finalRules: rules.nullable(),
+    byeByDraw: z.boolean(),
+    roundByRound: z.boolean(),
+    firstDealer: z.enum(['high-card', 'coin-toss', 'random']),
+    prizes: z.array(z.string()),
+    rounds: z.number().int().nullable().describe('rounds of a progressive evening'),
+  }),
+);
+
+const entrantStatus = z.enum(['registered', 'withdrawn', 'alive', 'out', 'disqualified', 'champion']);
+
+const TeamSchema = named(
+  'Team',
+  'A team with its players.',
+  z.object({ teamId: z.string(), name: z.string(), players: z.array(z.string()), seed: z.number().int().nullable(), status: entrantStatus }),
+);
+
+const PlayerSchema = named(
+  'Player',
+  'A player of a progressive evening.',
+  z.object({ playerId: z.string(), name: z.string(), gender: z.enum(['male', 'female']).nullable(), seed: z.number().int().nullable(), status: entrantStatus }),
+);
+
+const EntrantsSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('teams'), teams: z.array(TeamSchema) }),
+  z.object({ kind: z.literal('players'), players: z.array(PlayerSchema) }),
+]);
+
+const SlotSchema = named(
+  'Slot',
+  'One side of a match: the team in it, and where its team comes from (a seed, the winner or loser of a match, or a bye).',
+  z.object({
+    teamId: z.string().nullable(),
+    name: z.string().nullable(),
+    from: z.discriminatedUnion('kind', [
+      z.object({ kind: z.literal('seed'), seed: z.number().int() }),
+      z.object({ kind: z.literal('winner'), matchId: z.string() }),
+      z.object({ kind: z.literal('loser'), matchId: z.string() }),
+      z.object({ kind: z.literal('bye') }),
+    ]).nullable(),
+  }),
+);
+
+const MatchSchema = named(
+  'Match',
+  'A match of the bracket.',
+  z.object({
+    matchId: z.string(),
+    label: z.string(),
+    round: z.number().int(),
+    side: z.enum(['winners', 'losers', 'final', 'third-place']),
+    table: z.number().int().nullable(),
+    status: z.enum(['waiting', 'ready', 'live', 'done', 'bye', 'forfeit']),
+    slots: z.tuple([SlotSchema, SlotSchema]),
+    gamesWon: z.tuple([count, count]),
+    winner: z.string().nullable().describe('the winning team id'),
+    games: z.array(z.string()).describe('the game ids played, in order'),
+    underReview: z.boolean(),
+  }),
+);
+
+const RoundSchema = named(
+  'ProgressiveRound',
+  'A round of a progressive evening: who sat where at each table, who sat out, and each player’s score once it is over.',
+  z.object({
+    round: z.number().int(),
+    tables: z.array(
+      z.object({
+        table: z.number().int(),
+        gameId: z.string().nullable(),
+        seats: z.object({ N: z.string(), E: z.string(), S: z.string(), W: z.string() }).describe('player ids by seat; N and S are partners'),
+        result: z.object({ scores: z.object({ NS: z.number().int(), EW: z.number().int() }), winner: side }).nullable(),
+      }),
+    ),
+    sittingOut: z.array(z.string()),
+    scores: z.record(z.string(), z.number().int()).nullable().describe('each player’s score for the round, by player id'),
+  }),
+);
+
+const ProgressiveSchema = z.object({
+  roundsInEvent: z.number().int(),
+  rounds: z.array(RoundSchema),
+  next: z.object({ round: z.number().int(), seats: z.array(z.object({ table: z.number().int(), seats: z.object({ N: z.string(), E: z.string(), S: z.string(), W: z.string() }) })), sittingOut: z.array(z.string()) }).nullable(),
+});
+
+const StandingSchema = named(
+  'Standing',
+  'A row of the standings, in the order the standings page shows them.',
+  z.object({
+    rank: z.number().int().min(1),
+    teamId: z.string().describe('the team id, or the player id in a progressive evening'),
+    name: z.string(),
+    place: z.number().int().nullable().describe('the place decided, once it is'),
+    placeLabel: z.string().describe('where the entrant stands, in the competition’s words ("Losers’ bracket", "3rd place", "Champion")'),
+    record: z.object({ matches: z.object({ won: count, lost: count }), games: z.object({ won: count, lost: count }) }),
+    points: z.number().int(),
+    bags: z.number().int(),
+    sets: z.number().int(),
+  }),
+);
+
+const LiveTableSchema = named(
+  'LiveTable',
+  'A table playing a game now.',
+  z.object({
+    table: z.number().int().nullable(),
+    matchId: z.string().nullable(),
+    gameId: z.string(),
+    teams: z.object({ NS: z.string(), EW: z.string() }),
+    score: z.object({ NS: z.number().int(), EW: z.number().int() }),
+    hand: z.number().int().describe('the hand being played'),
+    clock: z.object({ startedAt: z.string(), minutes: z.number(), calledAt: z.string().nullable() }).nullable(),
+  }),
+);
+
+export const TournamentSchema = named(
+  'Tournament',
+  'A tournament as the ledger holds it at one position: its format, entrants, bracket or rounds, standings, live tables and prizes.',
+  z.object({
+    position: count.describe('the ledger position this answer was folded at'),
+    tournamentId: z.string(),
+    name: z.string(),
+    format: z.string(),
+    status: z.enum(['registration', 'running', 'finished']),
+    options: FormatOptionsSchema,
+    entrants: EntrantsSchema,
+    bracket: z.object({ matches: z.array(MatchSchema) }).nullable().describe('null for a progressive evening'),
+    progressive: ProgressiveSchema.nullable().describe('null for a bracket event'),
+    standings: z.array(StandingSchema),
+    liveTables: z.array(LiveTableSchema),
+    prizes: z.array(z.object({ place: z.number().int(), prize: z.string(), teams: z.array(z.string()) })),
+    links: z.object({ self: link, page: link, standings: link, bracket: link, screen: link, standingsCsv: link, stream: link, embedBracket: link, embedStandings: link }),
+  }),
+);
+
+const totals = z.object({ points: z.number().int(), score: z.number().int(), bags: z.number().int(), sets: z.number().int() });
+
+const HandSchema = named(
+  'Hand',
+  'A scored hand: bids and tricks by seat, and each side’s points and running score after it.',
+  z.object({
+    number: z.number().int().min(1),
+    dealer: seat,
+    misdeal: z.string().nullable(),
+    bids: z.partialRecord(seat, bid),
+    tricks: z.partialRecord(seat, z.number().int()),
+    NS: totals,
+    EW: totals,
+    reneges: z.array(z.object({ seat, trick: z.number().int() })),
+    position: count.describe('the ledger position of the event that closed the hand'),
+    replay: link,
+  }),
+);
+
+export const GameSchema = named(
+  'Game',
+  'A game as the ledger holds it at one position: its state, its score hand by hand, and its record.',
+  z.object({
+    position: count.describe('the ledger position this answer was folded at'),
+    gameId: z.string(),
+    tournamentId: z.string().nullable(),
+    matchId: z.string().nullable(),
+    number: z.number().int().describe('the game’s number in its match'),
+    state: z.enum(['playing', 'finished', 'abandoned']),
+    rules,
+    teams: z.object({ NS: z.object({ teamId: z.string(), name: z.string() }), EW: z.object({ teamId: z.string(), name: z.string() }) }),
+    seats: z.partialRecord(seat, z.string()),
+    score: z.object({ NS: z.number().int(), EW: z.number().int() }),
+    bags: z.object({ NS: z.number().int(), EW: z.number().int() }),
+    winner: side.nullable(),
+    reason: z.string().nullable().describe('why the game ended, when it has'),
+    hands: z.array(HandSchema),
+    current: z
+      .object({ number: z.number().int(), dealer: seat, bids: z.partialRecord(seat, bid), tricksPlayed: count })
+      .nullable()
+      .describe('the hand being played'),
+    links: z.object({ self: link, page: link, record: link.describe('the game as a spades-game/1 record'), replay: link.describe('the first hand’s replay, card by card') }),
+  }),
+);
+
+export type TournamentList = z.infer<typeof TournamentListSchema>;
+export type TournamentResource = z.infer<typeof TournamentSchema>;
+export type GameResource = z.infer<typeof GameSchema>;
+export type SlotResource = z.infer<typeof SlotSchema>;

@@ -1,0 +1,272 @@
+/**
+ * The read API under /api/v1: every answer these tests get is checked with ajv against the
+ * OpenAPI document the server serves (itself checked against the OpenAPI 3.1 meta-schemas), and
+ * says what the ledger holds: at the head, or as of an earlier position (compared with the models
+ * as the live server held them right after that position). ETags name the position, so a client
+ * holding one gets a 304 until an entry moves the ledger on; any site may read it.
+ */
+import Ajv2020 from 'ajv/dist/2020.js';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MatchModel, TeamRow } from '../events/read-models.ts';
+import { emptyModels } from '../events/projections.ts';
+import { scoreRecord } from '../engine/record.ts';
+import { createApp } from '../server/app/app.ts';
+import { apiRoutes } from '../server/api/api-routes.ts';
+import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
+import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
+
+let fixture: AuditLedger;
+let app: ReturnType<typeof createApp>['app'];
+let document: Record<string, unknown>;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+/** The bracket's matches and the teams as the live models held them right after these positions. */
+const shown = new Map<number, { matches: MatchModel[]; teams: TeamRow[] }>();
+const WATCHED = [30, 200];
+
+beforeAll(async () => {
+  fixture = tempLedger();
+  fixture.ledger.onChange((_change, events) => {
+    for (const event of events) {
+      const model = fixture.ledger.models.tournaments.t1?.model;
+      if (WATCHED.includes(event.position) && model) shown.set(event.position, structuredClone({ matches: model.matches, teams: model.teams }));
+    }
+  });
+  // A Pitt Boss event of 4 teams stopped while its tables play, and a progressive evening in its first round.
+  playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'api', stopAt: 2000 });
+  createDemo(fixture.ledger, 'progressive');
+  for (let i = 0; i < 40; i++) driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'api-evening' });
+  app = createApp({ ledger: fixture.ledger }).app;
+  const res = await app.request('/api/v1/openapi.json');
+  expect(res.status).toBe(200);
+  expect(res.headers.get('access-control-allow-origin')).toBe('*');
+  document = (await res.json()) as Record<string, unknown>;
+  ajv.addSchema(document, 'openapi.json');
+});
+afterAll(() => fixture.remove());
+
+const escape = (path: string) => path.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * A request to the API whose answer is checked against the served document: a 200 against its
+ * path's schema, a 4xx against the Error schema, a 304 for having no body.
+ */
+async function api(url: string, template: string, init?: RequestInit): Promise<{ res: Response; body: Record<string, unknown> | null }> {
+  const res = await app.request(url, init);
+  expect(res.headers.get('access-control-allow-origin'), url).toBe('*');
+  if (res.status === 304) {
+    expect(await res.text()).toBe('');
+    return { res, body: null };
+  }
+  expect(res.headers.get('content-type'), url).toContain('application/json');
+  const body = (await res.json()) as Record<string, unknown>;
+  const pointer = `openapi.json#/paths/${escape(template)}/get/responses/${res.status}/content/application~1json/schema`;
+  const validate = ajv.getSchema(pointer);
+  expect(validate, `the document describes ${res.status} at ${template}`).toBeDefined();
+  const ok = validate!(body);
+  expect(ok ? [] : validate!.errors, `${url} answered ${res.status} as the document says`).toEqual([]);
+  return { res, body };
+}
+
+const T = '/api/v1/tournaments/{tournamentId}';
+const G = '/api/v1/games/{gameId}';
+const L = '/api/v1/tournaments';
+
+describe('the OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document naming every resource, its ETag and its refusals', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(document));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(validator.version).toBe('3.1');
+    const paths = document.paths as Record<string, { get: { responses: Record<string, unknown> } }>;
+    expect(Object.keys(paths).sort()).toEqual([G, L, T].sort());
+    for (const path of Object.values(paths)) expect(Object.keys(path.get.responses).sort()).toEqual(['200', '304', '400', '404', '429']);
+  });
+
+  it('is answered 304 while the server’s shapes are the same', async () => {
+    const first = await app.request('/api/v1/openapi.json');
+    const again = await app.request('/api/v1/openapi.json', { headers: { 'if-none-match': first.headers.get('etag')! } });
+    expect(again.status).toBe(304);
+  });
+});
+
+describe('the resources', () => {
+  it('lists every tournament with its counts and links', async () => {
+    const { res, body } = await api('/api/v1/tournaments', L);
+    expect(res.status).toBe(200);
+    const list = body!.tournaments as { tournamentId: string; format: string; status: string; counts: { entrants: number; liveTables: number }; links: { self: string } }[];
+    expect(list.map((t) => t.tournamentId)).toEqual(['t1', PROGRESSIVE_DEMO]);
+    expect(list[0]).toMatchObject({ format: 'pitt-boss', status: 'running', counts: { entrants: 4 }, links: { self: '/api/v1/tournaments/t1' } });
+    expect(list[1]).toMatchObject({ format: 'tournament-spades', counts: { entrants: 12 } });
+    expect(body!.position).toBe(fixture.ledger.models.position);
+    for (const t of list) expect((await api(t.links.self, T)).res.status).toBe(200);
+  });
+
+  it('gives a bracket event’s matches with where each slot comes from, its standings and live tables', async () => {
+    const { body } = await api('/api/v1/tournaments/t1', T);
+    const model = fixture.ledger.models.tournaments.t1!.model;
+    const bracket = body!.bracket as { matches: { matchId: string; status: string; table: number | null; gamesWon: number[]; slots: { teamId: string | null; name: string | null; from: { kind: string } | null }[] }[] };
+    expect(bracket.matches.map((m) => [m.matchId, m.status, m.gamesWon])).toEqual(model.matches.map((m) => [m.matchId, m.status, m.gamesWon]));
+    // Round 1's slots hold seeds; every later slot says which match's winner or loser fills it.
+    for (const match of bracket.matches) for (const slot of match.slots) expect(slot.from).not.toBeNull();
+    expect(bracket.matches.flatMap((m) => m.slots.map((s) => s.from!.kind))).toEqual(expect.arrayContaining(['seed', 'winner', 'loser']));
+    const named = bracket.matches[0]!.slots[0]!;
+    expect(named.name).toBe(model.teams.find((t) => t.teamId === named.teamId)!.name);
+    const entrants = body!.entrants as { kind: string; teams: { teamId: string; players: string[] }[] };
+    expect(entrants.kind).toBe('teams');
+    expect(entrants.teams.find((t) => t.teamId === 'team1')!.players).toEqual(['P1a', 'P1b']);
+    const standings = body!.standings as { rank: number; teamId: string; placeLabel: string }[];
+    expect(standings.map((s) => s.rank)).toEqual([1, 2, 3, 4]);
+    expect(new Set(standings.map((s) => s.teamId))).toEqual(new Set(model.teams.map((t) => t.teamId)));
+    const live = body!.liveTables as { gameId: string; score: { NS: number } }[];
+    const playing = model.matches.filter((m) => m.status === 'live');
+    expect(live.length).toBe(playing.length);
+    expect(live.length).toBeGreaterThan(0);
+    for (const table of live) expect(table.score.NS).toBe(fixture.ledger.models.games[table.gameId]!.score.NS);
+    expect(body!.progressive).toBeNull();
+    expect((body!.options as { gamesToWin: number }).gamesToWin).toBe(fixture.ledger.models.tournaments.t1!.format.gamesToWin);
+  });
+
+  it('gives a progressive evening’s players, rounds and seatings, and no bracket', async () => {
+    const { body } = await api(`/api/v1/tournaments/${PROGRESSIVE_DEMO}`, T);
+    expect(body!.bracket).toBeNull();
+    const entrants = body!.entrants as { kind: string; players: { playerId: string; gender: string | null }[] };
+    expect(entrants.kind).toBe('players');
+    expect(entrants.players).toHaveLength(12);
+    const progressive = body!.progressive as { roundsInEvent: number; rounds: { round: number; tables: { seats: Record<string, string> }[] }[] };
+    expect(progressive.roundsInEvent).toBe(4);
+    expect(progressive.rounds[0]!.tables).toHaveLength(3);
+    const seated = progressive.rounds[0]!.tables.flatMap((t) => Object.values(t.seats)).sort();
+    expect(seated).toEqual(entrants.players.map((p) => p.playerId).sort());
+  });
+
+  it('gives a game’s state and score hand by hand, with its record and replay', async () => {
+    const game = Object.values(fixture.ledger.models.games).find((g) => g.tournamentId === 't1' && g.winner !== null)!;
+    const { body } = await api(`/api/v1/games/${game.gameId}`, G);
+    expect(body).toMatchObject({ gameId: game.gameId, state: 'finished', winner: game.winner, score: game.score, tournamentId: 't1' });
+    const hands = body!.hands as { number: number; NS: { score: number }; replay: string }[];
+    expect(hands).toHaveLength(game.rows.length);
+    expect(hands.at(-1)!.NS.score).toBe(game.score.NS);
+    const links = body!.links as { record: string; replay: string };
+    const record = (await (await app.request(links.record)).json()) as { format: string; hands: unknown[] };
+    expect(record.format).toBe('spades-game/1');
+    expect(record.hands).toHaveLength(game.hands.length);
+    // The score hand by hand is the record's, scored offline as `spades score` scores it.
+    const scored = scoreRecord(record);
+    type Line = { points: number; score: number; bags: number; sets: number };
+    const line = (t: Line) => [t.points, t.score, t.bags, t.sets];
+    expect((body!.hands as { NS: Line; EW: Line }[]).map((h) => [line(h.NS), line(h.EW)])).toEqual(scored.hands.map((h) => [line(h.NS), line(h.EW)]));
+    expect(body!.score).toEqual(scored.final);
+    expect(body!.winner).toBe(scored.winner);
+    expect((await app.request(links.replay)).status).toBe(200);
+    expect((await app.request(hands[1]!.replay)).status).toBe(200);
+  });
+});
+
+describe('positions, ETags and asOf', () => {
+  it('answers 304 while the ledger stands still, and 200 with a new ETag once an entry is appended', async () => {
+    const first = await api('/api/v1/tournaments/t1', T);
+    const tag = first.res.headers.get('etag')!;
+    expect(tag).toMatch(new RegExp(`^"${fixture.ledger.models.position}-[0-9a-f]{8}"$`));
+    expect(first.res.headers.get('access-control-expose-headers')).toContain('ETag');
+    const same = await api('/api/v1/tournaments/t1', T, { headers: { 'if-none-match': tag } });
+    expect(same.res.status).toBe(304);
+    expect(same.res.headers.get('etag')).toBe(tag);
+    expect(driveTables(fixture.ledger, { tournamentId: 't1', seed: 'api' })).toBeGreaterThan(0);
+    const moved = await api('/api/v1/tournaments/t1', T, { headers: { 'if-none-match': tag } });
+    expect(moved.res.status).toBe(200);
+    expect(moved.res.headers.get('etag')).not.toBe(tag);
+    expect(moved.body!.position).toBe(fixture.ledger.models.position);
+  });
+
+  it('answers as the ledger stood at an earlier position', async () => {
+    for (const position of WATCHED) {
+      const { res, body } = await api(`/api/v1/tournaments/t1?asOf=${position}`, T);
+      expect(res.status).toBe(200);
+      expect(body!.position).toBe(position);
+      expect(res.headers.get('etag')).toMatch(new RegExp(`^"${position}-`));
+      const then = shown.get(position)!;
+      const matches = (body!.bracket as { matches: { matchId: string; status: string; gamesWon: number[]; winner: string | null }[] }).matches;
+      expect(matches.map((m) => [m.matchId, m.status, m.gamesWon, m.winner])).toEqual(then.matches.map((m) => [m.matchId, m.status, m.gamesWon, m.winner]));
+      const points = Object.fromEntries((body!.standings as { teamId: string; points: number }[]).map((s) => [s.teamId, s.points]));
+      expect(points).toEqual(Object.fromEntries(then.teams.map((t) => [t.teamId, t.points])));
+      // Held already: a past answer never changes.
+      expect((await api(`/api/v1/tournaments/t1?asOf=${position}`, T, { headers: { 'if-none-match': res.headers.get('etag')! } })).res.status).toBe(304);
+    }
+    const game = Object.values(fixture.ledger.models.games).find((g) => g.tournamentId === 't1')!;
+    const early = await api(`/api/v1/games/${game.gameId}?asOf=${game.handPositions[0]}`, G);
+    expect((early.body!.hands as unknown[]).length).toBe(1);
+    const list = await api('/api/v1/tournaments?asOf=1', L);
+    expect((list.body!.tournaments as { tournamentId: string }[]).map((t) => t.tournamentId)).toEqual(['t1']);
+  });
+
+  it('refuses an asOf that is no position, and any other query, with a sentence', async () => {
+    const head = fixture.ledger.models.position;
+    for (const query of ['asOf=abc', `asOf=${head + 1}`, 'asOf=-1', 'asOf=1&asOf=2', 'asof=3']) {
+      const { res, body } = await api(`/api/v1/tournaments/t1?${query}`, T);
+      expect(res.status, query).toBe(400);
+      expect(body!.error, query).toMatch(/asOf/);
+    }
+    expect((await api(`/api/v1/tournaments/t1?asOf=${head + 1}`, T)).body!.error).toBe(`asOf must be a ledger position, a whole number from 0 to ${head}, not '${head + 1}'`);
+  });
+});
+
+describe('what is not there', () => {
+  it('answers an unknown id 404 with a sentence, now and at a position before it existed', async () => {
+    const cases: [string, string, string][] = [
+      ['/api/v1/tournaments/nope', T, "there is no tournament 'nope'"],
+      ['/api/v1/tournaments/constructor', T, "there is no tournament 'constructor'"],
+      ['/api/v1/games/nope', G, "there is no game 'nope'"],
+      [`/api/v1/tournaments/${PROGRESSIVE_DEMO}?asOf=5`, T, `there is no tournament '${PROGRESSIVE_DEMO}' at ledger position 5`],
+    ];
+    for (const [url, template, sentence] of cases) {
+      const { res, body } = await api(url, template);
+      expect(res.status, url).toBe(404);
+      expect(body, url).toEqual({ error: sentence });
+    }
+    const elsewhere = await app.request('/api/v1/players');
+    expect(elsewhere.status).toBe(404);
+    expect(((await elsewhere.json()) as { error: string }).error).toContain('/api/v1/openapi.json');
+    const post = await app.request('/api/v1/tournaments', { method: 'POST' });
+    expect(post.status).toBe(405);
+  });
+});
+
+describe('other sites', () => {
+  it('may read every answer, and send If-None-Match after asking', async () => {
+    const preflight = await app.request('/api/v1/tournaments/t1', { method: 'OPTIONS', headers: { origin: 'https://club.example', 'access-control-request-headers': 'if-none-match' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/If-None-Match/i);
+    const read = await app.request('/api/v1/tournaments', { headers: { origin: 'https://club.example' } });
+    expect(read.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('an answer that does not match its schema', () => {
+  it('fails here rather than leaving, and is logged and still sent on a server', async () => {
+    const models = emptyModels();
+    const broken = { position: 1, models, sync: async () => {} };
+    // A tournament with a status no schema allows: what a projection bug would hand the API.
+    models.position = 1;
+    models.tournaments.x = { model: { tournamentId: 'x', name: 'X', format: 'pitt-boss', status: 'paused', teams: [], matches: [], placings: [], latest: [] } } as never;
+    const past = async () => ({ busy: 'not here' });
+    const strict = apiRoutes({ ledger: broken as never, past, onInvalid: 'throw' });
+    strict.onError((error, c) => c.json({ error: error.message }, 500));
+    const thrown = await strict.request('/tournaments');
+    expect(thrown.status).toBe(500);
+    expect(((await thrown.json()) as { error: string }).error).toContain('status');
+    const errors: unknown[] = [];
+    const log = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      const lenient = apiRoutes({ ledger: broken as never, past, onInvalid: 'log' });
+      expect((await lenient.request('/tournaments')).status).toBe(200);
+    } finally {
+      console.error = log;
+    }
+    expect(String(errors[0])).toContain('listTournaments');
+  });
+});
