@@ -4,7 +4,9 @@
  * applying an event twice changes nothing.
  */
 import { type GameEvent, evolveGame, startGame } from './game-projection.ts';
+import { canKeyReadModel } from './lookup.ts';
 import type { GameModel, TournamentModel } from './read-models.ts';
+import { gameStats } from './stats-projection.ts';
 import { type TournamentEvent, type TournamentState, evolveTournament, gameChanged, startTournament } from './tournament-projection.ts';
 
 /** An event as the projections read it. */
@@ -126,6 +128,8 @@ function touchTournament(models: ReadModels, game: GameModel, position: number, 
   const tournament = models.tournaments[game.tournamentId];
   if (!tournament) return;
   gameChanged(tournament, game, position, models.games);
+  // Every change that reaches here scored the game again (or started it): its statistics follow.
+  if (canKeyReadModel(game.gameId)) tournament.gameStats[game.gameId] = gameStats(game);
   change.tournaments.push(game.tournamentId);
 }
 

@@ -49,6 +49,7 @@ import {
   roundStarted,
 } from './progressive-projection.ts';
 import type { GameModel, MatchModel, TeamRow, TournamentModel } from './read-models.ts';
+import type { GameStats } from './stats-projection.ts';
 
 export type TournamentEvent =
   | { type: 'TournamentCreated'; payload: TournamentCreated }
@@ -111,6 +112,8 @@ export interface TournamentState {
   tally: Record<string, number[]>;
   /** The ledger position at which a director last pinned this tournament to the venue's `/screen`. */
   screenPinnedAt?: number;
+  /** Each game's part in the statistics, as last scored (stats-projection.ts). */
+  gameStats: Record<string, GameStats>;
 }
 
 /** A new tournament from its first event. */
@@ -140,6 +143,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
     progressive: e.options.elimination === 'progressive' ? emptyProgressive() : null,
     decided: {},
     tally: {},
+    gameStats: {},
   };
 }
 
@@ -551,6 +555,7 @@ function fillDefaults(state: TournamentState): void {
   state.progressive ??= state.format.elimination === 'progressive' ? emptyProgressive() : null;
   state.decided ??= {};
   state.tally ??= {};
+  state.gameStats ??= {};
 }
 
 const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };

@@ -87,7 +87,7 @@ export interface ServedLedger {
 
 // Bumped whenever the shape of the read models changes, so an old snapshot is folded again
 // from the ledger rather than trusted.
-export const MODELS_VERSION = 'models-9';
+export const MODELS_VERSION = 'models-10';
 
 /** The digest a stored snapshot carries of its own bytes. */
 export function snapshotDigest(state: string): string {
