@@ -17,6 +17,10 @@ import { tournamentStatsSchema } from '../events/stats-schema.ts';
 import { statsOfTournament } from '../events/tournament-stats.ts';
 import { createApp } from '../server/app/app.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
+import { importRecord } from '../events/record-import.ts';
+import { createTournament, registerPlayer, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
+import { statsCsv } from '../server/audit/stats-csv.ts';
 
 type Counts = Record<string, number>;
 const TEAM_OF: Record<Seat, Team> = { N: 'NS', S: 'NS', E: 'EW', W: 'EW' };
@@ -158,5 +162,152 @@ describe('the statistics of a played tournament', () => {
     expect(before.stats.totals.hands).toBeLessThan(live!.stats.totals.hands);
     // Every highlight of the earlier moment is one of today's, as it was told then.
     for (const highlight of before.highlights.filter((h) => h.kind !== 'comeback')) expect(live!.highlights).toContainEqual(highlight);
+  });
+});
+
+describe('a game entered from a paper record, bids and tricks without cards', () => {
+  // unc-300: 10 for 120, nil 60, blind nil 120 (100 behind), 6 bags cost 60, an upheld renege
+  // loses 3 tricks and pays the claimants 30.
+  const record = {
+    format: 'spades-game/1',
+    rules: 'unc-300',
+    dealer: 'N',
+    hands: [
+      // NS bid 10 and take all 13 (a Boston, 10 for 120 with 3 bags); EW are set on 8.
+      { bids: { N: 5, E: 4, S: 5, W: 4 }, tricks: { N: 7, E: 0, S: 6, W: 0 } },
+      { misdeal: 'no-face-cards' },
+      // EW, 203 behind, go blind nil and make it; N makes a nil. W's renege is upheld (EW's 8
+      // count as 5: made, no bags), N's is not.
+      {
+        bids: { N: 'nil', E: 'blind nil', S: 4, W: 5 },
+        tricks: { N: 0, E: 0, S: 5, W: 8 },
+        reneges: [
+          { seat: 'W', upheld: true },
+          { seat: 'N', upheld: false },
+        ],
+      },
+      // NS are set on 11.
+      { bids: { N: 6, E: 1, S: 5, W: 3 }, tricks: { N: 3, E: 3, S: 4, W: 3 } },
+    ],
+  };
+  let paper: AuditLedger;
+  beforeAll(() => {
+    paper = tempLedger();
+    const { ledger } = paper;
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'paper', name: 'Paper Cup', format: 'custom', options: { elimination: 'single', gamesToWin: 1, rules: 'unc-300' } }));
+    ledger.execute(registerTeam(ledger.models, { tournamentId: 'paper', teamId: 'aces', name: 'Aces', players: ['Ana', 'Cy'] }));
+    ledger.execute(registerTeam(ledger.models, { tournamentId: 'paper', teamId: 'kings', name: 'Kings', players: ['Ben', 'Dee'] }));
+    ledger.execute(startTournament(ledger.models, { tournamentId: 'paper', seed: 'paper-1' }));
+    const match = ledger.models.tournaments.paper!.model.matches[0]!;
+    expect(match.teams).toEqual(['aces', 'kings']);
+    ledger.execute(importRecord(ledger.models, record, { tournamentId: 'paper', matchId: match.matchId }, '2026-01-01T12:00:00.000Z'));
+  });
+  afterAll(() => paper.remove());
+
+  it('counts the tricks as entered, before the ruling, and the hands as the scorer settled them', () => {
+    const stats = tournamentStatsSchema.parse(statsOfTournament(paper.ledger.models, 'paper'));
+    expect(stats.stats.teams).toEqual([
+      {
+        teamId: 'aces', name: 'Aces', hands: 3, bid: 25, taken: 25, contractsMade: 2, contractsSet: 1, nilsBid: 1, nilsMade: 1, blindNilsBid: 0, blindNilsMade: 0,
+        bostons: 1, bags: 4, bagPenalties: 0, renegesClaimed: 1, renegesUpheld: 0, bestHand: 131,
+      },
+      {
+        teamId: 'kings', name: 'Kings', hands: 3, bid: 17, taken: 14, contractsMade: 2, contractsSet: 1, nilsBid: 0, nilsMade: 0, blindNilsBid: 1, blindNilsMade: 1,
+        bostons: 0, bags: 2, bagPenalties: 0, renegesClaimed: 1, renegesUpheld: 1, bestHand: 170,
+      },
+    ]);
+    expect(stats.stats.players).toEqual([
+      { name: 'Ana', teamId: 'aces', hands: 3, bid: 11, taken: 10, nilsBid: 1, nilsMade: 1, blindNilsBid: 0, blindNilsMade: 0 },
+      { name: 'Cy', teamId: 'aces', hands: 3, bid: 14, taken: 15, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
+      { name: 'Ben', teamId: 'kings', hands: 3, bid: 5, taken: 3, nilsBid: 0, nilsMade: 0, blindNilsBid: 1, blindNilsMade: 1 },
+      { name: 'Dee', teamId: 'kings', hands: 3, bid: 12, taken: 11, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
+    ]);
+    expect(stats.stats.totals).toMatchObject({ games: 1, hands: 3, misdeals: 1, tricks: 39, bostons: 1, contractsSet: 2 });
+    expect(stats.highlights.map((h) => [h.kind, h.hand, h.teamId, h.text])).toEqual([
+      ['boston', 1, 'aces', 'Aces took all 13 tricks: a Boston (Final, game 1, hand 1)'],
+      ['big-bid-made', 1, 'aces', 'Aces bid 10 and made it: 10 for 120 (Final, game 1, hand 1)'],
+      ['blind-nil-made', 3, 'kings', 'Ben of Kings made a blind nil (Final, game 1, hand 3)'],
+      ['big-bid-set', 4, 'aces', 'Aces set on a bid of 11 (Final, game 1, hand 4)'],
+    ]);
+  });
+
+  it('shows them on the tournament page and the team page, and as stats.csv beside standings.csv', async () => {
+    const { app: paperApp } = createApp({ ledger: paper.ledger });
+    const home = await (await paperApp.request('/tournaments/paper')).text();
+    expect(home).toContain('id="tournament-stats"');
+    expect(home).toMatch(/<tr data-team="aces"><th scope="row"><a href="\/tournaments\/paper\/teams\/aces">Aces<\/a><\/th><td class="num">3<\/td><td class="num">25<\/td><td class="num">25<\/td>/);
+    expect(home).toContain('Ben of Kings made a blind nil (Final, game 1, hand 3)');
+    const team = await (await paperApp.request('/tournaments/paper/teams/kings')).text();
+    expect(team).toContain('Your statistics');
+    expect(team).toMatch(/<dt>Blind nils made<\/dt><dd>1\/1<\/dd>/);
+    expect(team).toMatch(/<dt>Reneges claimed against you, upheld<\/dt><dd>1\/1<\/dd>/);
+
+    const res = await paperApp.request('/tournaments/paper/stats.csv');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="paper-stats.csv"');
+    const lines = (await res.text()).split('\r\n');
+    expect(lines[0]).toBe('kind,team_id,player_id,name,hands,bid,taken,contracts_made,contracts_set,nils_bid,nils_made,blind_nils_bid,blind_nils_made,bostons,bags,bag_penalties,reneges_claimed,reneges_upheld,best_hand');
+    expect(lines[1]).toBe('team,aces,,Aces,3,25,25,2,1,1,1,0,0,1,4,0,1,0,131');
+    expect(lines[4]).toBe('player,aces,,Cy,3,14,15,,,0,0,0,0,,,,,,');
+    // As of the position before the game was entered: the teams with nothing counted.
+    const started = paper.ledger.store.readAll().find((e) => e.type === 'GameStarted')!.position;
+    const past = await paperApp.request(`/tournaments/paper/stats.csv?position=${started - 1}`);
+    expect(past.headers.get('x-ledger-position')).toBe(String(started - 1));
+    expect(await past.text()).toBe(statsCsv(statsOfTournament(foldEvents(paper.ledger.store.readAll().map(projected), started - 1), 'paper')!));
+    expect((await paperApp.request('/tournaments/nowhere/stats.csv')).status).toBe(404);
+    expect((await paperApp.request('/tournaments/paper/stats.csv?position=x')).status).toBe(400);
+  });
+});
+
+describe('a progressive evening', () => {
+  let evening: AuditLedger;
+  const names = ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal'];
+  beforeAll(() => {
+    evening = tempLedger();
+    const { ledger } = evening;
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'eve', name: 'Evening', format: 'tournament-spades', options: { rounds: 2 } }));
+    names.forEach((name, i) => ledger.execute(registerPlayer(ledger.models, { tournamentId: 'eve', playerId: `p${i + 1}`, name })));
+    ledger.execute(startTournament(ledger.models, { tournamentId: 'eve', seed: 'eve' }));
+    while (driveTables(ledger, { tournamentId: 'eve', seed: 'eve', renegeChance: 0, now: () => '2026-01-01T20:00:00.000Z' }) > 0);
+  });
+  afterAll(() => evening.remove());
+
+  it('counts each player by the seat they sat, under their player id, and shows it on their page', async () => {
+    const models = evening.ledger.models;
+    expect(models.tournaments.eve!.model.status).toBe('finished');
+    const stats = tournamentStatsSchema.parse(statsOfTournament(models, 'eve'));
+    expect(stats.stats.teams).toEqual([]);
+    // Counted from the games' records, by the name on each seat.
+    const counted = new Map<string, { hands: number; bid: number; taken: number; nilsBid: number; nilsMade: number }>();
+    for (const game of Object.values(models.games)) {
+      const res = await createApp({ ledger: evening.ledger }).app.request(`/games/${game.gameId}/record`);
+      const record = (await res.json()) as { seats: Record<Seat, string>; hands: RecordHand[] };
+      const deck = deckFor(readHeader(record).rules.options);
+      for (const hand of record.hands) {
+        if (hand.misdeal) continue;
+        const taken = hand.plays ? replayPlays(deck, hand.dealer, hand.plays.map((t) => t.map((c) => parseCard(c)!))).taken : hand.tricks!;
+        for (const seat of SEATS) {
+          const line = counted.get(record.seats[seat]) ?? { hands: 0, bid: 0, taken: 0, nilsBid: 0, nilsMade: 0 };
+          const bid = hand.bids![seat]!;
+          line.hands++;
+          line.bid += typeof bid === 'number' ? bid : 0;
+          line.taken += taken[seat];
+          if (bid === 'nil') line.nilsBid++;
+          if (bid === 'nil' && taken[seat] === 0) line.nilsMade++;
+          counted.set(record.seats[seat], line);
+        }
+      }
+    }
+    expect(stats.stats.players.map((p) => p.name)).toEqual(names);
+    for (const [i, player] of stats.stats.players.entries()) {
+      expect(player.playerId).toBe(`p${i + 1}`);
+      expect(player.teamId).toBeUndefined();
+      const { hands, bid, taken, nilsBid, nilsMade } = player;
+      expect({ hands, bid, taken, nilsBid, nilsMade }, player.name).toEqual(counted.get(player.name));
+    }
+    const page = await (await createApp({ ledger: evening.ledger }).app.request('/tournaments/eve/players/p1')).text();
+    expect(page).toContain('Your statistics');
+    expect(page).toContain(`<dt>Hands played</dt><dd>${stats.stats.players[0]!.hands}</dd>`);
   });
 });

@@ -19,6 +19,7 @@ import { BRACKET_ID } from '../../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../../views/leaderboard.tsx';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import type { Child } from 'hono/jsx';
+import { statsOfTournament } from '../../events/tournament-stats.ts';
 import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../../views/progressive-panels.tsx';
 import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
@@ -155,7 +156,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
       return html(
         <Layout title={tournament.name} live={live}>
           <div id="tournament-home">
-            <TournamentHome tournament={tournament} />
+            <TournamentHome tournament={tournament} stats={statsOfTournament(models, tournament.tournamentId)} />
           </div>
         </Layout>,
       );
