@@ -20,6 +20,7 @@ import { LEADERBOARD_ID } from '../../views/leaderboard.tsx';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import type { Child } from 'hono/jsx';
 import { statsOfTournament } from '../../events/tournament-stats.ts';
+import { HIGHLIGHTS_ID, HighlightsPanel } from '../../views/stats.tsx';
 import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../../views/progressive-panels.tsx';
 import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
@@ -99,6 +100,9 @@ function streamUrl(view: LiveView, models: ReadModels, tournamentId?: string): s
   }
 }
 
+/** The venue screen's own script: the highlights panel's turn. */
+const SCREEN_SCRIPTS = ['/static/screen-highlights.js'];
+
 /** The whole page for a view, or null when what it shows does not exist. */
 export function renderLivePage(view: LiveView, models: ReadModels): string | null {
   if (view.kind === 'home') {
@@ -116,7 +120,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
     const tournament = pinned ? tournamentById(models, pinned)?.model : undefined;
     if (!pinned || !tournament) return null;
     return html(
-      <Layout title={`${tournament.name} · screen`} screen live={{ url: streamUrl(view, models) }}>
+      <Layout title={`${tournament.name} · screen`} screen live={{ url: streamUrl(view, models) }} scripts={SCREEN_SCRIPTS}>
         <ScreenPin tournamentId={pinned} />
         {screenOf(models, tournament)}
       </Layout>,
@@ -148,7 +152,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
   switch (view.kind) {
     case 'screen':
       return html(
-        <Layout title={`${tournament.name} · screen`} screen live={live}>
+        <Layout title={`${tournament.name} · screen`} screen live={live} scripts={SCREEN_SCRIPTS}>
           {screenOf(models, tournament)}
         </Layout>,
       );
@@ -194,13 +198,15 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
 /** The venue screen of a tournament, as its page and the pinned `/screen` render it. */
 function screenOf(models: ReadModels, tournament: TournamentModel) {
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
-  if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
-  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
+  const highlights = statsOfTournament(models, tournament.tournamentId)?.highlights ?? [];
+  if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
+  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
 }
 
 /** The live regions of a tournament's venue screen. */
 export function screenPartials(add: (target: string, content: Child) => void, models: ReadModels, tournament: TournamentModel): void {
   add(TICKER_ID, <Ticker tournament={tournament} />);
+  add(HIGHLIGHTS_ID, <HighlightsPanel highlights={statsOfTournament(models, tournament.tournamentId)?.highlights ?? []} />);
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
   if (view) {
     add(WHERE_TO_SIT_ID, <WhereToSit view={view} />);
