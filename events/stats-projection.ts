@@ -84,11 +84,15 @@ export interface GameStats {
   /** The team (or, in a progressive evening, the partnership) on each side, and who sat where. */
   teamIds: Record<Team, string>;
   seatNames: Partial<Record<Seat, string>>;
+  /** Rows of the game counted so far, misdeals included. */
+  hands: number;
   misdeals: number;
   teams: Record<Team, TeamStatLine>;
   /** Each seat's hands; a seat with nobody named on it is not kept. */
   seats: Partial<Record<Seat, SeatStatLine>>;
   highlights: GameHighlight[];
+  /** The most points each side has trailed by after a hand (or at the start of a game picked up from paper). */
+  behind: Record<Team, number>;
   comeback: GameComeback | null;
 }
 
@@ -120,71 +124,101 @@ export const BIG_SET_FROM = 10;
 
 /** The game's statistics from its scored hands and their rulings, as the game's record holds them. */
 export function gameStats(game: GameModel): GameStats {
-  const options = game.scoring?.rules.options ?? resolveRules(game.rules).options;
-  const teams: Record<Team, TeamStatLine> = { NS: emptyTeamLine(), EW: emptyTeamLine() };
-  const seats: Partial<Record<Seat, SeatStatLine>> = {};
-  for (const seat of SEATS) if (game.seats[seat] !== undefined) seats[seat] = emptySeatLine();
-  const highlights: GameHighlight[] = [];
-  let misdeals = 0;
-  let worst: Record<Team, number> = { NS: 0, EW: 0 };
-  if (game.start) worst = { NS: game.start.EW.score - game.start.NS.score, EW: game.start.NS.score - game.start.EW.score };
+  const stats: GameStats = {
+    matchId: game.matchId,
+    number: game.number,
+    teamIds: { ...game.teams },
+    seatNames: { ...game.seats },
+    hands: 0,
+    misdeals: 0,
+    teams: { NS: emptyTeamLine(), EW: emptyTeamLine() },
+    seats: {},
+    highlights: [],
+    behind: game.start ? { NS: game.start.EW.score - game.start.NS.score, EW: game.start.NS.score - game.start.EW.score } : { NS: 0, EW: 0 },
+    comeback: null,
+  };
+  for (const seat of SEATS) if (game.seats[seat] !== undefined) stats.seats[seat] = emptySeatLine();
+  const options = optionsOf(game);
+  for (let i = 0; i < game.rows.length; i++) countHand(stats, game, i, options);
+  return settleComeback(stats, game);
+}
 
-  game.rows.forEach((row, i) => {
-    if (row.misdeal) misdeals++;
-    if (row.misdeal || !row.bids || !row.outcome) return;
-    const bids = {} as Record<Seat, Bid>;
-    for (const seat of SEATS) bids[seat] = parseBid(row.bids[seat])!;
-    const tricks = row.tricks ?? null;
-    for (const seat of SEATS) {
-      const line = seats[seat];
-      if (line) {
-        line.hands++;
-        countSeat(line, bids[seat], tricks?.[seat] ?? 0, tricks !== null);
-      }
-      countSeat(teams[teamOf(seat)], bids[seat], tricks?.[seat] ?? 0, tricks !== null);
-    }
-    for (const team of TEAMS) {
-      const line = teams[team];
-      const outcome = row.outcome[team];
-      const [a, b] = seatsOf(team);
-      const taken = tricks ? tricks[a] + tricks[b] : 0;
+/**
+ * The game's statistics after a change: a hand closed on top of those counted is added on its
+ * own (the hands before it are as they were); anything else (a ruling, a withdrawal, an undo, a
+ * time call) may have changed any hand, and the game is counted again.
+ */
+export function gameStatsAfter(stats: GameStats | undefined, game: GameModel, handClosed: boolean): GameStats {
+  if (!stats || !handClosed || stats.hands !== game.rows.length - 1) return gameStats(game);
+  countHand(stats, game, stats.hands, optionsOf(game));
+  return settleComeback(stats, game);
+}
+
+function optionsOf(game: GameModel): RuleOptions {
+  return game.scoring?.rules.options ?? resolveRules(game.rules).options;
+}
+
+/** Counts hand `i` of the game (its row and its record) into the game's statistics. */
+function countHand(stats: GameStats, game: GameModel, i: number, options: RuleOptions): void {
+  const row = game.rows[i]!;
+  stats.hands++;
+  if (row.misdeal) stats.misdeals++;
+  if (row.misdeal || !row.bids || !row.outcome) return;
+  const { teams, seats, highlights, behind } = stats;
+  const bids = {} as Record<Seat, Bid>;
+  for (const seat of SEATS) bids[seat] = parseBid(row.bids[seat])!;
+  const tricks = row.tricks ?? null;
+  for (const seat of SEATS) {
+    const line = seats[seat];
+    if (line) {
       line.hands++;
-      if (outcome.set) line.contractsSet++;
-      else line.contractsMade++;
-      line.bags += outcome.bags;
-      line.bagPenalties += outcome.bagPenalties;
-      const points = row[team].points;
-      if (line.bestHand === null || points > line.bestHand) line.bestHand = points;
-      if (taken === 13) {
-        line.bostons++;
-        highlights.push({ kind: 'boston', team, hand: row.number, position: row.position });
-      }
-      const contract = contractOf(bids[a]) + contractOf(bids[b]);
-      const doubleNil = isNilBid(bids[a]) && isNilBid(bids[b]);
-      if (bigBid(options, contract, doubleNil) && !outcome.set && tricks !== null) {
-        const big = options.bigBid!;
-        const worth = Math.max(big.madeFloor, 10 * big.from) + big.madeBonus;
-        highlights.push({ kind: 'big-bid-made', team, contract, worth, hand: row.number, position: row.position });
-      }
-      if (contract >= BIG_SET_FROM && outcome.set) highlights.push({ kind: 'big-bid-set', team, contract, hand: row.number, position: row.position });
-      // Who is behind by how much after this hand, before the judges' corrections of the game's total.
-      worst[team] = Math.max(worst[team], row[otherTeam(team)].score - row[team].score);
+      countSeat(line, bids[seat], tricks?.[seat] ?? 0, tricks !== null);
     }
-    for (const seat of SEATS) {
-      if (bids[seat].kind === 'blind-nil' && tricks !== null && tricks[seat] === 0) {
-        highlights.push({ kind: 'blind-nil-made', team: teamOf(seat), seat, hand: row.number, position: row.position });
-      }
+    countSeat(teams[teamOf(seat)], bids[seat], tricks?.[seat] ?? 0, tricks !== null);
+  }
+  for (const team of TEAMS) {
+    const line = teams[team];
+    const outcome = row.outcome[team];
+    const [a, b] = seatsOf(team);
+    const taken = tricks ? tricks[a] + tricks[b] : 0;
+    line.hands++;
+    if (outcome.set) line.contractsSet++;
+    else line.contractsMade++;
+    line.bags += outcome.bags;
+    line.bagPenalties += outcome.bagPenalties;
+    const points = row[team].points;
+    if (line.bestHand === null || points > line.bestHand) line.bestHand = points;
+    if (taken === 13) {
+      line.bostons++;
+      highlights.push({ kind: 'boston', team, hand: row.number, position: row.position });
     }
-    for (const claim of game.hands[i]?.reneges ?? []) {
-      const line = teams[teamOf(claim.seat)];
-      line.renegesClaimed++;
-      if (claim.upheld) line.renegesUpheld++;
+    const contract = contractOf(bids[a]) + contractOf(bids[b]);
+    const doubleNil = isNilBid(bids[a]) && isNilBid(bids[b]);
+    if (bigBid(options, contract, doubleNil) && !outcome.set && tricks !== null) {
+      const big = options.bigBid!;
+      const worth = Math.max(big.madeFloor, 10 * big.from) + big.madeBonus;
+      highlights.push({ kind: 'big-bid-made', team, contract, worth, hand: row.number, position: row.position });
     }
-  });
+    if (contract >= BIG_SET_FROM && outcome.set) highlights.push({ kind: 'big-bid-set', team, contract, hand: row.number, position: row.position });
+    // How far behind each team has been after a hand, before the judges' corrections of the game's total.
+    behind[team] = Math.max(behind[team], row[otherTeam(team)].score - row[team].score);
+  }
+  for (const seat of SEATS) {
+    if (bids[seat].kind === 'blind-nil' && tricks !== null && tricks[seat] === 0) {
+      highlights.push({ kind: 'blind-nil-made', team: teamOf(seat), seat, hand: row.number, position: row.position });
+    }
+  }
+  for (const claim of game.hands[i]?.reneges ?? []) {
+    const line = teams[teamOf(claim.seat)];
+    line.renegesClaimed++;
+    if (claim.upheld) line.renegesUpheld++;
+  }
+}
 
+function settleComeback(stats: GameStats, game: GameModel): GameStats {
   const last = game.rows[game.rows.length - 1];
-  const comeback = game.winner && last ? { team: game.winner, behind: worst[game.winner], hand: last.number, position: last.position } : null;
-  return { matchId: game.matchId, number: game.number, teamIds: { ...game.teams }, seatNames: { ...game.seats }, misdeals, teams, seats, highlights, comeback };
+  stats.comeback = game.winner && last ? { team: game.winner, behind: stats.behind[game.winner], hand: last.number, position: last.position } : null;
+  return stats;
 }
 
 /** A seat's bid and tricks, into its own line or its team's (hands are counted by the caller, once a hand). */
