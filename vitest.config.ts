@@ -21,7 +21,7 @@ export const SHARED_THREAD_SUITES = [
   'routes-seating', 'routes-table-matches', 'routes-team-page', 'rule-options-doc', 'rulebook-examples',
   'schemas', 'scoring', 'screen-address', 'screen-pin', 'seeding', 'simulate', 'snapshot-binding',
   'sqlite-group-commit', 'storage-faults', 'tournament-clock', 'tournament-corrections',
-  'tournament-formats', 'tournament-registration', 'trick.property', 'views',
+  'tournament-formats', 'tournament-registration', 'tournament-stats', 'trick.property', 'views',
 ];
 const shared = SHARED_THREAD_SUITES.flatMap((name) => [`test/${name}.test.ts`, `test/${name}.test.tsx`]);
 /** Suites that drive chromium: they connect to one started for the run (test/fixtures/shared-chromium.ts). */

@@ -6,11 +6,11 @@
 import { type Seat, type Team, SEATS, cardName, parseCard } from '../engine/cards.ts';
 import { biddingOrder, parseBid } from '../engine/bid.ts';
 import { deckFor } from '../engine/deck.ts';
-import { nextDealer } from '../engine/game.ts';
+import { type GameState, nextDealer } from '../engine/game.ts';
 import { dealFromSeed } from '../engine/random.ts';
 import { type HandResult, RecordError, RECORD_FORMAT, readHeader, scoreNextHand, startRecordGame } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
-import { isSixFour } from '../engine/scoring.ts';
+import { type TeamHandScore, isSixFour } from '../engine/scoring.ts';
 import { PlayError, replayPlays } from '../engine/trick.ts';
 import type {
   BidMade,
@@ -26,7 +26,7 @@ import type {
   TimeCalled,
   TricksRecorded,
 } from './domain-events.ts';
-import type { GameModel, HandInProgress, HandRow, RecentEntry, RecordHand } from './read-models.ts';
+import type { GameModel, HandInProgress, HandOutcome, HandRow, RecentEntry, RecordHand } from './read-models.ts';
 
 /** The game's events as the projection sees them, with the time each was appended. */
 export type GameEvent = GameEventBody & { readonly at: string };
@@ -311,7 +311,7 @@ function rescore(game: GameModel): boolean {
     header.hands.forEach((raw, i) => {
       const next = scoreNextHand(header, state, raw, i + 1, { shapeChecked: true });
       state = next.state;
-      rows.push(rowOf(game, i, next.result, next.tricks));
+      rows.push(rowOf(game, i, next.result, next.tricks, next.state));
     });
     game.rows = rows;
     game.scoring = state;
@@ -325,7 +325,7 @@ function scoreLastHand(game: GameModel): boolean {
   return scoring(game, () => {
     const next = scoreNextHand({ rules: game.scoring!.rules, timeCalled: game.timeCalled }, game.scoring!, game.hands[i], i + 1, { shapeChecked: true });
     game.scoring = next.state;
-    game.rows.push(rowOf(game, i, next.result, next.tricks));
+    game.rows.push(rowOf(game, i, next.result, next.tricks, next.state));
   });
 }
 
@@ -350,8 +350,9 @@ function scoring(game: GameModel, step: () => void): boolean {
   return true;
 }
 
-function rowOf(game: GameModel, i: number, line: HandResult, tricks: Readonly<Record<Seat, number>> | null): HandRow {
+function rowOf(game: GameModel, i: number, line: HandResult, tricks: Readonly<Record<Seat, number>> | null, after: GameState): HandRow {
   const hand = game.hands[i]!;
+  const scored = hand.misdeal ? null : after.last;
   const previous = game.rows[i - 1];
   const dealer = hand.dealer ?? previous?.dealer ?? game.dealer;
   return {
@@ -365,8 +366,13 @@ function rowOf(game: GameModel, i: number, line: HandResult, tricks: Readonly<Re
     EW: line.EW,
     reneges: line.reneges,
     illegalLeads: line.illegalLeads,
+    ...(scored ? { outcome: { NS: outcomeOf(after, scored.teams.NS), EW: outcomeOf(after, scored.teams.EW) } } : {}),
     position: game.handPositions[i]!,
   };
+}
+
+function outcomeOf(after: GameState, team: TeamHandScore): HandOutcome {
+  return { set: team.set, bags: after.rules.options.bagsCounted ? team.overtricks : 0, bagPenalties: team.bagPenalties };
 }
 
 /** The game's totals from the engine's state, with judges' corrections on top. */

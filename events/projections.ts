@@ -4,7 +4,9 @@
  * applying an event twice changes nothing.
  */
 import { type GameEvent, evolveGame, startGame } from './game-projection.ts';
+import { canKeyReadModel, own } from './lookup.ts';
 import type { GameModel, TournamentModel } from './read-models.ts';
+import { gameStatsAfter } from './stats-projection.ts';
 import { type TournamentEvent, type TournamentState, evolveTournament, gameChanged, startTournament } from './tournament-projection.ts';
 
 /** An event as the projections read it. */
@@ -93,7 +95,7 @@ export function applyEvent(models: ReadModels, event: ProjectedEvent): Change {
     if (game) {
       const scored = evolveGame(game, event as unknown as GameEvent, event.position);
       change.games.push(game.gameId);
-      if (scored) touchTournament(models, game, event.position, change);
+      if (scored) touchTournament(models, game, event.position, change, HAND_CLOSERS.has(event.type));
     }
     if (!GAME_TYPES.has(event.type)) applyTournamentEvent(models, event, payload, change);
     return change;
@@ -121,11 +123,16 @@ function tournamentOfMatch(models: ReadModels, matchId: string | undefined): Tou
   return Object.values(models.tournaments).find((t) => t.matchInfo[matchId] !== undefined);
 }
 
-function touchTournament(models: ReadModels, game: GameModel, position: number, change: Change): void {
+/** Entries that close a hand on top of the hands scored before it (anything else may change any hand). */
+const HAND_CLOSERS = new Set(['CardPlayed', 'TricksRecorded', 'BidMade', 'MisdealCalled']);
+
+function touchTournament(models: ReadModels, game: GameModel, position: number, change: Change, handClosed = false): void {
   if (!game.tournamentId) return;
   const tournament = models.tournaments[game.tournamentId];
   if (!tournament) return;
   gameChanged(tournament, game, position, models.games);
+  // Every change that reaches here scored the game again (or started it): its statistics follow.
+  if (canKeyReadModel(game.gameId)) tournament.gameStats[game.gameId] = gameStatsAfter(own(tournament.gameStats, game.gameId), game, handClosed);
   change.tournaments.push(game.tournamentId);
 }
 

@@ -23,8 +23,20 @@ export interface HandRow {
   EW: TeamTotals;
   reneges: { seat: Seat; trick: number }[];
   illegalLeads: { seat: Seat; trick: number }[];
+  /** How the scorer settled each team's side of the hand (absent for a misdeal): what the statistics count. */
+  outcome?: Record<Team, HandOutcome>;
   /** Ledger position of the event that completed the hand. */
   position: number;
+}
+
+/** One team's side of a scored hand, as the engine's scorer settled it. */
+export interface HandOutcome {
+  /** The team bid a contract and did not make it, after any renege ruling (a double nil is never set). */
+  set: boolean;
+  /** Overtricks added to the team's bag count (0 where the rules count no bags). */
+  bags: number;
+  /** Times the bag penalty was paid in this hand. */
+  bagPenalties: number;
 }
 
 export interface HandInProgress {

@@ -64,6 +64,7 @@ import {
   waiting,
   waitlisted,
 } from './registration-projection.ts';
+import type { GameStats } from './stats-projection.ts';
 
 export type TournamentEvent =
   | { type: 'TournamentCreated'; payload: TournamentCreated }
@@ -133,6 +134,8 @@ export interface TournamentState {
   screenPinnedAt?: number;
   /** Sign-up, the waitlist, fees paid, check-in codes' seeds and who checked in. */
   registration: RegistrationState;
+  /** Each game's part in the statistics, as last scored (stats-projection.ts). */
+  gameStats: Record<string, GameStats>;
 }
 
 /** A new tournament from its first event. */
@@ -163,6 +166,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
     decided: {},
     tally: {},
     registration: emptyRegistration(),
+    gameStats: {},
   };
 }
 
@@ -617,6 +621,7 @@ function fillDefaults(state: TournamentState): void {
   state.decided ??= {};
   state.tally ??= {};
   state.registration ??= emptyRegistration();
+  state.gameStats ??= {};
 }
 
 const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };

@@ -503,9 +503,10 @@ describe('ScoreChart', () => {
 describe('Screen', () => {
   const html = render(<Screen tournament={tournament} liveGames={[game]} teamNames={teamNames} gamesToWin={2} now={now} />);
 
-  it('holds the three rotating panels with every live region under its id', () => {
-    expect(html.match(/<section class="panel panel--/g)).toHaveLength(3);
-    for (const target of ['leaderboard', 'bracket', 'live-tables', 'ticker']) {
+  it('holds the three rotating panels and the highlights, with every live region under its id', () => {
+    expect(html.match(/<section class="panel panel--/g)).toHaveLength(4);
+    expect(html).toContain('<section class="panel panel--highlights" aria-label="Highlights" data-tournament="');
+    for (const target of ['leaderboard', 'bracket', 'live-tables', 'ticker', 'highlights']) {
       expect(attrValues(html, 'id')).toContain(target);
     }
     expect(attrValues(html, 'data-game')).toEqual([game.gameId]);

@@ -58,6 +58,9 @@ export function AsOfPage({ tournamentId, tournament, position, at, head, gamesTo
           <li>
             <a href={`${links.home}/standings.csv?position=${position}`}>Standings as CSV</a>
           </li>
+          <li>
+            <a href={`${links.home}/stats.csv?position=${position}`}>Statistics as CSV</a>
+          </li>
         </ul>
       </nav>
 

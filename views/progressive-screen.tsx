@@ -5,7 +5,8 @@
  */
 import type { GameModel, TournamentModel } from '../events/read-models.ts';
 import { IndividualStandings, type ProgressiveView, WhereToSit, individualColumns } from './progressive-panels.tsx';
-import { LiveTables, Ticker } from './screen.tsx';
+import { HighlightsTurn, LiveTables, Ticker } from './screen.tsx';
+import type { Highlight } from '../events/stats-schema.ts';
 
 export interface ProgressiveScreenProps {
   tournament: TournamentModel;
@@ -13,10 +14,11 @@ export interface ProgressiveScreenProps {
   liveGames: GameModel[];
   teamNames: Readonly<Record<string, string>>;
   now?: Date;
+  highlights?: readonly Highlight[];
 }
 
 /** The whole venue screen of a progressive evening. */
-export function ProgressiveScreen({ tournament, view, liveGames, teamNames, now }: ProgressiveScreenProps) {
+export function ProgressiveScreen({ tournament, view, liveGames, teamNames, now, highlights }: ProgressiveScreenProps) {
   return (
     <div class="screen-frame screen--progressive">
       <header class="screen-header">
@@ -33,11 +35,13 @@ export function ProgressiveScreen({ tournament, view, liveGames, teamNames, now 
         <section class="panel panel--tables" aria-label="Live tables">
           <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} />
         </section>
+        <HighlightsTurn tournamentId={tournament.tournamentId} highlights={highlights ?? []} />
       </div>
       <ol class="panel-dots" aria-hidden="true">
         <li>Where to sit</li>
         <li>Standings</li>
         <li>Live tables</li>
+        <li class="panel-dot--highlights">Highlights</li>
       </ol>
     </div>
   );

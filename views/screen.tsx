@@ -17,7 +17,9 @@ import { Bracket, type RoundDraws, type SlotSources } from './bracket.tsx';
 import { CardFace } from './card-face.tsx';
 import { Leaderboard } from './leaderboard.tsx';
 import { Clock, clockOfGame } from './match-clock.tsx';
+import { HighlightsPanel } from './stats.tsx';
 import { record } from './team-standing.ts';
+import type { Highlight } from '../events/stats-schema.ts';
 
 export const TICKER_ID = 'ticker';
 /**
@@ -50,6 +52,8 @@ export interface ScreenProps {
   drawn?: RoundDraws;
   /** The moment match clocks count from; the render time when not given. */
   now?: Date;
+  /** What happened so far worth telling the room (events/tournament-stats.ts), oldest first. */
+  highlights?: readonly Highlight[];
 }
 
 /** The screen's size class by the number of teams: the fewer, the larger everything is drawn. */
@@ -65,7 +69,7 @@ export function screenColumns(tournament: Pick<TournamentModel, 'teams'>): numbe
 }
 
 /** The whole venue screen: header with the results ticker, then the three rotating panels. */
-export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, drawn, now }: ScreenProps) {
+export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, drawn, now, highlights }: ScreenProps) {
   return (
     <div class={`screen-frame screen--size-${screenSize(tournament)}`}>
       <header class="screen-header">
@@ -82,14 +86,28 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
         <section class="panel panel--tables" aria-label="Live tables">
           <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} gamesToWin={gamesToWin} />
         </section>
+        <HighlightsTurn tournamentId={tournament.tournamentId} highlights={highlights ?? []} />
       </div>
       {/* Which panel is up: the dots run on the same clock as the panels. */}
       <ol class="panel-dots" aria-hidden="true">
         <li>Standings</li>
         <li>Bracket</li>
         <li>Live tables</li>
+        <li class="panel-dot--highlights">Highlights</li>
       </ol>
     </div>
+  );
+}
+
+/**
+ * The highlights panel. It has no turn of its own in the CSS rotation: screen-highlights.js gives
+ * it one, between two rounds of the others, only when something happened since it last showed.
+ */
+export function HighlightsTurn({ tournamentId, highlights }: { tournamentId: string; highlights: readonly Highlight[] }) {
+  return (
+    <section class="panel panel--highlights" aria-label="Highlights" data-tournament={tournamentId}>
+      <HighlightsPanel highlights={highlights} />
+    </section>
   );
 }
 

@@ -7,6 +7,8 @@
  */
 import { type Seat, SEATS } from '../engine/cards.ts';
 import type { GameModel, MatchModel, TeamRow } from '../events/read-models.ts';
+import type { PlayerStats, TeamStats } from '../events/stats-schema.ts';
+import { tournamentStats } from '../events/tournament-stats.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { bracketDraws, bracketSources } from './bracket.tsx';
 import { rankTeams } from './leaderboard.tsx';
@@ -74,6 +76,8 @@ export interface TeamPageModel {
   };
   /** The team's decided matches, oldest first. */
   results: { label: string; opponent: string; outcome: 'won' | 'lost' | 'bye' | 'forfeit-won' | 'forfeit-lost'; games: string | null }[];
+  /** What the record says about the team's hands, and each of its players'. */
+  stats: { team: TeamStats; players: PlayerStats[] } | null;
 }
 
 const OPEN: ReadonlySet<MatchModel['status']> = new Set(['waiting', 'ready', 'live']);
@@ -105,9 +109,13 @@ export function teamPageModel(state: TournamentState, games: Readonly<Record<str
     const count = m.status === 'done' && (gamesToWin > 1 || m.games.length > 1) ? record(m.gamesWon[slot], m.gamesWon[1 - slot]!) : null;
     results.push({ label: matchTitle(m, numbers), opponent: other === null ? '' : nameOf(other), outcome, games: count });
   }
+  const counted = tournamentStats(state, 0).stats;
+  const teamStats = counted.teams.find((t) => t.teamId === teamId);
+  const stats = teamStats ? { team: teamStats, players: counted.players.filter((p) => p.teamId === teamId) } : null;
   return {
     tournamentId: tournament.tournamentId,
     tournamentName: tournament.name,
+    stats,
     teamId,
     name: team.name,
     players: team.players,
@@ -251,6 +259,8 @@ export interface PlayerPageModel {
   roundsInEvent: number;
   /** Each round the player has had: where, with whom, and the score once the round is over. */
   rounds: { round: number; where: string; score: number | null }[];
+  /** What the record says about the player's hands. */
+  stats: PlayerStats | null;
 }
 
 /** A player's page in a progressive evening, or null when the tournament holds no such player. */
@@ -311,6 +321,7 @@ export function playerPageModel(state: TournamentState, games: Readonly<Record<s
   return {
     tournamentId: state.model.tournamentId,
     tournamentName: state.model.name,
+    stats: tournamentStats(state, 0).stats.players.find((x) => x.playerId === playerId) ?? null,
     playerId,
     name: player.name,
     next,

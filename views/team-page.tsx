@@ -4,6 +4,7 @@
  * match it is playing, and how it stands. The page and its stream render the same component.
  */
 import type { PlayerPageModel, TeamPageModel } from './team-page-model.ts';
+import { PlayerStatsFacts, TeamStatsFacts } from './stats.tsx';
 import { ordinal } from './team-standing.ts';
 
 export const TEAM_STATUS_ID = 'team-status';
@@ -101,6 +102,7 @@ export function TeamStatus({ model }: { model: TeamPageModel }) {
           </ol>
         ) : null}
       </section>
+      {model.stats ? <TeamStatsFacts team={model.stats.team} players={model.stats.players} /> : null}
     </section>
   );
 }
@@ -160,6 +162,7 @@ export function PlayerStatus({ model }: { model: PlayerPageModel }) {
           </ol>
         ) : null}
       </section>
+      {model.stats ? <PlayerStatsFacts player={model.stats} /> : null}
     </section>
   );
 }

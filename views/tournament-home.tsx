@@ -3,6 +3,8 @@
  */
 import type { FormatId } from '../events/domain-events.ts';
 import type { TournamentModel } from '../events/read-models.ts';
+import type { TournamentStatsPayload } from '../events/stats-schema.ts';
+import { TournamentStatsSection } from './stats.tsx';
 
 /** Each format's name as the room knows it. */
 export const FORMAT_NAMES: Record<FormatId, string> = {
@@ -35,10 +37,12 @@ export function tournamentLinks(tournamentId: string) {
 
 export interface TournamentHomeProps {
   tournament: TournamentModel;
+  /** The statistics section, once a game has been started. */
+  stats?: TournamentStatsPayload | undefined;
 }
 
 /** Name, format and status of a tournament, with links to its leaderboard, bracket, screen and live tables. */
-export function TournamentHome({ tournament }: TournamentHomeProps) {
+export function TournamentHome({ tournament, stats }: TournamentHomeProps) {
   const links = tournamentLinks(tournament.tournamentId);
   const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
   const one = (id: string) => names.get(id) ?? id;
@@ -136,6 +140,8 @@ export function TournamentHome({ tournament }: TournamentHomeProps) {
           </ol>
         </section>
       ) : null}
+
+      {stats && stats.stats.totals.games > 0 ? <TournamentStatsSection stats={stats} /> : null}
     </article>
   );
 }

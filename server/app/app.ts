@@ -75,6 +75,7 @@ const STATIC: Record<string, { type: string; path: string }> = {
   'live-status.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'live-status.js') },
   'outbox.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'outbox.js') },
   'judge.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'judge.js') },
+  'screen-highlights.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'screen-highlights.js') },
   'htmx.min.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'htmx.min.js') },
   'hx-sse.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'ext', 'hx-sse.js') },
 };

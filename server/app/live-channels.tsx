@@ -5,6 +5,7 @@
  * only the regions that changed are sent.
  */
 import type { Child } from 'hono/jsx';
+import { statsOfTournament } from '../../events/tournament-stats.ts';
 import type { Change, ReadModels } from '../../events/projections.ts';
 import { Bracket, BRACKET_ID } from '../../views/bracket.tsx';
 import { LEADERBOARD_ID, Leaderboard } from '../../views/leaderboard.tsx';
@@ -117,7 +118,7 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
       add(
         'tournament-home',
         <div id="tournament-home">
-          <TournamentHome tournament={tournament} />
+          <TournamentHome tournament={tournament} stats={statsOfTournament(models, tournament.tournamentId)} />
         </div>,
       );
       break;

@@ -19,6 +19,8 @@ import { BRACKET_ID } from '../../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../../views/leaderboard.tsx';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import type { Child } from 'hono/jsx';
+import { statsOfTournament } from '../../events/tournament-stats.ts';
+import { HIGHLIGHTS_ID, HighlightsPanel } from '../../views/stats.tsx';
 import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../../views/progressive-panels.tsx';
 import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
@@ -98,6 +100,8 @@ export interface PageContext {
   origin: string;
   now: string;
 }
+/** The venue screen's own script: the highlights panel's turn. */
+const SCREEN_SCRIPTS = ['/static/screen-highlights.js'];
 
 /** The whole page for a view, or null when what it shows does not exist. */
 export function renderLivePage(view: LiveView, models: ReadModels, context?: PageContext): string | null {
@@ -116,7 +120,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
     const tournament = pinned ? tournamentById(models, pinned)?.model : undefined;
     if (!pinned || !tournament) return null;
     return html(
-      <Layout title={`${tournament.name} · screen`} screen live={{ url: streamUrl(view, models) }}>
+      <Layout title={`${tournament.name} · screen`} screen live={{ url: streamUrl(view, models) }} scripts={SCREEN_SCRIPTS}>
         <ScreenPin tournamentId={pinned} />
         {screenOf(models, tournament)}
         {signUpCardOf(models, tournament, context)}
@@ -149,7 +153,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
   switch (view.kind) {
     case 'screen':
       return html(
-        <Layout title={`${tournament.name} · screen`} screen live={live}>
+        <Layout title={`${tournament.name} · screen`} screen live={live} scripts={SCREEN_SCRIPTS}>
           {screenOf(models, tournament)}
           {signUpCardOf(models, tournament, context)}
         </Layout>,
@@ -159,7 +163,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
         <Layout title={tournament.name} live={live}>
           {signUpLinkOf(models, tournament, context)}
           <div id="tournament-home">
-            <TournamentHome tournament={tournament} />
+            <TournamentHome tournament={tournament} stats={statsOfTournament(models, tournament.tournamentId)} />
           </div>
         </Layout>,
       );
@@ -197,8 +201,9 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
 /** The venue screen of a tournament, as its page and the pinned `/screen` render it. */
 function screenOf(models: ReadModels, tournament: TournamentModel) {
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
-  if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
-  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
+  const highlights = statsOfTournament(models, tournament.tournamentId)?.highlights ?? [];
+  if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
+  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
 }
 
 /** The sign-up link and its QR code while the tournament takes sign-ups; nothing otherwise. */
@@ -222,6 +227,7 @@ function signUpLinkOf(models: ReadModels, tournament: TournamentModel, context: 
 /** The live regions of a tournament's venue screen. */
 export function screenPartials(add: (target: string, content: Child) => void, models: ReadModels, tournament: TournamentModel): void {
   add(TICKER_ID, <Ticker tournament={tournament} />);
+  add(HIGHLIGHTS_ID, <HighlightsPanel highlights={statsOfTournament(models, tournament.tournamentId)?.highlights ?? []} />);
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
   if (view) {
     add(WHERE_TO_SIT_ID, <WhereToSit view={view} />);

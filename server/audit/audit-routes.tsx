@@ -13,6 +13,9 @@ import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { BusyError, type ExportTarget, type HeavyReadGate, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';
 import type { PastView } from './past-views.tsx';
 import { standingsCsv } from './standings-csv.ts';
+import { statsCsv } from './stats-csv.ts';
+import { tournamentStats } from '../../events/tournament-stats.ts';
+import type { TournamentState } from '../../events/tournament-projection.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
 import { checkedRecordImport } from '../commands/replay-check.ts';
 import { gameStream } from '../../events/streams.ts';
@@ -97,8 +100,13 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     });
   });
 
-  app.get('/tournaments/:tournamentId/standings.csv', async (c) => {
-    const tournamentId = c.req.param('tournamentId');
+  /**
+   * A tournament's CSV file as it stands (built on this thread from the models it holds: a
+   * bracket's worth of rows, whatever the ledger's length), or at a past position or time
+   * (folded and built on the reader's thread).
+   */
+  const csvFile = (name: string, now: (state: TournamentState) => string, past: PastView) => async (c: Context) => {
+    const tournamentId = c.req.param('tournamentId') ?? '';
     const state = tournamentById(ledger.models, tournamentId);
     if (!state) return c.json({ error: `tournament ${tournamentId} does not exist` }, 404);
     const asked = c.req.query('position') !== undefined || c.req.query('at') !== undefined;
@@ -106,20 +114,21 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
       const suffix = asked ? `-at-${position}` : '';
       return c.body(csv, 200, {
         'content-type': 'text/csv; charset=utf-8',
-        'content-disposition': `attachment; filename="${tournamentId.replace(/[^A-Za-z0-9._-]/g, '_')}-standings${suffix}.csv"`,
+        'content-disposition': `attachment; filename="${tournamentId.replace(/[^A-Za-z0-9._-]/g, '_')}-${name}${suffix}.csv"`,
         'x-ledger-position': String(position),
       });
     };
-    // As it stands: the models this thread holds, ranked as the leaderboard ranks them (a
-    // bracket's worth of rows, whatever the ledger's length).
-    if (!asked) return answer(standingsCsv(rankTeams(state.model)), ledger.models.position);
+    if (!asked) return answer(now(state), ledger.models.position);
     return heavy(c, async () => {
-      const past = await askedPosition(c.req.query('position'), c.req.query('at'));
-      if ('error' in past) return c.json({ error: `tournament ${tournamentId}: ${past.error}` }, 400);
-      const { position, body } = await reads.pastView(tournamentId, past.position, { kind: 'standings' });
+      const at = await askedPosition(c.req.query('position'), c.req.query('at'));
+      if ('error' in at) return c.json({ error: `tournament ${tournamentId}: ${at.error}` }, 400);
+      const { position, body } = await reads.pastView(tournamentId, at.position, past);
       return answer(body, position);
     });
-  });
+  };
+  // Ranked as the leaderboard ranks them.
+  app.get('/tournaments/:tournamentId/standings.csv', csvFile('standings', (state) => standingsCsv(rankTeams(state.model)), { kind: 'standings' }));
+  app.get('/tournaments/:tournamentId/stats.csv', csvFile('stats', (state) => statsCsv(tournamentStats(state, ledger.models.position)), { kind: 'stats-csv' }));
 
   app.get('/verify', (c) =>
     heavy(c, async () => {

@@ -14,6 +14,7 @@ import type { Ledger } from '../../events/store/sqlite/ledger.ts';
 import type { PostgresLedger } from '../../events/store/postgres/served-ledger.ts';
 import { pgDigestAgainst } from './pg-heavy-reads.ts';
 import { type ChainCheck, type LedgerReader, createLedgerReader, digestAgainst } from './ledger-reader.ts';
+import type { TournamentStatsPayload } from '../../events/stats-schema.ts';
 import type { ReaderAnswer, ReaderRequest, ReaderSource } from './ledger-reader-worker.ts';
 import { readerWorkerFile } from './reader-worker-file.ts';
 import { EXPORT_SLOT_BYTES, type ExportPage } from './export-pages.ts';
@@ -160,6 +161,8 @@ export interface HeavyReads {
   /** A resource of the read API as the ledger stood at `position`, answered on the reader's thread. */
   pastResource(id: string, params: Readonly<Record<string, string>>, position: number): Promise<ResourceAnswer>;
   positionAt(ms: number): Promise<number>;
+  /** A tournament's statistics as they stood at a past position (null before it was created), folded on the reader's thread. */
+  pastStats(tournamentId: string, position: number): Promise<{ position: number; stats: TournamentStatsPayload | null }>;
   /**
    * The ledger as NDJSON up to `upTo`, a page at a time as the client takes it. Given the
    * server's response, the pages are written into it straight from memory shared with the reader.
@@ -196,6 +199,10 @@ export function createHeavyReads(given: ServedLedger | Ledger, options: { export
     pastView: (tournamentId, position, view) => call<PastAnswer>('pastView', tournamentId, position, view),
     pastResource: (id, params, position) => call<ResourceAnswer>('pastResource', id, params, position),
     positionAt: (ms) => call<number>('positionAt', ms),
+    pastStats: async (tournamentId, position) => {
+      const answer = await call<PastAnswer>('pastView', tournamentId, position, { kind: 'stats' } satisfies PastView);
+      return { position: answer.position, stats: JSON.parse(answer.body) as TournamentStatsPayload | null };
+    },
     exportStream: (upTo, out) => (out ? directExport(call, upTo, out, options.exportSlotBytes ?? EXPORT_SLOT_BYTES) : pagedExport(call, upTo)),
   };
 }

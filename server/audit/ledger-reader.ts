@@ -20,6 +20,8 @@ import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
 import { type ReadModels, emptyModels } from '../../events/projections.ts';
 import type { TournamentModel } from '../../events/read-models.ts';
 import { type ResourceAnswer, answerResource } from '../api/api-registry.ts';
+import type { TournamentStatsPayload } from '../../events/stats-schema.ts';
+import { tournamentStats } from '../../events/tournament-stats.ts';
 
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 const PAGE = 5000;
@@ -38,7 +40,7 @@ export interface PastTournament {
   position: number;
   /** When the event at that position was appended (null at position 0). */
   at: string | null;
-  tournament: { model: TournamentModel; gamesToWin: number } | null;
+  tournament: { model: TournamentModel; gamesToWin: number; stats: TournamentStatsPayload } | null;
 }
 
 export interface LedgerReaderOptions {
@@ -115,7 +117,7 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       return {
         position: models.position,
         at: meta ? String((JSON.parse(meta) as { at?: unknown }).at) : null,
-        tournament: state ? { model: state.model, gamesToWin: state.format.gamesToWin } : null,
+        tournament: state ? { model: state.model, gamesToWin: state.format.gamesToWin, stats: tournamentStats(state, models.position) } : null,
       };
     },
 

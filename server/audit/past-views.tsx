@@ -8,8 +8,9 @@ import { AsOfPage } from '../../views/as-of.tsx';
 import { rankTeams } from '../../views/leaderboard.tsx';
 import type { PastTournament } from './ledger-reader.ts';
 import { standingsCsv } from './standings-csv.ts';
+import { statsCsv } from './stats-csv.ts';
 
-/** What to make of the past tournament: its as-of page (with what the server knows now), or its standings CSV. */
+/** What to make of the past tournament: its as-of page (with what the server knows now), its standings CSV, or its statistics. */
 export type PastView =
   | {
       kind: 'as-of';
@@ -19,7 +20,10 @@ export type PastView =
       gamesToWin: number;
       askedAt?: string;
     }
-  | { kind: 'standings' };
+  | { kind: 'standings' }
+  /** The statistics as CSV, or as the JSON payload of `tournamentStatsSchema` (events/stats-schema.ts). */
+  | { kind: 'stats-csv' }
+  | { kind: 'stats' };
 
 /** The view made, and the position it shows. */
 export interface PastAnswer {
@@ -31,6 +35,8 @@ export function renderPast(tournamentId: string, past: PastTournament, view: Pas
   if (view.kind === 'standings') {
     return { position: past.position, body: standingsCsv(past.tournament ? rankTeams(past.tournament.model) : []) };
   }
+  if (view.kind === 'stats-csv') return { position: past.position, body: statsCsv(past.tournament?.stats ?? null) };
+  if (view.kind === 'stats') return { position: past.position, body: JSON.stringify(past.tournament?.stats ?? null) };
   const page = (
     <AsOfPage
       tournamentId={tournamentId}

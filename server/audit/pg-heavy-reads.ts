@@ -14,6 +14,7 @@ import { foldEvents } from '../../events/store/served-ledger.ts';
 import type { PgEventStore } from '../../events/store/postgres/event-store.ts';
 import { type ReadModels, emptyModels } from '../../events/projections.ts';
 import type { ChainCheck, PastTournament } from './ledger-reader.ts';
+import { tournamentStats } from '../../events/tournament-stats.ts';
 import { type ExportPage, exportPageOf } from './export-pages.ts';
 import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
 import { type ResourceAnswer, answerResource } from '../api/api-registry.ts';
@@ -86,7 +87,7 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
         return {
           position: models.position,
           at: meta ? String((JSON.parse(meta) as { at?: unknown }).at) : null,
-          tournament: state ? { model: state.model, gamesToWin: state.format.gamesToWin } : null,
+          tournament: state ? { model: state.model, gamesToWin: state.format.gamesToWin, stats: tournamentStats(state, models.position) } : null,
         };
       }),
 

@@ -30,7 +30,8 @@ export function standingsCsv(rows: readonly TeamRow[]): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-function csvText(value: string): string {
+/** A text cell: quoted when it must be, and never read by a spreadsheet as a formula. */
+export function csvText(value: string): string {
   // A name a spreadsheet would read as a formula is kept as text.
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
