@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { emptyModels } from '../events/projections.ts';
 import { scoreRecord } from '../engine/record.ts';
+import { statsOfTournament } from '../events/tournament-stats.ts';
 import { createApp } from '../server/app/app.ts';
 import { apiRoutes } from '../server/api/api-routes.ts';
 import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
@@ -72,6 +73,7 @@ async function api(url: string, template: string, init?: RequestInit): Promise<{
 const T = '/api/v1/tournaments/{tournamentId}';
 const G = '/api/v1/games/{gameId}';
 const L = '/api/v1/tournaments';
+const S = '/api/v1/tournaments/{tournamentId}/stats';
 
 describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document naming every resource, its ETag and its refusals', async () => {
@@ -81,7 +83,7 @@ describe('the OpenAPI document', () => {
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
     const paths = document.paths as Record<string, { get: { responses: Record<string, unknown> } }>;
-    expect(Object.keys(paths).sort()).toEqual([G, L, T].sort());
+    expect(Object.keys(paths).sort()).toEqual([G, L, S, T].sort());
     for (const path of Object.values(paths)) expect(Object.keys(path.get.responses).sort()).toEqual(['200', '304', '400', '404', '429']);
   });
 
@@ -140,6 +142,24 @@ describe('the resources', () => {
     expect(progressive.rounds[0]!.tables).toHaveLength(3);
     const seated = progressive.rounds[0]!.tables.flatMap((t) => Object.values(t.seats)).sort();
     expect(seated).toEqual(entrants.players.map((p) => p.playerId).sort());
+  });
+
+  it('gives a tournament’s statistics as the statistics projection folds them, now and as of a position', async () => {
+    const { res, body } = await api('/api/v1/tournaments/t1/stats', S);
+    expect(res.status).toBe(200);
+    expect(body).toEqual(JSON.parse(JSON.stringify(statsOfTournament(fixture.ledger.models, 't1'))));
+    const teams = (body!.stats as { teams: { teamId: string; hands: number }[] }).teams;
+    expect(teams.map((t) => t.teamId).sort()).toEqual(['team1', 'team2', 'team3', 'team4']);
+    expect(teams.some((t) => t.hands > 0)).toBe(true);
+    const early = await api('/api/v1/tournaments/t1/stats?asOf=30', S);
+    expect(early.body!.position).toBe(30);
+    const earlyHands = (early.body!.stats as { teams: { hands: number }[] }).teams.reduce((n, t) => n + t.hands, 0);
+    expect(earlyHands).toBeLessThan(teams.reduce((n, t) => n + t.hands, 0));
+    const evening = await api(`/api/v1/tournaments/${PROGRESSIVE_DEMO}/stats`, S);
+    expect((evening.body!.stats as { players: { playerId: string }[] }).players).toHaveLength(12);
+    const missing = await api('/api/v1/tournaments/nope/stats', S);
+    expect(missing.res.status).toBe(404);
+    expect(missing.body).toEqual({ error: "there is no tournament 'nope'" });
   });
 
   it('gives a game’s state and score hand by hand, with its record and replay', async () => {

@@ -8,6 +8,8 @@ import type { z } from 'zod';
 import type { ReadModels } from '../../events/projections.ts';
 import { gameResource, tournamentList, tournamentResource } from './api-resources.ts';
 import { GameSchema, TournamentListSchema, TournamentSchema, apiRegistry } from './api-schemas.ts';
+import { tournamentStatsSchema } from '../../events/stats-schema.ts';
+import { statsOfTournament } from '../../events/tournament-stats.ts';
 
 /** What a resource answers from the models: its body, or a sentence naming what is not there. */
 export type ResourceAnswer = { body: unknown } | { missing: string };
@@ -51,6 +53,16 @@ export const API_RESOURCES: readonly ApiResource[] = [
     params: [{ name: 'tournamentId', description: 'the tournament’s id, as the list gives it' }],
     schema: TournamentSchema,
     answer: (models, { tournamentId }) => found(tournamentResource(models, tournamentId!), `there is no tournament '${tournamentId}'`),
+  },
+  {
+    id: 'getTournamentStats',
+    path: '/tournaments/{tournamentId}/stats',
+    summary: 'One tournament’s statistics',
+    description:
+      'Statistics folded from the same events as the scores: per team (hands, bids, tricks taken as played, contracts made and set, nils and blind nils bid and made, Bostons, bags, bag penalties, reneges claimed and upheld, best hand), per player by seat, totals for the event, and the highlights as they happened.',
+    params: [{ name: 'tournamentId', description: 'the tournament’s id, as the list gives it' }],
+    schema: tournamentStatsSchema,
+    answer: (models, { tournamentId }) => found(statsOfTournament(models, tournamentId!) ?? null, `there is no tournament '${tournamentId}'`),
   },
   {
     id: 'getGame',
