@@ -39,8 +39,15 @@ describe('the ledger as NDJSON', () => {
     const digest = fixture.ledger.store.digest();
     expect(res.headers.get('x-ledger-digest')).toBe(digest);
     const text = await res.text();
-    const lines = text.split('\n').filter(Boolean);
+    const [header, ...lines] = text.split('\n').filter(Boolean);
+    const trailer = lines.pop();
     expect(lines.map((line) => (JSON.parse(line) as { position: number }).position)).toEqual(lines.map((_, i) => i + 1));
+    // Opened and closed by lines that name the head the digest header names.
+    const [position, hash] = digest.split(':');
+    const summary = { events: lines.length, head: { position: Number(position), hash } };
+    expect(JSON.parse(header!)).toEqual({ header: 'spades-ledger/1', ...summary });
+    expect(JSON.parse(trailer!)).toEqual({ trailer: 'spades-ledger/1', ...summary });
+    expect(text.endsWith(`${trailer}\n`)).toBe(true);
 
     const database = openDatabase({ path: join(fixture.dir, 'loaded.db') });
     try {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';
-import { exportLines, importLedger } from '../events/ledger-file.ts';
+import { exportLedger, importLedger } from '../events/ledger-file.ts';
 import { replayProblem } from '../server/audit/replay-check.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -182,7 +182,7 @@ describe('a record entered into a match', () => {
     // and the ledger, exported, imports again row by row through the live commands' replay
     const copy = openDatabase({ path: join(mkdtempSync(join(tmpdir(), 'spades-paper-')), 'copy.db') });
     try {
-      expect(importLedger(copy, [...exportLines(l.database)].join('\n'), replayProblem).ok).toBe(true);
+      expect(importLedger(copy, [...exportLedger(l.database)].join(''), replayProblem).ok).toBe(true);
     } finally {
       copy.close();
     }
