@@ -20,6 +20,8 @@ import type { Decision } from './store/sqlite/ledger.ts';
 import type { ReadModels } from './projections.ts';
 import type { RecordHand } from './read-models.ts';
 import { canKeyReadModel, gameById, tournamentById } from './lookup.ts';
+import { domainEvents } from './domain-events.ts';
+import { InvalidPayloadError } from './event-types.ts';
 
 /** An import refused before anything is appended; `status` is the HTTP answer (400, 404, 409, or 413 for a record larger than a game). */
 export class RecordImportError extends Error {
@@ -80,11 +82,11 @@ export const PAPER_JUDGE = 'paper record';
  */
 export function importRecord(models: ReadModels, record: unknown, target: ImportTarget, at: string): Decision {
   const bound = recordBoundProblem(record);
-  if (bound) throw new RecordImportError(`record: ${bound}`, 413);
+  if (bound) throw new RecordImportError(inRecord(bound), 413);
   try {
     scoreRecord(record);
   } catch (error) {
-    throw new RecordImportError(`record: ${(error as Error).message}`);
+    throw new RecordImportError(inRecord((error as Error).message));
   }
   const header = readHeader(record);
   // Checked by the scorer above: every field below is as the format describes it.
@@ -131,6 +133,7 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     }
   }
   if (!canKeyReadModel(gameId)) throw new RecordImportError(`'${gameId}' cannot be a game id; choose letters, digits and dashes`);
+  if (gameId.length > GAME_ID_MAX) throw new RecordImportError(`the game id '${gameId.slice(0, 24)}…' is ${gameId.length} characters long; a game id is at most ${GAME_ID_MAX}`);
   if (gameById(models, gameId)) throw new RecordImportError(`game ${gameId} already exists`, 409);
 
   const options = header.rules.options;
@@ -186,7 +189,34 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     }
     dealer = nextDealer(options, dealer, false);
   });
+  // The record was checked in its own words above; should an event still not take a value, the
+  // refusal names the record's field, not the event it would have become.
+  for (const event of events) {
+    try {
+      domainEvents.validate(event.type, event.payload);
+    } catch (error) {
+      if (!(error instanceof InvalidPayloadError)) throw error;
+      throw new RecordImportError(inRecord(`${recordField(event, error.field)}: ${error.problem.replace(/^must (have|be) /, '')}`));
+    }
+  }
   return { stream: gameStream(gameId), events };
+}
+
+/** The longest game id the ledger keeps. */
+const GAME_ID_MAX = 120;
+
+/** A refusal of the record, said once as such: the scorer's own refusals of the whole record already begin `record: `. */
+function inRecord(problem: string): string {
+  return problem.startsWith('record: ') ? problem : `record: ${problem}`;
+}
+
+/** Where in the record an event's payload field came from: `seats.N`, `start.NS.score`, `hands[2].bids.E`. */
+function recordField(event: { type: string; payload: unknown }, field: string): string {
+  const path = field.replace(/^payload\.?/, '');
+  const hand = (event.payload as { hand?: unknown }).hand;
+  if (event.type === 'GameStarted' || typeof hand !== 'number') return path || 'the record';
+  const inHand = path.replace(/^(hand|gameId)(\.|$)/, '');
+  return `hands[${hand - 1}]${inHand ? `.${inHand}` : ''}`;
 }
 
 function normalCard(name: string): string {

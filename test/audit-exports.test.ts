@@ -124,6 +124,20 @@ describe('importing a record over HTTP', () => {
     expect(fixture.ledger.store.head().position).toBe(before);
   });
 
+  it('names the record\'s field, never the event it would become, and says "record:" once', async () => {
+    const before = fixture.ledger.store.head().position;
+    const record = fullGameRecord();
+    const long = await post({ record: { ...record, seats: { N: 'N'.repeat(130) } }, gameId: 'paper-long-seat' });
+    expect(long.status).toBe(400);
+    expect(await long.json()).toEqual({ error: 'record: seats.N: at most 120 characters, not 130' });
+    const list = await post({ record: [1], gameId: 'paper-list' });
+    expect(await list.json()).toEqual({ error: 'record: expected a JSON object, got a list' });
+    const id = await post({ record, gameId: 'g'.repeat(121) });
+    expect(id.status).toBe(400);
+    expect(((await id.json()) as { error: string }).error).toMatch(/^the game id 'g+…' is 121 characters long; a game id is at most 120$/);
+    expect(fixture.ledger.store.head().position).toBe(before);
+  });
+
   it('is for a signed-in judge or director: without a session it is refused, appending nothing', async () => {
     const before = fixture.ledger.store.head().position;
     const res = await post({ record: fullGameRecord(), gameId: 'paper-anonymous' }, { 'content-type': 'application/json' });
