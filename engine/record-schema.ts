@@ -39,6 +39,9 @@ const unknownKey = (iss: Issue): string => ('keys' in iss ? String((iss.keys as 
 
 const SEAT_WORDS = 'seats are N, E, S, W';
 
+/** The longest player name a record's seat may hold: what the ledger keeps for a name. */
+export const SEAT_NAME_MAX = 120;
+
 // Cards and bids, as a record may write them: case-insensitive, `T` for ten, spaces around.
 // These patterns are the same sets of strings that `parseCard` and `parseBid` read (the test
 // holds them to it); `\u017f` is the long s, which JavaScript upper-cases to S.
@@ -297,7 +300,10 @@ function recordOf(hands: z.ZodType) {
       seats: z
         .partialRecord(
           seat(() => ''),
-          z.string({ error: (iss) => `seats: ${at(iss.path, 1)}'s name must be a string, got ${kind(iss.input)}` }),
+          z
+            .string({ error: (iss) => `seats: ${at(iss.path, 1)}'s name must be a string, got ${kind(iss.input)}` })
+            .min(1, { error: (iss) => `seats.${at(iss.path, 1)}: an empty name; leave the seat out when its player is not known` })
+            .max(SEAT_NAME_MAX, { error: (iss) => `seats.${at(iss.path, 1)}: at most ${SEAT_NAME_MAX} characters, not ${String(iss.input).length}` }),
           {
             error: (iss) =>
               strayKey(iss)

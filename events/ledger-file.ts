@@ -1,11 +1,13 @@
 /**
  * The ledger as a file of NDJSON, one stored row a line, for backups, audits and moving a
  * tournament between machines. The hashes travel with the rows, so an import proves itself:
- * it is accepted only when the chain it carries verifies.
+ * it is accepted only when the chain it carries verifies. A header line before the rows and a
+ * trailer line after them say how many events the export holds and where its head is, so a
+ * backup cut short (a full disk, a copy stopped midway) is told from a whole one.
  */
 import type { LedgerDatabase } from './store/sqlite/database.ts';
-import { type ChainReport, type ChainedRow, canonicalJson } from './hash-chain.ts';
-import { iterateRows, verifyChain } from './store/sqlite/event-store.ts';
+import { type ChainHead, type ChainReport, type ChainedRow, GENESIS_HASH, canonicalJson } from './hash-chain.ts';
+import { iterateRows, ledgerHead, verifyChain } from './store/sqlite/event-store.ts';
 import { domainEvents } from './domain-events.ts';
 import { type ReadModels, applyEvent, emptyModels } from './projections.ts';
 import { storedEventProblem } from './stored-event-check.ts';
@@ -27,9 +29,44 @@ export interface LedgerLine {
 /** An import that cannot start or a line that is not a ledger row; the message names the line. */
 export class LedgerImportError extends Error {}
 
-/** The ledger's rows in position order, one NDJSON line each (with its newline). */
-export function* exportLines(database: LedgerDatabase): Generator<string> {
-  for (const row of iterateRows(database)) yield exportLine(row);
+/** The ledger's rows in position order, one NDJSON line each (with its newline), without the export's header and trailer. */
+export function* exportLines(database: LedgerDatabase, options: { upTo?: number } = {}): Generator<string> {
+  for (const row of iterateRows(database, options)) yield exportLine(row);
+}
+
+/** What an export's header and trailer say: how many events it holds, and its last one's position and hash. */
+export interface ExportSummary {
+  events: number;
+  head: ChainHead;
+}
+
+/** The export's format, named by its header and trailer lines. */
+export const EXPORT_FORMAT = 'spades-ledger/1';
+
+/** The summary of an export up to `head`: positions are gapless from 1, so it holds `head.position` events. */
+export function exportSummary(head: ChainHead): ExportSummary {
+  return { events: head.position, head: { position: head.position, hash: head.hash } };
+}
+
+/** The export's first line (with its newline): `{"header":"spades-ledger/1","events":…,"head":{…}}`. */
+export function exportHeader(summary: ExportSummary): string {
+  return `${JSON.stringify({ header: EXPORT_FORMAT, events: summary.events, head: summary.head })}\n`;
+}
+
+/** The export's last line (with its newline): `{"trailer":"spades-ledger/1","events":…,"head":{…}}`. */
+export function exportTrailer(summary: ExportSummary): string {
+  return `${JSON.stringify({ trailer: EXPORT_FORMAT, events: summary.events, head: summary.head })}\n`;
+}
+
+/**
+ * The whole export of a ledger file: its header, its rows up to the head as it stood when the
+ * export began (another process may append meanwhile), and its trailer.
+ */
+export function* exportLedger(database: LedgerDatabase): Generator<string> {
+  const summary = exportSummary(ledgerHead(database));
+  yield exportHeader(summary);
+  yield* exportLines(database, { upTo: summary.head.position });
+  yield exportTrailer(summary);
 }
 
 /** One stored row as an exported NDJSON line (with its newline), whichever store it comes from. */
@@ -102,20 +139,135 @@ export interface ImportedRow {
   row: ChainedRow;
 }
 
+/** A number as an operator reads it in a sentence: 9,340. */
+const counted = (n: number): string => n.toLocaleString('en-US');
+
+/** One event line of a backup, and its number in the file. */
+export interface BackupLine {
+  line: number;
+  text: string;
+}
+
 /**
- * The rows of an NDJSON ledger in file order, blank lines skipped, each yielded only once it is
- * known to be one a live append could have written: it is checked against the read models folded
- * from the rows before it, as a command would have been. Throws LedgerImportError naming the line
- * and position of the first row refused. Every store's import takes its rows from here.
+ * A backup as read before its rows are checked: its event lines, and what its header and trailer
+ * say it holds. Read whole or, with `prefix`, as the first events of a ledger taken on purpose.
  */
-export function* checkedRows(text: string, admit?: RowAdmission): Generator<ImportedRow> {
+export interface Backup {
+  rows: BackupLine[];
+  /** What the header line announces; null in an export from before header and trailer lines. */
+  header: ExportSummary | null;
+  /** What the trailer line says; null when the file ends without one. */
+  trailer: ExportSummary | null;
+  /** Taken as a prefix on purpose: it need not end with its trailer. */
+  prefix: boolean;
+  /** The number of a last line cut midway, left out of a prefix. */
+  cutLine: number | null;
+}
+
+/** The header's or trailer's summary, when `value` is one: `key` names which. */
+function summaryLine(value: unknown, key: 'header' | 'trailer', lineNumber: number): ExportSummary | null {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) return null;
+  const line = value as Record<string, unknown>;
+  const where = `line ${lineNumber}, the ${key}`;
+  if (line[key] !== EXPORT_FORMAT) throw new LedgerImportError(`${where}, names the format ${JSON.stringify(line[key])}, and this build reads ${EXPORT_FORMAT}; nothing was imported`);
+  const head = line.head as Record<string, unknown> | null | undefined;
+  const whole = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+  if (!whole(line.events) || typeof head !== 'object' || head === null || !whole(head.position) || typeof head.hash !== 'string' || !HASH.test(head.hash)) {
+    throw new LedgerImportError(`${where}, must be {"${key}":"${EXPORT_FORMAT}","events":N,"head":{"position":N,"hash":"64 hex digits"}}; nothing was imported`);
+  }
+  return { events: line.events, head: { position: head.position, hash: head.hash } };
+}
+
+function parsedOrNull(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads a backup's shape: its header, its event lines and its trailer. Refuses, naming what is
+ * wrong and that nothing was imported, an empty file, a backup cut short (with how many of its
+ * events it holds), and an export without a header and trailer (from before they were written)
+ * unless it is taken as a prefix on purpose.
+ */
+export function readBackup(text: string, options: { prefix?: boolean } = {}): Backup {
+  const prefix = options.prefix ?? false;
   const lines = text.split('\n');
+  const filled: number[] = [];
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.trim() !== '') filled.push(i);
+  if (filled.length === 0) throw new LedgerImportError('the file is empty: a backup holds at least its header and trailer lines; nothing was imported');
+  const first = filled[0]!;
+  const last = filled[filled.length - 1]!;
+  const header = summaryLine(parsedOrNull(lines[first]!), 'header', first + 1);
+  const lastValue = parsedOrNull(lines[last]!);
+  const trailer = last === first ? null : summaryLine(lastValue, 'trailer', last + 1);
+  // A last line that is not JSON and has no newline after it is one the copy stopped inside.
+  const cutLine = lastValue === undefined && !text.endsWith('\n') && last === lines.length - 1 ? last + 1 : null;
+  const rows: BackupLine[] = [];
+  for (const i of filled) {
+    if ((i === first && header) || (i === last && (trailer || cutLine !== null))) continue;
+    rows.push({ line: i + 1, text: lines[i]! });
+  }
+  const whole = `${counted(rows.length)} whole event${rows.length === 1 ? '' : 's'}`;
+  if (prefix) {
+    if (header && rows.length > header.events) {
+      throw new LedgerImportError(`the backup holds ${counted(rows.length)} events, more than the ${counted(header.events)} its header announces; nothing was imported`);
+    }
+    if (rows.length === 0) throw new LedgerImportError(`the backup holds no whole event to import${header ? ` of the ${counted(header.events)} its header announces` : ''}; nothing was imported`);
+    return { rows, header, trailer, prefix, cutLine };
+  }
+  if (!header && !trailer) {
+    const cut = cutLine !== null ? ` (its line ${cutLine} is cut midway)` : '';
+    throw new LedgerImportError(
+      `the file has no header or trailer line${cut}: it is an export from before they were written, or a part of one, so whether it holds the whole ledger cannot be told; nothing was imported (--prefix imports the ${whole} it holds as the start of a ledger)`,
+    );
+  }
+  if (!header) throw new LedgerImportError(`the backup is cut at its start: line ${first + 1} is not its header line; nothing was imported`);
+  if (!trailer) {
+    const where = cutLine !== null ? ` in line ${cutLine}` : '';
+    throw new LedgerImportError(
+      `the backup is cut short${where}: it holds ${counted(rows.length)} of ${counted(header.events)} events, and no trailer line; nothing was imported (--prefix imports those ${counted(rows.length)} on purpose)`,
+    );
+  }
+  if (header.events !== trailer.events || header.head.position !== trailer.head.position || header.head.hash !== trailer.head.hash) {
+    throw new LedgerImportError(`the backup's header and trailer disagree: ${counted(header.events)} events to ${header.head.position}:${header.head.hash}, then ${counted(trailer.events)} to ${trailer.head.position}:${trailer.head.hash}; nothing was imported`);
+  }
+  if (rows.length !== trailer.events) {
+    const held = rows.length < trailer.events
+      ? `it holds ${counted(rows.length)} of the ${counted(trailer.events)} events its trailer names (lines are missing from it)`
+      : `it holds ${counted(rows.length)} lines between its header and trailer, which name ${counted(trailer.events)} events (lines were added to it)`;
+    throw new LedgerImportError(`the backup is not whole: ${held}; nothing was imported`);
+  }
+  return { rows, header, trailer, prefix, cutLine };
+}
+
+/**
+ * The rows of a backup (its text, read whole, or as `readBackup` read it) in file order, each
+ * yielded only once it is known to be one a live append could have written: it is checked
+ * against the read models folded from the rows before it, as a command would have been. Throws
+ * LedgerImportError naming the line and position of the first row refused, or, once every row is
+ * read, a last event that is not the head its trailer names. Every store's import takes its rows
+ * from here.
+ */
+export function* checkedRows(source: string | Backup, admit?: RowAdmission): Generator<ImportedRow> {
+  const backup = typeof source === 'string' ? readBackup(source) : source;
   const models = emptyModels();
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!;
-    if (raw.trim() === '') continue;
-    const row = parseLine(raw, i + 1);
-    const where = `line ${i + 1} (position ${row.position})`;
+  let last: ChainHead = { position: 0, hash: GENESIS_HASH };
+  for (const { line: lineNumber, text: raw } of backup.rows) {
+    let row: ChainedRow;
+    try {
+      row = parseLine(raw, lineNumber);
+    } catch (error) {
+      // Said in the backup's words when the line is another export's header or trailer.
+      const value = parsedOrNull(raw);
+      for (const key of ['header', 'trailer'] as const) {
+        if (summaryLine(value, key, lineNumber)) throw new LedgerImportError(`line ${lineNumber}: a ${key} line amid the events: the file holds more than one export; nothing was imported`);
+      }
+      throw error;
+    }
+    const where = `line ${lineNumber} (position ${row.position})`;
     const payload = JSON.parse(row.payload) as unknown;
     const meta = JSON.parse(row.meta) as Record<string, unknown>;
     const problem = storedEventProblem(models, { stream: row.stream, type: row.type, schema_version: row.schema_version, payload, meta });
@@ -128,7 +280,12 @@ export function* checkedRows(text: string, admit?: RowAdmission): Generator<Impo
     } catch (error) {
       throw new LedgerImportError(`${where}: ${row.type} cannot be folded: ${(error as Error).message}; nothing was imported`);
     }
-    yield { line: i + 1, row };
+    last = { position: row.position, hash: row.hash };
+    yield { line: lineNumber, row };
+  }
+  const named = backup.prefix ? null : backup.trailer;
+  if (named && (last.position !== named.head.position || last.hash !== named.head.hash)) {
+    throw new LedgerImportError(`the backup's last event is ${last.position}:${last.hash}, not the head ${named.head.position}:${named.head.hash} its trailer names; nothing was imported`);
   }
 }
 
@@ -138,11 +295,6 @@ class ChainRefused extends Error {
   }
 }
 
-/**
- * Reads NDJSON lines into an empty ledger and verifies the chain in the same transaction: when
- * the chain verifies and every row passes `checkedRows` the rows are committed, otherwise nothing
- * is. Returns the verification.
- */
 /**
  * Who brought a ledger in, and from what: kept beside the ledger (not in its chain, so a moved
  * ledger keeps its head digest), so an auditor sees which positions came in by import.
@@ -185,7 +337,12 @@ export function recordedImports(database: LedgerDatabase): RecordedImport[] {
   }
 }
 
-export function importLedger(database: LedgerDatabase, text: string, admit?: RowAdmission, note?: ImportNote): ChainReport {
+/**
+ * Reads NDJSON lines into an empty ledger and verifies the chain in the same transaction: when
+ * the chain verifies and every row passes `checkedRows` the rows are committed, otherwise nothing
+ * is. Returns the verification.
+ */
+export function importLedger(database: LedgerDatabase, source: string | Backup, admit?: RowAdmission, note?: ImportNote): ChainReport {
   const { sqlite } = database;
   const insert = sqlite.prepare(
     'INSERT INTO events (position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
@@ -195,7 +352,7 @@ export function importLedger(database: LedgerDatabase, text: string, admit?: Row
     if (existing > 0) {
       throw new LedgerImportError(`${database.path} already holds ${existing} events; a ledger can only be imported into an empty file`);
     }
-    for (const { line, row } of checkedRows(text, admit)) {
+    for (const { line, row } of checkedRows(source, admit)) {
       try {
         insert.run(row.position, row.stream, row.version, row.type, row.schema_version, row.payload, row.meta, row.command_id, row.prev_hash, row.hash);
       } catch (error) {

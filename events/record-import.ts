@@ -23,6 +23,8 @@ import { canKeyReadModel, gameById, tournamentById } from './lookup.ts';
 import { firstDealerAfter } from './game-projection.ts';
 import { parseProgressiveMatchId } from './progressive-projection.ts';
 import type { TournamentState } from './tournament-projection.ts';
+import { domainEvents } from './domain-events.ts';
+import { InvalidPayloadError } from './event-types.ts';
 
 /** An import refused before anything is appended; `status` is the HTTP answer (400, 404, 409, or 413 for a record larger than a game). */
 export class RecordImportError extends Error {
@@ -85,12 +87,12 @@ export const PAPER_JUDGE = 'paper record';
  */
 export function importRecord(models: ReadModels, record: unknown, target: ImportTarget, at: string): Decision {
   const bound = recordBoundProblem(record);
-  if (bound) throw new RecordImportError(`record: ${bound}`, 413);
+  if (bound) throw new RecordImportError(inRecord(bound), 413);
   let header: RecordHeader;
   try {
     header = readHeader(record);
   } catch (error) {
-    throw new RecordImportError(`record: ${(error as Error).message}`);
+    throw new RecordImportError(inRecord((error as Error).message));
   }
   const place = placeOf(models, record, header, target);
   // The record as the game will hold it: its first dealer the one the match or round gives it.
@@ -100,11 +102,12 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     try {
       scoreRecord(json);
     } catch (error) {
-      throw new RecordImportError(`record: ${(error as Error).message}`);
+      throw new RecordImportError(inRecord((error as Error).message));
     }
   }
   const { gameId } = place;
   if (!canKeyReadModel(gameId)) throw new RecordImportError(`'${gameId}' cannot be a game id; choose letters, digits and dashes`);
+  if (gameId.length > GAME_ID_MAX) throw new RecordImportError(`the game id '${gameId.slice(0, 24)}…' is ${gameId.length} characters long; a game id is at most ${GAME_ID_MAX}`);
   if (!place.round && gameById(models, gameId)) throw new RecordImportError(`game ${gameId} already exists`, 409);
 
   const options = header.rules.options;
@@ -170,6 +173,16 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     }
     dealer = nextDealer(options, dealer, false);
   });
+  // The record was checked in its own words above; should an event still not take a value, the
+  // refusal names the record's field, not the event it would have become.
+  for (const event of events) {
+    try {
+      domainEvents.validate(event.type, event.payload);
+    } catch (error) {
+      if (!(error instanceof InvalidPayloadError)) throw error;
+      throw new RecordImportError(inRecord(`${recordField(event, error.field)}: ${error.problem.replace(/^must (have|be) /, '')}`));
+    }
+  }
   return { stream: gameStream(gameId), events };
 }
 
@@ -324,7 +337,7 @@ function checkRoundSheet(json: { hands: RecordHand[] }, round: { where: string; 
   try {
     header = readHeader(json);
   } catch (error) {
-    throw new RecordImportError(`record: ${(error as Error).message}`);
+    throw new RecordImportError(inRecord((error as Error).message));
   }
   let state = startRecordGame(header);
   header.hands.forEach((raw, i) => {
@@ -337,7 +350,7 @@ function checkRoundSheet(json: { hands: RecordHand[] }, round: { where: string; 
     try {
       state = scoreNextHand(header, state, raw, i + 1).state;
     } catch (error) {
-      throw new RecordImportError(`record: ${(error as Error).message}`);
+      throw new RecordImportError(inRecord((error as Error).message));
     }
   });
   if (!state.winner) {
@@ -349,6 +362,23 @@ function checkRoundSheet(json: { hands: RecordHand[] }, round: { where: string; 
         : `record: hands: ${round.where} is ${round.hands} hands (one more while the sides are tied), and the sheet has ${count}; enter the whole round (NS ${NS}, EW ${EW} so far)`,
     );
   }
+}
+
+/** The longest game id the ledger keeps. */
+const GAME_ID_MAX = 120;
+
+/** A refusal of the record, said once as such: the scorer's own refusals of the whole record already begin `record: `. */
+function inRecord(problem: string): string {
+  return problem.startsWith('record: ') ? problem : `record: ${problem}`;
+}
+
+/** Where in the record an event's payload field came from: `seats.N`, `start.NS.score`, `hands[2].bids.E`. */
+function recordField(event: { type: string; payload: unknown }, field: string): string {
+  const path = field.replace(/^payload\.?/, '');
+  const hand = (event.payload as { hand?: unknown }).hand;
+  if (event.type === 'GameStarted' || typeof hand !== 'number') return path || 'the record';
+  const inHand = path.replace(/^(hand|gameId)(\.|$)/, '');
+  return `hands[${hand - 1}]${inHand ? `.${inHand}` : ''}`;
 }
 
 function normalCard(name: string): string {

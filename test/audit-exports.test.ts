@@ -39,8 +39,15 @@ describe('the ledger as NDJSON', () => {
     const digest = fixture.ledger.store.digest();
     expect(res.headers.get('x-ledger-digest')).toBe(digest);
     const text = await res.text();
-    const lines = text.split('\n').filter(Boolean);
+    const [header, ...lines] = text.split('\n').filter(Boolean);
+    const trailer = lines.pop();
     expect(lines.map((line) => (JSON.parse(line) as { position: number }).position)).toEqual(lines.map((_, i) => i + 1));
+    // Opened and closed by lines that name the head the digest header names.
+    const [position, hash] = digest.split(':');
+    const summary = { events: lines.length, head: { position: Number(position), hash } };
+    expect(JSON.parse(header!)).toEqual({ header: 'spades-ledger/1', ...summary });
+    expect(JSON.parse(trailer!)).toEqual({ trailer: 'spades-ledger/1', ...summary });
+    expect(text.endsWith(`${trailer}\n`)).toBe(true);
 
     const database = openDatabase({ path: join(fixture.dir, 'loaded.db') });
     try {
@@ -114,6 +121,20 @@ describe('importing a record over HTTP', () => {
       expect([JSON.stringify(body).slice(0, 60), res.status]).toEqual([JSON.stringify(body).slice(0, 60), status]);
       expect(answer.error.startsWith(sentence) && answer.error.length > 0).toBe(true);
     }
+    expect(fixture.ledger.store.head().position).toBe(before);
+  });
+
+  it('names the record\'s field, never the event it would become, and says "record:" once', async () => {
+    const before = fixture.ledger.store.head().position;
+    const record = fullGameRecord();
+    const long = await post({ record: { ...record, seats: { N: 'N'.repeat(130) } }, gameId: 'paper-long-seat' });
+    expect(long.status).toBe(400);
+    expect(await long.json()).toEqual({ error: 'record: seats.N: at most 120 characters, not 130' });
+    const list = await post({ record: [1], gameId: 'paper-list' });
+    expect(await list.json()).toEqual({ error: 'record: expected a JSON object, got a list' });
+    const id = await post({ record, gameId: 'g'.repeat(121) });
+    expect(id.status).toBe(400);
+    expect(((await id.json()) as { error: string }).error).toMatch(/^the game id 'g+…' is 121 characters long; a game id is at most 120$/);
     expect(fixture.ledger.store.head().position).toBe(before);
   });
 

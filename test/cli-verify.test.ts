@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -105,7 +105,13 @@ describe('spades export and import-ledger', () => {
   it('writes one NDJSON line per event with its stored columns', async () => {
     const { code, stdout } = await cli(['export', '--db', ledger]);
     expect(code).toBe(0);
-    const lines = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const [first, ...rest] = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const trailer = rest.pop();
+    const lines = rest;
+    // The header and trailer name the head, so a copy cut short is told from a whole one.
+    const [position, hash] = head.split(':');
+    expect(first).toEqual({ header: 'spades-ledger/1', events: 3, head: { position: Number(position), hash } });
+    expect(trailer).toEqual({ trailer: 'spades-ledger/1', events: 3, head: { position: Number(position), hash } });
     expect(lines.map((l) => [l.position, l.stream, l.version, l.type])).toEqual([
       [1, 'tournament-t1', 1, 'TournamentCreated'],
       [2, 'tournament-t1', 2, 'TeamRegistered'],
@@ -133,13 +139,14 @@ describe('spades export and import-ledger', () => {
 
   it('refuses an export whose chain does not verify, naming the position, and writes nothing', async () => {
     const lines = (await cli(['export', '--db', ledger])).stdout.trimEnd().split('\n');
-    const edited = JSON.parse(lines[1]!);
+    const edited = JSON.parse(lines[2]!);
     edited.payload.name = 'Zoë at table 4';
-    lines[1] = JSON.stringify(edited);
+    lines[2] = JSON.stringify(edited);
     const copy = join(dir, 'copy.db');
     const result = await cli(['import-ledger', '-', '--db', copy], lines.join('\n'));
     expect(result).toEqual({ code: 1, stdout: 'nothing imported: position 2 does not verify: its hash does not match its contents\n', stderr: '' });
-    expect(await cli(['verify', '--db', copy])).toMatchObject({ code: 0, stdout: expect.stringContaining(': 0 events') });
+    // A refused import into a new file leaves no file behind.
+    expect(existsSync(copy)).toBe(false);
   });
 
   it('refuses to import into a ledger that already has events, or a line that is not a ledger row', async () => {
@@ -151,7 +158,7 @@ describe('spades export and import-ledger', () => {
     const broken = exported.replace('"version":2', '"version":"two"');
     expect(await cli(['import-ledger', '-', '--db', join(dir, 'x.db')], broken)).toMatchObject({
       code: 2,
-      stderr: 'spades import-ledger: -: line 2: version must be a whole number from 1, not "two"\n',
+      stderr: 'spades import-ledger: -: line 3: version must be a whole number from 1, not "two"\n',
     });
     expect(await cli(['import-ledger', join(dir, 'absent.ndjson'), '--db', join(dir, 'y.db')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/no file at/) });
   });

@@ -46,7 +46,7 @@ describe('import-ledger over whole played events', () => {
     const other = draw.teams.find((t) => t !== draw.bye)!;
     const result = await importInto('blp7-forged', rechained(lines, (ls) => void ((ls[forged.position - 1]!.payload as { draws: { bye: string }[] }).draws[0]!.bye = other)));
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^spades import-ledger: -: line ${forged.position} \\(position ${forged.position}\\): `));
+    expect(result.stderr).toMatch(new RegExp(`^spades import-ledger: -: line ${forged.position + 1} \\(position ${forged.position}\\): `));
   });
 
   it('takes an Asher challenge with its coin toss and a clock per game', async () => {

@@ -16,7 +16,7 @@ import { createApp } from '../server/app/app.ts';
 import { createAuth, postgresAuthStorage } from '../server/auth/auth.ts';
 import { standingsCsv } from '../server/audit/standings-csv.ts';
 import { rankTeams } from '../views/leaderboard.tsx';
-import { exportPostgresLines } from '../events/store/postgres/ledger-tools.ts';
+import { exportPostgresLedger } from '../events/store/postgres/ledger-tools.ts';
 import { formatDigest } from '../events/hash-chain.ts';
 import { projected } from '../events/store/sqlite/ledger.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
@@ -123,7 +123,7 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
       expect(exported.status).toBe(200);
       expect(exported.headers.get('x-ledger-digest')).toBe(formatDigest(head));
       let lines = '';
-      for await (const line of exportPostgresLines(ledger.store)) lines += line;
+      for await (const line of exportPostgresLedger(ledger.store)) lines += line;
       expect(await exported.text()).toBe(lines);
 
       const verify = await app.request('/verify');

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';
-import { exportLines, importLedger } from '../events/ledger-file.ts';
+import { exportLedger, exportLines, importLedger } from '../events/ledger-file.ts';
 import { replayProblem } from '../server/commands/replay-check.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -182,7 +182,7 @@ describe('a record entered into a match', () => {
     // and the ledger, exported, imports again row by row through the live commands' replay
     const copy = openDatabase({ path: join(mkdtempSync(join(tmpdir(), 'spades-paper-')), 'copy.db') });
     try {
-      expect(importLedger(copy, [...exportLines(l.database)].join('\n'), replayProblem).ok).toBe(true);
+      expect(importLedger(copy, [...exportLedger(l.database)].join(''), replayProblem).ok).toBe(true);
     } finally {
       copy.close();
     }
@@ -222,12 +222,48 @@ describe('spades import', () => {
     writeFileSync(file, JSON.stringify({ format: 'spades-game/1', rules: 'unc-300', hands: [{ bids: { N: 3, E: 3, S: 3, W: 3 }, tricks: { N: 3, E: 3, S: 3, W: 3 } }] }));
     const { out, io: cli } = io();
     expect(await main(['import', file, '--game', 'bad', '--db', l.path], cli)).toBe(2);
-    expect(out.stderr).toBe(`spades import: ${file}: record: hand 1: tricks add up to 12 (N 3, E 3, S 3, W 3); a hand has 13\n`);
+    expect(out.stderr).toBe(`spades import: ${file}: record: hand 1: tricks add up to 12 (N 3, E 3, S 3, W 3); a hand has 13; nothing was imported\n`);
     const { out: out2, io: cli2 } = io();
     expect(await main(['import', file, '--db', l.path], cli2)).toBe(2);
     expect(out2.stderr).toBe('spades import: say where the game goes; usage: spades import FILE|- (--tournament ID --match ID | --game ID) [--db FILE]\n');
     const reopened = openLedger({ path: l.path });
     expect(reopened.store.head().position).toBe(0);
     reopened.close();
+  });
+
+  it('says what is wrong in the record\'s words: its field, never an event, and "record:" once', async () => {
+    const l = tempLedger();
+    open.push(l);
+    l.ledger.close();
+    const refusal = async (name: string, text: string, args: string[] = ['--game', 'words']) => {
+      const file = join(l.dir, name);
+      writeFileSync(file, text);
+      const { out, io: cli } = io();
+      const code = await main(['import', file, ...args, '--db', l.path], cli);
+      expect(code).toBe(2);
+      expect(out.stdout).toBe('');
+      expect(out.stderr.split('\n')).toHaveLength(2);
+      expect(out.stderr).not.toMatch(/GameStarted|HandDealt|BidMade|version 1|payload/);
+      expect(out.stderr).not.toMatch(/record: record:/);
+      expect(out.stderr).toMatch(/; nothing was imported\n$/);
+      return out.stderr.replace(`spades import: ${file}`, 'FILE');
+    };
+    const record = fullGameRecord();
+    const long = 'A'.repeat(121);
+    expect(await refusal('long-seat.json', JSON.stringify({ ...record, seats: { ...record.seats, E: long } }))).toBe(
+      'FILE: record: seats.E: at most 120 characters, not 121; nothing was imported\n',
+    );
+    expect(await refusal('empty-seat.json', JSON.stringify({ ...record, seats: { N: '' } }))).toMatch(/^FILE: record: seats\.N: an empty name/);
+    expect(await refusal('list.json', '[1]')).toBe('FILE: record: expected a JSON object, got a list; nothing was imported\n');
+    expect(await refusal('stray.json', JSON.stringify({ ...record, bogus: 1 }))).toMatch(/^FILE: record: unknown field 'bogus'/);
+    expect(await refusal('long-id.json', JSON.stringify(record), ['--game', 'g'.repeat(121)])).toMatch(/^FILE: the game id 'g+…' is 121 characters long; a game id is at most 120; nothing/);
+    // A file cut short says so, and that nothing was imported.
+    const text = JSON.stringify(record);
+    expect(await refusal('cut.json', text.slice(0, text.length / 2))).toBe('FILE is cut short: the record ends before its JSON closes; nothing was imported\n');
+    expect(await refusal('empty.json', '')).toMatch(/^FILE is empty: .*nothing was imported\n$/);
+    // A name of 120 characters is a name.
+    writeFileSync(join(l.dir, 'ok.json'), JSON.stringify({ ...record, seats: { ...record.seats, E: long.slice(1) } }));
+    const { io: cli } = io();
+    expect(await main(['import', join(l.dir, 'ok.json'), '--game', 'words', '--db', l.path], cli)).toBe(0);
   });
 });

@@ -80,7 +80,7 @@ export function VerifyPage({ report, stored, events, check }: VerifyPageProps) {
       </form>
       {check ? <CheckResult check={check} /> : null}
       <p class="muted">
-        The whole ledger: <a href="/api/ledger.ndjson">download as NDJSON</a>, one stored event a line with its hash, to verify anywhere with{' '}
+        The whole ledger: <a href="/api/ledger.ndjson">download as NDJSON</a>, one stored event a line with its hash between a header and a trailer line that name the head, to verify anywhere with{' '}
         <code>spades import-ledger</code> and <code>spades verify</code>.
       </p>
     </Layout>

@@ -16,6 +16,8 @@ import { standingsCsv } from './standings-csv.ts';
 import { statsCsv } from './stats-csv.ts';
 import { tournamentStats } from '../../events/tournament-stats.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
+import { framedExport } from './export-pages.ts';
+import { exportHeader, exportSummary, exportTrailer } from '../../events/ledger-file.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
 import { checkedRecordImport } from '../commands/replay-check.ts';
 import { gameStream } from '../../events/streams.ts';
@@ -148,11 +150,14 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
 
   app.get('/api/ledger.ndjson', async (c) => {
     // Streamed a page at a time up to the head as the download starts, so the digest header
-    // matches the lines, memory stays bounded, and other requests run between pages.
+    // matches the lines, memory stays bounded, and other requests run between pages. The header
+    // and trailer lines name that head, so a download cut short is told from a whole one.
     const head = await ledger.head();
     // Under the real server the pages go straight into its response (heavy-reads.ts).
     const out = (c.env as { outgoing?: ExportTarget } | undefined)?.outgoing;
-    return c.body(reads.exportStream(head.position, out && 'headersSent' in out ? out : undefined), 200, {
+    const summary = exportSummary(head);
+    const pages = reads.exportStream(head.position, out && 'headersSent' in out ? out : undefined);
+    return c.body(framedExport(pages, exportHeader(summary), exportTrailer(summary)), 200, {
       'content-type': 'application/x-ndjson; charset=utf-8',
       'content-disposition': 'attachment; filename="ledger.ndjson"',
       'x-ledger-digest': formatDigest(head),

@@ -43,3 +43,36 @@ export function exportPageOf<R extends { position: number }>(rows: readonly R[],
 
 /** Bytes of one export slot: a page of 1000 typical lines fits with room to spare. */
 export const EXPORT_SLOT_BYTES = 512 * 1024;
+
+/**
+ * The export's pages between its header and trailer lines. The pages may go straight into the
+ * response (heavy-reads.ts) while this stream carries only the two lines: the server writes each
+ * chunk before it reads the next, so the header goes out first and the trailer last. Nothing is
+ * read from `pages` before the response asks for it.
+ */
+export function framedExport(pages: ReadableStream<Uint8Array>, header: string, trailer: string): ReadableStream<Uint8Array> {
+  const reader = pages.getReader();
+  let headerSent = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (!headerSent) {
+          headerSent = true;
+          controller.enqueue(encoder.encode(header));
+          return;
+        }
+        const { done, value } = await reader.read();
+        if (!done) {
+          controller.enqueue(value);
+          return;
+        }
+        controller.enqueue(encoder.encode(trailer));
+        controller.close();
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}

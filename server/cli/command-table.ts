@@ -98,9 +98,12 @@ export const COMMANDS: readonly Command[] = [
   }),
   command({
     name: 'import-ledger',
-    usage: 'import-ledger FILE|- [--db FILE|postgres://…]',
-    summary: 'load an NDJSON ledger into an empty file or PostgreSQL database, keeping it only if its chain verifies',
-    options: { db: ANY_DB },
+    usage: 'import-ledger FILE|- [--db FILE|postgres://…] [--prefix]',
+    summary: 'load an NDJSON ledger into an empty file or PostgreSQL database, keeping it only if it is whole and its chain verifies',
+    options: {
+      db: ANY_DB,
+      prefix: { type: 'boolean', help: 'take a backup that is not whole (cut short, or without a trailer) on purpose: import the events it holds as the start of a ledger' },
+    },
     positionals: true,
     load: async () => (await import('./import-ledger.ts')).run,
   }),

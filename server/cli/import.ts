@@ -14,6 +14,13 @@ import { type Ledger, openLedger } from '../../events/store/sqlite/ledger.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
 import { checkedRecordImport } from '../commands/replay-check.ts';
 
+/** Whether JSON.parse's complaint is that the text ended before the value did. */
+function endsEarly(text: string, message: string): boolean {
+  if (/Unexpected end of JSON input|Unterminated string/i.test(message)) return true;
+  const at = /at position (\d+)/.exec(message);
+  return at !== null && Number(at[1]) >= text.trimEnd().length;
+}
+
 export async function run(
   args: { values: { db?: string; tournament?: string; match?: string; game?: string }; positionals: string[]; usage: string },
   io: CliIo,
@@ -37,7 +44,10 @@ export async function run(
   try {
     record = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`spades import: ${source} is not JSON (${(error as Error).message})`);
+    if (text.trim() === '') throw new UsageError(`spades import: ${source} is empty: a spades-game/1 record is one JSON object; nothing was imported`);
+    // A parser that ran out of text before the record closed: the file was cut short.
+    if (endsEarly(text, (error as Error).message)) throw new UsageError(`spades import: ${source} is cut short: the record ends before its JSON closes; nothing was imported`);
+    throw new UsageError(`spades import: ${source} is not JSON (${(error as Error).message}); nothing was imported`);
   }
 
   let ledger: Ledger;
@@ -61,7 +71,7 @@ export async function run(
     return 0;
   } catch (error) {
     if (error instanceof RecordImportError || error instanceof InvalidPayloadError || error instanceof AppendRefusedError || error instanceof VersionConflictError || error instanceof LedgerUnavailableError) {
-      throw new UsageError(`spades import: ${source}: ${error.message}`);
+      throw new UsageError(`spades import: ${source}: ${error.message}; nothing was imported`);
     }
     throw error;
   } finally {

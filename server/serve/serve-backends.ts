@@ -5,14 +5,14 @@
  * ledger, its sign-ins, whether this process plays the demo's tables, and how to let go of it all.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { servedLedger } from '../../events/store/sqlite/served-ledger.ts';
 import { LedgerFileError } from '../../events/store/sqlite/database.ts';
 import { LedgerReadError, type ServedLedger } from '../../events/store/served-ledger.ts';
 import { openLedger } from '../../events/store/sqlite/ledger.ts';
-import { shownPgUrl } from '../../events/store/postgres/event-store.ts';
+import { postgresLedgerInstalled, shownPgUrl } from '../../events/store/postgres/event-store.ts';
 import { lease, openPostgresLedger } from '../../events/store/postgres/served-ledger.ts';
 import { type Auth, createAuth, postgresAuthStorage } from '../auth/auth.ts';
 import { UsageError } from '../cli/io.ts';
@@ -20,6 +20,8 @@ import { type LedgerTarget, pgRefusal } from '../cli/ledger-target.ts';
 
 export interface Backend {
   ledger: ServedLedger;
+  /** Whether the ledger was made by this start: no file, or no ledger tables in the database, before it. */
+  fresh: boolean;
   /** The ledger as the start-up lines name it. */
   where: string;
   auth: Auth;
@@ -35,6 +37,7 @@ export async function openBackend(target: LedgerTarget, dataDir: string): Promis
   if (target.kind === 'postgres') return openPostgresBackend(target.url);
   mkdirSync(dataDir, { recursive: true });
   const path = target.path ?? join(dataDir, 'spades.db');
+  const fresh = !existsSync(path);
   let ledger;
   try {
     ledger = openLedger({ path });
@@ -49,6 +52,7 @@ export async function openBackend(target: LedgerTarget, dataDir: string): Promis
   const served = servedLedger(ledger);
   return {
     ledger: served,
+    fresh,
     where: path,
     auth: createAuth({ ledger }),
     mayPlay: () => true,
@@ -62,7 +66,9 @@ export async function openBackend(target: LedgerTarget, dataDir: string): Promis
 async function openPostgresBackend(url: string): Promise<Backend> {
   const name = shownPgUrl(url);
   let ledger;
+  let fresh: boolean;
   try {
+    fresh = !(await postgresLedgerInstalled(url));
     ledger = await openPostgresLedger({ url });
   } catch (error) {
     throw new UsageError(`spades serve: cannot open the ledger at ${name}: ${pgRefusal(error)}`);
@@ -82,6 +88,7 @@ async function openPostgresBackend(url: string): Promise<Backend> {
   const holdsDemo = lease(ledger.store, 'demo-bots', `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`, DEMO_LEASE_MS);
   return {
     ledger,
+    fresh,
     where: name,
     auth,
     mayPlay: () => holdsDemo().catch(() => false),

@@ -133,7 +133,8 @@ export function demoBots(
   const seed = kind === 'progressive' ? PROGRESSIVE_SEED : DEMO_SEED;
   const drive = () => driveServedTables(ledger, { tournamentId, seed, renegeChance: kind === 'progressive' ? 0 : 0.001 });
   return async () => {
-    if (running) return;
+    // Nothing to play until the demo is there (set up by this process or one beside it).
+    if (running || !ledger.models.tournaments[tournamentId]) return;
     running = true;
     try {
       if (!(await mayPlay())) return;
@@ -163,6 +164,8 @@ export function demoBots(
 
 interface ServeOptions {
   port: number;
+  /** The address to listen on; every interface when not given, so phones on the venue's Wi-Fi reach it. */
+  host: string | undefined;
   dataDir: string;
   demo: boolean;
   /** Which demo: the pitt-boss bracket, or a progressive evening (`--demo progressive`). */
@@ -179,6 +182,7 @@ interface ServeArguments {
 function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeOptions {
   const options: ServeOptions = {
     port: 3000,
+    host: undefined,
     dataDir: env.DATA_DIR || './data',
     demo: values['no-demo'] !== true,
     demoKind: 'pitt-boss',
@@ -193,6 +197,11 @@ function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeO
     if (!/^\d+$/.test(env.PORT) || Number(env.PORT) > 65535) throw new UsageError(`PORT must be a port number (0–65535), not '${env.PORT}'`);
     options.port = Number(env.PORT);
   }
+  if (env.HOST !== undefined && env.HOST !== '') {
+    // An address or a name; whether this machine has it is for listen to say.
+    if (!/^[A-Za-z0-9.:%_-]+$/.test(env.HOST)) throw new UsageError(`HOST must be an address to listen on (127.0.0.1, ::1, 0.0.0.0, a host name), not '${env.HOST}'`);
+    options.host = env.HOST;
+  }
   if (values.pace !== undefined) {
     if (!/^\d+$/.test(values.pace)) throw new UsageError(`--pace takes milliseconds between entries at a table, not '${values.pace}'`);
     options.paceMs = Number(values.pace);
@@ -206,7 +215,10 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir);
   const { ledger, auth } = backend;
   const head = (await ledger.head()).position;
-  const fresh = head === 0;
+  // The demo goes only into a ledger this start made: a file or database that already held the
+  // ledger's tables (an import refused, accounts added, a real event about to begin) is left as it is.
+  const fresh = backend.fresh && head === 0;
+  const declined = options.demo && !backend.fresh && head === 0;
   // Another process starting on the same database at this moment may have begun the demo: the
   // models are brought up to what the database held when this one looked, so that this process
   // sees that demo (and plays its tables when it holds the lease) rather than none.
@@ -231,8 +243,8 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const current = ledger.models.currentTournament;
   const accounts = (await auth.users.list()).length;
   const codes = current ? await auth.tableCodes(current, tableCount(ledger.models, current)) : [];
-  const server = serve({ fetch: app.fetch, port: options.port }, (info) => {
-    const base = `http://localhost:${info.port}`;
+  const server = serve({ fetch: app.fetch, port: options.port, ...(options.host ? { hostname: options.host } : {}) }, (info) => {
+    const base = `http://${shownHost(options.host)}:${info.port}`;
     const lines = [`Spades ledger: ${backend.where} (${events} events)`, `Listening on ${base}`];
     if (current) {
       const links = tournamentLinks(current);
@@ -244,26 +256,47 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
     if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
     else if (accounts === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
     if (current) lines.push(`Table codes (scorekeepers join at ${base}/join): ${codes.map((code, i) => `${i + 1}: ${code}`).join(', ')}`);
-    if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
+    if (declined && !created) lines.push(`No demo: ${backend.where} already held a ledger (with no events), and the demo is set up only in a new data folder; start with --no-demo to say so.`);
+    else if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
     io.stdout(lines.join('\n') + '\n');
   });
 
   let timer: NodeJS.Timeout | null = null;
   const demoId = options.demoKind === 'progressive' ? PROGRESSIVE_DEMO : DEMO_TOURNAMENT;
-  if (options.demo && ledger.models.tournaments[demoId]) {
+  // A process starting beside another on a new ledger may find the demo set up only after it
+  // looked, so its bots wait for the demo's tournament rather than deciding once.
+  if (options.demo && (ledger.models.tournaments[demoId] || head === 0)) {
     const bots = demoBots(ledger, (line) => io.stderr(`${line}\n`), backend.mayPlay, options.demoKind);
     timer = setInterval(() => void bots(), options.paceMs);
   }
 
-  await new Promise<void>((resolve) => {
-    const stop = () => {
+  return await new Promise<number>((resolve) => {
+    const stop = (status: number) => {
       if (timer) clearInterval(timer);
       broadcaster.close();
       server.close();
-      void backend.close().finally(resolve);
+      void backend.close().finally(() => resolve(status));
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.once('SIGINT', () => stop(0));
+    process.once('SIGTERM', () => stop(0));
+    // An address this machine does not have, or a port taken: one line, as for any bad setting.
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      io.stderr(`spades serve: cannot listen on ${options.host ?? 'every interface'} port ${options.port}: ${listenProblem(error)}\n`);
+      stop(2);
+    });
   });
-  return 0;
+}
+
+/** How the start-up lines write the address listened on: `localhost` for every interface. */
+function shownHost(host: string | undefined): string {
+  if (host === undefined || host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listenProblem(error: NodeJS.ErrnoException): string {
+  if (error.code === 'EADDRINUSE') return 'the port is taken by another program';
+  if (error.code === 'EADDRNOTAVAIL') return 'this machine has no such address';
+  if (error.code === 'ENOTFOUND' || error.code === 'EAI_AGAIN') return 'no such host name';
+  if (error.code === 'EACCES') return 'not allowed (ports below 1024 need privileges)';
+  return error.message;
 }

@@ -211,6 +211,17 @@ export async function createPgSchema(kysely: Kysely<PgLedgerTables>): Promise<vo
   });
 }
 
+/** Whether the database at `url` already holds the ledger's tables (empty or not). */
+export async function postgresLedgerInstalled(url: string): Promise<boolean> {
+  const kysely = new Kysely<PgLedgerTables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000 }) }) });
+  try {
+    const { rows } = await sql<{ t: string | null }>`SELECT to_regclass('events')::text AS t`.execute(kysely);
+    return rows[0]?.t != null;
+  } finally {
+    await kysely.destroy();
+  }
+}
+
 /** A connection string as it may be shown: without its password. */
 export function shownPgUrl(url: string): string {
   try {

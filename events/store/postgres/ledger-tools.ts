@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { DigestCheck, RecordedEvent } from '../append.ts';
 import { LedgerUnavailableError } from '../append.ts';
 import { type ChainReport, GENESIS_HASH, parseDigest } from '../../hash-chain.ts';
-import { IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportLine } from '../../ledger-file.ts';
+import { type Backup, IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportHeader, exportLine, exportSummary, exportTrailer } from '../../ledger-file.ts';
 import { LedgerReadError, projected } from '../served-ledger.ts';
 import {
   type PgEventStore,
@@ -57,16 +57,21 @@ export async function foldPostgresModels(store: PgEventStore, onProgress?: (done
 }
 
 /**
- * The ledger's rows in position order, one NDJSON line each (with its newline), exactly as
- * `exportLines` writes a SQLite ledger's. Every page is read in one snapshot, so appends made
- * meanwhile are left out rather than half in.
+ * The whole export of a PostgreSQL ledger, exactly as `exportLedger` writes a SQLite ledger's:
+ * its header, its rows in position order, one NDJSON line each, and its trailer. Every page is
+ * read in one snapshot, with the head the header names, so appends made meanwhile are left out
+ * rather than half in.
  */
-export async function* exportPostgresLines(store: PgEventStore): AsyncGenerator<string> {
+export async function* exportPostgresLedger(store: PgEventStore): AsyncGenerator<string> {
   const trx = await store.kysely.startTransaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute();
   try {
-    for await (const page of pgRowPages(trx)) {
+    const last = await trx.selectFrom('events').select(['position', 'hash']).orderBy('position', 'desc').limit(1).executeTakeFirst();
+    const summary = exportSummary(last ?? { position: 0, hash: GENESIS_HASH });
+    yield exportHeader(summary);
+    for await (const page of pgRowPages(trx, { upTo: summary.head.position })) {
       for (const row of page) yield exportLine(row);
     }
+    yield exportTrailer(summary);
   } finally {
     // Nothing was written; ending the snapshot hands the connection back to the pool.
     await trx.rollback().execute().catch(() => undefined);
@@ -96,7 +101,7 @@ class StoreRefused extends Error {
  * checks), and the chain, read back as stored, must verify; otherwise nothing is kept. `name` is
  * how refusals name the database. Returns the verification.
  */
-export async function importPostgresLedger(store: PgEventStore, text: string, name: string, admit?: RowAdmission, note?: ImportNote): Promise<ChainReport> {
+export async function importPostgresLedger(store: PgEventStore, source: string | Backup, name: string, admit?: RowAdmission, note?: ImportNote): Promise<ChainReport> {
   let commitSent = false;
   try {
     const trx = await store.kysely.startTransaction().execute();
@@ -127,7 +132,7 @@ export async function importPostgresLedger(store: PgEventStore, text: string, na
         }
         chunk = [];
       };
-      for (const imported of checkedRows(text, admit)) {
+      for (const imported of checkedRows(source, admit)) {
         chunk.push(imported);
         if (chunk.length === IMPORT_CHUNK) await storeChunk();
       }

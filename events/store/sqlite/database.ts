@@ -30,7 +30,10 @@ export interface OpenDatabaseOptions {
   path?: string;
   /** FULL (default) syncs the WAL on every commit; NORMAL may lose the last commits on power loss. */
   synchronous?: 'FULL' | 'NORMAL';
-  /** Open an existing ledger for reading only: no schema is created and nothing can be written. */
+  /**
+   * Open an existing ledger for reading only: no schema is created, nothing can be written, and
+   * no `-wal` or `-shm` file is left beside it that was not there before.
+   */
   readonly?: boolean;
   /** How long a writer waits for another process's write lock before giving up. */
   busyTimeoutMs?: number;
@@ -78,6 +81,9 @@ export function openDatabase(options: OpenDatabaseOptions = {}): LedgerDatabase 
   } else if (!memory) {
     mkdirSync(dirname(path), { recursive: true });
   }
+  // A reader of a WAL file makes its -wal and -shm files and, unable to write, cannot remove them
+  // when it closes. When no one had the file open before (neither file there), they are tidied.
+  const leftBehind = options.readonly === true && !memory && !existsSync(`${path}-wal`) && !existsSync(`${path}-shm`);
   let sqlite: BetterSqlite3.Database;
   try {
     sqlite = new BetterSqlite3(path, {
@@ -106,6 +112,7 @@ export function openDatabase(options: OpenDatabaseOptions = {}): LedgerDatabase 
     }
   } catch (error) {
     sqlite.close();
+    if (leftBehind) removeWalFiles(path);
     if (error instanceof LedgerFileError) throw error;
     throw new LedgerFileError(`cannot open ${path} as a ledger: ${(error as Error).message}`);
   }
@@ -115,9 +122,31 @@ export function openDatabase(options: OpenDatabaseOptions = {}): LedgerDatabase 
     sqlite,
     kysely,
     close: () => {
-      if (sqlite.open) sqlite.close();
+      if (!sqlite.open) return;
+      sqlite.close();
+      if (leftBehind) removeWalFiles(path);
     },
   };
+}
+
+/**
+ * Removes a ledger file's -wal and -shm when no connection holds it: SQLite's own last connection
+ * to close does that, after folding the WAL into the file, so one is opened and closed. Another
+ * process holding the file keeps them, as it must. A file that cannot be written keeps them too.
+ */
+function removeWalFiles(path: string): void {
+  if (!existsSync(`${path}-wal`) && !existsSync(`${path}-shm`)) return;
+  try {
+    const tidy = new BetterSqlite3(path, { fileMustExist: true, timeout: 0 });
+    try {
+      // The WAL is opened, and so closed with the connection, only once something is read.
+      tidy.pragma('user_version', { simple: true });
+    } finally {
+      tidy.close();
+    }
+  } catch {
+    // Busy or not writable: the files stay, as they would after any reader.
+  }
 }
 
 /**
