@@ -5,6 +5,7 @@
  * for registering players, the number of rounds and seating each round.
  */
 import { type Seat, SEATS } from '../engine/cards.ts';
+import type { GameModel } from '../events/read-models.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { PostForm } from './entry-forms.tsx';
 import { playerLink } from './team-links.ts';
@@ -19,6 +20,20 @@ export interface SeatRow {
   name: string;
   table: number;
   seat: Seat;
+  /** How the player got to this seat from the round before ("up from table 3"); null in the first round. */
+  move: string | null;
+}
+
+/**
+ * The movement of one player into a round, in the words the room says it: from where they sat
+ * the round before (or rested) to the table they take now.
+ */
+export function movementWords(before: { table: number } | 'sat-out' | null, table: number): string | null {
+  if (before === null) return null;
+  if (before === 'sat-out') return 'back from sitting out';
+  if (before.table === table) return `stays at table ${table}`;
+  if (before.table === table + 1) return `up from table ${before.table}`;
+  return `from table ${before.table} to table ${table}`;
 }
 
 export interface ProgressiveView {
@@ -26,15 +41,29 @@ export interface ProgressiveView {
   roundsStarted: number;
   finished: boolean;
   /** The seating the room needs now: the next round's as soon as the results give it, else the round in play. */
-  sitting: { round: number; state: 'next' | 'playing' | 'played'; seats: SeatRow[]; sittingOut: { playerId: string; name: string }[] } | null;
+  sitting: {
+    round: number;
+    state: 'next' | 'playing' | 'played';
+    /**
+     * The room is moving: the last table of a round has finished and no entry of the next round
+     * has been made yet. The venue screen keeps "where to sit now" up all that time.
+     */
+    hold: boolean;
+    seats: SeatRow[];
+    sittingOut: { playerId: string; name: string }[];
+  } | null;
   /** Best total first, with each round's score (null: not yet over) and whether the player sat that round out. */
   standings: { place: number; playerId: string; name: string; total: number; rounds: (number | null)[]; satOut: boolean[] }[];
   /** High player, high male, high female: leaders while it is played, winners once it is over. */
   leaders: { prize: 'High player' | 'High male' | 'High female'; names: string[]; total: number }[];
 }
 
-/** What the progressive panels show, from the tournament's state; null for a bracket event. */
-export function progressiveView(state: TournamentState): ProgressiveView | null {
+/**
+ * What the progressive panels show, from the tournament's state; null for a bracket event. With
+ * the games, a round seated but not yet begun (no deal, bid or card at any of its tables) still
+ * holds the room on "where to sit now".
+ */
+export function progressiveView(state: TournamentState, games?: Readonly<Record<string, GameModel>>): ProgressiveView | null {
   const p = state.progressive;
   if (!p) return null;
   const names = new Map(state.model.teams.map((t) => [t.teamId, t.name]));
@@ -42,13 +71,31 @@ export function progressiveView(state: TournamentState): ProgressiveView | null 
   const roundsInEvent = state.format.rounds ?? 1;
   const last = p.rounds.at(-1);
   let sitting: ProgressiveView['sitting'] = null;
-  const seatsOf = (seating: NonNullable<typeof p.nextSeating>) =>
-    seating
-      .flatMap((t) => SEATS.map((seat) => ({ playerId: t.seats[seat], name: nameOf(t.seats[seat]), table: t.table, seat })))
+  const seatsOf = (seating: NonNullable<typeof p.nextSeating>, round: number) => {
+    const before = p.rounds.find((r) => r.round === round - 1);
+    const previous = (id: string): { table: number } | 'sat-out' | null => {
+      if (!before) return null;
+      if (before.sittingOut.includes(id)) return 'sat-out';
+      const table = before.seating.find((t) => SEATS.some((s) => t.seats[s] === id));
+      return table ? { table: table.table } : null;
+    };
+    return seating
+      .flatMap((t) => SEATS.map((seat) => ({ playerId: t.seats[seat], name: nameOf(t.seats[seat]), table: t.table, seat, move: movementWords(previous(t.seats[seat]), t.table) })))
       .sort((a, b) => a.name.localeCompare(b.name));
+  };
   const out = (ids: readonly string[]) => ids.map((id) => ({ playerId: id, name: nameOf(id) })).sort((a, b) => a.name.localeCompare(b.name));
-  if (p.nextSeating) sitting = { round: p.rounds.length + 1, state: 'next', seats: seatsOf(p.nextSeating), sittingOut: out(p.nextSittingOut ?? []) };
-  else if (last) sitting = { round: last.round, state: last.results ? 'played' : 'playing', seats: seatsOf(last.seating), sittingOut: out(last.sittingOut ?? []) };
+  if (p.nextSeating) {
+    const round = p.rounds.length + 1;
+    // Before the first round the room is still arriving, not moving: the rotation keeps going.
+    sitting = { round, state: 'next', hold: last?.results != null, seats: seatsOf(p.nextSeating, round), sittingOut: out(p.nextSittingOut ?? []) };
+  } else if (last) {
+    const begun = (gameId: string | undefined) => {
+      const game = gameId === undefined ? undefined : games?.[gameId];
+      return game === undefined || game.current !== null || game.hands.length > 0 || game.winner !== null;
+    };
+    const waiting = last.results === null && last.round > 1 && games !== undefined && !Object.values(last.games).some(begun);
+    sitting = { round: last.round, state: last.results ? 'played' : 'playing', hold: waiting, seats: seatsOf(last.seating, last.round), sittingOut: out(last.sittingOut ?? []) };
+  }
   const genders = new Map(p.players.map((pl) => [pl.playerId, pl.gender]));
   const standings = p.standings.map((s) => ({
     place: s.place,
@@ -84,7 +131,12 @@ export function WhereToSit({ view, tournamentId }: { view: ProgressiveView; tour
         ? `Round ${sitting.round} of ${view.roundsInEvent}: where everyone sits`
         : `Round ${sitting.round} of ${view.roundsInEvent}: where everyone sat`;
   return (
-    <section id={WHERE_TO_SIT_ID} class={`where-to-sit where-to-sit--columns-${columns}`} aria-labelledby="where-to-sit-title">
+    <section
+      id={WHERE_TO_SIT_ID}
+      class={`where-to-sit where-to-sit--columns-${columns}${sitting?.hold ? ' where-to-sit--hold' : ''}`}
+      data-hold={sitting?.hold ? 'true' : 'false'}
+      aria-labelledby="where-to-sit-title"
+    >
       <h2 id="where-to-sit-title">{title}</h2>
       {!sitting ? (
         <p class="empty">The first seating is drawn when the director starts the evening.</p>
@@ -96,6 +148,7 @@ export function WhereToSit({ view, tournamentId }: { view: ProgressiveView; tour
                 <span class="sit-name">{tournamentId === undefined ? row.name : <a class="team-link" href={playerLink(tournamentId, row.playerId)}>{row.name}</a>}</span>
                 <span class="sit-place">
                   Table {row.table} · {SEAT_NAMES[row.seat]}
+                  {row.move ? <span class="sit-move">{row.move}</span> : null}
                 </span>
               </li>
             ))}

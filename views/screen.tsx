@@ -97,7 +97,7 @@ export interface TickerProps {
   tournament: Pick<TournamentModel, 'latest'>;
 }
 
-/** The latest results, newest first, scrolling along the screen's header. */
+/** The latest results, newest first, one at a time along the screen's header. */
 export function Ticker({ tournament }: TickerProps) {
   const latest = tournament.latest.slice(0, TICKER_LENGTH);
   return (
@@ -105,13 +105,11 @@ export function Ticker({ tournament }: TickerProps) {
       {latest.length === 0 ? (
         <p class="ticker-empty">Results appear here as matches finish.</p>
       ) : (
-        <div class="ticker-track">
-          <ol class="ticker-items">
-            {latest.map((item) => (
-              <li data-position={item.position}>{item.text}</li>
-            ))}
-          </ol>
-        </div>
+        <ol class={`ticker-items ticker-items--count-${latest.length}`}>
+          {latest.map((item) => (
+            <li data-position={item.position}>{item.text}</li>
+          ))}
+        </ol>
       )}
     </div>
   );

@@ -167,7 +167,7 @@ export interface LivePublisher {
  * - A message carries only the regions whose HTML changed since what the channel's clients
  *   show: each of them was sent every earlier message, or all regions as of the latest
  *   position when it attached. An unchanged region is left alone in the page, so the results
- *   ticker keeps scrolling instead of restarting from the edge at every card played.
+ *   ticker keeps stepping through them instead of restarting at every card played.
  */
 export function createLivePublisher(broadcaster: LiveBroadcaster, models: ReadModels): LivePublisher {
   const shown = new Map<string, Map<string, string>>();

@@ -192,7 +192,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
 
 /** The venue screen of a tournament, as its page and the pinned `/screen` render it. */
 function screenOf(models: ReadModels, tournament: TournamentModel) {
-  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
   return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} />;
 }
@@ -200,7 +200,7 @@ function screenOf(models: ReadModels, tournament: TournamentModel) {
 /** The live regions of a tournament's venue screen. */
 export function screenPartials(add: (target: string, content: Child) => void, models: ReadModels, tournament: TournamentModel): void {
   add(TICKER_ID, <Ticker tournament={tournament} />);
-  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   if (view) {
     add(WHERE_TO_SIT_ID, <WhereToSit view={view} />);
     add(INDIVIDUAL_ID, <IndividualStandings view={view} columns={individualColumns(view.standings.length)} />);
@@ -215,13 +215,13 @@ export function screenPartials(add: (target: string, content: Child) => void, mo
 
 /** A progressive evening's "where to sit" list, each name leading to the player's page; nothing for a bracket event. */
 export function progressiveSeatingOf(models: ReadModels, tournament: TournamentModel) {
-  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   return view ? <WhereToSit view={view} tournamentId={tournament.tournamentId} /> : null;
 }
 
 /** A progressive evening's individual standings, round by round, under the totals; nothing for a bracket event. */
 export function progressiveOf(models: ReadModels, tournament: TournamentModel) {
-  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   return view ? <IndividualStandings view={view} tournamentId={tournament.tournamentId} /> : null;
 }
 
