@@ -14,7 +14,7 @@ export const SHARED_THREAD_SUITES = [
   'abuse-sessions', 'app', 'audit-as-of', 'audit-exports', 'audit-replay', 'bid', 'blp-rounds', 'bot',
   'bracket-rounds', 'bracket', 'competition-words', 'director-desk', 'event-store', 'game', 'idempotency',
   'import-ledger-checks', 'import-ledger-replay', 'judge-penalty-text', 'knockout-standings', 'preset-tables',
-  'prize-pages', 'progressive-demo', 'progressive-evening', 'progressive', 'public-address', 'random',
+  'prize-pages', 'progressive-demo', 'progressive-evening', 'progressive-room', 'progressive', 'public-address', 'random',
   'reader-worker-file', 'record-import', 'record-schema', 'record', 'request-input', 'routes-access',
   'routes-card-grid', 'routes-console', 'routes-entry', 'routes-judge-console', 'routes-ruling-withdrawal',
   'routes-seating', 'routes-table-matches', 'routes-team-page', 'rule-options-doc', 'rulebook-examples', 'schemas',

@@ -9,6 +9,7 @@ import type { GameModel } from '../events/read-models.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { PostForm } from './entry-forms.tsx';
 import { playerLink } from './team-links.ts';
+import { type Standing, ordinal } from './team-standing.ts';
 
 export const WHERE_TO_SIT_ID = 'where-to-sit';
 export const INDIVIDUAL_ID = 'individual-standings';
@@ -116,6 +117,43 @@ export function progressiveView(state: TournamentState, games?: Readonly<Record<
     }
   }
   return { roundsInEvent, roundsStarted: p.rounds.length, finished: state.model.status === 'finished', sitting, standings, leaders };
+}
+
+/**
+ * Where each player of an evening stands, in the room's words, by player id: "table 2, North"
+ * while the round is played ("round 3: table 2, North" once the next seating is drawn),
+ * "sitting out round 3", or the final place ("2nd place, shared"). Empty before the start, when
+ * the bracket's words ("Registered") still hold.
+ */
+export function playerStandings(state: TournamentState): Map<string, Standing> {
+  const p = state.progressive;
+  const standings = new Map<string, Standing>();
+  if (!p || state.model.status === 'registration') return standings;
+  const last = p.rounds.at(-1);
+  const seatIn = (seating: NonNullable<typeof p.nextSeating>, id: string) => {
+    for (const table of seating) for (const seat of SEATS) if (table.seats[seat] === id) return { table: table.table, seat };
+    return null;
+  };
+  for (const player of p.players) {
+    const id = player.playerId;
+    const ranked = p.standings.find((s) => s.playerId === id);
+    let standing: Standing;
+    if (state.model.status === 'finished' && ranked) {
+      const shared = p.standings.filter((s) => s.place === ranked.place).length > 1;
+      standing = { label: `${ordinal(ranked.place)} place${shared ? ', shared' : ''}`, short: `${ordinal(ranked.place)}${shared ? '=' : ''}`, tone: ranked.place === 1 ? 'champion' : 'placed' };
+    } else if (p.nextSeating || (last && !last.results)) {
+      const round = p.nextSeating ? p.rounds.length + 1 : last!.round;
+      const where = seatIn(p.nextSeating ?? last!.seating, id);
+      const ahead = p.nextSeating ? `round ${round}: ` : '';
+      standing = where
+        ? { label: `${ahead}table ${where.table}, ${SEAT_NAMES[where.seat]}`, short: `${ahead}table ${where.table}, ${SEAT_NAMES[where.seat]}`, tone: 'seated' }
+        : { label: `sitting out round ${round}`, short: `sitting out round ${round}`, tone: 'resting' };
+    } else {
+      standing = { label: 'waiting for the next seating', short: 'waiting', tone: 'registered' };
+    }
+    standings.set(id, standing);
+  }
+  return standings;
 }
 
 /** "Where to sit now": every player's table and seat, by name, large enough to read across the room. */

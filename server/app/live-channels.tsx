@@ -19,7 +19,7 @@ import { TournamentHome } from '../../views/tournament-home.tsx';
 import { type Broadcaster, type SseSink, encodeSse } from '../live/sse.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { ScreenPin, bracketProps, gamePlace, html, progressiveOf, progressiveSeatingOf, screenPartials, teamNames } from '../audience/live-pages.tsx';
-import { INDIVIDUAL_ID, WHERE_TO_SIT_ID } from '../../views/progressive-panels.tsx';
+import { INDIVIDUAL_ID, WHERE_TO_SIT_ID, playerStandings } from '../../views/progressive-panels.tsx';
 import { subjectPartials, subjectTournament } from '../audience/team-pages.tsx';
 
 export type LiveKind = 'home' | 'pinned' | 'judge' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table' | 'team' | 'player';
@@ -95,7 +95,7 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
   const tournament = tournamentById(models, parsed.id)?.model;
   if (!tournament) return null;
   const leaderboard = () => {
-    add(LEADERBOARD_ID, <Leaderboard tournament={tournament} />);
+    add(LEADERBOARD_ID, <Leaderboard tournament={tournament} standings={playerStandings(tournamentById(models, tournament.tournamentId)!)} />);
     const individual = progressiveOf(models, tournament);
     if (individual) add(INDIVIDUAL_ID, individual);
     const seating = progressiveSeatingOf(models, tournament);

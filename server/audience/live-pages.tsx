@@ -19,7 +19,7 @@ import { BRACKET_ID } from '../../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../../views/leaderboard.tsx';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import type { Child } from 'hono/jsx';
-import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../../views/progressive-panels.tsx';
+import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, playerStandings, progressiveView } from '../../views/progressive-panels.tsx';
 import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
 
@@ -164,7 +164,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
         <Layout title={`${tournament.name} · standings`} live={live}>
           <h1>{tournament.name}</h1>
           {progressiveSeatingOf(models, tournament)}
-          <Leaderboard tournament={tournament} />
+          <Leaderboard tournament={tournament} standings={playerStandings(tournamentById(models, tournament.tournamentId)!)} />
           {progressiveOf(models, tournament)}
           <p class="exports">
             <a href={`${tournamentLinks(tournament.tournamentId).home}/standings.csv`}>Download the standings as CSV</a>

@@ -19,7 +19,7 @@ import { gameStream } from '../../events/streams.ts';
 import { readJson } from '../http/request-input.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { Layout } from '../../views/layout.tsx';
-import { rankTeams } from '../../views/leaderboard.tsx';
+import { rankedTeams } from '../../views/leaderboard.tsx';
 import { ReplayPage, handReplay, replayLink, stepCount } from '../../views/replay.tsx';
 import { tournamentLinks } from '../../views/tournament-home.tsx';
 import { VerifyPage } from '../../views/verify.tsx';
@@ -109,7 +109,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     };
     // As it stands: the models this thread holds, ranked as the leaderboard ranks them (a
     // bracket's worth of rows, whatever the ledger's length).
-    if (!asked) return answer(standingsCsv(rankTeams(state.model)), ledger.models.position);
+    if (!asked) return answer(standingsCsv(rankedTeams(state.model)), ledger.models.position);
     return heavy(c, async () => {
       const past = await askedPosition(c.req.query('position'), c.req.query('at'));
       if ('error' in past) return c.json({ error: `tournament ${tournamentId}: ${past.error}` }, 400);
