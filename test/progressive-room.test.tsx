@@ -12,7 +12,7 @@ import { startRound } from '../server/commands/match-commands.ts';
 import { nextEntry } from '../server/serve/table-driver.ts';
 import { channelOf, livePartials } from '../server/app/live-channels.tsx';
 import { movementWords, progressiveView } from '../views/progressive-panels.tsx';
-import { type Fixture, copyOf, makeFixture } from './routes-fixture.ts';
+import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { element } from './fixtures/html.ts';
 
 let fixture: Fixture;
@@ -207,5 +207,57 @@ describe('the screen holds where to sit while the room moves', () => {
     play();
     expect(m.tournaments.hold!.model.status).toBe('finished');
     expect(hold()).toBe(false);
+  });
+});
+
+describe('the director’s desk during a round', () => {
+  it('puts each table’s state at the top, lists players by name with who sits out, and draws the first dealers unless a seed is given under Advanced', async () => {
+    const { ledger: l, app: a } = copyOf(fixture);
+    const m = l.models;
+    const long = 'Maximiliana Bartholomew-Featherstonehaugh Okonkwo-Villanueva';
+    l.execute(createTournament(m, { tournamentId: 'desk', name: 'Desk', format: 'tournament-spades', options: { rounds: 2 } }));
+    for (const name of [...NAMES.slice(0, 8), long]) l.execute(registerPlayer(m, { tournamentId: 'desk', playerId: name.slice(0, 3).toLowerCase(), name }));
+    l.execute(startTournament(m, { tournamentId: 'desk', seed: 'desk' }));
+    const desk = async () => {
+      const res = await send(a, fixture.clients.director, 'GET', '/director/tournaments/desk');
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    // Before round 1: the seat button, with the seed tucked away and said in one sentence.
+    let html = await desk();
+    const seatForm = html.slice(html.lastIndexOf('<form', html.indexOf('data-action="seat-round"')), html.indexOf('</form>', html.indexOf('data-action="seat-round"')));
+    expect(seatForm).toMatch(/<details class="advanced"><summary>Advanced<\/summary><label>Seed for the first dealers <input name="seed"/);
+    expect(seatForm).toContain('The system draws each table&#39;s first dealer at random');
+    const seated = await send(a, fixture.clients.director, 'POST', '/director/tournaments/desk/rounds', { json: {} });
+    expect(seated.status).toBe(200);
+    const round = m.tournaments.desk!.progressive!.rounds[0]!;
+    const started = l.store.readAll().filter((e) => e.type === 'GameStarted' && (e.payload as { tournamentId?: string }).tournamentId === 'desk');
+    expect(started).toHaveLength(2);
+
+    // Table 1 plays to its end, table 2 into its second hand.
+    const [g1, g2] = [round.games['1']!, round.games['2']!];
+    for (let i = 0; i < 100_000 && !m.games[g1]!.winner; i++) l.execute(() => nextEntry(l, m.games[g1]!, { seed: 'desk' }) ?? []);
+    for (let i = 0; i < 100_000 && m.games[g2]!.rows.length < 1; i++) l.execute(() => nextEntry(l, m.games[g2]!, { seed: 'desk' }) ?? []);
+    l.execute(() => nextEntry(l, m.games[g2]!, { seed: 'desk' }) ?? []);
+    html = await desk();
+    const tables = element(html, /<section class="desk-tables"/);
+    // At the top of the desk, before the screen and the players' list.
+    expect(html.indexOf('class="desk-tables"')).toBeLessThan(html.indexOf('id="screen-pin-title"'));
+    const nameOf = (id: string) => m.tournaments.desk!.model.teams.find((t) => t.teamId === id)!.name;
+    const g = m.games[g1]!;
+    expect(tables).toContain(`<li data-table="1" data-state="done"><strong>Table 1</strong>: <span class="desk-table-state">done, N–S ${g.score.NS} · E–W ${g.score.EW}</span>`);
+    expect(tables).toMatch(/<li data-table="2" data-state="playing"><strong>Table 2<\/strong>: <span class="desk-table-state">hand 2 of 4<\/span>/);
+    const seats = round.seating[1]!.seats;
+    expect(tables).toContain(`${nameOf(seats.N)} &amp; ${nameOf(seats.S)} (N–S) v ${nameOf(seats.E)} &amp; ${nameOf(seats.W)} (E–W)`.replace(/'/g, '&#39;'));
+    expect(tables).toContain(`Sitting out round 1: ${nameOf(round.sittingOut[0]!)}`);
+
+    // The players' list: names, never ids, and where each one is, the sit-out included.
+    const players = element(html, /<table class="director-teams director-teams--players"/);
+    expect(players).not.toContain('<th scope="col">Id</th>');
+    expect(players).toContain(long);
+    for (const t of m.tournaments.desk!.model.teams) expect(players).not.toContain(`<td>${t.teamId}</td>`);
+    const restingRow = element(players, new RegExp(`<tr data-team="${round.sittingOut[0]}"`));
+    expect(restingRow).toContain('sitting out round 1');
+    expect(element(players, new RegExp(`<tr data-team="${seats.N}"`))).toContain('table 2, North');
   });
 });

@@ -156,6 +156,17 @@ export function playerStandings(state: TournamentState): Map<string, Standing> {
   return standings;
 }
 
+/**
+ * A progressive table's game in the evening's words: "Round 2 · Hand 3 of 4", "Round 2 · Hand 5,
+ * an extra hand to break the tie", "Round 2 · all 4 hands played". A round is 4 hands, not games
+ * won, so no page of an evening speaks of games.
+ */
+export function roundHandWords(round: number, game: Pick<GameModel, 'current' | 'rows' | 'winner'>): string {
+  if (game.winner) return `Round ${round} · all ${game.rows.length} hands played`;
+  const hand = game.current?.number ?? game.rows.length + 1;
+  return hand > 4 ? `Round ${round} · Hand ${hand}, an extra hand to break the tie` : `Round ${round} · Hand ${hand} of 4`;
+}
+
 /** "Where to sit now": every player's table and seat, by name, large enough to read across the room. */
 export function WhereToSit({ view, tournamentId }: { view: ProgressiveView; tournamentId?: string }) {
   const sitting = view.sitting;
@@ -302,8 +313,20 @@ export function SeatList({ seats }: { seats: Partial<Record<Seat, string>> }) {
   );
 }
 
+/** One table of the round at the director's desk: done, or the hand being played, and who plays it. */
+export interface DeskTable {
+  table: number;
+  state: 'done' | 'playing' | 'waiting';
+  /** "done, N–S 120 · E–W 80", "hand 3 of 4", "hand 5: an extra hand to break the tie", "waiting for the first deal". */
+  words: string;
+  /** The two partnerships, North–South first. */
+  players: string;
+}
+
 export interface ProgressiveDirectorProps {
   view: ProgressiveView;
+  /** The latest round seated, table by table; null before the first. */
+  tables: { round: number; rows: DeskTable[]; sittingOut: string[] } | null;
   /** For each player's name to lead to the player's page. */
   tournamentId?: string;
   status: string;
@@ -315,20 +338,62 @@ export interface ProgressiveDirectorProps {
   waiting: string | null;
 }
 
-/** The director's view of a progressive evening, from the tournament's state. */
-export function progressiveDirectorProps(state: TournamentState): ProgressiveDirectorProps {
-  const view = progressiveView(state)!;
+/** The director's view of a progressive evening, from the tournament's state and its games. */
+export function progressiveDirectorProps(state: TournamentState, games: Readonly<Record<string, GameModel>> = {}): ProgressiveDirectorProps {
+  const view = progressiveView(state, games)!;
   const p = state.progressive!;
   const playing = p.rounds.find((r) => r.results === null);
   const ready = state.model.status === 'running' && p.nextSeating !== null;
+  const names = new Map(state.model.teams.map((t) => [t.teamId, t.name]));
+  const nameOf = (id: string) => names.get(id) ?? id;
+  const last = p.rounds.at(-1);
+  const tables: ProgressiveDirectorProps['tables'] = last
+    ? {
+        round: last.round,
+        sittingOut: last.sittingOut.map(nameOf),
+        rows: last.seating.map((t): DeskTable => {
+          const players = `${nameOf(t.seats.N)} & ${nameOf(t.seats.S)} (N–S) v ${nameOf(t.seats.E)} & ${nameOf(t.seats.W)} (E–W)`;
+          const game = games[last.games[String(t.table)] ?? ''];
+          if (!game) return { table: t.table, state: 'waiting', words: 'waiting for its game to start', players };
+          if (game.winner) return { table: t.table, state: 'done', words: `done, N–S ${game.score.NS} · E–W ${game.score.EW}`, players };
+          const hand = game.current?.number ?? game.rows.length + 1;
+          if (!game.current && game.rows.length === 0) return { table: t.table, state: 'waiting', words: 'waiting for the first deal', players };
+          return { table: t.table, state: 'playing', words: hand > 4 ? `hand ${hand}: an extra hand to break the tie` : `hand ${hand} of 4`, players };
+        }),
+      }
+    : null;
   return {
     view,
+    tables,
     tournamentId: state.model.tournamentId,
     status: state.model.status,
     roundsChangeable: state.model.status !== 'finished' && p.rounds.length < view.roundsInEvent,
     nextRound: ready ? p.rounds.length + 1 : null,
     waiting: playing ? `Round ${playing.round} is being played.` : state.model.status === 'finished' ? 'All rounds are played.' : null,
   };
+}
+
+/** The latest round at the director's desk: each table done, or the hand it plays and who plays it, and who sits out. */
+function DeskTables({ tables }: { tables: NonNullable<ProgressiveDirectorProps['tables']> }) {
+  return (
+    <section class="desk-tables" aria-labelledby="desk-tables-title">
+      <h3 id="desk-tables-title">Round {tables.round}, table by table</h3>
+      <ul class="desk-table-list">
+        {tables.rows.map((row) => (
+          <li data-table={String(row.table)} data-state={row.state}>
+            <strong>Table {row.table}</strong>: <span class="desk-table-state">{row.words}</span>
+            <br />
+            <span class="desk-table-players">{row.players}</span>
+          </li>
+        ))}
+      </ul>
+      {tables.sittingOut.length > 0 ? (
+        <p class="desk-sitting-out">
+          Sitting out round {tables.round}: {tables.sittingOut.join(', ')}
+        </p>
+      ) : null}
+    </section>
+  );
 }
 
 /** The director's panel for a progressive evening: players, number of rounds, seating each round. */
@@ -369,16 +434,23 @@ export function ProgressiveDirector(props: ProgressiveDirectorProps & { form: (p
       ) : null}
       {props.nextRound !== null ? (
         <PostForm {...form('/rounds')} class="stack-form" confirm={`Seat round ${props.nextRound}? The seating is recorded and cannot be taken back.`}>
-          <label>
-            Seed for the first dealers <input name="seed" maxlength={100} />
-          </label>
           <button type="submit" data-action="seat-round">
             Seat round {props.nextRound}
           </button>
+          <details class="advanced">
+            <summary>Advanced</summary>
+            <label>
+              Seed for the first dealers <input name="seed" maxlength={100} aria-describedby="dealer-seed-help" />
+            </label>
+            <p id="dealer-seed-help" class="muted">
+              The system draws each table's first dealer at random and records the draw; a seed typed here replaces that random draw, so the same seed gives the same first dealers.
+            </p>
+          </details>
         </PostForm>
       ) : props.waiting ? (
         <p>{props.waiting}</p>
       ) : null}
+      {props.tables ? <DeskTables tables={props.tables} /> : null}
       {view.sitting ? <WhereToSit view={view} {...(props.tournamentId !== undefined ? { tournamentId: props.tournamentId } : {})} /> : null}
       {view.standings.length > 0 && view.roundsStarted > 0 ? <IndividualStandings view={view} /> : null}
     </section>
