@@ -114,4 +114,45 @@ describe.skipIf(!hasChromium)('the venue screen at the end of a progressive roun
     expect(rotating).toBe(3);
     await page.close();
   }, 60_000);
+
+  it('makes every link and button on an evening’s phone pages a 44 px tap target, and tells the table’s phone the evening is over', async () => {
+    // The evening plays on to its last round, from wherever the test before left it.
+    const play = (n: number) => {
+      if (!round(n)) ledger.execute(startRound(ledger.models, { tournamentId: 'eve', seed: 'room' }));
+      for (let i = 0; i < 20_000 && !round(n)!.results; i++) for (const game of games(n)) if (!ledger.models.games[game.gameId]!.winner) enter(game.gameId);
+    };
+    play(1);
+    play(2);
+    ledger.execute(startRound(ledger.models, { tournamentId: 'eve', seed: 'room' }));
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    try {
+      // Table 1's scorekeeper joins for the last round; once it is over the table's code joins no more.
+      const page = await context.newPage();
+      await page.goto(`${server.url}/join?code=${await server.auth.tableCode('eve', 1)}`);
+      await page.click('button[type=submit]');
+      await page.waitForURL((u) => u.pathname.startsWith('/entry/'));
+      play(3);
+      expect(ledger.models.tournaments.eve!.model.status).toBe('finished');
+      await page.goto(`${server.url}/entry/tables/eve/1`);
+      const over = page.locator('[data-evening=over]');
+      expect(await over.textContent()).toContain('The evening is over');
+      await over.locator('a').click();
+      await page.waitForURL((u) => u.pathname === '/tournaments/eve/leaderboard');
+      for (const path of ['/entry/tables/eve/1', '/tournaments/eve/leaderboard', '/tournaments/eve/players/max', '/tournaments/eve']) {
+        await page.goto(`${server.url}${path}`);
+        const small = await page.evaluate(() =>
+          Array.from(document.querySelectorAll('a, button, summary, input[type=submit]'))
+            .map((el) => ({ el, box: el.getBoundingClientRect(), style: getComputedStyle(el) }))
+            .filter(({ box, style }) => box.width > 0 && box.height > 0 && style.visibility !== 'hidden')
+            .filter(({ box }) => box.width < 44 || box.height < 44)
+            .map(({ el, box }) => `${el.tagName.toLowerCase()} "${el.textContent!.trim().slice(0, 40)}" ${Math.round(box.width)}×${Math.round(box.height)}`),
+        );
+        expect(small, path).toEqual([]);
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        expect(width, path).toBeLessThanOrEqual(390);
+      }
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
 });

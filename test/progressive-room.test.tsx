@@ -261,3 +261,52 @@ describe('the director’s desk during a round', () => {
     expect(element(players, new RegExp(`<tr data-team="${seats.N}"`))).toContain('table 2, North');
   });
 });
+
+describe('progressive words on the live tables and the table’s phone', () => {
+  it('says "Round 1 · Hand 1 of 4" on the screen, the table page and the phone, without games won, and the evening’s end on the phone with the final standings', async () => {
+    const made = copyOf(fixture);
+    const { ledger: l, app: a } = made;
+    const m = l.models;
+    l.execute(createTournament(m, { tournamentId: 'words', name: 'Words', format: 'tournament-spades', options: { rounds: 2 } }));
+    for (const name of NAMES.slice(0, 8)) l.execute(registerPlayer(m, { tournamentId: 'words', playerId: name.toLowerCase(), name }));
+    l.execute(startTournament(m, { tournamentId: 'words', seed: 'words' }));
+    l.execute(startRound(m, { tournamentId: 'words', seed: 'words' }));
+    const join = await a.request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: await made.auth.tableCode('words', 1) }) });
+    const keeper = { cookie: (join.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await join.json()) as { csrf: string }).csrf };
+    const phone = async () => {
+      const res = await send(a, keeper, 'GET', '/entry/tables/words/1');
+      expect(res.status).toBe(200);
+      return res.text();
+    };
+    const gameId = m.tournaments.words!.progressive!.rounds[0]!.games['1']!;
+    l.execute(() => nextEntry(l, m.games[gameId]!, { seed: 'words' }) ?? []);
+
+    const tables = livePartials(channelOf('screen', 'words'), m)!.get('live-tables')!;
+    expect(tables).toContain('Round 1 · Hand 1 of 4');
+    expect(tables).not.toMatch(/games won|class="games"|Games won/);
+    const publicTable = await (await a.request(`/tournaments/words/tables/${gameId}`)).text();
+    expect(publicTable).toContain('<p class="table-meta">Round 1 · Hand 1 of 4</p>');
+    expect(publicTable).not.toContain('Game 1');
+    let html = await phone();
+    expect(html).toContain('<p class="entry-score">Round 1 · Hand 1 of 4 · ');
+    expect(html).not.toContain('Game 1');
+
+    const playAll = () => {
+      for (let step = 0; step < 100_000 && !m.tournaments.words!.progressive!.rounds.at(-1)!.results; step++) {
+        for (const id of Object.values(m.tournaments.words!.progressive!.rounds.at(-1)!.games)) if (!m.games[id]!.winner) l.execute(() => nextEntry(l, m.games[id]!, { seed: 'words' }) ?? []);
+      }
+    };
+    playAll();
+    html = await phone();
+    expect(html).toContain('data-evening="between"');
+    expect(html).toContain('Round 1 is over at this table.');
+    l.execute(startRound(m, { tournamentId: 'words', seed: 'words' }));
+    playAll();
+    expect(m.tournaments.words!.model.status).toBe('finished');
+    html = await phone();
+    expect(element(html, /<p class="entry-waiting" data-evening="over"/)).toBe(
+      '<p class="entry-waiting" data-evening="over">The evening is over: all 2 rounds are played. <a href="/tournaments/words/leaderboard">See the final standings</a></p>',
+    );
+    expect(html).not.toContain('No match is ready for this table yet.');
+  });
+});

@@ -71,7 +71,7 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     const game = gameById(models, parsed.id);
     if (!game) return null;
     const { tournament, match } = gamePlace(models, game);
-    add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />);
+    add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} />);
     return partials;
   }
   if (parsed.kind === 'home') {

@@ -132,7 +132,7 @@ export function renderLivePage(view: LiveView, models: ReadModels): string | nul
             <a href={tournamentLinks(tournament.tournamentId).home}>{tournament.name}</a>
           </p>
         ) : null}
-        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />
+        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} />
         <p class="exports">
           <a href={`/games/${encodeURIComponent(game.gameId)}/record`}>Download this game as a spades-game/1 record</a>
           {' · '}
