@@ -151,6 +151,22 @@ describe.skipIf(!hasChromium)('the venue screen at the end of a progressive roun
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
         expect(width, path).toBeLessThanOrEqual(390);
       }
+      // The director's desk on a phone: the players' columns stay on screen beside the longest name.
+      await server.auth.users.add('Dana Director', 'director', 'director-password');
+      await page.goto(`${server.url}/login`);
+      await page.fill('input[name=name]', 'Dana Director');
+      await page.fill('input[name=password]', 'director-password');
+      await page.click('.login-form button[type=submit]');
+      await page.waitForURL((u) => !u.pathname.startsWith('/login'));
+      await page.goto(`${server.url}/director/tournaments/eve`);
+      const columns = await page.evaluate(() => {
+        const table = document.querySelector('.director-teams--players')!;
+        const row = table.querySelector('tr[data-team="max"]')!;
+        return { table: table.getBoundingClientRect().right, cells: Array.from(row.children).map((c) => c.getBoundingClientRect().right), page: document.documentElement.scrollWidth };
+      });
+      expect(columns.page).toBeLessThanOrEqual(390);
+      expect(columns.table).toBeLessThanOrEqual(390);
+      for (const right of columns.cells) expect(right).toBeLessThanOrEqual(390);
     } finally {
       await context.close();
     }
