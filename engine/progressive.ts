@@ -246,6 +246,19 @@ export function playProgressive(
   return { rounds, seating, sittingOut, totals };
 }
 
+/**
+ * The one ranking of an evening, used by every standings view: best total first, equal totals
+ * share a place (1, 2, 2, 4), and players sharing a place are listed by name.
+ */
+export function rankByTotal<T extends { name: string; total: number }>(rows: readonly T[]): (T & { place: number })[] {
+  const sorted = [...rows].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
+  let place = 0;
+  return sorted.map((row, i) => {
+    if (i === 0 || row.total !== sorted[i - 1]!.total) place = i + 1;
+    return { ...row, place };
+  });
+}
+
 /** High player, high male and high female by total; everyone tied on a high total shares it. */
 export function prizeWinners(players: readonly ProgressivePlayer[], totals: Readonly<Record<string, number>>): PrizeWinners {
   for (const player of players) {

@@ -6,7 +6,7 @@
  * tournament projection.
  */
 import type { Gender, PrizeWinners, ProgressiveSeating, TableResult } from '../engine/progressive.ts';
-import { addRoundScores, firstRound, nextRound, prizeWinners, sitOutScore } from '../engine/progressive.ts';
+import { addRoundScores, firstRound, nextRound, prizeWinners, rankByTotal, sitOutScore } from '../engine/progressive.ts';
 import type { PlayerRegistered, ProgressiveRoundStarted } from './domain-events.ts';
 import type { GameModel } from './read-models.ts';
 
@@ -157,10 +157,5 @@ export function progressiveFinished(state: ProgressiveState, roundsInEvent: numb
 }
 
 function rank(state: ProgressiveState): void {
-  const sorted = [...state.players].sort((a, b) => b.total - a.total || a.name.localeCompare(b.name));
-  state.standings = sorted.map((p) => ({
-    place: sorted.findIndex((q) => q.total === p.total) + 1,
-    playerId: p.playerId,
-    total: p.total,
-  }));
+  state.standings = rankByTotal(state.players).map((p) => ({ place: p.place, playerId: p.playerId, total: p.total }));
 }

@@ -77,7 +77,7 @@ describe('standings as CSV', () => {
 
   it('quotes commas and quotes, and keeps a name a spreadsheet would run as a formula as text', () => {
     const row: TeamRow = { teamId: 'x', name: '=HYPERLINK("evil")', players: ['Ann, Jr.', 'Bo'], seed: null, wins: 0, losses: 1, gamesWon: 0, gamesLost: 1, points: -40, bags: 0, sets: 1, status: 'out' };
-    expect(standingsCsv([row]).split('\r\n')[1]).toBe(`1,x,"'=HYPERLINK(""evil"")","Ann, Jr. & Bo",,out,0,1,0,1,-40,0,1`);
+    expect(standingsCsv([{ team: row, place: 1 }]).split('\r\n')[1]).toBe(`1,x,"'=HYPERLINK(""evil"")","Ann, Jr. & Bo",,out,0,1,0,1,-40,0,1`);
   });
 
   it('an unknown tournament is 404 with the sentence', async () => {

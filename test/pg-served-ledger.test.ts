@@ -15,7 +15,7 @@ import { createTournament, registerTeam } from '../server/commands/tournament-co
 import { createApp } from '../server/app/app.ts';
 import { createAuth, postgresAuthStorage } from '../server/auth/auth.ts';
 import { standingsCsv } from '../server/audit/standings-csv.ts';
-import { rankTeams } from '../views/leaderboard.tsx';
+import { rankedTeams } from '../views/leaderboard.tsx';
 import { exportPostgresLedger } from '../events/store/postgres/ledger-tools.ts';
 import { formatDigest } from '../events/hash-chain.ts';
 import { projected } from '../events/store/sqlite/ledger.ts';
@@ -140,7 +140,7 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
       expect(past.headers.get('x-ledger-position')).toBe(String(middle));
       const folded = emptyModels();
       for (const event of await ledger.store.readAll({ limit: middle })) applyEvent(folded, projected(event));
-      expect(await past.text()).toBe(standingsCsv(rankTeams(folded.tournaments[DEMO_TOURNAMENT]!.model)));
+      expect(await past.text()).toBe(standingsCsv(rankedTeams(folded.tournaments[DEMO_TOURNAMENT]!.model)));
       const now = await app.request(`/tournaments/${DEMO_TOURNAMENT}/standings.csv?position=${head.position}`);
       expect(await now.text()).toBe(await (await app.request(`/tournaments/${DEMO_TOURNAMENT}/standings.csv`)).text());
     } finally {

@@ -10,6 +10,7 @@ import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
 import { ClockField, CreateChoiceFields, FORMAT_DESCRIPTIONS, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
+import { playerLink } from './team-links.ts';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 import { SignUpCard } from './sign-up-page.tsx';
 import { BulkForm, type BulkPreviewProps, BulkPreviewPanel, RegistrationPanel, type RegistrationPanelProps } from './registration-panel.tsx';
@@ -126,6 +127,8 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       <Notice error={props.error ?? null} done={props.done ?? null} />
       {props.startPreview ? <ConfirmStart preview={props.startPreview} form={form} /> : null}
       {props.withdrawal ? <ConfirmWithdraw pending={props.withdrawal} form={form} /> : null}
+      {/* During an evening the round comes first: seating it, and each table's state. */}
+      {props.progressivePanel ? <ProgressiveDirector {...props.progressivePanel} form={form} /> : null}
       {props.bulkPreview ? <BulkPreviewPanel bulk={props.bulkPreview} action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} /> : null}
 
       <section class="screen-pin" aria-labelledby="screen-pin-title">
@@ -159,26 +162,28 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       </section>
 
       <h2>{props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})</h2>
-      <table class="director-teams">
+      <table class={props.progressive ? 'director-teams director-teams--players' : 'director-teams'}>
         <thead>
           <tr>
-            <th scope="col">Id</th>
+            {props.progressive ? null : <th scope="col">Id</th>}
             <th scope="col">Name</th>
             {props.progressive ? null : <th scope="col">Players</th>}
-            <th scope="col">Seed</th>
-            <th scope="col">Status</th>
+            {props.progressive ? null : <th scope="col">Seed</th>}
+            <th scope="col">{props.progressive ? 'Where' : 'Status'}</th>
             {reg?.charges ? <th scope="col">Fee</th> : null}
             {reg ? <th scope="col">Check-in code</th> : null}
-            <th scope="col"></th>
+            <th scope="col">
+              <span class="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody>
           {props.teams.map((t) => (
-            <tr>
-              <td>{t.teamId}</td>
-              <td>{t.name}</td>
+            <tr data-team={t.teamId}>
+              {props.progressive ? null : <td>{t.teamId}</td>}
+              <td>{props.progressive ? <a href={playerLink(props.tournamentId, t.teamId)}>{t.name}</a> : t.name}</td>
               {props.progressive ? null : <td>{t.players.join(' & ')}</td>}
-              <td>{t.seed ?? '—'}</td>
+              {props.progressive ? null : <td>{t.seed ?? '—'}</td>}
               <td>
                 {t.standing}
                 {t.checkedIn ? (reg?.checkedInBy[t.teamId] === 'team' ? ' · checked in by the team' : ' · checked in') : ''}
@@ -217,8 +222,6 @@ export function DirectorTournament(props: DirectorTournamentProps) {
 
       {reg ? <RegistrationPanel props={reg} form={form} registering={props.status === 'registration'} progressive={props.progressive} /> : null}
       {reg && props.status === 'registration' ? <BulkForm action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} /> : null}
-
-      {props.progressivePanel ? <ProgressiveDirector {...props.progressivePanel} form={form} /> : null}
 
       {props.status === 'registration' && !props.progressive ? (
         <>

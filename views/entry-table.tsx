@@ -87,6 +87,12 @@ export interface EntryPanelProps {
   /** Matches that may start at this table; a next game of the match when one is due. */
   start: { matchId: string; label: string; teams: [string, string]; next: boolean; firstDealer?: FirstDealerInfo }[];
   game: EntryGame | null;
+  /**
+   * A progressive evening's table: the round and hand in the evening's words ("Round 2 · Hand 3
+   * of 4"), and what comes once its round is over: the next seating, or the end of the evening
+   * with the final standings' address.
+   */
+  evening?: { round: number; words: string | null; roundsInEvent: number; over: boolean; standings: string } | null;
   error?: string | null;
   done?: string | null;
   /** The ledger position the panel was drawn at: static/outbox.js redraws it when the table's stream reports a later entry. */
@@ -125,8 +131,7 @@ export function EntryPanel(props: EntryPanelProps) {
         </h1>
         {game ? (
           <p class="entry-score">
-            Game {game.number}
-            {game.hand ? `, hand ${game.hand.number}` : ''} · {game.teams.NS} <strong data-score="NS">{game.score.NS}</strong> · {game.teams.EW}{' '}
+            {props.evening?.words ?? `Game ${game.number}${game.hand ? `, hand ${game.hand.number}` : ''}`} · {game.teams.NS} <strong data-score="NS">{game.score.NS}</strong> · {game.teams.EW}{' '}
             <strong data-score="EW">{game.score.EW}</strong>
           </p>
         ) : null}
@@ -175,7 +180,19 @@ export function EntryPanel(props: EntryPanelProps) {
         </section>
       ) : null}
 
-      {!game && props.start.length === 0 ? <p class="entry-waiting">No match is ready for this table yet.</p> : null}
+      {props.evening && (!game || game.over) ? (
+        props.evening.over ? (
+          <p class="entry-waiting" data-evening="over">
+            The evening is over: all {props.evening.roundsInEvent} rounds are played. <a href={props.evening.standings}>See the final standings</a>
+          </p>
+        ) : (
+          <p class="entry-waiting" data-evening="between">
+            Round {props.evening.round} is over at this table. This page shows round {props.evening.round + 1}'s game here as soon as the director seats it.
+          </p>
+        )
+      ) : !game && props.start.length === 0 ? (
+        <p class="entry-waiting">No match is ready for this table yet.</p>
+      ) : null}
 
       {game?.over ? <p class="notice notice--result">{game.over}</p> : null}
 

@@ -6,6 +6,7 @@ import { html } from 'hono/html';
 import type { TeamRow, TournamentModel } from '../events/read-models.ts';
 import { type BracketReach, type Standing, bracketReach, compareReach, reachText, record, teamStandings } from './team-standing.ts';
 import { playerLink, teamLink } from './team-links.ts';
+import { rankByTotal } from '../engine/progressive.ts';
 
 export const LEADERBOARD_ID = 'leaderboard';
 
@@ -20,6 +21,25 @@ const FINISHED_STATUSES: ReadonlySet<TeamRow['status']> = new Set(['out', 'withd
  * same way, and points (most first).
  */
 export function rankTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): TeamRow[] {
+  return rankedTeams(tournament).map((r) => r.team);
+}
+
+/**
+ * Teams in standing order with the place each holds. A progressive evening's players are placed
+ * by the evening's one ranking (rankByTotal, as the individual standings, the TV and each
+ * player's page place them): equal totals share a place. A player withdrawn before the start
+ * has no place. A bracket event's rows hold the place of their row.
+ */
+export function rankedTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): { team: TeamRow; place: number | null }[] {
+  if (isIndividual(tournament)) {
+    const ranked = rankByTotal(tournament.teams.filter((t) => t.status !== 'withdrawn').map((team) => ({ team, name: team.name, total: team.points })));
+    const withdrawn = tournament.teams.filter((t) => t.status === 'withdrawn').sort((a, b) => a.name.localeCompare(b.name));
+    return [...ranked.map((r) => ({ team: r.team, place: r.place })), ...withdrawn.map((team) => ({ team, place: null }))];
+  }
+  return orderTeams(tournament).map((team, i) => ({ team, place: i + 1 }));
+}
+
+function orderTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): TeamRow[] {
   const reach = knockoutReach(tournament);
   if (reach) {
     return [...tournament.teams].sort(
@@ -58,13 +78,16 @@ export interface LeaderboardProps {
    * the columns a room reads from afar (rank, team, games, points, standing).
    */
   columns?: number;
+  /** Each player's standing in a progressive evening (where they sit, or rest), by id, in place of the bracket's words. */
+  standings?: ReadonlyMap<string, Standing>;
 }
 
 /** The standings table, ranked, with each team's standing in the competition and finished teams dimmed. */
-export function Leaderboard({ tournament, columns }: LeaderboardProps) {
-  const rows = rankTeams(tournament);
+export function Leaderboard({ tournament, columns, standings: given }: LeaderboardProps) {
+  const rows = rankedTeams(tournament);
   const reach = isIndividual(tournament) ? null : knockoutReach(tournament);
   const standings = teamStandings({ teams: tournament.teams, placings: tournament.placings, matches: tournament.matches ?? [], status: tournament.status ?? 'running' });
+  for (const [id, standing] of given ?? []) standings.set(id, standing);
   // Progressive tables keep individual running totals: each row is a player, its points the total.
   const individual = isIndividual(tournament);
   const compact = columns !== undefined;
@@ -114,7 +137,7 @@ export function Leaderboard({ tournament, columns }: LeaderboardProps) {
                     <th scope="col">Standing</th>
                   </tr>
                 </thead>
-                <tbody>{standingsRows(part.rows, part.from, standings, reach, { compact, individual, short: parts.length > 1, link: pageLink(tournament, compact) })}</tbody>
+                <tbody>{standingsRows(part.rows, standings, reach, { compact, individual, short: parts.length > 1, link: pageLink(tournament, compact) })}</tbody>
               </table>
             </div>
           ))}
@@ -125,9 +148,9 @@ export function Leaderboard({ tournament, columns }: LeaderboardProps) {
 }
 
 /** The ranked rows cut into `count` nearly equal runs, each remembering the rank it starts at. */
-function split(rows: readonly TeamRow[], count: number): { rows: TeamRow[]; from: number }[] {
+function split<T>(rows: readonly T[], count: number): { rows: T[]; from: number }[] {
   const size = Math.ceil(rows.length / count) || 1;
-  const parts: { rows: TeamRow[]; from: number }[] = [];
+  const parts: { rows: T[]; from: number }[] = [];
   for (let i = 0; i < rows.length; i += size) parts.push({ rows: rows.slice(i, i + size), from: i });
   return parts.length > 0 ? parts : [{ rows: [], from: 0 }];
 }
@@ -138,13 +161,12 @@ function split(rows: readonly TeamRow[], count: number): { rows: TeamRow[]; from
  * value is escaped by the template just as JSX escapes it.
  */
 function standingsRows(
-  rows: readonly TeamRow[],
-  from: number,
+  rows: readonly { team: TeamRow; place: number | null }[],
   standings: ReadonlyMap<string, Standing>,
   reach: ReadonlyMap<string, BracketReach> | null,
   shape: { compact: boolean; individual: boolean; short: boolean; link: ((teamId: string) => string) | null },
 ) {
-  return rows.map((team, i) => {
+  return rows.map(({ team, place }) => {
     const classes = rowClass(team);
     const crown = team.status === 'champion' ? html`<span class="crown" aria-hidden="true">★ </span>` : '';
     const players = team.players.length > 0 && !shape.individual ? html`<span class="players">${team.players.join(' & ')}</span>` : '';
@@ -159,7 +181,7 @@ function standingsRows(
     const games = shape.individual ? '' : html`<td class="num${shape.compact ? '' : ' minor'}">${record(team.gamesWon, team.gamesLost)}</td>`;
     // A player's total is the sum of round scores: a player keeps no bags or sets of their own.
     const extra = shape.compact || shape.individual ? '' : html`<td class="num minor">${team.bags}</td><td class="num minor">${team.sets}</td>`;
-    return html`<tr${classes ? html` class="${classes}"` : ''} data-team="${team.teamId}"><td class="num rank">${from + i + 1}</td><th scope="row" class="team-col"><span class="team-name">${crown}${shape.link ? html`<a class="team-link" href="${shape.link(team.teamId)}">${team.name}</a>` : team.name}</span>${players}</th>${matches}${games}<td class="num">${team.points}</td>${extra}<td class="status"><span class="badge badge--${standing.tone}" data-standing="${standing.tone}"${shape.short ? html` title="${standing.label}"` : ''}>${badge}</span></td></tr>`;
+    return html`<tr${classes ? html` class="${classes}"` : ''} data-team="${team.teamId}"><td class="num rank">${place ?? '—'}</td><th scope="row" class="team-col"><span class="team-name">${crown}${shape.link ? html`<a class="team-link" href="${shape.link(team.teamId)}">${team.name}</a>` : team.name}</span>${players}</th>${matches}${games}<td class="num">${team.points}</td>${extra}<td class="status"><span class="badge badge--${standing.tone}" data-standing="${standing.tone}"${shape.short ? html` title="${standing.label}"` : ''}>${badge}</span></td></tr>`;
   });
 }
 

@@ -20,6 +20,7 @@ import { Clock, clockOfGame } from './match-clock.tsx';
 import { HighlightsPanel } from './stats.tsx';
 import { record } from './team-standing.ts';
 import type { Highlight } from '../events/stats-schema.ts';
+import { roundHandWords } from './progressive-panels.tsx';
 
 export const TICKER_ID = 'ticker';
 /**
@@ -115,7 +116,7 @@ export interface TickerProps {
   tournament: Pick<TournamentModel, 'latest'>;
 }
 
-/** The latest results, newest first, scrolling along the screen's header. */
+/** The latest results, newest first, one at a time along the screen's header. */
 export function Ticker({ tournament }: TickerProps) {
   const latest = tournament.latest.slice(0, TICKER_LENGTH);
   return (
@@ -123,13 +124,11 @@ export function Ticker({ tournament }: TickerProps) {
       {latest.length === 0 ? (
         <p class="ticker-empty">Results appear here as matches finish.</p>
       ) : (
-        <div class="ticker-track">
-          <ol class="ticker-items">
-            {latest.map((item) => (
-              <li data-position={item.position}>{item.text}</li>
-            ))}
-          </ol>
-        </div>
+        <ol class={`ticker-items ticker-items--count-${latest.length}`}>
+          {latest.map((item) => (
+            <li data-position={item.position}>{item.text}</li>
+          ))}
+        </ol>
       )}
     </div>
   );
@@ -193,26 +192,29 @@ function ScreenTable({ game, match, teamNames, layout, now, singleGame }: Screen
   const slot = (team: Team) => (match ? match.teams.indexOf(game.teams[team]) : -1);
   const gamesWon = (team: Team) => (match && slot(team) >= 0 ? match.gamesWon[slot(team)]! : 0);
   const openClaims = game.claims.filter((c) => !c.ruling).length;
+  // A progressive evening's table plays a round of 4 hands: no match, no games won.
+  const round = match?.side === 'table' ? match.round : null;
   const classes = ['screen-table', `screen-table--${layout}`];
+  if (round !== null) classes.push('screen-table--progressive');
   if (openClaims > 0) classes.push('is-under-review');
   if (game.winner) classes.push('is-over');
   return (
     <article class={classes.join(' ')} data-game={game.gameId} aria-label={`Table ${match?.table ?? ''}: ${name('NS')} against ${name('EW')}`}>
       <header class="screen-table-head">
         <span class="table-number">Table {match?.table ?? '—'}</span>
-        <span class="table-round">
-          {match?.label ?? `Game ${game.number}`} · game {game.number}
-        </span>
+        <span class="table-round">{round !== null ? roundHandWords(round, game) : `${match?.label ?? `Game ${game.number}`} · game ${game.number}`}</span>
         {clockOfGame(match?.clock, game.gameId) ? <Clock clock={clockOfGame(match?.clock, game.gameId)!} now={now} label="Left" /> : null}
       </header>
       <dl class="screen-scores">
         {TEAMS.map((team) => (
           <div class={`screen-score screen-score--${team.toLowerCase()}${game.winner === team ? ' is-winner' : ''}`}>
             <dt class="team-name">{name(team)}</dt>
-            <dd class="games" title="Games won in this match">
-              <span class="visually-hidden">Games won: </span>
-              {gamesWon(team)}
-            </dd>
+            {round !== null ? null : (
+              <dd class="games" title="Games won in this match">
+                <span class="visually-hidden">Games won: </span>
+                {gamesWon(team)}
+              </dd>
+            )}
             <dd class="score">
               <span class="visually-hidden">Score </span>
               {game.score[team]}
@@ -221,7 +223,7 @@ function ScreenTable({ game, match, teamNames, layout, now, singleGame }: Screen
         ))}
       </dl>
       <p class="screen-table-state">
-        {match ? <span class="match-score">{singleGame ? `game score ${record(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} · </span> : null}
+        {match && round === null ? <span class="match-score">{singleGame ? `game score ${record(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} · </span> : null}
         {stateOf(game, name)}
       </p>
       {layout === 'seats' ? <Seats game={game} /> : null}

@@ -3,7 +3,7 @@
  * the trick on the cloth, the score pad and the running score. Rendered whole for the table
  * page and pushed whole over SSE, so a card played redraws the trick and the counts together.
  */
-import { SeatList } from './progressive-panels.tsx';
+import { SeatList, roundHandWords } from './progressive-panels.tsx';
 import { type Seat, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
 import type { PlayResult } from '../engine/trick.ts';
 import { dealerOfNextHand, handSoFar, nextBidder } from '../events/game-projection.ts';
@@ -37,10 +37,12 @@ export interface TableViewProps {
   clock?: MatchClock | null;
   /** The moment the remaining time is counted from; the render time when not given. */
   now?: Date;
+  /** The round of a progressive evening this table's game plays: its hands are counted in the round, not games. */
+  round?: number | null;
 }
 
 /** A live table: seats, bids, trick in progress, tricks taken, scores, score pad, clock and chart. */
-export function TableView({ game, teamNames, clock, now }: TableViewProps) {
+export function TableView({ game, teamNames, clock, now, round }: TableViewProps) {
   const name = (team: Team) => teamNames[game.teams[team]] ?? game.teams[team];
   const current = game.current;
   const play = current ? replayCurrent(game, current) : null;
@@ -58,8 +60,7 @@ export function TableView({ game, teamNames, clock, now }: TableViewProps) {
           <span class="team-ns">{name('NS')}</span> <span class="vs">vs</span> <span class="team-ew">{name('EW')}</span>
         </h2>
         <p class="table-meta">
-          Game {game.number}
-          {current ? ` · Hand ${current.number}` : ''}
+          {round ? roundHandWords(round, game) : `Game ${game.number}${current ? ` · Hand ${current.number}` : ''}`}
         </p>
         {timer ? <Clock clock={timer} now={now ?? new Date()} scope={clockScope(timer, game.number)} /> : null}
         <SeatList seats={game.seats} />

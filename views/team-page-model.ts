@@ -13,6 +13,7 @@ import type { TournamentState } from '../events/tournament-projection.ts';
 import { bracketDraws, bracketSources } from './bracket.tsx';
 import { rankTeams } from './leaderboard.tsx';
 import { type Standing, bracketReach, ordinal, reachText, record, teamStandings } from './team-standing.ts';
+import { playerStandings } from './progressive-panels.tsx';
 
 /**
  * The table each ready match is to be started at: the ready matches in the bracket's order go to
@@ -252,6 +253,8 @@ export interface PlayerPageModel {
   /** The game at the player's table this round, while it is played. */
   live: { table: number; us: number; them: number; hand: number; over: boolean } | null;
   total: number;
+  /** Where the player stands now, in the standings' words ("table 2, North", "sitting out round 3", "2nd place, shared"). */
+  standing: string | null;
   place: number | null;
   /** Whether others share the place. */
   shared: boolean;
@@ -327,6 +330,7 @@ export function playerPageModel(state: TournamentState, games: Readonly<Record<s
     next,
     live,
     total: player.total,
+    standing: playerStandings(state).get(playerId)?.label ?? null,
     place: standing?.place ?? null,
     shared: standing ? p.standings.filter((s) => s.place === standing.place).length > 1 : false,
     of: p.standings.length,

@@ -140,6 +140,12 @@ export function PlayerStatus({ model }: { model: PlayerPageModel }) {
             <dt>Total</dt>
             <dd data-total={String(model.total)}>{model.total}</dd>
           </div>
+          {model.standing ? (
+            <div>
+              <dt>Standing</dt>
+              <dd data-standing={model.standing}>{model.standing}</dd>
+            </div>
+          ) : null}
           <div>
             <dt>Place</dt>
             <dd data-place={model.place === null ? '' : String(model.place)}>{model.place === null ? '—' : `${model.shared ? 'Tied ' : ''}${ordinal(model.place)} of ${model.of}`}</dd>

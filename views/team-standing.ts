@@ -6,7 +6,22 @@
  */
 import type { MatchModel, TeamRow, TournamentModel } from '../events/read-models.ts';
 
-export type StandingTone = 'winners' | 'losers' | 'third' | 'final' | 'playing' | 'out' | 'champion' | 'placed' | 'registered' | 'withdrawn' | 'disqualified';
+export type StandingTone =
+  | 'winners'
+  | 'losers'
+  | 'third'
+  | 'final'
+  | 'playing'
+  | 'out'
+  | 'champion'
+  | 'placed'
+  | 'registered'
+  | 'withdrawn'
+  | 'disqualified'
+  /** A progressive player at a table this round (or the next, once it is drawn). */
+  | 'seated'
+  /** A progressive player sitting a round out. */
+  | 'resting';
 
 export interface Standing {
   /** The words the room reads ("Losers’ bracket, for 3rd"). */

@@ -20,7 +20,7 @@ import { TournamentHome } from '../../views/tournament-home.tsx';
 import { type Broadcaster, type SseSink, encodeSse } from '../live/sse.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { ScreenPin, bracketProps, gamePlace, html, progressiveOf, progressiveSeatingOf, screenPartials, teamNames } from '../audience/live-pages.tsx';
-import { INDIVIDUAL_ID, WHERE_TO_SIT_ID } from '../../views/progressive-panels.tsx';
+import { INDIVIDUAL_ID, WHERE_TO_SIT_ID, playerStandings } from '../../views/progressive-panels.tsx';
 import { subjectPartials, subjectTournament } from '../audience/team-pages.tsx';
 
 export type LiveKind = 'home' | 'pinned' | 'judge' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table' | 'team' | 'player';
@@ -72,7 +72,7 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     const game = gameById(models, parsed.id);
     if (!game) return null;
     const { tournament, match } = gamePlace(models, game);
-    add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />);
+    add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} />);
     return partials;
   }
   if (parsed.kind === 'home') {
@@ -96,7 +96,7 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
   const tournament = tournamentById(models, parsed.id)?.model;
   if (!tournament) return null;
   const leaderboard = () => {
-    add(LEADERBOARD_ID, <Leaderboard tournament={tournament} />);
+    add(LEADERBOARD_ID, <Leaderboard tournament={tournament} standings={playerStandings(tournamentById(models, tournament.tournamentId)!)} />);
     const individual = progressiveOf(models, tournament);
     if (individual) add(INDIVIDUAL_ID, individual);
     const seating = progressiveSeatingOf(models, tournament);
@@ -168,7 +168,7 @@ export interface LivePublisher {
  * - A message carries only the regions whose HTML changed since what the channel's clients
  *   show: each of them was sent every earlier message, or all regions as of the latest
  *   position when it attached. An unchanged region is left alone in the page, so the results
- *   ticker keeps scrolling instead of restarting from the edge at every card played.
+ *   ticker keeps stepping through them instead of restarting at every card played.
  */
 export function createLivePublisher(broadcaster: LiveBroadcaster, models: ReadModels): LivePublisher {
   const shown = new Map<string, Map<string, string>>();

@@ -21,7 +21,7 @@ import { gameById, tournamentById } from '../../events/lookup.ts';
 import type { Child } from 'hono/jsx';
 import { statsOfTournament } from '../../events/tournament-stats.ts';
 import { HIGHLIGHTS_ID, HighlightsPanel } from '../../views/stats.tsx';
-import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, progressiveView } from '../../views/progressive-panels.tsx';
+import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, playerStandings, progressiveView } from '../../views/progressive-panels.tsx';
 import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
 import { signUpOpenAt } from '../commands/registration-commands.ts';
@@ -138,7 +138,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
             <a href={tournamentLinks(tournament.tournamentId).home}>{tournament.name}</a>
           </p>
         ) : null}
-        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} />
+        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} />
         <p class="exports">
           <a href={`/games/${encodeURIComponent(game.gameId)}/record`}>Download this game as a spades-game/1 record</a>
           {' · '}
@@ -172,7 +172,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
         <Layout title={`${tournament.name} · standings`} live={live}>
           <h1>{tournament.name}</h1>
           {progressiveSeatingOf(models, tournament)}
-          <Leaderboard tournament={tournament} />
+          <Leaderboard tournament={tournament} standings={playerStandings(tournamentById(models, tournament.tournamentId)!)} />
           {progressiveOf(models, tournament)}
           <p class="exports">
             <a href={`${tournamentLinks(tournament.tournamentId).home}/standings.csv`}>Download the standings as CSV</a>
@@ -200,7 +200,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
 
 /** The venue screen of a tournament, as its page and the pinned `/screen` render it. */
 function screenOf(models: ReadModels, tournament: TournamentModel) {
-  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   const highlights = statsOfTournament(models, tournament.tournamentId)?.highlights ?? [];
   if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
   return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
@@ -228,7 +228,7 @@ function signUpLinkOf(models: ReadModels, tournament: TournamentModel, context: 
 export function screenPartials(add: (target: string, content: Child) => void, models: ReadModels, tournament: TournamentModel): void {
   add(TICKER_ID, <Ticker tournament={tournament} />);
   add(HIGHLIGHTS_ID, <HighlightsPanel highlights={statsOfTournament(models, tournament.tournamentId)?.highlights ?? []} />);
-  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   if (view) {
     add(WHERE_TO_SIT_ID, <WhereToSit view={view} />);
     add(INDIVIDUAL_ID, <IndividualStandings view={view} columns={individualColumns(view.standings.length)} />);
@@ -243,13 +243,13 @@ export function screenPartials(add: (target: string, content: Child) => void, mo
 
 /** A progressive evening's "where to sit" list, each name leading to the player's page; nothing for a bracket event. */
 export function progressiveSeatingOf(models: ReadModels, tournament: TournamentModel) {
-  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   return view ? <WhereToSit view={view} tournamentId={tournament.tournamentId} /> : null;
 }
 
 /** A progressive evening's individual standings, round by round, under the totals; nothing for a bracket event. */
 export function progressiveOf(models: ReadModels, tournament: TournamentModel) {
-  const view = progressiveView(tournamentById(models, tournament.tournamentId)!);
+  const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   return view ? <IndividualStandings view={view} tournamentId={tournament.tournamentId} /> : null;
 }
 

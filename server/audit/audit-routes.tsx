@@ -24,7 +24,7 @@ import { gameStream } from '../../events/streams.ts';
 import { readJson } from '../http/request-input.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { Layout } from '../../views/layout.tsx';
-import { rankTeams } from '../../views/leaderboard.tsx';
+import { rankedTeams } from '../../views/leaderboard.tsx';
 import { ReplayPage, handReplay, replayLink, stepCount } from '../../views/replay.tsx';
 import { tournamentLinks } from '../../views/tournament-home.tsx';
 import { VerifyPage } from '../../views/verify.tsx';
@@ -129,7 +129,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     });
   };
   // Ranked as the leaderboard ranks them.
-  app.get('/tournaments/:tournamentId/standings.csv', csvFile('standings', (state) => standingsCsv(rankTeams(state.model)), { kind: 'standings' }));
+  app.get('/tournaments/:tournamentId/standings.csv', csvFile('standings', (state) => standingsCsv(rankedTeams(state.model)), { kind: 'standings' }));
   app.get('/tournaments/:tournamentId/stats.csv', csvFile('stats', (state) => statsCsv(tournamentStats(state, ledger.models.position)), { kind: 'stats-csv' }));
 
   app.get('/verify', (c) =>

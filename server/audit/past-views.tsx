@@ -5,7 +5,7 @@
  * and screens instead, and only the finished text crosses over.
  */
 import { AsOfPage } from '../../views/as-of.tsx';
-import { rankTeams } from '../../views/leaderboard.tsx';
+import { rankedTeams } from '../../views/leaderboard.tsx';
 import type { PastTournament } from './ledger-reader.ts';
 import { standingsCsv } from './standings-csv.ts';
 import { statsCsv } from './stats-csv.ts';
@@ -33,7 +33,7 @@ export interface PastAnswer {
 
 export function renderPast(tournamentId: string, past: PastTournament, view: PastView): PastAnswer {
   if (view.kind === 'standings') {
-    return { position: past.position, body: standingsCsv(past.tournament ? rankTeams(past.tournament.model) : []) };
+    return { position: past.position, body: standingsCsv(past.tournament ? rankedTeams(past.tournament.model) : []) };
   }
   if (view.kind === 'stats-csv') return { position: past.position, body: statsCsv(past.tournament?.stats ?? null) };
   if (view.kind === 'stats') return { position: past.position, body: JSON.stringify(past.tournament?.stats ?? null) };

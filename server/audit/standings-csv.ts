@@ -6,12 +6,12 @@ import type { TeamRow } from '../../events/read-models.ts';
 
 const CSV_COLUMNS = ['rank', 'team_id', 'team', 'players', 'seed', 'status', 'wins', 'losses', 'games_won', 'games_lost', 'points', 'bags', 'sets'];
 
-/** Standings as CSV (RFC 4180), ranked as the leaderboard ranks them. */
-export function standingsCsv(rows: readonly TeamRow[]): string {
+/** Standings as CSV (RFC 4180), ranked and placed as the leaderboard places them (a shared place repeats its rank). */
+export function standingsCsv(rows: readonly { team: TeamRow; place: number | null }[]): string {
   const lines = [CSV_COLUMNS.join(',')];
-  rows.forEach((row, i) => {
+  rows.forEach(({ team: row, place }) => {
     const cells = [
-      String(i + 1),
+      place === null ? '' : String(place),
       csvText(row.teamId),
       csvText(row.name),
       csvText(row.players.join(' & ')),

@@ -28,7 +28,7 @@ import { roundDrawInput } from './round-draw-input.ts';
 import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
 import { tournamentById } from '../../events/lookup.ts';
 import { progressiveRoutes } from './director-progressive-routes.tsx';
-import { progressiveDirectorProps } from '../../views/progressive-panels.tsx';
+import { playerStandings, progressiveDirectorProps } from '../../views/progressive-panels.tsx';
 import { registrationRoutes } from './director-registration-routes.tsx';
 import { registrationPanel } from './registration-panel.ts';
 import { signUpOpenAt } from '../commands/registration-commands.ts';
@@ -99,6 +99,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     // A progressive table's side is a pair of players for the round, `a+b`.
     const name = (id: string | null) => (id?.includes('+') ? id.split('+').map(one).join(' & ') : one(id));
     const standings = teamStandings(t);
+    // A progressive player's standing says where they sit this round, or that they rest.
+    for (const [id, standing] of playerStandings(state)) standings.set(id, standing);
     return {
       csrf: session.csrf,
       tournamentId,
@@ -114,7 +116,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       })),
       progressive: Boolean(state.progressive),
       roundToDraw: roundToDraw(models, tournamentId),
-      ...(state.progressive ? { progressivePanel: progressiveDirectorProps(state) } : {}),
+      ...(state.progressive ? { progressivePanel: progressiveDirectorProps(state, models.games) } : {}),
       tables: tableCount(models, tournamentId),
       seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m, carriedFirstDealer(models, tournamentId, m.matchId))])),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',

@@ -9,8 +9,11 @@ import { type Deck, deckFor, inDeck, TRUMPS } from '../../engine/deck.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { legalPlays } from '../../engine/trick.ts';
 import { handSoFar, nextBidder } from '../../events/game-projection.ts';
-import type { GameModel } from '../../events/read-models.ts';
-import { type EntryCard, type EntryGame, SEAT_NAMES } from '../../views/entry-table.tsx';
+import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
+import type { TournamentState } from '../../events/tournament-projection.ts';
+import { type EntryCard, type EntryGame, type EntryPanelProps, SEAT_NAMES } from '../../views/entry-table.tsx';
+import { roundHandWords } from '../../views/progressive-panels.tsx';
+import { tournamentLinks } from '../../views/tournament-home.tsx';
 import { cardText } from '../../views/card-face.tsx';
 import { bidsOpenTo, dealerOfNextHand, lastEntryLabel } from '../commands/commands.ts';
 
@@ -193,4 +196,23 @@ export function phoneWords(message: string): string {
   if (!/[.!?]$/.test(s)) s += '.';
   if (!/nothing was recorded/i.test(s)) s += ' Nothing was recorded; this page shows where the table stands now.';
   return s;
+}
+
+/**
+ * The latest round's match at a progressive table: the one in play, or the one just over, so
+ * the table's phone keeps its round's game (and what comes next) until the next round seats it.
+ */
+export function roundAtTable(tournament: TournamentModel, table: number): MatchModel | undefined {
+  return tournament.matches.filter((m) => m.side === 'table' && m.table === table).sort((a, b) => b.round - a.round)[0];
+}
+
+/** What a progressive table's phone says of its round: the hand in the evening's words, and whether the evening is over. */
+export function eveningAtTable(state: TournamentState, round: number, game: GameModel | null): NonNullable<EntryPanelProps['evening']> {
+  return {
+    round,
+    words: game ? roundHandWords(round, game) : null,
+    roundsInEvent: state.format.rounds ?? 1,
+    over: state.model.status === 'finished',
+    standings: tournamentLinks(state.model.tournamentId).leaderboard,
+  };
 }

@@ -37,7 +37,7 @@ import {
 } from '../commands/commands.ts';
 import { carriedFirstDealer, startMatch, startNextGame } from '../commands/match-commands.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
-import { entryGame, flagOf, phoneWords } from './entry-game.ts';
+import { entryGame, eveningAtTable, flagOf, phoneWords, roundAtTable } from './entry-game.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
 import { roundSheetRoutes, sheetOpen } from './round-sheet-routes.tsx';
 
@@ -122,7 +122,9 @@ export function entryRoutes(options: EntryRoutesOptions) {
     // A progressive table's side is a pair of players for the round, `a+b`.
     const name = (teamId: string | null) => (teamId?.includes('+') ? teamId.split('+').map(one).join(' & ') : one(teamId));
     const here = tournament.matches.find((m) => m.status === 'live' && m.table === table);
-    const lastGameId = here?.games[here.games.length - 1];
+    const tableRound = state.progressive ? roundAtTable(tournament, table) : undefined;
+    const shown = here ?? tableRound;
+    const lastGameId = shown?.games[shown.games.length - 1];
     const game = lastGameId ? gameById(models, lastGameId) ?? null : null;
     const start: EntryPanelProps['start'] = [];
     if (here && (!game || game.winner)) start.push({ matchId: here.matchId, label: here.label, teams: [name(here.teams[0]), name(here.teams[1])], next: true });
@@ -141,6 +143,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
       game: game ? entryGame(game, name) : null,
       // A progressive round not yet begun at the table may be entered whole from its score sheet.
       sheet: state.progressive && game && sheetOpen(game) ? `/entry/tables/${encodeURIComponent(tournamentId)}/${table}/sheet` : null,
+      evening: tableRound ? eveningAtTable(state, tableRound.round, game) : null,
       error: notice.error ? phoneWords(notice.error) : null,
       done: notice.done ?? null,
       at: models.position,
@@ -157,7 +160,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
     return String(
       <Layout title={`Table ${props.table} · entry`} live={live} signedIn={`Table ${props.table} scorekeeper`} scripts={['/static/outbox.js']}>
         <EntryPanel {...props} />
-        {game ? <TableView game={game} teamNames={names} /> : null}
+        {game ? <TableView game={game} teamNames={names} round={props.evening?.round ?? null} /> : null}
       </Layout>,
     );
   }
