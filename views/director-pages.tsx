@@ -150,51 +150,54 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         </p>
       </section>
 
-      <h2>{props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})</h2>
-      <table class="director-teams">
-        <thead>
-          <tr>
-            <th scope="col">Id</th>
-            <th scope="col">Name</th>
-            {props.progressive ? null : <th scope="col">Players</th>}
-            <th scope="col">Seed</th>
-            <th scope="col">Status</th>
-            <th scope="col"></th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.teams.map((t) => (
+      <h2 id="entrants-title">{props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})</h2>
+      {/* A region with a tab stop, so a keyboard user can scroll the list on a narrow phone. */}
+      <div class="table-scroll" role="region" aria-labelledby="entrants-title" tabindex={0}>
+        <table class="director-teams">
+          <thead>
             <tr>
-              <td>{t.teamId}</td>
-              <td>{t.name}</td>
-              {props.progressive ? null : <td>{t.players.join(' & ')}</td>}
-              <td>{t.seed ?? '—'}</td>
-              <td>
-                {t.standing}
-                {t.checkedIn ? ' · checked in' : ''}
-              </td>
-              <td>
-                {props.status === 'registration' && t.status === 'registered' ? (
-                  <>
-                    {t.checkedIn ? null : (
-                      <PostForm {...form('/check-in')} class="inline-form">
-                        <input type="hidden" name="teamId" value={t.teamId} />
-                        <button type="submit">{props.progressive ? 'Check the player in' : 'Check in'}</button>
-                      </PostForm>
-                    )}
-                    <PostForm {...form('/withdraw')} class="inline-form">
-                      <input type="hidden" name="teamId" value={t.teamId} />
-                      <button type="submit" class="button-quiet">
-                        {props.progressive ? 'Withdraw the player' : 'Withdraw'}
-                      </button>
-                    </PostForm>
-                  </>
-                ) : null}
-              </td>
+              <th scope="col">Id</th>
+              <th scope="col">Name</th>
+              {props.progressive ? null : <th scope="col">Players</th>}
+              <th scope="col">Seed</th>
+              <th scope="col">Status</th>
+              <th scope="col"></th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {props.teams.map((t) => (
+              <tr>
+                <td>{t.teamId}</td>
+                <td>{t.name}</td>
+                {props.progressive ? null : <td>{t.players.join(' & ')}</td>}
+                <td>{t.seed ?? '—'}</td>
+                <td>
+                  {t.standing}
+                  {t.checkedIn ? ' · checked in' : ''}
+                </td>
+                <td>
+                  {props.status === 'registration' && t.status === 'registered' ? (
+                    <>
+                      {t.checkedIn ? null : (
+                        <PostForm {...form('/check-in')} class="inline-form">
+                          <input type="hidden" name="teamId" value={t.teamId} />
+                          <button type="submit">{props.progressive ? 'Check the player in' : 'Check in'}</button>
+                        </PostForm>
+                      )}
+                      <PostForm {...form('/withdraw')} class="inline-form">
+                        <input type="hidden" name="teamId" value={t.teamId} />
+                        <button type="submit" class="button-quiet">
+                          {props.progressive ? 'Withdraw the player' : 'Withdraw'}
+                        </button>
+                      </PostForm>
+                    </>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
 
       {props.progressivePanel ? <ProgressiveDirector {...props.progressivePanel} form={form} /> : null}
 
