@@ -84,7 +84,7 @@
           queue = [];
           conflict = null;
           save();
-          location.reload();
+          reload();
         }));
       } else {
         line.appendChild(document.createTextNode('Check the table and enter it again if it still needs entering.'));
@@ -116,6 +116,89 @@
     b.addEventListener('click', onClick);
     return b;
   }
+
+  // ---- where the keyboard is ----
+  // A tapped key is disabled at once, and the panel is redrawn by the answer; either drops the
+  // focus to the page's start, and a scorekeeper on a keyboard, a switch or a screen reader would
+  // have to find the grid again after every card. The focus stays in the panel instead: on the
+  // same control if it can still be pressed (the same bid for the next seat), else on the first
+  // the panel now offers (the next seat's first card). It is never taken from elsewhere on the
+  // page, and a tap moves nothing: a finger goes straight to the key it wants.
+  var focusInPanel = false;
+  var focusKey = null;
+  var byPointer = false;
+
+  function keyOf(el) {
+    var attrs = ['data-card', 'data-bid', 'data-action', 'data-outbox-action', 'name'];
+    for (var i = 0; i < attrs.length; i++) {
+      var value = el.getAttribute(attrs[i]);
+      if (value) return el.tagName.toLowerCase() + '[' + attrs[i] + '="' + CSS.escape(value) + '"]';
+    }
+    return null;
+  }
+
+  function canPress(el) {
+    return el && !el.disabled && el.getClientRects().length > 0;
+  }
+
+  function firstControl(p) {
+    var key = p.querySelector('.card-grid button.card-key:not([disabled])');
+    if (key) return key;
+    var steps = p.querySelectorAll('.entry-step');
+    for (var i = 0; i < steps.length; i++) {
+      var controls = steps[i].querySelectorAll('button, input:not([type=hidden]), select');
+      for (var j = 0; j < controls.length; j++) if (canPress(controls[j])) return controls[j];
+    }
+    return null;
+  }
+
+  function keepFocus(p) {
+    if (!p || !focusInPanel || byPointer) return;
+    var active = document.activeElement;
+    if (active && active !== document.body && active.isConnected && !p.contains(active)) return;
+    if (active && p.contains(active) && canPress(active)) return;
+    var same = focusKey ? p.querySelector(focusKey) : null;
+    var target = canPress(same) ? same : firstControl(p);
+    if (target) target.focus();
+  }
+
+  // A panel that moves to another game's stream loads the page whole; the focus goes with it.
+  var FOCUS_KEPT = 'spades-entry-focus';
+
+  function reload() {
+    try {
+      if (focusInPanel && !byPointer) sessionStorage.setItem(FOCUS_KEPT, focusKey || '');
+    } catch (e) {
+      // Without storage the reloaded page starts from its top, as any page does.
+    }
+    location.reload();
+  }
+
+  function focusAfterLoad() {
+    var kept = null;
+    try {
+      kept = sessionStorage.getItem(FOCUS_KEPT);
+      sessionStorage.removeItem(FOCUS_KEPT);
+    } catch (e) {
+      return;
+    }
+    if (kept === null) return;
+    focusInPanel = true;
+    focusKey = kept || null;
+    keepFocus(panel());
+  }
+
+  document.addEventListener('focusin', function (event) {
+    var p = panel();
+    focusInPanel = Boolean(p && p.contains(event.target));
+    focusKey = focusInPanel ? keyOf(event.target) : null;
+  });
+  document.addEventListener('pointerdown', function () {
+    byPointer = true;
+  }, true);
+  document.addEventListener('keydown', function () {
+    byPointer = false;
+  }, true);
 
   // ---- taking a tap ----
 
@@ -258,6 +341,7 @@
       }
     }
     if (grid.getAttribute('data-known') === '1') markHands(grid, next, onTable, broken);
+    keepFocus(p);
   }
 
   /** With the hands known from the deal: only the seat to play's own cards can be tapped, and those that break a rule are marked. */
@@ -312,7 +396,7 @@
               clearTimeout(slowTimer);
               showSending = false;
               if (response.headers.get('hx-refresh') === 'true') {
-                location.reload();
+                reload();
                 return;
               }
               swap(html);
@@ -366,6 +450,7 @@
     var adopted = document.importNode(fresh, true);
     p.replaceWith(adopted);
     if (window.htmx && typeof window.htmx.process === 'function') window.htmx.process(adopted);
+    keepFocus(adopted);
   }
 
   // ---- following the table ----
@@ -407,7 +492,7 @@
         var now = panel();
         if (!fresh || !now || Number(fresh.getAttribute('data-at')) <= Number(now.getAttribute('data-at'))) return;
         if (streamPath(doc) !== streamPath(document)) {
-          location.reload();
+          reload();
           return;
         }
         swap(html);
@@ -438,6 +523,7 @@
   });
 
   document.addEventListener('DOMContentLoaded', function () {
+    focusAfterLoad();
     load();
     if (!queue.length) return;
     // Entries kept from before a reload: follow the cards on the page again, then send.

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { createAuth, ledgerFileStorage } from '../server/auth/auth.ts';
-import type { AuthStorage } from '../server/auth/auth-storage.ts';
+import type { AuthStorage } from '../server/auth/storage/auth-storage.ts';
 import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
 import { authBackends } from './fixtures/auth-backends.ts';
 import { cli } from './fixtures/cli.ts';

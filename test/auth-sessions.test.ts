@@ -11,6 +11,7 @@ import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { checkPassword, hashPassword, openUsers } from '../server/auth/accounts.ts';
 import { createThrottle } from '../server/auth/rate-limits.ts';
+import { sqliteAuthStorage } from '../server/auth/storage/sqlite.ts';
 import { findTable, tableCode } from '../server/auth/table-codes.ts';
 import { main } from '../server/cli/main.ts';
 import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
@@ -49,7 +50,7 @@ describe('passwords', () => {
   it('live in a users table of the ledger file', async () => {
     const path = tempPath();
     const database = openDatabase({ path });
-    await openUsers(database).add('Dana', 'director', 'long enough');
+    await openUsers(sqliteAuthStorage(database)).add('Dana', 'director', 'long enough');
     const row = database.sqlite.prepare('SELECT name, role, password FROM users').get() as { name: string; role: string; password: string };
     expect(row).toMatchObject({ name: 'Dana', role: 'director' });
     expect(row.password.startsWith('scrypt$')).toBe(true);

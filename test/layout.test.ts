@@ -10,8 +10,11 @@
  *
  * The ledger's stores each have a folder (events/store/sqlite, events/store/postgres) behind one
  * interface (events/store/served-ledger.ts, with append.ts what both stores share): neither store
- * imports the other, the interface imports neither, and the rooms of routes and what they share
- * reach the ledger only through the interface.
+ * imports the other, the interface imports neither, and the rooms of routes, what they share and
+ * the app that assembles them reach the ledger only through the interface. Sign-in keeps its state
+ * the same way: one interface (server/auth/storage/auth-storage.ts) with an adapter per store
+ * beside it (sqlite.ts, postgres.ts), each importing its own store alone, and nothing else of the
+ * room importing a store.
  *
  * The test suites that share one thread (vitest.config.ts) start nothing that would outlive them.
  */
@@ -100,7 +103,9 @@ function brokenRules(file: string, target: string): string[] {
 
 const STORES = ['events/store/sqlite', 'events/store/postgres'];
 /** Rooms that see only the ledger's interface, never a store of their own choosing. */
-const STORE_BLIND = [...ROUTES.filter((room) => room !== 'audit'), 'commands', 'http', 'live'];
+const STORE_BLIND = [...ROUTES.filter((room) => room !== 'audit'), 'commands', 'http', 'live', 'app'];
+/** Rooms whose state is kept in either store, each through the adapters of its storage folder. */
+const ADAPTED = { auth: 'server/auth/storage' };
 
 /** The store rules an import from `file` of `target` breaks. */
 function brokenStoreRules(file: string, target: string): string[] {
@@ -110,7 +115,13 @@ function brokenStoreRules(file: string, target: string): string[] {
   const from = STORES.find((folder) => under(folder)(file));
   if (from && from !== store) broken.push('neither store imports the other');
   if (file === 'events/store/served-ledger.ts' || file === 'events/store/append.ts') broken.push('the interface imports no store');
-  if (STORE_BLIND.includes(roomOf(file) ?? '')) broken.push('routes and what they share reach the ledger only through its interface');
+  if (STORE_BLIND.includes(roomOf(file) ?? '')) broken.push('routes, what they share and the app reach the ledger only through its interface');
+  const adapters = Object.hasOwn(ADAPTED, roomOf(file) ?? '') ? ADAPTED[roomOf(file) as keyof typeof ADAPTED] : null;
+  if (adapters) {
+    const adapter = file === `${adapters}/sqlite.ts` ? 'events/store/sqlite' : file === `${adapters}/postgres.ts` ? 'events/store/postgres' : null;
+    if (!under(adapters)(file)) broken.push('a room keeps its state in a store only through its storage adapters');
+    else if (adapter !== store) broken.push('each storage adapter imports its own store alone');
+  }
   return broken;
 }
 
@@ -207,10 +218,22 @@ describe('source layout', () => {
     // Each rule, seen to catch the import it is about.
     expect(brokenStoreRules('events/store/postgres/event-store.ts', 'events/store/sqlite/event-store.ts')).toEqual(['neither store imports the other']);
     expect(brokenStoreRules('events/store/served-ledger.ts', 'events/store/sqlite/ledger.ts')).toEqual(['the interface imports no store']);
-    expect(brokenStoreRules('server/entry/entry-routes.tsx', 'events/store/postgres/served-ledger.ts')).toEqual(['routes and what they share reach the ledger only through its interface']);
-    expect(brokenStoreRules('server/http/run-command.ts', 'events/store/sqlite/event-store.ts')).toEqual(['routes and what they share reach the ledger only through its interface']);
+    const blind = 'routes, what they share and the app reach the ledger only through its interface';
+    expect(brokenStoreRules('server/entry/entry-routes.tsx', 'events/store/postgres/served-ledger.ts')).toEqual([blind]);
+    expect(brokenStoreRules('server/http/run-command.ts', 'events/store/sqlite/event-store.ts')).toEqual([blind]);
+    expect(brokenStoreRules('server/app/app.ts', 'events/store/sqlite/served-ledger.ts')).toEqual([blind]);
+    expect(brokenStoreRules('server/app/live-channels.tsx', 'events/store/sqlite/ledger.ts')).toEqual([blind]);
     expect(brokenStoreRules('server/entry/entry-routes.tsx', 'events/store/served-ledger.ts')).toEqual([]);
+    expect(brokenStoreRules('server/app/app.ts', 'events/store/served-ledger.ts')).toEqual([]);
     expect(brokenStoreRules('server/serve/serve-backends.ts', 'events/store/postgres/served-ledger.ts')).toEqual([]);
+    // Sign-in's storage: an adapter per store, each on its own store, and the rest of the room on neither.
+    expect(sources('server/auth/storage')).toEqual(['server/auth/storage/auth-storage.ts', 'server/auth/storage/postgres.ts', 'server/auth/storage/sqlite.ts']);
+    expect(brokenStoreRules('server/auth/auth.ts', 'events/store/sqlite/database.ts')).toEqual(['a room keeps its state in a store only through its storage adapters']);
+    expect(brokenStoreRules('server/auth/storage/sqlite.ts', 'events/store/postgres/event-store.ts')).toEqual(['each storage adapter imports its own store alone']);
+    expect(brokenStoreRules('server/auth/storage/auth-storage.ts', 'events/store/sqlite/database.ts')).toEqual(['each storage adapter imports its own store alone']);
+    expect(brokenStoreRules('server/auth/storage/sqlite.ts', 'events/store/sqlite/database.ts')).toEqual([]);
+    expect(brokenStoreRules('server/auth/storage/postgres.ts', 'events/store/postgres/event-store.ts')).toEqual([]);
+    expect(brokenStoreRules('server/auth/auth.ts', 'events/store/served-ledger.ts')).toEqual([]);
   });
 
   it('keeps every module that reads its own location as deep as compiled modules say they are', () => {
@@ -232,7 +255,7 @@ describe('source layout', () => {
     expect(importsOf('server/app/app.ts')).toContain('server/audience/live-pages.tsx');
     // A type alone, a re-export, and an import spanning lines.
     expect(importsOf('server/http/run-command.ts')).toContain('server/auth/sessions.ts');
-    expect(importsOf('server/auth/auth.ts')).toContain('server/auth/auth-storage-postgres.ts');
+    expect(importsOf('server/auth/auth.ts')).toContain('server/auth/storage/postgres.ts');
     expect(importsOf('server/entry/entry-routes.tsx')).toContain('server/commands/commands.ts');
     expect(importsOf('views/layout.tsx').every((path) => !path.startsWith('..'))).toBe(true);
   });

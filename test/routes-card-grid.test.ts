@@ -84,6 +84,26 @@ describe('the card grid', () => {
     }
   });
 
+  it('names every card key first by what it shows (WCAG 2.5.3, label in name), then in words', async () => {
+    const { app, ledger, gameId } = biddenGame();
+    try {
+      ledger.execute(playCard(ledger.models, { gameId, ...legalCard(ledger, gameId) }));
+      const html = await (await send(app, fixture.clients.scorekeeper, 'GET', '/entry/tables/t1/1')).text();
+      const keys = [...element(html, /<div\s+class="card-grid"/).matchAll(/<button type="submit" class="card-key[^>]*>([\s\S]*?)<\/button>/g)].map((m) => ({
+        label: /aria-label="([^"]+)"/.exec(m[0])![1]!.replace(/&#39;|&#x27;/g, "'"),
+        shown: [...m[1]!.matchAll(/<span class="card-key-(?:rank|suit)"[^>]*>([^<]*)<\/span>/g)].map((s) => s[1]!.trim()).join(''),
+      }));
+      expect(keys.length).toBeGreaterThanOrEqual(52);
+      for (const { label, shown } of keys) expect(label.startsWith(`${shown}, `), `${label} starts with ${shown}`).toBe(true);
+      const names = Object.fromEntries(keys.map((k) => [k.shown, k.label]));
+      expect(names['K♠']).toMatch(/^K♠, king of spades(, |$)/);
+      expect(names['10♥']).toMatch(/^10♥, 10 of hearts(, |$)/);
+      expect(keys.filter((k) => k.label.endsWith(', played'))).toHaveLength(1);
+    } finally {
+      ledger.close();
+    }
+  });
+
   it('tells each card’s form the hand and the count of cards it is tapped at', async () => {
     const { app, ledger, gameId } = biddenGame();
     try {

@@ -36,7 +36,8 @@ describe('the judge console', () => {
     const asked = await send(app, fixture.clients.judge, 'POST', path, { form: { upheld: 'yes', note: 'saw it' } }, { 'hx-request': 'true' });
     expect(asked.status).toBe(200);
     const question = await asked.text();
-    expect(question).toContain('<h2 id="confirm-ruling-title">Uphold this claim?</h2>');
+    // The question takes the focus as the step appears.
+    expect(question).toContain('<h2 id="confirm-ruling-title" tabindex="-1" autofocus="">Uphold this claim?</h2>');
     expect(question).toContain('Renege claimed against West in Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 3.');
     expect(question).toContain('Upheld: If upheld, the reneging team');
     expect(question).toContain('Your note: “saw it”.');

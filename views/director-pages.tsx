@@ -161,64 +161,67 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         </p>
       </section>
 
-      <h2>{props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})</h2>
-      <table class={props.progressive ? 'director-teams director-teams--players' : 'director-teams'}>
-        <thead>
-          <tr>
-            {props.progressive ? null : <th scope="col">Id</th>}
-            <th scope="col">Name</th>
-            {props.progressive ? null : <th scope="col">Players</th>}
-            {props.progressive ? null : <th scope="col">Seed</th>}
-            <th scope="col">{props.progressive ? 'Where' : 'Status'}</th>
-            {reg?.charges ? <th scope="col">Fee</th> : null}
-            {reg ? <th scope="col">Check-in code</th> : null}
-            <th scope="col">
-              <span class="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {props.teams.map((t) => (
-            <tr data-team={t.teamId}>
-              {props.progressive ? null : <td>{t.teamId}</td>}
-              <td>{props.progressive ? <a href={playerLink(props.tournamentId, t.teamId)}>{t.name}</a> : t.name}</td>
-              {props.progressive ? null : <td>{t.players.join(' & ')}</td>}
-              {props.progressive ? null : <td>{t.seed ?? '—'}</td>}
-              <td>
-                {t.standing}
-                {t.checkedIn ? (reg?.checkedInBy[t.teamId] === 'team' ? ' · checked in by the team' : ' · checked in') : ''}
-              </td>
-              {reg?.charges ? <td data-fee={t.teamId}>{feeWords(reg.fees[t.teamId])}</td> : null}
-              {reg ? <td class="code-cell">{reg.codes[t.teamId] ?? ''}</td> : null}
-              <td>
-                {reg?.charges && t.status !== 'withdrawn' && (reg.fees[t.teamId]?.owed ?? 0) > 0 ? (
-                  <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/paid`)} class="inline-form" confirm={`Record $${reg.fees[t.teamId]!.owed} paid by ${t.name}? A payment recorded stays in the ledger.`}>
-                    <button type="submit" data-action="paid">
-                      Paid ${reg.fees[t.teamId]!.owed}
-                    </button>
-                  </PostForm>
-                ) : null}
-                {props.status === 'registration' && t.status === 'registered' ? (
-                  <>
-                    {t.checkedIn ? null : (
-                      <PostForm {...form('/check-in')} class="inline-form">
-                        <input type="hidden" name="teamId" value={t.teamId} />
-                        <button type="submit">{props.progressive ? 'Check the player in' : 'Check in'}</button>
-                      </PostForm>
-                    )}
-                    <PostForm {...form('/withdraw')} class="inline-form">
-                      <input type="hidden" name="teamId" value={t.teamId} />
-                      <button type="submit" class="button-quiet">
-                        {props.progressive ? 'Withdraw the player' : 'Withdraw'}
+      <h2 id="entrants-title">{props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})</h2>
+      {/* A region with a tab stop, so a keyboard user can scroll the list on a narrow phone. */}
+      <div class="table-scroll" role="region" aria-labelledby="entrants-title" tabindex={0}>
+        <table class={props.progressive ? 'director-teams director-teams--players' : 'director-teams'}>
+          <thead>
+            <tr>
+              {props.progressive ? null : <th scope="col">Id</th>}
+              <th scope="col">Name</th>
+              {props.progressive ? null : <th scope="col">Players</th>}
+              {props.progressive ? null : <th scope="col">Seed</th>}
+              <th scope="col">{props.progressive ? 'Where' : 'Status'}</th>
+              {reg?.charges ? <th scope="col">Fee</th> : null}
+              {reg ? <th scope="col">Check-in code</th> : null}
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {props.teams.map((t) => (
+              <tr data-team={t.teamId}>
+                {props.progressive ? null : <td>{t.teamId}</td>}
+                <td>{props.progressive ? <a href={playerLink(props.tournamentId, t.teamId)}>{t.name}</a> : t.name}</td>
+                {props.progressive ? null : <td>{t.players.join(' & ')}</td>}
+                {props.progressive ? null : <td>{t.seed ?? '—'}</td>}
+                <td>
+                  {t.standing}
+                  {t.checkedIn ? (reg?.checkedInBy[t.teamId] === 'team' ? ' · checked in by the team' : ' · checked in') : ''}
+                </td>
+                {reg?.charges ? <td data-fee={t.teamId}>{feeWords(reg.fees[t.teamId])}</td> : null}
+                {reg ? <td class="code-cell">{reg.codes[t.teamId] ?? ''}</td> : null}
+                <td>
+                  {reg?.charges && t.status !== 'withdrawn' && (reg.fees[t.teamId]?.owed ?? 0) > 0 ? (
+                    <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/paid`)} class="inline-form" confirm={`Record $${reg.fees[t.teamId]!.owed} paid by ${t.name}? A payment recorded stays in the ledger.`}>
+                      <button type="submit" data-action="paid">
+                        Paid ${reg.fees[t.teamId]!.owed}
                       </button>
                     </PostForm>
-                  </>
-                ) : null}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+                  ) : null}
+                  {props.status === 'registration' && t.status === 'registered' ? (
+                    <>
+                      {t.checkedIn ? null : (
+                        <PostForm {...form('/check-in')} class="inline-form">
+                          <input type="hidden" name="teamId" value={t.teamId} />
+                          <button type="submit">{props.progressive ? 'Check the player in' : 'Check in'}</button>
+                        </PostForm>
+                      )}
+                      <PostForm {...form('/withdraw')} class="inline-form">
+                        <input type="hidden" name="teamId" value={t.teamId} />
+                        <button type="submit" class="button-quiet">
+                          {props.progressive ? 'Withdraw the player' : 'Withdraw'}
+                        </button>
+                      </PostForm>
+                    </>
+                  ) : null}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
 
       {reg ? <RegistrationPanel props={reg} form={form} registering={props.status === 'registration'} progressive={props.progressive} /> : null}
       {reg && props.status === 'registration' ? <BulkForm action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} /> : null}

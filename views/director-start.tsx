@@ -111,7 +111,8 @@ export function ConfirmStart({ preview, form }: { preview: StartPreview; form: F
   const keep = Object.entries(preview.resend).filter(([k]) => k !== 'order' && k !== 'seed');
   return (
     <section class="confirm-step" aria-labelledby="confirm-start-title" data-confirm-start>
-      <h2 id="confirm-start-title">{preview.progressive ? 'Record this seating and start?' : 'Record this draw and start?'}</h2>
+      {/* The question takes the focus as the step appears (htmx focuses what it swaps in marked autofocus). */}
+      <h2 id="confirm-start-title" tabindex={-1} autofocus>{preview.progressive ? 'Record this seating and start?' : 'Record this draw and start?'}</h2>
       <p>
         {preview.seeding.method === 'random' ? `Drawn at random from the seed “${preview.seeding.seed}”, which is recorded.` : 'In the order given.'} Nothing is recorded until you confirm; registration then closes and the draw cannot be taken back.
       </p>
@@ -191,7 +192,7 @@ export function ConfirmWithdraw({ pending, form }: { pending: PendingWithdrawal;
   const f = form('/withdraw');
   return (
     <section class="confirm-step" aria-labelledby="confirm-withdraw-title" data-confirm-withdraw>
-      <h2 id="confirm-withdraw-title">Withdraw {pending.name}?</h2>
+      <h2 id="confirm-withdraw-title" tabindex={-1} autofocus>Withdraw {pending.name}?</h2>
       <p>
         {pending.name} is withdrawn from the event: it cannot check in or be drawn, and this is entered in the ledger. Its name can be registered again as a new {pending.progressive ? 'player' : 'team'}.
       </p>

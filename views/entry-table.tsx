@@ -446,7 +446,8 @@ function CardKey({ cell }: { cell: EntryCard }) {
       data-power={String(cell.power)}
       data-holder={cell.holder ?? undefined}
       disabled={cell.state !== 'open'}
-      aria-label={`${cardWords(cell.card)}${why}`}
+      // Named first by what the key shows, so "K♠" said aloud to speech input finds the king.
+      aria-label={`${rank}${suit}, ${cardWords(cell.card)}${why}`}
       title={cell.breaks ?? undefined}
     >
       <span class="card-key-rank" aria-hidden="true">

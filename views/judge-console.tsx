@@ -366,7 +366,8 @@ export function JudgeConsole(props: JudgeConsoleProps) {
 function ConfirmDisqualification({ pending, csrf }: { pending: PendingDisqualification; csrf: string }) {
   return (
     <section class="confirm-step" aria-labelledby="confirm-title" data-confirm>
-      <h2 id="confirm-title">Put {pending.team} out of {pending.tournament}?</h2>
+      {/* The question takes the focus as the step appears (htmx focuses what it swaps in marked autofocus): a keyboard or a screen reader lands on it, one Tab from its answer. */}
+      <h2 id="confirm-title" tabindex={-1} autofocus>Put {pending.team} out of {pending.tournament}?</h2>
       <p>
         {pending.team} will be recorded as {KIND_WORDS[pending.kind]}: “{pending.reason}”.{' '}
         {pending.forfeits > 0
@@ -397,7 +398,7 @@ function ConfirmRuling({ pending, csrf }: { pending: PendingRuling; csrf: string
   const action = `/judge/games/${encodeURIComponent(pending.gameId)}/claims/${encodeURIComponent(pending.claimId)}/ruling`;
   return (
     <section class="confirm-step" aria-labelledby="confirm-ruling-title" data-confirm-ruling>
-      <h2 id="confirm-ruling-title">{pending.upheld ? 'Uphold' : 'Deny'} this claim?</h2>
+      <h2 id="confirm-ruling-title" tabindex={-1} autofocus>{pending.upheld ? 'Uphold' : 'Deny'} this claim?</h2>
       <p>{pending.claim}</p>
       <p>
         {pending.upheld ? 'Upheld: ' : 'Denied: '}
@@ -426,7 +427,7 @@ function ConfirmRuling({ pending, csrf }: { pending: PendingRuling; csrf: string
 function ConfirmWithdrawal({ pending, csrf }: { pending: PendingWithdrawal; csrf: string }) {
   return (
     <section class="confirm-step" aria-labelledby="confirm-withdrawal-title" data-confirm-withdrawal>
-      <h2 id="confirm-withdrawal-title">Withdraw this ruling?</h2>
+      <h2 id="confirm-withdrawal-title" tabindex={-1} autofocus>Withdraw this ruling?</h2>
       <p>{pending.ruling}</p>
       <p>
         Its effect now: {pending.effect}. Withdrawn, it no longer counts and the game is scored again without it. Your reason: “{pending.reason}”. The

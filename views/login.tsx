@@ -95,34 +95,36 @@ export function SessionList({ csrf, sessions }: SessionListProps) {
     <section class="session-list" aria-labelledby="sessions-title">
       <h2 id="sessions-title">Your sessions ({sessions.length})</h2>
       <p>Signed in on these devices. End any you do not recognise, or one left open on a shared machine; signing out ends them all.</p>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Signed in</th>
-            <th scope="col">Last used</th>
-            <th scope="col">From</th>
-            <th scope="col">Device</th>
-            <th scope="col">
-              <span class="visually-hidden">End</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {sessions.map((s) => (
-            <tr data-session={s.current ? 'current' : 'other'}>
-              <td>
-                <time datetime={s.startedAt}>{s.startedAt.slice(0, 16).replace('T', ' ')}</time>
-              </td>
-              <td>
-                <time datetime={s.seenAt}>{s.seenAt.slice(11, 16)}</time>
-              </td>
-              <td>{s.address}</td>
-              <td>{s.current ? <strong>this device: </strong> : null}{s.device}</td>
-              <td>{end(s.id, s.current ? 'Sign out here' : 'End')}</td>
+      <div class="table-scroll" role="region" aria-labelledby="sessions-title" tabindex={0}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Signed in</th>
+              <th scope="col">Last used</th>
+              <th scope="col">From</th>
+              <th scope="col">Device</th>
+              <th scope="col">
+                <span class="visually-hidden">End</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {sessions.map((s) => (
+              <tr data-session={s.current ? 'current' : 'other'}>
+                <td>
+                  <time datetime={s.startedAt}>{s.startedAt.slice(0, 16).replace('T', ' ')}</time>
+                </td>
+                <td>
+                  <time datetime={s.seenAt}>{s.seenAt.slice(11, 16)}</time>
+                </td>
+                <td>{s.address}</td>
+                <td>{s.current ? <strong>this device: </strong> : null}{s.device}</td>
+                <td>{end(s.id, s.current ? 'Sign out here' : 'End')}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
       {sessions.length > 1 ? end('others', 'End every other session') : null}
     </section>
   );

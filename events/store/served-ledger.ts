@@ -85,6 +85,18 @@ export interface ServedLedger {
   close(): Promise<void>;
 }
 
+/**
+ * What a server is handed to serve: the served ledger, or a store's own handle on an open ledger
+ * that knows the adapter serving it (an open file's `Ledger`, as the command line and the tests
+ * hold one). Whoever serves it needs to know no store.
+ */
+export type LedgerHandle = ServedLedger | { readonly served: ServedLedger };
+
+/** The served ledger behind a handle: the same adapter every time for the same open ledger. */
+export function servedOf(handle: LedgerHandle): ServedLedger {
+  return 'served' in handle ? handle.served : handle;
+}
+
 // Bumped whenever the shape of the read models changes, so an old snapshot is folded again
 // from the ledger rather than trusted.
 export const MODELS_VERSION = 'models-10';

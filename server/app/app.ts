@@ -11,9 +11,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
-import { type SqliteServedLedger, asServed } from '../../events/store/sqlite/served-ledger.ts';
-import type { ServedLedger } from '../../events/store/served-ledger.ts';
-import type { Ledger } from '../../events/store/sqlite/ledger.ts';
+import { type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts';
 import { LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
 import { ReaderError, createHeavyReadGate, createHeavyReads, pastResources } from '../audit/heavy-reads.ts';
@@ -46,8 +44,8 @@ import { publicAddress } from '../http/public-address.ts';
 import { EMBEDS, type EmbedKind, missingEmbed, renderEmbed } from '../audience/embeds.tsx';
 
 export interface AppOptions {
-  /** The served ledger, or an open file's ledger (served through its adapter, with group commit). */
-  ledger: ServedLedger | Ledger;
+  /** The served ledger, or an open ledger that knows its adapter (a file's, served with group commit). */
+  ledger: LedgerHandle;
   broadcaster?: Broadcaster;
   /** Accounts and sessions; made over the ledger's own file when not given. */
   auth?: Auth;
@@ -81,12 +79,11 @@ const STATIC: Record<string, { type: string; path: string }> = {
 };
 
 export function createApp(options: AppOptions) {
-  const ledger = asServed(options.ledger);
+  const ledger = servedOf(options.ledger);
   const broadcaster = options.broadcaster ?? createBroadcaster();
   const app = new Hono<{ Bindings: Partial<HttpBindings> }>();
-  // Sign-in state lives beside the events: the server on PostgreSQL brings its own.
-  if (!options.auth && ledger.backend !== 'sqlite') throw new Error('a ledger on PostgreSQL needs its sign-in state on PostgreSQL too: pass `auth`');
-  const auth = options.auth ?? createAuth({ ledger: (ledger as SqliteServedLedger).ledger });
+  // Sign-in state lives beside the events, in the ledger's file unless given (the server on PostgreSQL brings its own).
+  const auth = options.auth ?? createAuth({ ledger });
 
   // Scripts, styles and streams come only from this site: no inline code, nothing framed but
   // the embeds, which any site may frame, and the read API, which any site may read.

@@ -1,13 +1,11 @@
 /**
  * Directors' and judges' accounts: names with scrypt password hashes, kept beside the ledger
- * (auth-storage.ts: in its file or a PostgreSQL database), and the key the sessions and table
+ * (storage/auth-storage.ts: in its file or a PostgreSQL database), and the key the sessions and table
  * codes kept there are signed with. A new password or a new role ends every session the
  * account had.
  */
 import { randomBytes, scrypt as scryptCallback, timingSafeEqual } from 'node:crypto';
-import type { LedgerDatabase } from '../../events/store/sqlite/database.ts';
-import type { AuthStorage } from './auth-storage.ts';
-import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
+import type { AuthStorage } from './storage/auth-storage.ts';
 import { AccessError } from '../http/refusals.ts';
 import { accountOfUser } from './sessions.ts';
 
@@ -57,10 +55,9 @@ export interface Users {
   secret(): string;
 }
 
-/** The accounts kept in `storage`, or in a ledger file (whose tables are created on first use). */
-export function openUsers(storage: AuthStorage | LedgerDatabase, clock: () => Date = () => new Date()): Users {
-  const kept = 'sqlite' in storage ? sqliteAuthStorage(storage) : storage;
-  const store = kept.accounts;
+/** The accounts kept in `storage`. */
+export function openUsers(storage: AuthStorage, clock: () => Date = () => new Date()): Users {
+  const store = storage.accounts;
   return {
     async add(name, role, password) {
       const trimmed = name.trim();
@@ -81,6 +78,6 @@ export function openUsers(storage: AuthStorage | LedgerDatabase, clock: () => Da
       return ok && user ? { name: user.name, role: user.role as PasswordRole } : null;
     },
     list: async () => (await store.list()).map((u) => ({ name: u.name, role: u.role as PasswordRole })),
-    secret: () => kept.secret,
+    secret: () => storage.secret,
   };
 }

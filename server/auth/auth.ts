@@ -2,32 +2,28 @@
  * Who may write to the ledger, put together over one storage: the accounts (accounts.ts),
  * sessions and the role guard (sessions.ts), table codes (table-codes.ts), the limits on
  * guessing passwords and codes (rate-limits.ts), and the sign-in routes (login-routes.tsx).
- * The storage is the ledger's own SQLite file unless another is given: a PostgreSQL database
- * (`postgresAuthStorage`) lets every server process on it share the accounts, the sessions,
- * the table codes and the counts of the limits.
+ * The storage (storage/auth-storage.ts, an adapter per store beside it) is the ledger's own
+ * SQLite file unless another is given: a PostgreSQL database (`postgresAuthStorage`) lets every
+ * server process on it share the accounts, the sessions, the table codes and the counts of the
+ * limits.
  */
-import type { LedgerDatabase } from '../../events/store/sqlite/database.ts';
-import type { ReadModels } from '../../events/projections.ts';
+import { type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts';
 import { openUsers } from './accounts.ts';
-import type { AuthStorage } from './auth-storage.ts';
-import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
+import type { AuthStorage } from './storage/auth-storage.ts';
+import { ledgerFileStorage } from './storage/sqlite.ts';
 import { loginRoutes, sessionListProps } from './login-routes.tsx';
 import { createCheckInLimiter, createJoinLimiter, createLoginLimiter, createSignUpLimiter } from './rate-limits.ts';
 import { type Session, createSessions } from './sessions.ts';
 import { checkInCode, isCheckInCode, openTableCodes } from './table-codes.ts';
 
-export type { AuthStorage } from './auth-storage.ts';
-export { sqliteAuthStorage } from './auth-storage-sqlite.ts';
-export { postgresAuthStorage } from './auth-storage-postgres.ts';
+export type { AuthStorage } from './storage/auth-storage.ts';
+export { ledgerFileStorage, sqliteAuthStorage } from './storage/sqlite.ts';
+export { postgresAuthStorage } from './storage/postgres.ts';
 
-/** What sign-in reads of the ledger: its read models, and its SQLite file when that keeps the sign-ins. */
-export interface AuthLedger {
-  readonly models: ReadModels;
-  readonly database?: LedgerDatabase;
-}
 
 export interface AuthOptions {
-  ledger: AuthLedger;
+  /** The ledger, for its read models (a code's tournament) and, unless `storage` says otherwise, its file. */
+  ledger: LedgerHandle;
   /** Where accounts, sessions, table codes and the limits' counts are kept; the ledger's file when not given. */
   storage?: AuthStorage;
   /** Milliseconds since the epoch; sessions and the limits read it. */
@@ -40,7 +36,7 @@ export type Auth = ReturnType<typeof createAuth>;
 
 /** Accounts, sessions, table codes, the limits on guessing and the sign-in routes over one storage. */
 export function createAuth(options: AuthOptions) {
-  const { ledger } = options;
+  const ledger = servedOf(options.ledger);
   const now = options.now ?? Date.now;
   const storage = options.storage ?? ledgerFileStorage(ledger);
   const users = openUsers(storage, () => new Date(now()));
@@ -85,9 +81,4 @@ export function createAuth(options: AuthOptions) {
     /** Counts a public sign-up against its address. */
     trySignUp: (address: string) => signUps.attempt(address),
   };
-}
-
-export function ledgerFileStorage(ledger: AuthLedger): AuthStorage {
-  if (!ledger.database) throw new Error('sign-in needs somewhere to keep accounts and sessions: the ledger’s own file, or a storage such as postgresAuthStorage');
-  return sqliteAuthStorage(ledger.database);
 }

@@ -1,7 +1,7 @@
 /**
  * Rate limits on guessing: table codes and passwords. Every attempt is counted before it is
  * checked, so parallel requests cannot slip past a limit while a check is under way, and a
- * success is taken off the count again. The counts are rows beside the ledger (auth-storage.ts),
+ * success is taken off the count again. The counts are rows beside the ledger (storage/auth-storage.ts),
  * in its file or its PostgreSQL database, so every server process on it counts together; a
  * refused attempt costs one read and writes nothing.
  *
@@ -16,9 +16,8 @@
  * (it carries a signed device cookie naming the account) skips the queue, up to 10 wrong
  * passwords of its own in 15 minutes, so guessing from elsewhere cannot keep the owner out.
  */
-import { openDatabase } from '../../events/store/sqlite/database.ts';
-import type { HitStore, HitView, NewHit } from './auth-storage.ts';
-import { sqliteAuthStorage } from './auth-storage-sqlite.ts';
+import type { HitStore, HitView, NewHit } from './storage/auth-storage.ts';
+import { memoryAuthStorage } from './storage/sqlite.ts';
 
 export interface ThrottleOptions {
   /** Names the throttle's keys in the hit log. */
@@ -39,7 +38,7 @@ export function createThrottle(options: ThrottleOptions = {}) {
   const limit = options.limit ?? 10;
   const windowMs = options.windowMs ?? 60_000;
   const now = options.now ?? Date.now;
-  const log = options.log ?? sqliteAuthStorage(openDatabase({ path: ':memory:' })).hits;
+  const log = options.log ?? memoryAuthStorage().hits;
   const logKey = (key: string) => `${name}:${key}`;
   /** The oldest hit the window still counts at `at`. */
   const since = (at: number) => at - windowMs + 1;

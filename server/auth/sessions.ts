@@ -1,6 +1,6 @@
 /**
  * Sessions that can be ended. The cookie (signed, HttpOnly, SameSite) carries only a session
- * id; the session itself is a row beside the accounts (auth-storage.ts: in the ledger file or
+ * id; the session itself is a row beside the accounts (storage/auth-storage.ts: in the ledger file or
  * a PostgreSQL database), so every server process sharing them sees it end. Each account has a
  * generation: signing out, a new password or a new role raises it, and every session started
  * under an earlier one is over. A session also ends after SESSION_IDLE_MINUTES without a
@@ -9,7 +9,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
-import type { SessionStore, StoredSession } from './auth-storage.ts';
+import type { SessionStore, StoredSession } from './storage/auth-storage.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { AccessError, refusalOf, refuse } from '../http/refusals.ts';
 import { readInput } from '../http/request-input.ts';

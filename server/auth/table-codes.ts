@@ -9,7 +9,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { tournamentById } from '../../events/lookup.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel } from '../../events/read-models.ts';
-import type { TableCodeStore } from './auth-storage.ts';
+import type { TableCodeStore } from './storage/auth-storage.ts';
 import { accountOfTable } from './sessions.ts';
 
 // No 0/O, 1/I/L: a code is read off paper and typed on a phone.

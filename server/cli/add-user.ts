@@ -7,7 +7,8 @@
  */
 import { openDatabase, defaultDatabasePath } from '../../events/store/sqlite/database.ts';
 import { PASSWORD_ROLES, type PasswordRole, type Users, openUsers } from '../auth/accounts.ts';
-import { postgresAuthStorage } from '../auth/auth-storage-postgres.ts';
+import { postgresAuthStorage } from '../auth/storage/postgres.ts';
+import { sqliteAuthStorage } from '../auth/storage/sqlite.ts';
 import { AccessError } from '../http/refusals.ts';
 import { type CliIo, UsageError } from './io.ts';
 import { ledgerTarget, withPostgresLedger } from './ledger-target.ts';
@@ -38,7 +39,7 @@ export async function run(args: { values: { role?: string; password?: string; db
     const path = target.path ?? defaultDatabasePath();
     const database = openDatabase({ path });
     try {
-      await add(openUsers(database));
+      await add(openUsers(sqliteAuthStorage(database)));
     } finally {
       database.close();
     }

@@ -7,8 +7,7 @@
  * bots seat each round as the last one ends, so the movement shows on the venue screen.
  */
 import { serve } from '@hono/node-server';
-import { asServed } from '../../events/store/sqlite/served-ledger.ts';
-import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
+import { type Decision, type LedgerHandle, type ServedLedger, servedOf } from '../../events/store/served-ledger.ts';
 import type { Ledger } from '../../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
@@ -121,12 +120,12 @@ export async function createServedDemo(ledger: ServedLedger, kind: DemoKind = 'p
  * finish. Nothing they do can end the process.
  */
 export function demoBots(
-  given: ServedLedger | Ledger,
+  given: LedgerHandle,
   notice: (line: string) => void,
   mayPlay: () => boolean | Promise<boolean> = () => true,
   kind: DemoKind = 'pitt-boss',
 ): () => Promise<void> {
-  const ledger = asServed(given);
+  const ledger = servedOf(given);
   let paused: string | null = null;
   let running = false;
   const tournamentId = kind === 'progressive' ? PROGRESSIVE_DEMO : DEMO_TOURNAMENT;

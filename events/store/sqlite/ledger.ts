@@ -5,6 +5,7 @@
  * checkpoint in one transaction, so a restart folds only what came after.
  */
 import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './database.ts';
+import { type SqliteServedLedger, servedLedger } from './served-ledger.ts';
 import { domainEvents } from '../../domain-events.ts';
 import { type AppendResult, type EventStore, type GroupOutcome, type GroupedAppend, type RecordedEvent, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
 import { GENESIS_HASH } from '../../hash-chain.ts';
@@ -33,6 +34,8 @@ export interface Ledger {
   readonly database: LedgerDatabase;
   /** Read models folded up to the last position this process has read. */
   readonly models: ReadModels;
+  /** The server's ledger over this file (served-ledger.ts): the same adapter every time. */
+  readonly served: SqliteServedLedger;
   /**
    * Appends the decisions' events in one transaction, each stream expecting the version the
    * models hold for it: a decision made from a view of a stream that has since moved on is
@@ -175,11 +178,14 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     return true;
   };
 
-  return {
+  const ledger: Ledger = {
     backend: 'sqlite',
     store,
     database,
     models,
+    get served() {
+      return servedLedger(ledger);
+    },
     execute(decisions, opts = {}) {
       if (typeof decisions === 'function') {
         fold(false);
@@ -259,6 +265,7 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
       }
     },
   };
+  return ledger;
 }
 
 const PAGE = 5000;

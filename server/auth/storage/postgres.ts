@@ -1,7 +1,7 @@
 /**
  * The sign-in state in a PostgreSQL database, so that every server process on it shares the
  * accounts, the sessions and their generations, the table code rotations and the counts of
- * the rate limits. The same tables and columns as in the ledger file (auth-storage-sqlite.ts).
+ * the rate limits. The same tables and columns as in the ledger file (sqlite.ts).
  *
  * What stands in for the file's single write lock: a step that writes more than one row runs in
  * one transaction, and the hit log's read-then-count step holds a transaction-scoped advisory
@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { pgStorageFaultOf } from '../../events/store/postgres/event-store.ts';
+import { pgStorageFaultOf } from '../../../events/store/postgres/event-store.ts';
 import {
   type AccountStore,
   type AuthStorage,

@@ -2,9 +2,9 @@
  * Where the sign-in state is kept, apart from what it means: accounts, sessions with their
  * generations, table code rotations and the rate limits' hit log. The rules (who may sign in,
  * when a session is over, what a limit allows) live in accounts.ts, sessions.ts, table-codes.ts
- * and rate-limits.ts; what they keep goes through these interfaces, kept in the ledger's SQLite
- * file (auth-storage-sqlite.ts) or in a PostgreSQL database that several server processes
- * share (auth-storage-postgres.ts).
+ * and rate-limits.ts; what they keep goes through these interfaces, with an adapter per store
+ * beside this file: the ledger's SQLite file (sqlite.ts) or a PostgreSQL database that several
+ * server processes share (postgres.ts).
  *
  * Every method is one atomic step and answers with a promise. A step is whole in itself: a rule
  * that needs to read and then write without another process in between is one method here (a

@@ -8,7 +8,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import { type LedgerDatabase, executeSync } from '../../events/store/sqlite/database.ts';
+import { type LedgerDatabase, executeSync, openDatabase } from '../../../events/store/sqlite/database.ts';
+import type { SqliteServedLedger } from '../../../events/store/sqlite/served-ledger.ts';
+import { type LedgerHandle, servedOf } from '../../../events/store/served-ledger.ts';
 import {
   type AccountStore,
   type AuthStorage,
@@ -257,4 +259,19 @@ export function sqliteAuthStorage(database: LedgerDatabase): AuthStorage {
     tableCodes: sqliteTableCodes(database),
     hits: sqliteHitStore(database),
   };
+}
+
+/** Sign-in state that lives as long as the process: what a limit counts when given nowhere to keep it. */
+export function memoryAuthStorage(): AuthStorage {
+  return sqliteAuthStorage(openDatabase({ path: ':memory:' }));
+}
+
+/**
+ * The sign-in state in the ledger's own file, given the file's ledger or the server's ledger over
+ * it. A ledger in PostgreSQL has no file: its sign-in state goes in the database (postgres.ts).
+ */
+export function ledgerFileStorage(handle: LedgerHandle): AuthStorage {
+  const served = servedOf(handle);
+  if (served.backend !== 'sqlite') throw new Error('a ledger on PostgreSQL needs its sign-in state on PostgreSQL too: pass a storage such as postgresAuthStorage');
+  return sqliteAuthStorage((served as SqliteServedLedger).ledger.database);
 }
