@@ -10,6 +10,7 @@ import { dealerOfNextHand, handSoFar, nextBidder } from '../events/game-projecti
 import type { BidValue } from '../events/domain-events.ts';
 import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
 import { CardFace } from './card-face.tsx';
+import { pointsPair, pointsText } from './team-standing.ts';
 import { replayLink } from './replay.tsx';
 import { Clock, type MatchClock, clockOfGame, clockScope } from './match-clock.tsx';
 
@@ -91,7 +92,7 @@ export function TableView({ game, teamNames, clock, now }: TableViewProps) {
             </dt>
             <dd class="score">
               <span class="visually-hidden">Score </span>
-              {game.score[team]}
+              {pointsText(game.score[team])}
             </dd>
             <dd class="bags">
               {game.bags[team]} {game.bags[team] === 1 ? 'bag' : 'bags'}
@@ -119,8 +120,7 @@ function GameStatus({ game, name }: { game: GameModel; name: (team: Team) => str
     const why = game.reason ? END_REASONS[game.reason] ?? game.reason : null;
     return (
       <p class="notice notice--result">
-        <strong>{name(game.winner)}</strong> won{why ? ` (${why})` : ''}, {game.score[game.winner]} to{' '}
-        {game.score[game.winner === 'NS' ? 'EW' : 'NS']}.
+        <strong>{name(game.winner)}</strong> won{why ? ` (${why})` : ''}, {pointsPair(game.score[game.winner], game.score[game.winner === 'NS' ? 'EW' : 'NS'])}.
       </p>
     );
   }
