@@ -17,7 +17,7 @@ export const SHARED_THREAD_SUITES = [
   'prize-pages', 'progressive-demo', 'progressive-evening', 'progressive', 'public-address', 'random',
   'reader-worker-file', 'record-import', 'record-schema', 'record', 'request-input', 'routes-access',
   'routes-card-grid', 'routes-console', 'routes-entry', 'routes-judge-console', 'routes-ruling-withdrawal',
-  'routes-seating', 'routes-table-matches', 'routes-team-page', 'rule-options-doc', 'rulebook-examples', 'schemas',
+  'routes-seating', 'routes-table-matches', 'routes-team-page', 'rule-options-doc', 'rulebook-examples', 'rules-sheet', 'schemas',
   'scoring', 'screen-address', 'screen-pin', 'seeding', 'simulate', 'snapshot-binding', 'sqlite-group-commit',
   'storage-faults', 'tournament-clock', 'tournament-corrections', 'tournament-formats', 'tournament-registration',
   'trick.property', 'views',

@@ -338,14 +338,21 @@ export interface TableCodesProps {
   address?: { origin: string; note: string | null };
   /** Each team's (or progressive player's) own page, for a card with its QR code. */
   teams?: { name: string; link: string }[];
+  /** The event's rules sheet, printed on each table's card and linked for the director to print. */
+  rules?: string;
 }
 
 /** The sheet a director prints and cuts up: one card per table with its code and QR link. */
-export function TableCodesPage({ tournamentName, cards, rotate, address, teams = [] }: TableCodesProps) {
+export function TableCodesPage({ tournamentName, cards, rotate, address, teams = [], rules }: TableCodesProps) {
   return (
     <Layout title={`${tournamentName} · table codes`}>
       <h1>{tournamentName}: table codes</h1>
       <p class="no-print">Print this page and put each card on its table. A scorekeeper scans the code or types it at /join.</p>
+      {rules ? (
+        <p class="no-print">
+          <a href={rules}>The rules in force</a>: print them for the tables, or let the players open them from the address on each card.
+        </p>
+      ) : null}
       {address ? (
         <p class={address.note ? 'notice notice--review no-print' : 'no-print'} data-public-address={address.origin}>
           The links and QR codes go to <strong>{address.origin}</strong>.{address.note ? ` ${address.note}` : ''}
@@ -360,6 +367,7 @@ export function TableCodesPage({ tournamentName, cards, rotate, address, teams =
               {card.code}
             </p>
             <p class="table-card-link">{card.link}</p>
+            {rules ? <p class="table-card-rules">Rules: {rules}</p> : null}
             {rotate ? (
               <form method="post" action={rotate.action(card.table)} class="no-print">
                 <input type="hidden" name="_csrf" value={rotate.csrf} />

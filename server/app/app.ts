@@ -35,6 +35,7 @@ import { bodyLimits } from '../http/body-limits.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
 import { sameOriginOnly } from '../http/same-origin.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
+import { rulesPages } from '../audience/rules-pages.tsx';
 import { returnAfterSignIn, signInFirst } from '../auth/sign-in-return.ts';
 import { entryRoutes } from '../entry/entry-routes.tsx';
 import { judgeRoutes } from '../judge/judge-routes.tsx';
@@ -264,6 +265,9 @@ export function createApp(options: AppOptions) {
     app.get(`/tournaments/:tournamentId/${kind}s/:subjectId`, (c) => page(view(c), `${missingSubjectOf(view(c), ledger.models) ?? 'There is nothing at this address'}.`)(c));
     app.get(`/tournaments/:tournamentId/${kind}s/:subjectId/stream`, (c) => stream(view(c))(c));
   }
+
+  // The rules in force at each event, and the rule options' help page.
+  app.route('/', rulesPages(ledger));
 
   app.notFound((c) => {
     if (wantsJson(c)) return c.json({ error: `there is nothing at ${c.req.path}` }, 404);

@@ -7,6 +7,7 @@
  * a bad choice is refused with the same sentence whichever way it came.
  */
 import { type FormatId, type FormatOptions, type RulesChoice, formatOptions } from '../../engine/formats.ts';
+import { parseCardList } from '../../engine/cards.ts';
 import { CommandError } from '../commands/commands.ts';
 import { field, fields, parseFields } from '../http/request-input.ts';
 
@@ -52,14 +53,32 @@ export function ruleOverrides(raw: unknown): Record<string, unknown> {
     if (!/^[A-Za-z][A-Za-z0-9]*$/.test(key)) throw new CommandError(`rule overrides, line ${i + 1}: '${text}' is not option = value (such as bagLimit = 6)`);
     if (key === 'preset') throw new CommandError(`rule overrides, line ${i + 1}: the preset is the format's; override its options one by one`);
     if (Object.hasOwn(overrides, key)) throw new CommandError(`rule overrides, line ${i + 1}: ${key} is given twice`);
-    const value = text.slice(at + 1).trim();
-    try {
-      overrides[key] = JSON.parse(value) as unknown;
-    } catch {
-      overrides[key] = value;
-    }
+    overrides[key] = overrideValue(key, text.slice(at + 1).trim());
   });
   return overrides;
+}
+
+/**
+ * One override's value as written: JSON, or the notation the options table of the help page
+ * shows: cards as players write them (`2D 2S`, `2♦ 2♠`), misdeal reasons as words
+ * (`card-flipped wrong-card-count`), an object's fields as `deficit 100, strict false`.
+ * Anything else stays text, for resolveRules to refuse with the option's own sentence.
+ */
+export function overrideValue(key: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // Not JSON: read by what the option holds.
+  }
+  if (key === 'removed' || key === 'promoted') return parseCardList(text) ?? text;
+  if (key === 'misdealReasons') return text.split(/[\s,]+/).filter((w) => w !== '');
+  if (key === 'blindBid' || key === 'bigBid') {
+    const entries = text.split(',').map((part) => part.trim().split(/\s+/));
+    if (entries.every((e) => e.length === 2 && /^[A-Za-z]+$/.test(e[0]!))) {
+      return Object.fromEntries(entries.map(([name, value]) => [name!, overrideValue('', value!)]));
+    }
+  }
+  return text;
 }
 
 /** The rules of a round with the overrides on top: `{ preset, ...overrides }`. */

@@ -17,6 +17,7 @@ import { CommandError } from '../commands/commands.ts';
 import { publicAddress } from '../http/public-address.ts';
 import { playerLink, teamLink } from '../../views/team-links.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
+import { tournamentLinks } from '../../views/tournament-home.tsx';
 import { teamStandings } from '../../views/team-standing.ts';
 import { checkInTeam, createTournament, pinScreen, registerTeam } from '../commands/tournament-commands.ts';
 import { startRoutes } from './director-start-routes.tsx';
@@ -178,7 +179,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     // Each entrant's own page, where it reads where to play next.
     const link = state.progressive ? playerLink : teamLink;
     const teams = state.model.teams.filter((t) => t.status !== 'withdrawn').map((t) => ({ name: t.name, link: `${origin}${link(id, t.teamId)}` }));
-    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} teams={teams} />));
+    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} teams={teams} rules={`${origin}${tournamentLinks(id).rules}`} />));
   });
 
   // A code that got out (photographed, said aloud) is replaced; whoever joined with it is signed out.
