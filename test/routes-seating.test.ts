@@ -205,6 +205,29 @@ describe('the first dealer, the rulebook’s way', () => {
   });
 });
 
+describe('the seating form', () => {
+  it('offers each ready match the free table a table’s phone would start it at', async () => {
+    const { app, ledger } = withClock();
+    await setUp(app, 'open8', 'pitt-boss', ['Aces', 'Kings', 'Queens', 'Jacks', 'Tens', 'Nines', 'Eights', 'Sevens']);
+    const director = fixture.clients.director;
+    /** The table each seat form starts with, by match. */
+    const offered = async () => {
+      const page = await (await send(app, director, 'GET', '/director/tournaments/open8')).text();
+      return Object.fromEntries(
+        [...page.matchAll(/<form[^>]*action="\/director\/tournaments\/open8\/matches\/([^/"]+)\/start"[\s\S]*?(<input name="table"[^>]*>)/g)].map((m) => [m[1]!, / value="(\d+)"/.exec(m[2]!)?.[1] ?? '']),
+      );
+    };
+    const ready = ledger.models.tournaments.open8!.model.matches.filter((m) => m.status === 'ready').map((m) => m.matchId);
+    expect(ready).toHaveLength(4);
+    expect(await offered()).toEqual({ [ready[0]!]: '1', [ready[1]!]: '2', [ready[2]!]: '3', [ready[3]!]: '4' });
+    // Table 2 taken out of order: the rest go to the free tables in number order.
+    const seated = await send(app, director, 'POST', `/director/tournaments/open8/matches/${ready[2]}/start`, { json: { table: 2, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' } });
+    expect(seated.status, await seated.clone().text()).toBe(200);
+    expect(await offered()).toEqual({ [ready[0]!]: '1', [ready[1]!]: '3', [ready[3]!]: '4' });
+    ledger.close();
+  });
+});
+
 describe('clocks where the rulebook puts them', () => {
   it('blp final: a clock imposed when it is seated, and time ends the game once the hand in progress is played out', async () => {
     // blp-2024 Final Round: "If this game starts after 4 pm, a time limit may be imposed."

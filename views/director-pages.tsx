@@ -10,6 +10,7 @@ import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
 import { ClockField, CreateChoiceFields, FORMAT_DESCRIPTIONS, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
+import { readyTables } from './team-page-model.ts';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
@@ -107,6 +108,8 @@ export function DirectorTournament(props: DirectorTournamentProps) {
   const base = `/director/tournaments/${encodeURIComponent(props.tournamentId)}`;
   const form = (path: string) => ({ action: `${base}${path}`, target: DIRECTOR_PANEL_ID, csrf: props.csrf });
   const ready = props.matches.filter((m) => m.status === 'ready');
+  // Each ready match's table box starts at the free table a table's phone would start it at.
+  const nextTables = readyTables(props.matches);
   return (
     <section id={DIRECTOR_PANEL_ID} class="director" aria-labelledby="director-title">
       <p class="breadcrumb">
@@ -247,7 +250,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                 {m.label}: {m.names[0]} vs {m.names[1]}
               </span>{' '}
               <label>
-                Table <input name="table" type="number" min={1} max={props.tables + 16} required class="narrow" />
+                Table <input name="table" type="number" min={1} max={props.tables + 16} required class="narrow" value={nextTables.has(m.matchId) ? String(nextTables.get(m.matchId)) : undefined} />
               </label>{' '}
               {props.seatings?.[m.matchId] ? (
                 <>
