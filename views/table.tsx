@@ -251,7 +251,19 @@ function rowNotes(row: HandRow): string {
 }
 
 function signed(n: number): string {
-  return n > 0 ? `+${n}` : String(n);
+  return n > 0 ? `+${n}` : pointsText(n);
+}
+
+/** A pad column's name, in full where there is room and shortened on a phone, so both teams' columns fit its width (the dealer's column is left out there: the replay names each hand's dealer). */
+function PadLabel({ full, short }: { full: string; short: string }) {
+  return (
+    <>
+      <span class="pad-label-full">{full}</span>
+      <abbr class="pad-label-short" title={full}>
+        {short}
+      </abbr>
+    </>
+  );
 }
 
 /** The score pad: one row per hand, bid, tricks, points, running score and bags for each team. */
@@ -267,7 +279,8 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
           <table class="pad">
             <thead>
               <tr>
-                <td colspan={2}></td>
+                <td></td>
+                <td class="dealer"></td>
                 {TEAMS.map((team) => (
                   <th scope="colgroup" colspan={5} class={`team-head team-head--${team.toLowerCase()}`}>
                     {name(team)}
@@ -277,17 +290,19 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
               </tr>
               <tr>
                 <th scope="col" class="num">
-                  Hand
+                  <PadLabel full="Hand" short="#" />
                 </th>
-                <th scope="col">Dealer</th>
+                <th scope="col" class="dealer">
+                  Dealer
+                </th>
                 {TEAMS.map(() => (
                   <>
                     <th scope="col">Bid</th>
                     <th scope="col" class="num">
-                      Tricks
+                      <PadLabel full="Tricks" short="Tks" />
                     </th>
                     <th scope="col" class="num">
-                      Points
+                      <PadLabel full="Points" short="Pts" />
                     </th>
                     <th scope="col" class="num">
                       Score
@@ -297,7 +312,7 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                     </th>
                   </>
                 ))}
-                <th scope="col">Notes</th>
+                <th scope="col" class="notes">Notes</th>
               </tr>
             </thead>
             <tbody>
@@ -308,13 +323,13 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                       {row.number}
                     </a>
                   </th>
-                  <td>{row.dealer}</td>
+                  <td class="dealer">{row.dealer}</td>
                   {TEAMS.map((team) => (
                     <>
-                      <td>{teamBid(row, team)}</td>
+                      <td class="bid">{teamBid(row, team)}</td>
                       <td class="num">{teamTricks(row, team)}</td>
                       <td class="num">{signed(row[team].points)}</td>
-                      <td class="num total">{row[team].score}</td>
+                      <td class="num total">{pointsText(row[team].score)}</td>
                       <td class="num">{row[team].bags}</td>
                     </>
                   ))}
