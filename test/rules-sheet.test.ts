@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
+import { eventsOf } from './tournament-ledger.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -188,8 +189,8 @@ export const FLYER_LINES = [
   'overtrickPoints = false',
   'bagLimit = null',
   'blindBid = deficit 100, strict false, minimumTeam 4',
+  // "an upheld renege costs 3 books": 3 is Pitt Boss's count already; where they go is the house's.
   'renegePenalty = transfer',
-  'renegeTricks = 3',
 ].join('\n');
 
 describe('an event with the house’s own rules', () => {
@@ -213,7 +214,7 @@ describe('an event with the house’s own rules', () => {
     // The sheet is written from what the engine scores with.
     expect(ledger.models.tournaments.flyer!.format.rules).toEqual({
       preset: 'pitt-boss', target: 300, removed: ['2H', '2C'], promoted: ['2D', '2S'], overtrickPoints: false, bagLimit: null,
-      blindBid: { deficit: 100, strict: false, minimumTeam: 4 }, renegePenalty: 'transfer', renegeTricks: 3,
+      blindBid: { deficit: 100, strict: false, minimumTeam: 4 }, renegePenalty: 'transfer',
     });
     ledger.close();
   });
@@ -252,6 +253,42 @@ describe('an event with the house’s own rules', () => {
     expect(help).toContain('<td>2D 2S</td>');
     const form = await (await send(app, fixture.clients.director, 'GET', '/director')).text();
     expect(form).toContain('href="/help/rule-options"');
+    ledger.close();
+  });
+
+  it('is built on the create form with a control per rule, previewed live, into the same event as the override lines', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const director = fixture.clients.director;
+    // The builder of the format chosen: every field as it starts, from the rulebook's values.
+    const builder = await (await send(app, director, 'GET', '/director/rules-builder?format=pitt-boss')).text();
+    expect(builder).toMatch(/^<fieldset id="rules-builder"/);
+    expect(builder).toContain('<p class="rule-help">Non-natural trumps ranked just below the jokers and above A♠, high to low (e.g. 2D, 2S).</p>');
+    const fields: Record<string, string> = {};
+    for (const m of builder.matchAll(/<input [^>]*?name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[m[1]!] = m[2]!;
+    for (const m of builder.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) fields[m[1]!] = /<option value="([^"]+)" selected/.exec(m[2]!)![1]!;
+    expect(fields).toMatchObject({ rulesFormat: 'pitt-boss', 'rule.target': '350', 'rule.removed': '2H 2D', 'rule.promoted': 'none', 'rule.blindBid': 'deficit 100, strict false, minimumTeam 6', 'rule.renegePenalty': 'pitt-boss', 'rule.overtrickPoints': 'true' });
+    expect(Object.keys(fields).filter((k) => k.startsWith('rule.'))).toHaveLength(29);
+    // The flyer's rules, set with the builder's controls.
+    const flyer = { ...fields, 'rule.target': '300', 'rule.removed': '2♥ 2♣', 'rule.promoted': '2D 2S', 'rule.overtrickPoints': 'false', 'rule.bagLimit': 'none', 'rule.blindBid': 'deficit 100, strict false, minimumTeam 4', 'rule.renegePenalty': 'transfer' };
+    const preview = await (await send(app, director, 'GET', `/director/rules-preview?${new URLSearchParams({ format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ...flyer })}`)).text();
+    expect(preview).toMatch(/^<section id="rules-preview"/);
+    expect(preview).toContain('<strong class="house-mark">House rule:</strong> Overtricks score nothing; they are counted as bags, with no penalty.');
+    expect(preview).toContain('Trumps, high to low: Big Joker, Little Joker, 2♦, 2♠, A♠ … 3♠.');
+    const wrong = await (await send(app, director, 'GET', `/director/rules-preview?${new URLSearchParams({ format: 'pitt-boss', ...fields, 'rule.bagLimit': 'lots' })}`)).text();
+    expect(wrong).toContain('rules: option bagLimit must be a whole number 1 or more, or null, got &quot;lots&quot;');
+
+    const built = await send(app, director, 'POST', '/director/tournaments', { form: { tournamentId: 'built', name: 'Flyer night', format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ...flyer } });
+    expect(built.status, await built.clone().text()).toBe(303);
+    await create(app, { tournamentId: 'lines', name: 'Flyer night', format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ruleOverrides: FLYER_LINES });
+    const created = (id: string) => eventsOf<{ tournamentId: string; options: unknown }>(ledger, 'TournamentCreated').find((e) => e.tournamentId === id)!;
+    expect(created('built').options).toEqual(created('lines').options);
+    expect(texts(await sheetOf(app, 'built'))).toEqual(texts(await sheetOf(app, 'lines')));
+
+    // Values shown for one format are not taken for another's; a rule set twice differently is refused.
+    const other = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'other', name: 'Other', format: 'asher-theatre', ...flyer } });
+    expect([other.status, ((await other.json()) as { error: string }).error]).toEqual([400, "the rules builder shows the rules of pitt-boss, but the format chosen is asher-theatre; show asher-theatre's rules before changing them"]);
+    const twice = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'twice', name: 'Twice', format: 'pitt-boss', ...flyer, ruleOverrides: 'target = 250' } });
+    expect([twice.status, ((await twice.json()) as { error: string }).error]).toEqual([400, 'rule target is set to 300 in the rules builder and to 250 in the override lines; set it in one place']);
     ledger.close();
   });
 

@@ -11,6 +11,7 @@ import { SessionList, type SessionListProps } from './login.tsx';
 import { ClockField, CreateChoiceFields, FORMAT_DESCRIPTIONS, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
 import { readyTables } from './team-page-model.ts';
+import { RULES_BUILDER_ID, RulesBuilder, type RulesBuilderProps } from './rules-builder.tsx';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
@@ -27,6 +28,8 @@ export interface DirectorHomeProps {
   done?: string | null;
   /** The director's own sessions, each of which can be ended here. */
   sessions?: SessionListProps;
+  /** The rules builder for the format first offered. */
+  builder?: RulesBuilderProps;
 }
 
 export function DirectorHome(props: DirectorHomeProps) {
@@ -58,13 +61,15 @@ export function DirectorHome(props: DirectorHomeProps) {
         </label>
         <label>
           Format{' '}
-          <select name="format">
+          {/* Choosing a format shows its rules in the builder. */}
+          <select name="format" hx-get="/director/rules-builder" hx-include="this" hx-target={`#${RULES_BUILDER_ID}`} hx-swap="outerHTML">
             {props.formats.map((f) => (
               <option value={f}>{FORMAT_DESCRIPTIONS[f] ? `${f}: ${FORMAT_DESCRIPTIONS[f]!.split(':')[0]}` : f}</option>
             ))}
           </select>
         </label>
         {props.formatDefaults ? <CreateChoiceFields defaults={props.formatDefaults} /> : null}
+        {props.builder ? <RulesBuilder {...props.builder} /> : null}
         <label>
           Rounds (progressive evenings, tournament-spades; empty for the format's 4){' '}
           <input name="rounds" type="number" min={1} max={99} class="narrow" />

@@ -2,20 +2,16 @@
  * The rules in force at each event (`/tournaments/:id/rules`), written from the options its games
  * are scored with, and the rule options' help page (`/help/rule-options`) from docs/rule-options.md.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { rulesSheet } from '../../engine/rules-sheet.ts';
 import { tournamentById } from '../../events/lookup.ts';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { HelpPage } from '../../views/help-page.tsx';
+import { RULE_OPTIONS_DOC } from '../http/rule-options-doc.ts';
 import { Layout } from '../../views/layout.tsx';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import { RulesSheetPage } from '../../views/rules-sheet.tsx';
 import { FORMAT_NAMES, tournamentLinks } from '../../views/tournament-home.tsx';
-
-const RULE_OPTIONS_DOC = readFileSync(join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'rule-options.md'), 'utf8');
 
 export function rulesPages(ledger: ServedLedger) {
   const app = new Hono();

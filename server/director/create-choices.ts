@@ -8,6 +8,7 @@
  */
 import { type FormatId, type FormatOptions, type RulesChoice, formatOptions } from '../../engine/formats.ts';
 import { parseCardList } from '../../engine/cards.ts';
+import { resolveRules } from '../../engine/rules.ts';
 import { CommandError } from '../commands/commands.ts';
 import { field, fields, parseFields } from '../http/request-input.ts';
 
@@ -70,8 +71,9 @@ export function overrideValue(key: string, text: string): unknown {
   } catch {
     // Not JSON: read by what the option holds.
   }
+  if (/^none$/i.test(text) && key !== 'removed' && key !== 'promoted' && key !== 'misdealReasons') return null;
   if (key === 'removed' || key === 'promoted') return parseCardList(text) ?? text;
-  if (key === 'misdealReasons') return text.split(/[\s,]+/).filter((w) => w !== '');
+  if (key === 'misdealReasons') return /^none$/i.test(text) ? [] : text.split(/[\s,]+/).filter((w) => w !== '');
   if (key === 'blindBid' || key === 'bigBid') {
     const entries = text.split(',').map((part) => part.trim().split(/\s+/));
     if (entries.every((e) => e.length === 2 && /^[A-Za-z]+$/.test(e[0]!))) {
@@ -79,6 +81,27 @@ export function overrideValue(key: string, text: string): unknown {
     }
   }
   return text;
+}
+
+/**
+ * The rules builder's changes: each `rule.<option>` field read as an override line is, kept where
+ * it differs from the format's own value. The builder names the format it shows (`rulesFormat`):
+ * values shown for another format would be that format's, so they are refused, not compared.
+ */
+export function builtRules(input: Record<string, unknown>, format: FormatId): Record<string, unknown> {
+  const shown = input.rulesFormat;
+  if (shown === undefined || shown === '') return {};
+  if (shown !== format) throw new CommandError(`the rules builder shows the rules of ${String(shown)}, but the format chosen is ${format}; show ${format}'s rules before changing them`);
+  const base = resolveRules(formatOptions(format).rules).options as unknown as Record<string, unknown>;
+  const built: Record<string, unknown> = {};
+  for (const key of Object.keys(base)) {
+    const text = input[`rule.${key}`];
+    if (typeof text !== 'string') continue;
+    if (text.length > 200) throw new CommandError(`rule ${key}: at most 200 characters, not ${text.length}`);
+    const value = overrideValue(key, text.trim());
+    if (JSON.stringify(value) !== JSON.stringify(base[key])) built[key] = value;
+  }
+  return built;
 }
 
 /** The rules of a round with the overrides on top: `{ preset, ...overrides }`. */
@@ -96,6 +119,12 @@ export function createChoices(input: Record<string, unknown>, format: FormatId):
   if (f.finalClockMinutes !== undefined) chosen.finalClockMinutes = f.finalClockMinutes;
   if (f.clockPer !== '') chosen.clockPer = f.clockPer as FormatOptions['clockPer'];
   const overrides = ruleOverrides(f.ruleOverrides);
+  for (const [key, value] of Object.entries(builtRules(input, format))) {
+    if (Object.hasOwn(overrides, key) && JSON.stringify(overrides[key]) !== JSON.stringify(value)) {
+      throw new CommandError(`rule ${key} is set to ${JSON.stringify(value)} in the rules builder and to ${JSON.stringify(overrides[key])} in the override lines; set it in one place`);
+    }
+    overrides[key] = value;
+  }
   if (Object.keys(overrides).length > 0) {
     // The overrides hold in every round: a preset per round stays, with the same options changed.
     const base = formatOptions(format);
