@@ -260,7 +260,7 @@ describe('an event with the house’s own rules', () => {
     const { app, ledger } = copyOf(fixture);
     const director = fixture.clients.director;
     // The builder of the format chosen: every field as it starts, from the rulebook's values.
-    const builder = await (await send(app, director, 'GET', '/director/rules-builder?format=pitt-boss')).text();
+    const builder = await (await send(app, director, 'POST', '/director/rules-builder', { form: { format: 'pitt-boss' } })).text();
     expect(builder).toMatch(/^<fieldset id="rules-builder"/);
     expect(builder).toContain('<p class="rule-help">Non-natural trumps ranked just below the jokers and above A♠, high to low (e.g. 2D, 2S).</p>');
     const fields: Record<string, string> = {};
@@ -270,11 +270,11 @@ describe('an event with the house’s own rules', () => {
     expect(Object.keys(fields).filter((k) => k.startsWith('rule.'))).toHaveLength(29);
     // The flyer's rules, set with the builder's controls.
     const flyer = { ...fields, 'rule.target': '300', 'rule.removed': '2♥ 2♣', 'rule.promoted': '2D 2S', 'rule.overtrickPoints': 'false', 'rule.bagLimit': 'none', 'rule.blindBid': 'deficit 100, strict false, minimumTeam 4', 'rule.renegePenalty': 'transfer' };
-    const preview = await (await send(app, director, 'GET', `/director/rules-preview?${new URLSearchParams({ format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ...flyer })}`)).text();
+    const preview = await (await send(app, director, 'POST', '/director/rules-preview', { form: { format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ...flyer } })).text();
     expect(preview).toMatch(/^<section id="rules-preview"/);
     expect(preview).toContain('<strong class="house-mark">House rule:</strong> Overtricks score nothing; they are counted as bags, with no penalty.');
     expect(preview).toContain('Trumps, high to low: Big Joker, Little Joker, 2♦, 2♠, A♠ … 3♠.');
-    const wrong = await (await send(app, director, 'GET', `/director/rules-preview?${new URLSearchParams({ format: 'pitt-boss', ...fields, 'rule.bagLimit': 'lots' })}`)).text();
+    const wrong = await (await send(app, director, 'POST', '/director/rules-preview', { form: { format: 'pitt-boss', ...fields, 'rule.bagLimit': 'lots' } })).text();
     expect(wrong).toContain('rules: option bagLimit must be a whole number 1 or more, or null, got &quot;lots&quot;');
 
     const built = await send(app, director, 'POST', '/director/tournaments', { form: { tournamentId: 'built', name: 'Flyer night', format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ...flyer } });

@@ -62,7 +62,7 @@ export function DirectorHome(props: DirectorHomeProps) {
         <label>
           Format{' '}
           {/* Choosing a format shows its rules in the builder. */}
-          <select name="format" hx-get="/director/rules-builder" hx-include="closest form" hx-target={`#${RULES_BUILDER_ID}`} hx-swap="outerHTML">
+          <select name="format" hx-post="/director/rules-builder" hx-include="closest form" hx-target={`#${RULES_BUILDER_ID}`} hx-swap="outerHTML">
             {props.formats.map((f) => (
               <option value={f}>{FORMAT_DESCRIPTIONS[f] ? `${f}: ${FORMAT_DESCRIPTIONS[f]!.split(':')[0]}` : f}</option>
             ))}

@@ -45,7 +45,7 @@ export function RulesPreview({ preview }: { preview: RulesBuilderProps['preview'
       class="rules-preview"
       aria-labelledby="rules-preview-title"
       aria-live="polite"
-      hx-get="/director/rules-preview"
+      hx-post="/director/rules-preview"
       hx-trigger="input delay:400ms from:'closest form', change from:'closest form'"
       hx-include="closest form"
       hx-swap="outerHTML"

@@ -13,7 +13,7 @@ import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../../views/director-pages.tsx';
 import type { Auth } from '../auth/auth.ts';
 import { refuse, wantsJson } from '../http/refusals.ts';
-import { field, fields, parseFields, ID_PATTERN, slug } from '../http/request-input.ts';
+import { field, fields, parseFields, readInput, ID_PATTERN, slug } from '../http/request-input.ts';
 import type { Session } from '../auth/sessions.ts';
 import { tableCount } from '../auth/table-codes.ts';
 import { runCommand } from '../http/run-command.ts';
@@ -166,13 +166,14 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   };
 
   // The rules builder of the format chosen on the create form, and the rules sheet the form would make.
-  app.get('/rules-builder', (c) => {
-    const format = c.req.query('format') ?? '';
+  // Posted with the form, so the session's token never travels in an address.
+  app.post('/rules-builder', async (c) => {
+    const format = String((await readInput(c)).format ?? '');
     if (!FORMATS.includes(format as FormatId)) return refuse(c, 400, `format must be one of ${FORMATS.join(', ')}, not '${format}'`);
     return c.html(String(<RulesBuilder {...builderProps(format as FormatId, {})} />));
   });
-  app.get('/rules-preview', (c) => {
-    const input: Record<string, unknown> = c.req.query();
+  app.post('/rules-preview', async (c) => {
+    const input = await readInput(c);
     const format = String(input.format ?? '');
     if (!FORMATS.includes(format as FormatId)) return refuse(c, 400, `format must be one of ${FORMATS.join(', ')}, not '${format}'`);
     return c.html(String(<RulesPreview preview={builderProps(format as FormatId, input).preview} />));
