@@ -19,10 +19,10 @@ export const SHARED_THREAD_SUITES = [
   'record-import', 'record-schema', 'record', 'request-input', 'routes-access', 'routes-card-grid',
   'routes-console', 'routes-entry', 'routes-judge-console', 'routes-registration',
   'routes-ruling-withdrawal', 'routes-seating', 'routes-table-matches', 'routes-team-page',
-  'rule-options-doc', 'rulebook-examples', 'schemas', 'scoring', 'screen-address', 'screen-pin', 'seeding',
-  'simulate', 'snapshot-binding', 'sqlite-group-commit', 'storage-faults', 'tournament-clock',
-  'tournament-corrections', 'tournament-formats', 'tournament-registration', 'tournament-stats',
-  'trick.property', 'views',
+  'rule-options-doc', 'rulebook-examples', 'rules-sheet', 'schemas', 'scoring', 'screen-address',
+  'screen-pin', 'seeding', 'simulate', 'snapshot-binding', 'sqlite-group-commit', 'storage-faults',
+  'tournament-clock', 'tournament-corrections', 'tournament-formats', 'tournament-registration',
+  'tournament-stats', 'trick.property', 'views',
 ];
 const shared = SHARED_THREAD_SUITES.flatMap((name) => [`test/${name}.test.ts`, `test/${name}.test.tsx`]);
 /** Suites that drive chromium: they connect to one started for the run (test/fixtures/shared-chromium.ts). */

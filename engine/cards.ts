@@ -91,8 +91,20 @@ export function parseCard(text: string): Card | null {
   // Names as the record format writes them (every name this project writes) need no tidying.
   const exact = NAME_TO_CARD.get(text);
   if (exact !== undefined) return exact;
-  let t = text.trim().toUpperCase();
+  // Players write suits as letters or symbols (2♦, 10♥) alike.
+  let t = text.trim().toUpperCase().replace(/[♠♤]/u, 'S').replace(/[♥♡]/u, 'H').replace(/[♦♢]/u, 'D').replace(/[♣♧]/u, 'C');
   if (t.length === 2 && t[0] === 'T') t = '10' + t[1];
   const card = NAME_TO_CARD.get(t);
   return card === undefined ? null : card;
+}
+
+/**
+ * Reads a list of cards as players write it ("2D 2S", "2♦, 2♠", "none" for no card) into record
+ * names; null when a word names no card.
+ */
+export function parseCardList(text: string): string[] | null {
+  const words = text.trim().split(/[\s,]+/).filter((w) => w !== '');
+  if (words.length === 1 && /^(none|-|—)$/i.test(words[0]!)) return [];
+  const cards = words.map(parseCard);
+  return cards.every((c) => c !== null) ? cards.map((c) => cardName(c!)) : null;
 }

@@ -43,7 +43,7 @@ const oneOf =
 const naturalCards: Check = (v) =>
   Array.isArray(v) && v.every((c) => typeof c === 'string' && parseCard(c) !== null && parseCard(c)! < 52)
     ? null
-    : 'a list of natural card names such as "2H"';
+    : 'a list of natural cards such as 2H 2C (or 2♥ 2♣)';
 const strings: Check = (v) =>
   Array.isArray(v) && v.every((s) => typeof s === 'string' && s.length > 0) ? null : 'a list of non-empty strings';
 const object =
@@ -112,7 +112,7 @@ export function resolveRules(value: unknown): Rules {
   const options: Record<string, unknown> = { ...PRESETS[preset] };
   for (const [key, override] of Object.entries(overrides)) {
     if (!Object.hasOwn(CHECKS, key)) {
-      throw new RulesError(`rules: '${key}' is not a rule option; see docs/rule-options.md for the options`);
+      throw new RulesError(`rules: '${key}' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)`);
     }
     const problem = CHECKS[key as keyof RuleOptions](override);
     if (problem) throw new RulesError(`rules: option ${key} must be ${problem}, got ${JSON.stringify(override)}`);

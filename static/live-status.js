@@ -4,7 +4,8 @@
 // dead, so the page also asks /healthz now and then while the stream has been quiet; a venue
 // screen that lost the server reloads once it answers again, so it never shows stale scores.
 //
-// The venue's /screen address also reloads when a director pins another tournament to it.
+// The venue's /screen address also reloads when a director pins another tournament to it, and a
+// screen that showed the rules before the start reloads when the first table plays.
 (function () {
   var QUIET_MS = 25000;
   var PROBE_EVERY_MS = 10000;
@@ -47,6 +48,11 @@
       if (pinned !== null && now !== pinned) location.reload();
       pinned = now;
     }
+    // Before the start a screen shows the rules in the live tables' turn; once tables play, the
+    // panel's name and dot are drawn again with the page.
+    var dot = document.querySelector('.panel-dots [data-shows="rules"]');
+    var tables = document.getElementById('live-tables');
+    if (dot && tables && tables.getAttribute('data-shows') !== 'rules') location.reload();
   });
   document.addEventListener('htmx:sse:before:connection', function (event) {
     var connection = event.detail && event.detail.connection;

@@ -164,11 +164,33 @@ describe.skipIf(!hasChromium)('the venue pages laid out in chromium', () => {
       const sideways = await page.evaluate(() => Array.from(document.querySelectorAll('#leaderboard .table-scroll')).map((box) => box.scrollWidth - box.clientWidth));
       expect(sideways.length).toBeGreaterThan(0);
       for (const extra of sideways) expect(extra, 'the standings scroll sideways on a phone').toBeLessThanOrEqual(0);
-      // The knockout's points say they only break ties.
+      // The knockout's points say they only break ties, and the headers read apart ("Points, tiebreakStanding" did not).
       expect(await page.locator('#leaderboard thead').textContent()).toMatch(/points, tiebreak/i);
+      expect(await page.locator('#leaderboard thead').textContent()).not.toMatch(/[a-z][A-Z]/);
       const rows = await page.locator('#leaderboard tbody tr').count();
       expect(rows).toBe(ledger.models.tournaments[TOURNAMENT]!.model.teams.length);
       await page.close();
     });
   }
+
+  it(`shows both teams' columns of a table's score pad on a 390×844 phone`, async () => {
+    const scored = () => Object.values(ledger.models.games).find((g) => g.tournamentId === TOURNAMENT && g.rows.length >= 2);
+    playUntil(ledger, () => scored() !== undefined);
+    const game = scored()!;
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+    await page.goto(`${server.url}/tournaments/${TOURNAMENT}/tables/${game.gameId}`);
+    await page.evaluate(() => document.fonts.ready);
+    await page.screenshot({ path: join(OUTPUT, 'score-pad-390x844.png'), fullPage: true });
+    // Every column of both teams, head and scores, inside the phone's width with the pad scrolled to its start.
+    const outside = await page.evaluate(() => {
+      const pad = document.querySelector('.score-pad table.pad')!;
+      const box = pad.closest('.table-scroll')!.getBoundingClientRect();
+      const cells = Array.from(pad.querySelectorAll('thead th:not(.notes), tbody td:not(.notes)')).filter((cell) => cell.getBoundingClientRect().width > 0);
+      return cells.filter((cell) => cell.getBoundingClientRect().right > Math.min(box.right, innerWidth)).map((cell) => (cell.textContent ?? '').trim());
+    });
+    expect(outside).toEqual([]);
+    expect(await page.locator('.score-pad .team-head--ew').isVisible()).toBe(true);
+    expect(await page.locator('.score-pad tbody tr').count()).toBe(game.rows.length);
+    await page.close();
+  });
 });

@@ -107,6 +107,11 @@ describe.skipIf(!hasChromium)('seating forms on a phone and a TV', () => {
       // Each format in a sentence from its rulebook, then its values.
       expect(await page.locator('.format-defaults li[data-format=asher-theatre]').textContent()).toMatch(/^asher-theatre: Asher Theatre: 64 seeded teams, single elimination;.* best of 3 · 60 min on each game$/);
       await look(page, `seating-${size.name}-create`);
+      // The rules builder follows the format chosen, and its preview the values changed.
+      await page.locator('select[name=format]').selectOption('asher-theatre');
+      await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#rules-builder input[name=rulesFormat]')?.value === 'asher-theatre');
+      await page.fill('#rules-builder input[name="rule.target"]', '400');
+      await page.waitForFunction(() => (document.getElementById('rules-preview')?.textContent ?? '').includes('House rule: A game is won at 400 points'));
       await page.goto(`${url}/director/tournaments/blp`);
       expect(await page.locator('.seat-form').first().locator('input[name=cardN]').isVisible()).toBe(true);
       await look(page, `seating-${size.name}-draw`);

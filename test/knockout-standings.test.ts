@@ -10,6 +10,7 @@ import type { TournamentModel } from '../events/read-models.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { Leaderboard, rankTeams } from '../views/leaderboard.tsx';
+import { Bracket } from '../views/bracket.tsx';
 import { bracketReach, compareReach } from '../views/team-standing.ts';
 import { removeTempDirs, tempDir } from './fixtures/live-server.ts';
 
@@ -59,7 +60,22 @@ describe('knockout standings', () => {
     const html = String(Leaderboard({ tournament: midway }));
     expect(html).toContain('Points, tiebreak');
     expect(html).toMatch(/Eliminated in round 1/);
-    expect(html).toMatch(/, round 2</);
+    // A badge whose words name the round does not repeat it ("Playing round 2, round 2").
+    expect(html).toContain('>Playing round 2</span>');
+    expect(html).not.toMatch(/round (\d+), round \1/i);
+    // The headers read as text stay apart ("Points, tiebreakStanding" ran them together).
+    const headers = /<thead>([\s\S]*)<\/thead>/.exec(html)![1]!.replace(/<[^>]+>/g, '');
+    expect(headers).toBe('# Team Matches Games Points, tiebreak Bags Sets Standing');
+    // The screen's one column takes the short words, which name the round too.
+    const screen = String(Leaderboard({ tournament: midway, columns: 1 }));
+    expect(screen).toContain('>Round 2</span>');
+    expect(screen).not.toMatch(/round (\d+), round \1/i);
+  });
+
+  it('heads a single elimination’s one bracket as such, not as a winners’ bracket', () => {
+    const html = String(Bracket({ tournament: midway, single: true }));
+    expect(html).toMatch(/<h3 id="bracket-winners-title">Single elimination<\/h3>/);
+    expect(html).not.toContain('Winners’ bracket');
   });
 
   it('puts the champion first and the runner-up second once the event is over', () => {

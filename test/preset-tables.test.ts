@@ -76,7 +76,7 @@ describe('resolveRules', () => {
   const refusals: [unknown, string][] = [
     ['unc-400', "rules: unknown preset 'unc-400'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades"],
     [{ target: 200 }, 'rules: the "preset" field is missing'],
-    [{ preset: 'asher', bagLimt: 5 }, "rules: 'bagLimt' is not a rule option; see docs/rule-options.md for the options"],
+    [{ preset: 'asher', bagLimt: 5 }, "rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"],
     [{ preset: 'asher', target: -5 }, 'rules: option target must be a whole number 1 or more, or null, got -5'],
     [{ preset: 'asher', renegePenalty: 'fine' }, 'rules: option renegePenalty must be one of "transfer", "unc", "asher", "pitt-boss", got "fine"'],
     [{ preset: 'asher', blindBid: { deficit: 100 } }, 'rules: option blindBid must be an object with deficit, strict, minimumTeam (strict is missing), or null, got {"deficit":100}'],

@@ -141,7 +141,7 @@ describe('records the project writes pass the schema', () => {
 describe('a record the scorer refuses for its shape, ajv refuses too', () => {
   const cases: [string, unknown, string][] = [
     ['an unknown preset', record([NS_53], { rules: 'spades-9000' }), "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades"],
-    ['an unknown rule option', record([NS_53], { rules: { preset: 'unc-300', bagLimt: 5 } }), "rules: 'bagLimt' is not a rule option; see docs/rule-options.md for the options"],
+    ['an unknown rule option', record([NS_53], { rules: { preset: 'unc-300', bagLimt: 5 } }), "rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"],
     ['a rule option with a bad value', record([NS_53], { rules: { preset: 'unc-300', target: 0 } }), 'rules: option target must be a whole number 1 or more, or null, got 0'],
     ['a wrong format', { ...record([NS_53]), format: 'spades-game/2' }, 'format: expected "spades-game/1", got "spades-game/2"'],
     ['not an object', [1, 2], 'record: expected a JSON object, got a list'],

@@ -205,6 +205,29 @@ describe('the first dealer, the rulebook’s way', () => {
   });
 });
 
+describe('the seating form', () => {
+  it('offers each ready match the free table a table’s phone would start it at', async () => {
+    const { app, ledger } = withClock();
+    await setUp(app, 'open8', 'pitt-boss', ['Aces', 'Kings', 'Queens', 'Jacks', 'Tens', 'Nines', 'Eights', 'Sevens']);
+    const director = fixture.clients.director;
+    /** The table each seat form starts with, by match. */
+    const offered = async () => {
+      const page = await (await send(app, director, 'GET', '/director/tournaments/open8')).text();
+      return Object.fromEntries(
+        [...page.matchAll(/<form[^>]*action="\/director\/tournaments\/open8\/matches\/([^/"]+)\/start"[\s\S]*?(<input name="table"[^>]*>)/g)].map((m) => [m[1]!, / value="(\d+)"/.exec(m[2]!)?.[1] ?? '']),
+      );
+    };
+    const ready = ledger.models.tournaments.open8!.model.matches.filter((m) => m.status === 'ready').map((m) => m.matchId);
+    expect(ready).toHaveLength(4);
+    expect(await offered()).toEqual({ [ready[0]!]: '1', [ready[1]!]: '2', [ready[2]!]: '3', [ready[3]!]: '4' });
+    // Table 2 taken out of order: the rest go to the free tables in number order.
+    const seated = await send(app, director, 'POST', `/director/tournaments/open8/matches/${ready[2]}/start`, { json: { table: 2, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' } });
+    expect(seated.status, await seated.clone().text()).toBe(200);
+    expect(await offered()).toEqual({ [ready[0]!]: '1', [ready[1]!]: '3', [ready[3]!]: '4' });
+    ledger.close();
+  });
+});
+
 describe('clocks where the rulebook puts them', () => {
   it('blp final: a clock imposed when it is seated, and time ends the game once the hand in progress is played out', async () => {
     // blp-2024 Final Round: "If this game starts after 4 pm, a time limit may be imposed."
@@ -330,6 +353,29 @@ describe('what the director chooses on the create form', () => {
     ledger.close();
   });
 
+  it('reads the override lines in the notation the options table shows, as well as JSON', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const written = {
+      letters: 'removed = 2H 2C\npromoted = 2D 2S',
+      symbols: 'removed = 2♥, 2♣\npromoted = 2♦ 2♠',
+      json: 'removed = ["2H", "2C"]\npromoted = ["2D", "2S"]',
+    };
+    for (const [id, lines] of Object.entries(written)) {
+      const res = await create(app, { tournamentId: id, ruleOverrides: lines });
+      expect(res.status, await res.clone().text()).toBe(303);
+      expect(ledger.models.tournaments[id]!.format.rules, id).toEqual({ preset: 'pitt-boss', removed: ['2H', '2C'], promoted: ['2D', '2S'] });
+    }
+    // The other values the table shows as words: an object's fields, a list of reasons, none.
+    const res = await create(app, { tournamentId: 'words', ruleOverrides: 'blindBid = deficit 100, strict false, minimumTeam 4\nmisdealReasons = card-flipped wrong-card-count no-trumps\nbigBid = null' });
+    expect(res.status, await res.clone().text()).toBe(303);
+    expect(ledger.models.tournaments.words!.format.rules).toEqual({
+      preset: 'pitt-boss', blindBid: { deficit: 100, strict: false, minimumTeam: 4 }, misdealReasons: ['card-flipped', 'wrong-card-count', 'no-trumps'], bigBid: null,
+    });
+    const bad = await send(app, fixture.clients.director, 'POST', '/director/tournaments', { json: { tournamentId: 'bad', name: 'Bad', format: 'pitt-boss', ruleOverrides: 'promoted = 2D 2X' } });
+    expect([bad.status, (await json(bad)).error]).toEqual([400, 'tournament bad: rules: option promoted must be a list of natural cards such as 2H 2C (or 2♥ 2♣), got "2D 2X"']);
+    ledger.close();
+  });
+
   it('refuses a bad choice with a sentence naming it, and records nothing', async () => {
     const { app, ledger } = copyOf(fixture);
     const before = ledger.store.head();
@@ -340,7 +386,7 @@ describe('what the director chooses on the create form', () => {
       [{ clockMinutes: '601' }, 'tournament open: the clock must be whole minutes from 1 to 600, or none, not 601'],
       [{ finalClockMinutes: 'soon' }, 'the final’s clock must be whole minutes from 1 to 600, or none, not "soon"'],
       [{ clockPer: 'hand' }, "a clock times the whole 'match' or each 'game', not 'hand'"],
-      [{ ruleOverrides: 'colour = red' }, "tournament open: rules: 'colour' is not a rule option; see docs/rule-options.md for the options"],
+      [{ ruleOverrides: 'colour = red' }, "tournament open: rules: 'colour' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"],
       [{ ruleOverrides: 'bagLimit = many' }, 'tournament open: rules: option bagLimit must be a whole number 1 or more, or null, got "many"'],
       [{ ruleOverrides: 'just words' }, "rule overrides, line 1: 'just words' is not option = value (such as bagLimit = 6)"],
     ];

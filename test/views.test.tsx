@@ -342,14 +342,15 @@ describe('Bracket', () => {
     expect(card('GF').match(/>To be decided</g)).toHaveLength(2);
   });
 
-  it('names where an empty slot’s team comes from: the table a feeding match is played at, or its number', () => {
+  it('names where an empty slot’s team comes from by the feeding match’s number, even while it is played at a table', () => {
     const sources = {
       'W2-4': [{ kind: 'winner', match: 'W1-7' }, { kind: 'winner', match: 'W1-8' }],
       GF: [{ kind: 'winner', match: 'W3-1' }, { kind: 'loser', match: 'W2-4' }],
     } as const;
     const withSources = render(<Bracket tournament={tournament} gamesToWin={2} sources={sources} />);
     const cardOf = (matchId: string) => element(withSources, new RegExp(`<article [^>]*data-match="${matchId}"`));
-    expect(cardOf('W2-4')).toContain('<span class="slot-name">Winner of Table 8</span>');
+    expect(cardOf('W2-4')).toContain(`<span class="slot-name">Winner of match ${matches.findIndex((m) => m.matchId === 'W1-8') + 1}</span>`);
+    expect(withSources).not.toContain('Winner of Table');
     expect(cardOf('GF')).toContain('Loser of match 12');
   });
 
@@ -423,8 +424,9 @@ describe('TableView', () => {
     expect(body.match(/<tr[\s>]/g)).toHaveLength(rows.length);
     expect(body).toContain('Misdeal: a player held no spades');
     expect(body).toContain('Renege by South, trick 9');
-    expect(body).toContain('<td>nil / 4</td>');
-    expect(body).toContain('<td class="num">-60</td><td class="num total">182</td>');
+    expect(body).toContain('<td class="bid">nil / 4</td>');
+    // A hand's points below zero with a minus sign, as every score is printed.
+    expect(body).toContain('<td class="num">−60</td><td class="num total">182</td>');
   });
 
   it('shows the minutes left and the deadline for a ticking script, and no deadline once time is called', () => {
@@ -527,8 +529,13 @@ describe('Screen', () => {
     expect(tables).toContain('games won 1–0');
     expect(tables).not.toContain('Match 1–0');
     const single = render(<LiveTables tournament={tournament} liveGames={[game]} teamNames={teamNames} now={now} gamesToWin={1} />);
-    expect(single).toContain('game score 182–343');
+    expect(single).toContain('game score 182 to 343');
     expect(single).not.toContain('games won');
+    // A score below zero prints with a minus sign and never after a dash ("100–-20").
+    const behind = { ...game, score: { NS: 100, EW: -20 } };
+    const down = render(<LiveTables tournament={tournament} liveGames={[behind]} teamNames={teamNames} now={now} gamesToWin={1} />);
+    expect(down).toContain('game score 100 to −20');
+    expect(down).not.toMatch(/\d–-\d/);
     expect(tables).toContain('data-deadline="2025-03-01T15:30:00.000Z"');
     expect(render(<LiveTables tournament={tournament} liveGames={[]} teamNames={teamNames} />)).toContain('No games in play');
   });

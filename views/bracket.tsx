@@ -62,7 +62,7 @@ export interface BracketProps {
   tournament: Pick<TournamentModel, 'teams' | 'matches'> & Partial<Pick<TournamentModel, 'tournamentId'>>;
   /** Games a team must win to take a match (2 = best of 3); the read model does not carry it. */
   gamesToWin?: number;
-  /** Where each slot's team comes from, so an empty slot reads "Winner of Table 3", and lines join the rounds. */
+  /** Where each slot's team comes from, so an empty slot reads "Winner of match 3", and lines join the rounds. */
   sources?: SlotSources;
   /**
    * The venue screen's window onto a bracket: every round of a side from the first still being
@@ -73,13 +73,14 @@ export interface BracketProps {
   fit?: { matches: number; rounds: number; units: number };
   /** A bracket drawn round by round: its byes' cards and the round still to be drawn. */
   drawn?: RoundDraws;
+  /** Single elimination: one bracket, so no "winners'" to tell it from a losers' bracket. */
+  single?: boolean;
 }
 
 /** Every match of the event, grouped by side and round, with live and disputed matches flagged. */
-export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: BracketProps) {
+export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn, single = false }: BracketProps) {
   const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
   const numbers = new Map(tournament.matches.map((m, i) => [m.matchId, i + 1]));
-  const byId = new Map(tournament.matches.map((m) => [m.matchId, m]));
   const purpose = losersPlayFor(tournament.matches);
   const all = groupBySide(tournament.matches, sources);
   // Each team's name leads to its own page, on the bracket page (not the TV's window, which nobody taps).
@@ -91,7 +92,7 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
       number={numbers.get(match.matchId) ?? 0}
       names={names}
       gamesToWin={gamesToWin}
-      slotText={(slot) => slotText(match, slot, sources, byId, numbers, fit !== undefined)}
+      slotText={(slot) => slotText(match, slot, sources, numbers, fit !== undefined)}
       forThird={lastLosers && purpose === 'third'}
       byeCard={drawn?.byeCards[match.matchId]}
       short={fit !== undefined}
@@ -116,7 +117,7 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn }: Bra
         return (
           <section class={`bracket-side bracket-side--${group.side} bracket-side--rounds-${Math.min(group.rounds.length, 6)}${widths}`} aria-labelledby={titleId}>
             <h3 id={titleId}>
-              {SIDE_TITLES[group.side] ?? group.side}
+              {group.side === 'winners' && single ? 'Single elimination' : (SIDE_TITLES[group.side] ?? group.side)}
               {group.side === 'losers' && purpose ? <span class="side-note"> · {purpose === 'third' ? 'plays for 3rd place' : 'its winner plays the final'}</span> : null}
             </h3>
             <div class="bracket-scroll" role="region" aria-labelledby={titleId} tabindex={0}>
@@ -284,15 +285,15 @@ function byeText(card: string | null | undefined, short: boolean): string {
 }
 
 /**
- * Where an empty slot's team will come from: "Winner of Table 3", "Loser of match 5". On the
+ * Where an empty slot's team will come from: "Winner of match 3", "Loser of match 5". On the
  * screen's narrow columns the place is kept on one line ("Winner of / match 49", never "match /
  * 49").
  */
-function slotText(match: MatchModel, slot: 0 | 1, sources: SlotSources | undefined, byId: ReadonlyMap<string, MatchModel>, numbers: ReadonlyMap<string, number>, short = false): Child {
+function slotText(match: MatchModel, slot: 0 | 1, sources: SlotSources | undefined, numbers: ReadonlyMap<string, number>, short = false): Child {
   const source = sources?.[match.matchId]?.[slot];
   if (!source || (source.kind !== 'winner' && source.kind !== 'loser')) return 'To be decided';
-  const from = byId.get(source.match);
-  const where = from?.table != null ? `Table ${from.table}` : `match ${numbers.get(source.match) ?? source.match}`;
+  // By the match's number, as every card is numbered: a table is where a match is played, not which.
+  const where = `match ${numbers.get(source.match) ?? source.match}`;
   const who = source.kind === 'winner' ? 'Winner' : 'Loser';
   if (short) {
     return (

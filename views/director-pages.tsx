@@ -11,6 +11,8 @@ import { SessionList, type SessionListProps } from './login.tsx';
 import { ClockField, CreateChoiceFields, FORMAT_DESCRIPTIONS, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
 import { playerLink } from './team-links.ts';
+import { readyTables } from './team-page-model.ts';
+import { RULES_BUILDER_ID, RulesBuilder, type RulesBuilderProps } from './rules-builder.tsx';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 import { SignUpCard } from './sign-up-page.tsx';
 import { BulkForm, type BulkPreviewProps, BulkPreviewPanel, RegistrationPanel, type RegistrationPanelProps } from './registration-panel.tsx';
@@ -29,6 +31,8 @@ export interface DirectorHomeProps {
   done?: string | null;
   /** The director's own sessions, each of which can be ended here. */
   sessions?: SessionListProps;
+  /** The rules builder for the format first offered. */
+  builder?: RulesBuilderProps;
 }
 
 export function DirectorHome(props: DirectorHomeProps) {
@@ -60,13 +64,15 @@ export function DirectorHome(props: DirectorHomeProps) {
         </label>
         <label>
           Format{' '}
-          <select name="format">
+          {/* Choosing a format shows its rules in the builder. */}
+          <select name="format" hx-post="/director/rules-builder" hx-include="closest form" hx-target={`#${RULES_BUILDER_ID}`} hx-swap="outerHTML">
             {props.formats.map((f) => (
               <option value={f}>{FORMAT_DESCRIPTIONS[f] ? `${f}: ${FORMAT_DESCRIPTIONS[f]!.split(':')[0]}` : f}</option>
             ))}
           </select>
         </label>
         {props.formatDefaults ? <CreateChoiceFields defaults={props.formatDefaults} /> : null}
+        {props.builder ? <RulesBuilder {...props.builder} /> : null}
         <label>
           Rounds (progressive evenings, tournament-spades; empty for the format's 4){' '}
           <input name="rounds" type="number" min={1} max={99} class="narrow" />
@@ -115,6 +121,8 @@ export function DirectorTournament(props: DirectorTournamentProps) {
   const form = (path: string) => ({ action: `${base}${path}`, target: DIRECTOR_PANEL_ID, csrf: props.csrf });
   const ready = props.matches.filter((m) => m.status === 'ready');
   const reg = props.registration;
+  // Each ready match's table box starts at the free table a table's phone would start it at.
+  const nextTables = readyTables(props.matches);
   return (
     <section id={DIRECTOR_PANEL_ID} class="director" aria-labelledby="director-title">
       <p class="breadcrumb">
@@ -275,7 +283,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                 {m.label}: {m.names[0]} vs {m.names[1]}
               </span>{' '}
               <label>
-                Table <input name="table" type="number" min={1} max={props.tables + 16} required class="narrow" />
+                Table <input name="table" type="number" min={1} max={props.tables + 16} required class="narrow" value={nextTables.has(m.matchId) ? String(nextTables.get(m.matchId)) : undefined} />
               </label>{' '}
               {props.seatings?.[m.matchId] ? (
                 <>
@@ -374,14 +382,21 @@ export interface TableCodesProps {
   teams?: { name: string; link: string }[];
   /** The public sign-up's link, while the event takes sign-ups. */
   signUpLink?: string | null;
+  /** The event's rules sheet, printed on each table's card and linked for the director to print. */
+  rules?: string;
 }
 
 /** The sheet a director prints and cuts up: one card per table with its code and QR link. */
-export function TableCodesPage({ tournamentName, cards, rotate, address, teams = [], signUpLink = null }: TableCodesProps) {
+export function TableCodesPage({ tournamentName, cards, rotate, address, teams = [], signUpLink = null, rules }: TableCodesProps) {
   return (
     <Layout title={`${tournamentName} · table codes`}>
       <h1>{tournamentName}: table codes</h1>
       <p class="no-print">Print this page and put each card on its table. A scorekeeper scans the code or types it at /join.</p>
+      {rules ? (
+        <p class="no-print">
+          <a href={rules}>The rules in force</a>: print them for the tables, or let the players open them from the address on each card.
+        </p>
+      ) : null}
       {address ? (
         <p class={address.note ? 'notice notice--review no-print' : 'no-print'} data-public-address={address.origin}>
           The links and QR codes go to <strong>{address.origin}</strong>.{address.note ? ` ${address.note}` : ''}
@@ -397,6 +412,7 @@ export function TableCodesPage({ tournamentName, cards, rotate, address, teams =
               {card.code}
             </p>
             <p class="table-card-link">{card.link}</p>
+            {rules ? <p class="table-card-rules">Rules: {rules}</p> : null}
             {rotate ? (
               <form method="post" action={rotate.action(card.table)} class="no-print">
                 <input type="hidden" name="_csrf" value={rotate.csrf} />

@@ -10,6 +10,8 @@
  * pinned at the top. Every form carries its own command id and says where the tap was made
  * (static/outbox.js keeps the entries on the phone while the network is down).
  */
+import { tournamentLinks } from './tournament-home.tsx';
+import { pointsText } from './team-standing.ts';
 import { SeatList } from './progressive-panels.tsx';
 import type { Seat } from '../engine/cards.ts';
 import type { BidValue } from '../events/domain-events.ts';
@@ -131,11 +133,15 @@ export function EntryPanel(props: EntryPanelProps) {
         </h1>
         {game ? (
           <p class="entry-score">
-            {props.evening?.words ?? `Game ${game.number}${game.hand ? `, hand ${game.hand.number}` : ''}`} · {game.teams.NS} <strong data-score="NS">{game.score.NS}</strong> · {game.teams.EW}{' '}
-            <strong data-score="EW">{game.score.EW}</strong>
+            {props.evening?.words ?? `Game ${game.number}${game.hand ? `, hand ${game.hand.number}` : ''}`} · {game.teams.NS} <strong data-score="NS">{pointsText(game.score.NS)}</strong> · {game.teams.EW}{' '}
+            <strong data-score="EW">{pointsText(game.score.EW)}</strong>
           </p>
         ) : null}
         {game ? <SeatList seats={game.seats} /> : null}
+        {/* "What are we playing?" answered in one tap, at any moment of the game. */}
+        <a class="entry-rules" href={tournamentLinks(props.tournamentId).rules}>
+          Rules in force
+        </a>
       </header>
 
       <div class={`entry-status${inPlay ? ' entry-status--pinned' : ''}`}>

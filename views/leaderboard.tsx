@@ -104,36 +104,48 @@ export function Leaderboard({ tournament, columns, standings: given }: Leaderboa
             <div class="table-scroll" role="region" aria-labelledby="leaderboard-title" tabindex={0}>
               <table class={compact ? 'standings standings--compact' : 'standings'}>
                 <thead>
+                  {/* A space between the header cells, so the row read as text (copied, or by a text reader) keeps "Points, tiebreak" and "Standing" apart. */}
                   <tr>
                     <th scope="col" class="num">
                       <abbr title="Rank">#</abbr>
                     </th>
+                    {' '}
                     <th scope="col" class="team-col">
                       {individual ? 'Player' : 'Team'}
                     </th>
                     {compact || individual ? null : (
-                      <th scope="col" class="num minor">
-                        <abbr title="Matches won–lost">Matches</abbr>
-                      </th>
+                      <>
+                        {' '}
+                        <th scope="col" class="num minor">
+                          <abbr title="Matches won–lost">Matches</abbr>
+                        </th>
+                      </>
                     )}
                     {individual ? null : (
-                      <th scope="col" class={compact ? 'num' : 'num minor'}>
-                        <abbr title="Games won–lost">Games</abbr>
-                      </th>
+                      <>
+                        {' '}
+                        <th scope="col" class={compact ? 'num' : 'num minor'}>
+                          <abbr title="Games won–lost">Games</abbr>
+                        </th>
+                      </>
                     )}
+                    {' '}
                     <th scope="col" class={reach ? 'num tiebreak' : 'num'}>
                       {reach ? <abbr title="Points: only a tiebreak in a knockout">Points, tiebreak</abbr> : <abbr title="Points">Pts</abbr>}
                     </th>
                     {compact || individual ? null : (
                       <>
+                        {' '}
                         <th scope="col" class="num minor">
                           Bags
                         </th>
+                        {' '}
                         <th scope="col" class="num minor">
                           Sets
                         </th>
                       </>
                     )}
+                    {' '}
                     <th scope="col">Standing</th>
                   </tr>
                 </thead>
@@ -176,7 +188,9 @@ function standingsRows(
     const round = reach ? reachText(reach.get(team.teamId)) : null;
     // The TV's columns take the short words with the round; a page has room for the full ones.
     const words = shape.short || (round !== null && shape.compact) ? standing.short : standing.label;
-    const badge = shape.short ? shortBadge(words, round, standing.tone) : round === null ? words : round.startsWith('out') && standing.tone === 'out' ? `${shape.compact ? 'Out' : 'Eliminated'} ${round.slice(4)}` : `${words}, ${round}`;
+    // Words that already name the round ("Playing round 1") are not followed by it again.
+    const namesRound = round !== null && words.toLowerCase().endsWith(round);
+    const badge = shape.short ? shortBadge(words, round, standing.tone) : round === null || namesRound ? words : round.startsWith('out') && standing.tone === 'out' ? `${shape.compact ? 'Out' : 'Eliminated'} ${round.slice(4)}` : `${words}, ${round}`;
     const matches = shape.compact || shape.individual ? '' : html`<td class="num minor">${record(team.wins, team.losses)}</td>`;
     const games = shape.individual ? '' : html`<td class="num${shape.compact ? '' : ' minor'}">${record(team.gamesWon, team.gamesLost)}</td>`;
     // A player's total is the sum of round scores: a player keeps no bags or sets of their own.

@@ -18,9 +18,11 @@ import { CardFace } from './card-face.tsx';
 import { Leaderboard } from './leaderboard.tsx';
 import { Clock, clockOfGame } from './match-clock.tsx';
 import { HighlightsPanel } from './stats.tsx';
-import { record } from './team-standing.ts';
+import { pointsPair, pointsText, record } from './team-standing.ts';
 import type { Highlight } from '../events/stats-schema.ts';
 import { roundHandWords } from './progressive-panels.tsx';
+import type { RulesSheet } from '../engine/rules-sheet.ts';
+import { RulesSheetBody } from './rules-sheet.tsx';
 
 export const TICKER_ID = 'ticker';
 /**
@@ -55,6 +57,17 @@ export interface ScreenProps {
   now?: Date;
   /** What happened so far worth telling the room (events/tournament-stats.ts), oldest first. */
   highlights?: readonly Highlight[];
+  /** Before the start: the rules in force, shown in the live tables' turn while no table plays. */
+  rules?: ScreenRules | undefined;
+  /** Single elimination: the bracket is one, with no winners' side to name. */
+  single?: boolean;
+}
+
+/** The rules a screen shows before the start, and where the whole sheet is. */
+export interface ScreenRules {
+  sheet: RulesSheet;
+  rulebook: string;
+  address: string;
 }
 
 /** The screen's size class by the number of teams: the fewer, the larger everything is drawn. */
@@ -70,7 +83,8 @@ export function screenColumns(tournament: Pick<TournamentModel, 'teams'>): numbe
 }
 
 /** The whole venue screen: header with the results ticker, then the three rotating panels. */
-export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, drawn, now, highlights }: ScreenProps) {
+export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, drawn, now, highlights, rules, single = false }: ScreenProps) {
+  const showsRules = rules !== undefined && liveGames.length === 0;
   return (
     <div class={`screen-frame screen--size-${screenSize(tournament)}`}>
       <header class="screen-header">
@@ -82,10 +96,10 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
           <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />
         </section>
         <section class="panel panel--bracket" aria-label="Bracket">
-          <Bracket tournament={tournament} gamesToWin={gamesToWin} sources={sources} fit={screenBracket(tournament)} {...(drawn ? { drawn } : {})} />
+          <Bracket tournament={tournament} gamesToWin={gamesToWin} sources={sources} fit={screenBracket(tournament)} single={single} {...(drawn ? { drawn } : {})} />
         </section>
-        <section class="panel panel--tables" aria-label="Live tables">
-          <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} gamesToWin={gamesToWin} />
+        <section class="panel panel--tables" aria-label={showsRules ? 'Rules in force' : 'Live tables'}>
+          <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} gamesToWin={gamesToWin} rules={rules} />
         </section>
         <HighlightsTurn tournamentId={tournament.tournamentId} highlights={highlights ?? []} />
       </div>
@@ -93,7 +107,7 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
       <ol class="panel-dots" aria-hidden="true">
         <li>Standings</li>
         <li>Bracket</li>
-        <li>Live tables</li>
+        <li data-shows={showsRules ? 'rules' : 'tables'}>{showsRules ? 'Rules' : 'Live tables'}</li>
         <li class="panel-dot--highlights">Highlights</li>
       </ol>
     </div>
@@ -141,7 +155,12 @@ export interface LiveTablesProps {
   now?: Date;
   /** Games a team must win to take a match: in best of 1 a table's line gives the game's score, not games won. */
   gamesToWin?: number | undefined;
+  /** Before the start: the rules to show while no table plays. */
+  rules?: ScreenRules | undefined;
 }
+
+// What a table asks first, and every house rule: the whole sheet does not fit the screen's type.
+const SCREEN_RULES = new Set(['match', 'game', 'deck', 'trumps', 'bid-range', 'nil', 'blind-bid', 'bags', 'renege']);
 
 /**
  * How the tables in play are drawn: up to 4 as tables with their seats and the trick on the
@@ -152,7 +171,17 @@ export function tablesLayout(count: number): 'seats' | 'cards' | 'lines' {
 }
 
 /** Every table in play, each with its table number, round, match score and clock. */
-export function LiveTables({ tournament, liveGames, teamNames, now, gamesToWin }: LiveTablesProps) {
+export function LiveTables({ tournament, liveGames, teamNames, now, gamesToWin, rules }: LiveTablesProps) {
+  if (rules && liveGames.length === 0) {
+    const sheet = { ...rules.sheet, parts: rules.sheet.parts.map((p) => ({ ...p, lines: p.lines.filter((l) => l.house || SCREEN_RULES.has(l.key)) })).filter((p) => p.lines.length > 0) };
+    return (
+      <section id={LIVE_TABLES_ID} class="live-tables screen-rules" data-shows="rules" aria-labelledby="live-tables-title">
+        <h2 id="live-tables-title">Rules in force</h2>
+        <RulesSheetBody sheet={sheet} rulebook={rules.rulebook} />
+        <p class="screen-rules-more">Every rule: {rules.address}</p>
+      </section>
+    );
+  }
   const matchOf = new Map<string, MatchModel>();
   for (const match of tournament.matches) for (const gameId of match.games) matchOf.set(gameId, match);
   const layout = tablesLayout(liveGames.length);
@@ -217,13 +246,13 @@ function ScreenTable({ game, match, teamNames, layout, now, singleGame }: Screen
             )}
             <dd class="score">
               <span class="visually-hidden">Score </span>
-              {game.score[team]}
+              {pointsText(game.score[team])}
             </dd>
           </div>
         ))}
       </dl>
       <p class="screen-table-state">
-        {match && round === null ? <span class="match-score">{singleGame ? `game score ${record(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} · </span> : null}
+        {match && round === null ? <span class="match-score">{singleGame ? `game score ${pointsPair(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} · </span> : null}
         {stateOf(game, name)}
       </p>
       {layout === 'seats' ? <Seats game={game} /> : null}
@@ -235,7 +264,7 @@ function ScreenTable({ game, match, teamNames, layout, now, singleGame }: Screen
 function stateOf(game: GameModel, name: (team: Team) => string): string {
   const claims = game.claims.filter((c) => !c.ruling);
   if (claims.length > 0) return `Under review: renege claimed against ${SEAT_NAMES[claims[0]!.seat]}`;
-  if (game.winner) return `${name(game.winner)} won ${game.score[game.winner]}–${game.score[game.winner === 'NS' ? 'EW' : 'NS']}`;
+  if (game.winner) return `${name(game.winner)} won ${pointsPair(game.score[game.winner], game.score[game.winner === 'NS' ? 'EW' : 'NS'])}`;
   const current = game.current;
   if (!current) return `Hand ${game.hands.length + 1} to deal`;
   const bidder = nextBidder(game);

@@ -200,7 +200,7 @@ export function CreateChoiceFields({ defaults }: { defaults: FormatDefaults[] })
         </select>
       </label>
       <label>
-        Rule overrides, one a line, such as <code>bagLimit = 6</code> (see docs/rule-options.md)
+        Rule overrides, one a line, such as <code>bagLimit = 6</code> or <code>promoted = 2♦ 2♠</code> (every option: <a href="/help/rule-options">the rule options</a>)
         <textarea name="ruleOverrides" rows={3}></textarea>
       </label>
       <ul class="format-defaults">

@@ -10,6 +10,7 @@ import { dealerOfNextHand, handSoFar, nextBidder } from '../events/game-projecti
 import type { BidValue } from '../events/domain-events.ts';
 import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
 import { CardFace } from './card-face.tsx';
+import { pointsPair, pointsText } from './team-standing.ts';
 import { replayLink } from './replay.tsx';
 import { Clock, type MatchClock, clockOfGame, clockScope } from './match-clock.tsx';
 
@@ -92,7 +93,7 @@ export function TableView({ game, teamNames, clock, now, round }: TableViewProps
             </dt>
             <dd class="score">
               <span class="visually-hidden">Score </span>
-              {game.score[team]}
+              {pointsText(game.score[team])}
             </dd>
             <dd class="bags">
               {game.bags[team]} {game.bags[team] === 1 ? 'bag' : 'bags'}
@@ -120,8 +121,7 @@ function GameStatus({ game, name }: { game: GameModel; name: (team: Team) => str
     const why = game.reason ? END_REASONS[game.reason] ?? game.reason : null;
     return (
       <p class="notice notice--result">
-        <strong>{name(game.winner)}</strong> won{why ? ` (${why})` : ''}, {game.score[game.winner]} to{' '}
-        {game.score[game.winner === 'NS' ? 'EW' : 'NS']}.
+        <strong>{name(game.winner)}</strong> won{why ? ` (${why})` : ''}, {pointsPair(game.score[game.winner], game.score[game.winner === 'NS' ? 'EW' : 'NS'])}.
       </p>
     );
   }
@@ -252,7 +252,19 @@ function rowNotes(row: HandRow): string {
 }
 
 function signed(n: number): string {
-  return n > 0 ? `+${n}` : String(n);
+  return n > 0 ? `+${n}` : pointsText(n);
+}
+
+/** A pad column's name, in full where there is room and shortened on a phone, so both teams' columns fit its width (the dealer's column is left out there: the replay names each hand's dealer). */
+function PadLabel({ full, short }: { full: string; short: string }) {
+  return (
+    <>
+      <span class="pad-label-full">{full}</span>
+      <abbr class="pad-label-short" title={full}>
+        {short}
+      </abbr>
+    </>
+  );
 }
 
 /** The score pad: one row per hand, bid, tricks, points, running score and bags for each team. */
@@ -268,7 +280,8 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
           <table class="pad">
             <thead>
               <tr>
-                <td colspan={2}></td>
+                <td></td>
+                <td class="dealer"></td>
                 {TEAMS.map((team) => (
                   <th scope="colgroup" colspan={5} class={`team-head team-head--${team.toLowerCase()}`}>
                     {name(team)}
@@ -278,17 +291,19 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
               </tr>
               <tr>
                 <th scope="col" class="num">
-                  Hand
+                  <PadLabel full="Hand" short="#" />
                 </th>
-                <th scope="col">Dealer</th>
+                <th scope="col" class="dealer">
+                  Dealer
+                </th>
                 {TEAMS.map(() => (
                   <>
                     <th scope="col">Bid</th>
                     <th scope="col" class="num">
-                      Tricks
+                      <PadLabel full="Tricks" short="Tks" />
                     </th>
                     <th scope="col" class="num">
-                      Points
+                      <PadLabel full="Points" short="Pts" />
                     </th>
                     <th scope="col" class="num">
                       Score
@@ -298,7 +313,7 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                     </th>
                   </>
                 ))}
-                <th scope="col">Notes</th>
+                <th scope="col" class="notes">Notes</th>
               </tr>
             </thead>
             <tbody>
@@ -309,13 +324,13 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                       {row.number}
                     </a>
                   </th>
-                  <td>{row.dealer}</td>
+                  <td class="dealer">{row.dealer}</td>
                   {TEAMS.map((team) => (
                     <>
-                      <td>{teamBid(row, team)}</td>
+                      <td class="bid">{teamBid(row, team)}</td>
                       <td class="num">{teamTricks(row, team)}</td>
                       <td class="num">{signed(row[team].points)}</td>
-                      <td class="num total">{row[team].score}</td>
+                      <td class="num total">{pointsText(row[team].score)}</td>
                       <td class="num">{row[team].bags}</td>
                     </>
                   ))}

@@ -129,6 +129,16 @@ function standingOf(team: TeamRow, place: number | undefined, next: MatchModel |
   }
 }
 
+/** Points as printed: a score below zero with a true minus sign ("−20", not "-20"). */
+export function pointsText(points: number): string {
+  return points < 0 ? `−${-points}` : String(points);
+}
+
+/** Two teams' points side by side: "100 to −20" (a dash between them read "100–-20"). */
+export function pointsPair(a: number, b: number): string {
+  return `${pointsText(a)} to ${pointsText(b)}`;
+}
+
 /** A win–loss pair as the room writes it: "2–1". */
 export function record(won: number, lost: number): string {
   return `${won}–${lost}`;

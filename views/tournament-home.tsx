@@ -31,6 +31,7 @@ export function tournamentLinks(tournamentId: string) {
     leaderboard: `${base}/leaderboard`,
     bracket: `${base}/bracket`,
     screen: `${base}/screen`,
+    rules: `${base}/rules`,
     table: (gameId: string) => `${base}/tables/${encodeURIComponent(gameId)}`,
   };
 }
@@ -88,6 +89,9 @@ export function TournamentHome({ tournament, stats }: TournamentHomeProps) {
           </li>
           <li>
             <a href={links.bracket}>Bracket</a>
+          </li>
+          <li>
+            <a href={links.rules}>Rules in force</a>
           </li>
           <li>
             <a href={links.screen}>Venue screen</a>

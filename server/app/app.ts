@@ -34,6 +34,7 @@ import { bodyLimits } from '../http/body-limits.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
 import { sameOriginOnly } from '../http/same-origin.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
+import { rulesPages } from '../audience/rules-pages.tsx';
 import { returnAfterSignIn, signInFirst } from '../auth/sign-in-return.ts';
 import { entryRoutes } from '../entry/entry-routes.tsx';
 import { judgeRoutes } from '../judge/judge-routes.tsx';
@@ -287,6 +288,8 @@ export function createApp(options: AppOptions) {
       return html === null ? c.html(missingEmbed(c.req.param('tournamentId')), 404) : c.html(html);
     });
   }
+  // The rules in force at each event, and the rule options' help page.
+  app.route('/', rulesPages(ledger));
 
   app.notFound((c) => {
     if (wantsJson(c)) return c.json({ error: `there is nothing at ${c.req.path}` }, 404);

@@ -10,11 +10,12 @@ import { asOfLink } from '../../views/as-of.tsx';
 import { Bracket, bracketDraws, bracketSources } from '../../views/bracket.tsx';
 import { Layout } from '../../views/layout.tsx';
 import { Leaderboard } from '../../views/leaderboard.tsx';
-import { LIVE_TABLES_ID, LiveTables, SCREEN_PIN_ID, Screen, TICKER_ID, Ticker, screenBracket, screenColumns } from '../../views/screen.tsx';
+import { LIVE_TABLES_ID, LiveTables, SCREEN_PIN_ID, Screen, type ScreenRules, TICKER_ID, Ticker, screenBracket, screenColumns } from '../../views/screen.tsx';
+import { rulesSheet } from '../../engine/rules-sheet.ts';
 import { TournamentList } from '../../views/home.tsx';
 import { pinnedTournament } from '../../events/screen-pin.ts';
 import { TableView } from '../../views/table.tsx';
-import { TournamentHome, tournamentLinks } from '../../views/tournament-home.tsx';
+import { FORMAT_NAMES, TournamentHome, tournamentLinks } from '../../views/tournament-home.tsx';
 import { BRACKET_ID } from '../../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../../views/leaderboard.tsx';
 import { gameById, tournamentById } from '../../events/lookup.ts';
@@ -54,7 +55,7 @@ function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[]
 export function bracketProps(models: ReadModels, tournament: TournamentModel) {
   const state = tournamentById(models, tournament.tournamentId)!;
   const drawn = bracketDraws(state);
-  return { tournament, gamesToWin: state.format.gamesToWin, sources: bracketSources(state), ...(drawn ? { drawn } : {}) };
+  return { tournament, gamesToWin: state.format.gamesToWin, sources: bracketSources(state), single: state.format.elimination === 'single', ...(drawn ? { drawn } : {}) };
 }
 
 /** The tournament and the match a game is played in, when it is part of one. */
@@ -187,6 +188,8 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
           <h1>{tournament.name}</h1>
           <Bracket {...bracketProps(models, tournament)} />
           <p class="exports">
+            <a href={tournamentLinks(tournament.tournamentId).rules}>Rules in force</a>
+            {' · '}
             <a href={asOfLink(tournament.tournamentId)}>The bracket as of an earlier moment</a>
           </p>
         </Layout>,
@@ -203,7 +206,7 @@ function screenOf(models: ReadModels, tournament: TournamentModel) {
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   const highlights = statsOfTournament(models, tournament.tournamentId)?.highlights ?? [];
   if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
-  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
+  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} rules={screenRules(models, tournament)} />;
 }
 
 /** The sign-up link and its QR code while the tournament takes sign-ups; nothing otherwise. */
@@ -238,7 +241,14 @@ export function screenPartials(add: (target: string, content: Child) => void, mo
   add(LEADERBOARD_ID, <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />);
   const bracket = bracketProps(models, tournament);
   add(BRACKET_ID, <Bracket {...bracket} fit={screenBracket(tournament)} />);
-  add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} gamesToWin={bracket.gamesToWin} />);
+  add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} gamesToWin={bracket.gamesToWin} rules={screenRules(models, tournament)} />);
+}
+
+/** Before the start, the rules in force for the screen's turn that will show the live tables. */
+function screenRules(models: ReadModels, tournament: TournamentModel): ScreenRules | undefined {
+  if (tournament.status !== 'registration') return undefined;
+  const state = tournamentById(models, tournament.tournamentId)!;
+  return { sheet: rulesSheet(tournament.format, state.format), rulebook: FORMAT_NAMES[tournament.format], address: tournamentLinks(tournament.tournamentId).rules };
 }
 
 /** A progressive evening's "where to sit" list, each name leading to the player's page; nothing for a bracket event. */

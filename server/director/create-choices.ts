@@ -7,6 +7,8 @@
  * a bad choice is refused with the same sentence whichever way it came.
  */
 import { type FormatId, type FormatOptions, type RulesChoice, formatOptions } from '../../engine/formats.ts';
+import { parseCardList } from '../../engine/cards.ts';
+import { resolveRules } from '../../engine/rules.ts';
 import { CommandError } from '../commands/commands.ts';
 import { field, fields, parseFields } from '../http/request-input.ts';
 
@@ -52,14 +54,54 @@ export function ruleOverrides(raw: unknown): Record<string, unknown> {
     if (!/^[A-Za-z][A-Za-z0-9]*$/.test(key)) throw new CommandError(`rule overrides, line ${i + 1}: '${text}' is not option = value (such as bagLimit = 6)`);
     if (key === 'preset') throw new CommandError(`rule overrides, line ${i + 1}: the preset is the format's; override its options one by one`);
     if (Object.hasOwn(overrides, key)) throw new CommandError(`rule overrides, line ${i + 1}: ${key} is given twice`);
-    const value = text.slice(at + 1).trim();
-    try {
-      overrides[key] = JSON.parse(value) as unknown;
-    } catch {
-      overrides[key] = value;
-    }
+    overrides[key] = overrideValue(key, text.slice(at + 1).trim());
   });
   return overrides;
+}
+
+/**
+ * One override's value as written: JSON, or the notation the options table of the help page
+ * shows: cards as players write them (`2D 2S`, `2♦ 2♠`), misdeal reasons as words
+ * (`card-flipped wrong-card-count`), an object's fields as `deficit 100, strict false`.
+ * Anything else stays text, for resolveRules to refuse with the option's own sentence.
+ */
+export function overrideValue(key: string, text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    // Not JSON: read by what the option holds.
+  }
+  if (/^none$/i.test(text) && key !== 'removed' && key !== 'promoted' && key !== 'misdealReasons') return null;
+  if (key === 'removed' || key === 'promoted') return parseCardList(text) ?? text;
+  if (key === 'misdealReasons') return /^none$/i.test(text) ? [] : text.split(/[\s,]+/).filter((w) => w !== '');
+  if (key === 'blindBid' || key === 'bigBid') {
+    const entries = text.split(',').map((part) => part.trim().split(/\s+/));
+    if (entries.every((e) => e.length === 2 && /^[A-Za-z]+$/.test(e[0]!))) {
+      return Object.fromEntries(entries.map(([name, value]) => [name!, overrideValue('', value!)]));
+    }
+  }
+  return text;
+}
+
+/**
+ * The rules builder's changes: each `rule.<option>` field read as an override line is, kept where
+ * it differs from the format's own value. The builder names the format it shows (`rulesFormat`):
+ * values shown for another format would be that format's, so they are refused, not compared.
+ */
+export function builtRules(input: Record<string, unknown>, format: FormatId): Record<string, unknown> {
+  const shown = input.rulesFormat;
+  if (shown === undefined || shown === '') return {};
+  if (shown !== format) throw new CommandError(`the rules builder shows the rules of ${String(shown)}, but the format chosen is ${format}; show ${format}'s rules before changing them`);
+  const base = resolveRules(formatOptions(format).rules).options as unknown as Record<string, unknown>;
+  const built: Record<string, unknown> = {};
+  for (const key of Object.keys(base)) {
+    const text = input[`rule.${key}`];
+    if (typeof text !== 'string') continue;
+    if (text.length > 200) throw new CommandError(`rule ${key}: at most 200 characters, not ${text.length}`);
+    const value = overrideValue(key, text.trim());
+    if (JSON.stringify(value) !== JSON.stringify(base[key])) built[key] = value;
+  }
+  return built;
 }
 
 /** The rules of a round with the overrides on top: `{ preset, ...overrides }`. */
@@ -77,6 +119,12 @@ export function createChoices(input: Record<string, unknown>, format: FormatId):
   if (f.finalClockMinutes !== undefined) chosen.finalClockMinutes = f.finalClockMinutes;
   if (f.clockPer !== '') chosen.clockPer = f.clockPer as FormatOptions['clockPer'];
   const overrides = ruleOverrides(f.ruleOverrides);
+  for (const [key, value] of Object.entries(builtRules(input, format))) {
+    if (Object.hasOwn(overrides, key) && JSON.stringify(overrides[key]) !== JSON.stringify(value)) {
+      throw new CommandError(`rule ${key} is set to ${JSON.stringify(value)} in the rules builder and to ${JSON.stringify(overrides[key])} in the override lines; set it in one place`);
+    }
+    overrides[key] = value;
+  }
   if (Object.keys(overrides).length > 0) {
     // The overrides hold in every round: a preset per round stays, with the same options changed.
     const base = formatOptions(format);

@@ -4,12 +4,16 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { type FormatId, type FormatOptions, formatOptions } from '../../engine/formats.ts';
+import { type FormatId, type FormatOptions, formatOptions, formatProblem } from '../../engine/formats.ts';
+import { RulesError, resolveRules } from '../../engine/rules.ts';
+import { rulesSheet } from '../../engine/rules-sheet.ts';
+import { RULE_OPTION_DESCRIPTIONS } from '../http/rule-options-doc.ts';
+import { RulesBuilder, type RulesBuilderProps, RulesPreview } from '../../views/rules-builder.tsx';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../../views/director-pages.tsx';
 import type { Auth } from '../auth/auth.ts';
 import { refuse, wantsJson } from '../http/refusals.ts';
-import { field, fields, parseFields, ID_PATTERN, slug } from '../http/request-input.ts';
+import { field, fields, parseFields, readInput, ID_PATTERN, slug } from '../http/request-input.ts';
 import type { Session } from '../auth/sessions.ts';
 import { newCodeSeed, tableCount } from '../auth/table-codes.ts';
 import { runCommand } from '../http/run-command.ts';
@@ -17,6 +21,7 @@ import { CommandError } from '../commands/commands.ts';
 import { publicAddress } from '../http/public-address.ts';
 import { playerLink, teamLink } from '../../views/team-links.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
+import { FORMAT_NAMES, tournamentLinks } from '../../views/tournament-home.tsx';
 import { teamStandings } from '../../views/team-standing.ts';
 import { checkInTeam, createTournament, pinScreen, registerTeam } from '../commands/tournament-commands.ts';
 import { startRoutes } from './director-start-routes.tsx';
@@ -89,6 +94,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     error: notice.error ?? null,
     done: notice.done ?? null,
     sessions: await auth.sessionList(session),
+    builder: builderProps(FORMATS[0]!, {}),
   });
 
   function tournamentProps(session: Session, tournamentId: string, notice: { error?: string; done?: string } = {}): DirectorTournamentProps {
@@ -165,6 +171,20 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     return c.html(c.req.header('hx-request') ? String(body) : String(<DirectorPage title={`Director · ${id}`} signedIn={session?.name}>{body}</DirectorPage>), status);
   };
 
+  // The rules builder of the format chosen on the create form, and the rules sheet the form would make.
+  // Posted with the form, so the session's token never travels in an address.
+  app.post('/rules-builder', async (c) => {
+    const format = String((await readInput(c)).format ?? '');
+    if (!FORMATS.includes(format as FormatId)) return refuse(c, 400, `format must be one of ${FORMATS.join(', ')}, not '${format}'`);
+    return c.html(String(<RulesBuilder {...builderProps(format as FormatId, {})} />));
+  });
+  app.post('/rules-preview', async (c) => {
+    const input = await readInput(c);
+    const format = String(input.format ?? '');
+    if (!FORMATS.includes(format as FormatId)) return refuse(c, 400, `format must be one of ${FORMATS.join(', ')}, not '${format}'`);
+    return c.html(String(<RulesPreview preview={builderProps(format as FormatId, input).preview} />));
+  });
+
   app.get('/', async (c) => c.html(String(<DirectorPage title="Director" signedIn={auth.current(c)?.name}><DirectorHome {...await homeProps(auth.current(c))} /></DirectorPage>)));
 
   app.get('/tournaments/:tournamentId', (c) => {
@@ -185,7 +205,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     const link = state.progressive ? playerLink : teamLink;
     const teams = state.model.teams.filter((t) => t.status !== 'withdrawn').map((t) => ({ name: t.name, link: `${origin}${link(id, t.teamId)}` }));
     const signUpLink = signUpOpenAt(state, now()).open ? `${origin}/tournaments/${encodeURIComponent(id)}/sign-up` : null;
-    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} teams={teams} signUpLink={signUpLink} />));
+    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} teams={teams} signUpLink={signUpLink} rules={`${origin}${tournamentLinks(id).rules}`} />));
   });
 
   // A code that got out (photographed, said aloud) is replaced; whoever joined with it is signed out.
@@ -289,6 +309,20 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   );
 
   return app;
+}
+
+/** The builder of a format's rules, with the rules sheet the form's values make (or why they make none). */
+function builderProps(format: FormatId, input: Record<string, unknown>): RulesBuilderProps {
+  let preview: RulesBuilderProps['preview'];
+  try {
+    const options = formatOptions(format, createChoices(input, format));
+    const problem = formatProblem(options);
+    preview = problem ? { error: problem } : { sheet: rulesSheet(format, options), rulebook: FORMAT_NAMES[format] };
+  } catch (error) {
+    if (!(error instanceof CommandError) && !(error instanceof RulesError)) throw error;
+    preview = { error: error.message };
+  }
+  return { format, options: resolveRules(formatOptions(format).rules).options, descriptions: RULE_OPTION_DESCRIPTIONS, preview };
 }
 
 /** The rulebook values the create form shows for a format. */
