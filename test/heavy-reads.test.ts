@@ -14,7 +14,7 @@ import { exportLedger, exportLines } from '../events/ledger-file.ts';
 import { BusyError, type ExportTarget, createHeavyReadGate, createHeavyReads } from '../server/audit/heavy-reads.ts';
 import { exportPageOf } from '../server/audit/export-pages.ts';
 import { renderPast } from '../server/audit/past-views.tsx';
-import { createLedgerReader } from '../server/audit/ledger-reader.ts';
+import { createLedgerReader } from '../server/audit/storage/sqlite.ts';
 import { createApp } from '../server/app/app.ts';
 import { type AuditLedger, keepPlaying, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 

@@ -14,7 +14,9 @@
  * the app that assembles them reach the ledger only through the interface. Sign-in keeps its state
  * the same way: one interface (server/auth/storage/auth-storage.ts) with an adapter per store
  * beside it (sqlite.ts, postgres.ts), each importing its own store alone, and nothing else of the
- * room importing a store.
+ * room importing a store; so do the auditors' heavy reads (server/audit/storage/heavy-reads.ts).
+ * A room never keeps a store's twin of a module (`pg-*.ts` beside the SQLite one): what differs
+ * by store goes in the adapters, and what does not is written once above them.
  *
  * The test suites that share one thread (vitest.config.ts) start nothing that would outlive them.
  */
@@ -102,13 +104,31 @@ function brokenRules(file: string, target: string): string[] {
 }
 
 const STORES = ['events/store/sqlite', 'events/store/postgres'];
+/** Rooms that keep state in either store or read it there on their own, each through the adapters of its storage folder. */
+const ADAPTED = { auth: 'server/auth/storage', audit: 'server/audit/storage' };
 /** Rooms that see only the ledger's interface, never a store of their own choosing. */
-const STORE_BLIND = [...ROUTES.filter((room) => room !== 'audit'), 'commands', 'http', 'live', 'app'];
-/** Rooms whose state is kept in either store, each through the adapters of its storage folder. */
-const ADAPTED = { auth: 'server/auth/storage' };
+const STORE_BLIND = [...ROUTES.filter((room) => !Object.hasOwn(ADAPTED, room)), 'commands', 'http', 'live', 'app'];
+/** A storage folder's adapter for each store, by file name. */
+const ADAPTERS: Record<string, string> = { 'sqlite.ts': 'events/store/sqlite', 'postgres.ts': 'events/store/postgres' };
+
+/** The storage folder of the room `file` is in, when that room keeps its store behind adapters. */
+function adaptersOf(file: string): string | null {
+  const room = roomOf(file) ?? '';
+  return Object.hasOwn(ADAPTED, room) ? ADAPTED[room as keyof typeof ADAPTED] : null;
+}
+
+/** The store an adapter of `folder` is for, or null for a file that is no adapter. */
+function adapterStore(folder: string, file: string): string | null {
+  const name = file.slice(folder.length + 1);
+  return dirname(file) === folder && Object.hasOwn(ADAPTERS, name) ? ADAPTERS[name]! : null;
+}
 
 /** The store rules an import from `file` of `target` breaks. */
 function brokenStoreRules(file: string, target: string): string[] {
+  const adapters = adaptersOf(file);
+  if (adapters && adapterStore(adapters, target) && under(adapters)(file) && file !== target) {
+    return [adapterStore(adapters, file) ? 'neither storage adapter imports the other' : 'the storage interface imports no adapter'];
+  }
   const store = STORES.find((folder) => under(folder)(target));
   if (!store) return [];
   const broken: string[] = [];
@@ -116,13 +136,16 @@ function brokenStoreRules(file: string, target: string): string[] {
   if (from && from !== store) broken.push('neither store imports the other');
   if (file === 'events/store/served-ledger.ts' || file === 'events/store/append.ts') broken.push('the interface imports no store');
   if (STORE_BLIND.includes(roomOf(file) ?? '')) broken.push('routes, what they share and the app reach the ledger only through its interface');
-  const adapters = Object.hasOwn(ADAPTED, roomOf(file) ?? '') ? ADAPTED[roomOf(file) as keyof typeof ADAPTED] : null;
   if (adapters) {
-    const adapter = file === `${adapters}/sqlite.ts` ? 'events/store/sqlite' : file === `${adapters}/postgres.ts` ? 'events/store/postgres' : null;
-    if (!under(adapters)(file)) broken.push('a room keeps its state in a store only through its storage adapters');
-    else if (adapter !== store) broken.push('each storage adapter imports its own store alone');
+    if (!under(adapters)(file)) broken.push('a room reaches a store only through its storage adapters');
+    else if (adapterStore(adapters, file) !== store) broken.push('each storage adapter imports its own store alone');
   }
   return broken;
+}
+
+/** Modules under server/ named for one store (`pg-heavy-reads.ts`): a twin of another module, where an adapter belongs. */
+function storeTwins(files: string[]): string[] {
+  return files.filter((file) => roomOf(file) && /^(pg|postgres|sqlite)-/.test(file.split('/').pop()!));
 }
 
 /** Where bin/compiled.js sets import.meta.url in a compiled module, as a path from the root. */
@@ -228,12 +251,35 @@ describe('source layout', () => {
     expect(brokenStoreRules('server/serve/serve-backends.ts', 'events/store/postgres/served-ledger.ts')).toEqual([]);
     // Sign-in's storage: an adapter per store, each on its own store, and the rest of the room on neither.
     expect(sources('server/auth/storage')).toEqual(['server/auth/storage/auth-storage.ts', 'server/auth/storage/postgres.ts', 'server/auth/storage/sqlite.ts']);
-    expect(brokenStoreRules('server/auth/auth.ts', 'events/store/sqlite/database.ts')).toEqual(['a room keeps its state in a store only through its storage adapters']);
+    const adapted = 'a room reaches a store only through its storage adapters';
+    expect(brokenStoreRules('server/auth/auth.ts', 'events/store/sqlite/database.ts')).toEqual([adapted]);
     expect(brokenStoreRules('server/auth/storage/sqlite.ts', 'events/store/postgres/event-store.ts')).toEqual(['each storage adapter imports its own store alone']);
     expect(brokenStoreRules('server/auth/storage/auth-storage.ts', 'events/store/sqlite/database.ts')).toEqual(['each storage adapter imports its own store alone']);
     expect(brokenStoreRules('server/auth/storage/sqlite.ts', 'events/store/sqlite/database.ts')).toEqual([]);
     expect(brokenStoreRules('server/auth/storage/postgres.ts', 'events/store/postgres/event-store.ts')).toEqual([]);
     expect(brokenStoreRules('server/auth/auth.ts', 'events/store/served-ledger.ts')).toEqual([]);
+    // The auditors' heavy reads the same way: the gate, the worker and the export written once over the interface.
+    expect(sources('server/audit/storage')).toEqual(['server/audit/storage/heavy-reads.ts', 'server/audit/storage/postgres.ts', 'server/audit/storage/sqlite.ts']);
+    expect(brokenStoreRules('server/audit/heavy-reads.ts', 'events/store/sqlite/served-ledger.ts')).toEqual([adapted]);
+    expect(brokenStoreRules('server/audit/ledger-reader-worker.ts', 'events/store/postgres/event-store.ts')).toEqual([adapted]);
+    expect(brokenStoreRules('server/audit/audit-routes.tsx', 'events/store/sqlite/ledger.ts')).toEqual([adapted]);
+    expect(brokenStoreRules('server/audit/storage/postgres.ts', 'events/store/sqlite/database.ts')).toEqual(['each storage adapter imports its own store alone']);
+    expect(brokenStoreRules('server/audit/storage/heavy-reads.ts', 'events/store/postgres/served-ledger.ts')).toEqual(['each storage adapter imports its own store alone']);
+    expect(brokenStoreRules('server/audit/storage/sqlite.ts', 'server/audit/storage/postgres.ts')).toEqual(['neither storage adapter imports the other']);
+    expect(brokenStoreRules('server/auth/storage/postgres.ts', 'server/auth/storage/sqlite.ts')).toEqual(['neither storage adapter imports the other']);
+    expect(brokenStoreRules('server/audit/storage/heavy-reads.ts', 'server/audit/storage/sqlite.ts')).toEqual(['the storage interface imports no adapter']);
+    expect(brokenStoreRules('server/audit/storage/sqlite.ts', 'events/store/sqlite/event-store.ts')).toEqual([]);
+    expect(brokenStoreRules('server/audit/storage/postgres.ts', 'events/store/postgres/served-ledger.ts')).toEqual([]);
+    expect(brokenStoreRules('server/audit/storage/postgres.ts', 'server/audit/storage/heavy-reads.ts')).toEqual([]);
+    expect(brokenStoreRules('server/audit/ledger-reader-worker.ts', 'server/audit/storage/postgres.ts')).toEqual([]);
+    expect(brokenStoreRules('server/audit/heavy-reads.ts', 'events/store/served-ledger.ts')).toEqual([]);
+  });
+
+  it('keeps no module of a room in a twin for one store', () => {
+    expect(storeTwins(sources('server')), 'put what differs by store in the room’s storage adapters').toEqual([]);
+    // The pair the heavy reads once were, and what is no twin.
+    expect(storeTwins(['server/audit/heavy-reads.ts', 'server/audit/pg-heavy-reads.ts', 'server/auth/sqlite-sessions.ts'])).toEqual(['server/audit/pg-heavy-reads.ts', 'server/auth/sqlite-sessions.ts']);
+    expect(storeTwins(['server/audit/storage/postgres.ts', 'test/pg-served-ledger.test.ts', 'bench/pg-append.ts'])).toEqual([]);
   });
 
   it('keeps every module that reads its own location as deep as compiled modules say they are', () => {
@@ -256,6 +302,7 @@ describe('source layout', () => {
     // A type alone, a re-export, and an import spanning lines.
     expect(importsOf('server/http/run-command.ts')).toContain('server/auth/sessions.ts');
     expect(importsOf('server/auth/auth.ts')).toContain('server/auth/storage/postgres.ts');
+    expect(importsOf('server/audit/ledger-reader-worker.ts')).toContain('server/audit/storage/postgres.ts');
     expect(importsOf('server/entry/entry-routes.tsx')).toContain('server/commands/commands.ts');
     expect(importsOf('views/layout.tsx').every((path) => !path.startsWith('..'))).toBe(true);
   });

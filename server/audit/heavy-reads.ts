@@ -1,26 +1,24 @@
 /**
  * The public reads that walk the whole ledger (the chain's verification, the NDJSON export, a
  * tournament as it stood at a past position) run on a worker thread with its own connection
- * (ledger-reader.ts for a file, pg-heavy-reads.ts for PostgreSQL), so a room of clients looping
+ * (ledger-reader-worker.ts, over the store's adapter in storage/), so a room of clients looping
  * on them cannot stall the tables' entries or the screens. At most two such reads run at once,
  * one per address; the rest wait their turn or are told to come back. A ledger in memory (tests) is read in this thread.
  */
 import { Worker } from 'node:worker_threads';
-import { type SqliteServedLedger, asServed } from '../../events/store/sqlite/served-ledger.ts';
-import type { DigestCheck } from '../../events/store/append.ts';
-import type { ChainReport } from '../../events/hash-chain.ts';
-import type { ServedLedger } from '../../events/store/served-ledger.ts';
-import type { Ledger } from '../../events/store/sqlite/ledger.ts';
-import type { PostgresLedger } from '../../events/store/postgres/served-ledger.ts';
-import { pgDigestAgainst } from './pg-heavy-reads.ts';
-import { type ChainCheck, type LedgerReader, createLedgerReader, digestAgainst } from './ledger-reader.ts';
+import { type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts';
 import type { TournamentStatsPayload } from '../../events/stats-schema.ts';
-import type { ReaderAnswer, ReaderRequest, ReaderSource } from './ledger-reader-worker.ts';
+import type { ReaderAnswer, ReaderRequest } from './ledger-reader-worker.ts';
 import { readerWorkerFile } from './reader-worker-file.ts';
 import { EXPORT_SLOT_BYTES, type ExportPage } from './export-pages.ts';
 import type { PastAnswer, PastView } from './past-views.tsx';
 import type { ResourceAnswer } from '../api/api-registry.ts';
 import type { PastResource } from '../api/api-routes.ts';
+import type { ChainCheck, ExportTarget, HeavyReads, LedgerReads, ReaderSource, StoreReads } from './storage/heavy-reads.ts';
+import { sqliteReads } from './storage/sqlite.ts';
+import { postgresReads } from './storage/postgres.ts';
+
+export type { ExportTarget, HeavyReads } from './storage/heavy-reads.ts';
 
 /** A heavy read refused because its address (or the room) already has its share running. */
 export class BusyError extends Error {}
@@ -141,7 +139,7 @@ function workerCalls(source: ReaderSource): Call {
 }
 
 /** Calls a reader in this thread (a ledger held in memory has no file a worker could open). */
-function localCalls(reader: LedgerReader): Call {
+function localCalls(reader: LedgerReads): Call {
   return async <R>(op: ReaderRequest['op'], ...args: unknown[]) => {
     try {
       return (reader[op] as (...a: unknown[]) => unknown)(...args) as R;
@@ -151,42 +149,15 @@ function localCalls(reader: LedgerReader): Call {
   };
 }
 
-export interface HeavyReads {
-  /** The chain as it stands now; callers at the same moment share one walk. */
-  check(): Promise<ChainCheck>;
-  /** Whether a digest noted earlier is part of the chain as `report` found it. Throws DigestFormatError. */
-  digest(report: ChainReport, digest: string): DigestCheck | Promise<DigestCheck>;
-  /** The tournament at a past position as its as-of page or standings CSV, made on the reader's thread. */
-  pastView(tournamentId: string, position: number, view: PastView): Promise<PastAnswer>;
-  /** A resource of the read API as the ledger stood at `position`, answered on the reader's thread. */
-  pastResource(id: string, params: Readonly<Record<string, string>>, position: number): Promise<ResourceAnswer>;
-  positionAt(ms: number): Promise<number>;
-  /** A tournament's statistics as they stood at a past position (null before it was created), folded on the reader's thread. */
-  pastStats(tournamentId: string, position: number): Promise<{ position: number; stats: TournamentStatsPayload | null }>;
-  /**
-   * The ledger as NDJSON up to `upTo`, a page at a time as the client takes it. Given the
-   * server's response, the pages are written into it straight from memory shared with the reader.
-   */
-  exportStream(upTo: number, out?: ExportTarget): ReadableStream<Uint8Array>;
-}
-
 /**
  * The heavy reads over a ledger: on a worker thread for a file or a PostgreSQL database, in
  * this thread for a ledger held in memory.
  */
-export function createHeavyReads(given: ServedLedger | Ledger, options: { exportSlotBytes?: number } = {}): HeavyReads {
-  const served = asServed(given);
-  let call: Call;
-  let digest: HeavyReads['digest'];
-  if (served.backend === 'postgres') {
-    const { url, store } = served as PostgresLedger;
-    call = workerCalls({ url });
-    digest = (report, text) => pgDigestAgainst(store, report, text);
-  } else {
-    const { database } = (served as SqliteServedLedger).ledger;
-    call = database.path === ':memory:' ? localCalls(createLedgerReader(database)) : workerCalls({ path: database.path });
-    digest = (report, text) => digestAgainst(database, report, text);
-  }
+export function createHeavyReads(given: LedgerHandle, options: { exportSlotBytes?: number } = {}): HeavyReads {
+  const served = servedOf(given);
+  const store: StoreReads = served.backend === 'postgres' ? postgresReads(served) : sqliteReads(served);
+  const call = 'local' in store.reader ? localCalls(store.reader.local) : workerCalls(store.reader.source);
+  const { digest } = store;
   let checking: Promise<ChainCheck> | null = null;
   return {
     check() {
@@ -224,15 +195,6 @@ function pagedExport(call: Call, upTo: number): ReadableStream<Uint8Array> {
     },
     { highWaterMark: 2 },
   );
-}
-
-/** The server's response to a client, as the export writes to it (node's ServerResponse). */
-export interface ExportTarget {
-  readonly headersSent: boolean;
-  readonly destroyed: boolean;
-  write(chunk: Uint8Array, callback: (error?: Error | null) => void): boolean;
-  once(event: 'close', listener: () => void): unknown;
-  off(event: 'close', listener: () => void): unknown;
 }
 
 /**

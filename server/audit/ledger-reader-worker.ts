@@ -1,18 +1,17 @@
 /**
- * The worker thread that runs the ledger-wide reads (ledger-reader.ts, or pg-heavy-reads.ts for
- * a ledger in PostgreSQL) over a connection of its own, answering one request at a time: its heap, its collections and its
+ * The worker thread that runs the ledger-wide reads (storage/heavy-reads.ts, answered by the
+ * store's adapter beside it) over a connection of its own, answering one request at a time: its heap, its collections and its
  * CPU time are its own, so the main thread goes on answering tables and screens meanwhile.
  */
 import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
-import { openDatabase } from '../../events/store/sqlite/database.ts';
-import { type LedgerReader, createLedgerReader } from './ledger-reader.ts';
-import { openPostgresStore } from '../../events/store/postgres/event-store.ts';
-import { type PgLedgerReader, createPgLedgerReader } from './pg-heavy-reads.ts';
+import type { LedgerReads, ReaderSource } from './storage/heavy-reads.ts';
+import { openSqliteReader } from './storage/sqlite.ts';
+import { openPostgresReader } from './storage/postgres.ts';
 
 export interface ReaderRequest {
   id: number;
-  op: 'check' | 'digest' | 'pastView' | 'pastResource' | 'positionAt' | 'exportPage';
+  op: keyof LedgerReads;
   args: unknown[];
 }
 
@@ -26,19 +25,13 @@ try {
   // running at the normal priority is still correct, only less polite
 }
 
-/** The ledger to read: a file by its path, or a PostgreSQL database by its URL. */
-export type ReaderSource = { path: string } | { url: string };
-
 const source = workerData as ReaderSource;
-const reader: Pick<LedgerReader, ReaderRequest['op']> | PgLedgerReader =
-  'url' in source
-    ? createPgLedgerReader(await openPostgresStore({ url: source.url, existing: true, poolSize: 2 }))
-    : createLedgerReader(openDatabase({ path: source.path, readonly: true }));
+const reader: LedgerReads = 'url' in source ? await openPostgresReader(source.url) : openSqliteReader(source.path);
 
 parentPort!.on('message', async (request: ReaderRequest) => {
   let answer: ReaderAnswer;
   try {
-    const method = (reader as Record<string, unknown>)[request.op] as (...args: unknown[]) => unknown;
+    const method = reader[request.op] as (...args: unknown[]) => unknown;
     answer = { id: request.id, value: await method(...request.args) };
   } catch (error) {
     answer = { id: request.id, error: { name: (error as Error).constructor.name, message: (error as Error).message } };

@@ -6,7 +6,7 @@
  */
 import { AsOfPage } from '../../views/as-of.tsx';
 import { rankedTeams } from '../../views/leaderboard.tsx';
-import type { PastTournament } from './ledger-reader.ts';
+import type { PastTournament } from './storage/heavy-reads.ts';
 import { standingsCsv } from './standings-csv.ts';
 import { statsCsv } from './stats-csv.ts';
 

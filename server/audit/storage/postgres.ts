@@ -1,23 +1,24 @@
 /**
- * The ledger-wide reads (verification, the NDJSON export, a tournament as of a past position)
- * when the ledger is in PostgreSQL, run on the reader's worker thread (ledger-reader-worker.ts)
- * over a small pool of its own, as the SQLite reader (ledger-reader.ts) runs over a read-only
- * connection of its own: the hashing and folding never hold up the tables or the screens. The
+ * The heavy reads' adapter for a ledger in PostgreSQL (storage/heavy-reads.ts): the ledger-wide
+ * reads (verification, the NDJSON export, a tournament as of a past position), run on the
+ * reader's worker thread (../ledger-reader-worker.ts) over a small pool of its own, as the
+ * SQLite reader (sqlite.ts) runs over a read-only connection of its own: the hashing and folding never hold up the tables or the screens. The
  * verification carries on from where the last one stopped and walks again from position 1 at
  * most every `fullEveryMs`, as the SQLite reader's does.
  */
 import { sql } from 'kysely';
-import type { DigestCheck } from '../../events/store/append.ts';
-import { type ChainReport, type ChainVerifier, GENESIS_HASH, chainVerifier, parseDigest } from '../../events/hash-chain.ts';
-import { exportLine } from '../../events/ledger-file.ts';
-import { foldEvents } from '../../events/store/served-ledger.ts';
-import type { PgEventStore } from '../../events/store/postgres/event-store.ts';
-import { type ReadModels, emptyModels } from '../../events/projections.ts';
-import type { ChainCheck, PastTournament } from './ledger-reader.ts';
-import { tournamentStats } from '../../events/tournament-stats.ts';
-import { type ExportPage, exportPageOf } from './export-pages.ts';
-import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
-import { type ResourceAnswer, answerResource } from '../api/api-registry.ts';
+import type { DigestCheck } from '../../../events/store/append.ts';
+import { type ChainReport, type ChainVerifier, GENESIS_HASH, chainVerifier, parseDigest } from '../../../events/hash-chain.ts';
+import { exportLine } from '../../../events/ledger-file.ts';
+import { type ServedLedger, foldEvents } from '../../../events/store/served-ledger.ts';
+import { type PgEventStore, openPostgresStore } from '../../../events/store/postgres/event-store.ts';
+import type { PostgresLedger } from '../../../events/store/postgres/served-ledger.ts';
+import { type ReadModels, emptyModels } from '../../../events/projections.ts';
+import type { ChainCheck, PastTournament, StoreReads } from './heavy-reads.ts';
+import { tournamentStats } from '../../../events/tournament-stats.ts';
+import { type ExportPage, exportPageOf } from '../export-pages.ts';
+import { type PastAnswer, type PastView, renderPast } from '../past-views.tsx';
+import { type ResourceAnswer, answerResource } from '../../api/api-registry.ts';
 
 // Rows read at a time.
 const PAGE = 1000;
@@ -30,7 +31,7 @@ export interface PgHeavyReadOptions {
 export type PgLedgerReader = ReturnType<typeof createPgLedgerReader>;
 
 /**
- * The ledger-wide reads over a PostgreSQL ledger, the SQLite reader's (ledger-reader.ts) by
+ * The ledger-wide reads over a PostgreSQL ledger, the SQLite reader's (sqlite.ts) by
  * promise: run on the reader's worker thread, one at a time in the order asked, since the
  * verification and the past models carry on from where the last read left them.
  */
@@ -140,4 +141,18 @@ export async function pgDigestAgainst(store: PgEventStore, report: ChainReport, 
     return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
   }
   return { ok: true, head: noted };
+}
+
+/** The reader on a pool of its own to the database at `url`: what the reader's worker thread runs. */
+export async function openPostgresReader(url: string): Promise<PgLedgerReader> {
+  return createPgLedgerReader(await openPostgresStore({ url, existing: true, poolSize: 2 }));
+}
+
+/** The server's heavy reads over a PostgreSQL ledger: on the worker thread, which opens a pool of its own. */
+export function postgresReads(served: ServedLedger): StoreReads {
+  const { url, store } = served as PostgresLedger;
+  return {
+    reader: { source: { url } },
+    digest: (report, text) => pgDigestAgainst(store, report, text),
+  };
 }

@@ -1,47 +1,32 @@
 /**
- * The reads that walk the whole ledger, over a connection of their own: the chain's
+ * The heavy reads' adapter for the ledger's SQLite file (storage/heavy-reads.ts): the reads that
+ * walk the whole ledger, over a read-only connection of their own: the chain's
  * verification (carried on from where it stopped as the ledger grows, and walked again from
  * position 1 at most every `fullEveryMs` to catch a row edited in place), a tournament as it
  * stood at a past position (the models kept for the last positions asked for, and carried
  * forward from the nearest of them below the one asked), the position an
  * event was appended by a time, and the export a page at a time. Synchronous: the server runs
- * it on a worker thread of its own (ledger-reader-worker.ts), so these walks never hold up the
+ * it on a worker thread of its own (../ledger-reader-worker.ts), so these walks never hold up the
  * tables' entries or the screens, nor their garbage collection.
  */
-import type { LedgerDatabase } from '../../events/store/sqlite/database.ts';
-import { type DigestCheck } from '../../events/store/append.ts';
-import { createEventStore, ledgerHead } from '../../events/store/sqlite/event-store.ts';
-import { domainEvents } from '../../events/domain-events.ts';
-import { type ChainHead, type ChainReport, type ChainVerifier, type ChainedRow, GENESIS_HASH, chainVerifier, parseDigest } from '../../events/hash-chain.ts';
-import { pageFolder } from '../../events/store/sqlite/ledger.ts';
-import { exportLine } from '../../events/ledger-file.ts';
-import { type ExportPage, exportPageOf } from './export-pages.ts';
-import { type PastAnswer, type PastView, renderPast } from './past-views.tsx';
-import { type ReadModels, emptyModels } from '../../events/projections.ts';
-import type { TournamentModel } from '../../events/read-models.ts';
-import { type ResourceAnswer, answerResource } from '../api/api-registry.ts';
-import type { TournamentStatsPayload } from '../../events/stats-schema.ts';
-import { tournamentStats } from '../../events/tournament-stats.ts';
+import { type LedgerDatabase, openDatabase } from '../../../events/store/sqlite/database.ts';
+import { type DigestCheck } from '../../../events/store/append.ts';
+import { createEventStore, ledgerHead } from '../../../events/store/sqlite/event-store.ts';
+import { domainEvents } from '../../../events/domain-events.ts';
+import { type ChainReport, type ChainVerifier, type ChainedRow, GENESIS_HASH, chainVerifier, parseDigest } from '../../../events/hash-chain.ts';
+import { pageFolder } from '../../../events/store/sqlite/ledger.ts';
+import { exportLine } from '../../../events/ledger-file.ts';
+import { type ExportPage, exportPageOf } from '../export-pages.ts';
+import { type PastAnswer, type PastView, renderPast } from '../past-views.tsx';
+import { type ReadModels, emptyModels } from '../../../events/projections.ts';
+import { type ResourceAnswer, answerResource } from '../../api/api-registry.ts';
+import { tournamentStats } from '../../../events/tournament-stats.ts';
+import type { ServedLedger } from '../../../events/store/served-ledger.ts';
+import type { SqliteServedLedger } from '../../../events/store/sqlite/served-ledger.ts';
+import type { ChainCheck, PastTournament, StoreReads } from './heavy-reads.ts';
 
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 const PAGE = 5000;
-
-export interface ChainCheck {
-  report: ChainReport;
-  /** The rows the file holds, counted (a row deleted from the file shows here). */
-  events: number;
-  /** The head the file says it has. */
-  stored: ChainHead;
-}
-
-/** A tournament as it stood at a past position: what the as-of page and the past CSV show. */
-export interface PastTournament {
-  /** The position folded to. */
-  position: number;
-  /** When the event at that position was appended (null at position 0). */
-  at: string | null;
-  tournament: { model: TournamentModel; gamesToWin: number; stats: TournamentStatsPayload } | null;
-}
 
 export interface LedgerReaderOptions {
   fullEveryMs?: number;
@@ -174,4 +159,21 @@ export function digestAgainst(database: LedgerDatabase, report: ChainReport, dig
     return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
   }
   return { ok: true, head: noted };
+}
+
+/** The reader on a ledger file of its own, opened read-only: what the reader's worker thread runs. */
+export function openSqliteReader(path: string): LedgerReader {
+  return createLedgerReader(openDatabase({ path, readonly: true }));
+}
+
+/**
+ * The server's heavy reads over its ledger file: on the worker thread, which opens the file
+ * itself, or in this thread for a ledger held in memory.
+ */
+export function sqliteReads(served: ServedLedger): StoreReads {
+  const { database } = (served as SqliteServedLedger).ledger;
+  return {
+    reader: database.path === ':memory:' ? { local: createLedgerReader(database) } : { source: { path: database.path } },
+    digest: (report, text) => digestAgainst(database, report, text),
+  };
 }
