@@ -7,7 +7,7 @@
  * a PostgreSQL database (postgres.ts).
  */
 import type { DigestCheck } from '../../../events/store/append.ts';
-import type { ChainHead, ChainReport } from '../../../events/hash-chain.ts';
+import { type ChainHead, type ChainReport, GENESIS_HASH, parseDigest } from '../../../events/hash-chain.ts';
 import type { TournamentModel } from '../../../events/read-models.ts';
 import type { TournamentStatsPayload } from '../../../events/stats-schema.ts';
 import type { ResourceAnswer } from '../../api/api-registry.ts';
@@ -89,4 +89,28 @@ export interface StoreReads {
   reader: { source: ReaderSource } | { local: LedgerReads };
   /** Whether a digest noted earlier is part of the chain as `report` found it, read over the server's own connection. */
   digest(report: ChainReport, digest: string): DigestCheck | Promise<DigestCheck>;
+}
+
+/**
+ * A digest noted earlier, with the verdict when it names position 0 (whose hash is fixed), so
+ * the store need not be asked. Throws DigestFormatError for text that is no digest.
+ */
+export function notedDigest(digest: string): { noted: ChainHead; verdict: DigestCheck | null } {
+  const noted = parseDigest(digest);
+  if (noted.position !== 0) return { noted, verdict: null };
+  return { noted, verdict: noted.hash === GENESIS_HASH ? { ok: true, head: noted } : { ok: false, reason: `digest ${digest} names position 0, whose hash is always ${GENESIS_HASH}` } };
+}
+
+/**
+ * Whether a noted digest is part of the chain as a walk found it: the chain verifies up to the
+ * noted position and the event there still has the noted hash. `found` is what the store holds
+ * at that position: its hash, or (the row gone) the store's head position.
+ */
+export function digestVerdict(report: ChainReport, noted: ChainHead, found: { hash: string } | { head: number }): DigestCheck {
+  if (!('hash' in found)) return { ok: false, reason: `the ledger has no position ${noted.position} any more (its head is ${found.head})` };
+  if (found.hash !== noted.hash) return { ok: false, reason: `position ${noted.position} now has hash ${found.hash}, not the noted ${noted.hash}` };
+  if (!report.ok && report.firstBad!.position <= noted.position) {
+    return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
+  }
+  return { ok: true, head: noted };
 }

@@ -8,13 +8,13 @@
  */
 import { sql } from 'kysely';
 import type { DigestCheck } from '../../../events/store/append.ts';
-import { type ChainReport, type ChainVerifier, GENESIS_HASH, chainVerifier, parseDigest } from '../../../events/hash-chain.ts';
+import { type ChainReport, type ChainVerifier, chainVerifier } from '../../../events/hash-chain.ts';
 import { exportLine } from '../../../events/ledger-file.ts';
 import { type ServedLedger, foldEvents } from '../../../events/store/served-ledger.ts';
 import { type PgEventStore, openPostgresStore } from '../../../events/store/postgres/event-store.ts';
 import type { PostgresLedger } from '../../../events/store/postgres/served-ledger.ts';
 import { type ReadModels, emptyModels } from '../../../events/projections.ts';
-import type { ChainCheck, PastTournament, StoreReads } from './heavy-reads.ts';
+import { type ChainCheck, type PastTournament, type StoreReads, digestVerdict, notedDigest } from './heavy-reads.ts';
 import { tournamentStats } from '../../../events/tournament-stats.ts';
 import { type ExportPage, exportPageOf } from '../export-pages.ts';
 import { type PastAnswer, type PastView, renderPast } from '../past-views.tsx';
@@ -127,20 +127,13 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
 
 /**
  * Whether a digest noted earlier is part of a PostgreSQL ledger's chain as a walk found it, in
- * the words of `digestAgainst` for a file. Throws DigestFormatError for text that is no digest.
+ * the words of `digestAgainst` for a file (heavy-reads.ts). Throws DigestFormatError for text that is no digest.
  */
 export async function pgDigestAgainst(store: PgEventStore, report: ChainReport, digest: string): Promise<DigestCheck> {
-  const noted = parseDigest(digest);
-  if (noted.position === 0) {
-    return noted.hash === GENESIS_HASH ? { ok: true, head: noted } : { ok: false, reason: `digest ${digest} names position 0, whose hash is always ${GENESIS_HASH}` };
-  }
+  const { noted, verdict } = notedDigest(digest);
+  if (verdict) return verdict;
   const row = await store.kysely.selectFrom('events').select('hash').where('position', '=', noted.position).executeTakeFirst();
-  if (!row) return { ok: false, reason: `the ledger has no position ${noted.position} any more (its head is ${(await store.head()).position})` };
-  if (row.hash !== noted.hash) return { ok: false, reason: `position ${noted.position} now has hash ${row.hash}, not the noted ${noted.hash}` };
-  if (!report.ok && report.firstBad!.position <= noted.position) {
-    return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
-  }
-  return { ok: true, head: noted };
+  return digestVerdict(report, noted, row ? { hash: row.hash } : { head: (await store.head()).position });
 }
 
 /** The reader on a pool of its own to the database at `url`: what the reader's worker thread runs. */

@@ -13,7 +13,7 @@ import { type LedgerDatabase, openDatabase } from '../../../events/store/sqlite/
 import { type DigestCheck } from '../../../events/store/append.ts';
 import { createEventStore, ledgerHead } from '../../../events/store/sqlite/event-store.ts';
 import { domainEvents } from '../../../events/domain-events.ts';
-import { type ChainReport, type ChainVerifier, type ChainedRow, GENESIS_HASH, chainVerifier, parseDigest } from '../../../events/hash-chain.ts';
+import { type ChainReport, type ChainVerifier, type ChainedRow, chainVerifier } from '../../../events/hash-chain.ts';
 import { pageFolder } from '../../../events/store/sqlite/ledger.ts';
 import { exportLine } from '../../../events/ledger-file.ts';
 import { type ExportPage, exportPageOf } from '../export-pages.ts';
@@ -23,7 +23,7 @@ import { type ResourceAnswer, answerResource } from '../../api/api-registry.ts';
 import { tournamentStats } from '../../../events/tournament-stats.ts';
 import type { ServedLedger } from '../../../events/store/served-ledger.ts';
 import type { SqliteServedLedger } from '../../../events/store/sqlite/served-ledger.ts';
-import type { ChainCheck, PastTournament, StoreReads } from './heavy-reads.ts';
+import { type ChainCheck, type PastTournament, type StoreReads, digestVerdict, notedDigest } from './heavy-reads.ts';
 
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 const PAGE = 5000;
@@ -89,11 +89,6 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       return { report: verifier.report(), events: count.get() as number, stored };
     },
 
-    /** Whether a digest noted earlier is part of the chain as the last walk found it. */
-    digest(report: ChainReport, digest: string): DigestCheck {
-      return digestAgainst(database, report, digest);
-    },
-
     /** A tournament as it stood at `position` (not past the head). */
     tournamentAt(tournamentId: string, position: number): PastTournament {
       const models = modelsAt(position);
@@ -148,17 +143,10 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
  * to the noted position and the event there still has the noted hash. Throws DigestFormatError.
  */
 export function digestAgainst(database: LedgerDatabase, report: ChainReport, digest: string): DigestCheck {
-  const noted = parseDigest(digest);
-  if (noted.position === 0) {
-    return noted.hash === GENESIS_HASH ? { ok: true, head: noted } : { ok: false, reason: `digest ${digest} names position 0, whose hash is always ${GENESIS_HASH}` };
-  }
+  const { noted, verdict } = notedDigest(digest);
+  if (verdict) return verdict;
   const row = database.sqlite.prepare<[number], { hash: string }>('SELECT hash FROM events WHERE position = ?').get(noted.position);
-  if (!row) return { ok: false, reason: `the ledger has no position ${noted.position} any more (its head is ${ledgerHead(database).position})` };
-  if (row.hash !== noted.hash) return { ok: false, reason: `position ${noted.position} now has hash ${row.hash}, not the noted ${noted.hash}` };
-  if (!report.ok && report.firstBad!.position <= noted.position) {
-    return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
-  }
-  return { ok: true, head: noted };
+  return digestVerdict(report, noted, row ? { hash: row.hash } : { head: ledgerHead(database).position });
 }
 
 /** The reader on a ledger file of its own, opened read-only: what the reader's worker thread runs. */
