@@ -155,12 +155,12 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     const scoreBefore = { NS: game.score.NS, EW: game.score.EW };
     const screenScores = () =>
       screen.evaluate(() => {
-        const read = (team: string) => /-?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0];
+        const read = (team: string) => /[-\u2212]?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0]?.replace('\u2212', '-');
         return { NS: Number(read('ns')), EW: Number(read('ew')) };
       });
     await screen.waitForFunction(
       (want) => {
-        const read = (team: string) => /-?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0];
+        const read = (team: string) => /[-\u2212]?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0]?.replace('\u2212', '-');
         return Number(read('ns')) === want.NS && Number(read('ew')) === want.EW;
       },
       scoreBefore,
@@ -204,7 +204,7 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     expect(corrected).not.toEqual(scoreBefore);
     await screen.waitForFunction(
       (want) => {
-        const read = (team: string) => /-?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0];
+        const read = (team: string) => /[-\u2212]?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0]?.replace('\u2212', '-');
         return Number(read('ns')) === want.NS && Number(read('ew')) === want.EW;
       },
       corrected,

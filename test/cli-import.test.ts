@@ -63,7 +63,7 @@ describe('spades import of a progressive round’s score sheet', () => {
     expect(result).toEqual({
       code: 2,
       stdout: '',
-      stderr: `spades import: ${file}: record: hands: round 2 at table 2 is 4 hands (one more while the sides are tied), and the sheet has 3 hands; enter the whole round (NS 213, EW 150 so far)\n`,
+      stderr: `spades import: ${file}: record: hands: round 2 at table 2 is 4 hands (one more while the sides are tied), and the sheet has 3 hands; enter the whole round (NS 213, EW 150 so far); nothing was imported\n`,
     });
     const after = openLedger({ path: db, readonly: true });
     expect(after.store.digest()).toBe(head);

@@ -8,6 +8,7 @@ import { type SseSink, createBroadcaster, encodeSse } from '../server/live/sse.t
 import { LIVE_TABLES_ID, TICKER_ID } from '../views/screen.tsx';
 import { LEADERBOARD_ID } from '../views/leaderboard.tsx';
 import { BRACKET_ID } from '../views/bracket.tsx';
+import { HIGHLIGHTS_ID } from '../views/stats.tsx';
 import { TOURNAMENT, demoLedger, openSse, play, playUntil, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
 
 const decoder = new TextDecoder();
@@ -220,7 +221,7 @@ describe('live page messages', () => {
     const screen = await stream(app, `/tournaments/${TOURNAMENT}/screen/stream?after=3`);
     await waitFor('the catch-up message', () => screen.messages.length === 1);
     expect(screen.messages[0]!.id).toBe(String(ledger.models.position));
-    expect(targets(screen.messages[0]!)).toEqual([TICKER_ID, LEADERBOARD_ID, BRACKET_ID, LIVE_TABLES_ID]);
+    expect(targets(screen.messages[0]!)).toEqual([TICKER_ID, HIGHLIGHTS_ID, LEADERBOARD_ID, BRACKET_ID, LIVE_TABLES_ID]);
     await screen.close();
     broadcaster.close();
   });
