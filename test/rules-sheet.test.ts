@@ -228,7 +228,7 @@ describe('an event with the house’s own rules', () => {
     // UNC intramural is single elimination: its one bracket is not a winners' bracket.
     expect(bracket).toContain('>Single elimination</h3>');
     const phone = await (await send(app, fixture.clients.scorekeeper, 'GET', '/entry/tables/t1/1')).text();
-    expect(phone).toContain(`<a class="entry-rules" ${link}>Rules in force</a>`);
+    expect(phone).toContain(`<a class="entry-rules" ${link}>Rules</a>`);
     const codes = await (await send(app, fixture.clients.director, 'GET', '/director/tournaments/t1/codes')).text();
     expect(codes).toMatch(/<p class="table-card-rules">Rules: http:\/\/[^<]+\/tournaments\/t1\/rules<\/p>/);
     expect(codes).toMatch(/<a href="http:\/\/[^"]+\/tournaments\/t1\/rules">The rules in force<\/a>/);

@@ -426,7 +426,7 @@ describe('TableView', () => {
     expect(body).toContain('Renege by South, trick 9');
     expect(body).toContain('<td class="bid">nil / 4</td>');
     // A hand's points below zero with a minus sign, as every score is printed.
-    expect(body).toContain('<td class="num">−60</td><td class="num total">182</td>');
+    expect(body).toContain('<td class="num pts">−60</td><td class="num total">182</td>');
   });
 
   it('shows the minutes left and the deadline for a ticking script, and no deadline once time is called', () => {

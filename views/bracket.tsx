@@ -339,12 +339,21 @@ function windowOf({ side, rounds }: SideGroup, fit: { matches: number; rounds: n
     side,
     cut: true,
     rounds: shown.map(({ round, matches }) => {
-      // A round still to come takes two lines a slot ("Winner of / match 33"): fewer of its matches fit.
-      const room = matches.every((m) => m.teams.every((t) => t === null)) ? Math.min(fit.matches, 4) : fit.matches;
-      if (matches.length <= room) return { round, matches };
-      const kept = [...matches].sort((a, b) => SCREEN_ORDER[a.status] - SCREEN_ORDER[b.status]).slice(0, room);
+      // A slot still to be filled takes two lines ("Winner of / match 33") where a team takes one, so
+      // a column holds `fit.matches` cards of known teams, or fewer of matches still to come.
+      const lines = (m: MatchModel) => 1 + m.teams.reduce((sum, t) => sum + (t === null ? 2 : 1), 0);
+      const budget = fit.matches * 3 + 2;
+      const ordered = [...matches].sort((a, b) => SCREEN_ORDER[a.status] - SCREEN_ORDER[b.status]);
+      const kept: MatchModel[] = [];
+      let used = 0;
+      for (const match of ordered) {
+        if (kept.length === fit.matches || used + lines(match) > budget) break;
+        kept.push(match);
+        used += lines(match);
+      }
+      if (kept.length === matches.length) return { round, matches };
       // Shown in bracket order, so neighbouring matches still sit side by side.
-      return { round, matches: matches.filter((m) => kept.includes(m)), hidden: matches.length - room };
+      return { round, matches: matches.filter((m) => kept.includes(m)), hidden: matches.length - kept.length };
     }),
   };
 }

@@ -122,15 +122,21 @@ export function EntryPanel(props: EntryPanelProps) {
       data-at={props.at === undefined ? undefined : String(props.at)}
     >
       <header class="entry-head">
-        <h1 id="entry-title">
-          Table {table}
-          {game ? (
-            <span class="entry-match">
-              {' '}
-              · {game.teams.NS} vs {game.teams.EW}
-            </span>
-          ) : null}
-        </h1>
+        {/* "What are we playing?" answered in one tap, at any moment of the game, beside the table's name. */}
+        <div class="entry-title-row">
+          <h1 id="entry-title">
+            Table {table}
+            {game ? (
+              <span class="entry-match">
+                {' '}
+                · {game.teams.NS} vs {game.teams.EW}
+              </span>
+            ) : null}
+          </h1>
+          <a class="entry-rules" href={tournamentLinks(props.tournamentId).rules}>
+            Rules
+          </a>
+        </div>
         {game ? (
           <p class="entry-score">
             {props.evening?.words ?? `Game ${game.number}${game.hand ? `, hand ${game.hand.number}` : ''}`} · {game.teams.NS} <strong data-score="NS">{pointsText(game.score.NS)}</strong> · {game.teams.EW}{' '}
@@ -138,10 +144,6 @@ export function EntryPanel(props: EntryPanelProps) {
           </p>
         ) : null}
         {game ? <SeatList seats={game.seats} /> : null}
-        {/* "What are we playing?" answered in one tap, at any moment of the game. */}
-        <a class="entry-rules" href={tournamentLinks(props.tournamentId).rules}>
-          Rules in force
-        </a>
       </header>
 
       <div class={`entry-status${inPlay ? ' entry-status--pinned' : ''}`}>

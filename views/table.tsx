@@ -278,6 +278,21 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
       ) : (
         <div class="table-scroll" role="region" aria-labelledby={padId} tabindex={0}>
           <table class="pad">
+            {/* Columns by name, so a phone can fold away each hand's points without breaking the team heads' spans. */}
+            <colgroup>
+              <col />
+              <col class="dealer" />
+              {TEAMS.map(() => (
+                <>
+                  <col />
+                  <col />
+                  <col class="pts" />
+                  <col />
+                  <col />
+                </>
+              ))}
+              <col />
+            </colgroup>
             <thead>
               <tr>
                 <td></td>
@@ -302,7 +317,7 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                     <th scope="col" class="num">
                       <PadLabel full="Tricks" short="Tks" />
                     </th>
-                    <th scope="col" class="num">
+                    <th scope="col" class="num pts">
                       <PadLabel full="Points" short="Pts" />
                     </th>
                     <th scope="col" class="num">
@@ -329,7 +344,7 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                     <>
                       <td class="bid">{teamBid(row, team)}</td>
                       <td class="num">{teamTricks(row, team)}</td>
-                      <td class="num">{signed(row[team].points)}</td>
+                      <td class="num pts">{signed(row[team].points)}</td>
                       <td class="num total">{pointsText(row[team].score)}</td>
                       <td class="num">{row[team].bags}</td>
                     </>
