@@ -2,8 +2,6 @@
  * The director's pages: set up a tournament, register and check in teams, seed and draw, seat
  * matches at tables, and print the table cards with their join codes and QR links.
  */
-import qrcode from 'qrcode-generator';
-import { raw } from 'hono/html';
 import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
@@ -15,6 +13,7 @@ import { readyTables } from './team-page-model.ts';
 import { RULES_BUILDER_ID, RulesBuilder, type RulesBuilderProps } from './rules-builder.tsx';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 import { SignUpCard } from './sign-up-page.tsx';
+import { QrCode } from './qr-code.tsx';
 import { BulkForm, type BulkPreviewProps, BulkPreviewPanel, RegistrationPanel, type RegistrationPanelProps } from './registration-panel.tsx';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
@@ -348,27 +347,6 @@ function DrawRoundForm({ draw, teams, form }: { draw: NonNullable<DirectorTourna
       </PostForm>
     </section>
   );
-}
-
-/** A QR code as inline SVG: one path of dark modules, no styles, so the page's policy allows it. */
-export function QrCode({ text, label }: { text: string; label: string }) {
-  const qr = qrcode(0, 'M');
-  qr.addData(text);
-  qr.make();
-  const size = qr.getModuleCount();
-  const margin = 4;
-  let path = '';
-  for (let r = 0; r < size; r++) {
-    for (let c = 0; c < size; c++) if (qr.isDark(r, c)) path += `M${c + margin} ${r + margin}h1v1h-1z`;
-  }
-  const box = size + margin * 2;
-  return raw(
-    `<svg class="qr" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${box} ${box}" role="img" aria-label="${escapeAttr(label)}" shape-rendering="crispEdges"><rect width="${box}" height="${box}" fill="#fff"/><path d="${path}" fill="#000"/></svg>`,
-  );
-}
-
-function escapeAttr(text: string): string {
-  return text.replace(/[&<>"]/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[ch]!);
 }
 
 export interface TableCodesProps {

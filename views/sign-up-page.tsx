@@ -5,7 +5,7 @@
  */
 import { Notice } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
-import { QrCode } from './director-pages.tsx';
+import { QrCode } from './qr-code.tsx';
 
 export interface SignUpPageProps {
   tournamentId: string;
