@@ -15,6 +15,7 @@ export const RECORD_BODY_BYTES = 1024 * 1024;
 /** A director's pasted list or CSV of entrants: 512 lines of three 120-character names fit. */
 export const BULK_BODY_BYTES = 256 * 1024;
 
+const BODILESS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const RECORD_IMPORT_PATH = '/api/games/import';
 const BULK_PATH = /^\/director\/tournaments\/[^/]+\/(teams|players)\/bulk$/;
 
@@ -36,5 +37,10 @@ export function bodyLimits(): MiddlewareHandler {
   const forms = limit(FORM_BODY_BYTES, 'a form or a JSON request');
   const records = limit(RECORD_BODY_BYTES, 'a game record for import');
   const lists = limit(BULK_BODY_BYTES, 'a list of entrants');
-  return (c, next) => (c.req.path === RECORD_IMPORT_PATH ? records(c, next) : BULK_PATH.test(c.req.path) ? lists(c, next) : forms(c, next));
+  return (c, next) => {
+    // A read sends no body to bound; asking for one would make the full request object, which
+    // every read of a busy screen or API client would pay for.
+    if (BODILESS.has(c.req.method)) return next();
+    return c.req.path === RECORD_IMPORT_PATH ? records(c, next) : BULK_PATH.test(c.req.path) ? lists(c, next) : forms(c, next);
+  };
 }

@@ -14,13 +14,16 @@ export interface PublicAddress {
   note: string | null;
 }
 
+/** The machine's network interfaces, or how to ask for them. */
+type Interfaces = NodeJS.Dict<NetworkInterfaceInfo[]> | (() => NodeJS.Dict<NetworkInterfaceInfo[]>);
+
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\]|0\.0\.0\.0|\[::\])$/i;
 
 /** The address for a page asked for at `requestUrl`, given the configured public address (if any). */
 export function publicAddress(
   requestUrl: string,
   configured: string | undefined,
-  interfaces: NodeJS.Dict<NetworkInterfaceInfo[]> = networkInterfaces(),
+  interfaces: Interfaces = networkInterfaces,
 ): PublicAddress {
   const asked = new URL(requestUrl);
   if (configured && configured.trim()) {
@@ -40,9 +43,11 @@ export function publicAddress(
   return reachable(asked, interfaces);
 }
 
-function reachable(asked: URL, interfaces: NodeJS.Dict<NetworkInterfaceInfo[]>): PublicAddress {
+function reachable(asked: URL, interfaces: Interfaces): PublicAddress {
   if (!LOOPBACK.test(asked.hostname)) return { origin: asked.origin, note: null };
-  const lan = Object.values(interfaces)
+  // The machine's interfaces are asked for only here: a page asked for at a reachable address, as
+  // every screen in the room is, costs no call to the system.
+  const lan = Object.values(typeof interfaces === 'function' ? interfaces() : interfaces)
     .flat()
     .find((i): i is NetworkInterfaceInfo => Boolean(i && i.family === 'IPv4' && !i.internal));
   if (!lan) {
