@@ -22,6 +22,7 @@ import {
   appendOptionsOf,
   decisionAppends,
   foldEvents,
+  snapshotBytes,
   snapshotDigest as digestOf,
 } from '../served-ledger.ts';
 
@@ -428,11 +429,12 @@ function loadSnapshot(database: LedgerDatabase): { models: ReadModels | null; re
 
 /** Writes the models, the position and hash they stand at, and a digest of their bytes, in one statement. */
 export function writeSnapshot(database: LedgerDatabase, models: ReadModels): void {
-  const state = JSON.stringify(models);
+  // Encoded once: the digest is of these bytes, and SQLite stores them as the text they are.
+  const state = snapshotBytes(JSON.stringify(models));
   const hash = hashAt(database, models.position) ?? '';
   database.sqlite
     .prepare(
-      'INSERT INTO read_models (name, position, state, hash, digest) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state, hash = excluded.hash, digest = excluded.digest',
+      'INSERT INTO read_models (name, position, state, hash, digest) VALUES (?, ?, CAST(? AS TEXT), ?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state, hash = excluded.hash, digest = excluded.digest',
     )
     .run(MODELS_VERSION, models.position, state, hash, digestOf(state));
 }
