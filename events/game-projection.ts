@@ -230,6 +230,15 @@ function noteRecent(game: GameModel, event: GameEvent, position: number): void {
     return;
   }
   if (event.type === 'GameStarted' || event.type === 'EntryUndone') return;
+  // Cards and bids, nearly every entry, are noted whole in one step.
+  if (event.type === 'CardPlayed') {
+    (game.recent ??= []).push({ type: event.type, position, hand: event.payload.hand, seat: event.payload.seat, card: event.payload.card });
+    return;
+  }
+  if (event.type === 'BidMade') {
+    (game.recent ??= []).push({ type: event.type, position, hand: event.payload.hand, seat: event.payload.seat, bid: event.payload.bid });
+    return;
+  }
   const e = event.payload as { hand?: number; seat?: RecentEntry['seat']; card?: string; bid?: RecentEntry['bid']; claimId?: string };
   const entry: RecentEntry = { type: event.type, position, hand: e.hand ?? null };
   if (e.seat !== undefined) entry.seat = e.seat;

@@ -66,9 +66,11 @@ export interface Change {
   tournaments: string[];
 }
 
-/** Folds one event into the models; returns what it changed (nothing for an event already folded). */
-export function applyEvent(models: ReadModels, event: ProjectedEvent): Change {
-  const change: Change = { games: [], tournaments: [] };
+/**
+ * Folds one event into the models; returns what it changed (nothing for an event already
+ * folded), added to `change` when given (a long fold that does not ask passes one to reuse).
+ */
+export function applyEvent(models: ReadModels, event: ProjectedEvent, change: Change = { games: [], tournaments: [] }): Change {
   if (event.position <= models.position) return change;
   models.position = event.position;
   if (event.stream !== undefined) models.streams[event.stream] = event.version!;

@@ -10,7 +10,8 @@ import { domainEvents } from '../../domain-events.ts';
 import { type AppendResult, type EventStore, type GroupOutcome, type GroupedAppend, type RecordedEvent, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
 import { GENESIS_HASH } from '../../hash-chain.ts';
 import { UnknownEventTypeError } from '../../event-types.ts';
-import { type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
+import { readPagesAhead } from './pages-ahead.ts';
+import { type Change, type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
 import {
   type ChangeListener,
   type CommandFound,
@@ -269,7 +270,9 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   return ledger;
 }
 
-const PAGE = 5000;
+// Events per page. A page's text (some 100 KB) stays small enough for the engine's young space;
+// pages five times larger each took fresh memory, which cost more than the calls they saved.
+const PAGE = 1000;
 
 // One page of rows as one JSON document, [[position, "type", schema version, payload], …],
 // assembled by SQLite: a rebuild reads every row, and handing each row and each
@@ -278,7 +281,7 @@ const PAGE = 5000;
 // written again), so no stored text is ever spliced into the document: a row can only be read as
 // the data it holds.
 const PAGE_SQL = `
-SELECT json_group_array(json_array(position, type, schema_version, json(payload), stream, version))
+SELECT json_group_array(json_array(position, type, schema_version, json(payload), stream, version)), max(position)
 FROM (SELECT position, type, schema_version, payload, stream, version FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)`;
 
 const OUTSIDE = '; the ledger was changed outside the app (`spades verify` checks the whole chain)';
@@ -286,13 +289,53 @@ const OUTSIDE = '; the ledger was changed outside the app (`spades verify` check
 type PageRow = [position: number, type: string, schemaVersion: number, payload: unknown, stream: string, version: number];
 
 /**
+ * How a long fold reads: pages of `page` events; from `readAheadFrom` events left, the pages
+ * are read on a second thread while this one folds, and this thread folds the first
+ * `headStart` events itself while that thread starts (it takes some tens of milliseconds).
+ */
+export interface FoldReading {
+  page: number;
+  readAheadFrom: number;
+  headStart: number;
+}
+
+export const FOLD_READING: FoldReading = { page: PAGE, readAheadFrom: 40_000, headStart: 20_000 };
+
+/**
  * Folds every event after the models' position, page by page. Reads only the columns the
  * projections need, straight from the file: a rebuild reads every row, so this is its hot path.
  */
-export function catchUp(store: EventStore, models: ReadModels, onProgress?: (done: number, total: number) => void): void {
+export function catchUp(store: EventStore, models: ReadModels, onProgress?: (done: number, total: number) => void, reading: FoldReading = FOLD_READING): void {
   const total = store.head().position;
   const fold = pageFolder(store);
-  while (fold(models, Number.MAX_SAFE_INTEGER, PAGE) > 0) onProgress?.(models.position, total);
+  const sqlite = store.database.sqlite;
+  if (!sqlite.memory && total - models.position >= reading.readAheadFrom) {
+    // A long fold: the reader starts `headStart` events on, and this thread folds up to there meanwhile.
+    const from = sqlite.prepare('SELECT position FROM events WHERE position > ? ORDER BY position LIMIT 1 OFFSET ?').pluck().get(models.position, reading.headStart - 1) as number | undefined;
+    if (from !== undefined) {
+      const ahead = readPagesAhead(sqlite.name, PAGE_SQL, from, total, reading.page);
+      try {
+        while (ahead && models.position < from && fold(models, from, reading.page) > 0) onProgress?.(models.position, total);
+        if (ahead && models.position === from) {
+          for (let page = ahead.next(); page !== null && page.last !== null; page = ahead.next()) {
+            fold.text(models, page.text);
+            onProgress?.(models.position, total);
+          }
+        }
+      } finally {
+        ahead?.close();
+      }
+    }
+  }
+  // What is left: all of a short fold, what was appended since it began, or what the reader could not read.
+  while (fold(models, Number.MAX_SAFE_INTEGER, reading.page) > 0) onProgress?.(models.position, total);
+}
+
+/** Folds pages of stored events (pageFolder), or a page already read as text. */
+export interface PageFolder {
+  (models: ReadModels, upTo: number, limit: number): number;
+  /** Folds a page read as PAGE_SQL answers it, after the models' position; says how many it folded. */
+  text(models: ReadModels, text: string): number;
 }
 
 /**
@@ -300,21 +343,17 @@ export function catchUp(store: EventStore, models: ReadModels, onProgress?: (don
  * position, up to `upTo`, at most `limit` of them, and says how many it folded, keeping each
  * stream's version as of the models' position beside them.
  */
-export function pageFolder(store: EventStore): (models: ReadModels, upTo: number, limit: number) => number {
+export function pageFolder(store: EventStore): PageFolder {
   const sqlite = store.database.sqlite;
-  const page = sqlite.prepare(PAGE_SQL).pluck();
+  const page = sqlite.prepare(PAGE_SQL).raw(true);
   const metaAt = sqlite.prepare('SELECT meta FROM events WHERE position = ?').pluck();
   const metaOf = (position: number) => metaAt.get(position) as string;
-  return (models, upTo, limit) => {
-    let text: string;
-    try {
-      text = page.get(models.position, upTo, limit) as string;
-    } catch {
-      // SQLite refuses a page whose payload is not JSON.
-      throw new LedgerReadError(`${unreadableRow(sqlite, models.position)}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`);
-    }
+  // What each event changed is not asked for here: one record of it serves the whole fold.
+  let unheard: Change = { games: [], tournaments: [] };
+  const foldText = (models: ReadModels, text: string): number => {
     const rows = readPage(sqlite, text, models.position);
-    for (const [position, type, schemaVersion, payload, stream, version] of rows) {
+    for (let i = 0; i < rows.length; i++) {
+      const [position, type, schemaVersion, payload, stream, version] = rows[i]!;
       let event: StoredEvent;
       try {
         event = new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, payload), metaOf);
@@ -323,7 +362,9 @@ export function pageFolder(store: EventStore): (models: ReadModels, upTo: number
         throw new LedgerReadError(`event ${position}: ${problem}${OUTSIDE}`);
       }
       try {
-        applyEvent(models, event);
+        applyEvent(models, event, unheard);
+        // Let go now and then, not after every event: an emptied list is grown again from nothing.
+        if (unheard.games.length + unheard.tournaments.length > 1024) unheard = { games: [], tournaments: [] };
       } catch (error) {
         throw new LedgerReadError(`event ${position} (${type}) cannot be folded: ${(error as Error).message}${OUTSIDE}`);
       }
@@ -332,6 +373,17 @@ export function pageFolder(store: EventStore): (models: ReadModels, upTo: number
     }
     return rows.length;
   };
+  const folder = (models: ReadModels, upTo: number, limit: number): number => {
+    let text: string;
+    try {
+      [text] = page.get(models.position, upTo, limit) as [string, number | null];
+    } catch {
+      // SQLite refuses a page whose payload is not JSON.
+      throw new LedgerReadError(`${unreadableRow(sqlite, models.position)}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`);
+    }
+    return foldText(models, text);
+  };
+  return Object.assign(folder, { text: foldText });
 }
 
 function readPage(sqlite: LedgerDatabase['sqlite'], text: string, after: number): PageRow[] {
