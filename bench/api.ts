@@ -3,17 +3,21 @@
  * `spades serve` process: requests sent at a steady 1,000 a second (open loop: each is sent on
  * its schedule whether or not the last has been answered) over keep-alive connections, to the
  * tournament (most), the list and its games, timed to the last byte; the goal is p99 <= 5 ms.
+ * The load comes from a process of its own (bench/api-clients.ts).
  * Then, one request at a time and interleaved so the machine's drift lands on all three alike:
  * a 304 to a client holding the ETag, against the 200 it spares (the same answer in full) and
  * against the standings page an integrator would otherwise scrape. And, in this process, what
  * making the tournament's answer afresh costs (fold to JSON, schema check, text), which every
  * answer after a ledger entry pays once.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, renameSync, rmSync } from 'node:fs';
+import { text } from 'node:stream/consumers';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { tournamentResource } from '../server/api/api-resources.ts';
 import { TournamentSchema } from '../server/api/api-schemas.ts';
@@ -21,6 +25,7 @@ import { type ServeProcess, startServeProcess } from '../test/fixtures/live-serv
 import { type Benchmark, type Figure, measureTime, percentile, withGoal } from './harness.ts';
 import { tournamentLedgerCopy } from './rebuild.ts';
 
+const ROOT = join(fileURLToPath(import.meta.url), '..', '..');
 const RATE = 1000;
 const SECONDS = 10;
 const PAIRS = 1500;
@@ -46,33 +51,17 @@ function get(agent: Agent, port: number, path: string, headers: Record<string, s
   });
 }
 
-/** Sends `rate` requests a second for `seconds`, each on its schedule; the time of each to its last byte. */
-async function openLoop(agent: Agent, port: number, paths: () => string, rate: number, seconds: number): Promise<{ times: number[]; failed: number }> {
-  const times: number[] = [];
-  let failed = 0;
-  const pending: Promise<void>[] = [];
-  const start = process.hrtime.bigint();
-  const total = rate * seconds;
-  let sent = 0;
-  while (sent < total) {
-    const due = Math.min(total, Math.floor((Number(process.hrtime.bigint() - start) / 1e9) * rate) + 1);
-    for (; sent < due; sent++) {
-      pending.push(
-        get(agent, port, paths()).then(
-          (answer) => {
-            if (answer.status === 200) times.push(answer.ms);
-            else failed++;
-          },
-          () => {
-            failed++;
-          },
-        ),
-      );
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
-  await Promise.all(pending);
-  return { times, failed };
+/** The open-loop load, sent by a process of its own (bench/api-clients.ts). */
+async function loadFrom(port: number, games: string[]): Promise<{ times: number[]; failed: number }> {
+  const clients = spawn(process.execPath, [join(ROOT, 'bin', 'run-ts.js'), join(ROOT, 'bench', 'api-clients.ts'), String(port), String(RATE), String(SECONDS)], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  clients.stdin.end(JSON.stringify(games));
+  const output = text(clients.stdout);
+  const [code] = (await once(clients, 'close')) as [number | null];
+  if (code !== 0) throw new Error(`the read API's load clients stopped with status ${code}`);
+  return JSON.parse(await output) as { times: number[]; failed: number };
 }
 
 /** What making the tournament's answer afresh costs in this process, and the ids of its games. */
@@ -115,18 +104,7 @@ export const apiBench: Benchmark = {
       const { port } = server;
       const tournament = '/api/v1/tournaments/bench';
       const leaderboard = '/tournaments/bench/leaderboard';
-      // Warm: every route compiled and run, every answer made once.
-      for (const p of [tournament, '/api/v1/tournaments', `/api/v1/games/${games[0]}`, leaderboard]) await get(agent, port, p);
-      for (const game of games) await get(agent, port, `/api/v1/games/${encodeURIComponent(game)}`);
-
-      let n = 0;
-      const mix = () => {
-        const i = n++ % 10;
-        if (i < 6) return tournament;
-        if (i < 7) return '/api/v1/tournaments';
-        return `/api/v1/games/${encodeURIComponent(games[n % games.length]!)}`;
-      };
-      const loaded = await openLoop(agent, port, mix, RATE, SECONDS);
+      const loaded = await loadFrom(port, games);
       const load = withGoal(
         timeFigure(`the read API at ${RATE.toLocaleString('en-US')} requests/s for ${SECONDS} s (6 in 10 the tournament, 1 the list, 3 a game; ${events} events), to the last byte`, loaded.times),
         { atMost: 5 },
@@ -135,6 +113,7 @@ export const apiBench: Benchmark = {
       if (loaded.failed > 0) figures.push({ name: 'read API requests not answered 200 meanwhile', unit: 'requests', median: loaded.failed, p99: loaded.failed, samples: 1 });
 
       // A 304 against the 200 it spares and the page it spares, one request at a time, interleaved.
+      for (const p of [tournament, leaderboard]) await get(agent, port, p);
       const { etag, bytes } = await get(agent, port, tournament);
       const page = await get(agent, port, leaderboard);
       const notModified: number[] = [];

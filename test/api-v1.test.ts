@@ -10,6 +10,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { emptyModels } from '../events/projections.ts';
+import { LedgerReadError } from '../events/store/served-ledger.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { statsOfTournament } from '../events/tournament-stats.ts';
 import { createApp } from '../server/app/app.ts';
@@ -262,6 +263,36 @@ describe('other sites', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/If-None-Match/i);
     const read = await app.request('/api/v1/tournaments', { headers: { origin: 'https://club.example' } });
     expect(read.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('the site’s own headers', () => {
+  it('come on every answer the API gives, and on one its server’s error handler gives instead', async () => {
+    // The site's security headers as its pages carry them; only the resource policy differs, as any site may read the answers.
+    const page = await app.request('/tournaments/t1/leaderboard');
+    const expected = ['content-security-policy', 'x-content-type-options', 'strict-transport-security', 'referrer-policy', 'x-frame-options', 'cross-origin-opener-policy'];
+    const failing = createApp({
+      ledger: new Proxy(fixture.ledger.served, {
+        get: (target, name, receiver) =>
+          name === 'sync'
+            ? async () => {
+                throw new LedgerReadError('event 9: its payload is not JSON');
+              }
+            : Reflect.get(target, name, receiver),
+      }),
+    }).app;
+    for (const [label, res] of [
+      ['a resource', await app.request('/api/v1/tournaments/t1')],
+      ['a 304', await app.request('/api/v1/openapi.json', { headers: { 'if-none-match': (await app.request('/api/v1/openapi.json')).headers.get('etag')! } })],
+      ['a refusal', await app.request('/api/v1/tournaments?sort=name')],
+      ['nothing there', await app.request('/api/v1/players')],
+      ['the error handler', await failing.request('/api/v1/tournaments')],
+    ] as const) {
+      for (const name of expected) expect(res.headers.get(name), `${label}: ${name}`).toBe(page.headers.get(name));
+      expect(res.headers.get('cross-origin-resource-policy'), label).toBe('cross-origin');
+      expect(res.headers.get('access-control-allow-origin'), label).toBe('*');
+    }
+    expect((await failing.request('/api/v1/tournaments')).status).toBe(503);
   });
 });
 

@@ -18,6 +18,8 @@ export interface ApiOptions {
   ledger: ServedLedger;
   /** Answers `?asOf=` on the reader thread, through the heavy reads' gate. */
   past: PastResource;
+  /** Headers every answer carries besides its own (the site's security headers), made once. */
+  headers?: Promise<Readonly<Record<string, string>>>;
   /**
    * What an answer that fails its own schema does: `throw` (the tests, so a wrong shape fails
    * them) or `log` (a server: the integrator still gets the data, and the log says what to fix).
@@ -33,7 +35,7 @@ type Made = { position: number; body: Uint8Array<ArrayBuffer> } | { position: nu
 const KEPT_BYTES = 16 * 2 ** 20;
 
 /** The headers every answer of the API carries: any site may read it, and see its ETag. */
-const OPEN = {
+export const OPEN = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'ETag, Retry-After',
 };
@@ -43,26 +45,34 @@ export function apiRoutes(options: ApiOptions) {
   const { ledger, past } = options;
   const onInvalid = options.onInvalid ?? (process.env.VITEST ? 'throw' : 'log');
   const document = servedDocument();
+  // Encoded once, as the resources' answers are: the document is some tens of KB.
+  const documentBytes = new TextEncoder().encode(document.text);
   const etag = (position: number) => `"${position}-${document.tag}"`;
   const kept = new Map<string, Made>();
   let keptBytes = 0;
   const size = (answer: Made) => ('body' in answer ? answer.body.byteLength : answer.missing.length) + 64;
   const app = new Hono();
-
-  app.use('*', async (c, next) => {
+  // Every answer's headers as one plain set, so none is built header by header: the site's own,
+  // then the API's openness, then the answer's.
+  const common = (options.headers ?? Promise.resolve({})).then((site) => ({ ...site, ...OPEN }));
+  let base: Readonly<Record<string, string>> | null = null;
+  app.use('*', async (_c, next) => {
+    base ??= await common;
     await next();
-    for (const [name, value] of Object.entries(OPEN)) c.res.headers.set(name, value);
   });
+  const send = (body: BodyInit | null, status: number, headers: Record<string, string>) => new Response(body, { status, headers: { ...base, ...headers } });
+  const refuse = (error: string, status: number, headers: Record<string, string> = {}) =>
+    send(JSON.stringify({ error }), status, { 'content-type': 'application/json', ...headers });
 
   // A page on another site that sends If-None-Match asks first.
-  app.options('*', (c) =>
-    c.body(null, 204, { 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'If-None-Match', 'access-control-max-age': '86400' }),
+  app.options('*', () =>
+    send(null, 204, { 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'If-None-Match', 'access-control-max-age': '86400' }),
   );
 
   app.get('/openapi.json', (c) => {
     const tag = `"${document.tag}"`;
-    if (matches(c.req.header('if-none-match'), tag)) return c.body(null, 304, { etag: tag });
-    return c.body(document.text, 200, { 'content-type': 'application/json; charset=utf-8', etag: tag, 'cache-control': 'no-cache' });
+    if (matches(c.req.header('if-none-match'), tag)) return send(null, 304, { etag: tag });
+    return send(documentBytes, 200, { 'content-type': 'application/json; charset=utf-8', etag: tag, 'cache-control': 'no-cache' });
   });
 
   /** Checks an answer against its schema, as the document promises it. */
@@ -98,7 +108,7 @@ export function apiRoutes(options: ApiOptions) {
     app.get(route, async (c) => {
       const params = Object.fromEntries(resource.params.map((p) => [p.name, c.req.param(p.name) ?? '']));
       const asked = askedPosition(c, ledger.models.position);
-      if ('error' in asked) return c.json({ error: asked.error }, 400);
+      if ('error' in asked) return refuse(asked.error, 400);
       const position = asked.position ?? ledger.models.position;
       const key = `${resource.id}\u0000${Object.values(params).join('\u0000')}${asked.position === undefined ? '' : `@${position}`}`;
       let answer = kept.get(key);
@@ -106,31 +116,33 @@ export function apiRoutes(options: ApiOptions) {
         if (asked.position === undefined) answer = made(resource, resource.answer(ledger.models, params), position);
         else {
           // Held already: an answer at a past position is the same answer for ever.
-          if (matches(c.req.header('if-none-match'), etag(position))) return c.body(null, 304, { etag: etag(position) });
+          if (matches(c.req.header('if-none-match'), etag(position))) return send(null, 304, { etag: etag(position) });
           const folded = await past(clientAddress(c), resource.id, params, position);
-          if ('busy' in folded) return c.json({ error: folded.busy }, 429, { 'retry-after': '2' });
+          if ('busy' in folded) return refuse(folded.busy, 429, { 'retry-after': '2' });
           answer = made(resource, folded.answer, position);
         }
         keep(key, answer);
       }
-      if ('missing' in answer) return c.json({ error: asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}` }, 404);
+      if ('missing' in answer) return refuse(asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}`, 404);
       const headers = {
         etag: etag(position),
         // The answer now may change with the next entry: ask each time, with the ETag. A past one never does.
         'cache-control': asked.position === undefined ? 'no-cache' : 'public, max-age=86400',
       };
-      if (matches(c.req.header('if-none-match'), headers.etag)) return c.body(null, 304, headers);
-      return c.body(answer.body, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
+      if (matches(c.req.header('if-none-match'), headers.etag)) return send(null, 304, headers);
+      return send(answer.body, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
     });
   }
 
-  app.get('*', (c) => c.json({ error: `there is nothing at ${c.req.path}; the read API's resources are listed in ${OPENAPI_PATH}` }, 404));
-  app.all('*', (c) => c.json({ error: `the read API only reads: ${c.req.method} is not taken here, use GET` }, 405, { allow: 'GET, HEAD, OPTIONS' }));
+  app.get('*', (c) => refuse(`there is nothing at ${c.req.path}; the read API's resources are listed in ${OPENAPI_PATH}`, 404));
+  app.all('*', (c) => refuse(`the read API only reads: ${c.req.method} is not taken here, use GET`, 405, { allow: 'GET, HEAD, OPTIONS' }));
   return app;
 }
 
 /** The position `?asOf=` asks for (none: the ledger as it stands), or the sentence saying what is wrong with the query. */
 function askedPosition(c: Context, head: number): { position?: number } | { error: string } {
+  // Most asks carry no query at all.
+  if (!c.req.url.includes('?')) return {};
   const query = c.req.queries();
   const unknown = Object.keys(query).filter((name) => name !== 'asOf');
   if (unknown.length > 0) return { error: `unknown query parameter '${unknown[0]}': this resource takes only asOf` };

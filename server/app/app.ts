@@ -15,7 +15,7 @@ import { type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts
 import { LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
 import { ReaderError, createHeavyReadGate, createHeavyReads, pastResources } from '../audit/heavy-reads.ts';
-import { apiRoutes } from '../api/api-routes.ts';
+import { OPEN, apiRoutes } from '../api/api-routes.ts';
 import { domainEvents } from '../../events/domain-events.ts';
 import { publishedSchemas } from '../../events/event-catalogue-schema.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
@@ -28,7 +28,7 @@ import { type Broadcaster, type SseSink, SSE_HEADERS, createBroadcaster, nodeSin
 import { type LiveView, renderLivePage } from '../audience/live-pages.tsx';
 import { channelOf, createLivePublisher } from './live-channels.tsx';
 import { auditApp } from '../audit/audit-routes.tsx';
-import { secureHeaders } from 'hono/secure-headers';
+import { headersOf, siteHeaders } from '../http/site-headers.ts';
 import { type Auth, createAuth } from '../auth/auth.ts';
 import { bodyLimits } from '../http/body-limits.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
@@ -86,29 +86,18 @@ export function createApp(options: AppOptions) {
   // Sign-in state lives beside the events, in the ledger's file unless given (the server on PostgreSQL brings its own).
   const auth = options.auth ?? createAuth({ ledger });
 
-  // Scripts, styles and streams come only from this site: no inline code, nothing framed but
-  // the embeds, which any site may frame, and the read API, which any site may read.
-  const headers = (open: 'embed' | 'api' | null) =>
-    secureHeaders({
-      contentSecurityPolicy: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        fontSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'none'"],
-        formAction: ["'self'"],
-        frameAncestors: open === 'embed' ? ['*'] : ["'none'"],
-      },
-      // Same-origin, not no-referrer: with no referrer a browser sends `Origin: null` on form posts.
-      referrerPolicy: 'same-origin',
-      xFrameOptions: open === 'embed' ? false : 'SAMEORIGIN',
-      crossOriginResourcePolicy: open === null ? 'same-origin' : 'cross-origin',
-    });
-  const [closed, framed, read] = [headers(null), headers('embed'), headers('api')];
-  app.use((c, next) => (EMBED_PATH.test(c.req.path) ? framed : c.req.path.startsWith('/api/v1/') ? read : closed)(c, next));
+  // The site's headers (http/site-headers.ts): only the embeds may be framed, and only the read API read by any site.
+  const [closed, framed, read] = [siteHeaders(null), siteHeaders('embed'), siteHeaders('api')];
+  // The read API sets the same headers itself, as one plain set made once: a program polling it
+  // a thousand times a second is spared building them on every answer. An answer the app's
+  // error handler gave instead gets them here.
+  const readHeaders = headersOf(read);
+  app.use(async (c, next) => {
+    if (EMBED_PATH.test(c.req.path)) return framed(c, next);
+    if (!c.req.path.startsWith('/api/v1/')) return closed(c, next);
+    await next();
+    if (c.error) for (const [name, value] of Object.entries({ ...(await readHeaders), ...OPEN })) c.res.headers.set(name, value);
+  });
   // Before anything reads a body: a body over the bound is refused before it is read.
   app.use(bodyLimits());
   app.use(sameOriginOnly());
@@ -206,7 +195,7 @@ export function createApp(options: AppOptions) {
   const reads = createHeavyReads(ledger);
   const gate = createHeavyReadGate();
   app.route('/', auditApp(ledger, { ...(options.now ? { now: options.now } : {}), reads, gate }));
-  app.route('/api/v1', apiRoutes({ ledger, past: pastResources(reads, gate) }));
+  app.route('/api/v1', apiRoutes({ ledger, past: pastResources(reads, gate), headers: readHeaders }));
   // A signed-out browser asking for a staff page signs in (or joins a table) and comes back to it.
   app.use('/login', returnAfterSignIn());
   app.use('/join', returnAfterSignIn());
