@@ -5,6 +5,7 @@
  * as the live server held them right after that position). ETags name the position, so a client
  * holding one gets a 304 until an entry moves the ledger on; any site may read it.
  */
+import { gunzipSync } from 'node:zlib';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,7 @@ import { LedgerReadError } from '../events/store/served-ledger.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { statsOfTournament } from '../events/tournament-stats.ts';
 import { createApp } from '../server/app/app.ts';
-import { apiRoutes } from '../server/api/api-routes.ts';
+import { acceptsGzip, apiRoutes } from '../server/api/api-routes.ts';
 import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
@@ -263,6 +264,44 @@ describe('other sites', () => {
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/If-None-Match/i);
     const read = await app.request('/api/v1/tournaments', { headers: { origin: 'https://club.example' } });
     expect(read.headers.get('access-control-allow-origin')).toBe('*');
+  });
+});
+
+describe('gzip', () => {
+  it('sends a client that takes gzip the same answer gzipped, under an ETag of its own that spares either', async () => {
+    for (const url of ['/api/v1/tournaments/t1', '/api/v1/tournaments', '/api/v1/openapi.json', '/api/v1/tournaments/t1?asOf=30']) {
+      const plain = await app.request(url);
+      const zipped = await app.request(url, { headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(plain.headers.get('content-encoding'), url).toBeNull();
+      expect(zipped.headers.get('content-encoding'), url).toBe('gzip');
+      for (const res of [plain, zipped]) expect(res.headers.get('vary'), url).toBe('Accept-Encoding');
+      const bytes = new Uint8Array(await zipped.arrayBuffer());
+      const text = await plain.text();
+      expect(gunzipSync(bytes).toString('utf8'), url).toBe(text);
+      expect(bytes.byteLength, url).toBeLessThan(Buffer.byteLength(text) / (text.length > 4096 ? 4 : 1));
+      const [plainTag, zippedTag] = [plain.headers.get('etag')!, zipped.headers.get('etag')!];
+      expect(zippedTag, url).not.toBe(plainTag);
+      // Either representation's ETag spares the client the answer, in whichever coding it now asks.
+      for (const tag of [plainTag, zippedTag]) {
+        for (const encoding of ['gzip', 'identity']) {
+          const again = await app.request(url, { headers: { 'if-none-match': tag, 'accept-encoding': encoding } });
+          expect(again.status, `${url} ${tag} ${encoding}`).toBe(304);
+          expect(again.headers.get('etag')).toBe(encoding === 'gzip' ? zippedTag : plainTag);
+        }
+      }
+    }
+  });
+
+  it('reads Accept-Encoding as HTTP does: named, or by *, and never with q=0', () => {
+    expect(acceptsGzip(undefined)).toBe(false);
+    expect(acceptsGzip('gzip')).toBe(true);
+    expect(acceptsGzip('br;q=1.0, GZIP;q=0.5')).toBe(true);
+    expect(acceptsGzip('*')).toBe(true);
+    expect(acceptsGzip('identity')).toBe(false);
+    expect(acceptsGzip('gzip;q=0')).toBe(false);
+    expect(acceptsGzip('gzip;q=0, *')).toBe(false);
+    expect(acceptsGzip('*;q=0')).toBe(false);
+    expect(acceptsGzip('br, deflate')).toBe(false);
   });
 });
 

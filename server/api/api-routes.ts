@@ -4,6 +4,7 @@
  * leaves and tagged with the ledger position it was folded at. An answer at a position never
  * changes, so it is made once per position and kept, and a client holding it gets a 304.
  */
+import { gzipSync } from 'node:zlib';
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
@@ -27,8 +28,11 @@ export interface ApiOptions {
   onInvalid?: 'throw' | 'log';
 }
 
-/** An answer made: its bytes (or the sentence for a 404) at the position it was folded at. */
-type Made = { position: number; body: Uint8Array<ArrayBuffer> } | { position: number; missing: string };
+/**
+ * An answer made: its bytes (or the sentence for a 404) at the position it was folded at, and
+ * the same bytes gzipped once the first client accepting gzip asks.
+ */
+type Made = { position: number; body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> } | { position: number; missing: string };
 
 // Answers kept: the resources asked for lately, each at the position it was last made for, up
 // to this many bytes in all (a 64-team tournament's answer is some tens of KB).
@@ -47,10 +51,22 @@ export function apiRoutes(options: ApiOptions) {
   const document = servedDocument();
   // Encoded once, as the resources' answers are: the document is some tens of KB.
   const documentBytes = new TextEncoder().encode(document.text);
-  const etag = (position: number) => `"${position}-${document.tag}"`;
+  const documentGzip = new Uint8Array(gzipSync(documentBytes));
+  // The gzipped bytes are another representation, so they have an ETag of their own; either one
+  // held by a client spares it the answer.
+  const etag = (position: number, gzip = false) => `"${position}-${document.tag}${gzip ? '-gzip' : ''}"`;
+  const held = (c: Context, position: number) => matches(c.req.header('if-none-match'), etag(position)) || matches(c.req.header('if-none-match'), etag(position, true));
   const kept = new Map<string, Made>();
   let keptBytes = 0;
-  const size = (answer: Made) => ('body' in answer ? answer.body.byteLength : answer.missing.length) + 64;
+  const size = (answer: Made) => ('body' in answer ? answer.body.byteLength + (answer.gzip?.byteLength ?? 0) : answer.missing.length) + 64;
+  /** The answer's gzipped bytes, made on first asking and kept (and counted) beside it. */
+  const gzipped = (answer: Extract<Made, { body: unknown }>, key: string) => {
+    if (!answer.gzip) {
+      answer.gzip = new Uint8Array(gzipSync(answer.body));
+      if (kept.get(key) === answer) keptBytes += answer.gzip.byteLength;
+    }
+    return answer.gzip;
+  };
   const app = new Hono();
   // Every answer's headers as one plain set, so none is built header by header: the site's own,
   // then the API's openness, then the answer's.
@@ -70,9 +86,12 @@ export function apiRoutes(options: ApiOptions) {
   );
 
   app.get('/openapi.json', (c) => {
-    const tag = `"${document.tag}"`;
-    if (matches(c.req.header('if-none-match'), tag)) return send(null, 304, { etag: tag });
-    return send(documentBytes, 200, { 'content-type': 'application/json; charset=utf-8', etag: tag, 'cache-control': 'no-cache' });
+    const gzip = acceptsGzip(c.req.header('accept-encoding'));
+    const [plain, zipped] = [`"${document.tag}"`, `"${document.tag}-gzip"`];
+    const tag = gzip ? zipped : plain;
+    if (matches(c.req.header('if-none-match'), plain) || matches(c.req.header('if-none-match'), zipped)) return send(null, 304, { etag: tag, vary: 'Accept-Encoding' });
+    const headers = { 'content-type': 'application/json; charset=utf-8', etag: tag, 'cache-control': 'no-cache', vary: 'Accept-Encoding' };
+    return gzip ? send(documentGzip, 200, { ...headers, 'content-encoding': 'gzip' }) : send(documentBytes, 200, headers);
   });
 
   /** Checks an answer against its schema, as the document promises it. */
@@ -116,7 +135,7 @@ export function apiRoutes(options: ApiOptions) {
         if (asked.position === undefined) answer = made(resource, resource.answer(ledger.models, params), position);
         else {
           // Held already: an answer at a past position is the same answer for ever.
-          if (matches(c.req.header('if-none-match'), etag(position))) return send(null, 304, { etag: etag(position) });
+          if (held(c, position)) return send(null, 304, { etag: etag(position, acceptsGzip(c.req.header('accept-encoding'))), vary: 'Accept-Encoding' });
           const folded = await past(clientAddress(c), resource.id, params, position);
           if ('busy' in folded) return refuse(folded.busy, 429, { 'retry-after': '2' });
           answer = made(resource, folded.answer, position);
@@ -124,12 +143,16 @@ export function apiRoutes(options: ApiOptions) {
         keep(key, answer);
       }
       if ('missing' in answer) return refuse(asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}`, 404);
+      // Gzipped for a client that takes it (a browser, most HTTP libraries): a tenth of the bytes on the venue's Wi-Fi.
+      const gzip = acceptsGzip(c.req.header('accept-encoding'));
       const headers = {
-        etag: etag(position),
+        etag: etag(position, gzip),
         // The answer now may change with the next entry: ask each time, with the ETag. A past one never does.
         'cache-control': asked.position === undefined ? 'no-cache' : 'public, max-age=86400',
+        vary: 'Accept-Encoding',
       };
-      if (matches(c.req.header('if-none-match'), headers.etag)) return send(null, 304, headers);
+      if (held(c, position)) return send(null, 304, headers);
+      if (gzip) return send(gzipped(answer, key), 200, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' });
       return send(answer.body, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
     });
   }
@@ -152,6 +175,19 @@ function askedPosition(c: Context, head: number): { position?: number } | { erro
   const text = values[0]!;
   if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `asOf must be a ledger position, a whole number from 0 to ${head}, not '${text}'` };
   return { position: Number(text) };
+}
+
+/** Whether an Accept-Encoding header takes gzip: named (or `*`, when gzip is not named) with no `q=0`. */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  const codings = new Map<string, number>();
+  for (const part of header.split(',')) {
+    const [name, ...params] = part.split(';').map((p) => p.trim().toLowerCase());
+    const q = params.find((p) => p.startsWith('q='));
+    if (name) codings.set(name, q === undefined ? 1 : Number(q.slice(2)));
+  }
+  const weight = codings.get('gzip') ?? codings.get('x-gzip') ?? codings.get('*') ?? 0;
+  return weight > 0;
 }
 
 /** Whether an If-None-Match header names this ETag (or any, `*`); weak and strong compare alike. */
