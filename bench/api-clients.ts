@@ -9,7 +9,10 @@
  * and be counted as the server's time. Reads the game ids from standard input; prints
  * `{"times":[ms…],"failed":N}` when done.
  *
- *   node bin/run-ts.js bench/api-clients.ts PORT RATE SECONDS [gzip|identity|healthz] < game-ids.json
+ *   node bin/run-ts.js bench/api-clients.ts PORT RATE SECONDS MODE SETTLE < game-ids.json
+ *
+ * MODE is gzip, identity or healthz; SETTLE, the seconds of the same load sent first and not
+ * counted.
  */
 import { Agent, request } from 'node:http';
 import { text } from 'node:stream/consumers';
@@ -70,9 +73,9 @@ async function openLoop(seconds: number): Promise<Float64Array> {
   return times;
 }
 
-// Then the same load for a few seconds, not counted: the server settles (its start folded the
-// whole ledger, whose garbage it is still collecting) and these clients' code is compiled.
-await openLoop(3);
+// Then the same load, not counted, while the server settles (a server just started has folded
+// the whole ledger and is still collecting what that left) and these clients' code is compiled.
+await openLoop(Number(process.argv[6] ?? 3));
 const times = [...(await openLoop(seconds))];
 const failed = times.filter((ms) => ms < 0).length;
 agent.destroy();
