@@ -132,15 +132,22 @@ export function scoreNextHand(
   }
 }
 
-/** Reads the record's fields outside its hands; throws RecordError. */
-export function readHeader(json: unknown): RecordHeader {
-  const parsed = recordHeaderSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = firstIssue(parsed.error.issues);
-    // What is wrong with the rules is said by the rules' own checker, in the words a tournament's rules get.
-    throw new RecordError(issue.path[0] === 'rules' ? rulesProblem((json as { rules?: unknown }).rules) : issue.message);
+/**
+ * Reads the record's fields outside its hands; throws RecordError. A header the ledger's
+ * projection built from events checked when they were appended (`shapeChecked`) is not checked
+ * against the schema again; its rules are still resolved.
+ */
+export function readHeader(json: unknown, options: ShapeOptions = {}): RecordHeader {
+  let record = json as RecordHeaderJson;
+  if (!options.shapeChecked) {
+    const parsed = recordHeaderSchema.safeParse(json);
+    if (!parsed.success) {
+      const issue = firstIssue(parsed.error.issues);
+      // What is wrong with the rules is said by the rules' own checker, in the words a tournament's rules get.
+      throw new RecordError(issue.path[0] === 'rules' ? rulesProblem((json as { rules?: unknown }).rules) : issue.message);
+    }
+    record = parsed.data as RecordHeaderJson;
   }
-  const record = parsed.data as RecordHeaderJson;
   let rules: Rules;
   try {
     rules = resolveRules(record.rules);

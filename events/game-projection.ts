@@ -314,7 +314,7 @@ export function gameRecord(game: GameModel): Record<string, unknown> {
  */
 function rescore(game: GameModel): boolean {
   return scoring(game, () => {
-    const header = readHeader(gameRecord(game));
+    const header = readHeader(gameRecord(game), { shapeChecked: true });
     let state = startRecordGame(header);
     const rows: HandRow[] = [];
     header.hands.forEach((raw, i) => {

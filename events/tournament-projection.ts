@@ -492,22 +492,24 @@ function matchDecision(
   teams: readonly [string, string],
   clockPer: 'match' | 'game' = 'match',
 ): { winner: string; score: string } | null {
-  const wins = new Map<string, number>(teams.map((t) => [t, 0]));
+  // Games won by teams[0] and teams[1]: settling a bracket asks this of every match.
+  const wins = [0, 0];
   let timeWinner: string | null = null;
   for (const id of gameIds) {
     const game = games[id];
     if (!game || !teams.includes(game.teams.NS) || !teams.includes(game.teams.EW)) continue;
     const winner = gameWinner(state, game);
-    if (!winner || !wins.has(winner)) continue;
-    wins.set(winner, wins.get(winner)! + 1);
+    const side = winner === null ? -1 : teams.indexOf(winner);
+    if (side < 0) continue;
+    wins[side]!++;
     if (clockPer === 'match' && game.reason === 'time' && game.winner && game.teams[game.winner] === winner) timeWinner = winner;
   }
   const needed = state.format.gamesToWin;
-  const reached = teams.find((t) => wins.get(t)! >= needed);
+  const reached = wins[0]! >= needed ? teams[0] : wins[1]! >= needed ? teams[1] : null;
   const winner = reached ?? timeWinner;
   if (!winner) return null;
-  const loser = teams.find((t) => t !== winner)!;
-  return { winner, score: `${wins.get(winner)}–${wins.get(loser)}` };
+  const side = teams.indexOf(winner);
+  return { winner, score: `${wins[side]}–${wins[1 - side]}` };
 }
 
 /**
