@@ -52,10 +52,7 @@ export function apiRoutes(options: ApiOptions) {
   // Encoded once, as the resources' answers are: the document is some tens of KB.
   const documentBytes = new TextEncoder().encode(document.text);
   const documentGzip = new Uint8Array(gzipSync(documentBytes));
-  // The gzipped bytes are another representation, so they have an ETag of their own; either one
-  // held by a client spares it the answer.
-  const etag = (position: number, gzip = false) => `"${position}-${document.tag}${gzip ? '-gzip' : ''}"`;
-  const held = (c: Context, position: number) => matches(c.req.header('if-none-match'), etag(position)) || matches(c.req.header('if-none-match'), etag(position, true));
+  const etag = (position: number) => (gzip: boolean) => `"${position}-${document.tag}${gzip ? '-gzip' : ''}"`;
   const kept = new Map<string, Made>();
   let keptBytes = 0;
   const size = (answer: Made) => ('body' in answer ? answer.body.byteLength + (answer.gzip?.byteLength ?? 0) : answer.missing.length) + 64;
@@ -79,20 +76,32 @@ export function apiRoutes(options: ApiOptions) {
   const send = (body: BodyInit | null, status: number, headers: Record<string, string>) => new Response(body, { status, headers: { ...base, ...headers } });
   const refuse = (error: string, status: number, headers: Record<string, string> = {}) =>
     send(JSON.stringify({ error }), status, { 'content-type': 'application/json', ...headers });
+  /**
+   * How an answer is sent to this client: gzipped when it takes gzip (a browser, most HTTP
+   * libraries: a tenth of the bytes on the venue's Wi-Fi). The gzipped bytes are another
+   * representation with an ETag of their own; either one held by the client spares it the answer.
+   */
+  const coding = (c: Context, tagOf: (gzip: boolean) => string, own: Record<string, string>) => {
+    const gzip = acceptsGzip(c.req.header('accept-encoding'));
+    const asked = c.req.header('if-none-match');
+    return { gzip, held: matches(asked, tagOf(false)) || matches(asked, tagOf(true)), headers: { ...own, etag: tagOf(gzip), vary: 'Accept-Encoding' } };
+  };
+  /** JSON bytes as this client takes them, or a 304 when it holds them already. */
+  const sendJson = (c: Context, tagOf: (gzip: boolean) => string, own: Record<string, string>, plain: Uint8Array<ArrayBuffer>, gzipped: () => Uint8Array<ArrayBuffer>) => {
+    const { gzip, held, headers } = coding(c, tagOf, own);
+    if (held) return send(null, 304, headers);
+    const json = { ...headers, 'content-type': 'application/json; charset=utf-8' };
+    return gzip ? send(gzipped(), 200, { ...json, 'content-encoding': 'gzip' }) : send(plain, 200, json);
+  };
 
   // A page on another site that sends If-None-Match asks first.
   app.options('*', () =>
     send(null, 204, { 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'If-None-Match', 'access-control-max-age': '86400' }),
   );
 
-  app.get('/openapi.json', (c) => {
-    const gzip = acceptsGzip(c.req.header('accept-encoding'));
-    const [plain, zipped] = [`"${document.tag}"`, `"${document.tag}-gzip"`];
-    const tag = gzip ? zipped : plain;
-    if (matches(c.req.header('if-none-match'), plain) || matches(c.req.header('if-none-match'), zipped)) return send(null, 304, { etag: tag, vary: 'Accept-Encoding' });
-    const headers = { 'content-type': 'application/json; charset=utf-8', etag: tag, 'cache-control': 'no-cache', vary: 'Accept-Encoding' };
-    return gzip ? send(documentGzip, 200, { ...headers, 'content-encoding': 'gzip' }) : send(documentBytes, 200, headers);
-  });
+  app.get('/openapi.json', (c) =>
+    sendJson(c, (gzip) => `"${document.tag}${gzip ? '-gzip' : ''}"`, { 'cache-control': 'no-cache' }, documentBytes, () => documentGzip),
+  );
 
   /** Checks an answer against its schema, as the document promises it. */
   const checked = (resource: ApiResource, body: unknown): Uint8Array<ArrayBuffer> => {
@@ -129,13 +138,16 @@ export function apiRoutes(options: ApiOptions) {
       const asked = askedPosition(c, ledger.models.position);
       if ('error' in asked) return refuse(asked.error, 400);
       const position = asked.position ?? ledger.models.position;
+      // The answer now may change with the next entry: ask each time, with the ETag. A past one never does.
+      const own = { 'cache-control': asked.position === undefined ? 'no-cache' : 'public, max-age=86400' };
       const key = `${resource.id}\u0000${Object.values(params).join('\u0000')}${asked.position === undefined ? '' : `@${position}`}`;
       let answer = kept.get(key);
       if (answer?.position !== position) {
         if (asked.position === undefined) answer = made(resource, resource.answer(ledger.models, params), position);
         else {
           // Held already: an answer at a past position is the same answer for ever.
-          if (held(c, position)) return send(null, 304, { etag: etag(position, acceptsGzip(c.req.header('accept-encoding'))), vary: 'Accept-Encoding' });
+          const { held, headers } = coding(c, etag(position), own);
+          if (held) return send(null, 304, headers);
           const folded = await past(clientAddress(c), resource.id, params, position);
           if ('busy' in folded) return refuse(folded.busy, 429, { 'retry-after': '2' });
           answer = made(resource, folded.answer, position);
@@ -143,17 +155,8 @@ export function apiRoutes(options: ApiOptions) {
         keep(key, answer);
       }
       if ('missing' in answer) return refuse(asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}`, 404);
-      // Gzipped for a client that takes it (a browser, most HTTP libraries): a tenth of the bytes on the venue's Wi-Fi.
-      const gzip = acceptsGzip(c.req.header('accept-encoding'));
-      const headers = {
-        etag: etag(position, gzip),
-        // The answer now may change with the next entry: ask each time, with the ETag. A past one never does.
-        'cache-control': asked.position === undefined ? 'no-cache' : 'public, max-age=86400',
-        vary: 'Accept-Encoding',
-      };
-      if (held(c, position)) return send(null, 304, headers);
-      if (gzip) return send(gzipped(answer, key), 200, { ...headers, 'content-type': 'application/json; charset=utf-8', 'content-encoding': 'gzip' });
-      return send(answer.body, 200, { ...headers, 'content-type': 'application/json; charset=utf-8' });
+      const found = answer;
+      return sendJson(c, etag(position), own, found.body, () => gzipped(found, key));
     });
   }
 
