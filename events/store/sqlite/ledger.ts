@@ -93,6 +93,9 @@ CREATE TABLE IF NOT EXISTS read_models (
 
 const SYNC_PAGE = 1000;
 
+/** What a row that cannot be read says of it. */
+const OUTSIDE = '; the ledger was changed outside the app (`spades verify` checks the whole chain)';
+
 /** Opens the ledger file and brings the read models up to its head. */
 export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   const database = openDatabase(options);
@@ -160,7 +163,7 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
       try {
         events = store.readAll({ after: models.position, limit: SYNC_PAGE });
       } catch (error) {
-        unreadable = `${(error as Error).message}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`;
+        unreadable = `${(error as Error).message}${OUTSIDE}`;
         throw new LedgerReadError(unreadable);
       }
       foldPage(events);
@@ -284,8 +287,6 @@ const PAGE_SQL = `
 SELECT json_group_array(json_array(position, type, schema_version, json(payload), stream, version)), max(position)
 FROM (SELECT position, type, schema_version, payload, stream, version FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)`;
 
-const OUTSIDE = '; the ledger was changed outside the app (`spades verify` checks the whole chain)';
-
 type PageRow = [position: number, type: string, schemaVersion: number, payload: unknown, stream: string, version: number];
 
 /**
@@ -312,18 +313,16 @@ export function catchUp(store: EventStore, models: ReadModels, onProgress?: (don
   if (!sqlite.memory && total - models.position >= reading.readAheadFrom) {
     // A long fold: the reader starts `headStart` events on, and this thread folds up to there meanwhile.
     const from = sqlite.prepare('SELECT position FROM events WHERE position > ? ORDER BY position LIMIT 1 OFFSET ?').pluck().get(models.position, reading.headStart - 1) as number | undefined;
-    if (from !== undefined) {
-      const ahead = readPagesAhead(sqlite.name, PAGE_SQL, from, total, reading.page);
+    const ahead = from === undefined ? null : readPagesAhead(sqlite.name, PAGE_SQL, from, total, reading.page);
+    if (ahead && from !== undefined) {
       try {
-        while (ahead && models.position < from && fold(models, from, reading.page) > 0) onProgress?.(models.position, total);
-        if (ahead && models.position === from) {
-          for (let page = ahead.next(); page !== null && page.last !== null; page = ahead.next()) {
-            fold.text(models, page.text);
-            onProgress?.(models.position, total);
-          }
+        while (models.position < from && fold(models, from, reading.page) > 0) onProgress?.(models.position, total);
+        for (let page = models.position === from ? ahead.next() : null; page !== null && page.last !== null; page = ahead.next()) {
+          fold.text(models, page.text);
+          onProgress?.(models.position, total);
         }
       } finally {
-        ahead?.close();
+        ahead.close();
       }
     }
   }
@@ -379,7 +378,7 @@ export function pageFolder(store: EventStore): PageFolder {
       [text] = page.get(models.position, upTo, limit) as [string, number | null];
     } catch {
       // SQLite refuses a page whose payload is not JSON.
-      throw new LedgerReadError(`${unreadableRow(sqlite, models.position)}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`);
+      throw new LedgerReadError(`${unreadableRow(sqlite, models.position)}${OUTSIDE}`);
     }
     return foldText(models, text);
   };
@@ -391,7 +390,7 @@ function readPage(sqlite: LedgerDatabase['sqlite'], text: string, after: number)
   try {
     rows = JSON.parse(text) as PageRow[];
   } catch {
-    throw new LedgerReadError(`${unreadableRow(sqlite, after)}; the ledger was changed outside the app (\`spades verify\` checks the whole chain)`);
+    throw new LedgerReadError(`${unreadableRow(sqlite, after)}${OUTSIDE}`);
   }
   // SQLite concatenates in the order the subquery gives, which is position order; should a
   // build ever do otherwise, the page is put back in order rather than folded out of it.
