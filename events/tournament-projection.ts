@@ -393,8 +393,9 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
   if ((state.decided[game.gameId] ?? null) !== winner) {
     state.decided[game.gameId] = winner;
     if (!matchSettled(state, games, game.matchId)) {
-      settle(state, games, position);
-      refresh(state, games);
+      const before = state.bracket;
+      settle(state, games, position, game.matchId);
+      if (!refreshDecided(state, games, game, known, before)) refresh(state, games);
       return;
     }
   }
@@ -519,10 +520,13 @@ function matchDecision(
  * played on. Results of matches whose teams changed are kept, never erased: the bracket shows
  * them under review until the match is replayed between the right teams.
  */
-function settle(state: TournamentState, games: Readonly<Record<string, GameModel>>, position: number): void {
+function settle(state: TournamentState, games: Readonly<Record<string, GameModel>>, position: number, from: string | null = null): void {
   if (!state.bracket) return;
   let views = viewsOf(state.bracket);
-  for (let i = 0; i < views.length; i++) {
+  // When only the games of match `from` changed, the matches before it in bracket order still
+  // fit: each is fed only by matches before it, and none of their games moved.
+  const first = from === null ? 0 : Math.max(0, views.findIndex((view) => view.id === from));
+  for (let i = first; i < views.length; i++) {
     const view = views[i]!;
     const [a, b] = view.teams;
     if (a === null || b === null || view.status === 'bye' || view.status === 'not-needed' || view.status === 'forfeit') continue;
@@ -644,15 +648,9 @@ export function refresh(state: TournamentState, games: Readonly<Record<string, G
 
 function refreshStandings(state: TournamentState, games: Readonly<Record<string, GameModel>>): void {
   const model = state.model;
-  const rows = new Map<string, TeamRow>(model.teams.map((t) => [t.teamId, t]));
-  for (const row of rows.values()) {
-    Object.assign(row, { wins: 0, losses: 0, gamesWon: 0, gamesLost: 0, points: 0, bags: 0, sets: 0 });
-    row.status = state.withdrawn.includes(row.teamId) ? 'withdrawn' : model.status === 'registration' ? 'registered' : 'alive';
-  }
-  for (const d of state.disqualified) {
-    const row = rows.get(d.teamId);
-    if (row) row.status = 'disqualified';
-  }
+  const rows = rowsOf(model);
+  for (const row of rows.values()) Object.assign(row, { wins: 0, losses: 0, gamesWon: 0, gamesLost: 0, points: 0, bags: 0, sets: 0 });
+  baseStatuses(state, rows);
   if (state.progressive) {
     refreshProgressive(state, state.progressive, rows, games);
     return;
@@ -662,11 +660,8 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
     return;
   }
   const views = viewsOf(state.bracket);
-  const lossesToOut = state.format.elimination === 'double' ? 2 : null;
-  model.matches = views.map((view): MatchModel => {
-    const info = state.matchInfo[view.id];
-    const teams = view.teams;
-    for (const gameId of info?.games ?? []) {
+  for (const view of views) {
+    for (const gameId of state.matchInfo[view.id]?.games ?? []) {
       const game = games[gameId];
       if (!game) continue;
       const tally = tallyOf(state, game);
@@ -682,47 +677,83 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
         row.gamesLost += tally[at + 4]!;
       });
     }
-    const gamesWon = gamesWonIn(state, info?.games ?? [], teams, games);
-    const bothKnown = teams[0] !== null && teams[1] !== null;
-    const status: MatchModel['status'] =
-      view.status === 'played'
-        ? 'done'
-        : view.status === 'bye'
-          ? 'bye'
-          : view.status === 'forfeit'
-            ? 'forfeit'
-            : view.status === 'ready' || (view.status === 'under-review' && bothKnown)
-              ? info?.started
-                ? 'live'
-                : 'ready'
-              : 'waiting';
+  }
+  model.matches = views.map((view) => matchModelOf(state, view, games));
+  placeRows(state, state.bracket, rows, views);
+}
+
+function rowsOf(model: TournamentModel): Map<string, TeamRow> {
+  return new Map<string, TeamRow>(model.teams.map((t) => [t.teamId, t]));
+}
+
+/** Each row's status before the bracket (or tables) speaks: withdrawn, registered or alive, and disqualified. */
+function baseStatuses(state: TournamentState, rows: ReadonlyMap<string, TeamRow>): void {
+  for (const row of rows.values()) {
+    row.status = state.withdrawn.includes(row.teamId) ? 'withdrawn' : state.model.status === 'registration' ? 'registered' : 'alive';
+  }
+  for (const d of state.disqualified) {
+    const row = rows.get(d.teamId);
+    if (row) row.status = 'disqualified';
+  }
+}
+
+/** One match of the bracket as the views show it: its teams, games, status, table and clock. */
+function matchModelOf(state: TournamentState, view: MatchView, games: Readonly<Record<string, GameModel>>): MatchModel {
+  const info = state.matchInfo[view.id];
+  const teams = view.teams;
+  const bothKnown = teams[0] !== null && teams[1] !== null;
+  const status: MatchModel['status'] =
+    view.status === 'played'
+      ? 'done'
+      : view.status === 'bye'
+        ? 'bye'
+        : view.status === 'forfeit'
+          ? 'forfeit'
+          : view.status === 'ready' || (view.status === 'under-review' && bothKnown)
+            ? info?.started
+              ? 'live'
+              : 'ready'
+            : 'waiting';
+  return {
+    matchId: view.id,
+    round: view.round,
+    side: view.side,
+    label: view.side === 'winners' || view.side === 'losers' ? `${LABELS[view.side]} ${view.round}` : LABELS[view.side]!,
+    teams,
+    games: [...(info?.games ?? [])],
+    gamesWon: gamesWonIn(state, info?.games ?? [], teams, games),
+    status,
+    winner: view.status === 'played' || view.status === 'forfeit' || view.status === 'bye' ? view.winner : null,
+    table: info?.table ?? null,
+    clock: info?.clock ?? null,
+    underReview: view.status === 'under-review',
+  };
+}
+
+/**
+ * Matches won and lost, who is out and who is still playing, and, once the bracket is
+ * finished, the placings, prizes and champion.
+ */
+function placeRows(state: TournamentState, bracket: BracketState, rows: ReadonlyMap<string, TeamRow>, views: readonly MatchView[]): void {
+  const model = state.model;
+  for (const row of rows.values()) {
+    row.wins = 0;
+    row.losses = 0;
+  }
+  for (const view of views) {
     if (view.winner && view.loser && (view.status === 'played' || view.status === 'forfeit')) {
       const w = rows.get(view.winner);
       const l = rows.get(view.loser);
       if (w) w.wins++;
       if (l) l.losses++;
     }
-    return {
-      matchId: view.id,
-      round: view.round,
-      side: view.side,
-      label: view.side === 'winners' || view.side === 'losers' ? `${LABELS[view.side]} ${view.round}` : LABELS[view.side]!,
-      teams,
-      games: [...(info?.games ?? [])],
-      gamesWon,
-      status,
-      winner: view.status === 'played' || view.status === 'forfeit' || view.status === 'bye' ? view.winner : null,
-      table: info?.table ?? null,
-      clock: info?.clock ?? null,
-      underReview: view.status === 'under-review',
-    };
-  });
-
+  }
   // A team is out once it loses a match with no way back (its loser goes nowhere), or, in double
   // elimination, at its second loss. A first loss that sends the team on to a losers' bracket or
   // a 3rd-place match leaves it playing: a pitt-boss first-round loser plays on for 3rd.
-  const bracketMatches = state.bracket.bracket.matches;
-  const byRound = state.bracket.bracket.byRound === true;
+  const lossesToOut = state.format.elimination === 'double' ? 2 : null;
+  const bracketMatches = bracket.bracket.matches;
+  const byRound = bracket.bracket.byRound === true;
   views.forEach((view, i) => {
     if (!view.loser) return;
     const row = rows.get(view.loser);
@@ -732,9 +763,9 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
     const lastLoss = match.loserTo === null && !(byRound && match.side === 'winners');
     if (row && row.status === 'alive' && (lastLoss || (lossesToOut !== null && row.losses >= lossesToOut))) row.status = 'out';
   });
-  if (isFinished(state.bracket, views)) {
+  if (isFinished(bracket, views)) {
     model.status = 'finished';
-    const placed: Placing[] = placings(state.bracket);
+    const placed: Placing[] = placings(bracket);
     model.placings = placed.flatMap((p) => p.teams.map((teamId) => ({ place: p.place, teamId })));
     state.prizes = prizesFor(state.format, placed);
     const champion = model.placings.find((p) => p.place === 1);
@@ -746,6 +777,37 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
     model.placings = [];
     state.prizes = [];
   }
+}
+
+/**
+ * After a game decided (or undecided) its match and the bracket was settled from `before`:
+ * the game's tally moves its two teams' rows, the matches whose views changed are derived
+ * again, and every row's record and status is counted again from the views, which is cheap;
+ * the other matches and their games stand as they were. False when the bracket's matches are
+ * not the ones the model lists, and only a whole refresh can place them.
+ */
+function refreshDecided(state: TournamentState, games: Readonly<Record<string, GameModel>>, game: GameModel, known: boolean, before: BracketState | null): boolean {
+  const bracket = state.bracket;
+  const model = state.model;
+  if (state.progressive || !bracket || !before) return false;
+  const was = viewsOf(before);
+  const views = viewsOf(bracket);
+  if (was.length !== views.length || model.matches.length !== views.length) return false;
+  for (let i = 0; i < views.length; i++) if (views[i]!.id !== was[i]!.id || model.matches[i]!.matchId !== views[i]!.id) return false;
+  if (!refreshGame(state, games, game, known)) return false;
+  for (let i = 0; i < views.length; i++) {
+    const view = views[i]!;
+    if (!sameView(view, was[i]!)) model.matches[i] = matchModelOf(state, view, games);
+  }
+  const rows = rowsOf(model);
+  baseStatuses(state, rows);
+  placeRows(state, bracket, rows, views);
+  model.prizes = state.prizes;
+  return true;
+}
+
+function sameView(a: MatchView, b: MatchView): boolean {
+  return a.status === b.status && a.winner === b.winner && a.loser === b.loser && a.teams[0] === b.teams[0] && a.teams[1] === b.teams[1];
 }
 
 function refreshProgressive(state: TournamentState, progressive: ProgressiveState, rows: Map<string, TeamRow>, games: Readonly<Record<string, GameModel>>): void {

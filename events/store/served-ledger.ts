@@ -131,6 +131,53 @@ export function snapshotBytes(state: string): Buffer {
   }
 }
 
+// The models' text as one buffer is built piece by piece: each game, and each tournament, is
+// written as its own JSON text. The engine makes a long text out of pieces and must copy them
+// into one string before it can be encoded; for some MB that copy into fresh memory cost more
+// than writing the text, and one character past Latin-1 anywhere (an en dash in a result)
+// doubled it. Small texts are copied in memory already at hand.
+let modelsBuffer = Buffer.alloc(0);
+
+/**
+ * The models' JSON text (exactly JSON.stringify's) as UTF-8 bytes. The bytes may live in a buffer
+ * the next call writes over: use them (hash them, hand them to the store) before encoding again.
+ */
+export function modelsBytes(models: ReadModels): Buffer {
+  if (modelsBuffer.length > KEPT_ENCODING_BYTES) modelsBuffer = Buffer.alloc(0);
+  let length = 0;
+  const put = (text: string) => {
+    // A UTF-16 unit becomes at most three bytes.
+    if (length + 3 * text.length > modelsBuffer.length) {
+      const grown = Buffer.allocUnsafeSlow(Math.max(2 * modelsBuffer.length, length + 3 * text.length, 1 << 20));
+      modelsBuffer.copy(grown, 0, 0, length);
+      modelsBuffer = grown;
+    }
+    length += modelsBuffer.write(text, length);
+  };
+  let first = true;
+  for (const [key, value] of Object.entries(models)) {
+    const whole = key === 'games' || key === 'tournaments' ? null : JSON.stringify(value);
+    if (whole === undefined) continue;
+    put(`${first ? '{' : ','}${JSON.stringify(key)}:`);
+    first = false;
+    if (whole !== null) {
+      put(whole);
+      continue;
+    }
+    let none = true;
+    for (const [id, entry] of Object.entries(value as Record<string, unknown>)) {
+      const text = JSON.stringify(entry);
+      if (text === undefined) continue;
+      put(`${none ? '{' : ','}${JSON.stringify(id)}:`);
+      put(text);
+      none = false;
+    }
+    put(none ? '{}' : '}');
+  }
+  put(first ? '{}' : '}');
+  return modelsBuffer.subarray(0, length);
+}
+
 /** The event as the projections read it. */
 export function projected(event: RecordedEvent): ProjectedEvent {
   return { position: event.position, type: event.type, payload: event.payload, at: String(event.meta.at), stream: event.stream, version: event.version };

@@ -23,7 +23,7 @@ import {
   appendOptionsOf,
   decisionAppends,
   foldEvents,
-  snapshotBytes,
+  modelsBytes,
   snapshotDigest as digestOf,
 } from '../served-ledger.ts';
 
@@ -481,7 +481,7 @@ function loadSnapshot(database: LedgerDatabase): { models: ReadModels | null; re
 /** Writes the models, the position and hash they stand at, and a digest of their bytes, in one statement. */
 export function writeSnapshot(database: LedgerDatabase, models: ReadModels): void {
   // Encoded once: the digest is of these bytes, and SQLite stores them as the text they are.
-  const state = snapshotBytes(JSON.stringify(models));
+  const state = modelsBytes(models);
   const hash = hashAt(database, models.position) ?? '';
   database.sqlite
     .prepare(
