@@ -73,6 +73,23 @@ describe('a fold that reads ahead on a second thread', () => {
     reader!.close();
   });
 
+  it('sends a page too large for its slot as a message, in its place among the others', () => {
+    // Slots of 575 bytes: pages of 30 rows are some 540 to 610 bytes, so some fit and some do not.
+    const read = (slotBytes?: number) => {
+      const reader = readPagesAhead(fixture.path, PAGE_SQL, 0, head, 30, slotBytes)!;
+      const texts: string[] = [];
+      for (let page = reader.next(); page !== null; page = reader.next()) texts.push(page.text);
+      reader.close();
+      return texts;
+    };
+    const small = read(575);
+    expect(small.some((text) => Buffer.byteLength(text) > 575)).toBe(true);
+    expect(small.some((text) => text !== '[]' && Buffer.byteLength(text) <= 575)).toBe(true);
+    expect(small).toEqual(read());
+    const positions = small.flatMap((text) => (JSON.parse(text) as [number, string][]).map(([position]) => position));
+    expect(positions).toEqual(Array.from({ length: head }, (_, i) => i + 1));
+  });
+
   it('stops when told, before the end, and gives nothing more', () => {
     const reader = readPagesAhead(fixture.path, PAGE_SQL, 0, head, 10)!;
     expect(reader.next()?.last).toBe(10);

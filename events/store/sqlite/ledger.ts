@@ -292,7 +292,7 @@ type PageRow = [position: number, type: string, schemaVersion: number, payload: 
 /**
  * How a long fold reads: pages of `page` events; from `readAheadFrom` events left, the pages
  * are read on a second thread while this one folds, and this thread folds the first
- * `headStart` events itself while that thread starts (it takes some tens of milliseconds).
+ * `headStart` events itself while that thread starts and reads well ahead of it.
  */
 export interface FoldReading {
   page: number;
@@ -300,7 +300,7 @@ export interface FoldReading {
   headStart: number;
 }
 
-export const FOLD_READING: FoldReading = { page: PAGE, readAheadFrom: 40_000, headStart: 20_000 };
+export const FOLD_READING: FoldReading = { page: PAGE, readAheadFrom: 60_000, headStart: 40_000 };
 
 /**
  * Folds every event after the models' position, page by page. Reads only the columns the
