@@ -22,12 +22,13 @@ const RANK_NAMES = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K',
 
 /** Index of a seat, N = 0 clockwise to W = 3. */
 export function seatIndex(seat: Seat): number {
-  return SEAT_INDEX[seat];
+  // Compared rather than looked up: the replay of every hand asks this for each card.
+  return seat === 'N' ? 0 : seat === 'E' ? 1 : seat === 'S' ? 2 : seat === 'W' ? 3 : SEAT_INDEX[seat];
 }
 
 /** The seat `steps` places clockwise from `seat` (1 = its left). */
 export function seatAfter(seat: Seat, steps = 1): Seat {
-  return SEATS[(SEAT_INDEX[seat] + steps) & 3]!;
+  return SEATS[(seatIndex(seat) + steps) & 3]!;
 }
 
 /** The partnership a seat belongs to. */

@@ -23,15 +23,22 @@ export interface Deck {
 }
 
 const cache = new Map<string, Deck>();
+// Rules are resolved once and read many times (every hand scored asks for its deck), so the
+// deck is also kept by the options object itself, which saves spelling out the key each time.
+const byOptions = new WeakMap<object, { removed: readonly string[]; jokers: boolean; promoted: readonly string[]; deck: Deck }>();
 
 /** The deck the options describe (memoised; decks are immutable). */
 export function deckFor(options: Pick<RuleOptions, 'removed' | 'jokers' | 'promoted'>): Deck {
+  const known = byOptions.get(options);
+  // Kept only while the options still say what they said: an object changed since is keyed again.
+  if (known && known.removed === options.removed && known.jokers === options.jokers && known.promoted === options.promoted) return known.deck;
   const key = `${options.removed.join(',')}|${options.jokers}|${options.promoted.join(',')}`;
   let deck = cache.get(key);
   if (!deck) {
     deck = buildDeck(options);
     cache.set(key, deck);
   }
+  byOptions.set(options, { removed: options.removed, jokers: options.jokers, promoted: options.promoted, deck });
   return deck;
 }
 

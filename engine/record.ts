@@ -199,7 +199,7 @@ export function readHand(rules: Rules, dealer: Seat, raw: unknown, options: Shap
   let illegalLeads: Violation[] = [];
   let firstSeven: Team | null = json.firstSeven ?? null;
   if (json.plays !== undefined) {
-    const plays = json.plays.map((trick, t) => trick.map((name) => readCard(deck, rules.name, name, `trick ${t + 1}`)));
+    const plays = json.plays.map((trick, t) => trick.map((name) => readCard(deck, rules.name, name, 'trick', t + 1)));
     const result = replayPlays(deck, dealer, plays, deal);
     if (tricks) {
       for (const seat of SEATS) {
@@ -224,10 +224,13 @@ export function readHand(rules: Rules, dealer: Seat, raw: unknown, options: Shap
   };
 }
 
-/** A card the schema has read as a card name, held to the preset's deck. */
-function readCard(deck: Deck, rulesName: string, name: string, where: string): Card {
+/**
+ * A card the schema has read as a card name, held to the preset's deck. Where it stands (`trick
+ * 3`, `deal: N`) is put into words only for a refusal: every card of every hand comes here.
+ */
+function readCard(deck: Deck, rulesName: string, name: string, where: 'trick' | 'deal', at: number | Seat): Card {
   const card = parseCard(name)!;
-  if (!inDeck(deck, card)) throw new RecordError(`${where}: ${cardName(card)} is not in the ${rulesName} deck`);
+  if (!inDeck(deck, card)) throw new RecordError(`${where === 'trick' ? `trick ${at}` : `deal: ${at}`}: ${cardName(card)} is not in the ${rulesName} deck`);
   return card;
 }
 
@@ -237,7 +240,7 @@ function readDeal(deck: Deck, rulesName: string, json: Record<Seat, string[]>): 
   const deal = {} as Record<Seat, Card[]>;
   for (const seat of SEATS) {
     deal[seat] = json[seat].map((name) => {
-      const card = readCard(deck, rulesName, name, `deal: ${seat}`);
+      const card = readCard(deck, rulesName, name, 'deal', seat);
       const held = dealtTo[card]!;
       if (held >= 0) {
         const holder = SEATS[held]!;
