@@ -277,17 +277,18 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
 // pages five times larger each took fresh memory, which cost more than the calls they saved.
 const PAGE = 1000;
 
-// One page of rows as one JSON document, [[position, "type", schema version, payload], …],
-// assembled by SQLite: a rebuild reads every row, and handing each row and each
-// column to JavaScript on its own costs more than reading and parsing them. SQLite's JSON
-// functions write every column as a JSON value (texts quoted and escaped, the payload parsed and
-// written again), so no stored text is ever spliced into the document: a row can only be read as
-// the data it holds.
+// One page of rows as one JSON document, column by column: [[position, …], ["type", …],
+// [schema version, …], [payload, …], ["stream", …], [version, …]], assembled by SQLite: a rebuild
+// reads every row, and handing each row and each column to JavaScript on its own costs more
+// than reading and parsing them, and six lists parse faster than a list of a thousand rows.
+// SQLite's JSON functions write every column as a JSON value (texts quoted and escaped, the
+// payload parsed and written again), so no stored text is ever spliced into the document: a row
+// can only be read as the data it holds.
 const PAGE_SQL = `
-SELECT json_group_array(json_array(position, type, schema_version, json(payload), stream, version)), max(position)
+SELECT json_array(json_group_array(position), json_group_array(type), json_group_array(schema_version), json_group_array(json(payload)), json_group_array(stream), json_group_array(version)), max(position)
 FROM (SELECT position, type, schema_version, payload, stream, version FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)`;
 
-type PageRow = [position: number, type: string, schemaVersion: number, payload: unknown, stream: string, version: number];
+type PageColumns = [positions: number[], types: string[], schemaVersions: number[], payloads: unknown[], streams: string[], versions: number[]];
 
 /**
  * How a long fold reads: pages of `page` events; from `readAheadFrom` events left, the pages
@@ -350,12 +351,14 @@ export function pageFolder(store: EventStore): PageFolder {
   // What each event changed is not asked for here: one record of it serves the whole fold.
   let unheard: Change = { games: [], tournaments: [] };
   const foldText = (models: ReadModels, text: string): number => {
-    const rows = readPage(sqlite, text, models.position);
-    for (let i = 0; i < rows.length; i++) {
-      const [position, type, schemaVersion, payload, stream, version] = rows[i]!;
+    const [positions, types, schemaVersions, payloads, streams, versions] = readPage(sqlite, text, models.position);
+    for (let i = 0; i < positions.length; i++) {
+      const position = positions[i]!;
+      const type = types[i]!;
+      const stream = streams[i]!;
       let event: StoredEvent;
       try {
-        event = new StoredEvent(position, type, domainEvents.upcast(type, schemaVersion, payload), metaOf);
+        event = new StoredEvent(position, type, domainEvents.upcast(type, schemaVersions[i]!, payloads[i]), metaOf);
       } catch (error) {
         const problem = error instanceof UnknownEventTypeError ? `its type ${JSON.stringify(type)} is not an event type` : (error as Error).message;
         throw new LedgerReadError(`event ${position}: ${problem}${OUTSIDE}`);
@@ -368,9 +371,9 @@ export function pageFolder(store: EventStore): PageFolder {
         throw new LedgerReadError(`event ${position} (${type}) cannot be folded: ${(error as Error).message}${OUTSIDE}`);
       }
       // Each stream's version as of the models' position: what the next decision on it expects.
-      models.streams[stream] = version;
+      models.streams[stream] = versions[i]!;
     }
-    return rows.length;
+    return positions.length;
   };
   const folder = (models: ReadModels, upTo: number, limit: number): number => {
     let text: string;
@@ -385,19 +388,23 @@ export function pageFolder(store: EventStore): PageFolder {
   return Object.assign(folder, { text: foldText });
 }
 
-function readPage(sqlite: LedgerDatabase['sqlite'], text: string, after: number): PageRow[] {
-  let rows: PageRow[];
+function readPage(sqlite: LedgerDatabase['sqlite'], text: string, after: number): PageColumns {
+  let columns: PageColumns;
   try {
-    rows = JSON.parse(text) as PageRow[];
+    columns = JSON.parse(text) as PageColumns;
   } catch {
     throw new LedgerReadError(`${unreadableRow(sqlite, after)}${OUTSIDE}`);
   }
   // SQLite concatenates in the order the subquery gives, which is position order; should a
   // build ever do otherwise, the page is put back in order rather than folded out of it.
-  for (let i = 1; i < rows.length; i++) {
-    if (rows[i]![0] < rows[i - 1]![0]) return rows.sort((a, b) => a[0] - b[0]);
+  const positions = columns[0];
+  for (let i = 1; i < positions.length; i++) {
+    if (positions[i]! < positions[i - 1]!) {
+      const order = positions.map((_, j) => j).sort((a, b) => positions[a]! - positions[b]!);
+      return columns.map((column) => order.map((j) => column[j])) as PageColumns;
+    }
   }
-  return rows;
+  return columns;
 }
 
 /** The first row of a page that cannot be read: its payload is not JSON, or its type is not a name. */
