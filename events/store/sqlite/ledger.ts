@@ -291,17 +291,15 @@ FROM (SELECT position, type, schema_version, payload, stream, version FROM event
 type PageColumns = [positions: number[], types: string[], schemaVersions: number[], payloads: unknown[], streams: string[], versions: number[]];
 
 /**
- * How a long fold reads: pages of `page` events; from `readAheadFrom` events left, the pages
- * are read on a second thread while this one folds, and this thread folds the first
- * `headStart` events itself while that thread starts and reads well ahead of it.
+ * How a long fold reads: pages of `page` events; from `readAheadFrom` events left, the pages are
+ * shared with a second thread that reads ahead while this one folds (pages-ahead.ts).
  */
 export interface FoldReading {
   page: number;
   readAheadFrom: number;
-  headStart: number;
 }
 
-export const FOLD_READING: FoldReading = { page: PAGE, readAheadFrom: 60_000, headStart: 40_000 };
+export const FOLD_READING: FoldReading = { page: PAGE, readAheadFrom: 40_000 };
 
 /**
  * Folds every event after the models' position, page by page. Reads only the columns the
@@ -312,22 +310,21 @@ export function catchUp(store: EventStore, models: ReadModels, onProgress?: (don
   const fold = pageFolder(store);
   const sqlite = store.database.sqlite;
   if (!sqlite.memory && total - models.position >= reading.readAheadFrom) {
-    // A long fold: the reader starts `headStart` events on, and this thread folds up to there meanwhile.
-    const from = sqlite.prepare('SELECT position FROM events WHERE position > ? ORDER BY position LIMIT 1 OFFSET ?').pluck().get(models.position, reading.headStart - 1) as number | undefined;
-    const ahead = from === undefined ? null : readPagesAhead(sqlite.name, PAGE_SQL, from, total, reading.page);
-    if (ahead && from !== undefined) {
-      try {
-        while (models.position < from && fold(models, from, reading.page) > 0) onProgress?.(models.position, total);
-        for (let page = models.position === from ? ahead.next() : null; page !== null && page.last !== null; page = ahead.next()) {
-          fold.text(models, page.text);
-          onProgress?.(models.position, total);
+    const ahead = readPagesAhead(sqlite.name, PAGE_SQL, models.position, total, reading.page);
+    try {
+      for (let page = ahead.next(); page !== null; page = ahead.next()) {
+        if ('text' in page) fold.text(models, page.text);
+        else {
+          // A page the reader had not read is read here, as a fold on one thread reads.
+          while (models.position < page.own.upTo && fold(models, page.own.upTo, reading.page) > 0) continue;
         }
-      } finally {
-        ahead.close();
+        onProgress?.(models.position, total);
       }
+    } finally {
+      ahead.close();
     }
   }
-  // What is left: all of a short fold, what was appended since it began, or what the reader could not read.
+  // What is left: all of a short fold, and what was appended since it began.
   while (fold(models, Number.MAX_SAFE_INTEGER, reading.page) > 0) onProgress?.(models.position, total);
 }
 

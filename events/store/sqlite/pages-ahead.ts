@@ -1,93 +1,95 @@
 /**
  * Pages of a ledger file read ahead on a second thread, so a long fold (a rebuild, a start with
- * no snapshot) reads the next page while this thread folds the last one. The fold stays
- * synchronous: this thread takes each page as it lands, and waits on a shared counter only when
- * the reader has not yet caught up. The reader keeps a few pages ahead at most, so memory stays
- * bounded however long the ledger is.
+ * no snapshot) reads the next pages while this thread folds the last one. The fold stays
+ * synchronous, and never stands idle for long: the range to fold is cut into pages of fixed
+ * position ranges, and each page is claimed once, by the reader or by this thread, through a
+ * shared counter. This thread takes each page in order: from the reader when it has read it;
+ * read here when no one has claimed it yet (while the reader starts, or when it has fallen
+ * behind); and read here too when the reader has held it a few milliseconds without handing it
+ * over (on two cores the reader shares the second with this thread's garbage collector, and
+ * with whatever else the machine runs). The reader keeps at most AHEAD pages ahead, so memory
+ * stays bounded however long the ledger is.
  *
  * A page's text is written as UTF-8 into a slot of memory both threads share, and read back here
  * as a string: passing each page as a message cost this thread some 0.2 ms a page to take in,
  * against a few µs to read a slot. A page too large for its slot goes as a message instead.
  *
  * Anything the reader cannot do (the file cannot be opened, a page cannot be read, the thread
- * does not answer) ends it, and the fold goes on reading on its own thread from where it stands;
- * that path names the row that cannot be read.
+ * does not answer) leaves the pages to this thread, which reads them as a fold on one thread
+ * does, and names a row that cannot be read.
  */
 import { createRequire } from 'node:module';
 import { MessageChannel, type MessagePort, Worker, receiveMessageOnPort } from 'node:worker_threads';
 
-/** A page as the reader sends it: the rows as one JSON text, and the last position in it (null: no rows). */
-export interface PageText {
-  text: string;
-  last: number | null;
-}
+/** A page: its rows as the reader read them, or the range of positions this thread is to read itself. */
+export type Page = { text: string } | { own: { after: number; upTo: number } };
 
 export interface PagesAhead {
-  /** The next page, or null when the reader has stopped for any reason (read on from where the fold stands). */
-  next(): PageText | null;
+  /** The next page in position order; null once every page of the range has been given (or after close). */
+  next(): Page | null;
   /** Stops the reader and lets its thread go. */
   close(): void;
 }
 
-// Slots of the shared counters: pages sent, pages taken, and the stop asked for.
-const SENT = 0;
+// Slots of the shared counters: the next page not yet claimed, pages taken by the fold, and the stop asked for.
+const CLAIMED = 0;
 const TAKEN = 1;
 const STOP = 2;
 
-/**
- * Pages the reader may be ahead of the fold. On two cores the reader shares the second with this
- * thread's garbage collector and falls behind for stretches, so it keeps a deep lead while it can.
- */
+/** Pages the reader may be ahead of the fold. It falls behind for stretches on two cores, so it keeps a deep lead while it can. */
 const AHEAD = 64;
 
 /** Bytes of one page's slot (10 MB in all): a page of 1,000 cards played is about 110 KB. */
 const SLOT_BYTES = 160 * 1024;
 
-/** How long the fold waits for one page before reading on by itself. A page takes milliseconds. */
-const PATIENCE_MS = 30_000;
+/** How long the fold waits for a page the reader holds before reading it itself. The reader takes about a millisecond a page. */
+const STEAL_MS = 3;
 
 // The reader, as CommonJS run from text: it needs only the SQLite driver, so it starts in
-// milliseconds with nothing to compile.
+// milliseconds with nothing to compile. A slot's `ready` is page + 1 once the slot holds that
+// page (its byte count in `bytes`, or -1 when it went as a message), or -(page + 1) when the
+// reader could not read it and has stopped.
 const READER = `
 const { workerData } = require('node:worker_threads');
-const { driver, file, sql, after: first, upTo, limit, port, counters, ring, heads, slotBytes } = workerData;
+const { driver, file, sql, after, upTo, size, pages, port, counters, readiness, byteCounts, ring, slotBytes } = workerData;
 const signals = new Int32Array(counters);
+const ready = new Int32Array(readiness);
+const bytes = new Int32Array(byteCounts);
 const slots = Buffer.from(ring);
-const slotHeads = new Float64Array(heads);
-let sent = 0;
-// Each page goes to slot (sent % ${AHEAD}): its byte count and last position in the slot's head,
-// or -1 bytes when it goes as a message (too large for the slot, or the reader's error).
-const send = (message) => {
-  const slot = sent % ${AHEAD};
-  let bytes = -1;
-  if (message.text !== undefined && Buffer.byteLength(message.text) <= slotBytes) bytes = slots.write(message.text, slot * slotBytes, slotBytes);
-  slotHeads[2 * slot] = bytes;
-  slotHeads[2 * slot + 1] = message.last ?? -1;
-  if (bytes < 0) port.postMessage(message);
-  sent++;
-  Atomics.add(signals, ${SENT}, 1);
-  Atomics.notify(signals, ${SENT});
-};
 let db = null;
 try {
   const Database = require(driver);
   db = new Database(file, { readonly: true, fileMustExist: true });
-  const page = db.prepare(sql).raw(true);
-  let after = first;
+  const read = db.prepare(sql).raw(true);
   for (;;) {
-    for (;;) {
-      if (Atomics.load(signals, ${STOP}) !== 0) throw null;
-      const taken = Atomics.load(signals, ${TAKEN});
-      if (sent - taken < ${AHEAD}) break;
+    if (Atomics.load(signals, ${STOP}) !== 0) break;
+    const page = Atomics.load(signals, ${CLAIMED});
+    if (page >= pages) break;
+    const taken = Atomics.load(signals, ${TAKEN});
+    if (page - taken >= ${AHEAD}) {
       Atomics.wait(signals, ${TAKEN}, taken, 1000);
+      continue;
     }
-    const [text, last] = page.get(after, upTo, limit);
-    send({ text, last });
-    if (last === null) break;
-    after = last;
+    if (Atomics.compareExchange(signals, ${CLAIMED}, page, page + 1) !== page) continue;
+    const slot = page % ${AHEAD};
+    const from = after + page * size;
+    let text;
+    try {
+      [text] = read.get(from, Math.min(from + size, upTo), size);
+    } catch {
+      Atomics.store(ready, slot, -(page + 1));
+      Atomics.notify(ready, slot);
+      break;
+    }
+    let written = -1;
+    if (Buffer.byteLength(text) <= slotBytes) written = slots.write(text, slot * slotBytes, slotBytes);
+    else port.postMessage({ page, text });
+    bytes[slot] = written;
+    Atomics.store(ready, slot, page + 1);
+    Atomics.notify(ready, slot);
   }
-} catch (error) {
-  if (error !== null) send({ error: String(error && error.message) });
+} catch {
+  // The file cannot be opened here: the fold reads every page itself.
 } finally {
   if (db) db.close();
   port.close();
@@ -109,35 +111,51 @@ function driverPath(): string | null {
 }
 
 /**
- * Starts reading pages of `sql` (taking after, upTo and limit, and answering [text, last]) from
- * the file at `file`, after position `after`, up to `upTo`; null when no reader can be started
- * (the fold then reads on its own thread).
+ * Cuts the positions after `after` up to `upTo` into pages of `size` positions, and starts a
+ * reader of them: `sql` takes a page's (after, upTo, limit) and answers [text, …]. Where no
+ * reader can be started, every page is the fold's own to read.
  */
-export function readPagesAhead(file: string, sql: string, after: number, upTo: number, limit: number, slotBytes = SLOT_BYTES): PagesAhead | null {
-  const driver = driverPath();
-  if (driver === null) return null;
+export function readPagesAhead(file: string, sql: string, after: number, upTo: number, size: number, slotBytes = SLOT_BYTES): PagesAhead {
+  const pages = Math.max(0, Math.ceil((upTo - after) / size));
   const counters = new SharedArrayBuffer(4 * 3);
+  const readiness = new SharedArrayBuffer(4 * AHEAD);
+  const byteCounts = new SharedArrayBuffer(4 * AHEAD);
   const signals = new Int32Array(counters);
-  const ring = new SharedArrayBuffer(AHEAD * slotBytes);
-  const heads = new SharedArrayBuffer(8 * 2 * AHEAD);
-  const slots = Buffer.from(ring);
-  const slotHeads = new Float64Array(heads);
+  const ready = new Int32Array(readiness);
+  const bytes = new Int32Array(byteCounts);
   const { port1, port2 } = new MessageChannel();
-  let worker: Worker | null;
-  try {
-    worker = new Worker(READER, {
-      eval: true,
-      workerData: { driver, file, sql, after, upTo, limit, port: port2, counters, ring, heads, slotBytes },
-      transferList: [port2],
-      resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
-    });
-  } catch {
-    port1.close();
-    return null;
+  let worker: Worker | null = null;
+  // A page's text from its slot or its message; null when it cannot be found (the fold then reads the page itself).
+  let textOf: (page: number, slot: number) => string | null = () => null;
+  const path = driverPath();
+  if (path !== null && pages > 1) {
+    const ring = new SharedArrayBuffer(AHEAD * slotBytes);
+    try {
+      worker = new Worker(READER, {
+        eval: true,
+        workerData: { driver: path, file, sql, after, upTo, size, pages, port: port2, counters, readiness, byteCounts, ring, slotBytes },
+        transferList: [port2],
+        resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+      });
+      // A reader that fails leaves its pages to the fold; its error is not this process's.
+      worker.on('error', () => {});
+      worker.unref();
+      const slots = Buffer.from(ring);
+      textOf = (page, slot) => {
+        const written = bytes[slot]!;
+        if (written >= 0) return slots.toString('utf8', slot * slotBytes, slot * slotBytes + written);
+        // Posted before its slot said so; a message for a page this thread read itself is passed over.
+        for (let received = receiveMessageOnPort(port1 as MessagePort); received; received = receiveMessageOnPort(port1 as MessagePort)) {
+          const message = received.message as { page: number; text: string };
+          if (message.page === page) return message.text;
+        }
+        return null;
+      };
+    } catch {
+      worker = null;
+    }
   }
-  // A reader that fails is read on from by the fold itself; its error is not this process's.
-  worker.on('error', () => {});
-  worker.unref();
+  let taken = 0;
   let done = false;
   const stop = () => {
     if (done) return;
@@ -148,50 +166,39 @@ export function readPagesAhead(file: string, sql: string, after: number, upTo: n
     void worker?.terminate();
     worker = null;
   };
-  let taken = 0;
-  // The page in slot (taken % AHEAD), once the reader has sent it; undefined while it has not.
-  const take = (): PageText | { error: string } | undefined => {
-    if (Atomics.load(signals, SENT) <= taken) return undefined;
-    const slot = taken % AHEAD;
-    const bytes = slotHeads[2 * slot]!;
-    let page: PageText | { error: string };
-    if (bytes >= 0) {
-      const last = slotHeads[2 * slot + 1]!;
-      page = { text: slots.toString('utf8', slot * slotBytes, slot * slotBytes + bytes), last: last < 0 ? null : last };
-    } else {
-      // Posted before it was counted, so it is on the port by now.
-      const received = receiveMessageOnPort(port1 as MessagePort);
-      if (!received) return undefined;
-      page = received.message as PageText | { error: string };
-    }
-    // The slot is free for the reader again once its text is a string here.
+  const take = (page: Page): Page => {
     taken++;
     Atomics.store(signals, TAKEN, taken);
     Atomics.notify(signals, TAKEN);
     return page;
   };
+  const own = (page: number): Page => take({ own: { after: after + page * size, upTo: Math.min(after + (page + 1) * size, upTo) } });
   return {
     next() {
       if (done) return null;
-      const until = Date.now() + PATIENCE_MS;
+      const page = taken;
+      if (page >= pages) {
+        stop();
+        return null;
+      }
+      const slot = page % AHEAD;
+      const since = Date.now();
       for (;;) {
-        const sent = Atomics.load(signals, SENT);
-        const page = take();
-        if (page !== undefined) {
-          if ('error' in page) {
-            stop();
-            return null;
-          }
-          if (page.last === null) stop();
-          return page;
+        const state = Atomics.load(ready, slot);
+        if (state === page + 1) {
+          const text = textOf(page, slot);
+          return text === null ? own(page) : take({ text });
         }
-        const left = until - Date.now();
-        // A message counted but not yet on the port is looked for again in a moment.
-        const wait = sent > taken ? Math.min(left, 1) : left;
-        if (left <= 0 || (Atomics.wait(signals, SENT, sent, wait) === 'timed-out' && sent <= taken)) {
-          stop();
-          return null;
+        // The reader could not read this page and has stopped: the rest are read here.
+        if (state === -(page + 1)) return own(page);
+        const claimed = Atomics.load(signals, CLAIMED);
+        if (claimed <= page) {
+          if (Atomics.compareExchange(signals, CLAIMED, claimed, page + 1) === claimed) return own(page);
+          continue;
         }
+        // The reader holds this page: a moment for it to land, then it is read here instead.
+        if (worker === null || Date.now() - since >= STEAL_MS) return own(page);
+        Atomics.wait(ready, slot, state, STEAL_MS);
       }
     },
     close: stop,
