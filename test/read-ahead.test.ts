@@ -1,8 +1,8 @@
 /**
- * A long fold reads its pages on a second thread while this one folds (events/store/sqlite/
- * pages-ahead.ts). What it folds must be exactly what a fold reading on one thread gives, and a
- * row that cannot be read must stop it with the same sentence naming that row. Small pages and a
- * short head start make a few hundred events take the path a 200,000-event rebuild takes.
+ * A long fold shares its pages with a second thread that reads ahead while this one folds
+ * (events/store/sqlite/pages-ahead.ts). What it folds must be exactly what a fold reading on one
+ * thread gives, and a row that cannot be read must stop it with the same sentence naming that
+ * row. Small pages make a few hundred events take the path a 200,000-event rebuild takes.
  */
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

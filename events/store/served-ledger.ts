@@ -106,20 +106,20 @@ export function snapshotDigest(state: string | Uint8Array): string {
   return createHash('sha256').update(typeof state === 'string' ? snapshotBytes(state) : state).digest('hex');
 }
 
-// Snapshots are written every few thousand events and are some MB each. Their text is encoded
-// into one buffer kept for the purpose: the engine's encoder is fast, while a fresh buffer of
-// that size, and the hash's own encoding of a text holding any character past Latin-1 (a curly
-// quote in a team's name), each cost many times more. A snapshot too large to keep a buffer for
-// is encoded into one of its own.
+// A stored snapshot read back as text (some MB) is hashed from its UTF-8 bytes, encoded into one
+// buffer kept for the purpose: the engine's encoder is fast, while a fresh buffer of that size,
+// and the hash's own encoding of a text holding any character past Latin-1 (a curly quote in a
+// team's name), each cost many times more. A text too large to keep a buffer for is encoded into
+// one of its own. Snapshots written from the models are encoded by modelsBytes.
 const KEPT_ENCODING_BYTES = 64 * 2 ** 20;
 let encoded = new Uint8Array(0);
 const encoder = new TextEncoder();
 
 /**
  * A snapshot's text as UTF-8 bytes. The bytes may live in a buffer the next call writes over:
- * use them (hash them, hand them to the store) before encoding another.
+ * use them (hash them) before encoding another.
  */
-export function snapshotBytes(state: string): Buffer {
+function snapshotBytes(state: string): Buffer {
   // Mostly ASCII: room for the text plus a little; a text that does not fit is encoded again with room for the worst case.
   let room = Math.ceil(state.length * 1.1) + 1024;
   for (;;) {
