@@ -123,12 +123,24 @@ async function tabTo(page: Page, selector: string, most = 80): Promise<void> {
 
 const focusedIs = (page: Page, selector: string) => page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
 
-/** Waits until the entry panel asks for something other than `before`, and says what. */
+/**
+ * Waits until the entry panel asks for something other than `before`, and says what. A panel
+ * that has not moved within a minute fails the test saying where it stood and what had the focus.
+ */
 async function nextStep(page: Page, before: string): Promise<string> {
-  await page.waitForFunction((prev) => {
-    const next = document.querySelector('#entry-panel')?.getAttribute('data-next');
-    return next !== prev && next !== 'wait';
-  }, before);
+  try {
+    await page.waitForFunction(
+      (prev) => {
+        const next = document.querySelector('#entry-panel')?.getAttribute('data-next');
+        return next !== prev && next !== 'wait';
+      },
+      before,
+      { timeout: 60_000 },
+    );
+  } catch (error) {
+    const stood = await page.evaluate(() => ({ next: document.querySelector('#entry-panel')?.getAttribute('data-next'), focus: document.activeElement?.outerHTML.slice(0, 200) }));
+    throw new Error(`the entry panel stayed at ${stood.next ?? 'nothing'} after ${before} (focus on ${stood.focus ?? 'nothing'}): ${(error as Error).message}`);
+  }
   return (await page.getAttribute('#entry-panel', 'data-next'))!;
 }
 
