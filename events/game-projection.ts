@@ -356,6 +356,7 @@ function scoring(game: GameModel, step: () => void): boolean {
   }
   delete game.problem;
   settle(game);
+  keepForUndo(game);
   return true;
 }
 
@@ -393,13 +394,17 @@ function settle(game: GameModel): void {
   game.sets = { NS: state.teams.NS.sets, EW: state.teams.EW.sets };
   game.winner = state.winner;
   game.reason = state.reason;
-  // A finished game takes no undo (a judge changes it), so of what was recorded since its last
-  // deal only the last entry is kept, for the entry page to show, and the hand an undo would
-  // reopen is let go: they would otherwise be carried in every game of every snapshot.
-  if (game.winner) {
-    if (game.recent && game.recent.length > 1) game.recent = game.recent.slice(-1);
-    game.closedHand = null;
-  }
+}
+
+/**
+ * A finished game takes no undo (a judge changes it), so of what was recorded since its last
+ * deal only the last entry is kept, for the entry page to show, and the hand an undo would
+ * reopen is let go: they would otherwise be carried in every game of every snapshot.
+ */
+function keepForUndo(game: GameModel): void {
+  if (!game.winner) return;
+  if (game.recent && game.recent.length > 1) game.recent = game.recent.slice(-1);
+  game.closedHand = null;
 }
 
 /**
