@@ -95,8 +95,36 @@ const CHECKS: Record<keyof RuleOptions, Check> = {
   dealerCarriesAcrossGames: boolean,
 };
 
-/** Resolves a `rules` value into checked options; throws RulesError saying what is wrong. */
+// A game's rules value is resolved again for every hand it deals, bids and scores; a value
+// already resolved is answered from here while each of its fields is still the one it held.
+const resolved = new WeakMap<object, { fields: [string, unknown][]; rules: Rules }>();
+
+/**
+ * Resolves a `rules` value into checked options; throws RulesError saying what is wrong. The
+ * answer may be shared with other calls for the same value: read it, do not change it.
+ */
 export function resolveRules(value: unknown): Rules {
+  if (typeof value === 'object' && value !== null) {
+    const known = resolved.get(value);
+    if (known && sameFields(value as Record<string, unknown>, known.fields)) return known.rules;
+    const rules = resolveRulesValue(value);
+    resolved.set(value, { fields: Object.entries(value), rules });
+    return rules;
+  }
+  return resolveRulesValue(value);
+}
+
+function sameFields(value: Record<string, unknown>, fields: [string, unknown][]): boolean {
+  let count = 0;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const field = fields[count++];
+    if (field === undefined || field[0] !== key || field[1] !== value[key]) return false;
+  }
+  return count === fields.length;
+}
+
+function resolveRulesValue(value: unknown): Rules {
   if (typeof value === 'string') {
     if (!isPresetId(value)) throw new RulesError(`rules: unknown preset '${value}'; the presets are ${PRESET_IDS.join(', ')}`);
     return { preset: value, name: value, options: PRESETS[value] };

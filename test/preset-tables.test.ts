@@ -90,4 +90,19 @@ describe('resolveRules', () => {
       expect(() => resolveRules(value)).toThrow(new RulesError(message));
     });
   }
+  it('answers a value resolved before from what it holds now, not from what it held', () => {
+    const value: Record<string, unknown> = { preset: 'pitt-boss', target: 500 };
+    const first = resolveRules(value);
+    // The same value, unchanged, is not checked again: the same answer comes back.
+    expect(resolveRules(value)).toBe(first);
+    value.target = 350;
+    expect(resolveRules(value).options.target).toBe(350);
+    value.bagLimt = 5;
+    expect(() => resolveRules(value)).toThrow(new RulesError("rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"));
+    delete value.bagLimt;
+    delete value.target;
+    expect(resolveRules(value)).toEqual({ preset: 'pitt-boss', name: 'pitt-boss', options: PRESETS['pitt-boss'] });
+    // A copy with the same fields resolves to the same options.
+    expect(resolveRules({ preset: 'pitt-boss', target: 500 }).options).toEqual(first.options);
+  });
 });
