@@ -282,7 +282,10 @@ export function startBracket(bracket: Bracket): BracketState {
 
 /** Every match with its teams and status, derived from the results and withdrawals (bracket order). */
 export function matchViews(state: BracketState): MatchView[] {
+  // Every match is derived again whenever a result lands, so this stays a plain loop: views
+  // are looked up by id as they are made, and filled in place.
   const views = new Map<string, MatchView>();
+  const list: MatchView[] = [];
   const teamFrom = (slot: SlotSource): string | null => {
     switch (slot.kind) {
       case 'team':
@@ -305,6 +308,7 @@ export function matchViews(state: BracketState): MatchView[] {
     const teams: [string | null, string | null] = [teamFrom(match.slots[0]), teamFrom(match.slots[1])];
     const view: MatchView = { id: match.id, side: match.side, round: match.round, teams, status: 'waiting', winner: null, loser: null };
     views.set(match.id, view);
+    list.push(view);
     const result = state.results[match.id];
     const [a, b] = teams;
 
@@ -319,7 +323,7 @@ export function matchViews(state: BracketState): MatchView[] {
         continue;
       }
     }
-    const byeSlot = match.slots.findIndex((s) => s.kind === 'bye');
+    const byeSlot = match.slots[0].kind === 'bye' ? 0 : match.slots[1].kind === 'bye' ? 1 : -1;
     if (byeSlot >= 0) {
       view.status = 'bye';
       view.winner = teams[1 - byeSlot]!;
@@ -331,21 +335,26 @@ export function matchViews(state: BracketState): MatchView[] {
     }
     if (result) {
       const fits = (result.winner === a && result.loser === b) || (result.winner === b && result.loser === a);
-      if (fits) Object.assign(view, { status: 'played', winner: result.winner, loser: result.loser });
-      else view.status = 'under-review';
+      if (fits) {
+        view.status = 'played';
+        view.winner = result.winner;
+        view.loser = result.loser;
+      } else view.status = 'under-review';
       continue;
     }
-    const outA = state.withdrawn.includes(a);
-    const outB = state.withdrawn.includes(b);
+    const outA = state.withdrawn.length > 0 && state.withdrawn.includes(a);
+    const outB = state.withdrawn.length > 0 && state.withdrawn.includes(b);
     if (outA || outB) {
       // Two withdrawn teams: the better seed is carried on only to forfeit again at its next match.
       const aLoses = outA && (!outB || seedOf(a) > seedOf(b));
-      Object.assign(view, { status: 'forfeit', winner: aLoses ? b : a, loser: aLoses ? a : b });
+      view.status = 'forfeit';
+      view.winner = aLoses ? b : a;
+      view.loser = aLoses ? a : b;
       continue;
     }
     view.status = 'ready';
   }
-  return [...views.values()];
+  return list;
 }
 
 /** The matches that can be played now: both teams known, no result yet. */
