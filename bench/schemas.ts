@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { z } from 'zod';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { domainEvents } from '../events/domain-events.ts';
-import { exportLines, importLedger } from '../events/ledger-file.ts';
+import { exportLedger, importLedger } from '../events/ledger-file.ts';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { playTournament } from '../test/fixtures/audit-ledger.ts';
 import { type Benchmark, comparedTo, measureRate } from './harness.ts';
@@ -50,7 +50,7 @@ export const schemasBench: Benchmark = {
       const ledger = openLedger({ path: join(dir, 'played.db'), synchronous: 'NORMAL' });
       playTournament(ledger, { format: 'pitt-boss', teams: 8, renegeChance: 0.02, stopAt: 6000 });
       const events = ledger.store.readAll().map((e) => ({ type: e.type, payload: e.payload }));
-      const ndjson = [...exportLines(ledger.database)].join('');
+      const ndjson = [...exportLedger(ledger.database)].join('');
       ledger.close();
       const common = events.filter((e): e is { type: keyof typeof zodShapes; payload: unknown } => e.type in zodShapes);
 
