@@ -342,8 +342,8 @@ export function matchViews(state: BracketState): MatchView[] {
       } else view.status = 'under-review';
       continue;
     }
-    const outA = state.withdrawn.length > 0 && state.withdrawn.includes(a);
-    const outB = state.withdrawn.length > 0 && state.withdrawn.includes(b);
+    const outA = state.withdrawn.includes(a);
+    const outB = state.withdrawn.includes(b);
     if (outA || outB) {
       // Two withdrawn teams: the better seed is carried on only to forfeit again at its next match.
       const aLoses = outA && (!outB || seedOf(a) > seedOf(b));
