@@ -20,6 +20,14 @@ export const LITTLE_JOKER: Card = 53;
 const SEAT_INDEX: Record<Seat, number> = { N: 0, E: 1, S: 2, W: 3 };
 const RANK_NAMES = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
 
+/** The seats as people name them at a table and on every page: the one place they are named. */
+export const SEAT_NAMES: Readonly<Record<Seat, string>> = { N: 'North', E: 'East', S: 'South', W: 'West' };
+
+/** A seat letter as people name it ("North"); a string that is not a seat letter is given back as it is. */
+export function seatName(seat: string): string {
+  return isSeat(seat) ? SEAT_NAMES[seat] : seat;
+}
+
 /** Index of a seat, N = 0 clockwise to W = 3. */
 export function seatIndex(seat: Seat): number {
   // Compared rather than looked up: the replay of every hand asks this for each card.

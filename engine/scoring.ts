@@ -4,7 +4,7 @@
  */
 import { type Seat, type Team, TEAMS, otherTeam, seatsOf, teamOf } from './cards.ts';
 import { type Bids, isNil, teamBidOf } from './bid.ts';
-import type { RuleOptions } from './presets.ts';
+import type { BigBidOptions, RuleOptions } from './presets.ts';
 
 /** What a team carries from hand to hand. */
 export interface TeamState {
@@ -63,6 +63,23 @@ export function isSixFour(options: Pick<RuleOptions, 'sixFour'>, bids: Bids): bo
   return (ns === 6 && ew === 4) || (ns === 4 && ew === 6);
 }
 
+/** The "10 for 200" rule a team bid of `contract` falls under, or null: none in these rules, too low a bid, or a double nil. */
+export function bigBidOf(options: Pick<RuleOptions, 'bigBid'>, contract: number, doubleNil = false): BigBidOptions | null {
+  return options.bigBid !== null && !doubleNil && contract >= options.bigBid.from ? options.bigBid : null;
+}
+
+/** What a made team bid of `contract` scores before overtricks and a blind bid's doubling. */
+export function madeContractPoints(options: Pick<RuleOptions, 'bigBid'>, contract: number, doubleNil = false): number {
+  const big = bigBidOf(options, contract, doubleNil);
+  return big ? Math.max(big.madeFloor, 10 * contract) + big.madeBonus : 10 * contract;
+}
+
+/** What a set team bid of `contract` costs (a negative number); a blind bid set costs the same. */
+export function setContractPoints(options: Pick<RuleOptions, 'bigBid'>, contract: number): number {
+  const big = bigBidOf(options, contract);
+  return big && big.setPoints !== null ? -big.setPoints : -10 * contract;
+}
+
 /** Scores one hand from the teams' state before it; `hand` is assumed already checked (see game.ts). */
 export function scoreHand(options: RuleOptions, before: Readonly<Record<Team, TeamState>>, hand: HandToScore): HandScore {
   if (hand.tricks === null || isSixFour(options, hand.bids)) return scoreSixFour(before, hand.bids);
@@ -93,14 +110,11 @@ export function scoreHand(options: RuleOptions, before: Readonly<Record<Team, Te
     let overtricks = nilOvertricks;
     if (made) {
       overtricks += counted[team] - bid.contract;
-      const big = options.bigBid !== null && !bid.doubleNil && bid.contract >= options.bigBid.from ? options.bigBid : null;
-      const base = big ? Math.max(big.madeFloor, 10 * bid.contract) + big.madeBonus : 10 * bid.contract;
-      points = base + (options.overtrickPoints ? overtricks : 0);
+      points = madeContractPoints(options, bid.contract, bid.doubleNil) + (options.overtrickPoints ? overtricks : 0);
       if (bid.blind) points *= 2;
     } else {
-      const big = options.bigBid !== null && bid.contract >= options.bigBid.from ? options.bigBid : null;
       // A blind bid that fails is an ordinary set: the same loss the bid would cost if not blind.
-      points = big && big.setPoints !== null ? -big.setPoints : -10 * bid.contract;
+      points = setContractPoints(options, bid.contract);
       if (options.overtrickPoints) points += nilOvertricks;
     }
 

@@ -5,7 +5,7 @@
  * The record is scored first, so nothing is appended for a record the scorer refuses, and the
  * game folded from these events scores exactly as the record does.
  */
-import { type Seat, type Team, SEATS, cardName, parseCard, seatAfter } from '../engine/cards.ts';
+import { SEAT_NAMES as SEAT_WORDS, type Seat, type Team, SEATS, cardName, parseCard, seatAfter } from '../engine/cards.ts';
 import { biddingOrder, bidValue, parseBid } from '../engine/bid.ts';
 import { rulesForMatch } from '../engine/formats.ts';
 import { matchViews } from '../engine/bracket.ts';
@@ -254,7 +254,6 @@ function placeOf(models: ReadModels, record: unknown, header: RecordHeader, targ
   };
 }
 
-const SEAT_WORDS: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 
 /**
  * A progressive table's score sheet for a round (tournament-spades "One player keeps the table's

@@ -26,6 +26,7 @@ import { type Seat, type Team, SEATS, TEAMS, otherTeam, seatsOf, teamOf } from '
 import { type Bid, parseBid } from '../engine/bid.ts';
 import type { RuleOptions } from '../engine/presets.ts';
 import { resolveRules } from '../engine/rules.ts';
+import { bigBidOf, madeContractPoints } from '../engine/scoring.ts';
 import type { GameModel } from './read-models.ts';
 
 /** What a seat's hands add up to. */
@@ -194,9 +195,10 @@ function countHand(stats: GameStats, game: GameModel, i: number, options: RuleOp
     }
     const contract = contractOf(bids[a]) + contractOf(bids[b]);
     const doubleNil = isNilBid(bids[a]) && isNilBid(bids[b]);
-    if (bigBid(options, contract, doubleNil) && !outcome.set && tricks !== null) {
-      const big = options.bigBid!;
-      const worth = Math.max(big.madeFloor, 10 * big.from) + big.madeBonus;
+    const big = bigBidOf(options, contract, doubleNil);
+    if (big && !outcome.set && tricks !== null) {
+      // The rule's name, "10 for 200": what its lowest bid is worth made.
+      const worth = madeContractPoints(options, big.from);
       highlights.push({ kind: 'big-bid-made', team, contract, worth, hand: row.number, position: row.position });
     }
     if (contract >= BIG_SET_FROM && outcome.set) highlights.push({ kind: 'big-bid-set', team, contract, hand: row.number, position: row.position });
@@ -240,11 +242,6 @@ function contractOf(bid: Bid): number {
 
 function isNilBid(bid: Bid): boolean {
   return bid.kind === 'nil' || bid.kind === 'blind-nil';
-}
-
-/** Whether a contract falls under the rules' "10 for 200": only where the rules have one. */
-function bigBid(options: RuleOptions, contract: number, doubleNil: boolean): boolean {
-  return options.bigBid !== null && !doubleNil && contract >= options.bigBid.from;
 }
 
 /** Adds one line's counts into another (a team's or a seat's); the best hand is the better of the two. */

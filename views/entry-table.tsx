@@ -13,7 +13,7 @@
 import { tournamentLinks } from './tournament-home.tsx';
 import { pointsText } from './team-standing.ts';
 import { SeatList } from './progressive-panels.tsx';
-import type { Seat } from '../engine/cards.ts';
+import { SEAT_NAMES, type Seat } from '../engine/cards.ts';
 import type { BidValue } from '../events/domain-events.ts';
 import { CardFace, cardText, cardWords } from './card-face.tsx';
 import { Notice, PostForm } from './entry-forms.tsx';
@@ -21,7 +21,6 @@ import { type FirstDealerInfo, FirstDealerFields } from './seating-forms.tsx';
 
 export const ENTRY_PANEL_ID = 'entry-panel';
 
-export const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 const SEAT_ORDER: readonly Seat[] = ['N', 'E', 'S', 'W'];
 
 /** One card of the grid: its state for the seat to play, and what a phone needs to follow the trick without the server. */

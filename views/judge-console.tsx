@@ -9,12 +9,11 @@
  * The page is live: a change to anything it shows makes it fetch its console again
  * (static/judge.js sounds and flashes a claim that was not there before).
  */
-import type { Seat } from '../engine/cards.ts';
+import { SEAT_NAMES, type Seat } from '../engine/cards.ts';
 import { CardFace } from './card-face.tsx';
 import { HiddenKeys, Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
-import { SEAT_NAMES } from './entry-table.tsx';
 
 export const JUDGE_CONSOLE_ID = 'judge-console';
 /** The live region whose change makes the console fetch itself again. */

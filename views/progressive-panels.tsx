@@ -4,7 +4,7 @@
  * the high male / high female, the four players of a table by seat, and the director's panel
  * for registering players, the number of rounds and seating each round.
  */
-import { type Seat, SEATS } from '../engine/cards.ts';
+import { SEAT_NAMES, type Seat, SEATS } from '../engine/cards.ts';
 import type { GameModel } from '../events/read-models.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { PostForm } from './entry-forms.tsx';
@@ -14,7 +14,6 @@ import { type Standing, ordinal } from './team-standing.ts';
 export const WHERE_TO_SIT_ID = 'where-to-sit';
 export const INDIVIDUAL_ID = 'individual-standings';
 
-const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 
 export interface SeatRow {
   playerId: string;

@@ -6,7 +6,7 @@
  * word. Each step is its own address (`?step=N`), so the page works without scripts;
  * /static/replay.js only adds the ← and → keys and the buttons that copy a hash.
  */
-import { type Seat, type Team, SEATS, TEAMS, naturalRank, naturalSuit, parseCard, seatsOf, teamOf } from '../engine/cards.ts';
+import { SEAT_NAMES, type Seat, type Team, SEATS, TEAMS, naturalRank, naturalSuit, parseCard, seatsOf, teamOf } from '../engine/cards.ts';
 import { deckFor } from '../engine/deck.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
@@ -18,7 +18,6 @@ import type { BidValue } from '../events/domain-events.ts';
 import { CardFace, cardText } from './card-face.tsx';
 import { Layout } from './layout.tsx';
 
-const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 
 /** The address of a hand's replay, at a step (the deal and bids when not given). */
 export function replayLink(gameId: string, hand: number, step?: number): string {

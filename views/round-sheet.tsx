@@ -3,10 +3,9 @@
  * keeps the table's bids and scores for the round"): each hand's four bids and the tricks each
  * seat took, checked and shown scored before anything is recorded, then recorded on one tap.
  */
-import type { Seat, Team } from '../engine/cards.ts';
+import { SEAT_NAMES, type Seat, type Team } from '../engine/cards.ts';
 import { Layout } from './layout.tsx';
 import { HiddenKeys, Notice } from './entry-forms.tsx';
-import { SEAT_NAMES } from './entry-table.tsx';
 
 const SEATS: readonly Seat[] = ['N', 'E', 'S', 'W'];
 

@@ -10,7 +10,7 @@
  * go from large tables with their seats to one line a table as their number grows. Each
  * table keeps a fixed height, so nothing on the screen moves when a card is played.
  */
-import { type Seat, SEATS, type Team, TEAMS } from '../engine/cards.ts';
+import { SEAT_NAMES, type Seat, SEATS, type Team, TEAMS } from '../engine/cards.ts';
 import { handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../events/read-models.ts';
 import { Bracket, type RoundDraws, type SlotSources } from './bracket.tsx';
@@ -203,7 +203,6 @@ export function LiveTables({ tournament, liveGames, teamNames, now, gamesToWin, 
   );
 }
 
-const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 
 interface ScreenTableProps {
   game: GameModel;

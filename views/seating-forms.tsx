@@ -4,10 +4,10 @@
  * the director's time limit, and the choices a director makes when creating an event. Shared by
  * the director's seating form and the table phone's start form, so both ask the same way.
  */
+import { SEAT_NAMES } from '../engine/cards.ts';
 import type { FormatOptions } from '../engine/formats.ts';
 
 const SEATS = ['N', 'E', 'S', 'W'] as const;
-const SEAT_NAMES = { N: 'North', E: 'East', S: 'South', W: 'West' } as const;
 
 /** A team of the match being seated, as the first-dealer fields name it. */
 export interface SeatingTeam {

@@ -4,7 +4,7 @@
  * page and pushed whole over SSE, so a card played redraws the trick and the counts together.
  */
 import { SeatList, roundHandWords } from './progressive-panels.tsx';
-import { type Seat, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
+import { SEAT_NAMES, type Seat, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
 import type { PlayResult } from '../engine/trick.ts';
 import { dealerOfNextHand, handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { BidValue } from '../events/domain-events.ts';
@@ -19,7 +19,6 @@ export function tableId(gameId: string): string {
   return `table-${gameId}`;
 }
 
-const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 
 const END_REASONS: Record<string, string> = {
   boston: 'took all 13 tricks',

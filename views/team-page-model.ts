@@ -5,7 +5,7 @@
  * player's total and place. Derived from the tournament's state alone, so the page and its live
  * stream say the same thing as of the same entry.
  */
-import { type Seat, SEATS } from '../engine/cards.ts';
+import { SEAT_NAMES, type Seat, SEATS } from '../engine/cards.ts';
 import type { GameModel, MatchModel, TeamRow } from '../events/read-models.ts';
 import type { PlayerStats, TeamStats } from '../events/stats-schema.ts';
 import { tournamentStats } from '../events/tournament-stats.ts';
@@ -240,7 +240,6 @@ function liveScore(m: MatchModel, teamId: string, games: Readonly<Record<string,
 
 // ── A player in a progressive evening ───────────────────────────────────────────────────────
 
-const SEAT_NAMES: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 const PARTNER: Record<Seat, Seat> = { N: 'S', S: 'N', E: 'W', W: 'E' };
 
 export interface PlayerPageModel {

@@ -3,7 +3,7 @@
  * models and the engine's rules, and either refused with a sentence naming what was wrong and
  * where, or turned into the events to append to one stream.
  */
-import { type Seat, SEATS, cardName, isSeat, parseCard, seatAfter, teamOf } from '../../engine/cards.ts';
+import { SEAT_NAMES as SEAT_WORDS, type Seat, SEATS, cardName, isSeat, parseCard, seatAfter, teamOf } from '../../engine/cards.ts';
 import { type Bid, allowedBids, bidValue, parseBid, teamBidProblem } from '../../engine/bid.ts';
 import { deckFor, inDeck } from '../../engine/deck.ts';
 import { resolveRules } from '../../engine/rules.ts';
@@ -120,7 +120,6 @@ export interface TapPlace {
   played?: number;
 }
 
-const SEAT_WORDS: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 
 /**
  * Records a card as played. Cards are physical: a card that breaks a rule (a renege, an

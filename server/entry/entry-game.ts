@@ -3,7 +3,7 @@
  * read model: whose turn it is, the bids open to them, the card grid with what each card would
  * break, the last entry in words, and a renege nobody has claimed yet. The view draws it.
  */
-import { BIG_JOKER, type Card, LITTLE_JOKER, type Seat, SEATS, cardName, makeCard, parseCard, seatAfter } from '../../engine/cards.ts';
+import { BIG_JOKER, type Card, LITTLE_JOKER, SEAT_NAMES, type Seat, SEATS, cardName, makeCard, parseCard, seatAfter, seatName } from '../../engine/cards.ts';
 import { bidValue, biddingOrder } from '../../engine/bid.ts';
 import { type Deck, deckFor, inDeck, TRUMPS } from '../../engine/deck.ts';
 import { resolveRules } from '../../engine/rules.ts';
@@ -11,7 +11,7 @@ import { legalPlays } from '../../engine/trick.ts';
 import { handSoFar, nextBidder } from '../../events/game-projection.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
-import { type EntryCard, type EntryGame, type EntryPanelProps, SEAT_NAMES } from '../../views/entry-table.tsx';
+import { type EntryCard, type EntryGame, type EntryPanelProps } from '../../views/entry-table.tsx';
 import { roundHandWords } from '../../views/progressive-panels.tsx';
 import { tournamentLinks } from '../../views/tournament-home.tsx';
 import { cardText } from '../../views/card-face.tsx';
@@ -173,7 +173,6 @@ function unclaimedFinding(game: GameModel): EntryGame['finding'] {
   return open[open.length - 1] ?? null;
 }
 
-const SEAT_LETTER_NAMES: Record<string, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 
 /**
  * A refusal as the scorekeeper's phone shows it: the ledger's sentence without the internal ids
@@ -187,10 +186,10 @@ export function phoneWords(message: string): string {
     .replace(/^game \S+: /, '')
     .replace(/\bgame (?!\d)[\w.-]+/g, 'this game')
     .replace(/\bclaim [\w.-]+-c\d+/g, 'that claim')
-    .replace(/\b([NESW])'s\b/g, (_, seat: string) => `${SEAT_LETTER_NAMES[seat]}’s`)
-    .replace(/\bnot ([NESW])\b(?!,)/g, (_, seat: string) => `not ${SEAT_LETTER_NAMES[seat]}`)
-    .replace(/(^|: |; )([NESW]) (deals|bids|was|must|is)\b/g, (_, before: string, seat: string, verb: string) => `${before}${SEAT_LETTER_NAMES[seat]} ${verb}`)
-    .replace(/against ([NESW])\b/g, (_, seat: string) => `against ${SEAT_LETTER_NAMES[seat]}`)
+    .replace(/\b([NESW])'s\b/g, (_, seat: string) => `${seatName(seat)}’s`)
+    .replace(/\bnot ([NESW])\b(?!,)/g, (_, seat: string) => `not ${seatName(seat)}`)
+    .replace(/(^|: |; )([NESW]) (deals|bids|was|must|is)\b/g, (_, before: string, seat: string, verb: string) => `${before}${seatName(seat)} ${verb}`)
+    .replace(/against ([NESW])\b/g, (_, seat: string) => `against ${seatName(seat)}`)
     .trim();
   s = s.charAt(0).toUpperCase() + s.slice(1);
   if (!/[.!?]$/.test(s)) s += '.';

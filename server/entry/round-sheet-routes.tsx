@@ -6,7 +6,7 @@
  * `POST /api/games/import` takes it, into the game the round started at the table.
  */
 import type { Context, Hono } from 'hono';
-import { type Seat, SEATS, type Team } from '../../engine/cards.ts';
+import { SEAT_NAMES, type Seat, SEATS, type Team } from '../../engine/cards.ts';
 import { nextDealer } from '../../engine/game.ts';
 import { RECORD_FORMAT, scoreRecord } from '../../engine/record.ts';
 import { resolveRules } from '../../engine/rules.ts';
@@ -15,7 +15,6 @@ import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { RoundSheetPage, type SheetPreviewHand, sheetField } from '../../views/round-sheet.tsx';
-import { SEAT_NAMES } from '../../views/entry-table.tsx';
 import type { Auth } from '../auth/auth.ts';
 import type { Session } from '../auth/sessions.ts';
 import { CommandError } from '../commands/commands.ts';

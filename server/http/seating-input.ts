@@ -14,7 +14,7 @@
  * Which of these the event accepts is the command's to decide (server/commands/match-commands.ts); this
  * only reads them, refusing what cannot be read with a sentence naming the field.
  */
-import { type Seat, SEATS } from '../../engine/cards.ts';
+import { SEAT_NAMES as SEAT_WORDS, type Seat, SEATS } from '../../engine/cards.ts';
 import type { BracketSide } from '../../engine/bracket.ts';
 import { type FirstDealerDraw, clockForMatch } from '../../engine/formats.ts';
 import type { MatchModel } from '../../events/read-models.ts';
@@ -25,7 +25,6 @@ import { CommandError } from '../commands/commands.ts';
 import { field, fields, parseFields } from './request-input.ts';
 
 const CARD_FIELDS = { N: 'cardN', E: 'cardE', S: 'cardS', W: 'cardW' } as const satisfies Record<Seat, string>;
-const SEAT_WORDS: Record<Seat, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
 
 /** A seat's cards: "KH", "KH 9C" or "KH, 9C" from a form, or a list of card names in JSON. */
 const cards = (seat: Seat) =>

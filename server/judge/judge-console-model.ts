@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { RuleOptions } from '../../engine/presets.ts';
-import { type Seat, type Team, parseCard, seatAfter, teamOf } from '../../engine/cards.ts';
+import { SEAT_NAMES, type Seat, type Team, parseCard, seatAfter, teamOf } from '../../engine/cards.ts';
 import { deckFor } from '../../engine/deck.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { replayPlays } from '../../engine/trick.ts';
@@ -18,7 +18,6 @@ import type { ClaimCase, JudgeConsoleProps, PendingDisqualification, PendingRuli
 import { REFUSED_KINDS, rulingEffect } from '../commands/ruling-withdrawals.ts';
 import { replayLink } from '../../views/replay.tsx';
 import { clockText } from '../../views/match-clock.tsx';
-import { SEAT_NAMES } from '../../views/entry-table.tsx';
 import type { Session } from '../auth/sessions.ts';
 import { tableOfGame } from '../auth/table-codes.ts';
 

@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
 import { type JudgeConsoleProps, type PendingDisqualification, type PendingRuling, type PendingWithdrawal, JudgeConsole, JudgePage } from '../../views/judge-console.tsx';
-import { SEAT_NAMES } from '../../views/entry-table.tsx';
+import { SEAT_NAMES } from '../../engine/cards.ts';
 import type { Auth } from '../auth/auth.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
 import { field, fields, parseFields, readInput } from '../http/request-input.ts';
