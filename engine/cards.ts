@@ -91,6 +91,18 @@ const CARD_NAMES: readonly string[] = Array.from({ length: 54 }, (_, card) => na
 const NAME_TO_CARD = new Map<string, Card>();
 for (let c = 0; c < 54; c++) NAME_TO_CARD.set(cardName(c), c);
 
+// Cards as a record or a rule option may write them: case-insensitive, `T` for ten, suits as
+// letters or symbols, spaces around. These patterns are the same sets of strings that
+// `parseCard` reads (the record schema's test holds them to it); `\u017f` is the long s, which
+// JavaScript upper-cases to S.
+const SPACE = String.raw`\s*`;
+const RANK = String.raw`(?:[AaKkQqJjTt2-9]|10)`;
+const SUIT = String.raw`[Ss\u017fHhDdCc♠♤♥♡♦♢♣♧]`;
+/** Any card's name, jokers too, as `parseCard` reads it. */
+export const CARD_PATTERN = new RegExp(String.raw`^${SPACE}(?:${RANK}${SUIT}|[BbLl][Jj])${SPACE}$`, 'u');
+/** A natural card's name (no joker), as `parseCard` reads it. */
+export const NATURAL_CARD_PATTERN = new RegExp(String.raw`^${SPACE}${RANK}${SUIT}${SPACE}$`, 'u');
+
 /**
  * Reads a card name, case-insensitively, with `T` for ten; null when it names no card.
  * Whether the card is in a given preset's deck is the deck's question, not this one's.

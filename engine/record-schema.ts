@@ -9,8 +9,9 @@
  * replay, a hand after the game was won) is checked by `record.ts` and the game fold.
  */
 import { z } from 'zod';
-import { type Seat, type Team, SEATS, TEAMS } from './cards.ts';
-import { PRESET_IDS, type RuleOptions } from './presets.ts';
+import { CARD_PATTERN, type Seat, type Team, SEATS, TEAMS } from './cards.ts';
+import { PRESET_IDS } from './presets.ts';
+import { RULE_OPTIONS } from './rule-options.ts';
 import { RulesError, resolveRules } from './rules.ts';
 
 export const RECORD_SCHEMA_ID = 'https://spades-ledger.example/schemas/spades-game-1.schema.json';
@@ -42,14 +43,10 @@ const SEAT_WORDS = 'seats are N, E, S, W';
 /** The longest player name a record's seat may hold: what the ledger keeps for a name. */
 export const SEAT_NAME_MAX = 120;
 
-// Cards and bids, as a record may write them: case-insensitive, `T` for ten, spaces around.
-// These patterns are the same sets of strings that `parseCard` and `parseBid` read (the test
-// holds them to it); `\u017f` is the long s, which JavaScript upper-cases to S.
+// Bids, as a record may write them: case-insensitive, spaces around. The pattern is the same
+// set of strings that `parseBid` reads (the test holds it to it); cards' are beside parseCard.
+export { CARD_PATTERN, NATURAL_CARD_PATTERN } from './cards.ts';
 const SPACE = String.raw`\s*`;
-const RANK = String.raw`(?:[AaKkQqJjTt2-9]|10)`;
-const SUIT = String.raw`[Ss\u017fHhDdCc]`;
-export const CARD_PATTERN = new RegExp(String.raw`^${SPACE}(?:${RANK}${SUIT}|[BbLl][Jj])${SPACE}$`);
-export const NATURAL_CARD_PATTERN = new RegExp(String.raw`^${SPACE}${RANK}${SUIT}${SPACE}$`);
 const NIL = '[Nn][Ii][Ll]';
 export const BID_TEXT_PATTERN = new RegExp(String.raw`^${SPACE}(?:${NIL}|[Bb][Ll][Ii][Nn][Dd]\s+(?:${NIL}|0?[0-9]|1[0-3]))${SPACE}$`);
 
@@ -84,48 +81,11 @@ export interface PlayedHandJson {
 // ——— The rules: a preset id, or a preset with options overridden (docs/rule-options.md). ———
 
 const presetId = z.enum(PRESET_IDS as [string, ...string[]]);
-const whole = (min: number, max?: number) => {
-  const n = z.number().int().min(min);
-  return max === undefined ? n : n.max(max);
-};
-const cardList = z.array(z.string().regex(NATURAL_CARD_PATTERN));
-const choice = (...values: [string, ...string[]]) => z.enum(values);
-
-/** Each rule option's values, as `resolveRules` checks an override of it. */
-const OPTIONS = {
-  target: whole(1).nullable(),
-  hands: whole(1).nullable(),
-  removed: cardList,
-  jokers: z.boolean(),
-  promoted: cardList,
-  biddingOrder: choice('clockwise', 'non-dealing-team-first'),
-  teamMinimum: whole(0, 13),
-  teamMaximum: whole(0, 13),
-  nil: whole(0).nullable(),
-  blindNil: whole(0).nullable(),
-  blindNilDeficit: whole(0),
-  blindBid: z.strictObject({ deficit: whole(0), strict: z.boolean(), minimumTeam: whole(0, 13) }).nullable(),
-  nilTricks: choice('overtricks', 'nothing'),
-  overtrickPoints: z.boolean(),
-  bagsCounted: z.boolean(),
-  bagLimit: whole(1).nullable(),
-  bagPenalty: whole(0),
-  bigBid: z.strictObject({ from: whole(0, 13), madeFloor: whole(0), madeBonus: whole(0), setPoints: whole(0).nullable() }).nullable(),
-  firstSeven: whole(0).nullable(),
-  renegePenalty: choice('transfer', 'unc', 'asher', 'pitt-boss'),
-  renegeTricks: whole(0, 13),
-  renegePoints: whole(0),
-  sixFour: z.boolean(),
-  boston: z.boolean(),
-  setOut: whole(1).nullable(),
-  firstDealer: choice('high-card', 'coin-toss', 'random'),
-  afterMisdeal: choice('same-dealer', 'next-dealer'),
-  misdealReasons: z.array(z.string().min(1)),
-  dealerCarriesAcrossGames: z.boolean(),
-} satisfies Record<keyof RuleOptions, z.ZodType>;
+/** Each rule option's values, as `resolveRules` checks an override of it, named and described for JSON Schema. */
+const OPTIONS = Object.fromEntries(RULE_OPTIONS.map((o) => [o.key, o.schema.meta({ title: o.label, description: o.help }).optional()]));
 
 /** The names of the rule options a record may override. */
-export const RULE_OPTION_NAMES = Object.keys(OPTIONS) as (keyof RuleOptions)[];
+export { RULE_OPTION_NAMES } from './rule-options.ts';
 
 /** What `resolveRules` says is wrong with `value`, the rules' one checker and its sentences. */
 export function rulesProblem(value: unknown): string {
@@ -142,7 +102,7 @@ export function rulesProblem(value: unknown): string {
 const rules = z.union(
   [
     presetId,
-    z.strictObject({ preset: presetId, ...Object.fromEntries(RULE_OPTION_NAMES.map((name) => [name, OPTIONS[name].optional()])) }),
+    z.strictObject({ preset: presetId, ...OPTIONS }),
   ],
   { error: (iss) => rulesProblem(iss.input) },
 );

@@ -17,6 +17,7 @@ import { PRESETS, PRESET_IDS } from '../engine/presets.ts';
 import { RecordError, scoreRecord } from '../engine/record.ts';
 import { BID_TEXT_PATTERN, CARD_PATTERN, NATURAL_CARD_PATTERN, RULE_OPTION_NAMES } from '../engine/record-schema.ts';
 import { RulesError, resolveRules } from '../engine/rules.ts';
+import { ruleOption } from '../engine/rule-options.ts';
 import { simulateGame } from '../engine/simulate.ts';
 import { domainEvents } from '../events/domain-events.ts';
 import { publishedSchemas } from '../events/event-catalogue-schema.ts';
@@ -142,7 +143,7 @@ describe('a record the scorer refuses for its shape, ajv refuses too', () => {
   const cases: [string, unknown, string][] = [
     ['an unknown preset', record([NS_53], { rules: 'spades-9000' }), "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades"],
     ['an unknown rule option', record([NS_53], { rules: { preset: 'unc-300', bagLimt: 5 } }), "rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"],
-    ['a rule option with a bad value', record([NS_53], { rules: { preset: 'unc-300', target: 0 } }), 'rules: option target must be a whole number 1 or more, or null, got 0'],
+    ['a rule option with a bad value', record([NS_53], { rules: { preset: 'unc-300', target: 0 } }), 'rules: Points to win a game must be a whole number 1 or more, or none (a game of a number of hands), got 0'],
     ['a wrong format', { ...record([NS_53]), format: 'spades-game/2' }, 'format: expected "spades-game/1", got "spades-game/2"'],
     ['not an object', [1, 2], 'record: expected a JSON object, got a list'],
     ['an unknown record field', record([NS_53], { players: [] }), "record: unknown field 'players'; the fields are format, rules, seats, dealer, start, timeCalled, hands"],
@@ -200,7 +201,7 @@ describe('what depends on the preset or the game so far is the scorer\'s to refu
     ['a card dealt twice', record([{ ...NS_53, deal: { ...dealNames(deal), S: [dealNames(deal).N[0], ...dealNames(deal).S.slice(1)] } }]), `hand 1: deal: ${dealNames(deal).N[0]} is dealt to both N and S`],
     ['a dealer out of rotation', record([NS_53, { ...NS_53, dealer: 'S' }]), "hand 2: S is recorded as dealer, but the deal is E's by the rotation"],
     ['a hand with neither tricks nor plays', record([{ bids: NS_53.bids }]), 'hand 1: the hand needs tricks or plays'],
-    ['options that cannot make a game together', record([NS_53], { rules: { preset: 'unc-300', target: null, hands: null } }), 'rules: a game needs a target or a number of hands (target and hands are both null)'],
+    ['options that cannot make a game together', record([NS_53], { rules: { preset: 'unc-300', target: null, hands: null } }), 'rules: a game needs points to win or a number of hands (Points to win a game and Hands in a game are both none)'],
   ];
   for (const [what, input, message] of cases) {
     it(what, () => {
@@ -215,7 +216,7 @@ describe('the schema\'s patterns read what the scorer reads', () => {
   const card = new RegExp(CARD_PATTERN.source, 'u');
   const natural = new RegExp(NATURAL_CARD_PATTERN.source, 'u');
   const bidText = new RegExp(BID_TEXT_PATTERN.source, 'u');
-  const cardish = fc.string({ unit: fc.constantFrom('A', 'k', 'Q', 'j', 't', 'T', '1', '0', '2', '9', 's', 'S', 'H', 'd', 'C', 'B', 'l', 'J', 'X', ' ', '\t', '\u017f', '\u00df'), maxLength: 5 });
+  const cardish = fc.string({ unit: fc.constantFrom('A', 'k', 'Q', 'j', 't', 'T', '1', '0', '2', '9', 's', 'S', 'H', 'd', 'C', 'B', 'l', 'J', 'X', ' ', '\t', '\u017f', '\u00df', '♦', '♠', '♡', '♧'), maxLength: 5 });
   const bidish = fc.string({ unit: fc.constantFrom('n', 'I', 'l', 'B', 'L', 'i', 'N', 'd', ' ', '\n', '0', '1', '3', '4', '9', 'x'), maxLength: 12 });
 
   it('a card name matches the card pattern exactly when parseCard reads it (natural cards: without the jokers)', () => {
@@ -262,7 +263,7 @@ describe('rule options in the schema are the options resolveRules checks', () =>
 
   it('an override the schema refuses is one resolveRules refuses, and one it takes, resolveRules takes (unless options clash)', () => {
     const value = fc.oneof(
-      fc.constantFrom(null, true, false, 0, 1, 13, 14, -1, 1.5, 500, '', 'x', 'clockwise', 'unc', 'overtricks', 'high-card', 'next-dealer', [], ['2H'], ['BJ'], ['x'], ['']),
+      fc.constantFrom(null, true, false, 0, 1, 13, 14, -1, 1.5, 500, '', 'x', 'clockwise', 'unc', 'overtricks', 'high-card', 'next-dealer', [], ['2H'], ['BJ'], ['2♦'], ['x'], ['']),
       fc.record({ deficit: fc.integer({ min: -1, max: 200 }), strict: fc.boolean(), minimumTeam: fc.integer({ min: 0, max: 14 }) }),
       fc.record({ from: fc.integer({ min: 0, max: 14 }), madeFloor: fc.nat(), madeBonus: fc.nat(), setPoints: fc.option(fc.nat()) }),
     );
@@ -276,7 +277,8 @@ describe('rule options in the schema are the options resolveRules checks', () =>
           if (!(error instanceof RulesError)) throw error;
           problem = error.message;
         }
-        const optionRefused = problem !== null && problem.startsWith(`rules: option ${name} must be`);
+        const label = ruleOption(name)!.label;
+        const optionRefused = problem !== null && (problem.startsWith(`rules: ${label} must be`) || problem.startsWith(`rules: ${label}: `));
         expect(validate(record([], { rules })), `${name}: ${JSON.stringify(override)} (${problem})`).toBe(!optionRefused);
       }),
       { numRuns: 2000 },

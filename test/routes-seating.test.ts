@@ -372,7 +372,7 @@ describe('what the director chooses on the create form', () => {
       preset: 'pitt-boss', blindBid: { deficit: 100, strict: false, minimumTeam: 4 }, misdealReasons: ['card-flipped', 'wrong-card-count', 'no-trumps'], bigBid: null,
     });
     const bad = await send(app, fixture.clients.director, 'POST', '/director/tournaments', { json: { tournamentId: 'bad', name: 'Bad', format: 'pitt-boss', ruleOverrides: 'promoted = 2D 2X' } });
-    expect([bad.status, (await json(bad)).error]).toEqual([400, 'tournament bad: rules: option promoted must be a list of natural cards such as 2H 2C (or 2♥ 2♣), got "2D 2X"']);
+    expect([bad.status, (await json(bad)).error]).toEqual([400, 'tournament bad: rules: Trumps above the ace of spades must be natural cards as players write them, such as 2H 2C (or 2♥ 2♣), or none, got "2D 2X"']);
     ledger.close();
   });
 
@@ -387,7 +387,7 @@ describe('what the director chooses on the create form', () => {
       [{ finalClockMinutes: 'soon' }, 'the final’s clock must be whole minutes from 1 to 600, or none, not "soon"'],
       [{ clockPer: 'hand' }, "a clock times the whole 'match' or each 'game', not 'hand'"],
       [{ ruleOverrides: 'colour = red' }, "tournament open: rules: 'colour' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"],
-      [{ ruleOverrides: 'bagLimit = many' }, 'tournament open: rules: option bagLimit must be a whole number 1 or more, or null, got "many"'],
+      [{ ruleOverrides: 'bagLimit = many' }, 'tournament open: rules: Bags before a penalty must be a whole number 1 or more, or none (no bag penalty), got "many"'],
       [{ ruleOverrides: 'just words' }, "rule overrides, line 1: 'just words' is not option = value (such as bagLimit = 6)"],
     ];
     for (const [body, error] of cases) {

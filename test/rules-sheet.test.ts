@@ -275,7 +275,7 @@ describe('an event with the house’s own rules', () => {
     expect(preview).toContain('<strong class="house-mark">House rule:</strong> Overtricks score nothing; they are counted as bags, with no penalty.');
     expect(preview).toContain('Trumps, high to low: Big Joker, Little Joker, 2♦, 2♠, A♠ … 3♠.');
     const wrong = await (await send(app, director, 'POST', '/director/rules-preview', { form: { format: 'pitt-boss', ...fields, 'rule.bagLimit': 'lots' } })).text();
-    expect(wrong).toContain('rules: option bagLimit must be a whole number 1 or more, or null, got &quot;lots&quot;');
+    expect(wrong).toContain('rules: Bags before a penalty must be a whole number 1 or more, or none (no bag penalty), got &quot;lots&quot;');
 
     const built = await send(app, director, 'POST', '/director/tournaments', { form: { tournamentId: 'built', name: 'Flyer night', format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ...flyer } });
     expect(built.status, await built.clone().text()).toBe(303);

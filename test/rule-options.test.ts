@@ -1,0 +1,149 @@
+/**
+ * The rule options' catalogue (engine/rule-options.ts) is the one place each option is written:
+ * every option there is what the engine checks an override with, what the record schema (and the
+ * JSON Schema published from it) holds a record's rules to, and refused in the director's words,
+ * the option's label, never its identifier.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Ajv2020 from 'ajv/dist/2020.js';
+import { z } from 'zod';
+import { describe, expect, it } from 'vitest';
+import { PRESETS, PRESET_IDS } from '../engine/presets.ts';
+import { RecordError, scoreRecord } from '../engine/record.ts';
+import { type RuleOption, RULE_OPTIONS, RULE_OPTION_NAMES, ruleOption } from '../engine/rule-options.ts';
+import { RulesError, resolveRules } from '../engine/rules.ts';
+
+const published = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'docs', 'schemas', 'spades-game-1.schema.json'), 'utf8')) as Record<string, unknown>;
+const validate = new Ajv2020({ allErrors: false, strict: false }).compile(published);
+const BASE = 'unc-300';
+
+/** Values of the wrong kind for the option, worked out from its control alone. */
+function badValues(option: RuleOption): unknown[] {
+  const c = option.control;
+  switch (c.kind) {
+    case 'number':
+      return [-1, 1.5, 'x', [], ...(c.max !== null ? [c.max + 1] : []), ...(c.min > 0 ? [c.min - 1] : []), ...(c.none === null ? [null] : [])];
+    case 'yes-no':
+      return ['yes', 1, null];
+    case 'choice':
+      return ['nope', null, 1];
+    case 'cards':
+      return [['2X'], 'AS', ['BJ'], null];
+    case 'reasons':
+      return [[''], 'card-flipped', [1], null];
+    case 'fields':
+      return [5, 'x', {}, { ...sample(c.fields), over: 1 }, { ...sample(c.fields), [c.fields[0]!.key]: -1 }];
+    default: {
+      const _exhaustive: never = c;
+      return _exhaustive;
+    }
+  }
+}
+
+/** Values of the right kind for the option, worked out from its control alone. */
+function goodValues(option: RuleOption): unknown[] {
+  const c = option.control;
+  switch (c.kind) {
+    case 'number':
+      return [c.min, c.min + 1, ...(c.max !== null ? [c.max] : [c.min + 100]), ...(c.none !== null ? [null] : [])];
+    case 'yes-no':
+      return [true, false];
+    case 'choice':
+      return c.choices.map((x) => x.value);
+    case 'cards':
+      return [[], ['2H', '2D'], ['2C', '2H'], ['2♦', '2s']];
+    case 'reasons':
+      return [[], ['card-flipped'], c.choices.map((x) => x.value)];
+    case 'fields':
+      return [null, sample(c.fields)];
+    default: {
+      const _exhaustive: never = c;
+      return _exhaustive;
+    }
+  }
+}
+
+function sample(fields: readonly { key: string; control: { kind: string; min?: number } }[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((f) => [f.key, f.control.kind === 'yes-no' ? false : f.control.min]));
+}
+
+function engineProblem(rules: unknown): string | null {
+  try {
+    resolveRules(rules);
+    return null;
+  } catch (error) {
+    if (error instanceof RulesError) return error.message;
+    throw error;
+  }
+}
+
+function recordProblem(rules: unknown): string | null {
+  try {
+    scoreRecord({ format: 'spades-game/1', rules, hands: [] });
+    return null;
+  } catch (error) {
+    if (error instanceof RecordError) return error.message;
+    throw error;
+  }
+}
+
+describe('the rule options’ catalogue', () => {
+  it('holds every option a preset has, and no other', () => {
+    for (const id of PRESET_IDS) expect([...RULE_OPTION_NAMES].sort()).toEqual(Object.keys(PRESETS[id]).sort());
+  });
+
+  it('names every option in words, with what it does and what it takes', () => {
+    for (const option of RULE_OPTIONS) {
+      expect(option.label, option.key).not.toMatch(/[a-z][A-Z]/);
+      expect(option.label, option.key).toMatch(/^[A-Z0-9]/);
+      expect(option.help, option.key).toMatch(/^[A-Z].*\.$/);
+      expect(option.help, option.key).not.toMatch(/`|\bnull\b/);
+    }
+    expect(new Set(RULE_OPTIONS.map((o) => o.label)).size).toBe(RULE_OPTIONS.length);
+  });
+
+  for (const option of RULE_OPTIONS) {
+    it(`${option.key}: refused alike by the engine and the record schema, in the option’s words`, () => {
+      for (const value of badValues(option)) {
+        const rules = { preset: BASE, [option.key]: value };
+        const problem = engineProblem(rules);
+        expect(problem, JSON.stringify(value)).not.toBeNull();
+        expect(problem!.startsWith(`rules: ${option.label} must be `) || problem!.startsWith(`rules: ${option.label}: `), problem!).toBe(true);
+        // The option's identifier stays out of the sentence.
+        if (/[A-Z]/.test(option.key)) expect(problem, problem!).not.toContain(option.key);
+        expect(recordProblem(rules)).toBe(problem);
+        expect(validate({ format: 'spades-game/1', rules, hands: [] }), `${option.key} ${JSON.stringify(value)}`).toBe(false);
+      }
+    });
+
+    it(`${option.key}: taken alike by the engine and the record schema`, () => {
+      let taken = 0;
+      for (const value of goodValues(option)) {
+        const rules = { preset: BASE, [option.key]: value };
+        // The options may not fit together (a deck of 54 cards); that is checked beside the schema, the same for both.
+        const problem = engineProblem(rules);
+        expect(recordProblem(rules)).toBe(problem);
+        expect(validate({ format: 'spades-game/1', rules, hands: [] }), `${option.key} ${JSON.stringify(value)}`).toBe(true);
+        if (problem === null) {
+          taken++;
+          expect(resolveRules(rules).options[option.key]).toEqual(value);
+        }
+      }
+      expect(taken).toBeGreaterThan(0);
+    });
+
+    it(`${option.key}: published in the record's JSON Schema from the catalogue's schema, label and help`, () => {
+      const rulesSchema = (published.properties as Record<string, { anyOf: { properties?: Record<string, Record<string, unknown>> }[] }>).rules!;
+      const property = rulesSchema.anyOf.find((s) => s.properties)!.properties![option.key]!;
+      const { $schema: _s, ...own } = z.toJSONSchema(option.schema, { target: 'draft-2020-12' }) as Record<string, unknown>;
+      expect(property).toEqual({ ...own, title: option.label, description: option.help });
+    });
+  }
+
+  it('finds an option by its name, and nothing for a name that is none', () => {
+    expect(ruleOption('bagLimit')?.label).toBe('Bags before a penalty');
+    expect(ruleOption('toString')).toBeUndefined();
+    expect(ruleOption('bagLimt')).toBeUndefined();
+  });
+});
