@@ -19,7 +19,8 @@ import { gameStream, matchGameId } from './streams.ts';
 import type { Decision } from './store/sqlite/ledger.ts';
 import type { ReadModels } from './projections.ts';
 import type { RecordHand } from './read-models.ts';
-import { canKeyReadModel, gameById, tournamentById } from './lookup.ts';
+import { gameById, tournamentById } from './lookup.ts';
+import { idProblem, isPrototypeName, nameProblem, quoted } from './names.ts';
 import { firstDealerAfter } from './game-projection.ts';
 import { parseProgressiveMatchId } from './progressive-projection.ts';
 import type { TournamentState } from './tournament-projection.ts';
@@ -35,6 +36,35 @@ export class RecordImportError extends Error {
     super(message);
   }
 }
+
+/**
+ * What is wrong with the ids and names a target carries, as a sentence, or null: the ids are
+ * checked as registration checks them, and the teams of a game of its own, which name its sides
+ * on every page that shows it, as names are.
+ */
+export function targetProblem(target: ImportTarget): string | null {
+  const ids: [string | undefined, string, number?][] =
+    'matchId' in target
+      ? [[target.tournamentId, 'a tournament id'], [target.matchId, 'a match id'], [target.gameId, 'a game id', GAME_ID_MAX]]
+      : [[target.gameId, 'a game id', GAME_ID_MAX]];
+  for (const [id, what, max] of ids) {
+    const bad = id === undefined ? null : idProblem(id, what, max);
+    if (bad) return bad;
+  }
+  if ('matchId' in target) return null;
+  for (const side of ['NS', 'EW'] as const) {
+    const team = target.teams?.[side];
+    if (team === undefined) continue;
+    if (isPrototypeName(team.trim())) return `teams.${side}: '${team.trim()}' cannot name a side: the server keeps that word for itself; give the team's name`;
+    if (team.length > TEAM_NAME_MAX) return `teams.${side}: a team's name is at most ${TEAM_NAME_MAX} characters, and '${quoted(team)}' has ${team.length}`;
+    const unseen = nameProblem(team, `the name of the ${side} team`);
+    if (unseen) return `teams.${side}: ${unseen}`;
+  }
+  return null;
+}
+
+/** The longest name a side of a game of its own may have, as registration allows a team's. */
+const TEAM_NAME_MAX = 120;
 
 /** Where an imported game goes: a match of a running tournament, or a game of its own. */
 export type ImportTarget =
@@ -86,6 +116,8 @@ export const PAPER_JUDGE = 'paper record';
  * sheet for the round (see roundSheetTarget).
  */
 export function importRecord(models: ReadModels, record: unknown, target: ImportTarget, at: string): Decision {
+  const unfit = targetProblem(target);
+  if (unfit) throw new RecordImportError(unfit);
   const bound = recordBoundProblem(record);
   if (bound) throw new RecordImportError(inRecord(bound), 413);
   let header: RecordHeader;
@@ -93,6 +125,11 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     header = readHeader(record);
   } catch (error) {
     throw new RecordImportError(inRecord((error as Error).message));
+  }
+  for (const seat of SEATS) {
+    const player = header.seats[seat];
+    const unseen = player === undefined ? null : nameProblem(player, `the name in ${SEAT_WORDS[seat]}`);
+    if (unseen) throw new RecordImportError(`record: seats.${seat}: ${unseen}`);
   }
   const place = placeOf(models, record, header, target);
   // The record as the game will hold it: its first dealer the one the match or round gives it.
@@ -106,8 +143,8 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     }
   }
   const { gameId } = place;
-  if (!canKeyReadModel(gameId)) throw new RecordImportError(`'${gameId}' cannot be a game id; choose letters, digits and dashes`);
-  if (gameId.length > GAME_ID_MAX) throw new RecordImportError(`the game id '${gameId.slice(0, 24)}…' is ${gameId.length} characters long; a game id is at most ${GAME_ID_MAX}`);
+  const badId = idProblem(gameId, 'a game id', GAME_ID_MAX);
+  if (badId) throw new RecordImportError(badId);
   if (!place.round && gameById(models, gameId)) throw new RecordImportError(`game ${gameId} already exists`, 409);
 
   const options = header.rules.options;

@@ -13,6 +13,7 @@ import { domainEvents } from './domain-events.ts';
 import { STREAM_PATTERN } from './store/sqlite/event-store.ts';
 import { InvalidPayloadError, UnknownEventTypeError } from './event-types.ts';
 import type { ReadModels } from './projections.ts';
+import { isPrototypeName } from './names.ts';
 
 /** A row as stored, its payload parsed. */
 export interface StoredRow {
@@ -41,7 +42,27 @@ export function storedEventProblem(models: ReadModels, row: StoredRow): string |
     if (error instanceof InvalidPayloadError) return error.message;
     return (error as Error).message;
   }
-  return gameProblem(models, row.type, payload);
+  return keyProblem(payload) ?? gameProblem(models, row.type, payload);
+}
+
+// The payload fields that key read models and addresses, as the commands name them.
+const KEYS = ['tournamentId', 'matchId', 'gameId', 'teamId', 'playerId'] as const;
+
+/**
+ * An id or side a command would have refused because every object answers to it (`__proto__`,
+ * `constructor`): a page keyed by it would find the object's own machinery, not an entry.
+ */
+function keyProblem(payload: Record<string, unknown>): string | null {
+  for (const key of KEYS) {
+    const value = payload[key];
+    if (typeof value === 'string' && isPrototypeName(value)) return `${key} '${value}' is a word the server keeps for itself, which no command records as an id`;
+  }
+  const teams = payload.teams;
+  const sides = teams && typeof teams === 'object' ? Object.entries(teams) : [];
+  for (const [side, value] of sides) {
+    if (typeof value === 'string' && isPrototypeName(value)) return `teams.${side} '${value}' is a word the server keeps for itself, which no command records as a team`;
+  }
+  return null;
 }
 
 function gameProblem(models: ReadModels, type: string, payload: Record<string, unknown>): string | null {

@@ -190,14 +190,17 @@ describe('ids that every object has', () => {
     ledger.close();
   });
 
-  it('name a tournament like any other id, except __proto__, which cannot key a read model', async () => {
+  it('refuse a tournament id every object answers to (constructor, __proto__) with a sentence, recording nothing', async () => {
     const { ledger, app } = copyOf(fixture);
     const director = fixture.clients.director;
+    const head = ledger.store.head().position;
     const made = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'constructor', name: 'Builders Open', format: 'pitt-boss' } });
-    expect(made.status).toBe(200);
-    expect(await (await app.request('/tournaments/constructor')).text()).toContain('Builders Open');
+    expect(made.status).toBe(400);
+    expect(((await made.json()) as { error: string }).error).toBe("'constructor' cannot be a tournament id: the server keeps that word for itself; choose other letters, digits and dashes");
+    expect((await app.request('/tournaments/constructor')).status).toBe(404);
+    expect(ledger.store.head().position).toBe(head);
     expect(() => createTournament(ledger.models, { tournamentId: '__proto__', name: 'Proto', format: 'pitt-boss' })).toThrow(
-      "'__proto__' cannot be a tournament id; choose letters, digits and dashes",
+      "'__proto__' cannot be a tournament id: the server keeps that word for itself; choose other letters, digits and dashes",
     );
     ledger.close();
   });

@@ -83,6 +83,23 @@ describe('spades import-ledger', () => {
     await expectRefused('no-game', rechained((ls) => void ((ls[position - 1]!.payload as { gameId: string }).gameId = 'nowhere')), position, /game nowhere was never started/);
   });
 
+  it('refuses a side or id that every object answers to, as registration and imports do', async () => {
+    const started = first('GameStarted');
+    await expectRefused(
+      'proto-side',
+      rechained((ls) => void ((ls[started - 1]!.payload as { teams: { EW: string } }).teams.EW = '__proto__')),
+      started,
+      /teams\.EW '__proto__' is a word the server keeps for itself/,
+    );
+    const registered = first('TeamRegistered');
+    await expectRefused(
+      'constructor-team',
+      rechained((ls) => void ((ls[registered - 1]!.payload as { teamId: string }).teamId = 'constructor')),
+      registered,
+      /teamId 'constructor' is a word the server keeps for itself/,
+    );
+  });
+
   describe('replays each row through the decision its live command makes', () => {
     const at = (type: string, after = 0) => lines.find((l) => l.type === type && l.position > after)!;
     const cardsOf = (hand: LedgerLine) => lines.filter((l) => l.type === 'CardPlayed' && l.stream === hand.stream && (l.payload as { hand: number }).hand === (hand.payload as { hand: number }).hand);

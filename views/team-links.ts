@@ -11,9 +11,14 @@ export function playerLink(tournamentId: string, playerId: string): string {
   return `/tournaments/${encodeURIComponent(tournamentId)}/players/${encodeURIComponent(playerId)}`;
 }
 
-/** Each team's name by its id, for the components that print a game's teams. */
+/**
+ * Each team's name by its id, for the components that print a game's teams. It answers only to
+ * the ids it holds: a game of its own names its sides with whatever its import gave, and a side
+ * called `constructor` or `__proto__` must find no name here rather than an object's machinery.
+ */
 export function teamNames(tournament: TournamentModel | undefined): Record<string, string> {
-  const names: Record<string, string> = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
+  const names = Object.create(null) as Record<string, string>;
+  for (const t of tournament?.teams ?? []) names[t.teamId] = t.name;
   // A progressive table's sides are pairs of players for one round, `a+b`: named by their players.
   for (const match of tournament?.matches ?? []) {
     for (const id of match.teams) if (id && id.includes('+') && !names[id]) names[id] = id.split('+').map((p) => names[p] ?? p).join(' & ');

@@ -33,6 +33,7 @@ import { type Auth, createAuth } from '../auth/auth.ts';
 import { bodyLimits } from '../http/body-limits.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
 import { sameOriginOnly } from '../http/same-origin.ts';
+import { ServerErrorPage } from '../../views/server-error.tsx';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import { rulesPages } from '../audience/rules-pages.tsx';
 import { returnAfterSignIn, signInFirst } from '../auth/sign-in-return.ts';
@@ -127,6 +128,8 @@ export function createApp(options: AppOptions) {
     const refusal = refusalOf(error);
     if (refusal) return c.json({ error: refusal.message }, refusal.status);
     console.error(error);
+    // A page asked for by a person answers with a page that says so, never a bare stack.
+    if (!wantsJson(c)) return c.html(String(ServerErrorPage()), 500);
     return c.json({ error: 'the server failed to answer this request; it has been logged' }, 500);
   });
 

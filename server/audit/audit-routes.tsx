@@ -29,6 +29,7 @@ import { ReplayPage, handReplay, replayLink, stepCount } from '../../views/repla
 import { tournamentLinks } from '../../views/tournament-home.tsx';
 import { VerifyPage } from '../../views/verify.tsx';
 import { gameById, tournamentById } from '../../events/lookup.ts';
+import { teamNames } from '../../views/team-links.ts';
 
 export interface AuditOptions {
   /** The time recorded when an imported record says time was called; default the system clock. */
@@ -63,7 +64,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     const hands = game.hands.length + (game.current ? 1 : 0);
     if (!/^\d+$/.test(handText) || Number(handText) < 1) return refusePage(c, 400, `game ${gameId}: hand must be a hand number from 1, not '${handText}'`);
     const tournament = game.tournamentId ? tournamentById(ledger.models, game.tournamentId)?.model : undefined;
-    const names = Object.fromEntries((tournament?.teams ?? []).map((t) => [t.teamId, t.name]));
+    const names = teamNames(tournament);
     const replay = handReplay(game, Number(handText), await ledger.readStream(gameStream(gameId)), names);
     if (!replay) return refusePage(c, 404, `game ${gameId} has no hand ${handText}; it has ${hands} ${hands === 1 ? 'hand' : 'hands'} so far`);
     const last = stepCount(replay) - 1;

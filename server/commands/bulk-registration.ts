@@ -10,6 +10,7 @@ import { feeFor } from '../../engine/formats.ts';
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
+import { nameProblem } from '../../events/names.ts';
 import { CommandError } from './commands.ts';
 import { freeId, holderOf } from './registration-commands.ts';
 import { tournamentOf } from './tournament-commands.ts';
@@ -114,6 +115,9 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
     } else if (name.length > 120) {
       problem('name', 'has more than 120 characters');
       bad = true;
+    } else if (nameProblem(name, '')) {
+      problem('name', nameProblem(name, '')!);
+      bad = true;
     }
     const players = progressive ? [name] : [second, third];
     let gender: 'male' | 'female' | undefined;
@@ -131,6 +135,9 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
           bad = true;
         } else if (players[k]!.length > 120) {
           problem(field, 'has more than 120 characters');
+          bad = true;
+        } else if (nameProblem(players[k]!, '')) {
+          problem(field, nameProblem(players[k]!, '')!);
           bad = true;
         }
       });

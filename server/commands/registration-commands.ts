@@ -11,9 +11,9 @@ import { owed, waiting } from '../../events/registration-projection.ts';
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
-import { canKeyReadModel } from '../../events/lookup.ts';
+import { idProblem, nameProblem } from '../../events/names.ts';
 import { CommandError } from './commands.ts';
-import { tournamentOf } from './tournament-commands.ts';
+import { refuseProblem, tournamentOf } from './tournament-commands.ts';
 
 type NewEvent = Decision['events'][number];
 
@@ -36,7 +36,7 @@ export function holderOf(tournament: TournamentState, name: string): { teamId: s
 /** An id for a new entrant from `base` (made from its name) that no entrant, waiting or not, holds yet. */
 export function freeId(tournament: TournamentState, base: string, taken: ReadonlySet<string> = new Set()): string {
   const used = (id: string) => taken.has(id) || tournament.model.teams.some((t) => t.teamId === id) || tournament.registration.waitlist.some((w) => w.teamId === id);
-  const root = base && canKeyReadModel(base) ? base.slice(0, 52) : tournament.progressive ? 'player' : 'team';
+  const root = base && !idProblem(base.slice(0, 52), 'an id') ? base.slice(0, 52) : tournament.progressive ? 'player' : 'team';
   if (!used(root)) return root;
   for (let n = 2; ; n++) if (!used(`${root}-${n}`)) return `${root}-${n}`;
 }
@@ -115,11 +115,13 @@ export function signUp(models: ReadModels, input: SignUpInput): Decision {
   if (!open.open) throw new CommandError(open.why, 409);
   const name = input.name.trim();
   if (!name) throw new CommandError(`sign-up for ${tournament.model.name}: the ${tournament.progressive ? 'name' : 'team name'} is missing`);
+  refuseProblem(nameProblem(name, tournament.progressive ? 'the name' : 'the team name'));
   if (holderOf(tournament, name)) throw new CommandError(`'${name}' is already signed up for ${tournament.model.name}; choose another name`, 409);
   const players = input.players.map((p) => p.trim());
   if (!tournament.progressive && (players.length !== 2 || players.some((p) => !p))) {
     throw new CommandError(`team '${name}' needs two named players: ${players[0] ? 'the second player' : 'the first player'} is missing`);
   }
+  if (!tournament.progressive) players.forEach((p, k) => refuseProblem(nameProblem(p, `player ${k + 1}’s name`)));
   const registeredOn = input.at.slice(0, 10);
   const fee = feeFor(tournament.format, registeredOn);
   const common = { tournamentId: id, name, fee, registeredOn, codeSeed: input.codeSeed };

@@ -18,9 +18,15 @@ import type { ReadModels } from '../../events/projections.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
 import { CommandError } from './commands.ts';
-import { canKeyReadModel, tournamentById } from '../../events/lookup.ts';
+import { tournamentById } from '../../events/lookup.ts';
+import { idProblem, nameProblem } from '../../events/names.ts';
 import { owed, waiting } from '../../events/registration-projection.ts';
 import { withdrawalEvents } from './registration-commands.ts';
+
+/** Refuses with `problem` when there is one (an id or a name that cannot be taken). */
+export function refuseProblem(problem: string | null): void {
+  if (problem) throw new CommandError(problem);
+}
 
 /** The tournament, or a refusal naming it (404). */
 export function tournamentOf(models: ReadModels, tournamentId: string): TournamentState {
@@ -44,9 +50,10 @@ export function createTournament(
   models: ReadModels,
   input: { tournamentId: string; name: string; format: FormatId; options?: Partial<FormatOptions> },
 ): Decision {
-  if (!canKeyReadModel(input.tournamentId)) throw new CommandError(`'${input.tournamentId}' cannot be a tournament id; choose letters, digits and dashes`);
+  refuseProblem(idProblem(input.tournamentId, 'a tournament id'));
   if (tournamentById(models, input.tournamentId)) throw new CommandError(`tournament ${input.tournamentId} already exists`, 409);
   if (!input.name.trim()) throw new CommandError('the tournament needs a name');
+  refuseProblem(nameProblem(input.name.trim(), 'the tournament’s name'));
   const options = formatOptions(input.format, input.options);
   const problem = formatProblem(options);
   if (problem) throw new CommandError(`tournament ${input.tournamentId}: ${problem}`);
@@ -92,15 +99,17 @@ export function registerTeam(
   input: { tournamentId: string; teamId: string; name: string; players: string[]; registeredOn?: string; codeSeed?: string },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
-  if (!canKeyReadModel(input.teamId)) throw new CommandError(`'${input.teamId}' cannot be a team id; choose letters, digits and dashes`);
+  refuseProblem(idProblem(input.teamId, 'a team id'));
   if (tournament.progressive) {
     throw new CommandError(`tournament ${input.tournamentId} plays progressive tables, where partners change every round; register individual players`);
   }
   if (tournament.model.teams.some((t) => t.teamId === input.teamId) || tournament.registration.waitlist.some((w) => w.teamId === input.teamId)) {
     throw new CommandError(`team ${input.teamId} is already registered`, 409);
   }
+  refuseProblem(nameProblem(input.name.trim(), 'the team name'));
   openRegistration(tournament, input.name.trim());
   if (input.players.length !== 2 || input.players.some((p) => !p.trim())) throw new CommandError(`team '${input.name}' needs two named players`);
+  input.players.forEach((p, k) => refuseProblem(nameProblem(p.trim(), `player ${k + 1}’s name`)));
   // Without a registration day (the bots, the demo) the early fee applies.
   const registeredOn = input.registeredOn?.slice(0, 10);
   if (registeredOn !== undefined) checkRegisteredOn(tournament, registeredOn, `team '${input.name.trim()}'`);
@@ -123,9 +132,10 @@ export function registerPlayer(
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
-  if (!canKeyReadModel(input.playerId)) throw new CommandError(`'${input.playerId}' cannot be a player id; choose letters, digits and dashes`);
+  refuseProblem(idProblem(input.playerId, 'a player id'));
   const name = input.name.trim();
   if (!name) throw new CommandError(`tournament ${input.tournamentId}: player ${input.playerId} needs a name`);
+  refuseProblem(nameProblem(name, 'the player’s name'));
   openRegistration(tournament, name);
   const taken = tournament.model.teams.find((t) => t.teamId === input.playerId);
   if (taken) throw new CommandError(`tournament ${input.tournamentId}: player id ${input.playerId} is already ${taken.name}'s; give '${name}' another id`, 409);

@@ -37,6 +37,7 @@ import {
 } from '../commands/commands.ts';
 import { carriedFirstDealer, startMatch, startNextGame } from '../commands/match-commands.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
+import { teamNames } from '../../views/team-links.ts';
 import { entryGame, eveningAtTable, flagOf, phoneWords, roundAtTable } from './entry-game.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
 import { roundSheetRoutes, sheetOpen } from './round-sheet-routes.tsx';
@@ -152,7 +153,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
 
   function pageHtml(props: EntryPanelProps): string {
     const game = props.game ? gameById(models, props.game.gameId) : undefined;
-    const names = Object.fromEntries((tournamentById(models, props.tournamentId)?.model.teams ?? []).map((t) => [t.teamId, t.name]));
+    const names = teamNames(tournamentById(models, props.tournamentId)?.model);
     // With no game in play (none here, or the last one over) the page follows its tournament, so
     // a match the director seats here reaches the phone without a tap (static/outbox.js fetches
     // the panel on each message, and loads the page whole when it follows another stream).
