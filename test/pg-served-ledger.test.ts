@@ -110,6 +110,28 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
     }
   }, 60_000);
 
+  it('decides again each command another process beat to its stream: forty registrations split between two processes all land, none refused', async () => {
+    const url = await newDatabase();
+    const [a, b] = await Promise.all([openPostgresLedger({ url }), openPostgresLedger({ url })]);
+    try {
+      await a.append((m) => createTournament(m, { tournamentId: 'cup', name: 'Cup', format: 'unc-intramural' }));
+      await b.syncTo(a.models.position);
+      // Twenty each, all on the tournament's one stream, sent at once from both.
+      const register = (ledger: PostgresLedger, i: number) =>
+        ledger.append((m) => registerTeam(m, { tournamentId: 'cup', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+      const answers = await Promise.allSettled(Array.from({ length: 40 }, (_, i) => register(i % 2 === 0 ? a : b, i)));
+      expect(answers.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+      await Promise.all([a, b].map((ledger) => ledger.syncTo(Number.MAX_SAFE_INTEGER)));
+      for (const ledger of [a, b]) expect(ledger.models.tournaments.cup!.model.teams).toHaveLength(40);
+      // The race was real: each lost some and decided them again.
+      const lost = a.commitStats().decidedAgain + b.commitStats().decidedAgain;
+      expect(lost).toBeGreaterThan(0);
+      expect(await a.store.verifyChain()).toMatchObject({ ok: true, count: 41 });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  }, 60_000);
+
   it('answers the ledger-wide reads from the database on the reader’s worker, as the file’s reader does', async () => {
     const url = await newDatabase();
     const ledger = await openPostgresLedger({ url });

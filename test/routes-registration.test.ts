@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
+import { LedgerUnavailableError } from '../events/store/append.ts';
 import { createTournament } from '../server/commands/tournament-commands.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
@@ -234,6 +235,29 @@ describe('public sign-up', () => {
     const afterStart = await from(app, '10.0.0.3', 'POST', '/tournaments/pb/sign-up', { name: 'Too late', player1: 'A', player2: 'B' });
     expect([afterStart.status, (await json(afterStart)).error]).toEqual([409, 'pb day has started; sign-up is closed']);
     expect(eventsOf(ledger, 'TeamRegistered').filter((e) => e.tournamentId === 'pb')).toHaveLength(5);
+    ledger.close();
+  });
+
+  it('counts a sign-up the ledger could not record against no one, and one it answered, even refused, against its address', async () => {
+    const { app, ledger } = copyOf(fixture);
+    create(ledger, 'pb', 'pitt-boss');
+    await openSignUp(app, 'pb', { open: true, cap: 16 });
+    // The ledger refuses every write for a while, as a full disk does.
+    const mend = ledger.store.onAppendInTransaction(() => {
+      throw new LedgerUnavailableError('the disk is full', 'SQLITE_FULL');
+    });
+    for (let i = 1; i <= 6; i++) {
+      const refused = await from(app, '10.0.0.9', 'POST', '/tournaments/pb/sign-up', { name: `Duo ${i}`, player1: 'A', player2: 'B' });
+      expect(refused.status).toBe(503);
+    }
+    mend();
+    // None of those six counted: the address has its five sign-ups, a refused one among them.
+    for (let i = 1; i <= 4; i++) {
+      expect((await from(app, '10.0.0.9', 'POST', '/tournaments/pb/sign-up', { name: `Duo ${i}`, player1: 'A', player2: 'B' })).status).toBe(200);
+    }
+    expect((await from(app, '10.0.0.9', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 1', player1: 'A', player2: 'B' })).status).toBe(409);
+    expect((await from(app, '10.0.0.9', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 5', player1: 'A', player2: 'B' })).status).toBe(429);
+    expect(eventsOf(ledger, 'TeamRegistered').filter((e) => e.tournamentId === 'pb')).toHaveLength(4);
     ledger.close();
   });
 

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { AnyEvent } from '../event-types.ts';
 import type { ChainHead, ChainReport } from '../hash-chain.ts';
 import { type Change, type ProjectedEvent, type ReadModels, applyEvent } from '../projections.ts';
-import type { AppendOptions, AppendResult, RecordedEvent, StreamAppend } from './append.ts';
+import { type AppendOptions, type AppendResult, type RecordedEvent, type StreamAppend, VersionConflictError } from './append.ts';
 
 /** Events to append to one stream, as commands decide them. */
 export interface Decision {
@@ -42,11 +42,16 @@ export interface LedgerHealth {
 /** The first event recorded under a command id: its stream and the request digest it carried. */
 export type CommandFound = { position: number; stream: string; request: string | null } | null;
 
-/** How this process's appends were committed: transactions, the appends they carried, the most in one. */
+/**
+ * How this process's appends were committed: transactions, the appends they carried, the most in
+ * one; and the races lost: how many times a command was decided again, and the most tries one took.
+ */
 export interface CommitStats {
   transactions: number;
   appends: number;
   largest: number;
+  decidedAgain: number;
+  mostTries: number;
 }
 
 /** The ledger as a server process uses it; see the module comment. */
@@ -56,10 +61,13 @@ export interface ServedLedger {
   readonly models: ReadModels;
   /**
    * Appends the decisions' events, each stream expecting the version the models hold for it: a
-   * decision made from a view of a stream that has since moved on is refused with a
-   * VersionConflictError, never recorded on top. Given a function, first folds whatever any
-   * writer has appended and then decides. Appends arriving while a commit is in flight share the
-   * next one; the answer comes once the commit is durable and its events are folded.
+   * decision made from a view of a stream that has since moved on is never recorded on top.
+   * Given a function, first folds whatever any writer has appended and then decides; should
+   * another writer record on one of its streams first, it folds that and decides again
+   * (decideAgain), so a lost race ends in the answer the command gets on the ledger as it now
+   * stands. Given decisions already made, a stream that moved on refuses them with a
+   * VersionConflictError. Appends arriving while a commit is in flight share the next one; the
+   * answer comes once the commit is durable and its events are folded.
    */
   append(decisions: Decisions, options?: ExecuteOptions): Promise<AppendResult[]>;
   /** Events after position `after` (default 0) in position order, at most `limit`. */
@@ -216,3 +224,58 @@ export function appendOptionsOf(options: ExecuteOptions): Omit<AppendOptions, 'e
 
 /** A stored row the fold cannot read at all: the file was changed by something other than the store. */
 export class LedgerReadError extends Error {}
+
+/**
+ * How many times a command is decided and appended before a race it keeps losing is given up.
+ * Each loss means another writer recorded on one of its streams first, and each writer takes its
+ * own commands on a stream one at a time, so losing this many in a row takes a burst on one
+ * stream far beyond a room's.
+ */
+export const DECISION_ATTEMPTS = 40;
+
+/**
+ * A command that lost its race for the ledger every time it was decided (DECISION_ATTEMPTS).
+ * Nothing of it was recorded; it is the server's trouble, not the request's, so the HTTP API
+ * answers 503 and no limit counts it against the person.
+ */
+export class LedgerBusyError extends Error {
+  constructor() {
+    super('so many entries reached the ledger at the same moment that this one could not be recorded; nothing of it was recorded');
+  }
+}
+
+/**
+ * Whether a command whose append failed with `error` at its `attempt`-th try is decided again:
+ * yes for a lost race (a VersionConflictError) of a command that decides from the models, which
+ * the adapter has brought up to what the other writer recorded; no for anything else, which is
+ * the command's answer. Past DECISION_ATTEMPTS, throws LedgerBusyError: the store's words about
+ * streams and versions never reach a person.
+ */
+export function decideAgain(error: unknown, decisions: Decisions, attempt: number): boolean {
+  if (!(error instanceof VersionConflictError) || typeof decisions !== 'function') return false;
+  if (attempt >= DECISION_ATTEMPTS) throw new LedgerBusyError();
+  return true;
+}
+
+/** What an adapter's one try at a command does: fold, decide, append, answer. */
+export type AppendOnce = (decisions: Decisions, options: ExecuteOptions) => Promise<AppendResult[]>;
+
+/**
+ * A served ledger's `append`: each try through `once`, deciding again after every lost race (see
+ * decideAgain), counted into `stats`. Shared by both adapters, so every caller (routes, table
+ * drivers, sign-in, the demo) gets the same answer whichever store serves it.
+ */
+export function appendDecidingAgain(once: AppendOnce, stats: Pick<CommitStats, 'decidedAgain' | 'mostTries'>) {
+  return async (decisions: Decisions, options: ExecuteOptions = {}): Promise<AppendResult[]> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const results = await once(decisions, options);
+        stats.mostTries = Math.max(stats.mostTries, attempt);
+        return results;
+      } catch (error) {
+        if (!decideAgain(error, decisions, attempt)) throw error;
+        stats.decidedAgain++;
+      }
+    }
+  };
+}

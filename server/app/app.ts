@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import type { HttpBindings } from '@hono/node-server';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts';
-import { LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
+import { LedgerUnavailableError } from '../../events/store/append.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
 import { ReaderError, createHeavyReadGate, createHeavyReads, pastResources } from '../audit/heavy-reads.ts';
 import { OPEN, apiRoutes } from '../api/api-routes.ts';
@@ -123,7 +123,6 @@ export function createApp(options: AppOptions) {
   app.onError((error, c) => {
     if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof ReaderError) return c.json({ error: error.message }, 503);
     if (error instanceof CommandError) return c.json({ error: error.message }, error.status);
-    if (error instanceof VersionConflictError) return c.json({ error: error.message }, 409);
     if (error instanceof InvalidPayloadError) return c.json({ error: error.message }, 400);
     const refusal = refusalOf(error);
     if (refusal) return c.json({ error: refusal.message }, refusal.status);

@@ -1,8 +1,8 @@
 /**
  * What a team does from its own phone: sign itself up at `/tournaments/:id/sign-up` (registered
  * within the cap, waitlisted past it), and check itself in from its page with its code. Sign-ups
- * count against the address they come from, and wrong codes against the address that tried
- * them; a right code works from any address. Each is decided from the ledger's models and
+ * count against the address they come from (but for one the server could not record), and
+ * wrong codes against the address that tried them; a right code works from any address. Each is decided from the ledger's models and
  * appended expecting the stream version it was decided from.
  */
 import type { Context } from 'hono';
@@ -100,6 +100,8 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
     if (!tournamentById(models, id)) return missing(c, id);
     const json = wantsJson(c);
     let values: Record<string, string> = {};
+    // The sign-up's count against its address, taken back should the server fail to answer it.
+    let counted: (() => Promise<void>) | null = null;
     try {
       const input = await readInput(c);
       values = parseFields(input, SignUpFields);
@@ -108,6 +110,7 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
         c.header('retry-after', String(limited.waitSeconds));
         throw new AccessError(limited.message, 429);
       }
+      counted = limited.takeBack;
       const at = now();
       const codeSeed = newCodeSeed();
       let teamId = '';
@@ -137,6 +140,8 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
       return c.html(String(<SignedUpPage tournamentId={id} tournamentName={state.model.name} name={name} status={status} place={queued >= 0 ? queued + 1 : null} page={page} code={code} />));
     } catch (error) {
       const refusal = refusalOf(error);
+      // The ledger busy or unwritable refused nothing the person asked: it does not count.
+      if (counted && (!refusal || refusal.status === 503)) await counted().catch(() => undefined);
       if (!refusal) throw error;
       if (json) return c.json({ error: refusal.message }, refusal.status);
       return c.html(String(<SignUpPage {...pageProps(tournamentById(models, id)!, now(), { error: refusal.message, values })} />), refusal.status);

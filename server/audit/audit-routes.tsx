@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { AppendRefusedError, VersionConflictError } from '../../events/store/append.ts';
+import { AppendRefusedError } from '../../events/store/append.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
@@ -22,6 +22,7 @@ import { type ImportTarget, RecordImportError } from '../../events/record-import
 import { checkedRecordImport } from '../commands/replay-check.ts';
 import { gameStream } from '../../events/streams.ts';
 import { readJson } from '../http/request-input.ts';
+import { refusalOf } from '../http/refusals.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { Layout } from '../../views/layout.tsx';
 import { rankedTeams } from '../../views/leaderboard.tsx';
@@ -195,8 +196,10 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
       );
     } catch (error) {
       if (error instanceof RecordImportError) return c.json({ error: error.message }, error.status);
-      if (error instanceof VersionConflictError) return c.json({ error: error.message }, 409);
       if (error instanceof InvalidPayloadError || error instanceof AppendRefusedError) return c.json({ error: `the record cannot be entered: ${error.message}` }, 400);
+      // Anything else refused (a busy or unwritable ledger) in the same words as every route.
+      const refusal = refusalOf(error);
+      if (refusal) return c.json({ error: refusal.message }, refusal.status);
       throw error;
     }
   });

@@ -134,15 +134,22 @@ export function createCheckInLimiter(options: { log: HitStore; now: () => number
 /** Sign-ups one address may make in ten minutes: a team or two sharing a phone, not a flood. */
 export const SIGN_UPS_PER_TEN_MINUTES = 5;
 
-/** The limit on public sign-ups: each one counts against its address, whatever its answer. */
+/**
+ * The limit on public sign-ups: each one counts against its address, whatever the ledger answers
+ * it; one the server could not record at all (the ledger busy or unwritable) is taken off again,
+ * as the person's request was never answered.
+ */
 export function createSignUpLimiter(options: { log: HitStore; now: () => number }) {
   const { log, now } = options;
   const perAddress = createThrottle({ name: 'sign-up-address', limit: SIGN_UPS_PER_TEN_MINUTES, windowMs: 10 * 60_000, log, now });
   return {
-    /** Counts a sign-up from `address`; a refusal with the wait when the address has had its share. */
-    async attempt(address: string): Promise<{ ok: true } | { ok: false; waitSeconds: number; message: string }> {
+    /**
+     * Counts a sign-up from `address`, with how to take it off again; a refusal with the wait when
+     * the address has had its share.
+     */
+    async attempt(address: string): Promise<{ ok: true; takeBack: () => Promise<void> } | { ok: false; waitSeconds: number; message: string }> {
       const taken = await takeAll(log, now(), [[perAddress, address]]);
-      if (taken.ok) return { ok: true };
+      if (taken.ok) return { ok: true, takeBack: () => log.remove(taken.ticket) };
       const wait = seconds(taken.waitMs);
       return { ok: false, waitSeconds: wait, message: `this address has signed up ${SIGN_UPS_PER_TEN_MINUTES} times in the last ten minutes; try again in ${wait} seconds` };
     },

@@ -7,10 +7,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type CliIo, UsageError } from './io.ts';
 import { LedgerFileError, defaultDatabasePath } from '../../events/store/sqlite/database.ts';
-import { AppendRefusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
+import { AppendRefusedError, LedgerUnavailableError } from '../../events/store/append.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { formatDigest } from '../../events/hash-chain.ts';
-import { type Ledger, openLedger } from '../../events/store/sqlite/ledger.ts';
+import { type Ledger, LedgerBusyError, openLedger } from '../../events/store/sqlite/ledger.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
 import { checkedRecordImport } from '../commands/replay-check.ts';
 
@@ -70,7 +70,7 @@ export async function run(
     io.stdout(`head ${formatDigest(ledger.store.head())}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof RecordImportError || error instanceof InvalidPayloadError || error instanceof AppendRefusedError || error instanceof VersionConflictError || error instanceof LedgerUnavailableError) {
+    if (error instanceof RecordImportError || error instanceof InvalidPayloadError || error instanceof AppendRefusedError || error instanceof LedgerBusyError || error instanceof LedgerUnavailableError) {
       throw new UsageError(`spades import: ${source}: ${error.message}; nothing was imported`);
     }
     throw error;

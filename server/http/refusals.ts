@@ -3,7 +3,7 @@
  * for API clients and as a short page (or fragment) for browsers.
  */
 import type { Context } from 'hono';
-import { LedgerReadError } from '../../events/store/served-ledger.ts';
+import { LedgerBusyError, LedgerReadError } from '../../events/store/served-ledger.ts';
 import { AppendRefusedError, CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { CommandError } from '../commands/commands.ts';
@@ -29,11 +29,19 @@ export function wantsJson(c: Context): boolean {
   return accept.includes('application/json') && !accept.includes('text/html');
 }
 
+/**
+ * What a decision made ready beforehand is answered when its stream moved on before it was
+ * recorded. A command that decides from the ledger is decided again instead and never hears it.
+ */
+export const RECORDED_MEANWHILE = 'something else was recorded here at the same moment, so this was not recorded; what is recorded now is on the page';
+
 /** The status and sentence of a refused request, or null for an error that is the server's own fault. */
 export function refusalOf(error: unknown): { status: RefusalStatus; message: string } | null {
   if (error instanceof CommandError || error instanceof AccessError) return { status: error.status, message: error.message };
-  if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError) return { status: 503, message: error.message };
-  if (error instanceof VersionConflictError || error instanceof CommandIdReusedError) return { status: 409, message: error.message };
+  if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof LedgerBusyError) return { status: 503, message: error.message };
+  // The store's words name streams and versions: a person hears what happened, in the room's.
+  if (error instanceof VersionConflictError) return { status: 409, message: RECORDED_MEANWHILE };
+  if (error instanceof CommandIdReusedError) return { status: 409, message: error.message };
   if (error instanceof InvalidPayloadError || error instanceof AppendRefusedError) return { status: 400, message: error.message };
   return null;
 }

@@ -5,7 +5,8 @@
  * in case an announcement was lost with a connection. Folds and decisions take turns on one
  * queue, so the models never move while a command decides from them, and each decision is
  * appended expecting the stream versions it was made from: another process having moved a stream
- * meanwhile is refused (VersionConflictError), never recorded on top. A command's turn ends once
+ * meanwhile is never recorded on top; the command folds what it recorded and is decided again
+ * (../served-ledger.ts, decideAgain). A command's turn ends once
  * its append is sent, so the next can decide while it commits and their appends share a commit
  * (group commit); a command whose streams have an append of this process still in flight waits
  * for it and decides again from the models with it folded.
@@ -17,7 +18,7 @@ import { sql } from 'kysely';
 import { domainEvents } from '../../domain-events.ts';
 import { type AppendResult, type RecordedEvent, VersionConflictError } from '../append.ts';
 import type { ChangeListener, CommandFound, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../served-ledger.ts';
-import { LedgerReadError, appendOptionsOf, decisionAppends, foldEvents } from '../served-ledger.ts';
+import { LedgerReadError, appendDecidingAgain, appendOptionsOf, decisionAppends, foldEvents } from '../served-ledger.ts';
 import { type PgEventStore, openPostgresStore, pgStorageFaultOf } from './event-store.ts';
 import { type ReadModels, emptyModels } from '../../projections.ts';
 import { loadPgSnapshot, storePgSnapshot } from './snapshots.ts';
@@ -119,54 +120,59 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
     if (announced > models.position) void fold().catch(() => undefined);
   });
 
+  // The races this process's commands lost, and the most tries one took.
+  const races = { decidedAgain: 0, mostTries: 0 };
+  // One try at a command.
+  const appendOnce = async (decisions: Decisions, opts: ExecuteOptions): Promise<AppendResult[]> => {
+    // In its turn a command folds, decides and sends its append; the commit is awaited after
+    // the turn, so the next command decides meanwhile and their appends can share a commit.
+    const appending = await inTurn(async () => {
+      for (;;) {
+        // Decided from the models brought up to what the database holds now.
+        if (typeof decisions === 'function') await foldNow();
+        const decided = typeof decisions === 'function' ? decisions(models) : decisions;
+        const list: Decision[] = Array.isArray(decided) ? decided : [decided];
+        if (list.length === 0) return null;
+        // A stream with an append of this process still in flight is decided again once that
+        // append is folded, as it would have been had it waited its turn.
+        const waiting = list.flatMap((d) => inFlight.get(d.stream) ?? []);
+        if (waiting.length > 0) {
+          await Promise.allSettled(waiting);
+          await foldNow();
+          continue;
+        }
+        const sent = store.appendMany(decisionAppends(list, models), appendOptionsOf(opts));
+        const settled = sent.then(() => undefined, () => undefined);
+        for (const { stream } of list) inFlight.set(stream, settled);
+        void settled.then(() => {
+          for (const { stream } of list) if (inFlight.get(stream) === settled) inFlight.delete(stream);
+        });
+        // Wrapped, so the turn ends now rather than when the commit does.
+        return { sent };
+      }
+    });
+    if (appending === null) return [];
+    let results: AppendResult[];
+    try {
+      results = await appending.sent;
+    } catch (error) {
+      const storage = pgStorageFaultOf(error);
+      if (storage) fault = storage.reason;
+      // A stale decision: fold what the others wrote, so the next one is made from the database.
+      if (error instanceof VersionConflictError) await fold().catch(() => undefined);
+      throw storage ?? error;
+    }
+    fault = null;
+    await fold();
+    return results;
+  };
+
   const ledger: PostgresLedger = {
     backend: 'postgres',
     store,
     url: options.url,
     models,
-    async append(decisions, opts = {}) {
-      // In its turn a command folds, decides and sends its append; the commit is awaited after
-      // the turn, so the next command decides meanwhile and their appends can share a commit.
-      const appending = await inTurn(async () => {
-        for (;;) {
-          // Decided from the models brought up to what the database holds now.
-          if (typeof decisions === 'function') await foldNow();
-          const decided = typeof decisions === 'function' ? decisions(models) : decisions;
-          const list: Decision[] = Array.isArray(decided) ? decided : [decided];
-          if (list.length === 0) return null;
-          // A stream with an append of this process still in flight is decided again once that
-          // append is folded, as it would have been had it waited its turn.
-          const waiting = list.flatMap((d) => inFlight.get(d.stream) ?? []);
-          if (waiting.length > 0) {
-            await Promise.allSettled(waiting);
-            await foldNow();
-            continue;
-          }
-          const sent = store.appendMany(decisionAppends(list, models), appendOptionsOf(opts));
-          const settled = sent.then(() => undefined, () => undefined);
-          for (const { stream } of list) inFlight.set(stream, settled);
-          void settled.then(() => {
-            for (const { stream } of list) if (inFlight.get(stream) === settled) inFlight.delete(stream);
-          });
-          // Wrapped, so the turn ends now rather than when the commit does.
-          return { sent };
-        }
-      });
-      if (appending === null) return [];
-      let results: AppendResult[];
-      try {
-        results = await appending.sent;
-      } catch (error) {
-        const storage = pgStorageFaultOf(error);
-        if (storage) fault = storage.reason;
-        // A stale decision: fold what the others wrote, so the next one is made from the database.
-        if (error instanceof VersionConflictError) await fold().catch(() => undefined);
-        throw storage ?? error;
-      }
-      fault = null;
-      await fold();
-      return results;
-    },
+    append: appendDecidingAgain(appendOnce, races),
     read: (options) => store.readAll(options),
     readStream: (stream, options) => store.readStream(stream, options),
     head: () => store.head(),
@@ -175,7 +181,7 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
     snapshot: () => inTurn(() => storePgSnapshot(store, models)),
     commitStats() {
       const { transactions, appends, largest } = store.commitStats();
-      return { transactions, appends, largest };
+      return { transactions, appends, largest, ...races };
     },
     // Cheap when nothing was announced: most requests only read.
     sync: () => (announced > models.position ? fold() : Promise.resolve(0)),

@@ -21,6 +21,7 @@ import {
   LedgerReadError,
   MODELS_VERSION,
   appendOptionsOf,
+  decideAgain,
   decisionAppends,
   foldEvents,
   modelsBytes,
@@ -40,9 +41,10 @@ export interface Ledger {
   readonly served: SqliteServedLedger;
   /**
    * Appends the decisions' events in one transaction, each stream expecting the version the
-   * models hold for it: a decision made from a view of a stream that has since moved on is
-   * refused with a VersionConflictError, never recorded on top. Given a function, first folds
-   * whatever any writer has appended and then decides. Folds the result before returning.
+   * models hold for it: a decision made from a view of a stream that has since moved on is never
+   * recorded on top. Given a function, first folds whatever any writer has appended and then
+   * decides, and decides again should another writer record first (decideAgain); decisions
+   * already made are refused with a VersionConflictError. Folds the result before returning.
    */
   execute(decisions: Decisions, options?: ExecuteOptions): AppendResult[];
   /**
@@ -183,6 +185,28 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     return true;
   };
 
+  const executeOnce = (decisions: Decisions, opts: ExecuteOptions): AppendResult[] => {
+    if (typeof decisions === 'function') {
+      fold(false);
+      decisions = decisions(models);
+    }
+    const list = Array.isArray(decisions) ? decisions : [decisions];
+    if (list.length === 0) return [];
+    let results: AppendResult[];
+    try {
+      results = store.appendMany(decisionAppends(list, models), appendOptionsOf(opts));
+    } catch (error) {
+      const faultOf = storageFaultOf(error);
+      if (faultOf) fault = { reason: faultOf.reason };
+      // A stale decision: fold what the others wrote, so the next one is made from the file.
+      if (error instanceof VersionConflictError) fold(true);
+      throw faultOf ?? error;
+    }
+    fault = null;
+    fold(true);
+    return results;
+  };
+
   const ledger: Ledger = {
     backend: 'sqlite',
     store,
@@ -192,25 +216,14 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
       return servedLedger(ledger);
     },
     execute(decisions, opts = {}) {
-      if (typeof decisions === 'function') {
-        fold(false);
-        decisions = decisions(models);
+      // A command that loses its race to another writer is decided again from what it wrote.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return executeOnce(decisions, opts);
+        } catch (error) {
+          if (!decideAgain(error, decisions, attempt)) throw error;
+        }
       }
-      const list = Array.isArray(decisions) ? decisions : [decisions];
-      if (list.length === 0) return [];
-      let results: AppendResult[];
-      try {
-        results = store.appendMany(decisionAppends(list, models), appendOptionsOf(opts));
-      } catch (error) {
-        const faultOf = storageFaultOf(error);
-        if (faultOf) fault = { reason: faultOf.reason };
-        // A stale decision: fold what the others wrote, so the next one is made from the file.
-        if (error instanceof VersionConflictError) fold(true);
-        throw faultOf ?? error;
-      }
-      fault = null;
-      fold(true);
-      return results;
     },
     commitGroup(commands) {
       let outcomes: GroupOutcome[];

@@ -10,14 +10,16 @@
  *
  * A command whose streams have an append of this process waiting for its commit waits for that
  * commit and decides again from the models with it folded, as it would have had it come later:
- * an entry at a table is never refused for following another entry at the same table.
+ * an entry at a table is never refused for following another entry at the same table. One that
+ * loses its race to another process writing to the same file is decided again the same way
+ * (../served-ledger.ts, decideAgain).
  *
  * One adapter per open ledger: everything in the process that appends (the routes, the table
  * drivers, sign-in) shares its groups, whichever way it was handed the ledger.
  */
 import type { AppendResult } from '../append.ts';
 import type { ChangeListener, CommitStats, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../served-ledger.ts';
-import { appendOptionsOf, decisionAppends } from '../served-ledger.ts';
+import { appendDecidingAgain, appendOptionsOf, decisionAppends } from '../served-ledger.ts';
 import type { GroupOutcome, GroupedAppend } from './event-store.ts';
 import type { Ledger } from './ledger.ts';
 
@@ -73,7 +75,7 @@ function newGroup(): Group {
 function createServedLedger(ledger: Ledger): SqliteServedLedger {
   // The group taking appends now; null until the first append of the turn.
   let open: Group | null = null;
-  const stats: CommitStats = { transactions: 0, appends: 0, largest: 0 };
+  const stats: CommitStats = { transactions: 0, appends: 0, largest: 0, decidedAgain: 0, mostTries: 0 };
 
   const commit = () => {
     const group = open;
@@ -103,30 +105,34 @@ function createServedLedger(ledger: Ledger): SqliteServedLedger {
   // The group a stream has an append waiting in, if any.
   const groupOf = (stream: string): Group | null => (open?.streams.has(stream) ? open : null);
 
+  // One try at a command: decided in this turn, or after the commit of an append of this
+  // process it follows on one of its streams.
+  const appendOnce = async (decisions: Decisions, options: ExecuteOptions): Promise<AppendResult[]> => {
+    for (;;) {
+      // Decided from the models brought up to what the file holds now.
+      if (typeof decisions === 'function') ledger.sync();
+      const decided = typeof decisions === 'function' ? decisions(ledger.models) : decisions;
+      const list: Decision[] = Array.isArray(decided) ? decided : [decided];
+      if (list.length === 0) return [];
+      const waitingFor = list.map((d) => groupOf(d.stream)).find((g) => g !== null);
+      if (waitingFor) {
+        await waitingFor.done;
+        continue;
+      }
+      const group = (open ??= newGroup());
+      if (group.waiting.length === 0) afterThisTurn(commit);
+      for (const { stream } of list) group.streams.add(stream);
+      return new Promise<AppendResult[]>((resolve, reject) => {
+        group.waiting.push({ command: { appends: decisionAppends(list, ledger.models), options: appendOptionsOf(options) }, resolve, reject });
+      });
+    }
+  };
+
   const served: SqliteServedLedger = {
     backend: 'sqlite',
     ledger,
     models: ledger.models,
-    async append(decisions: Decisions, options: ExecuteOptions = {}) {
-      for (;;) {
-        // Decided from the models brought up to what the file holds now.
-        if (typeof decisions === 'function') ledger.sync();
-        const decided = typeof decisions === 'function' ? decisions(ledger.models) : decisions;
-        const list: Decision[] = Array.isArray(decided) ? decided : [decided];
-        if (list.length === 0) return [];
-        const waitingFor = list.map((d) => groupOf(d.stream)).find((g) => g !== null);
-        if (waitingFor) {
-          await waitingFor.done;
-          continue;
-        }
-        const group = (open ??= newGroup());
-        if (group.waiting.length === 0) afterThisTurn(commit);
-        for (const { stream } of list) group.streams.add(stream);
-        return new Promise<AppendResult[]>((resolve, reject) => {
-          group.waiting.push({ command: { appends: decisionAppends(list, ledger.models), options: appendOptionsOf(options) }, resolve, reject });
-        });
-      }
-    },
+    append: appendDecidingAgain(appendOnce, stats),
     read: async (options) => ledger.store.readAll(options),
     readStream: async (stream, options) => ledger.store.readStream(stream, options),
     head: async () => ledger.store.head(),
