@@ -97,7 +97,7 @@ export function applyEvent(models: ReadModels, event: ProjectedEvent, change: Ch
     if (game) {
       const scored = evolveGame(game, event as unknown as GameEvent, event.position);
       change.games.push(game.gameId);
-      if (scored) touchTournament(models, game, event.position, change, HAND_CLOSERS.has(event.type));
+      if (scored) touchTournament(models, game, event.position, change, HAND_CLOSERS.has(event.type), event.type);
     }
     if (!GAME_TYPES.has(event.type)) applyTournamentEvent(models, event, payload, change);
     return change;
@@ -128,11 +128,12 @@ function tournamentOfMatch(models: ReadModels, matchId: string | undefined): Tou
 /** Entries that close a hand on top of the hands scored before it (anything else may change any hand). */
 const HAND_CLOSERS = new Set(['CardPlayed', 'TricksRecorded', 'BidMade', 'MisdealCalled']);
 
-function touchTournament(models: ReadModels, game: GameModel, position: number, change: Change, handClosed = false): void {
+function touchTournament(models: ReadModels, game: GameModel, position: number, change: Change, handClosed = false, cause?: string): void {
   if (!game.tournamentId) return;
   const tournament = models.tournaments[game.tournamentId];
   if (!tournament) return;
-  gameChanged(tournament, game, position, models.games);
+  // The event's type says what changed the game, so a match it reopens can say why.
+  gameChanged(tournament, game, position, models.games, cause);
   // Every change that reaches here scored the game again (or started it): its statistics follow.
   if (canKeyReadModel(game.gameId)) tournament.gameStats[game.gameId] = gameStatsAfter(own(tournament.gameStats, game.gameId), game, handClosed);
   change.tournaments.push(game.tournamentId);

@@ -163,6 +163,13 @@ export interface MatchModel {
   /** The running clock: the match's, or (each game timed on its own) the latest game's, named by `gameId`. */
   clock: { startedAt: string; minutes: number; calledAt: string | null; gameId?: string } | null;
   underReview: boolean;
+  /**
+   * Games of the match that no longer count, with the ledger position of the ruling that voided
+   * each (a later ruling moved a team that played them elsewhere); listed in `games` as played.
+   */
+  voided?: { gameId: string; position: number }[];
+  /** The ledger position of the ruling that took back the match's decided result, while it is played again. */
+  reopenedBy?: number;
 }
 
 export interface TournamentModel {

@@ -122,6 +122,15 @@ export interface TournamentState {
   corrections: { gameId: string; matchId: string; winner: string; reason: string; judge: string; position: number; at: string }[];
   /** Played matches a correction put under review, and the position of the correction. */
   reviews: { matchId: string; position: number }[];
+  /**
+   * Games that no longer count, by game id: the ledger position of the ruling (or correction,
+   * or disqualification) that voided them. A game counts while its match puts the very two
+   * teams that played it there; one played by a team a later ruling moved elsewhere is voided,
+   * kept on record, and counts again only if the bracket puts its teams back.
+   */
+  voided: Record<string, number>;
+  /** Decided matches whose result a later ruling took back or changed, and that ruling's position. */
+  reopened: Record<string, number>;
   /** Prizes by place once the event is finished. */
   prizes: { place: number; prize: string; teams: string[] }[];
   /** Progressive tables; null for bracket events. */
@@ -161,6 +170,8 @@ export function startTournament(e: TournamentCreated): TournamentState {
     byeDraw: null,
     corrections: [],
     reviews: [],
+    voided: {},
+    reopened: {},
     prizes: [],
     progressive: e.options.elimination === 'progressive' ? emptyProgressive() : null,
     decided: {},
@@ -266,7 +277,7 @@ export function evolveTournament(
       const row = state.model.teams.find((t) => t.teamId === e.teamId);
       const what = kind === 'no-show' ? 'a no-show' : kind === 'forfeit' ? 'forfeits' : 'disqualified';
       addLatest(state, `${row?.name ?? e.teamId} ${kind === 'forfeit' ? what : `is ${what}`}: ${e.reason}`, position);
-      settle(state, games, position);
+      settle(state, games, position, null, CAUSES.TeamDisqualified);
       refresh(state, games);
       return;
     }
@@ -296,7 +307,7 @@ export function evolveTournament(
       const number = games[event.payload.gameId]?.number;
       const perGame = clockPerOf(info, state.format) === 'game';
       addLatest(state, `Time called in ${labelOf(state, event.payload.matchId)}${number && perGame ? `, game ${number},` : ''} during hand ${event.payload.hand}`, position);
-      settle(state, games, position);
+      settle(state, games, position, null, CAUSES.TimeCalled);
       refresh(state, games);
       return;
     }
@@ -305,7 +316,7 @@ export function evolveTournament(
       state.corrections.push({ gameId: e.gameId, matchId: e.matchId, winner: e.winner, reason: e.reason, judge: e.judge, position, at: event.at });
       const row = state.model.teams.find((t) => t.teamId === e.winner);
       addLatest(state, `Judge ${e.judge} corrected game ${e.gameId}: ${row?.name ?? e.winner} won (${e.reason})`, position);
-      settle(state, games, position);
+      settle(state, games, position, null, CAUSES.GameResultCorrected);
       refresh(state, games);
       return;
     }
@@ -372,7 +383,7 @@ function startByRound(state: TournamentState, seeds: readonly string[], cards: R
 }
 
 /** A game of one of the tournament's matches (or progressive tables) started or changed its score. */
-export function gameChanged(state: TournamentState, game: GameModel, position: number, games: Readonly<Record<string, GameModel>>): void {
+export function gameChanged(state: TournamentState, game: GameModel, position: number, games: Readonly<Record<string, GameModel>>, cause?: string): void {
   if (!game.matchId) return;
   fillDefaults(state);
   const info = infoFor(state, game.matchId);
@@ -394,8 +405,8 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
     state.decided[game.gameId] = winner;
     if (!matchSettled(state, games, game.matchId)) {
       const before = state.bracket;
-      settle(state, games, position, game.matchId);
-      if (!refreshDecided(state, games, game, known, before)) refresh(state, games);
+      const voidedMoved = settle(state, games, position, game.matchId, CAUSES[cause ?? ''] ?? null);
+      if (voidedMoved || !refreshDecided(state, games, game, known, before)) refresh(state, games);
       return;
     }
   }
@@ -404,6 +415,7 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
 
 /** A game's part in its teams' standings: NS points, bags, sets, games won and lost, then EW's. */
 function tallyOf(state: TournamentState, game: GameModel): number[] {
+  if (state.voided?.[game.gameId] !== undefined) return [...NO_TALLY];
   const winner = gameWinner(state, game);
   const won = (team: Team) => (winner !== null && winner === game.teams[team] ? 1 : 0);
   const lost = (team: Team) => (winner !== null && winner !== game.teams[team] ? 1 : 0);
@@ -513,16 +525,31 @@ function matchDecision(
   return { winner, score: `${wins[side]}–${wins[1 - side]}` };
 }
 
+/** What a later event that reopens a decided match is called, in the room's words. */
+const CAUSES: Record<string, string> = {
+  RulingGiven: 'a renege ruling',
+  RulingWithdrawn: 'the withdrawal of a ruling',
+  ScoreCorrected: 'a score correction',
+  GameResultCorrected: 'a result correction',
+  TeamDisqualified: 'a disqualification',
+  TimeCalled: 'a time call',
+  EntryUndone: 'an undone entry',
+};
+
 /**
  * Brings the bracket's results in line with the games, match by match in bracket order, so a
  * changed result flows on: a match its games now decide gets (or changes) its result; a result
  * its games no longer support (a correction took a game away) is taken back and the match is
  * played on. Results of matches whose teams changed are kept, never erased: the bracket shows
- * them under review until the match is replayed between the right teams.
+ * them under review until the match is replayed between the right teams, and their games are
+ * voided. A decided match reopened this way gets one line for the room saying what happened.
+ * True when the games voided moved, so every standing must be counted again.
  */
-function settle(state: TournamentState, games: Readonly<Record<string, GameModel>>, position: number, from: string | null = null): void {
-  if (!state.bracket) return;
+function settle(state: TournamentState, games: Readonly<Record<string, GameModel>>, position: number, from: string | null = null, cause: string | null = null): boolean {
+  if (!state.bracket) return false;
   let views = viewsOf(state.bracket);
+  const reopened: string[] = [];
+  const replayed: string[] = [];
   // When only the games of match `from` changed, the matches before it in bracket order still
   // fit: each is fed only by matches before it, and none of their games moved.
   const first = from === null ? 0 : Math.max(0, views.findIndex((view) => view.id === from));
@@ -533,15 +560,18 @@ function settle(state: TournamentState, games: Readonly<Record<string, GameModel
     const info = state.matchInfo[view.id];
     const decided = info ? matchDecision(state, info.games, games, [a, b], clockPerOf(info, state.format)) : null;
     if (resultFits(state.bracket, view, decided)) continue;
-    const result = state.bracket.results[view.id];
     const results: BracketState['results'] = { ...state.bracket.results };
+    const name = (id: string) => state.model.teams.find((t) => t.teamId === id)?.name ?? id;
+    if (view.status === 'played') {
+      state.reopened[view.id] = position;
+      reopened.push(decided ? `${matchName(state, view.id)} now goes to ${name(decided.winner)} ${decided.score}` : `${matchName(state, view.id)} reopened`);
+    }
     if (decided) {
       results[view.id] = { winner: decided.winner, loser: decided.winner === a ? b : a };
-      const name = (id: string) => state.model.teams.find((t) => t.teamId === id)?.name ?? id;
-      addLatest(state, `${name(decided.winner)} beat ${name(decided.winner === a ? b : a)} ${decided.score}`, position);
+      if (view.status !== 'played' || !cause) addLatest(state, `${name(decided.winner)} beat ${name(decided.winner === a ? b : a)} ${decided.score}`, position);
     } else {
       delete results[view.id];
-      addLatest(state, `${labelOf(state, view.id)} is no longer decided; play goes on`, position);
+      if (!cause) addLatest(state, `${labelOf(state, view.id)} is no longer decided; play goes on`, position);
     }
     state.bracket = { ...state.bracket, results };
     const before = views;
@@ -551,9 +581,65 @@ function settle(state: TournamentState, games: Readonly<Record<string, GameModel
       state.reviews.push({ matchId: after.id, position });
       const flagged = state.matchInfo[after.id];
       if (flagged) flagged.started = false;
-      addLatest(state, `${labelOf(state, after.id)} is under review: a team in it changed`, position);
+      replayed.push(matchName(state, after.id));
+      if (!cause) addLatest(state, `${labelOf(state, after.id)} is under review: a team in it changed`, position);
     });
   }
+  const torn = voidGames(state, games, position);
+  for (const matchId of torn.voided) if (!replayed.includes(matchName(state, matchId))) replayed.push(matchName(state, matchId));
+  if (cause && reopened.length > 0) {
+    const restart = replayed.length === 0 ? '' : `; ${listed(replayed)} ${replayed.length === 1 ? 'restarts' : 'restart'}`;
+    addLatest(state, `${listed(reopened)} by ${cause}${restart}`, position);
+  }
+  return torn.moved;
+}
+
+/** "A", "A and B", "A, B and C". */
+function listed(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
+}
+
+/** A match as the room names it: its label, with its number where the label is shared ("Round 1 (match 6)", "the Final"). */
+export function matchName(state: TournamentState, matchId: string): string {
+  const matches = state.model.matches;
+  const i = matches.findIndex((m) => m.matchId === matchId);
+  const match = matches[i];
+  if (!match) return `match ${matchId}`;
+  if (match.side === 'final' || match.side === 'third-place') return `the ${match.label}`;
+  return matches.filter((m) => m.label === match.label).length > 1 ? `${match.label} (match ${i + 1})` : match.label;
+}
+
+/**
+ * Marks the games that no longer count (see `voided`) as of `position`, and clears the mark of a
+ * game whose teams the bracket put back. A match whose game is voided is no longer seated (it is
+ * seated again between the right teams); one whose unfinished last game counts again is. Says
+ * whether any mark moved, and the matches with a game newly voided.
+ */
+function voidGames(state: TournamentState, games: Readonly<Record<string, GameModel>>, position: number): { moved: boolean; voided: string[] } {
+  const voided: string[] = [];
+  if (!state.bracket) return { moved: false, voided };
+  let moved = false;
+  for (const view of viewsOf(state.bracket)) {
+    const ids = state.matchInfo[view.id]?.games;
+    if (!ids) continue;
+    for (const id of ids) {
+      const game = games[id];
+      if (!game) continue;
+      const stands = view.status !== 'not-needed' && view.teams[0] !== null && view.teams[1] !== null && view.teams.includes(game.teams.NS) && view.teams.includes(game.teams.EW);
+      if (stands === (state.voided[id] === undefined)) continue;
+      const info = state.matchInfo[view.id]!;
+      if (stands) {
+        delete state.voided[id];
+        if (!game.winner && ids.at(-1) === id) info.started = true;
+      } else {
+        state.voided[id] = position;
+        info.started = false;
+        if (!voided.includes(view.id)) voided.push(view.id);
+      }
+      moved = true;
+    }
+  }
+  return { moved, voided };
 }
 
 /** Whether the bracket's recorded result for a match agrees with what its games decide. */
@@ -622,6 +708,8 @@ function fillDefaults(state: TournamentState): void {
   state.roundDraws ??= [];
   state.corrections ??= [];
   state.reviews ??= [];
+  state.voided ??= {};
+  state.reopened ??= {};
   state.prizes ??= [];
   state.progressive ??= state.format.elimination === 'progressive' ? emptyProgressive() : null;
   state.decided ??= {};
@@ -727,7 +815,16 @@ function matchModelOf(state: TournamentState, view: MatchView, games: Readonly<R
     table: info?.table ?? null,
     clock: info?.clock ?? null,
     underReview: view.status === 'under-review',
+    ...voidedOf(state, view, info),
   };
+}
+
+/** What a match's model says of rulings that undid it: its voided games, and the ruling that reopened it while it is played again. */
+function voidedOf(state: TournamentState, view: MatchView, info: MatchInfo | undefined): Pick<MatchModel, 'voided' | 'reopenedBy'> {
+  const voided = (info?.games ?? []).flatMap((gameId) => (state.voided?.[gameId] === undefined ? [] : [{ gameId, position: state.voided[gameId]! }]));
+  const review = view.status === 'under-review' ? state.reviews.findLast((r) => r.matchId === view.id)?.position : undefined;
+  const reopened = view.status !== 'played' ? (review ?? state.reopened?.[view.id]) : undefined;
+  return { ...(voided.length > 0 ? { voided } : {}), ...(reopened !== undefined ? { reopenedBy: reopened } : {}) };
 }
 
 /**

@@ -74,6 +74,8 @@ export function tournamentStats(state: TournamentState, position: number): Tourn
   const comebacks: { gameId: string; stats: GameStats }[] = [];
 
   for (const [gameId, stats] of games) {
+    // A game a later ruling voided stays on record but counts for nothing, its highlights included.
+    if (state.voided?.[gameId] !== undefined) continue;
     const sides = sidesOf(state, stats, names);
     totals.games++;
     totals.hands += stats.teams.NS.hands;

@@ -2,8 +2,9 @@
  * Withdrawing a judge's ruling through the console: a renege ruling or a score correction is
  * taken back by a later RulingWithdrawn event (asked once to confirm), the score and the
  * standings go back, the console lists each ruling with its effect and, once withdrawn, who
- * withdrew it and why; a ruling already withdrawn, a kind of ruling that is not withdrawn, and
- * a ruling the game's result has moved on from are refused with a sentence, recording nothing.
+ * withdrew it and why; a ruling already withdrawn and a kind of ruling that is not withdrawn
+ * are refused with a sentence, recording nothing. (A withdrawal that would change a decided
+ * match follows the rule a ruling follows: reopening.test.ts.)
  * The ledger with withdrawals exports and imports through the live commands.
  */
 import { join } from 'node:path';
@@ -126,30 +127,6 @@ describe('withdrawing a score correction', () => {
       expect(done.status).toBe(200);
       expect(m.games[gameId]!.score).toEqual(plain);
       expect(m.games[gameId]!.corrections[0]!.withdrawn).toMatchObject({ judge: 'Jo Judge', reason: 'the bags were right' });
-    } finally {
-      broadcaster.close();
-      ledger.close();
-    }
-  });
-});
-
-describe('a ruling the game has moved on from', () => {
-  it('is not withdrawn when that would change whether or by whom the game was won', async () => {
-    const { app, ledger, broadcaster } = copyOf(fixture);
-    try {
-      const m = ledger.models;
-      const gameId = seatMatch(ledger, fixture.matchId);
-      finishGame(ledger, gameId);
-      const hands = m.games[gameId]!.hands.length;
-      // A renege found after the last hand: upheld, North–South lose the tricks that won it.
-      ledger.execute(claimRenege(m, { gameId, claimId: 'late', hand: hands, seat: 'N', trick: null }));
-      ledger.execute(giveRuling(m, { gameId, claimId: 'late', upheld: true, note: '', judge: 'Jo Judge' }));
-      expect(m.games[gameId]!.winner).toBeNull();
-      const before = ledger.store.head().position;
-      const refused = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', { json: { gameId, claimId: 'late', reason: 'changed my mind' } });
-      expect(refused.status).toBe(409);
-      expect(await refused.text()).toContain('with the ruling on claim late standing the game went on; without it Aces would have won it');
-      expect(ledger.store.head().position).toBe(before);
     } finally {
       broadcaster.close();
       ledger.close();

@@ -81,6 +81,25 @@ export interface PendingWithdrawal {
   reason: string;
 }
 
+/**
+ * A ruling (or correction, or disqualification) that would change a decided match, shown in full
+ * before the one confirmation: what reopens, the games voided, the matches played again, the
+ * teams moved, and the standings and statistics after.
+ */
+export interface PendingReopening {
+  /** What the judge asked, as the question heads it ("Uphold the renege claim against South, …"). */
+  asked: string;
+  /** Where the confirmation posts, and the fields it sends again. */
+  action: string;
+  fields: Record<string, string>;
+  reopened: string[];
+  voided: string[];
+  replayed: string[];
+  moved: string[];
+  standings: { name: string; record: string; stands: string }[];
+  stats: string[];
+}
+
 /** A ruling as the console lists it: what it was, what it does to the score, and whether it was withdrawn. */
 export interface RulingLine {
   at: string;
@@ -116,6 +135,8 @@ export interface JudgeConsoleProps {
   confirmRuling?: PendingRuling | null;
   /** A withdrawal to confirm before it is recorded. */
   confirmWithdrawal?: PendingWithdrawal | null;
+  /** A reopening to confirm, shown in full, before it is recorded. */
+  confirmReopening?: PendingReopening | null;
   error?: string | null;
   done?: string | null;
 }
@@ -139,6 +160,7 @@ export function JudgeConsole(props: JudgeConsoleProps) {
       {props.confirm ? <ConfirmDisqualification pending={props.confirm} csrf={csrf} /> : null}
       {props.confirmRuling ? <ConfirmRuling pending={props.confirmRuling} csrf={csrf} /> : null}
       {props.confirmWithdrawal ? <ConfirmWithdrawal pending={props.confirmWithdrawal} csrf={csrf} /> : null}
+      {props.confirmReopening ? <ConfirmReopening pending={props.confirmReopening} csrf={csrf} /> : null}
 
       <section aria-labelledby="queue-title">
         <h2 id="queue-title">
@@ -442,6 +464,71 @@ function ConfirmWithdrawal({ pending, csrf }: { pending: PendingWithdrawal; csrf
           <input type="hidden" name="confirm" value="yes" />
           <button type="submit" class="big-button big-button--danger" data-action="confirm-withdraw">
             Yes, withdraw it
+          </button>
+        </form>
+        <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
+          Go back
+        </a>
+      </div>
+    </section>
+  );
+}
+
+/** The step before a reopening is recorded: everything it changes, then the one confirmation. */
+function ConfirmReopening({ pending, csrf }: { pending: PendingReopening; csrf: string }) {
+  const list = (id: string, title: string, items: string[]) =>
+    items.length > 0 ? (
+      <section aria-labelledby={id}>
+        <h3 id={id}>{title}</h3>
+        <ul data-reopening-list={id}>
+          {items.map((item) => (
+            <li>{item}</li>
+          ))}
+        </ul>
+      </section>
+    ) : null;
+  return (
+    <section class="confirm-step confirm-step--reopening" aria-labelledby="confirm-reopening-title" data-confirm-reopening>
+      <h2 id="confirm-reopening-title" tabindex={-1} autofocus>
+        Reopen a decided match?
+      </h2>
+      <p>{pending.asked} This would change a decided match. Everything it changes is listed here; nothing is recorded until you confirm.</p>
+      {list('reopening-reopened', 'Matches reopened', pending.reopened)}
+      {list('reopening-voided', 'Games voided (kept on record, no longer counted)', pending.voided)}
+      {list('reopening-replayed', 'Matches to be played again', pending.replayed)}
+      {list('reopening-moved', 'Teams moved', pending.moved)}
+      <section aria-labelledby="reopening-standings">
+        <h3 id="reopening-standings">Standings after</h3>
+        <table class="reopening-standings">
+          <thead>
+            <tr>
+              <th scope="col">Team</th>
+              <th scope="col">Matches</th>
+              <th scope="col">Where it stands</th>
+            </tr>
+          </thead>
+          <tbody>
+            {pending.standings.map((row) => (
+              <tr>
+                <th scope="row">{row.name}</th>
+                <td>{row.record}</td>
+                <td>{row.stands}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </section>
+      {list('reopening-stats', 'Statistics after', pending.stats)}
+      <div class="button-row">
+        <form method="post" action={pending.action} hx-post={pending.action} hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerHTML">
+          <HiddenKeys csrf={csrf} />
+          {Object.entries(pending.fields).map(([name, value]) => (
+            <input type="hidden" name={name} value={value} />
+          ))}
+          <input type="hidden" name="reopen" value="yes" />
+          <input type="hidden" name="confirm" value="yes" />
+          <button type="submit" class="big-button big-button--danger" data-action="confirm-reopening">
+            Yes, reopen it
           </button>
         </form>
         <a class="big-button big-button--quiet" href="/judge" data-action="cancel">

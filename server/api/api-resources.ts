@@ -134,8 +134,11 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
             slots: [slotOf(m, 0), slotOf(m, 1)],
             gamesWon: m.gamesWon,
             winner: m.winner,
-            games: m.games,
+            games: m.games.filter((g) => state.voided?.[g] === undefined),
             underReview: m.underReview,
+            voided: m.reopenedBy !== undefined || (m.voided?.length ?? 0) > 0,
+            voidedGames: (m.voided ?? []).map((v) => ({ gameId: v.gameId, voided: true as const, voidedBy: v.position })),
+            reopenedBy: m.reopenedBy ?? null,
           })),
         },
     progressive: progressiveOf(state),
@@ -213,8 +216,10 @@ function progressiveOf(state: TournamentState): TournamentResource['progressive'
 export function gameResource(models: ReadModels, gameId: string): GameResource | null {
   const game = gameById(models, gameId);
   if (!game) return null;
-  const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
+  const state = game.tournamentId ? tournamentById(models, game.tournamentId) : undefined;
+  const tournament = state?.model;
   const names = teamNames(tournament);
+  const voidedBy = state?.voided?.[gameId] ?? null;
   const page = game.tournamentId ? tournamentLinks(game.tournamentId).table(gameId) : `/games/${encodeURIComponent(gameId)}`;
   return {
     position: models.position,
@@ -230,6 +235,8 @@ export function gameResource(models: ReadModels, gameId: string): GameResource |
     bags: { NS: game.bags.NS, EW: game.bags.EW },
     winner: game.winner,
     reason: game.reason,
+    voided: voidedBy !== null,
+    voidedBy,
     hands: game.rows.map((row) => ({
       number: row.number,
       dealer: row.dealer,

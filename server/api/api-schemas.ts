@@ -114,8 +114,13 @@ const MatchSchema = named(
     slots: z.tuple([SlotSchema, SlotSchema]),
     gamesWon: z.tuple([count, count]),
     winner: z.string().nullable().describe('the winning team id'),
-    games: z.array(z.string()).describe('the game ids played, in order'),
+    games: z.array(z.string()).describe('the game ids played that count for the match, in order'),
     underReview: z.boolean(),
+    voided: z.boolean().describe('whether a later ruling took back the match’s decided result, or voided games of it, and it is to be played again'),
+    voidedGames: z
+      .array(z.object({ gameId: z.string(), voided: z.literal(true), voidedBy: count.describe('the ledger position of the ruling that voided the game') }))
+      .describe('games played in the match that a later ruling voided: kept on record, counted for nothing'),
+    reopenedBy: count.nullable().describe('the ledger position of the ruling that reopened the match, while it is played again'),
   }),
 );
 
@@ -229,6 +234,8 @@ export const GameSchema = named(
     bags: z.object({ NS: z.number().int(), EW: z.number().int() }),
     winner: side.nullable(),
     reason: z.string().nullable().describe('why the game ended, when it has'),
+    voided: z.boolean().describe('whether a later ruling voided the game: kept on record, it counts for nothing'),
+    voidedBy: count.nullable().describe('the ledger position of the ruling that voided the game'),
     hands: z.array(HandSchema),
     current: z
       .object({ number: z.number().int(), dealer: seat, bids: z.partialRecord(seat, bid), tricksPlayed: count })

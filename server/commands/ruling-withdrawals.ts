@@ -5,10 +5,10 @@
  * into a copy of the game, so the console, the command and the projection agree.
  *
  * Which rulings can be withdrawn: a renege ruling and a score correction, while the game's
- * tournament is not finished and the withdrawal would not change whether and by whom the game
- * was won (the table and the bracket have moved on from that result; it is corrected as a
- * result, not by withdrawing a ruling under it). Disqualifications, result corrections, time calls and misdeals are not
- * withdrawn; `REFUSED_KINDS` says why, in the words a judge reads.
+ * tournament is not finished. A withdrawal follows the rule a ruling follows: one that would
+ * change a decided match is a reopening, given only when asked as one (reopenings.ts).
+ * Disqualifications, result corrections, time calls and misdeals are not withdrawn;
+ * `REFUSED_KINDS` says why, in the words a judge reads.
  */
 import type { Team } from '../../engine/cards.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
@@ -68,18 +68,6 @@ export function withdrawRuling(models: ReadModels, input: RulingRef & { gameId: 
   if (!input.judge?.trim()) throw new CommandError(`game ${game.gameId}: a withdrawal names the judge who makes it`);
   const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
   if (tournament?.status === 'finished') throw new CommandError(`game ${game.gameId}: ${tournament.name} is finished; its results stand, so ${what} stays`, 409);
-  // The game's result is what the table played on from: a withdrawal that would change it (end
-  // a game still being played, reopen a finished one, or give it to the other team) is refused.
-  const after = gameWithout(game, ref, models.position + 1);
-  if (after.winner !== game.winner) {
-    const name = (team: Team) => tournament?.teams.find((t) => t.teamId === game.teams[team])?.name ?? game.teams[team];
-    const withIt = game.winner ? `${name(game.winner)} won the game` : 'the game went on';
-    const withoutIt = after.winner ? `${name(after.winner)} would have won it` : 'it would not be over';
-    throw new CommandError(
-      `game ${game.gameId}: with ${what} standing ${withIt}; without it ${withoutIt}. The game has moved on from this ruling, so it is not withdrawn; a judge corrects the score or the result instead`,
-      409,
-    );
-  }
   return {
     stream: gameStream(game.gameId),
     events: [{ type: 'RulingWithdrawn', payload: { gameId: game.gameId, ...ref, reason: input.reason.trim(), judge: input.judge.trim() } }],

@@ -20,6 +20,9 @@ import { gameById, tournamentById } from '../../events/lookup.ts';
 import { gameLabel, judgeConsoleProps, judgeVersion, renegePenaltyText, signed, teamName } from './judge-console-model.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { REFUSED_KINDS, withdrawRuling } from '../commands/ruling-withdrawals.ts';
+import { asksReopening, checkReopening, reopeningBy } from '../commands/reopenings.ts';
+import { reopeningPreview } from './reopening-preview.ts';
+import type { PendingReopening } from '../../views/judge-console.tsx';
 
 const JUDGE_ROLES = ['judge', 'director'] as const;
 
@@ -95,6 +98,17 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     confirmWithdrawal: PendingWithdrawal | null = null,
   ) => judgeConsoleProps(models, now, session, notice, confirm, confirmRuling, confirmWithdrawal);
 
+  /**
+   * The confirmation of a decision that would change a decided match, shown in full in place of
+   * the ordinary one; null when the decision changes no decided match.
+   */
+  const reopeningProps = (session: Session, decision: Decision | Decision[], asked: string, action: string, fields: Record<string, string>): JudgeConsoleProps | null => {
+    const reopening = reopeningBy(models, decision, now());
+    if (!reopening) return null;
+    const pending: PendingReopening = reopeningPreview(reopening, asked, action, fields);
+    return { ...consoleProps(session), confirmReopening: pending };
+  };
+
 
   const page = (props: JudgeConsoleProps) => String(<JudgePage {...props} stream={`/judge/stream?after=${models.position}`} signal={judgeVersion(models)} />);
 
@@ -102,7 +116,12 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     const session = auth.current(c);
     return runCommand(c, ledger, session, {
       scope,
-      decide,
+      // Any judge's decision that would change a decided match is given only as a reopening.
+      decide: (input, current) => {
+        const decided = decide(input, current);
+        checkReopening(models, decided.decision, asksReopening(input), now());
+        return decided;
+      },
       fragment: (notice) => String(<JudgeConsole {...consoleProps(session, notice)} />),
       page: (notice) => page(consoleProps(session, notice)),
       redirect: '/judge',
@@ -131,14 +150,16 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
    * form comes back with confirm=yes; `ask` reads and checks the request and gives the console to
    * show. An API client's request is its own confirmation: null, go on and record.
    */
-  async function askFirst(c: Context, ask: (input: Record<string, unknown>, session: Session) => JudgeConsoleProps): Promise<Response | null> {
+  async function askFirst(c: Context, ask: (input: Record<string, unknown>, session: Session) => JudgeConsoleProps | null): Promise<Response | null> {
     if (wantsJson(c)) return null;
     const session = auth.current(c);
     const show = (props: JudgeConsoleProps, status: 200 | 400 | 403 | 404 | 409 = 200) =>
       c.html(c.req.header('hx-request') ? String(<JudgeConsole {...props} />) : page(props), status);
     try {
       const input = await readInput(c);
-      return input.confirm === 'yes' ? null : show(ask(input, session));
+      if (input.confirm === 'yes') return null;
+      const props = ask(input, session);
+      return props ? show(props) : null;
     } catch (error) {
       const refusal = refusalOf(error);
       if (!refusal) throw error;
@@ -150,6 +171,9 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     const asked = await askFirst(c, (input, session) => {
       const r = ruling(c, input, session.name);
       const claim = `Renege claimed against ${SEAT_NAMES[r.claim.seat]} in ${gameLabel(models, r.game)}, hand ${r.claim.hand}${r.claim.trick !== null ? `, trick ${r.claim.trick}` : ''}.`;
+      const action = `/judge/games/${encodeURIComponent(r.gameId)}/claims/${encodeURIComponent(r.claimId)}/ruling`;
+      const reopening = reopeningProps(session, r.decision, `${r.upheld ? 'Uphold' : 'Deny'}: ${claim}`, action, { upheld: r.upheld ? 'yes' : 'no', note: r.note });
+      if (reopening) return reopening;
       const rules = resolveRules(r.game.rules);
       return consoleProps(session, {}, null, { gameId: r.gameId, claimId: r.claimId, upheld: r.upheld, note: r.note, claim, effect: renegePenaltyText(rules.options, rules.name) });
     });
@@ -181,7 +205,12 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
   }
 
   app.post('/disqualify', async (c) => {
-    const asked = await askFirst(c, (input, session) => consoleProps(session, {}, disqualification(input)));
+    const asked = await askFirst(c, (input, session) => {
+      const pending = disqualification(input);
+      const decision = disqualifyTeam(models, { tournamentId: pending.tournamentId, teamId: pending.teamId, reason: pending.reason, kind: pending.kind });
+      const fields = { team: `${pending.tournamentId}/${pending.teamId}`, kind: pending.kind, reason: pending.reason };
+      return reopeningProps(session, decision, `Put ${pending.team} out of ${pending.tournament} (${pending.kind}): “${pending.reason}”.`, '/judge/disqualify', fields) ?? consoleProps(session, {}, pending);
+    });
     if (asked) return asked;
     return run(c, 'disqualify', (input) => {
       const pending = disqualification(input);
@@ -192,15 +221,24 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     });
   });
 
-  app.post('/corrections', (c) =>
-    run(c, 'correction', (input, session) => {
+  app.post('/corrections', async (c) => {
+    // A correction is recorded at once, unless it would change a decided match: then it is shown first.
+    const asked = await askFirst(c, (input, session) => {
+      const { gameId, NS, EW, reason } = parseFields(input, CorrectionFields);
+      const decision = correctScore(models, { gameId, points: { NS, EW }, reason, judge: session.name });
+      const game = gameById(models, gameId)!;
+      const asking = `Correct ${gameLabel(models, game)}: ${teamName(models, game.tournamentId, game.teams.NS)} ${signed(NS)}, ${teamName(models, game.tournamentId, game.teams.EW)} ${signed(EW)} (${reason.trim()}).`;
+      return reopeningProps(session, decision, asking, '/judge/corrections', { gameId, NS: String(NS), EW: String(EW), reason });
+    });
+    if (asked) return asked;
+    return run(c, 'correction', (input, session) => {
       const { gameId, NS, EW, reason } = parseFields(input, CorrectionFields);
       const game = gameById(models, gameId);
       const label = game ? gameLabel(models, game) : `game ${gameId}`;
       const names = game ? { NS: teamName(models, game.tournamentId, game.teams.NS), EW: teamName(models, game.tournamentId, game.teams.EW) } : { NS: 'North–South', EW: 'East–West' };
       return { decision: correctScore(models, { gameId, points: { NS, EW }, reason, judge: session.name }), done: `Corrected ${label}: ${names.NS} ${signed(NS)}, ${names.EW} ${signed(EW)}.` };
-    }),
-  );
+    });
+  });
 
   /** The withdrawal a request asks for, read and checked, without recording it. */
   function withdrawal(input: Record<string, unknown>, session: Session): PendingWithdrawal & { decision: Decision } {
@@ -217,8 +255,11 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
 
   app.post('/withdrawals', async (c) => {
     const asked = await askFirst(c, (input, session) => {
-      const { decision: _, ...pending } = withdrawal(input, session);
-      return consoleProps(session, {}, null, null, pending);
+      const { decision, ...pending } = withdrawal(input, session);
+      const fields: Record<string, string> = { gameId: pending.gameId, reason: pending.reason };
+      if (pending.claimId !== undefined) fields.claimId = pending.claimId;
+      if (pending.correction !== undefined) fields.correction = String(pending.correction);
+      return reopeningProps(session, decision, `Withdraw: ${pending.ruling} Your reason: “${pending.reason}”.`, '/judge/withdrawals', fields) ?? consoleProps(session, {}, null, null, pending);
     });
     if (asked) return asked;
     return run(c, 'withdrawal', (input, session) => {
@@ -227,8 +268,17 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     });
   });
 
-  app.post('/results', (c) =>
-    run(c, 'result', (input, session) => {
+  app.post('/results', async (c) => {
+    const asked = await askFirst(c, (input, session) => {
+      const { gameId, winner, reason } = parseFields(input, sentAsParts(input, 'gameId', 'winner') ? ResultParts : ResultChoice);
+      const game = gameById(models, gameId);
+      if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
+      const decision = correctGameResult(models, { tournamentId: game.tournamentId ?? '', gameId, winner, reason, judge: session.name });
+      const asking = `Give ${gameLabel(models, game)} to ${teamName(models, game.tournamentId, winner)} (${reason.trim()}).`;
+      return reopeningProps(session, decision, asking, '/judge/results', { gameId, winner, reason });
+    });
+    if (asked) return asked;
+    return run(c, 'result', (input, session) => {
       const { gameId, winner, reason } = parseFields(input, sentAsParts(input, 'gameId', 'winner') ? ResultParts : ResultChoice);
       const game = gameById(models, gameId);
       if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
@@ -236,8 +286,8 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
         decision: correctGameResult(models, { tournamentId: game.tournamentId ?? '', gameId, winner, reason, judge: session.name }),
         done: `${gameLabel(models, game)} now goes to ${teamName(models, game.tournamentId, winner)}.`,
       };
-    }),
-  );
+    });
+  });
 
   return app;
 }

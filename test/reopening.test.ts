@@ -1,0 +1,208 @@
+/**
+ * A late ruling is a reopening, shown first, and what it voids reads as voided everywhere. A
+ * renege upheld in a semi-final that was decided, while the Final it fed is being played, is
+ * refused unless asked as a reopening, saying what it would change; asked as one, it reopens
+ * the semi-final and voids exactly the Final's game (the bracket, the table page, the team
+ * pages, the venue screen and the read API all say so), and the statistics and highlights stop
+ * counting that game. Giving and withdrawing a ruling follow the same rule.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
+import type { Seat } from '../engine/cards.ts';
+import { nextBidder } from '../events/game-projection.ts';
+import { claimRenege, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { startMatch } from '../server/commands/match-commands.ts';
+import { statsOfTournament } from '../events/tournament-stats.ts';
+import { type Fixture, bidAll, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
+import { expectRebuildEqualsLive } from './tournament-ledger.ts';
+
+let fixture: Fixture;
+beforeAll(async () => {
+  fixture = await makeFixture();
+});
+afterAll(() => fixture?.close());
+
+const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
+const DRAW = { method: 'high-card' as const, rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] };
+
+/** Seats a ready match at a table and gives its first game. */
+function seat(ledger: Ledger, matchId: string, table: number): string {
+  ledger.execute(startMatch(ledger.models, { tournamentId: 't1', matchId, table, at: '2026-03-01T10:00:00.000Z', draw: DRAW }));
+  return ledger.models.tournaments.t1!.model.matches.find((x) => x.matchId === matchId)!.games.at(-1)!;
+}
+
+/** One hand in which North–South take all 13 tricks: a Boston, told as a highlight. */
+function boston(ledger: Ledger, gameId: string, seed: string): void {
+  deal(ledger, gameId, seed);
+  bidAll(ledger, gameId);
+  ledger.execute(recordTricks(ledger.models, { gameId, tricks: { N: 7, S: 6, E: 0, W: 0 } }));
+}
+
+/**
+ * Both semi-finals decided, the Final under way with a Boston in it: the event the tests rule on.
+ * The first semi-final's game is won by North–South on their last hand.
+ */
+function semisDecidedFinalPlaying(ledger: Ledger) {
+  const m = ledger.models;
+  const semi1 = fixture.matchId;
+  const g1 = seatMatch(ledger, semi1);
+  finishGame(ledger, g1);
+  const semi2 = m.tournaments.t1!.model.matches.find((x) => x.status === 'ready')!.matchId;
+  const g2 = seat(ledger, semi2, 2);
+  finishGame(ledger, g2);
+  const final = m.tournaments.t1!.model.matches.find((x) => x.side === 'final')!;
+  expect(final.status).toBe('ready');
+  const gF = seat(ledger, final.matchId, 1);
+  boston(ledger, gF, 'final-1');
+  return { semi1, g1, semi2, g2, final: final.matchId, gF };
+}
+
+describe('a renege ruling on a decided match', () => {
+  it('is refused unless asked as a reopening; as one it voids exactly the games that depended on it, and stops counting them', async () => {
+    const { app, ledger, broadcaster } = copyOf(fixture);
+    try {
+      const m = ledger.models;
+      const { semi1, g1, final, gF } = semisDecidedFinalPlaying(ledger);
+      const t = () => m.tournaments.t1!.model;
+      const aces = t().teams.find((x) => x.teamId === m.games[g1]!.teams.NS)!;
+      expect(t().matches.find((x) => x.matchId === semi1)).toMatchObject({ status: 'done', winner: aces.teamId });
+      expect(t().matches.find((x) => x.matchId === final)!.teams).toContain(aces.teamId);
+      const statsBefore = statsOfTournament(m, 't1')!;
+      expect(statsBefore.highlights.some((h) => h.game === gF && h.kind === 'boston')).toBe(true);
+
+      // A renege found in the semi-final's last hand, after the match was decided.
+      const last = m.games[g1]!.hands.length;
+      ledger.execute(claimRenege(m, { gameId: g1, claimId: 'late', hand: last, seat: 'N', trick: null }));
+      const before = ledger.store.head().position;
+      const path = `/judge/games/${g1}/claims/late/ruling`;
+
+      // Without `reopen`: refused, saying what it would change in people's words; nothing recorded.
+      const refused = await send(app, fixture.clients.judge, 'POST', path, { json: { upheld: 'yes', note: 'found on the sheet' } });
+      expect(refused.status).toBe(409);
+      const why = ((await refused.json()) as { error: string }).error;
+      expect(why).toContain('This would change a decided match');
+      expect(why).toContain(`Round 1 (match 1) (${aces.name} beat`);
+      expect(why).toContain('is reopened: it is not decided, and play goes on');
+      expect(why).toContain('the Final, game 1 (');
+      expect(why).toContain('is voided');
+      expect(why).toContain(`${aces.name} moves from playing the Final to playing Round 1 (match 1)`);
+      expect(why).not.toMatch(/\bt1\b|team-\d|W1-|RulingGiven|reopen:/);
+      expect(ledger.store.head().position).toBe(before);
+
+      // Asked as a reopening: recorded.
+      const given = await send(app, fixture.clients.judge, 'POST', path, { json: { upheld: 'yes', note: 'found on the sheet', reopen: 'yes' } });
+      expect(given.status).toBe(200);
+      const ruling = ledger.store.head().position;
+      expect(ruling).toBe(before + 1);
+
+      // Exactly the Final's game is voided, by that ruling; the semi-final is reopened by it.
+      const state = m.tournaments.t1!;
+      expect(state.voided).toEqual({ [gF]: ruling });
+      expect(t().matches.find((x) => x.matchId === semi1)).toMatchObject({ status: 'live', winner: null, reopenedBy: ruling });
+      expect(t().matches.find((x) => x.matchId === final)).toMatchObject({ status: 'waiting', voided: [{ gameId: gF, position: ruling }] });
+      expect(t().latest[0]!.text).toBe('Round 1 (match 1) reopened by a renege ruling; the Final restarts');
+
+      // The read API: the game voided with the ruling's position, and not among the Final's games.
+      const apiGame = (await (await send(app, null, 'GET', `/api/v1/games/${gF}`)).json()) as Record<string, unknown>;
+      expect(apiGame).toMatchObject({ voided: true, voidedBy: ruling });
+      const standing = (await (await send(app, null, 'GET', `/api/v1/games/${g1}`)).json()) as Record<string, unknown>;
+      expect(standing).toMatchObject({ voided: false, voidedBy: null });
+      const api = (await (await send(app, null, 'GET', '/api/v1/tournaments/t1')).json()) as { bracket: { matches: Record<string, unknown>[] } };
+      expect(api.bracket.matches.find((x) => x.matchId === final)).toMatchObject({ games: [], voided: true, voidedGames: [{ gameId: gF, voided: true, voidedBy: ruling }], reopenedBy: null });
+      expect(api.bracket.matches.find((x) => x.matchId === semi1)).toMatchObject({ games: [g1], voided: true, voidedGames: [], reopenedBy: ruling });
+
+      // Statistics and highlights count only the games still standing, counted here from the games themselves.
+      const standingGames = Object.values(m.games).filter((g) => g.tournamentId === 't1' && state.voided[g.gameId] === undefined);
+      expect(standingGames.map((g) => g.gameId)).not.toContain(gF);
+      const stats = statsOfTournament(m, 't1')!;
+      expect(stats.stats.totals.games).toBe(standingGames.length);
+      expect(stats.stats.totals.hands).toBe(standingGames.reduce((n, g) => n + g.rows.filter((r) => !r.misdeal).length, 0));
+      const bostons = standingGames.reduce((n, g) => n + g.rows.filter((r) => r.tricks && (r.tricks.N + r.tricks.S === 13 || r.tricks.E + r.tricks.W === 13)).length, 0);
+      expect(stats.stats.totals.bostons).toBe(bostons);
+      expect(stats.highlights.filter((h) => h.kind === 'boston')).toHaveLength(bostons);
+      expect(stats.highlights.every((h) => h.game !== gF)).toBe(true);
+      // The standings count no voided game either.
+      const acesRow = t().teams.find((x) => x.teamId === aces.teamId)!;
+      expect(acesRow.points).toBe(standingGames.reduce((n, g) => n + (g.teams.NS === aces.teamId ? g.score.NS : g.teams.EW === aces.teamId ? g.score.EW : 0), 0));
+
+      expectRebuildEqualsLive(ledger);
+    } finally {
+      broadcaster.close();
+      ledger.close();
+    }
+  });
+});
+
+/** One hand with the bids and tricks given, each seat bidding in turn. */
+function hand(ledger: Ledger, gameId: string, seed: string, bids: Record<Seat, number>, tricks: Record<Seat, number>): void {
+  deal(ledger, gameId, seed);
+  for (let i = 0; i < 4; i++) {
+    const seat = nextBidder(ledger.models.games[gameId]!) as Seat;
+    ledger.execute(makeBid(ledger.models, { gameId, seat, bid: bids[seat] }));
+  }
+  ledger.execute(recordTricks(ledger.models, { gameId, tricks }));
+}
+
+describe('giving and withdrawing a ruling', () => {
+  it('follow the same rule: each is refused when it would change a decided match, unless asked as a reopening', async () => {
+    const { app, ledger, broadcaster } = copyOf(fixture);
+    try {
+      const m = ledger.models;
+      const head = () => ledger.store.head().position;
+      const judge = (path: string, json: Record<string, unknown>) => send(app, fixture.clients.judge, 'POST', path, { json });
+      const rule = (claimId: string, extra: Record<string, unknown> = {}) => judge(`/judge/games/${g2}/claims/${claimId}/ruling`, { upheld: 'yes', note: '', ...extra });
+      const withdraw = (claimId: string, extra: Record<string, unknown> = {}) => judge('/judge/withdrawals', { gameId: g2, claimId, reason: 'the card was found', ...extra });
+      const reopens = async (res: Response) => {
+        expect(res.status).toBe(409);
+        expect(((await res.json()) as { error: string }).error).toMatch(/^This would change a decided match: Round 1 \(match 2\) \(.+ beat .+\) is reopened: .* the Final, game 1 \(.*\) is voided/);
+      };
+
+      // The first semi-final decided; the second one 282 to play for a target of 300.
+      finishGame(ledger, seatMatch(ledger, fixture.matchId));
+      const semi2 = m.tournaments.t1!.model.matches.find((x) => x.status === 'ready')!.matchId;
+      const g2 = seat(ledger, semi2, 2);
+      const semi = () => m.tournaments.t1!.model.matches.find((x) => x.matchId === semi2)!;
+      for (const seed of ['s2-1', 's2-2']) hand(ledger, g2, seed, { N: 6, S: 6, E: 2, W: 2 }, { N: 7, S: 6, E: 0, W: 0 });
+      hand(ledger, g2, 's2-3', { N: 2, S: 2, E: 2, W: 2 }, { N: 2, S: 2, E: 5, W: 4 });
+      expect(m.games[g2]).toMatchObject({ winner: null, score: { NS: 282 } });
+
+      // A renege by East in hand 3, upheld while the match is open: 30 points take North–South over the
+      // target and decide the match. An ordinary ruling: given at once.
+      ledger.execute(claimRenege(m, { gameId: g2, claimId: 'east', hand: 3, seat: 'E', trick: null }));
+      expect((await rule('east')).status).toBe(200);
+      expect(semi().status).toBe('done');
+      const final = m.tournaments.t1!.model.matches.find((x) => x.side === 'final')!.matchId;
+      const gF = seat(ledger, final, 1);
+      boston(ledger, gF, 'final-1');
+
+      // Withdrawing that ruling would reopen the decided match: refused, then given as a reopening.
+      let before = head();
+      await reopens(await withdraw('east'));
+      expect(head()).toBe(before);
+      expect((await withdraw('east', { reopen: 'yes' })).status).toBe(200);
+      expect(semi()).toMatchObject({ status: 'live', reopenedBy: head() });
+      expect(m.tournaments.t1!.voided).toEqual({ [gF]: head() });
+
+      // A renege by West upheld decides it again (no decided match changes): given at once, and the
+      // Final's game counts again.
+      ledger.execute(claimRenege(m, { gameId: g2, claimId: 'west', hand: 3, seat: 'W', trick: null }));
+      expect((await rule('west')).status).toBe(200);
+      expect(semi().status).toBe('done');
+      expect(m.tournaments.t1!.voided).toEqual({});
+
+      // Giving a ruling that would reopen it (North reneged too: North–South set in hand 3) is refused
+      // the same way, and given as a reopening.
+      ledger.execute(claimRenege(m, { gameId: g2, claimId: 'north', hand: 3, seat: 'N', trick: null }));
+      before = head();
+      await reopens(await rule('north'));
+      expect(head()).toBe(before);
+      expect((await rule('north', { reopen: 'yes' })).status).toBe(200);
+      expect(semi()).toMatchObject({ status: 'live', reopenedBy: head() });
+      expect(m.tournaments.t1!.voided).toEqual({ [gF]: head() });
+      expectRebuildEqualsLive(ledger);
+    } finally {
+      broadcaster.close();
+      ledger.close();
+    }
+  });
+});
