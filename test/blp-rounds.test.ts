@@ -263,7 +263,7 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
     const l21 = structuredClone(matchOf(ledger, 'b', 'L2-1')!);
     const results = structuredClone(ledger.models.tournaments.b!.bracket!.results);
     const game = matchOf(ledger, 'b', 'W1-1')!.games[0]!;
-    await ok(send(app, fixture.clients.judge, 'POST', '/judge/results', { json: { gameId: game, winner: l1, reason: 'tricks miscounted' } }));
+    await ok(send(app, fixture.clients.judge, 'POST', '/judge/results', { json: { gameId: game, winner: l1, reason: 'tricks miscounted', reopen: 'yes' } }));
     expect(matchOf(ledger, 'b', 'W1-1')!.winner).toBe(l1);
     for (const flagged of [w21, l21]) {
       const now = matchOf(ledger, 'b', flagged.matchId)!;

@@ -110,7 +110,7 @@ const ROUTES: RouteCase[] = [
       return ids;
     },
     path: () => '/judge/results',
-    body: (ids) => ({ result: `${ids.gameId}/team-4`, reason: 'the last hand was entered for the wrong team' }),
+    body: (ids) => ({ result: `${ids.gameId}/team-4`, reason: 'the last hand was entered for the wrong team', reopen: 'yes' }),
     allowed: JUDGES,
     fields: ['result', 'gameId', 'winner', 'reason'],
   },
