@@ -13,7 +13,7 @@ import type { ReadModels } from '../../events/projections.ts';
 import { nameProblem } from '../../events/names.ts';
 import { CommandError } from './commands.ts';
 import { freeId, holderOf } from './registration-commands.ts';
-import { tournamentOf } from './tournament-commands.ts';
+import { tournamentOf } from './tournament-lookup.ts';
 
 /** The most entrants one paste may hold: a large event's field and its waitlist. */
 export const BULK_MAX_LINES = 512;

@@ -18,7 +18,7 @@ import type { ReadModels } from '../../events/projections.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { CommandError } from './commands.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
-import { entrantOf, tournamentOf } from './tournament-commands.ts';
+import { entrantOf, tournamentOf } from './tournament-lookup.ts';
 
 function bracketMatch(tournament: TournamentState, matchId: string): MatchView {
   if (!tournament.bracket) throw new CommandError(`tournament ${tournament.model.tournamentId} has no bracket ${tournament.progressive ? '(it plays progressive tables)' : 'yet'}`, 409);

@@ -13,7 +13,7 @@ import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { idProblem, nameProblem } from '../../events/names.ts';
 import { CommandError } from './commands.ts';
-import { refuseProblem, tournamentOf } from './tournament-commands.ts';
+import { refuseProblem, tournamentOf } from './tournament-lookup.ts';
 
 type NewEvent = Decision['events'][number];
 

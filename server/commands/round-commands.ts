@@ -11,7 +11,7 @@ import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { CommandError } from './commands.ts';
-import { tournamentOf } from './tournament-commands.ts';
+import { tournamentOf } from './tournament-lookup.ts';
 
 export interface DrawRoundInput {
   tournamentId: string;

@@ -22,26 +22,7 @@ import { tournamentById } from '../../events/lookup.ts';
 import { idProblem, nameProblem } from '../../events/names.ts';
 import { owed, waiting } from '../../events/registration-projection.ts';
 import { withdrawalEvents } from './registration-commands.ts';
-
-/** Refuses with `problem` when there is one (an id or a name that cannot be taken). */
-export function refuseProblem(problem: string | null): void {
-  if (problem) throw new CommandError(problem);
-}
-
-/** The tournament, or a refusal naming it (404). */
-export function tournamentOf(models: ReadModels, tournamentId: string): TournamentState {
-  const tournament = tournamentById(models, tournamentId);
-  if (!tournament) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
-  return tournament;
-}
-
-/** A registered team (or player) of the tournament, or a refusal naming it (404). */
-export function entrantOf(tournament: TournamentState, teamId: string) {
-  const row = tournament.model.teams.find((t) => t.teamId === teamId);
-  const what = tournament.progressive ? 'player' : 'team';
-  if (!row) throw new CommandError(`tournament ${tournament.model.tournamentId}: ${what} ${teamId} is not registered`, 404);
-  return row;
-}
+import { entrantOf, refuseProblem, tournamentOf } from './tournament-lookup.ts';
 
 const isDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text);
 

@@ -12,7 +12,7 @@ import { newCodeSeed } from '../auth/table-codes.ts';
 import { type BulkPreview, previewBulk, registerBulk } from '../commands/bulk-registration.ts';
 import { CommandError } from '../commands/commands.ts';
 import { recordPaid, setSignUp } from '../commands/registration-commands.ts';
-import { tournamentOf } from '../commands/tournament-commands.ts';
+import { tournamentOf } from '../commands/tournament-lookup.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
 import { field, fields, parseFields, readInput, slug } from '../http/request-input.ts';
 import type { runCommand } from '../http/run-command.ts';

@@ -7,7 +7,7 @@
 import type { Decision } from '../../events/store/served-ledger.ts';
 import { evolveTournament, type TournamentState } from '../../events/tournament-projection.ts';
 import type { ReadModels } from '../../events/projections.ts';
-import { tournamentOf } from '../commands/tournament-commands.ts';
+import { tournamentOf } from '../commands/tournament-lookup.ts';
 import type { StartPreview } from '../../views/director-start.tsx';
 
 export type { StartPreview };

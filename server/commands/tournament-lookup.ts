@@ -1,0 +1,29 @@
+/**
+ * Finding what a command is about: the tournament, and an entrant in it, or a refusal naming
+ * what is not there or cannot be taken. Below every command module that decides about a
+ * tournament, so none of them reaches into another for it.
+ */
+import type { ReadModels } from '../../events/projections.ts';
+import type { TournamentState } from '../../events/tournament-projection.ts';
+import { tournamentById } from '../../events/lookup.ts';
+import { CommandError } from './commands.ts';
+
+/** Refuses with `problem` when there is one (an id or a name that cannot be taken). */
+export function refuseProblem(problem: string | null): void {
+  if (problem) throw new CommandError(problem);
+}
+
+/** The tournament, or a refusal naming it (404). */
+export function tournamentOf(models: ReadModels, tournamentId: string): TournamentState {
+  const tournament = tournamentById(models, tournamentId);
+  if (!tournament) throw new CommandError(`tournament ${tournamentId} does not exist`, 404);
+  return tournament;
+}
+
+/** A registered team (or player) of the tournament, or a refusal naming it (404). */
+export function entrantOf(tournament: TournamentState, teamId: string) {
+  const row = tournament.model.teams.find((t) => t.teamId === teamId);
+  const what = tournament.progressive ? 'player' : 'team';
+  if (!row) throw new CommandError(`tournament ${tournament.model.tournamentId}: ${what} ${teamId} is not registered`, 404);
+  return row;
+}
