@@ -514,3 +514,13 @@ function describeStatus(view: MatchView): string {
     }
   }
 }
+
+/** Where each match's two slots come from, by match id (the engine's bracket, when the caller has it). */
+export type SlotSources = Readonly<Record<string, readonly [SlotSource, SlotSource]>>;
+
+/** The slot sources of a folded tournament's bracket. */
+export function bracketSources(state: { bracket: { bracket: { matches: readonly { id: string; slots: [SlotSource, SlotSource] }[] } } | null }): SlotSources {
+  const sources: Record<string, readonly [SlotSource, SlotSource]> = {};
+  for (const match of state.bracket?.bracket.matches ?? []) sources[match.id] = match.slots;
+  return sources;
+}

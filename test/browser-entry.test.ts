@@ -15,10 +15,10 @@ import { legalPlays } from '../engine/trick.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { handSoFar } from '../events/game-projection.ts';
-import { cardText } from '../views/card-face.tsx';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
+import { cardText } from '../engine/card-names.ts';
 
 noteMissingChromium('browser-entry');
 

@@ -7,11 +7,12 @@
 import { describe, expect, it } from 'vitest';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
-import { Bracket, bracketSources } from '../views/bracket.tsx';
+import { Bracket } from '../views/bracket.tsx';
 import { Leaderboard } from '../views/leaderboard.tsx';
-import { teamStandings } from '../views/team-standing.ts';
 import { element } from './fixtures/html.ts';
 import { expectRebuildEqualsLive, tempLedger } from './tournament-ledger.ts';
+import { bracketSources } from '../engine/bracket.ts';
+import { teamStandings } from '../events/standings.ts';
 
 describe('a pitt-boss event in the competition’s own words', () => {
   it('keeps first-round losers in the losers’ bracket until they lose again, and labels the final and the match for 3rd', () => {

@@ -9,10 +9,10 @@ import { openLedger } from '../events/store/sqlite/ledger.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { Leaderboard, rankTeams } from '../views/leaderboard.tsx';
+import { Leaderboard } from '../views/leaderboard.tsx';
 import { Bracket } from '../views/bracket.tsx';
-import { bracketReach, compareReach } from '../views/team-standing.ts';
 import { removeTempDirs, tempDir } from './fixtures/live-server.ts';
+import { rankTeams, bracketReach, compareReach } from '../events/standings.ts';
 
 afterAll(() => removeTempDirs());
 

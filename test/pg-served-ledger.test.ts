@@ -15,13 +15,13 @@ import { createTournament, registerTeam } from '../server/commands/tournament-co
 import { createApp } from '../server/app/app.ts';
 import { createAuth, postgresAuthStorage } from '../server/auth/auth.ts';
 import { standingsCsv } from '../server/audit/standings-csv.ts';
-import { rankedTeams } from '../views/leaderboard.tsx';
 import { exportPostgresLedger } from '../events/store/postgres/ledger-tools.ts';
 import { formatDigest } from '../events/hash-chain.ts';
 import { projected } from '../events/store/sqlite/ledger.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 import { waitFor } from './fixtures/live-server.ts';
+import { rankedTeams } from '../events/standings.ts';
 
 noteMissingPostgres('pg-served-ledger');
 

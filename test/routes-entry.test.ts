@@ -14,8 +14,8 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { bidsOpenTo } from '../server/commands/commands.ts';
 import { phoneWords } from '../server/entry/entry-game.ts';
-import { cardText } from '../views/card-face.tsx';
 import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
+import { cardText } from '../engine/card-names.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {

@@ -3,12 +3,14 @@ import type { Seat } from '../engine/cards.ts';
 import type { GameModel, HandRow, MatchModel, TeamRow, TeamTotals, TournamentModel } from '../events/read-models.ts';
 import { Bracket } from '../views/bracket.tsx';
 import { Layout } from '../views/layout.tsx';
-import { Leaderboard, rankTeams } from '../views/leaderboard.tsx';
+import { Leaderboard } from '../views/leaderboard.tsx';
 import { Partial, idSelector } from '../views/partials.tsx';
 import { LiveTables, Screen, Ticker } from '../views/screen.tsx';
 import { ScoreChart, TableView, tableId } from '../views/table.tsx';
-import { TournamentHome, tournamentLinks } from '../views/tournament-home.tsx';
+import { TournamentHome } from '../views/tournament-home.tsx';
 import { attrValues, element } from './fixtures/html.ts';
+import { rankTeams } from '../events/standings.ts';
+import { tournamentLinks } from '../events/addresses.ts';
 
 // ---- fixtures: a 16-team double-elimination event part-way through round 2 ----
 

@@ -7,7 +7,7 @@ import type { TournamentModel } from '../events/read-models.ts';
 import { Bracket } from './bracket.tsx';
 import { Layout } from './layout.tsx';
 import { Leaderboard } from './leaderboard.tsx';
-import { tournamentLinks } from './tournament-home.tsx';
+import { tournamentLinks } from '../events/addresses.ts';
 
 /** The address of a tournament's as-of page at a position. */
 export function asOfLink(tournamentId: string, position?: number): string {

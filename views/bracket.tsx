@@ -15,20 +15,11 @@ import type { BracketState, SlotSource } from '../engine/bracket.ts';
 import { nextRoundPlan } from '../engine/bracket-rounds.ts';
 import type { MatchModel, TournamentModel } from '../events/read-models.ts';
 import type { Child } from 'hono/jsx';
-import { losersPlayFor } from './team-standing.ts';
-import { teamLink } from './team-links.ts';
+import { losersPlayFor } from '../events/standings.ts';
+import { teamLink } from '../events/addresses.ts';
+import type { SlotSources } from '../engine/bracket.ts';
 
 export const BRACKET_ID = 'bracket';
-
-/** Where each match's two slots come from, by match id (the engine's bracket, when the caller has it). */
-export type SlotSources = Readonly<Record<string, readonly [SlotSource, SlotSource]>>;
-
-/** The slot sources of a folded tournament's bracket. */
-export function bracketSources(state: { bracket: { bracket: { matches: readonly { id: string; slots: [SlotSource, SlotSource] }[] } } | null }): SlotSources {
-  const sources: Record<string, readonly [SlotSource, SlotSource]> = {};
-  for (const match of state.bracket?.bracket.matches ?? []) sources[match.id] = match.slots;
-  return sources;
-}
 
 /** A bracket drawn round by round: the card that won each bye (by the bye's match), and the round still to be drawn. */
 export interface RoundDraws {

@@ -8,13 +8,13 @@ import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
 import { ClockField, CreateChoiceFields, FORMAT_DESCRIPTIONS, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
-import { playerLink } from './team-links.ts';
-import { readyTables } from './team-page-model.ts';
 import { RULES_BUILDER_ID, RulesBuilder, type RulesBuilderProps } from './rules-builder.tsx';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 import { SignUpCard } from './sign-up-page.tsx';
 import { QrCode } from './qr-code.tsx';
 import { BulkForm, type BulkPreviewProps, BulkPreviewPanel, RegistrationPanel, type RegistrationPanelProps } from './registration-panel.tsx';
+import { playerLink } from '../events/addresses.ts';
+import { readyTables } from '../events/table-assignment.ts';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
 

@@ -10,14 +10,15 @@
  * pinned at the top. Every form carries its own command id and says where the tap was made
  * (static/outbox.js keeps the entries on the phone while the network is down).
  */
-import { tournamentLinks } from './tournament-home.tsx';
 import { pointsText } from './team-standing.ts';
 import { SeatList } from './progressive-panels.tsx';
 import { SEAT_NAMES, type Seat } from '../engine/cards.ts';
 import type { BidValue } from '../events/domain-events.ts';
-import { CardFace, cardText, cardWords } from './card-face.tsx';
+import { CardFace } from './card-face.tsx';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { type FirstDealerInfo, FirstDealerFields } from './seating-forms.tsx';
+import { tournamentLinks } from '../events/addresses.ts';
+import { cardText, cardWords } from '../engine/card-names.ts';
 
 export const ENTRY_PANEL_ID = 'entry-panel';
 

@@ -4,7 +4,8 @@
  * replaced whole when any tournament changes.
  */
 import type { TournamentModel } from '../events/read-models.ts';
-import { FORMAT_NAMES, STATUS_NAMES, tournamentLinks } from './tournament-home.tsx';
+import { FORMAT_NAMES, STATUS_NAMES } from './tournament-home.tsx';
+import { tournamentLinks } from '../events/addresses.ts';
 
 export const TOURNAMENT_LIST_ID = 'tournament-list';
 

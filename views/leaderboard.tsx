@@ -1,75 +1,18 @@
 /**
  * The standings. Rendered whole for the leaderboard page, the venue screen and the SSE
- * fragment alike, so every copy of the table in the room shows the same order.
+ * fragment alike, so every copy of the table in the room shows the same order: the order and
+ * each team's standing are events/standings.ts's, which the read API lists too.
  */
 import { html } from 'hono/html';
 import type { TeamRow, TournamentModel } from '../events/read-models.ts';
-import { type BracketReach, type Standing, bracketReach, compareReach, reachText, record, teamStandings } from './team-standing.ts';
-import { playerLink, teamLink } from './team-links.ts';
-import { rankByTotal } from '../engine/progressive.ts';
+import { reachText, record } from './team-standing.ts';
+import { type BracketReach, type Standing, isIndividual, knockoutReach, rankedTeams, teamStandings } from '../events/standings.ts';
+import { playerLink, teamLink } from '../events/addresses.ts';
 
 export const LEADERBOARD_ID = 'leaderboard';
 
 /** Teams whose run is over: shown dimmed so the room's eye goes to the teams still playing. */
 const FINISHED_STATUSES: ReadonlySet<TeamRow['status']> = new Set(['out', 'withdrawn', 'disqualified']);
-
-/**
- * Teams in standing order. A knockout (a bracket is drawn) ranks by where each team stands in
- * it: the champion, the teams still playing (fewest losses, then furthest on, first), the places
- * decided, then the teams out (latest out first); points only break the ties left. Before the draw, and for a progressive evening's running totals: decided places
- * first, then matches won (most first), matches lost (fewest first), games won and lost the
- * same way, and points (most first).
- */
-export function rankTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): TeamRow[] {
-  return rankedTeams(tournament).map((r) => r.team);
-}
-
-/**
- * Teams in standing order with the place each holds. A progressive evening's players are placed
- * by the evening's one ranking (rankByTotal, as the individual standings, the TV and each
- * player's page place them): equal totals share a place. A player withdrawn before the start
- * has no place. A bracket event's rows hold the place of their row.
- */
-export function rankedTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): { team: TeamRow; place: number | null }[] {
-  if (isIndividual(tournament)) {
-    const ranked = rankByTotal(tournament.teams.filter((t) => t.status !== 'withdrawn').map((team) => ({ team, name: team.name, total: team.points })));
-    const withdrawn = tournament.teams.filter((t) => t.status === 'withdrawn').sort((a, b) => a.name.localeCompare(b.name));
-    return [...ranked.map((r) => ({ team: r.team, place: r.place })), ...withdrawn.map((team) => ({ team, place: null }))];
-  }
-  return orderTeams(tournament).map((team, i) => ({ team, place: i + 1 }));
-}
-
-function orderTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): TeamRow[] {
-  const reach = knockoutReach(tournament);
-  if (reach) {
-    return [...tournament.teams].sort(
-      (a, b) =>
-        compareReach(reach.get(a.teamId), reach.get(b.teamId)) ||
-        a.losses - b.losses ||
-        b.points - a.points ||
-        (a.seed ?? Infinity) - (b.seed ?? Infinity) ||
-        a.name.localeCompare(b.name),
-    );
-  }
-  const place = new Map(tournament.placings.map((p) => [p.teamId, p.place]));
-  return [...tournament.teams].sort(
-    (a, b) =>
-      (place.get(a.teamId) ?? Infinity) - (place.get(b.teamId) ?? Infinity) ||
-      b.wins - a.wins ||
-      a.losses - b.losses ||
-      b.gamesWon - a.gamesWon ||
-      a.gamesLost - b.gamesLost ||
-      b.points - a.points ||
-      (a.seed ?? Infinity) - (b.seed ?? Infinity) ||
-      a.name.localeCompare(b.name),
-  );
-}
-
-/** Each team's reach when the standings are a knockout's (a bracket drawn, not a progressive evening); null otherwise. */
-function knockoutReach(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): Map<string, BracketReach> | null {
-  if (tournament.format === 'tournament-spades' || !tournament.matches || tournament.matches.length === 0) return null;
-  return bracketReach({ teams: tournament.teams, placings: tournament.placings, matches: tournament.matches });
-}
 
 export interface LeaderboardProps {
   tournament: Pick<TournamentModel, 'name' | 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'format' | 'matches' | 'status' | 'tournamentId'>>;
@@ -220,10 +163,6 @@ function shortBadge(words: string, round: string | null, tone: string): string {
     .replace(/^the /, '');
   if (out) return tone === 'out' ? `Out ${where}` : `${words} ${where}`;
   return /^Round \d/.test(words) ? words : `${words} ${where}`;
-}
-
-function isIndividual(tournament: Partial<Pick<TournamentModel, 'format'>>): boolean {
-  return tournament.format === 'tournament-spades';
 }
 
 function rowClass(team: TeamRow): string | undefined {

@@ -4,24 +4,7 @@
  * from one second to the next. Time called, or run out, reads as such.
  */
 
-export interface MatchClock {
-  /** ISO time the clock started. */
-  startedAt: string;
-  minutes: number;
-  /** ISO time time was called; null while the clock runs. */
-  calledAt: string | null;
-  /** The game the clock times when each game has its own (asher); absent for a match clock. */
-  gameId?: string;
-}
-
-/**
- * The clock that times a game: the match's clock, or the game's own. A game's own clock belongs
- * to that game alone, so an earlier game's page shows none once the next game's clock runs.
- */
-export function clockOfGame(clock: MatchClock | null | undefined, gameId: string): MatchClock | null {
-  if (!clock) return null;
-  return clock.gameId === undefined || clock.gameId === gameId ? clock : null;
-}
+import type { MatchClock } from '../events/clocks.ts';
 
 /** What a clock times, in the competition's words: "game 2" (each game has its own) or "the match". */
 export function clockScope(clock: MatchClock, gameNumber: number | null): string {

@@ -8,8 +8,8 @@ import { SEAT_NAMES, type Seat, SEATS } from '../engine/cards.ts';
 import type { GameModel } from '../events/read-models.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { PostForm } from './entry-forms.tsx';
-import { playerLink } from './team-links.ts';
-import { type Standing, ordinal } from './team-standing.ts';
+import { playerLink } from '../events/addresses.ts';
+import { type Standing, ordinal } from '../events/standings.ts';
 
 export const WHERE_TO_SIT_ID = 'where-to-sit';
 export const INDIVIDUAL_ID = 'individual-standings';

@@ -15,14 +15,11 @@ import type { RecordedEvent } from '../events/store/sqlite/event-store.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import type { GameModel, HandRow, RecordHand } from '../events/read-models.ts';
 import type { BidValue } from '../events/domain-events.ts';
-import { CardFace, cardText } from './card-face.tsx';
+import { CardFace } from './card-face.tsx';
 import { Layout } from './layout.tsx';
+import { cardText } from '../engine/card-names.ts';
+import { replayLink } from '../events/addresses.ts';
 
-
-/** The address of a hand's replay, at a step (the deal and bids when not given). */
-export function replayLink(gameId: string, hand: number, step?: number): string {
-  return `/games/${encodeURIComponent(gameId)}/hands/${hand}/replay${step === undefined ? '' : `?step=${step}`}`;
-}
 
 /** A ledger entry a step was read from. */
 export interface LedgerRef {

@@ -13,16 +13,18 @@
 import { SEAT_NAMES, type Seat, SEATS, type Team, TEAMS } from '../engine/cards.ts';
 import { handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../events/read-models.ts';
-import { Bracket, type RoundDraws, type SlotSources } from './bracket.tsx';
+import { Bracket, type RoundDraws } from './bracket.tsx';
 import { CardFace } from './card-face.tsx';
 import { Leaderboard } from './leaderboard.tsx';
-import { Clock, clockOfGame } from './match-clock.tsx';
+import { Clock } from './match-clock.tsx';
 import { HighlightsPanel } from './stats.tsx';
 import { pointsPair, pointsText, record } from './team-standing.ts';
 import type { Highlight } from '../events/stats-schema.ts';
 import { roundHandWords } from './progressive-panels.tsx';
 import type { RulesSheet } from '../engine/rules-sheet.ts';
 import { RulesSheetBody } from './rules-sheet.tsx';
+import type { SlotSources } from '../engine/bracket.ts';
+import { clockOfGame } from '../events/clocks.ts';
 
 export const TICKER_ID = 'ticker';
 /**

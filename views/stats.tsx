@@ -4,7 +4,7 @@
  * lines on their pages, and the venue screen's highlights.
  */
 import type { Highlight, PlayerStats, TeamStats, TournamentStatsPayload } from '../events/stats-schema.ts';
-import { playerLink, teamLink } from './team-links.ts';
+import { playerLink, teamLink } from '../events/addresses.ts';
 
 export const STATS_ID = 'tournament-stats';
 export const HIGHLIGHTS_ID = 'highlights';

@@ -11,8 +11,9 @@ import type { BidValue } from '../events/domain-events.ts';
 import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
 import { CardFace } from './card-face.tsx';
 import { pointsPair, pointsText } from './team-standing.ts';
-import { replayLink } from './replay.tsx';
-import { Clock, type MatchClock, clockOfGame, clockScope } from './match-clock.tsx';
+import { Clock, clockScope } from './match-clock.tsx';
+import { replayLink } from '../events/addresses.ts';
+import { type MatchClock, clockOfGame } from '../events/clocks.ts';
 
 /** The id of a table's live region: the SSE target for that game's updates. */
 export function tableId(gameId: string): string {

@@ -10,27 +10,12 @@ import type { GameModel, MatchModel, TeamRow } from '../events/read-models.ts';
 import type { PlayerStats, TeamStats } from '../events/stats-schema.ts';
 import { tournamentStats } from '../events/tournament-stats.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
-import { bracketDraws, bracketSources } from './bracket.tsx';
-import { rankTeams } from './leaderboard.tsx';
-import { type Standing, bracketReach, ordinal, reachText, record, teamStandings } from './team-standing.ts';
+import { bracketDraws } from './bracket.tsx';
+import { reachText, record } from './team-standing.ts';
 import { playerStandings } from './progressive-panels.tsx';
-
-/**
- * The table each ready match is to be started at: the ready matches in the bracket's order go to
- * the free tables in number order (the first to the lowest-numbered table not playing a match,
- * and so on), as a table's phone may start them and the director's seating page would seat them.
- */
-export function readyTables(matches: readonly MatchModel[]): Map<string, number> {
-  const busy = new Set(matches.filter((m) => m.status === 'live').map((m) => m.table));
-  const assigned = new Map<string, number>();
-  let table = 1;
-  for (const m of matches) {
-    if (m.status !== 'ready') continue;
-    while (busy.has(table)) table++;
-    assigned.set(m.matchId, table++);
-  }
-  return assigned;
-}
+import { bracketSources } from '../engine/bracket.ts';
+import { rankTeams, type Standing, bracketReach, ordinal, teamStandings } from '../events/standings.ts';
+import { readyTables } from '../events/table-assignment.ts';
 
 /** What a team is told to do next, as the room says it. */
 export interface NextStep {

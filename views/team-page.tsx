@@ -5,7 +5,7 @@
  */
 import type { PlayerPageModel, TeamPageModel } from './team-page-model.ts';
 import { PlayerStatsFacts, TeamStatsFacts } from './stats.tsx';
-import { ordinal } from './team-standing.ts';
+import { ordinal } from '../events/standings.ts';
 
 export const TEAM_STATUS_ID = 'team-status';
 export const PLAYER_STATUS_ID = 'player-status';

@@ -5,6 +5,7 @@ import type { FormatId } from '../events/domain-events.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 import type { TournamentStatsPayload } from '../events/stats-schema.ts';
 import { TournamentStatsSection } from './stats.tsx';
+import { tournamentLinks } from '../events/addresses.ts';
 
 /** Each format's name as the room knows it. */
 export const FORMAT_NAMES: Record<FormatId, string> = {
@@ -22,19 +23,6 @@ export const STATUS_NAMES: Record<TournamentModel['status'], string> = {
   running: 'In play',
   finished: 'Finished',
 };
-
-/** The addresses of a tournament's pages, in one place so links and routes agree. */
-export function tournamentLinks(tournamentId: string) {
-  const base = `/tournaments/${encodeURIComponent(tournamentId)}`;
-  return {
-    home: base,
-    leaderboard: `${base}/leaderboard`,
-    bracket: `${base}/bracket`,
-    screen: `${base}/screen`,
-    rules: `${base}/rules`,
-    table: (gameId: string) => `${base}/tables/${encodeURIComponent(gameId)}`,
-  };
-}
 
 export interface TournamentHomeProps {
   tournament: TournamentModel;

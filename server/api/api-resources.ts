@@ -1,22 +1,20 @@
 /**
  * The read API's resources, made from the read models at whatever position they were folded to:
  * the models the server holds now, or the ones the reader thread folds for `?asOf=`. Pure, so
- * the same function answers both, and words (standings, place labels) come from the very helpers
- * the pages use, so the API and the room never say different things.
+ * the same function answers both, and the standings' order and words (place labels) come from
+ * the very functions the pages use (events/standings.ts), so the API and the room never say
+ * different things.
  */
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
-import { gameById, tournamentById } from '../../events/lookup.ts';
-import { rankTeams } from '../../views/leaderboard.tsx';
-import { teamStandings } from '../../views/team-standing.ts';
-import { bracketSources } from '../../views/bracket.tsx';
-import { teamNames } from '../../views/team-links.ts';
-import { tournamentLinks } from '../../views/tournament-home.tsx';
-import { replayLink } from '../../views/replay.tsx';
-import { clockOfGame } from '../../views/match-clock.tsx';
+import { gameById, tournamentById, teamNames } from '../../events/lookup.ts';
 import type { SlotSource } from '../../engine/bracket.ts';
 import type { GameResource, SlotResource, TournamentList, TournamentResource } from './api-schemas.ts';
+import { rankTeams, teamStandings } from '../../events/standings.ts';
+import { bracketSources } from '../../engine/bracket.ts';
+import { tournamentLinks, replayLink } from '../../events/addresses.ts';
+import { clockOfGame } from '../../events/clocks.ts';
 
 /** The API's own addresses, in one place so links and routes agree. */
 export const apiLinks = {

@@ -9,8 +9,8 @@ import { tournamentById } from '../../events/lookup.ts';
 import { Bracket } from '../../views/bracket.tsx';
 import { Layout } from '../../views/layout.tsx';
 import { Leaderboard } from '../../views/leaderboard.tsx';
-import { tournamentLinks } from '../../views/tournament-home.tsx';
 import { bracketProps, html, progressiveOf, progressiveSeatingOf } from './live-pages.tsx';
+import { tournamentLinks } from '../../events/addresses.ts';
 
 export type EmbedKind = 'bracket' | 'standings';
 

@@ -7,7 +7,7 @@
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import { asOfLink } from '../../views/as-of.tsx';
-import { Bracket, bracketDraws, bracketSources } from '../../views/bracket.tsx';
+import { Bracket, bracketDraws } from '../../views/bracket.tsx';
 import { Layout } from '../../views/layout.tsx';
 import { Leaderboard } from '../../views/leaderboard.tsx';
 import { LIVE_TABLES_ID, LiveTables, SCREEN_PIN_ID, Screen, type ScreenRules, TICKER_ID, Ticker, screenBracket, screenColumns } from '../../views/screen.tsx';
@@ -15,10 +15,10 @@ import { rulesSheet } from '../../engine/rules-sheet.ts';
 import { TournamentList } from '../../views/home.tsx';
 import { pinnedTournament } from '../../events/screen-pin.ts';
 import { TableView } from '../../views/table.tsx';
-import { FORMAT_NAMES, TournamentHome, tournamentLinks } from '../../views/tournament-home.tsx';
+import { FORMAT_NAMES, TournamentHome } from '../../views/tournament-home.tsx';
 import { BRACKET_ID } from '../../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../../views/leaderboard.tsx';
-import { gameById, tournamentById } from '../../events/lookup.ts';
+import { gameById, tournamentById, teamNames } from '../../events/lookup.ts';
 import type { Child } from 'hono/jsx';
 import { statsOfTournament } from '../../events/tournament-stats.ts';
 import { HIGHLIGHTS_ID, HighlightsPanel } from '../../views/stats.tsx';
@@ -27,7 +27,8 @@ import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
 import { signUpOpenAt } from '../commands/registration-commands.ts';
 import { SignUpCard } from '../../views/sign-up-page.tsx';
-import { teamNames } from '../../views/team-links.ts';
+import { bracketSources } from '../../engine/bracket.ts';
+import { tournamentLinks } from '../../events/addresses.ts';
 
 export type LiveView =
   | { kind: 'home'; channel: string }

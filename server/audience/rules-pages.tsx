@@ -11,7 +11,8 @@ import { RULE_OPTIONS_DOC } from '../http/rule-options-doc.ts';
 import { Layout } from '../../views/layout.tsx';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import { RulesSheetPage } from '../../views/rules-sheet.tsx';
-import { FORMAT_NAMES, tournamentLinks } from '../../views/tournament-home.tsx';
+import { FORMAT_NAMES } from '../../views/tournament-home.tsx';
+import { tournamentLinks } from '../../events/addresses.ts';
 
 export function rulesPages(ledger: ServedLedger) {
   const app = new Hono();

@@ -13,7 +13,6 @@ import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import { SignedUpPage, SignUpPage, type SignUpPageProps } from '../../views/sign-up-page.tsx';
-import { playerLink, teamLink } from '../../views/team-links.ts';
 import type { Auth } from '../auth/auth.ts';
 import { newCodeSeed } from '../auth/table-codes.ts';
 import { freeId, placed, signUp, signUpOpenAt, waitingList } from '../commands/registration-commands.ts';
@@ -21,6 +20,7 @@ import { checkInTeam } from '../commands/tournament-commands.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { AccessError, refuse, refusalOf, wantsJson } from '../http/refusals.ts';
 import { field, fields, parseFields, readInput, slug } from '../http/request-input.ts';
+import { playerLink, teamLink } from '../../events/addresses.ts';
 
 const SignUpFields = fields({
   name: field.optionalText({ max: 120 }),

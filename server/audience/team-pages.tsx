@@ -7,12 +7,11 @@ import type { Child } from 'hono/jsx';
 import type { ReadModels } from '../../events/projections.ts';
 import { tournamentById } from '../../events/lookup.ts';
 import { Layout } from '../../views/layout.tsx';
-import { tournamentLinks } from '../../views/tournament-home.tsx';
 import { PLAYER_STATUS_ID, PlayerStatus, TEAM_STATUS_ID, TeamStatus } from '../../views/team-page.tsx';
 import { type PlayerPageModel, type TeamPageModel, playerPageModel, teamPageModel } from '../../views/team-page-model.ts';
-import { playerLink, teamLink } from '../../views/team-links.ts';
 import { CheckInForm } from '../../views/sign-up-page.tsx';
 import { waitingList } from '../commands/registration-commands.ts';
+import { tournamentLinks, playerLink, teamLink } from '../../events/addresses.ts';
 
 export type SubjectKind = 'team' | 'player';
 

@@ -25,12 +25,11 @@ import { readJson } from '../http/request-input.ts';
 import { refusalOf } from '../http/refusals.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { Layout } from '../../views/layout.tsx';
-import { rankedTeams } from '../../views/leaderboard.tsx';
-import { ReplayPage, handReplay, replayLink, stepCount } from '../../views/replay.tsx';
-import { tournamentLinks } from '../../views/tournament-home.tsx';
+import { ReplayPage, handReplay, stepCount } from '../../views/replay.tsx';
 import { VerifyPage } from '../../views/verify.tsx';
-import { gameById, tournamentById } from '../../events/lookup.ts';
-import { teamNames } from '../../views/team-links.ts';
+import { gameById, teamNames, tournamentById } from '../../events/lookup.ts';
+import { rankedTeams } from '../../events/standings.ts';
+import { replayLink, tournamentLinks } from '../../events/addresses.ts';
 
 export interface AuditOptions {
   /** The time recorded when an imported record says time was called; default the system clock. */

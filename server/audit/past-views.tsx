@@ -5,10 +5,10 @@
  * and screens instead, and only the finished text crosses over.
  */
 import { AsOfPage } from '../../views/as-of.tsx';
-import { rankedTeams } from '../../views/leaderboard.tsx';
 import type { PastTournament } from './storage/heavy-reads.ts';
 import { standingsCsv } from './standings-csv.ts';
 import { statsCsv } from './stats-csv.ts';
+import { rankedTeams } from '../../events/standings.ts';
 
 /** What to make of the past tournament: its as-of page (with what the server knows now), its standings CSV, or its statistics. */
 export type PastView =

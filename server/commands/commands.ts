@@ -12,8 +12,8 @@ import { gameStream } from '../../events/streams.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import { dealerOfNextHand, handSoFar, nextBidder } from '../../events/game-projection.ts';
-import { cardText } from '../../views/card-face.tsx';
 import { gameById } from '../../events/lookup.ts';
+import { cardText } from '../../engine/card-names.ts';
 
 /** A command refused: the HTTP API answers 4xx with the message. */
 export class CommandError extends Error {

@@ -19,10 +19,8 @@ import { newCodeSeed, tableCount } from '../auth/table-codes.ts';
 import { runCommand } from '../http/run-command.ts';
 import { CommandError } from '../commands/commands.ts';
 import { publicAddress } from '../http/public-address.ts';
-import { playerLink, teamLink } from '../../views/team-links.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
-import { FORMAT_NAMES, tournamentLinks } from '../../views/tournament-home.tsx';
-import { teamStandings } from '../../views/team-standing.ts';
+import { FORMAT_NAMES } from '../../views/tournament-home.tsx';
 import { checkInTeam, createTournament, pinScreen, registerTeam } from '../commands/tournament-commands.ts';
 import { startRoutes } from './director-start-routes.tsx';
 import { carriedFirstDealer, startMatch, startRound } from '../commands/match-commands.ts';
@@ -37,6 +35,8 @@ import { playerStandings, progressiveDirectorProps } from '../../views/progressi
 import { registrationRoutes } from './director-registration-routes.tsx';
 import { registrationPanel } from './registration-panel.ts';
 import { signUpOpenAt } from '../commands/registration-commands.ts';
+import { playerLink, teamLink, tournamentLinks } from '../../events/addresses.ts';
+import { teamStandings } from '../../events/standings.ts';
 
 const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
 

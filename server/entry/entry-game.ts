@@ -13,9 +13,9 @@ import type { GameModel, MatchModel, TournamentModel } from '../../events/read-m
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { type EntryCard, type EntryGame, type EntryPanelProps } from '../../views/entry-table.tsx';
 import { roundHandWords } from '../../views/progressive-panels.tsx';
-import { tournamentLinks } from '../../views/tournament-home.tsx';
-import { cardText } from '../../views/card-face.tsx';
 import { bidsOpenTo, dealerOfNextHand, lastEntryLabel } from '../commands/commands.ts';
+import { tournamentLinks } from '../../events/addresses.ts';
+import { cardText } from '../../engine/card-names.ts';
 
 /** The rule a recorded card broke, as a sentence, or null when it broke none the engine can see. */
 export function flagOf(game: GameModel, seat: Seat, card: string): string | null {

@@ -5,7 +5,6 @@
  * for htmx, a redirect for a plain form. A refusal answers the same way with the sentence.
  * What the panel shows of a game is worked out in entry-game.ts.
  */
-import { readyTables as tablesForReady } from '../../views/team-page-model.ts';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -15,7 +14,6 @@ import type { GameModel } from '../../events/read-models.ts';
 import { Layout } from '../../views/layout.tsx';
 import { type EntryPanelProps, EntryPanel } from '../../views/entry-table.tsx';
 import { TableView } from '../../views/table.tsx';
-import { cardText } from '../../views/card-face.tsx';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import type { Auth } from '../auth/auth.ts';
 import { AccessError, refuse, refusalOf, wantsJson } from '../http/refusals.ts';
@@ -36,11 +34,12 @@ import {
   undoLastEntry,
 } from '../commands/commands.ts';
 import { carriedFirstDealer, startMatch, startNextGame } from '../commands/match-commands.ts';
-import { gameById, tournamentById } from '../../events/lookup.ts';
-import { teamNames } from '../../views/team-links.ts';
+import { gameById, teamNames, tournamentById } from '../../events/lookup.ts';
 import { entryGame, eveningAtTable, flagOf, phoneWords, roundAtTable } from './entry-game.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
 import { roundSheetRoutes, sheetOpen } from './round-sheet-routes.tsx';
+import { readyTables as tablesForReady } from '../../events/table-assignment.ts';
+import { cardText } from '../../engine/card-names.ts';
 
 // What each entry sends, its fields in the order they are checked.
 const seat = field.text({ max: 5 });

@@ -16,10 +16,10 @@ import type { ReadModels } from '../../events/projections.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import type { ClaimCase, JudgeConsoleProps, PendingDisqualification, PendingRuling, PendingWithdrawal } from '../../views/judge-console.tsx';
 import { REFUSED_KINDS, rulingEffect } from '../commands/ruling-withdrawals.ts';
-import { replayLink } from '../../views/replay.tsx';
 import { clockText } from '../../views/match-clock.tsx';
 import type { Session } from '../auth/sessions.ts';
 import { tableOfGame } from '../auth/table-codes.ts';
+import { replayLink } from '../../events/addresses.ts';
 
 /** What a ruling on a renege does under the game's rules, in the words of rules.md. */
 export function renegePenaltyText(options: RuleOptions, rulesName: string): string {

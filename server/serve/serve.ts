@@ -21,7 +21,7 @@ import { tableCount } from '../auth/table-codes.ts';
 import { type CliIo, UsageError } from '../cli/io.ts';
 import { createTournament, registerPlayer, registerTeam, startTournament } from '../commands/tournament-commands.ts';
 import { driveServedTables, nextEntry } from './table-driver.ts';
-import { tournamentLinks } from '../../views/tournament-home.tsx';
+import { tournamentLinks } from '../../events/addresses.ts';
 
 export const DEMO_TOURNAMENT = 'demo';
 const DEMO_SEED = 'pitt-boss-demo';

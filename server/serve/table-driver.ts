@@ -19,6 +19,7 @@ import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import type { MatchModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
+import { readyTables } from '../../events/table-assignment.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../../engine/formats.ts';
 import { CommandError, claimRenege, dealHand, makeBid, playCard } from '../commands/commands.ts';
 import { CommandIdReusedError, VersionConflictError } from '../../events/store/append.ts';
@@ -104,15 +105,13 @@ function* tableSteps(ledger: { readonly models: ReadModels }, options: DriverOpt
   if (next) yield () => drawRound(ledger.models, { tournamentId: options.tournamentId, round: next.round, seed: `${options.seed}:round-${next.round}` });
 
   const matches = ledger.models.tournaments[options.tournamentId]!.model.matches;
-  const usedTables = new Set(matches.filter((m) => m.status === 'live').map((m) => m.table));
-  let table = 1;
+  // Each ready match at the table its phone and the director's desk would start it at.
+  const tables = readyTables(matches);
   for (const match of matches) {
-    if (match.status !== 'ready') continue;
-    while (usedTables.has(table)) table++;
-    usedTables.add(table);
+    const table = tables.get(match.matchId);
+    if (table === undefined) continue;
     const draw = firstDealerDraw(tournament, match, `${options.seed}:${match.matchId}:${match.games.length}`);
-    const seated = table;
-    yield () => startMatch(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, table: seated, at: now(), draw });
+    yield () => startMatch(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, table, at: now(), draw });
   }
 
   for (const match of ledger.models.tournaments[options.tournamentId]!.model.matches) {
