@@ -16,7 +16,7 @@ import { resolveRules } from '../engine/rules.ts';
 import { replayPlays } from '../engine/trick.ts';
 import { canonicalJson } from './hash-chain.ts';
 import { gameStream, matchGameId } from './streams.ts';
-import type { Decision } from './store/sqlite/ledger.ts';
+import type { Decision } from './store/served-ledger.ts';
 import type { ReadModels } from './projections.ts';
 import type { RecordHand } from './read-models.ts';
 import { gameById, tournamentById } from './lookup.ts';

@@ -10,7 +10,7 @@ import { parseBid } from '../engine/bid.ts';
 import { deckFor, inDeck } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { domainEvents } from './domain-events.ts';
-import { STREAM_PATTERN } from './store/sqlite/event-store.ts';
+import { STREAM_PATTERN } from './store/append.ts';
 import { InvalidPayloadError, UnknownEventTypeError } from './event-types.ts';
 import type { ReadModels } from './projections.ts';
 import { isPrototypeName } from './names.ts';

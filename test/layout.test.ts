@@ -18,11 +18,18 @@
  * A room never keeps a store's twin of a module (`pg-*.ts` beside the SQLite one): what differs
  * by store goes in the adapters, and what does not is written once above them.
  *
+ * Across every folder: the rules and what every kind of user's requests go through (server/api,
+ * server/commands, events, engine) import no view; no module of the product names a store's
+ * adapter outside events/store but a room's storage adapter and the few modules listed below,
+ * each with its reason; and no module imports itself round a runtime cycle.
+ *
  * The test suites that share one thread (vitest.config.ts) start nothing that would outlive them.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { importGraph, runtimeCycles, storeAdapterImports, viewImportsBelow } from './fixtures/import-graph.ts';
 import { SHARED_THREAD_SUITES } from '../vitest.config.ts';
 import { CHROMIUM_ARGS, featuresLeftOn } from './fixtures/shared-chromium.ts';
 
@@ -308,6 +315,130 @@ describe('source layout', () => {
     expect(importsOf('server/audit/ledger-reader-worker.ts')).toContain('server/audit/storage/postgres.ts');
     expect(importsOf('server/entry/entry-routes.tsx')).toContain('server/commands/commands.ts');
     expect(importsOf('views/layout.tsx').every((path) => !path.startsWith('..'))).toBe(true);
+  });
+});
+
+/** Every folder of the repository that holds code. */
+const ALL_FOLDERS = ['server', 'views', 'events', 'engine', 'static', 'bin', 'test', 'bench', 'scripts'];
+
+/**
+ * The product modules that name a store's adapter today, each with why it cannot go through the
+ * ledger's interface yet. Nothing may join this list: a new module reaches the ledger through
+ * events/store/served-ledger.ts and events/store/append.ts.
+ */
+const STORE_NAMED: Record<string, string> = {
+  'server/serve/serve-backends.ts': 'chooses the store the server runs on (a file, or DATABASE_URL) and opens it',
+  'server/serve/serve.ts': 'its synchronous demo (createDemo) takes the SQLite ledger, kept for the tests beside the served one',
+  'server/serve/table-driver.ts': 'its synchronous driver (driveTables) takes the SQLite ledger, kept for the tests beside the served one',
+  'server/cli/ledger-target.ts': 'chooses the store a command line tool works on, a ledger file or a PostgreSQL address',
+  'server/cli/import-ledger.ts': "imports a whole ledger into the store named, with each store's own import",
+  'server/cli/export.ts': "exports a PostgreSQL ledger with that store's own reader",
+  'server/cli/verify.ts': "checks a chain, a digest and snapshots with each store's own checks",
+  'server/cli/rebuild.ts': 'rebuilds the read models of a ledger file, which only the SQLite store keeps beside its events',
+  'server/cli/import.ts': 'records a game record into a ledger file, opened as the SQLite store',
+  'server/cli/add-user.ts': 'adds an account to the ledger file, opened as the SQLite store',
+  'events/ledger-file.ts': "reads a ledger file's rows and head, the SQLite store's layout, for moving and checking whole ledgers",
+  'events/snapshot-check.ts': "checks the snapshot pages the SQLite store writes beside its events, against that store's fold",
+};
+
+describe('layering across every folder', () => {
+  const graph = importGraph(ROOT, ALL_FOLDERS);
+
+  it('has no module of server/api, server/commands, events or engine importing a view', () => {
+    expect(graph.size).toBeGreaterThan(300);
+    expect(viewImportsBelow(graph), 'move the rule into engine/ or events/, and let the view word it').toEqual([]);
+  });
+
+  it('has no product module outside events/store naming a store adapter but those listed with their reason', () => {
+    expect(storeAdapterImports(graph, STORE_NAMED), 'reach the ledger through events/store/served-ledger.ts or events/store/append.ts').toEqual([]);
+    // Every module listed still names a store: one that no longer does comes off the list.
+    const listedNoLonger = Object.keys(STORE_NAMED).filter((file) => storeAdapterImports(new Map([[file, graph.get(file) ?? []]]), {}).length === 0);
+    expect(listedNoLonger, 'take these off STORE_NAMED').toEqual([]);
+  });
+
+  it('has no runtime import cycle', () => {
+    expect(runtimeCycles(graph), 'move what both modules need into a third that imports neither').toEqual([]);
+  });
+});
+
+describe('the layering checks, on a small tree with a violation planted in each', () => {
+  /** A throwaway tree of the given files (path → text), checked, then removed. */
+  function withTree<T>(files: Record<string, string>, check: (root: string) => T): T {
+    const root = mkdtempSync(join(tmpdir(), 'layout-'));
+    try {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(root, path)), { recursive: true });
+        writeFileSync(join(root, path), text);
+      }
+      return check(root);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  }
+  const clean: Record<string, string> = {
+    'engine/rules.ts': 'export const rule = 1;\n',
+    'events/standings.ts': "import { rule } from '../engine/rules.ts';\nexport const order = rule;\n",
+    'events/store/append.ts': 'export type Row = { n: number };\n',
+    'events/store/sqlite/ledger.ts': "import type { Row } from '../append.ts';\nexport const open = (row: Row) => row;\n",
+    'views/leaderboard.tsx': "import { order } from '../events/standings.ts';\nexport const Leaderboard = () => order;\n",
+    'server/api/resources.ts': "import { order } from '../../events/standings.ts';\nimport type { Row } from '../../events/store/append.ts';\nexport const list = (row: Row) => [order, row];\n",
+    'server/auth/storage/sqlite.ts': "import { open } from '../../../events/store/sqlite/ledger.ts';\nexport const store = open;\n",
+    'test/ledger.test.ts': "import { open } from '../events/store/sqlite/ledger.ts';\nimport { list } from '../server/api/resources.ts';\nexport const both = [open, list];\n",
+  };
+  const checks = (root: string) => {
+    const graph = importGraph(root, ALL_FOLDERS);
+    return { views: viewImportsBelow(graph), stores: storeAdapterImports(graph, {}), cycles: runtimeCycles(graph) };
+  };
+
+  it('passes the tree as it is', () => {
+    expect(withTree(clean, checks)).toEqual({ views: [], stores: [], cycles: [] });
+  });
+
+  it('fails on a view imported by the API, a command, a projection or the engine, even for a type', () => {
+    for (const file of ['server/api/resources.ts', 'server/commands/start.ts', 'events/standings.ts', 'engine/rules.ts']) {
+      const up = '../'.repeat(file.split('/').length - 1);
+      const planted = { ...clean, [file]: `${clean[file] ?? ''}import type { Leaderboard } from '${up}views/leaderboard.tsx';\n` };
+      expect(withTree(planted, checks).views, file).toEqual([`${file} imports views/leaderboard.tsx`]);
+    }
+    // A route's own room may render a view.
+    const routes = { ...clean, 'server/audience/pages.tsx': "import { Leaderboard } from '../../views/leaderboard.tsx';\n" };
+    expect(withTree(routes, checks).views).toEqual([]);
+  });
+
+  it('fails on a store adapter named outside events/store, by a type as much as a value', () => {
+    const planted = {
+      ...clean,
+      'views/verify.tsx': "import type { Row } from '../events/store/sqlite/ledger.ts';\n",
+      'events/record-import.ts': "import { open } from './store/sqlite/ledger.ts';\n",
+      'server/auth/storage/postgres.ts': "import { open } from '../../../events/store/sqlite/ledger.ts';\n",
+    };
+    expect(withTree(planted, checks).stores.sort()).toEqual([
+      'events/record-import.ts imports events/store/sqlite/ledger.ts',
+      'server/auth/storage/postgres.ts imports events/store/sqlite/ledger.ts',
+      'views/verify.tsx imports events/store/sqlite/ledger.ts',
+    ]);
+    // A module listed with its reason may.
+    expect(withTree(planted, (root) => storeAdapterImports(importGraph(root, ALL_FOLDERS), { 'views/verify.tsx': 'a reason', 'events/record-import.ts': 'a reason', 'server/auth/storage/postgres.ts': 'a reason' }))).toEqual([]);
+  });
+
+  it('fails on a runtime cycle of two modules or more, and lets types and imports on demand go round', () => {
+    const two = { ...clean, 'engine/rules.ts': "import { order } from '../events/standings.ts';\nexport const rule = 1;\n" };
+    expect(withTree(two, checks).cycles).toEqual(['engine/rules.ts → events/standings.ts → engine/rules.ts']);
+    const three = {
+      ...clean,
+      'server/commands/a.ts': "import { b } from './b.ts';\nexport const a = 1;\n",
+      'server/commands/b.ts': "import {\n  c,\n} from './c.ts';\nexport const b = 2;\n",
+      'server/commands/c.ts': "import { type A, a } from './a.ts';\nexport const c = 3;\n",
+    };
+    expect(withTree(three, checks).cycles).toEqual(['server/commands/a.ts → server/commands/b.ts → server/commands/c.ts → server/commands/a.ts']);
+    const erased = { ...three, 'server/commands/c.ts': "import type { A } from './a.ts';\nexport const c = 3;\n" };
+    expect(withTree(erased, checks).cycles).toEqual([]);
+    const onDemand = { ...three, 'server/commands/c.ts': "export const c = async () => (await import('./a.ts')).a;\n" };
+    expect(withTree(onDemand, checks).cycles).toEqual([]);
+    const quoted = { ...three, 'server/commands/c.ts': "/**\n * import { a } from './a.ts';\n */\n// import { a } from './a.ts';\nexport const c = 3;\n" };
+    expect(withTree(quoted, checks).cycles).toEqual([]);
+    const itself = { ...clean, 'engine/rules.ts': "import { rule as again } from './rules.ts';\nexport const rule = again;\n" };
+    expect(withTree(itself, checks).cycles).toEqual(['engine/rules.ts → engine/rules.ts']);
   });
 });
 

@@ -11,7 +11,7 @@ import { deckFor } from '../engine/deck.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { type Violation, replayPlays } from '../engine/trick.ts';
-import type { RecordedEvent } from '../events/store/sqlite/event-store.ts';
+import type { RecordedEvent } from '../events/store/append.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import type { GameModel, HandRow, RecordHand } from '../events/read-models.ts';
 import type { BidValue } from '../events/domain-events.ts';

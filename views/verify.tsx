@@ -3,7 +3,7 @@
  * head digest an auditor writes down, and a check that a digest written down earlier is still
  * part of today's chain. The same answers as `spades verify`, for someone without a shell.
  */
-import type { DigestCheck } from '../events/store/sqlite/event-store.ts';
+import type { DigestCheck } from '../events/store/append.ts';
 import { type ChainHead, type ChainReport, formatDigest } from '../events/hash-chain.ts';
 import { Layout } from './layout.tsx';
 
