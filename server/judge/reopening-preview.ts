@@ -7,8 +7,8 @@ import type { Reopening } from '../../events/reopening.ts';
 import { whereTeamStands } from '../../events/reopening.ts';
 import type { StatsTotals } from '../../events/stats-schema.ts';
 import type { PendingReopening } from '../../views/judge-console.tsx';
-import { rankTeams } from '../../views/leaderboard.tsx';
-import { record, teamStandings } from '../../views/team-standing.ts';
+import { rankTeams, teamStandings } from '../../events/standings.ts';
+import { record } from '../../views/team-standing.ts';
 
 const COUNTED: [keyof StatsTotals, string][] = [
   ['games', 'Games counted'],
