@@ -98,6 +98,11 @@ export function applyEvent(models: ReadModels, event: ProjectedEvent, change: Ch
       const scored = evolveGame(game, event as unknown as GameEvent, event.position);
       change.games.push(game.gameId);
       if (scored) touchTournament(models, game, event.position, change, HAND_CLOSERS.has(event.type), event.type);
+      // A claim holds its game's result until it is ruled on, whether or not the ruling moved the score.
+      else if (game.tournamentId && HOLDS.has(event.type) && models.tournaments[game.tournamentId]) {
+        gameChanged(models.tournaments[game.tournamentId]!, game, event.position, models.games, event.type);
+        change.tournaments.push(game.tournamentId);
+      }
     }
     if (!GAME_TYPES.has(event.type)) applyTournamentEvent(models, event, payload, change);
     return change;
@@ -124,6 +129,9 @@ function tournamentOfMatch(models: ReadModels, matchId: string | undefined): Tou
   }
   return Object.values(models.tournaments).find((t) => t.matchInfo[matchId] !== undefined);
 }
+
+/** Entries that start or end a claim's hold on its game's result (tournament-projection.ts). */
+const HOLDS = new Set(['RenegeClaimed', 'RulingGiven']);
 
 /** Entries that close a hand on top of the hands scored before it (anything else may change any hand). */
 const HAND_CLOSERS = new Set(['CardPlayed', 'TricksRecorded', 'BidMade', 'MisdealCalled']);

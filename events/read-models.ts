@@ -170,6 +170,11 @@ export interface MatchModel {
   voided?: { gameId: string; position: number }[];
   /** The ledger position of the ruling that took back the match's decided result, while it is played again. */
   reopenedBy?: number;
+  /**
+   * Claims in the match's games still waiting for a ruling, which hold its result: `since` is when
+   * the oldest was made, as the ledger recorded it. Absent while nothing waits.
+   */
+  awaitingRuling?: { since: string; claims: number };
 }
 
 export interface TournamentModel {

@@ -145,6 +145,11 @@ export interface TournamentState {
   registration: RegistrationState;
   /** Each game's part in the statistics, as last scored (stats-projection.ts). */
   gameStats: Record<string, GameStats>;
+  /**
+   * Claims made after their game's match was decided (`gameId claimId`): they hold nothing, and a
+   * ruling on them is a reopening. Every other claim waiting for a ruling holds its game's result.
+   */
+  lateClaims?: string[];
 }
 
 /** A new tournament from its first event. */
@@ -178,6 +183,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
     tally: {},
     registration: emptyRegistration(),
     gameStats: {},
+    lateClaims: [],
   };
 }
 
@@ -389,6 +395,7 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
   const info = infoFor(state, game.matchId);
   const known = info.games.includes(game.gameId);
   if (!known) info.games.push(game.gameId);
+  noteLateClaim(state, game, position);
   if (state.progressive) {
     progressiveGameSeen(state.progressive, game);
     const over = state.progressive.rounds.filter((r) => r.results !== null).length;
@@ -411,6 +418,57 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
     }
   }
   if (!refreshGame(state, games, game, known)) refresh(state, games);
+}
+
+/**
+ * A claim just made (at `position`) in a game whose match is already decided holds nothing: it
+ * came after the result it could change, so a ruling on it is a reopening, not a wait.
+ */
+function noteLateClaim(state: TournamentState, game: GameModel, position: number): void {
+  const claim = game.claims[game.claims.length - 1];
+  if (!claim || claim.position !== position) return;
+  const match = state.model.matches.find((m) => m.matchId === game.matchId);
+  if (match?.status === 'done') state.lateClaims!.push(claimKey(game.gameId, claim.claimId));
+}
+
+function claimKey(gameId: string, claimId: string): string {
+  return `${gameId} ${claimId}`;
+}
+
+/** The claims in a game that wait for a ruling and hold its result (all but those made after its match was decided). */
+export function holdingClaims(state: TournamentState, game: GameModel): GameModel['claims'] {
+  if (game.claims.length === 0) return [];
+  const late = state.lateClaims ?? [];
+  return game.claims.filter((c) => !c.ruling && !late.includes(claimKey(game.gameId, c.claimId)));
+}
+
+/**
+ * What waits for a ruling in a match's games: the number of claims holding its result and when
+ * the oldest was made. Undefined while nothing waits.
+ */
+function awaitingOf(state: TournamentState, gameIds: readonly string[], games: Readonly<Record<string, GameModel>>): MatchModel['awaitingRuling'] {
+  let since: string | null = null;
+  let claims = 0;
+  for (const gameId of gameIds) {
+    const game = games[gameId];
+    if (!game || game.claims.length === 0) continue;
+    for (const claim of holdingClaims(state, game)) {
+      claims++;
+      if (since === null || claim.at < since) since = claim.at;
+    }
+  }
+  return since === null ? undefined : { since, claims };
+}
+
+/**
+ * Whether the games of a match, as played at the table, decide it, claims still waiting or not:
+ * then no further game of it is played, and its result waits for the rulings.
+ */
+export function matchDecidedAtTable(state: TournamentState, matchId: string, games: Readonly<Record<string, GameModel>>): boolean {
+  const match = state.model.matches.find((m) => m.matchId === matchId);
+  const info = state.matchInfo[matchId];
+  if (!match || !info || match.teams[0] === null || match.teams[1] === null) return false;
+  return matchDecision(state, info.games, games, match.teams as [string, string], clockPerOf(info, state.format), true) !== null;
 }
 
 /** A game's part in its teams' standings: NS points, bags, sets, games won and lost, then EW's. */
@@ -449,6 +507,9 @@ function refreshGame(state: TournamentState, games: Readonly<Record<string, Game
   state.tally[game.gameId] = now;
   if (!known) match.games = [...info.games];
   match.gamesWon = gamesWonIn(state, info.games, match.teams, games);
+  const awaiting = awaitingOf(state, info.games, games);
+  if (awaiting) match.awaitingRuling = awaiting;
+  else delete match.awaitingRuling;
   return true;
 }
 
@@ -482,12 +543,17 @@ function gamesWonIn(state: TournamentState, gameIds: readonly string[], teams: r
   return won;
 }
 
-/** The winner of a game for its match: the judge's latest correction, else the game's own result. */
-function gameWinner(state: TournamentState, game: GameModel): string | null {
+/**
+ * The winner of a game for its match: the judge's latest correction, else the game's own result,
+ * which a claim waiting for a ruling holds (none yet) unless `atTable` asks for the result as played.
+ */
+function gameWinner(state: TournamentState, game: GameModel, atTable = false): string | null {
   for (let i = state.corrections.length - 1; i >= 0; i--) {
     if (state.corrections[i]!.gameId === game.gameId) return state.corrections[i]!.winner;
   }
-  return game.winner ? game.teams[game.winner] : null;
+  if (!game.winner) return null;
+  if (!atTable && holdingClaims(state, game).length > 0) return null;
+  return game.teams[game.winner];
 }
 
 /**
@@ -504,6 +570,7 @@ function matchDecision(
   games: Readonly<Record<string, GameModel>>,
   teams: readonly [string, string],
   clockPer: 'match' | 'game' = 'match',
+  atTable = false,
 ): { winner: string; score: string } | null {
   // Games won by teams[0] and teams[1]: settling a bracket asks this of every match.
   const wins = [0, 0];
@@ -511,7 +578,9 @@ function matchDecision(
   for (const id of gameIds) {
     const game = games[id];
     if (!game || !teams.includes(game.teams.NS) || !teams.includes(game.teams.EW)) continue;
-    const winner = gameWinner(state, game);
+    // A claim waiting for a ruling in any of its games holds the match: the ruling may change it.
+    if (!atTable && holdingClaims(state, game).length > 0) return null;
+    const winner = gameWinner(state, game, atTable);
     const side = winner === null ? -1 : teams.indexOf(winner);
     if (side < 0) continue;
     wins[side]!++;
@@ -716,6 +785,7 @@ function fillDefaults(state: TournamentState): void {
   state.tally ??= {};
   state.registration ??= emptyRegistration();
   state.gameStats ??= {};
+  state.lateClaims ??= [];
 }
 
 const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };
@@ -816,6 +886,7 @@ function matchModelOf(state: TournamentState, view: MatchView, games: Readonly<R
     clock: info?.clock ?? null,
     underReview: view.status === 'under-review',
     ...voidedOf(state, view, info),
+    ...withAwaiting(awaitingOf(state, info?.games ?? [], games)),
   };
 }
 
@@ -901,6 +972,10 @@ function refreshDecided(state: TournamentState, games: Readonly<Record<string, G
   placeRows(state, bracket, rows, views);
   model.prizes = state.prizes;
   return true;
+}
+
+function withAwaiting(awaiting: MatchModel['awaitingRuling']): Pick<MatchModel, 'awaitingRuling'> {
+  return awaiting ? { awaitingRuling: awaiting } : {};
 }
 
 function sameView(a: MatchView, b: MatchView): boolean {

@@ -1,0 +1,144 @@
+/**
+ * A claim holds what it could change: while a renege claim in a match's deciding game waits for
+ * a ruling, the game goes on at the table but its result, and so its match, is not decided; the
+ * next round is not seated for those two teams, and no further game is started. Once ruled on,
+ * the match is decided as the record then says. A claim made after its match was decided holds
+ * nothing (a ruling on it is a reopening).
+ */
+import { describe, expect, it } from 'vitest';
+import type { Ledger } from '../events/store/sqlite/ledger.ts';
+import type { MatchModel } from '../events/read-models.ts';
+import { waitedWords, waitingLine } from '../events/ruling-wait.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
+import { claimRenege, giveRuling } from '../server/commands/commands.ts';
+import { startNextGame } from '../server/commands/match-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
+
+const NOW = () => '2026-01-01T10:00:00.000Z';
+const SEED = 'hold';
+
+function asherEvent(ledger: Ledger): void {
+  ledger.execute(createTournament(ledger.models, { tournamentId: 'a', name: 'Asher Cup', format: 'asher-theatre' }));
+  for (let i = 1; i <= 4; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'a', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+  ledger.execute(startTournament(ledger.models, { tournamentId: 'a', order: ['t1', 't2', 't3', 't4'] }));
+}
+
+const matchesOf = (ledger: Ledger) => ledger.models.tournaments.a!.model.matches;
+const match = (ledger: Ledger, id: string): MatchModel => matchesOf(ledger).find((m) => m.matchId === id)!;
+const step = (ledger: Ledger) => driveTables(ledger, { tournamentId: 'a', seed: SEED, now: NOW });
+
+function driveUntil(ledger: Ledger, done: () => boolean): void {
+  for (let n = 0; !done(); n++) {
+    if (step(ledger) === 0 || n > 50_000) throw new Error('the state was never reached');
+  }
+}
+
+function driveAll(ledger: Ledger): void {
+  for (let n = 0; step(ledger) > 0; n++) if (n > 50_000) throw new Error('the tables never stopped');
+}
+
+/** The first round-1 match, how it went when nobody claimed anything: its deciding game, that game's hands, its winner. */
+function playedOut(): { matchId: string; deciding: string; hands: number; winner: string; games: number; next: string } {
+  const ledger = tempLedger();
+  asherEvent(ledger);
+  driveAll(ledger);
+  expect(ledger.models.tournaments.a!.model.status).toBe('finished');
+  const first = matchesOf(ledger).find((m) => m.round === 1)!;
+  const deciding = first.games.at(-1)!;
+  const next = matchesOf(ledger).find((m) => m.round === 2 && m.teams.includes(first.winner))!;
+  return { matchId: first.matchId, deciding, hands: ledger.models.games[deciding]!.hands.length, winner: first.winner!, games: first.games.length, next: next.matchId };
+}
+
+describe('a claim waiting for a ruling', () => {
+  it('in the last hand of a match’s deciding game holds the match and the next round until the ruling', () => {
+    const plain = playedOut();
+    const ledger = tempLedger();
+    asherEvent(ledger);
+    // The same tables, up to the second trick of the deciding game's last hand: the opponents claim a renege.
+    driveUntil(ledger, () => {
+      const current = ledger.models.games[plain.deciding]?.current;
+      return current?.number === plain.hands && current.plays.length >= 2;
+    });
+    const game = () => ledger.models.games[plain.deciding]!;
+    const accused = game().teams.NS === plain.winner ? 'N' : 'E';
+    ledger.execute(claimRenege(ledger.models, { gameId: plain.deciding, claimId: 'c1', seat: accused, trick: 1 }));
+    const claimedAt = game().claims[0]!.at;
+    expect(match(ledger, plain.matchId).awaitingRuling).toEqual({ since: claimedAt, claims: 1 });
+
+    // The game goes on at the table and ends as it did before; everything else plays on until nothing can.
+    driveAll(ledger);
+    expect(game().winner).not.toBeNull();
+    expect(game().teams[game().winner!]).toBe(plain.winner);
+    const held = match(ledger, plain.matchId);
+    expect(held).toMatchObject({ status: 'live', winner: null, awaitingRuling: { since: claimedAt, claims: 1 } });
+    // The held game counts for nobody yet; no further game was started.
+    expect(held.games).toHaveLength(plain.games);
+    expect(held.gamesWon.reduce((a, b) => a + b)).toBe(plain.games - 1);
+    const refused = refusal(() => startNextGame(ledger.models, { tournamentId: 'a', matchId: plain.matchId, at: NOW() }));
+    expect(refused.status).toBe(409);
+    expect(refused.message).toContain('waits for a ruling on table');
+    // The next round is not seated for those two teams: its slot stays open.
+    const next = match(ledger, plain.next);
+    expect(next.status).toBe('waiting');
+    expect(next.teams).toContain(null);
+    expect(eventsOf(ledger, 'MatchStarted').some((e) => e.matchId === plain.next)).toBe(false);
+    expect(ledger.models.tournaments.a!.model.status).toBe('running');
+    expect(ledger.models.tournaments.a!.model.teams.find((t) => t.teamId === plain.winner)!.wins).toBe(0);
+    // Said in people's words, timed from the claim's recorded time to the clock passed in.
+    const later = new Date(Date.parse(claimedAt) + 4 * 60_000 + 20_000).toISOString();
+    expect(waitingLine(held, later)).toBe(`Waiting for a ruling on table ${held.table} for 4 minutes`);
+
+    // Denied: the result stands as played, the match is decided and the next round goes on.
+    ledger.execute(giveRuling(ledger.models, { gameId: plain.deciding, claimId: 'c1', upheld: false, note: 'followed suit', judge: 'Judge Ray' }));
+    const decided = match(ledger, plain.matchId);
+    expect(decided).toMatchObject({ status: 'done', winner: plain.winner });
+    expect(decided.awaitingRuling).toBeUndefined();
+    expect(waitingLine(decided, later)).toBeNull();
+    expect(match(ledger, plain.next).teams).toContain(plain.winner);
+    driveAll(ledger);
+    expect(ledger.models.tournaments.a!.model.status).toBe('finished');
+    expectRebuildEqualsLive(ledger);
+  });
+
+  it('made after its match was decided holds nothing', () => {
+    const plain = playedOut();
+    const ledger = tempLedger();
+    asherEvent(ledger);
+    driveUntil(ledger, () => match(ledger, plain.matchId).status === 'done');
+    ledger.execute(claimRenege(ledger.models, { gameId: plain.deciding, claimId: 'late', hand: plain.hands, seat: 'N', trick: 1 }));
+    expect(match(ledger, plain.matchId)).toMatchObject({ status: 'done', winner: plain.winner });
+    expect(match(ledger, plain.matchId).awaitingRuling).toBeUndefined();
+    expectRebuildEqualsLive(ledger);
+  });
+
+  it('in an earlier game holds the match even when later games would decide it', () => {
+    const plain = playedOut();
+    const ledger = tempLedger();
+    asherEvent(ledger);
+    const firstGame = () => ledger.models.games[match(ledger, plain.matchId).games[0]!];
+    driveUntil(ledger, () => (firstGame()?.current?.plays.length ?? 0) >= 3);
+    ledger.execute(claimRenege(ledger.models, { gameId: firstGame()!.gameId, claimId: 'early', seat: 'W', trick: 2 }));
+    driveAll(ledger);
+    expect(match(ledger, plain.matchId)).toMatchObject({ status: 'live', winner: null });
+    expect(match(ledger, plain.matchId).games).toHaveLength(plain.games);
+    ledger.execute(giveRuling(ledger.models, { gameId: firstGame()!.gameId, claimId: 'early', upheld: false, note: 'not proven', judge: 'Judge Ray' }));
+    expect(match(ledger, plain.matchId)).toMatchObject({ status: 'done', winner: plain.winner });
+    expect(match(ledger, plain.matchId).awaitingRuling).toBeUndefined();
+    expectRebuildEqualsLive(ledger);
+  });
+});
+
+describe('how long a ruling has waited, in words', () => {
+  it('counts whole minutes and hours from the claim to now', () => {
+    const at = '2026-01-01T10:00:00.000Z';
+    const plus = (ms: number) => new Date(Date.parse(at) + ms).toISOString();
+    expect(waitedWords(at, plus(59_000))).toBe('for less than a minute');
+    expect(waitedWords(at, plus(-5_000))).toBe('for less than a minute');
+    expect(waitedWords(at, plus(60_000))).toBe('for 1 minute');
+    expect(waitedWords(at, plus(11 * 60_000 + 59_000))).toBe('for 11 minutes');
+    expect(waitedWords(at, plus(60 * 60_000))).toBe('for 1 hour');
+    expect(waitedWords(at, plus(125 * 60_000))).toBe('for 2 hours 5 minutes');
+    expect(waitingLine({ table: null, label: 'Round 1', awaitingRuling: { since: at, claims: 2 } }, plus(3 * 60_000))).toBe('Waiting for a ruling on Round 1 for 3 minutes');
+  });
+});
