@@ -3,7 +3,9 @@
  * seed, enter the bots' bids and cards one at a time, and claim the reneges the plays show.
  * The director also seats progressive rounds, draws the next round of a bracket drawn round by
  * round (blp-2024) from a seed once the last one is decided, and calls time on clocks that have
- * run out by the driver's `now`. Everything goes through the same commands people use, so the demo, the tests
+ * run out by the driver's `now`. A demo judge rules each claim once it has waited a little (a
+ * claim holds its match until it is ruled on, so an unruled one would hold the demo forever),
+ * recorded under its own name. Everything goes through the same commands people use, so the demo, the tests
  * and the benchmarks exercise the real path. Deterministic from the tournament's seed.
  */
 import { type Card, type Seat, SEATS, cardName, parseCard, teamOf, otherTeam } from '../../engine/cards.ts';
@@ -21,7 +23,7 @@ import type { MatchModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { readyTables } from '../../events/table-assignment.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../../engine/formats.ts';
-import { CommandError, claimRenege, dealHand, makeBid, playCard } from '../commands/commands.ts';
+import { CommandError, claimRenege, dealHand, giveRuling, makeBid, playCard } from '../commands/commands.ts';
 import { CommandIdReusedError, VersionConflictError } from '../../events/store/append.ts';
 import { callTime, startMatch, startNextGame, startRound } from '../commands/match-commands.ts';
 import { drawRound, roundToDraw } from '../commands/round-commands.ts';
@@ -33,10 +35,17 @@ export interface DriverOptions {
   renegeChance?: number;
   /** The time to record for clocks, as ISO text. */
   now?: () => string;
+  /** How long by `now` the demo judge lets a claim wait before ruling on it (20 seconds when not given). */
+  judgeAfterMs?: number;
 }
 
-type Step = () => Decision | Decision[] | null;
+/** One thing the bots do; `by` names who does it in the event's meta when it is not a table bot. */
+type Step = (() => Decision | Decision[] | null) & { by?: string };
 const BY_BOTS = { meta: { by: 'table-bot' } };
+
+/** The demo judge, as its rulings name it and as their meta records it. */
+export const DEMO_JUDGE = { name: 'Demo judge', by: 'demo-judge' } as const;
+const JUDGE_AFTER_MS = 20_000;
 
 /** A bot's step as the command a ledger runs, and afterwards whether it decided an entry. */
 function botEntry(step: Step): { decide: () => Decision | Decision[]; made: () => boolean } {
@@ -62,7 +71,7 @@ export function driveTables(ledger: Ledger, options: DriverOptions): number {
   for (const step of tableSteps(ledger, options)) {
     const entry = botEntry(step);
     try {
-      ledger.execute(entry.decide, BY_BOTS);
+      ledger.execute(entry.decide, step.by ? { meta: { by: step.by } } : BY_BOTS);
       if (entry.made()) entries++;
     } catch (error) {
       if (!EXPECTED(error)) throw error;
@@ -77,7 +86,7 @@ export async function driveServedTables(ledger: ServedLedger, options: DriverOpt
   for (const step of tableSteps(ledger, options)) {
     const entry = botEntry(step);
     try {
-      await ledger.append(entry.decide, BY_BOTS);
+      await ledger.append(entry.decide, step.by ? { meta: { by: step.by } } : BY_BOTS);
       if (entry.made()) entries++;
     } catch (error) {
       if (!EXPECTED(error)) throw error;
@@ -95,6 +104,8 @@ function* tableSteps(ledger: { readonly models: ReadModels }, options: DriverOpt
   const now = options.now ?? (() => new Date().toISOString());
   const tournament = ledger.models.tournaments[options.tournamentId];
   if (!tournament || tournament.model.status !== 'running') return;
+
+  yield* judgeSteps(ledger, options.tournamentId, now, options.judgeAfterMs ?? JUDGE_AFTER_MS);
 
   if (tournament.progressive) {
     yield* progressiveSteps(ledger, options);
@@ -133,6 +144,44 @@ function* tableSteps(ledger: { readonly models: ReadModels }, options: DriverOpt
     }
     yield () => (ledger.models.games[game.gameId]?.winner ? null : nextEntry(ledger, ledger.models.games[game.gameId]!, options));
   }
+}
+
+/**
+ * The demo judge: rules on each claim in the tournament's games once it has waited `afterMs` by
+ * the driver's clock (or at once when the claim's recorded time is later than that clock says, so
+ * two clocks that disagree hold nothing forever). Upheld when the engine finds that renege in the
+ * recorded plays, denied when it does not.
+ */
+function* judgeSteps(ledger: { readonly models: ReadModels }, tournamentId: string, now: () => string, afterMs: number): Generator<Step> {
+  for (const game of Object.values(ledger.models.games)) {
+    if (game.tournamentId !== tournamentId || game.claims.length === 0) continue;
+    for (const claim of game.claims) {
+      if (claim.ruling) continue;
+      const waited = Date.parse(now()) - Date.parse(claim.at);
+      if (waited >= 0 && waited < afterMs) continue;
+      const step: Step = () => {
+        const current = ledger.models.games[game.gameId];
+        const open = current?.claims.find((c) => c.claimId === claim.claimId);
+        if (!current || !open || open.ruling) return null;
+        const found = renegeFound(current, open);
+        const note = found ? `${DEMO_JUDGE.name}: the recorded plays show it.` : `${DEMO_JUDGE.name}: the recorded plays do not show it.`;
+        return giveRuling(ledger.models, { gameId: game.gameId, claimId: claim.claimId, upheld: found, note, judge: DEMO_JUDGE.name });
+      };
+      step.by = DEMO_JUDGE.by;
+      yield step;
+    }
+  }
+}
+
+/** Whether the engine finds the claimed renege (that seat, and that trick when one is named) in the hand's recorded plays. */
+function renegeFound(game: GameModel, claim: GameModel['claims'][number]): boolean {
+  let found: { seat: Seat; trick: number }[];
+  try {
+    found = game.current?.number === claim.hand ? (handSoFar(game)?.reneges ?? []) : (game.rows[claim.hand - 1]?.reneges ?? []);
+  } catch {
+    found = [];
+  }
+  return found.some((r) => r.seat === claim.seat && (claim.trick === null || r.trick === claim.trick));
 }
 
 /** Seats the next progressive round when the last one is over, and plays every table's game. */
