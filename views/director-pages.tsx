@@ -92,7 +92,7 @@ export interface DirectorTournamentProps {
   /** Each team with whether it checked in and its standing in the competition's words. */
   teams: (TeamRow & { checkedIn: boolean; standing: string })[];
   /** Each match, with how its first dealer was chosen once it is seated (`dealt`, in words). */
-  matches: (MatchModel & { names: [string, string]; dealt?: string })[];
+  matches: (MatchModel & { names: [string, string]; dealt?: string; ruling?: string | null })[];
   progressive: boolean;
   /** A bracket drawn round by round whose last round is decided: the round to draw and who draws for each group's bye. */
   roundToDraw?: { round: number; final: boolean; drawing: Partial<Record<'winners' | 'losers', string[]>> } | null;
@@ -267,6 +267,12 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                 {m.label}: {m.names[0]} vs {m.names[1]} · {m.status}
                 {m.table !== null ? ` · table ${m.table}` : ''}
                 {m.dealt ? ` · ${m.dealt}` : ''}
+                {m.ruling ? (
+                  <>
+                    {' · '}
+                    <strong data-awaiting-ruling>{m.ruling}</strong>
+                  </>
+                ) : null}
               </li>
             ))}
           </ul>

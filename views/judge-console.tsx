@@ -43,6 +43,8 @@ export interface ClaimCase {
   detected: string;
   /** How the preset pays an upheld renege. */
   penalty: string;
+  /** The match result the claim holds until it is ruled on: "Holds Round 1: waiting for a ruling on table 6 for 4 minutes". */
+  holds?: string | null;
 }
 
 /** A disqualification asked for and not yet confirmed. */
@@ -182,6 +184,11 @@ export function JudgeConsole(props: JudgeConsoleProps) {
                 <span class="claim-age" data-since={claim.claimedAt}>
                   {ageText(claim.claimedAt)}
                 </span>
+              </p>
+            ) : null}
+            {claim.holds ? (
+              <p class="claim-holds" data-awaiting-ruling>
+                <strong>{claim.holds}</strong>
               </p>
             ) : null}
             {claim.tricks.length > 0 ? (

@@ -21,6 +21,7 @@ import { HighlightsPanel } from './stats.tsx';
 import { pointsPair, pointsText, record } from './team-standing.ts';
 import type { Highlight } from '../events/stats-schema.ts';
 import { roundHandWords } from './progressive-panels.tsx';
+import { waitingLine } from '../events/ruling-wait.ts';
 import type { RulesSheet } from '../engine/rules-sheet.ts';
 import { RulesSheetBody } from './rules-sheet.tsx';
 import type { SlotSources } from '../engine/bracket.ts';
@@ -222,6 +223,8 @@ function ScreenTable({ game, match, teamNames, layout, now, singleGame }: Screen
   const slot = (team: Team) => (match ? match.teams.indexOf(game.teams[team]) : -1);
   const gamesWon = (team: Team) => (match && slot(team) >= 0 ? match.gamesWon[slot(team)]! : 0);
   const openClaims = game.claims.filter((c) => !c.ruling).length;
+  // The match's result waits for a ruling: the room is told so, and for how long.
+  const ruling = match ? waitingLine(match, now.toISOString()) : null;
   // A progressive evening's table plays a round of 4 hands: no match, no games won.
   const round = match?.side === 'table' ? match.round : null;
   const classes = ['screen-table', `screen-table--${layout}`];
@@ -254,7 +257,7 @@ function ScreenTable({ game, match, teamNames, layout, now, singleGame }: Screen
       </dl>
       <p class="screen-table-state">
         {match && round === null ? <span class="match-score">{singleGame ? `game score ${pointsPair(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} · </span> : null}
-        {stateOf(game, name)}
+        {ruling ? <span data-awaiting-ruling>{ruling}</span> : stateOf(game, name)}
       </p>
       {layout === 'seats' ? <Seats game={game} /> : null}
     </article>

@@ -9,6 +9,7 @@ import { SEAT_NAMES, type Seat, SEATS } from '../engine/cards.ts';
 import type { GameModel, MatchModel, TeamRow } from '../events/read-models.ts';
 import type { PlayerStats, TeamStats } from '../events/stats-schema.ts';
 import { tournamentStats } from '../events/tournament-stats.ts';
+import { waitingLine } from '../events/ruling-wait.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { bracketDraws } from './bracket.tsx';
 import { reachText, record } from './team-standing.ts';
@@ -27,6 +28,8 @@ export interface NextStep {
   detail: string | null;
   /** The table it is (to be) played at, when known. */
   table: number | null;
+  /** Its match's result waits for a ruling: "Waiting for a ruling on table 6 for 4 minutes". */
+  ruling?: string;
 }
 
 export interface LiveScore {
@@ -69,7 +72,7 @@ export interface TeamPageModel {
 const OPEN: ReadonlySet<MatchModel['status']> = new Set(['waiting', 'ready', 'live']);
 
 /** A team's page, or null when the tournament holds no such team (or is a progressive evening of players). */
-export function teamPageModel(state: TournamentState, games: Readonly<Record<string, GameModel>>, teamId: string): TeamPageModel | null {
+export function teamPageModel(state: TournamentState, games: Readonly<Record<string, GameModel>>, teamId: string, now: string = new Date().toISOString()): TeamPageModel | null {
   const tournament = state.model;
   if (state.progressive) return null;
   const team = tournament.teams.find((t) => t.teamId === teamId);
@@ -85,6 +88,8 @@ export function teamPageModel(state: TournamentState, games: Readonly<Record<str
 
   const live = open?.status === 'live' ? liveScore(open, teamId, games, nameOf, gamesToWin) : null;
   const next = nextStep(state, team, open, numbers, nameOf);
+  const ruling = open ? waitingLine(open, now) : null;
+  if (ruling) next.ruling = ruling;
   const results: TeamPageModel['results'] = [];
   for (const m of tournament.matches) {
     if (!m.teams.includes(teamId) || OPEN.has(m.status)) continue;

@@ -30,6 +30,7 @@ export function TeamStatus({ model }: { model: TeamPageModel }) {
       <div class="team-next" role="status" {...(next.table !== null ? { 'data-table': String(next.table) } : {})}>
         <p class="team-next-headline">{next.headline}</p>
         {next.detail ? <p class="team-next-detail">{next.detail}</p> : null}
+        {next.ruling ? <p class="team-next-ruling" data-awaiting-ruling>{next.ruling}</p> : null}
       </div>
       {live ? (
         <section class="team-live" aria-labelledby="team-live-title">

@@ -124,7 +124,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
     return html(
       <Layout title={`${tournament.name} · screen`} screen live={{ url: streamUrl(view, models) }} scripts={SCREEN_SCRIPTS}>
         <ScreenPin tournamentId={pinned} />
-        {screenOf(models, tournament)}
+        {screenOf(models, tournament, context?.now)}
         {signUpCardOf(models, tournament, context)}
       </Layout>,
     );
@@ -156,7 +156,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
     case 'screen':
       return html(
         <Layout title={`${tournament.name} · screen`} screen live={live} scripts={SCREEN_SCRIPTS}>
-          {screenOf(models, tournament)}
+          {screenOf(models, tournament, context?.now)}
           {signUpCardOf(models, tournament, context)}
         </Layout>,
       );
@@ -203,11 +203,11 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
 }
 
 /** The venue screen of a tournament, as its page and the pinned `/screen` render it. */
-function screenOf(models: ReadModels, tournament: TournamentModel) {
+function screenOf(models: ReadModels, tournament: TournamentModel, now?: string) {
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   const highlights = statsOfTournament(models, tournament.tournamentId)?.highlights ?? [];
   if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
-  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} rules={screenRules(models, tournament)} />;
+  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} rules={screenRules(models, tournament)} {...(now ? { now: new Date(now) } : {})} />;
 }
 
 /** The sign-up link and its QR code while the tournament takes sign-ups; nothing otherwise. */

@@ -34,15 +34,15 @@ export function parseSubjectChannelId(id: string): { tournamentId: string; subje
   return null;
 }
 
-function modelOf(kind: SubjectKind, models: ReadModels, tournamentId: string, subjectId: string): TeamPageModel | PlayerPageModel | null {
+function modelOf(kind: SubjectKind, models: ReadModels, tournamentId: string, subjectId: string, now: string = new Date().toISOString()): TeamPageModel | PlayerPageModel | null {
   const state = tournamentById(models, tournamentId);
   if (!state) return null;
-  return kind === 'team' ? teamPageModel(state, models.games, subjectId) : playerPageModel(state, models.games, subjectId);
+  return kind === 'team' ? teamPageModel(state, models.games, subjectId, now) : playerPageModel(state, models.games, subjectId);
 }
 
 /** The region of a team's or player's page, or null when the tournament holds no such team or player. */
-function statusOf(kind: SubjectKind, models: ReadModels, tournamentId: string, subjectId: string): { target: string; content: Child; name: string; tournamentName: string } | null {
-  const model = modelOf(kind, models, tournamentId, subjectId);
+function statusOf(kind: SubjectKind, models: ReadModels, tournamentId: string, subjectId: string, now?: string): { target: string; content: Child; name: string; tournamentName: string } | null {
+  const model = modelOf(kind, models, tournamentId, subjectId, now);
   if (!model) return null;
   if ('teamId' in model) return { target: TEAM_STATUS_ID, content: <TeamStatus model={model} />, name: model.name, tournamentName: model.tournamentName };
   return { target: PLAYER_STATUS_ID, content: <PlayerStatus model={model} />, name: model.name, tournamentName: model.tournamentName };
@@ -77,7 +77,7 @@ export function subjectTournament(id: string): string | null {
 
 /** The whole page, or null when the tournament holds no such team or player. */
 export function renderSubjectPage(view: SubjectView, models: ReadModels, now?: string): string | null {
-  const status = statusOf(view.kind, models, view.tournamentId, view.subjectId);
+  const status = statusOf(view.kind, models, view.tournamentId, view.subjectId, now);
   const self = view.kind === 'team' ? teamLink(view.tournamentId, view.subjectId) : playerLink(view.tournamentId, view.subjectId);
   const state = tournamentById(models, view.tournamentId);
   const queued = state ? waitingList(state).findIndex((w) => w.teamId === view.subjectId) : -1;

@@ -14,6 +14,8 @@ import { handSoFar } from '../../events/game-projection.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
+import { holdingClaims } from '../../events/tournament-projection.ts';
+import { waitingLine } from '../../events/ruling-wait.ts';
 import type { ClaimCase, JudgeConsoleProps, PendingDisqualification, PendingRuling, PendingWithdrawal } from '../../views/judge-console.tsx';
 import { REFUSED_KINDS, rulingEffect } from '../commands/ruling-withdrawals.ts';
 import { clockText } from '../../views/match-clock.tsx';
@@ -63,7 +65,7 @@ export function judgeConsoleProps(
   const rulings: JudgeConsoleProps['rulings'] = [];
   for (const game of games) {
     for (const claim of game.claims) {
-      if (!claim.ruling) claims.push({ position: claim.position, claim: claimCase(models, game, claim) });
+      if (!claim.ruling) claims.push({ position: claim.position, claim: claimCase(models, game, claim, now()) });
       else {
         const r = claim.ruling;
         const ref = { claimId: claim.claimId };
@@ -149,7 +151,7 @@ export function judgeConsoleProps(
 }
 
 /** A renege claim as the judge sees it: the tricks around it, what the engine finds, the penalty at stake. */
-function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims'][number]): ClaimCase {
+function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims'][number], now: string): ClaimCase {
   const deck = deckFor(resolveRules(game.rules).options);
   const current = game.current && game.current.number === claim.hand ? game.current : null;
   const record = current ? null : game.hands[claim.hand - 1];
@@ -174,9 +176,13 @@ function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims
     ? 'The engine finds no renege in the recorded plays of this hand.'
     : `The engine finds: ${detected.map((d) => `renege by ${SEAT_NAMES[d.seat]} at trick ${d.trick}`).join('; ')}.`;
   const options = resolveRules(game.rules).options;
-  const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
+  const state = game.tournamentId ? tournamentById(models, game.tournamentId) : undefined;
+  const tournament = state?.model;
   const match = tournament?.matches.find((m) => m.matchId === game.matchId);
   const accused = teamOf(claim.seat);
+  // A claim made before its match was decided holds the match's result until it is ruled on.
+  const holding = state && match && holdingClaims(state, game).some((c) => c.claimId === claim.claimId);
+  const wait = holding ? waitingLine({ table: match.table, label: match.label, awaitingRuling: { since: claim.at, claims: 1 } }, now) : null;
   return {
     gameId: game.gameId,
     claimId: claim.claimId,
@@ -193,6 +199,7 @@ function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims
     tricks,
     detected: plays.length === 0 ? 'No cards were recorded for this hand, so the engine cannot check it; rule on what the table says.' : found,
     penalty: renegePenaltyText(options, resolveRules(game.rules).name),
+    holds: wait ? `Holds ${match!.label}’s result: ${wait[0]!.toLowerCase()}${wait.slice(1)}` : null,
   };
 }
 

@@ -35,6 +35,8 @@ export interface DriverOptions {
   renegeChance?: number;
   /** The time to record for clocks, as ISO text. */
   now?: () => string;
+  /** Whether the demo judge rules on the claims (it does unless told not to, so the demo never holds forever). */
+  judge?: boolean;
   /** How long by `now` the demo judge lets a claim wait before ruling on it (20 seconds when not given). */
   judgeAfterMs?: number;
 }
@@ -105,7 +107,7 @@ function* tableSteps(ledger: { readonly models: ReadModels }, options: DriverOpt
   const tournament = ledger.models.tournaments[options.tournamentId];
   if (!tournament || tournament.model.status !== 'running') return;
 
-  yield* judgeSteps(ledger, options.tournamentId, now, options.judgeAfterMs ?? JUDGE_AFTER_MS);
+  if (options.judge !== false) yield* judgeSteps(ledger, options.tournamentId, now, options.judgeAfterMs ?? JUDGE_AFTER_MS);
 
   if (tournament.progressive) {
     yield* progressiveSteps(ledger, options);
