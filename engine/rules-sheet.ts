@@ -60,6 +60,13 @@ const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ([
 const points = (n: number) => `${n} point${n === 1 ? '' : 's'}`;
 const tricks = (n: number) => `${n} trick${n === 1 ? '' : 's'}`;
 
+/**
+ * When a claim is made and decided, in every event: the window only the Asher Theatre rulebook
+ * sets, the others being silent (docs/claims-and-rulings.md).
+ */
+const CLAIMS =
+  'A renege may be claimed as soon as it is seen or at any time later in that hand, and a judge rules on a claim before the next trick is played (Asher Theatre: “Any protest or rule clarification must be decided by the designated Judge before the next trick is played”). While a claim waits for its ruling the game plays on, but its result, and its match, are not decided.';
+
 const MISDEAL_WORDS: Record<string, string> = {
   'wrong-card-count': 'a player not dealt 13 cards',
   'no-face-cards': 'a hand with no face card (J, Q, K), called before the bidding',
@@ -211,6 +218,7 @@ function linesFor(p: Play): (RuleLine & { quiet?: boolean })[] {
     line('boston', ['boston'], boston, !o.boston),
     line('set-out', ['setOut'], setOut, o.setOut === null),
     line('renege', ['renegePenalty', 'renegeTricks', 'renegePoints'], renege),
+    line('claims', [], CLAIMS),
     line('first-dealer', ['firstDealer'], firstDealer),
     ...(p.gamesToWin > 1 ? [line('dealer-across-games', ['dealerCarriesAcrossGames'], carries)] : []),
     line('misdeal', ['misdealReasons', 'afterMisdeal'], misdeal),

@@ -5,7 +5,11 @@
  * the match is decided as the record then says. A claim made after its match was decided holds
  * nothing (a ruling on it is a reopening).
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { formatOptions } from '../engine/formats.ts';
+import { rulesSheet } from '../engine/rules-sheet.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { MatchModel } from '../events/read-models.ts';
 import { waitedWords, waitingLine } from '../events/ruling-wait.ts';
@@ -141,5 +145,26 @@ describe('how long a ruling has waited, in words', () => {
     expect(waitedWords(at, plus(60 * 60_000))).toBe('for 1 hour');
     expect(waitedWords(at, plus(125 * 60_000))).toBe('for 2 hours 5 minutes');
     expect(waitingLine({ table: null, label: 'Round 1', awaitingRuling: { since: at, claims: 2 } }, plus(3 * 60_000))).toBe('Waiting for a ruling on Round 1 for 3 minutes');
+  });
+});
+
+describe('the window for a claim, as the rules sheet and the docs say it', () => {
+  const ASHER = 'Any protest or rule clarification must be decided by the designated Judge before the next trick is played';
+  it('is on every event’s rules sheet, quoting the Asher Theatre rulebook, and is no house rule', () => {
+    for (const id of ['blp-2024', 'unc-intramural', 'pitt-boss', 'asher-theatre', 'tournament-spades'] as const) {
+      const lines = rulesSheet(id, formatOptions(id)).parts.flatMap((p) => p.lines);
+      const claims = lines.filter((l) => l.key === 'claims');
+      expect(claims, id).toHaveLength(1);
+      expect(claims[0]!.text, id).toContain(`“${ASHER}”`);
+      expect(claims[0]!.text, id).toContain('at any time later in that hand');
+      expect(claims[0]!.house, id).toBe(false);
+    }
+  });
+
+  it('is written out in docs/claims-and-rulings.md with the rulebook’s own sentences', () => {
+    const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'claims-and-rulings.md'), 'utf8').replace(/\s+/g, ' ');
+    expect(doc).toContain(`"${ASHER}."`);
+    expect(doc).toContain('"A renege may be identified immediately or at any time later in the hand when the player that reneged shows a card of a suit led previously."');
+    expect(doc).toContain('Waiting for a ruling on table 6 for 4 minutes');
   });
 });
