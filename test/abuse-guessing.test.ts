@@ -22,7 +22,7 @@ afterEach(() => {
 });
 
 /** A ledger with a tournament of 6 teams (3 tables) and a judge, and an app whose clock is `clock.t`. */
-async function setUp(options: { sleep?: (ms: number) => Promise<void> } = {}) {
+async function setUp(options: { sleep?: (ms: number) => Promise<void>; trustProxy?: string } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'spades-abuse-'));
   dirs.push(dir);
   const ledger = openLedger({ path: join(dir, 'ledger.db'), synchronous: 'NORMAL' });
@@ -31,7 +31,7 @@ async function setUp(options: { sleep?: (ms: number) => Promise<void> } = {}) {
   for (let i = 1; i <= 6; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'cup', teamId: `t${i}`, name: `Team ${i}`, players: ['a', 'b'] }));
   const clock = { t: Date.UTC(2026, 5, 1, 18) };
   const auth = createAuth({ ledger, now: () => clock.t, ...(options.sleep ? { sleep: options.sleep } : {}) });
-  const { app } = createApp({ ledger, auth });
+  const { app } = createApp({ ledger, auth, trustProxy: options.trustProxy ?? '' });
   await auth.users.add('Jo Judge', 'judge', 'correct horse');
   /** A request from `address`, as the Node server would hand it over. */
   const from = (address: string, path: string, init: RequestInit = {}) =>
@@ -135,8 +135,8 @@ describe('table codes', () => {
     expect(rows()).toBe(1);
   });
 
-  it('behind the proxy, the address counted is the one nginx passes on, and an IPv6 client is counted by its /64', async () => {
-    const { app } = await setUp();
+  it('behind the proxy TRUST_PROXY names, the address counted is the one nginx passes on, and an IPv6 client is counted by its /64', async () => {
+    const { app } = await setUp({ trustProxy: '127.0.0.1' });
     const via = (socket: string, headers: Record<string, string>, code: string) =>
       Promise.resolve(app.request(`/join?code=${code}`, { headers }, { incoming: { socket: { remoteAddress: socket } } }));
     for (let i = 0; i < 10; i++) expect((await via('127.0.0.1', { 'x-real-ip': '203.0.113.5' }, wrongCode(i))).status).toBe(401);

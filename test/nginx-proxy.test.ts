@@ -4,11 +4,17 @@
  * hold it back; the headers the processes rely on arrive; connections to them are kept alive;
  * and when one process is gone a reconnect reaches the other.
  */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, type IncomingMessage, type Server, type ServerResponse, createServer, request } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import type { TLSSocket } from 'node:tls';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type NginxProxy, nginx, nginxConfig, noteMissingNginx, startNginx } from './fixtures/nginx.ts';
+import { type NginxProxy, NGINX_TEMPLATE, nginx, nginxConfig, noteMissingNginx, startNginx } from './fixtures/nginx.ts';
 import type { DaemonUser } from './fixtures/throwaway-daemon.ts';
 
 noteMissingNginx('nginx-proxy');
@@ -146,6 +152,19 @@ describe('the configuration template', () => {
     expect(config).toContain('# listen 443 ssl;');
   });
 
+  it('serves the deployed HTTPS server as plain HTTP for the proxying tests, or as HTTPS beside the redirect with a test certificate', () => {
+    const deployed = readFileSync(NGINX_TEMPLATE, 'utf8');
+    const plain = nginxConfig(deployed, { port: 8080, upstreamPorts: [5001], dir: '/tmp/x', user });
+    expect([...plain.matchAll(/^\s*listen\s+([^;]*);/gm)].map((m) => m[1])).toEqual(['127.0.0.1:8080']);
+    expect(plain).not.toMatch(/^\s*(ssl_\w+|return)\s/m);
+    expect(plain).toContain('proxy_pass http://spades;');
+    const tls = nginxConfig(deployed, { port: 8080, upstreamPorts: [5001], dir: '/tmp/x', user, tls: { port: 8443, certificate: '/tmp/c.pem', key: '/tmp/k.pem' } });
+    expect([...tls.matchAll(/^\s*listen\s+([^;]*);/gm)].map((m) => m[1])).toEqual(['127.0.0.1:8080', '127.0.0.1:8443 ssl']);
+    expect(tls).toContain('ssl_certificate /tmp/c.pem;');
+    expect(tls).toContain('ssl_certificate_key /tmp/k.pem;');
+    expect(tls).toContain('return 301 https://$host$request_uri;');
+  });
+
   it('refuses a template it cannot point at the test processes', () => {
     expect(() => nginxConfig(template.replace(/ +server 127[^\n]*\n/g, ''), { port: 1, upstreamPorts: [2], dir: '/tmp/x', user })).toThrow(/lists no server/);
     expect(() => nginxConfig(template.replace(/ +listen [^\n]*\n/g, ''), { port: 1, upstreamPorts: [2], dir: '/tmp/x', user })).toThrow(/no listen line/);
@@ -244,5 +263,51 @@ describe.skipIf(!nginx.available)('deploy/nginx.conf in front of two processes',
       await waitFor('an event from the other process', () => again.arrivals.find((e) => e.message.id === String(8 + i)));
       again.close();
     }
+  });
+});
+
+const openssl = '/usr/bin/openssl';
+
+describe.skipIf(!nginx.available || !existsSync(openssl))('deploy/nginx.conf with a TLS certificate', () => {
+  let a: Process;
+  let proxy: NginxProxy;
+  let certs: string;
+
+  beforeAll(async () => {
+    // A throwaway self-signed certificate, as an operator's file would be.
+    certs = mkdtempSync(join(tmpdir(), 'spades-tls-'));
+    execFileSync(openssl, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(certs, 'key.pem'), '-out', join(certs, 'cert.pem')], { stdio: 'ignore' });
+    a = await startProcess('A');
+    proxy = await startNginx({ upstreamPorts: [a.port], tls: { certificate: join(certs, 'cert.pem'), key: join(certs, 'key.pem') } });
+  });
+  afterAll(async () => {
+    await proxy?.stop();
+    await a?.kill();
+    if (certs) rmSync(certs, { recursive: true, force: true });
+  });
+
+  it('sends plain HTTP on to HTTPS, path and query kept, without reaching a process', async () => {
+    for (const method of ['GET', 'POST']) {
+      const res = await new Promise<IncomingMessage>((resolve, reject) => request(`${proxy.url}/tournaments/demo?after=3`, { method }, resolve).on('error', reject).end());
+      res.resume();
+      expect(res.statusCode, method).toBe(301);
+      expect(res.headers.location).toBe('https://127.0.0.1/tournaments/demo?after=3');
+    }
+  });
+
+  it('answers HTTPS with the operator’s certificate and tells the process the request came over HTTPS', async () => {
+    const { status, body, subject } = await new Promise<{ status: number; body: string; subject: string }>((resolve, reject) => {
+      httpsRequest(`${proxy.tlsUrl!}/standings.csv`, { rejectUnauthorized: false }, (res) => {
+        const subject = String((res.socket as TLSSocket).getPeerCertificate().subject?.CN);
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, subject }));
+      }).on('error', reject).end();
+    });
+    expect(status).toBe(200);
+    expect(subject).toBe('127.0.0.1');
+    const seen = JSON.parse(body) as Seen;
+    expect(seen.headers).toMatchObject({ 'x-forwarded-proto': 'https', 'x-real-ip': '127.0.0.1', host: `127.0.0.1:${proxy.tlsPort!}` });
   });
 });

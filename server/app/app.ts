@@ -43,6 +43,7 @@ import { directorRoutes } from '../director/director-routes.tsx';
 import { missingSubjectOf, subjectChannelId } from '../audience/team-pages.tsx';
 import { signUpRoutes } from '../audience/sign-up-routes.tsx';
 import { publicAddress } from '../http/public-address.ts';
+import { forwardedBy, trustedProxies } from '../http/client-address.ts';
 import { EMBEDS, type EmbedKind, missingEmbed, renderEmbed } from '../audience/embeds.tsx';
 
 export interface AppOptions {
@@ -57,6 +58,8 @@ export interface AppOptions {
   now?: () => string;
   /** The address phones reach the server at, for QR codes; PUBLIC_URL when not given. */
   publicUrl?: string;
+  /** The proxies whose X-Real-IP and X-Forwarded-Proto are believed; TRUST_PROXY when not given, else none. */
+  trustProxy?: string;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -84,6 +87,8 @@ export function createApp(options: AppOptions) {
   const ledger = servedOf(options.ledger);
   const broadcaster = options.broadcaster ?? createBroadcaster();
   const app = new Hono<{ Bindings: Partial<HttpBindings> }>();
+  // Before anything counts a request against its address: who it is from, and whether over HTTPS.
+  app.use(forwardedBy(trustedProxies(options.trustProxy ?? process.env.TRUST_PROXY)));
   // Sign-in state lives beside the events, in the ledger's file unless given (the server on PostgreSQL brings its own).
   const auth = options.auth ?? createAuth({ ledger });
 

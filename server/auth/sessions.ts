@@ -10,7 +10,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { SessionStore, StoredSession } from './storage/auth-storage.ts';
-import { clientAddress } from '../http/client-address.ts';
+import { cameOverHttps, clientAddress } from '../http/client-address.ts';
 import { AccessError, refusalOf, refuse } from '../http/refusals.ts';
 import { readInput } from '../http/request-input.ts';
 
@@ -150,7 +150,7 @@ export function createSessions(options: SessionsOptions) {
       httpOnly: true,
       sameSite: 'Lax',
       path: '/',
-      secure: new URL(c.req.url).protocol === 'https:',
+      secure: cameOverHttps(c),
       maxAge: LIFETIME_MS / 1000,
     });
     cache.set(c.req.raw, session);
@@ -164,7 +164,7 @@ export function createSessions(options: SessionsOptions) {
       httpOnly: true,
       sameSite: 'Lax',
       path: '/login',
-      secure: new URL(c.req.url).protocol === 'https:',
+      secure: cameOverHttps(c),
       maxAge: DEVICE_DAYS * 86_400,
     });
   }

@@ -22,6 +22,7 @@ import { type CliIo, UsageError } from '../cli/io.ts';
 import { createTournament, registerPlayer, registerTeam, startTournament } from '../commands/tournament-commands.ts';
 import { driveServedTables, nextEntry } from './table-driver.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
+import { trustProxyProblem } from '../http/client-address.ts';
 
 export const DEMO_TOURNAMENT = 'demo';
 const DEMO_SEED = 'pitt-boss-demo';
@@ -196,6 +197,8 @@ function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeO
     if (!/^\d+$/.test(env.PORT) || Number(env.PORT) > 65535) throw new UsageError(`PORT must be a port number (0–65535), not '${env.PORT}'`);
     options.port = Number(env.PORT);
   }
+  const untrusted = trustProxyProblem(env.TRUST_PROXY);
+  if (untrusted) throw new UsageError(untrusted);
   if (env.HOST !== undefined && env.HOST !== '') {
     // An address or a name; whether this machine has it is for listen to say.
     if (!/^[A-Za-z0-9.:%_-]+$/.test(env.HOST)) throw new UsageError(`HOST must be an address to listen on (127.0.0.1, ::1, 0.0.0.0, a host name), not '${env.HOST}'`);
