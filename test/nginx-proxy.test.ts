@@ -41,7 +41,10 @@ interface Seen {
 async function startProcess(name: string) {
   const streams = new Set<ServerResponse>();
   const sockets = new Map<object, number>();
+  // Whether it answers as a process whose ledger is down does: 503 to everything but its streams.
+  const state = { unavailable: false, asked: 0 };
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    state.asked++;
     if (!sockets.has(req.socket)) sockets.set(req.socket, sockets.size + 1);
     const seen: Seen = { process: name, path: req.url ?? '', httpVersion: req.httpVersion, socket: sockets.get(req.socket)!, headers: req.headers };
     const path = (req.url ?? '').split('?')[0]!;
@@ -53,6 +56,11 @@ async function startProcess(name: string) {
       res.on('close', () => streams.delete(res));
       return;
     }
+    if (state.unavailable) {
+      res.writeHead(503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: 'the database does not answer', process: name }));
+      return;
+    }
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(seen));
   });
@@ -60,6 +68,7 @@ async function startProcess(name: string) {
   return {
     name,
     port: (server.address() as AddressInfo).port,
+    state,
     /** Writes an event to every open stream. */
     send(id: number, data: string) {
       for (const res of streams) res.write(`id: ${id}\ndata: ${data}\n\n`);
@@ -309,5 +318,52 @@ describe.skipIf(!nginx.available || !existsSync(openssl))('deploy/nginx.conf wit
     expect(subject).toBe('127.0.0.1');
     const seen = JSON.parse(body) as Seen;
     expect(seen.headers).toMatchObject({ 'x-forwarded-proto': 'https', 'x-real-ip': '127.0.0.1', host: `127.0.0.1:${proxy.tlsPort!}` });
+  });
+});
+
+describe.skipIf(!nginx.available)('deploy/nginx.conf in front of a process whose ledger is down', () => {
+  let a: Process;
+  let b: Process;
+  let proxy: NginxProxy;
+  // One connection, so every request reaches the same worker, which keeps its own count of failures.
+  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const via = (path: string, method = 'GET'): Promise<{ status: number; body: string }> =>
+    new Promise((resolve, reject) => {
+      request(`${proxy.url}${path}`, { agent, method }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      }).on('error', reject).end();
+    });
+
+  beforeAll(async () => {
+    a = await startProcess('A');
+    b = await startProcess('B');
+    proxy = await startNginx({ upstreamPorts: [a.port, b.port] });
+  });
+  afterAll(async () => {
+    agent.destroy();
+    await proxy?.stop();
+    await a?.kill();
+    await b?.kill();
+  });
+
+  it('sends a request answered 503 to the other process, and leaves the one that answered it out', async () => {
+    // given both processes answering, each takes its share
+    const before = await Promise.all(Array.from({ length: 4 }, () => via('/healthz')));
+    expect(new Set(before.map((r) => (JSON.parse(r.body) as Seen).process))).toEqual(new Set(['A', 'B']));
+    // when B's ledger goes down and it answers 503
+    b.state.unavailable = true;
+    const askedBefore = b.state.asked;
+    const answers: { status: number; body: string }[] = [];
+    for (let i = 0; i < 12; i++) answers.push(await via('/healthz'));
+    // then every answer comes from A, and B is asked once at most before it is left out
+    expect(answers.map((r) => r.status)).toEqual(answers.map(() => 200));
+    expect(new Set(answers.map((r) => (JSON.parse(r.body) as Seen).process))).toEqual(new Set(['A']));
+    expect(b.state.asked - askedBefore).toBeLessThanOrEqual(1);
+    // and a form posted meanwhile goes to A too, never to B
+    const posted = await via('/tournaments/demo/sign-up', 'POST');
+    expect([posted.status, (JSON.parse(posted.body) as Seen).process]).toEqual([200, 'A']);
   });
 });

@@ -86,7 +86,13 @@ export interface ServedLedger {
   /** Stores the read models with the position and hash they stand at, so a restart folds only what came after. */
   snapshot(): Promise<void>;
   findCommand(commandId: string): Promise<CommandFound>;
+  /** Whether writes are refused, as the last append and fold found. */
   health(): LedgerHealth;
+  /**
+   * Whether the ledger can be read and written, asking the storage itself (see healthChecks):
+   * what `/healthz` answers, so a balancer stops sending the room to a process that cannot serve it.
+   */
+  checkHealth(): Promise<LedgerHealth>;
   /** Hears what each committed event changed in the read models. */
   onChange(listener: ChangeListener): () => void;
   commitStats(): CommitStats;
@@ -277,5 +283,44 @@ export function appendDecidingAgain(once: AppendOnce, stats: Pick<CommitStats, '
         stats.decidedAgain++;
       }
     }
+  };
+}
+
+/** What the storage said when asked whether it can be read and written. */
+export type StorageVerdict = { writable: true } | { writable: false; reason: string };
+
+/** How long a storage's answer on its health is reused: a balancer asking often costs it little. */
+export const HEALTH_MAX_AGE_MS = 1000;
+/** How long the storage is given to answer whether it is healthy. */
+export const HEALTH_TIMEOUT_MS = 800;
+
+/**
+ * Asks the storage whether it can be read and written, through `probe`: at most one question at a
+ * time, each answer reused for HEALTH_MAX_AGE_MS, and a probe that fails or takes longer than
+ * HEALTH_TIMEOUT_MS an answer that it cannot (in `failed`'s words for the error, or `late`).
+ */
+export function healthChecks(probe: () => Promise<StorageVerdict>, failed: (error: unknown) => string, late: string): () => Promise<StorageVerdict> {
+  let kept: { at: number; verdict: StorageVerdict } | null = null;
+  let asking: Promise<StorageVerdict> | null = null;
+  const ask = async (): Promise<StorageVerdict> => {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<StorageVerdict>((resolve) => {
+      timer = setTimeout(() => resolve({ writable: false, reason: late }), HEALTH_TIMEOUT_MS);
+      timer.unref();
+    });
+    try {
+      return await Promise.race([probe().catch((error: unknown): StorageVerdict => ({ writable: false, reason: failed(error) })), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  return () => {
+    if (kept && Date.now() - kept.at < HEALTH_MAX_AGE_MS) return Promise.resolve(kept.verdict);
+    asking ??= ask().then((verdict) => {
+      kept = { at: Date.now(), verdict };
+      asking = null;
+      return verdict;
+    });
+    return asking;
   };
 }

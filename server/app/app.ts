@@ -137,8 +137,10 @@ export function createApp(options: AppOptions) {
     return c.json({ error: 'the server failed to answer this request; it has been logged' }, 500);
   });
 
-  app.get('/healthz', (c) => {
-    const health = ledger.health();
+  // Asks the ledger's storage itself (at most once a second), so a balancer stops sending the
+  // room to a process that cannot read or write it, and sends it again once it can.
+  app.get('/healthz', async (c) => {
+    const health = await ledger.checkHealth();
     const body = { ok: health.writable, writable: health.writable, position: health.position, ...(health.reason ? { reason: health.reason } : {}) };
     return c.json(body, health.writable ? 200 : 503);
   });

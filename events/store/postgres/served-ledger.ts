@@ -15,11 +15,12 @@
  * what came after them; it stores them again every few thousand events and when it closes.
  */
 import { sql } from 'kysely';
+import pg from 'pg';
 import { domainEvents } from '../../domain-events.ts';
-import { type AppendResult, type RecordedEvent, VersionConflictError } from '../append.ts';
+import { type AppendResult, LedgerUnavailableError, type RecordedEvent, VersionConflictError } from '../append.ts';
 import type { ChangeListener, CommandFound, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../served-ledger.ts';
-import { LedgerReadError, appendDecidingAgain, appendOptionsOf, decisionAppends, foldEvents } from '../served-ledger.ts';
-import { type PgEventStore, openPostgresStore, pgStorageFaultOf } from './event-store.ts';
+import { LedgerReadError, type StorageVerdict, appendDecidingAgain, appendOptionsOf, decisionAppends, foldEvents, healthChecks } from '../served-ledger.ts';
+import { type PgEventStore, connectionLost, openPostgresStore, pgStorageFaultOf } from './event-store.ts';
 import { type ReadModels, emptyModels } from '../../projections.ts';
 import { loadPgSnapshot, storePgSnapshot } from './snapshots.ts';
 
@@ -62,7 +63,7 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
   const snapshotEvery = options.snapshotEvery ?? 2000;
   let sinceSnapshot = 0;
   const listeners = new Set<ChangeListener>();
-  let fault: string | null = null;
+  let fault: LedgerUnavailableError | null = null;
   let unreadable: string | null = null;
   // The highest head any announcement named: a fold is owed while the models stand below it.
   let announced = 0;
@@ -120,6 +121,13 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
     if (announced > models.position) void fold().catch(() => undefined);
   });
 
+  // Health is asked on a connection of its own, so a pool busy with appends does not make a
+  // healthy database look late.
+  const healthClient = probeConnection(options.url);
+  // The fault's reason without the driver's code in brackets: an operator reads it on /healthz.
+  const unanswered = (error: unknown) => `the database does not answer: ${(pgStorageFaultOf(error)?.reason ?? (error as Error).message).replace(/ \([^()]*\)$/, '')}`;
+  const askDatabase = healthChecks(healthClient.ask, unanswered, 'the database does not answer within a second');
+
   // The races this process's commands lost, and the most tries one took.
   const races = { decidedAgain: 0, mostTries: 0 };
   // One try at a command.
@@ -157,7 +165,7 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
       results = await appending.sent;
     } catch (error) {
       const storage = pgStorageFaultOf(error);
-      if (storage) fault = storage.reason;
+      if (storage) fault = storage;
       // A stale decision: fold what the others wrote, so the next one is made from the database.
       if (error instanceof VersionConflictError) await fold().catch(() => undefined);
       throw storage ?? error;
@@ -203,7 +211,15 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
     },
     health(): LedgerHealth {
       if (unreadable) return { writable: false, reason: unreadable, position: models.position };
-      return fault ? { writable: false, reason: fault, position: models.position } : { writable: true, position: models.position };
+      return fault ? { writable: false, reason: fault.reason, position: models.position } : { writable: true, position: models.position };
+    },
+    async checkHealth(): Promise<LedgerHealth> {
+      const verdict = await askDatabase();
+      if (!verdict.writable) return { writable: false, reason: verdict.reason, position: models.position };
+      // The database answers again: a lost connection an append met is mended; a full disk or a
+      // read-only database is known mended only once an append goes through.
+      if (fault && (connectionLost(fault) || fault.code.startsWith('57P'))) fault = null;
+      return ledger.health();
     },
     onChange(listener) {
       listeners.add(listener);
@@ -213,6 +229,7 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
       // Closing twice closes once; the second waits for the first.
       closing ??= (async () => {
         await stopListening().catch(() => undefined);
+        await healthClient.close();
         await queue;
         // Stored on the way out, as the file's ledger stores its models, so the next start folds less.
         if (fault === null && unreadable === null) {
@@ -257,4 +274,49 @@ async function inSchemaLock(store: PgEventStore, statement: ReturnType<typeof sq
     await sql`SELECT pg_advisory_xact_lock(${LEASE_SCHEMA_LOCK})`.execute(trx);
     await statement.execute(trx);
   });
+}
+
+/**
+ * One connection kept for asking the database whether the ledger can be read and written: the
+ * head of the events (read), and whether the database takes writes (not a standby in recovery,
+ * not read-only). A connection that failed is let go and a new one made at the next question.
+ */
+function probeConnection(url: string): { ask: () => Promise<StorageVerdict>; close: () => Promise<void> } {
+  let client: Promise<pg.Client> | null = null;
+  let closed = false;
+  const connect = async () => {
+    const made = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1000, query_timeout: 1000 });
+    // A connection the server drops while idle must not end the process; its next question fails.
+    made.on('error', () => undefined);
+    await made.connect();
+    return made;
+  };
+  const letGo = () => {
+    const gone = client;
+    client = null;
+    void gone?.then((c) => c.end()).catch(() => undefined);
+  };
+  return {
+    async ask() {
+      if (closed) return { writable: false, reason: 'the ledger is closing' };
+      client ??= connect();
+      try {
+        const c = await client;
+        const { rows } = await c.query<{ standby: boolean; read_only: string }>(
+          "SELECT pg_is_in_recovery() AS standby, current_setting('transaction_read_only') AS read_only, (SELECT position FROM events ORDER BY position DESC LIMIT 1) AS head",
+        );
+        const row = rows[0]!;
+        if (row.standby) return { writable: false, reason: 'the database is a standby, which takes no writes' };
+        if (row.read_only === 'on') return { writable: false, reason: 'the database is read-only' };
+        return { writable: true };
+      } catch (error) {
+        letGo();
+        throw error;
+      }
+    },
+    async close() {
+      closed = true;
+      letGo();
+    },
+  };
 }

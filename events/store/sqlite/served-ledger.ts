@@ -19,8 +19,8 @@
  */
 import type { AppendResult } from '../append.ts';
 import type { ChangeListener, CommitStats, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../served-ledger.ts';
-import { appendDecidingAgain, appendOptionsOf, decisionAppends } from '../served-ledger.ts';
-import type { GroupOutcome, GroupedAppend } from './event-store.ts';
+import { type StorageVerdict, appendDecidingAgain, appendOptionsOf, decisionAppends } from '../served-ledger.ts';
+import { type GroupOutcome, type GroupedAppend, storageFaultOf } from './event-store.ts';
 import type { Ledger } from './ledger.ts';
 
 export interface SqliteServedLedger extends ServedLedger {
@@ -102,6 +102,20 @@ function createServedLedger(ledger: Ledger): SqliteServedLedger {
     group.finish();
   };
 
+  // Whether the file can still be read (its head) and written (not opened read-only, not made
+  // so): asked afresh each time, as it costs a read of one row. A write the disk refuses shows in
+  // the ledger's own health once an append meets it.
+  const askFile = (): StorageVerdict => {
+    try {
+      ledger.store.head();
+    } catch (error) {
+      return { writable: false, reason: `the ledger file cannot be read: ${storageFaultOf(error)?.reason ?? (error as Error).message}` };
+    }
+    const { sqlite } = ledger.database;
+    if (sqlite.readonly || sqlite.pragma('query_only', { simple: true })) return { writable: false, reason: 'the ledger file is read-only' };
+    return { writable: true };
+  };
+
   // The group a stream has an append waiting in, if any.
   const groupOf = (stream: string): Group | null => (open?.streams.has(stream) ? open : null);
 
@@ -143,6 +157,10 @@ function createServedLedger(ledger: Ledger): SqliteServedLedger {
     snapshot: async () => ledger.snapshot(),
     findCommand: async (commandId) => ledger.findCommand(commandId),
     health: (): LedgerHealth => ledger.health(),
+    async checkHealth(): Promise<LedgerHealth> {
+      const verdict = askFile();
+      return verdict.writable ? ledger.health() : { writable: false, reason: verdict.reason, position: ledger.models.position };
+    },
     onChange: (listener: ChangeListener) => ledger.onChange(listener),
     commitStats: () => ({ ...stats }),
     async close() {
