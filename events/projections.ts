@@ -116,6 +116,7 @@ function applyTournamentEvent(models: ReadModels, event: ProjectedEvent, payload
   if (!tournament) return;
   evolveTournament(tournament, event as unknown as TournamentEvent & { at: string }, event.position, models.games);
   change.tournaments.push(tournament.model.tournamentId);
+  voidedNow(tournament, event.position, change);
   if (event.type === 'TournamentStarted') {
     const shown = models.screenDefault === null ? undefined : models.tournaments[models.screenDefault];
     if (shown?.model.status !== 'running' || shown === tournament) models.screenDefault = tournament.model.tournamentId;
@@ -133,6 +134,11 @@ function tournamentOfMatch(models: ReadModels, matchId: string | undefined): Tou
 /** Entries that start or end a claim's hold on its game's result (tournament-projection.ts). */
 const HOLDS = new Set(['RenegeClaimed', 'RulingGiven']);
 
+/** Games the event at `position` voided changed too: their tables say so. */
+function voidedNow(tournament: TournamentState, position: number, change: Change): void {
+  for (const gameId in tournament.voided) if (tournament.voided[gameId] === position) change.games.push(gameId);
+}
+
 /** Entries that close a hand on top of the hands scored before it (anything else may change any hand). */
 const HAND_CLOSERS = new Set(['CardPlayed', 'TricksRecorded', 'BidMade', 'MisdealCalled']);
 
@@ -142,6 +148,7 @@ function touchTournament(models: ReadModels, game: GameModel, position: number, 
   if (!tournament) return;
   // The event's type says what changed the game, so a match it reopens can say why.
   gameChanged(tournament, game, position, models.games, cause);
+  voidedNow(tournament, position, change);
   // Every change that reaches here scored the game again (or started it): its statistics follow.
   if (canKeyReadModel(game.gameId)) tournament.gameStats[game.gameId] = gameStatsAfter(own(tournament.gameStats, game.gameId), game, handClosed);
   change.tournaments.push(game.tournamentId);

@@ -167,9 +167,12 @@ export interface MatchModel {
    * Games of the match that no longer count, with the ledger position of the ruling that voided
    * each (a later ruling moved a team that played them elsewhere); listed in `games` as played.
    */
-  voided?: { gameId: string; position: number }[];
-  /** The ledger position of the ruling that took back the match's decided result, while it is played again. */
-  reopenedBy?: number;
+  voided?: { gameId: string; number: number; position: number; by: string }[];
+  /**
+   * The ruling that took back the match's decided result (its ledger position and what it was,
+   * "a renege ruling"), while the match is played again.
+   */
+  reopened?: { position: number; by: string };
   /**
    * Claims in the match's games still waiting for a ruling, which hold its result: `since` is when
    * the oldest was made, as the ledger recorded it. Absent while nothing waits.

@@ -147,3 +147,76 @@ export function whereTeamStands(state: TournamentState, row: TeamRow): string {
       return 'waiting for its next match';
   }
 }
+
+/** What undid a game, for its table page and its replay. */
+export interface GameUndoing {
+  /** voided: its match no longer puts its teams there; reopened: a ruling took its result back and play resumes. */
+  kind: 'voided' | 'reopened';
+  /** The ledger position of the ruling. */
+  position: number;
+  /** The ruling in words, with where it was made ("a renege ruling against South in Round 1 (match 6), game 1, hand 7"). */
+  ruling: string;
+}
+
+/** What undid a game, or null when nothing did (or the game stands as decided). */
+export function gameUndoing(models: ReadModels, game: GameModel): GameUndoing | null {
+  const state = game.tournamentId ? tournamentById(models, game.tournamentId) : undefined;
+  if (!state || !game.matchId) return null;
+  const voided = state.voided?.[game.gameId];
+  if (voided !== undefined) return { kind: 'voided', position: voided, ruling: rulingAt(models, state, voided) };
+  const reopened = state.model.matches.find((m) => m.matchId === game.matchId)?.reopened;
+  if (!reopened || game.winner) return null;
+  // The game the ruling was on is the one it reopened.
+  const on = rulingGame(models, state, reopened.position);
+  return on === game.gameId ? { kind: 'reopened', position: reopened.position, ruling: rulingAt(models, state, reopened.position) } : null;
+}
+
+const SEAT_WORDS: Record<string, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
+
+/** The games of a tournament's matches. */
+function gamesOf(models: ReadModels, state: TournamentState): GameModel[] {
+  return Object.values(state.matchInfo).flatMap((info) => info.games.flatMap((id) => gameById(models, id) ?? []));
+}
+
+/** The game a ruling at `position` was made on, when it was made on a game. */
+function rulingGame(models: ReadModels, state: TournamentState, position: number): string | null {
+  for (const game of gamesOf(models, state)) {
+    if (game.claims.some((c) => c.ruling?.position === position || c.ruling?.withdrawn?.position === position)) return game.gameId;
+    if (game.corrections.some((c) => c.position === position || c.withdrawn?.position === position)) return game.gameId;
+  }
+  return state.corrections.find((c) => c.position === position)?.gameId ?? null;
+}
+
+/** The ruling recorded at `position`, in words, with where it was made. */
+export function rulingAt(models: ReadModels, state: TournamentState, position: number): string {
+  const where = (game: GameModel) => `${game.matchId ? matchName(state, game.matchId) : `game ${game.gameId}`}, game ${game.number}`;
+  for (const game of gamesOf(models, state)) {
+    for (const c of game.claims) {
+      if (c.ruling?.position === position) return `a renege ruling against ${SEAT_WORDS[c.seat]} in ${where(game)}, hand ${c.hand}`;
+      if (c.ruling?.withdrawn?.position === position) return `the withdrawal of a renege ruling in ${where(game)}, hand ${c.hand}`;
+    }
+    for (const c of game.corrections) {
+      if (c.position === position) return `a score correction in ${where(game)}`;
+      if (c.withdrawn?.position === position) return `the withdrawal of a score correction in ${where(game)}`;
+    }
+  }
+  const result = state.corrections.find((c) => c.position === position);
+  const corrected = result ? gameById(models, result.gameId) : undefined;
+  if (corrected) return `a result correction in ${where(corrected)}`;
+  const out = state.disqualified.find((d) => d.position === position);
+  if (out) return `the disqualification of ${nameIn(state, out.teamId)}`;
+  return state.causes?.[String(position)] ?? 'a later ruling';
+}
+
+/**
+ * The game of a match being played: the first of its games still counting that is not over (a
+ * game a ruling reopened comes before the games played after it), or null between games.
+ */
+export function gameInPlay(match: Pick<MatchModel, 'games' | 'voided'>, games: Readonly<Record<string, GameModel>>): GameModel | null {
+  for (const gameId of match.games) {
+    if (match.voided?.some((v) => v.gameId === gameId)) continue;
+    const game = own(games, gameId);
+    if (game && !game.winner && !game.abandoned) return game;
+  }
+  return null;
+}

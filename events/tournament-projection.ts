@@ -131,6 +131,8 @@ export interface TournamentState {
   voided: Record<string, number>;
   /** Decided matches whose result a later ruling took back or changed, and that ruling's position. */
   reopened: Record<string, number>;
+  /** What the ruling at each position that reopened a match was, in the room's words ("a renege ruling"). */
+  causes: Record<string, string>;
   /** Prizes by place once the event is finished. */
   prizes: { place: number; prize: string; teams: string[] }[];
   /** Progressive tables; null for bracket events. */
@@ -177,6 +179,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
     reviews: [],
     voided: {},
     reopened: {},
+    causes: {},
     prizes: [],
     progressive: e.options.elimination === 'progressive' ? emptyProgressive() : null,
     decided: {},
@@ -656,6 +659,7 @@ function settle(state: TournamentState, games: Readonly<Record<string, GameModel
   }
   const torn = voidGames(state, games, position);
   for (const matchId of torn.voided) if (!replayed.includes(matchName(state, matchId))) replayed.push(matchName(state, matchId));
+  if (cause && (reopened.length > 0 || torn.voided.length > 0)) state.causes[String(position)] = cause;
   if (cause && reopened.length > 0) {
     const restart = replayed.length === 0 ? '' : `; ${listed(replayed)} ${replayed.length === 1 ? 'restarts' : 'restart'}`;
     addLatest(state, `${listed(reopened)} by ${cause}${restart}`, position);
@@ -779,6 +783,7 @@ function fillDefaults(state: TournamentState): void {
   state.reviews ??= [];
   state.voided ??= {};
   state.reopened ??= {};
+  state.causes ??= {};
   state.prizes ??= [];
   state.progressive ??= state.format.elimination === 'progressive' ? emptyProgressive() : null;
   state.decided ??= {};
@@ -885,17 +890,21 @@ function matchModelOf(state: TournamentState, view: MatchView, games: Readonly<R
     table: info?.table ?? null,
     clock: info?.clock ?? null,
     underReview: view.status === 'under-review',
-    ...voidedOf(state, view, info),
+    ...voidedOf(state, view, info, games),
     ...withAwaiting(awaitingOf(state, info?.games ?? [], games)),
   };
 }
 
 /** What a match's model says of rulings that undid it: its voided games, and the ruling that reopened it while it is played again. */
-function voidedOf(state: TournamentState, view: MatchView, info: MatchInfo | undefined): Pick<MatchModel, 'voided' | 'reopenedBy'> {
-  const voided = (info?.games ?? []).flatMap((gameId) => (state.voided?.[gameId] === undefined ? [] : [{ gameId, position: state.voided[gameId]! }]));
+function voidedOf(state: TournamentState, view: MatchView, info: MatchInfo | undefined, games: Readonly<Record<string, GameModel>>): Pick<MatchModel, 'voided' | 'reopened'> {
+  const by = (position: number) => state.causes?.[String(position)] ?? 'a later ruling';
+  const voided = (info?.games ?? []).flatMap((gameId) => {
+    const position = state.voided?.[gameId];
+    return position === undefined ? [] : [{ gameId, number: games[gameId]?.number ?? 0, position, by: by(position) }];
+  });
   const review = view.status === 'under-review' ? state.reviews.findLast((r) => r.matchId === view.id)?.position : undefined;
   const reopened = view.status !== 'played' ? (review ?? state.reopened?.[view.id]) : undefined;
-  return { ...(voided.length > 0 ? { voided } : {}), ...(reopened !== undefined ? { reopenedBy: reopened } : {}) };
+  return { ...(voided.length > 0 ? { voided } : {}), ...(reopened !== undefined ? { reopened: { position: reopened, by: by(reopened) } } : {}) };
 }
 
 /**

@@ -15,6 +15,7 @@ import { startMatch } from '../server/commands/match-commands.ts';
 import { statsOfTournament } from '../events/tournament-stats.ts';
 import { type Fixture, bidAll, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
+import { teamLink } from '../events/addresses.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -98,8 +99,8 @@ describe('a renege ruling on a decided match', () => {
       // Exactly the Final's game is voided, by that ruling; the semi-final is reopened by it.
       const state = m.tournaments.t1!;
       expect(state.voided).toEqual({ [gF]: ruling });
-      expect(t().matches.find((x) => x.matchId === semi1)).toMatchObject({ status: 'live', winner: null, reopenedBy: ruling });
-      expect(t().matches.find((x) => x.matchId === final)).toMatchObject({ status: 'waiting', voided: [{ gameId: gF, position: ruling }] });
+      expect(t().matches.find((x) => x.matchId === semi1)).toMatchObject({ status: 'live', winner: null, reopened: { position: ruling, by: 'a renege ruling' } });
+      expect(t().matches.find((x) => x.matchId === final)).toMatchObject({ status: 'waiting', voided: [{ gameId: gF, number: 1, position: ruling, by: 'a renege ruling' }] });
       expect(t().latest[0]!.text).toBe('Round 1 (match 1) reopened by a renege ruling; the Final restarts');
 
       // The read API: the game voided with the ruling's position, and not among the Final's games.
@@ -110,6 +111,25 @@ describe('a renege ruling on a decided match', () => {
       const api = (await (await send(app, null, 'GET', '/api/v1/tournaments/t1')).json()) as { bracket: { matches: Record<string, unknown>[] } };
       expect(api.bracket.matches.find((x) => x.matchId === final)).toMatchObject({ games: [], voided: true, voidedGames: [{ gameId: gF, voided: true, voidedBy: ruling }], reopenedBy: null });
       expect(api.bracket.matches.find((x) => x.matchId === semi1)).toMatchObject({ games: [g1], voided: true, voidedGames: [], reopenedBy: ruling });
+
+      // Every page says what was voided and by which ruling.
+      const page = async (path: string) => text(await (await send(app, null, 'GET', path)).text());
+      const ruled = `a renege ruling against North in Round 1 (match 1), game 1, hand ${last} (entry ${ruling} of the ledger)`;
+      const finalTable = await page(`/tournaments/t1/tables/${gF}`);
+      expect(finalTable).toContain(`Voided by ${ruled}: this game no longer counts for its match, the standings or the statistics.`);
+      expect(finalTable).not.toMatch(/ won \(/);
+      expect(await page(`/tournaments/t1/tables/${g1}`)).toContain(`Reopened by ${ruled}: its result no longer stands, and play resumes.`);
+      const teamPage = await page(teamLink('t1', aces.teamId));
+      expect(teamPage).toContain('Round 1 (match 1) was reopened by a renege ruling: its result no longer stands, and it is played on.');
+      expect(teamPage).toContain('The Final, game 1, was voided by a renege ruling: it no longer counts.');
+      const other = m.games[gF]!.teams.EW;
+      expect(await page(teamLink('t1', other))).toContain('The Final, game 1, was voided by a renege ruling: it no longer counts.');
+      for (const path of ['/tournaments/t1/bracket', '/tournaments/t1/screen']) {
+        const shown = await page(path);
+        expect(shown, path).toContain('Reopened by a renege ruling');
+        expect(shown, path).toContain('Game 1 voided by a renege ruling');
+      }
+      expect(await page('/tournaments/t1/screen')).toContain('Round 1 (match 1) reopened by a renege ruling; the Final restarts');
 
       // Statistics and highlights count only the games still standing, counted here from the games themselves.
       const standingGames = Object.values(m.games).filter((g) => g.tournamentId === 't1' && state.voided[g.gameId] === undefined);
@@ -180,7 +200,7 @@ describe('giving and withdrawing a ruling', () => {
       await reopens(await withdraw('east'));
       expect(head()).toBe(before);
       expect((await withdraw('east', { reopen: 'yes' })).status).toBe(200);
-      expect(semi()).toMatchObject({ status: 'live', reopenedBy: head() });
+      expect(semi()).toMatchObject({ status: 'live', reopened: { position: head() } });
       expect(m.tournaments.t1!.voided).toEqual({ [gF]: head() });
 
       // A renege by West upheld decides it again (no decided match changes): given at once, and the
@@ -197,7 +217,7 @@ describe('giving and withdrawing a ruling', () => {
       await reopens(await rule('north'));
       expect(head()).toBe(before);
       expect((await rule('north', { reopen: 'yes' })).status).toBe(200);
-      expect(semi()).toMatchObject({ status: 'live', reopenedBy: head() });
+      expect(semi()).toMatchObject({ status: 'live', reopened: { position: head() } });
       expect(m.tournaments.t1!.voided).toEqual({ [gF]: head() });
       expectRebuildEqualsLive(ledger);
     } finally {

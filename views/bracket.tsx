@@ -212,6 +212,7 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
   const showGames = match.status !== 'bye' && (gamesToWin > 1 || match.games.length > 0);
   const classes = ['match', `match--${match.status}`];
   if (match.underReview) classes.push('is-under-review');
+  if (match.reopened || match.voided) classes.push('is-reopened');
   const title = match.side === 'final' ? 'Final' : match.side === 'third-place' || forThird ? 'For 3rd place' : `Match ${number}`;
   return (
     <article class={classes.join(' ')} data-match={match.matchId} aria-label={`${title}${match.side === 'final' || forThird ? ` (match ${number})` : ''}, ${match.label}`}>
@@ -234,7 +235,18 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
         ) : null}
         {match.status === 'forfeit' ? <span class="badge badge--forfeit">Forfeit</span> : null}
         {match.underReview ? <span class="badge badge--review">Under review</span> : null}
+        {match.reopened && !match.underReview ? <span class="badge badge--review">Reopened</span> : null}
       </header>
+      {match.reopened || match.voided ? (
+        <p class="match-undone" data-undone>
+          {[
+            match.reopened ? `Reopened by ${match.reopened.by}` : null,
+            match.voided && match.voided.length > 0 ? `${match.voided.length === 1 ? 'Game' : 'Games'} ${match.voided.map((v) => v.number).join(', ')} voided by ${match.voided[0]!.by}` : null,
+          ]
+            .filter(Boolean)
+            .join('; ')}
+        </p>
+      ) : null}
       <ul class="match-teams">
         {match.teams.map((teamId, i) => {
           const slot = i as 0 | 1;

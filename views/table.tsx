@@ -14,6 +14,7 @@ import { pointsPair, pointsText } from './team-standing.ts';
 import { Clock, clockScope } from './match-clock.tsx';
 import { replayLink } from '../events/addresses.ts';
 import { type MatchClock, clockOfGame } from '../events/clocks.ts';
+import type { GameUndoing } from '../events/reopening.ts';
 
 /** The id of a table's live region: the SSE target for that game's updates. */
 export function tableId(gameId: string): string {
@@ -40,10 +41,12 @@ export interface TableViewProps {
   now?: Date;
   /** The round of a progressive evening this table's game plays: its hands are counted in the round, not games. */
   round?: number | null;
+  /** A later ruling that voided the game, or took its result back so play resumes. */
+  undoing?: GameUndoing | null;
 }
 
 /** A live table: seats, bids, trick in progress, tricks taken, scores, score pad, clock and chart. */
-export function TableView({ game, teamNames, clock, now, round }: TableViewProps) {
+export function TableView({ game, teamNames, clock, now, round, undoing }: TableViewProps) {
   const name = (team: Team) => teamNames[game.teams[team]] ?? game.teams[team];
   const current = game.current;
   const play = current ? replayCurrent(game, current) : null;
@@ -51,8 +54,11 @@ export function TableView({ game, teamNames, clock, now, round }: TableViewProps
   const classes = ['table-view'];
   if (game.winner || game.abandoned) classes.push('is-over');
   if (openClaims.length > 0) classes.push('is-under-review');
+  const voided = undoing?.kind === 'voided';
+  if (voided) classes.push('is-voided');
   const headingId = `${tableId(game.gameId)}-title`;
-  const timer = clockOfGame(clock, game.gameId);
+  // A voided game is played no more: no clock runs for it.
+  const timer = voided ? null : clockOfGame(clock, game.gameId);
 
   return (
     <section id={tableId(game.gameId)} class={classes.join(' ')} aria-labelledby={headingId}>
@@ -67,7 +73,14 @@ export function TableView({ game, teamNames, clock, now, round }: TableViewProps
         <SeatList seats={game.seats} />
       </header>
 
-      <GameStatus game={game} name={name} />
+      {undoing ? (
+        <p class={`notice notice--${undoing.kind}`} role="status" data-undoing={undoing.kind} data-ruling-position={String(undoing.position)}>
+          <strong>{voided ? 'Voided' : 'Reopened'}</strong> by {undoing.ruling} (entry {undoing.position} of the ledger):{' '}
+          {voided ? 'this game no longer counts for its match, the standings or the statistics.' : 'its result no longer stands, and play resumes.'}
+        </p>
+      ) : (
+        <GameStatus game={game} name={name} />
+      )}
 
       {game.problem ? (
         // The pad below stops at the last hand that could be scored; the judge needs to know why.
@@ -103,9 +116,9 @@ export function TableView({ game, teamNames, clock, now, round }: TableViewProps
         ))}
       </dl>
 
-      {current ? (
+      {current && !voided ? (
         <CurrentHand game={game} current={current} play={play} />
-      ) : game.winner || game.abandoned ? null : (
+      ) : game.winner || game.abandoned || voided ? null : (
         <p class="table-waiting">Waiting for the next deal. {SEAT_NAMES[dealerOfNextHand(game)]} deals hand {game.hands.length + 1}.</p>
       )}
 

@@ -17,6 +17,8 @@ import { playerStandings } from './progressive-panels.tsx';
 import { bracketSources } from '../engine/bracket.ts';
 import { rankTeams, type Standing, bracketReach, ordinal, teamStandings } from '../events/standings.ts';
 import { readyTables } from '../events/table-assignment.ts';
+import { gameInPlay } from '../events/reopening.ts';
+import { matchName } from '../events/tournament-projection.ts';
 
 /** What a team is told to do next, as the room says it. */
 export interface NextStep {
@@ -67,6 +69,8 @@ export interface TeamPageModel {
   results: { label: string; opponent: string; outcome: 'won' | 'lost' | 'bye' | 'forfeit-won' | 'forfeit-lost'; games: string | null }[];
   /** What the record says about the team's hands, and each of its players'. */
   stats: { team: TeamStats; players: PlayerStats[] } | null;
+  /** What later rulings undid in the team's matches: a match reopened, games voided. */
+  undone: string[];
 }
 
 const OPEN: ReadonlySet<MatchModel['status']> = new Set(['waiting', 'ready', 'live']);
@@ -100,6 +104,18 @@ export function teamPageModel(state: TournamentState, games: Readonly<Record<str
     const count = m.status === 'done' && (gamesToWin > 1 || m.games.length > 1) ? record(m.gamesWon[slot], m.gamesWon[1 - slot]!) : null;
     results.push({ label: matchTitle(m, numbers), opponent: other === null ? '' : nameOf(other), outcome, games: count });
   }
+  const undone: string[] = [];
+  for (const m of tournament.matches) {
+    const voided = (m.voided ?? []).filter((v) => {
+      const game = games[v.gameId];
+      return game !== undefined && (game.teams.NS === teamId || game.teams.EW === teamId);
+    });
+    if (!m.teams.includes(teamId) && voided.length === 0) continue;
+    const name = matchName(state, m.matchId);
+    const title = name.charAt(0).toUpperCase() + name.slice(1);
+    if (m.reopened && m.teams.includes(teamId)) undone.push(`${title} was reopened by ${m.reopened.by}: its result no longer stands, and it is played on.`);
+    for (const v of voided) undone.push(`${title}, game ${v.number}, was voided by ${v.by}: it no longer counts.`);
+  }
   const counted = tournamentStats(state, 0).stats;
   const teamStats = counted.teams.find((t) => t.teamId === teamId);
   const stats = teamStats ? { team: teamStats, players: counted.players.filter((p) => p.teamId === teamId) } : null;
@@ -107,6 +123,7 @@ export function teamPageModel(state: TournamentState, games: Readonly<Record<str
     tournamentId: tournament.tournamentId,
     tournamentName: tournament.name,
     stats,
+    undone,
     teamId,
     name: team.name,
     players: team.players,
@@ -210,8 +227,9 @@ export function placeText(placings: readonly { place: number; teamId: string }[]
 
 function liveScore(m: MatchModel, teamId: string, games: Readonly<Record<string, GameModel>>, nameOf: (id: string | null) => string, gamesToWin: number): LiveScore {
   const slot = m.teams[0] === teamId ? 0 : 1;
-  const gameId = m.games.at(-1);
-  const game = gameId ? games[gameId] : undefined;
+  // The game being played (a reopened one before those after it), else the last that still counts.
+  const standing = m.games.filter((id) => !m.voided?.some((v) => v.gameId === id));
+  const game = gameInPlay(m, games) ?? (standing.length > 0 ? games[standing.at(-1)!] : undefined);
   let now: LiveScore['game'] = null;
   if (game) {
     const side = game.teams.NS === teamId ? 'NS' : 'EW';

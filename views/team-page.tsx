@@ -32,6 +32,13 @@ export function TeamStatus({ model }: { model: TeamPageModel }) {
         {next.detail ? <p class="team-next-detail">{next.detail}</p> : null}
         {next.ruling ? <p class="team-next-ruling" data-awaiting-ruling>{next.ruling}</p> : null}
       </div>
+      {model.undone.length > 0 ? (
+        <ul class="team-undone notice notice--review" data-undone>
+          {model.undone.map((line) => (
+            <li>{line}</li>
+          ))}
+        </ul>
+      ) : null}
       {live ? (
         <section class="team-live" aria-labelledby="team-live-title">
           <h2 id="team-live-title">

@@ -15,6 +15,7 @@ import { TOURNAMENT_LIST_ID, TournamentList } from '../../views/home.tsx';
 import { pinnedTournament } from '../../events/screen-pin.ts';
 import { JUDGE_SIGNAL_ID, JudgeSignal } from '../../views/judge-console.tsx';
 import { judgeVersion } from '../judge/judge-console-model.ts';
+import { gameUndoing } from '../../events/reopening.ts';
 import { TableView, tableId } from '../../views/table.tsx';
 import { TournamentHome } from '../../views/tournament-home.tsx';
 import { type Broadcaster, type SseSink, encodeSse } from '../live/sse.ts';
@@ -72,7 +73,7 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     const game = gameById(models, parsed.id);
     if (!game) return null;
     const { tournament, match } = gamePlace(models, game);
-    add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} />);
+    add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} undoing={gameUndoing(models, game)} />);
     return partials;
   }
   if (parsed.kind === 'home') {

@@ -14,6 +14,7 @@ import { LIVE_TABLES_ID, LiveTables, SCREEN_PIN_ID, Screen, type ScreenRules, TI
 import { rulesSheet } from '../../engine/rules-sheet.ts';
 import { TournamentList } from '../../views/home.tsx';
 import { pinnedTournament } from '../../events/screen-pin.ts';
+import { gameUndoing } from '../../events/reopening.ts';
 import { TableView } from '../../views/table.tsx';
 import { FORMAT_NAMES, TournamentHome } from '../../views/tournament-home.tsx';
 import { BRACKET_ID } from '../../views/bracket.tsx';
@@ -140,7 +141,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
             <a href={tournamentLinks(tournament.tournamentId).home}>{tournament.name}</a>
           </p>
         ) : null}
-        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} />
+        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} undoing={gameUndoing(models, game)} />
         <p class="exports">
           <a href={`/games/${encodeURIComponent(game.gameId)}/record`}>Download this game as a spades-game/1 record</a>
           {' · '}
