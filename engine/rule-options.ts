@@ -40,6 +40,31 @@ export interface RuleField {
   control: Extract<RuleControl, { kind: 'number' | 'yes-no' }>;
 }
 
+/** The rules sheet's lines on the rules of play (the sentences are engine/rule-lines.ts's). */
+export type SheetLineKey =
+  | 'game'
+  | 'deck'
+  | 'trumps'
+  | 'play'
+  | 'bidding-order'
+  | 'bid-range'
+  | 'nil'
+  | 'nil-tricks'
+  | 'blind-nil'
+  | 'blind-bid'
+  | 'contract'
+  | 'bags'
+  | 'big-bid'
+  | 'first-seven'
+  | 'six-four'
+  | 'boston'
+  | 'set-out'
+  | 'renege'
+  | 'claims'
+  | 'first-dealer'
+  | 'dealer-across-games'
+  | 'misdeal';
+
 /** One rule option, written once. */
 export interface RuleOption<K extends keyof RuleOptions = keyof RuleOptions> {
   key: K;
@@ -52,6 +77,8 @@ export interface RuleOption<K extends keyof RuleOptions = keyof RuleOptions> {
   /** What a value must be, in words, as a refusal says it. */
   expects: string;
   control: RuleControl;
+  /** The rules sheet's lines whose sentences this option's value changes. */
+  sheet: readonly SheetLineKey[];
 }
 
 /** A value's kind: its schema, its words and its control, built together so they agree. */
@@ -127,26 +154,28 @@ function fields<T extends object>(none: string, example: string, parts: { [F in 
   };
 }
 
-type Entry<K extends keyof RuleOptions> = { label: string; help: string } & Kind<RuleOptions[K]>;
+type Entry<K extends keyof RuleOptions> = { label: string; help: string; sheet: readonly SheetLineKey[] } & Kind<RuleOptions[K]>;
 
 /** Every option, in the order the reference and the form list them. */
 const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
-  target: { label: 'Points to win a game', help: 'Points that win the game; none when the game is a fixed number of hands.', ...orNone(whole(1), 'a game of a number of hands') },
-  hands: { label: 'Hands in a game', help: 'A game of exactly this many hands (ties play on); none for a game to a number of points.', ...orNone(whole(1), 'a game to a number of points') },
-  removed: { label: 'Cards taken out', help: 'Cards taken out of the 52 (names as in records).', ...cards },
-  jokers: { label: 'Jokers', help: 'Whether the two jokers are in the deck, as the two highest trumps.', ...yesNo },
-  promoted: { label: 'Trumps above the ace of spades', help: 'Non-natural trumps ranked just below the jokers and above A♠, high to low (e.g. 2D, 2S).', ...cards },
+  target: { sheet: ['game'], label: 'Points to win a game', help: 'Points that win the game; none when the game is a fixed number of hands.', ...orNone(whole(1), 'a game of a number of hands') },
+  hands: { sheet: ['game'], label: 'Hands in a game', help: 'A game of exactly this many hands (ties play on); none for a game to a number of points.', ...orNone(whole(1), 'a game to a number of points') },
+  removed: { sheet: ['deck', 'trumps'], label: 'Cards taken out', help: 'Cards taken out of the 52 (names as in records).', ...cards },
+  jokers: { sheet: ['deck', 'trumps'], label: 'Jokers', help: 'Whether the two jokers are in the deck, as the two highest trumps.', ...yesNo },
+  promoted: { sheet: ['trumps'], label: 'Trumps above the ace of spades', help: 'Non-natural trumps ranked just below the jokers and above A♠, high to low (e.g. 2D, 2S).', ...cards },
   biddingOrder: {
+    sheet: ['bidding-order'],
     label: 'Who bids first',
     help: 'Who bids first.',
     ...choice({ value: 'clockwise', words: 'clockwise from the dealer’s left' }, { value: 'non-dealing-team-first', words: 'the non-dealing team first' }),
   },
-  teamMinimum: { label: 'Board (the least a team may bid)', help: 'The least a team may bid (the partner’s bid when one partner bids nil).', ...whole(0, 13) },
-  teamMaximum: { label: 'The most a team may bid', help: 'The most a team may bid.', ...whole(0, 13) },
-  nil: { label: 'Nil', help: 'Points for a nil made / lost; none when nil may not be bid.', ...orNone(whole(0), 'no nil') },
-  blindNil: { label: 'Blind nil', help: 'Points for a blind nil made / lost; none when blind nil may not be bid.', ...orNone(whole(0), 'no blind nil') },
-  blindNilDeficit: { label: 'Blind nil only when behind by', help: 'How far behind a team must be (at least) to bid blind nil.', ...whole(0) },
+  teamMinimum: { sheet: ['bid-range', 'blind-bid'], label: 'Board (the least a team may bid)', help: 'The least a team may bid (the partner’s bid when one partner bids nil).', ...whole(0, 13) },
+  teamMaximum: { sheet: ['bid-range'], label: 'The most a team may bid', help: 'The most a team may bid.', ...whole(0, 13) },
+  nil: { sheet: ['nil', 'bid-range', 'nil-tricks'], label: 'Nil', help: 'Points for a nil made / lost; none when nil may not be bid.', ...orNone(whole(0), 'no nil') },
+  blindNil: { sheet: ['blind-nil', 'bid-range', 'nil-tricks'], label: 'Blind nil', help: 'Points for a blind nil made / lost; none when blind nil may not be bid.', ...orNone(whole(0), 'no blind nil') },
+  blindNilDeficit: { sheet: ['blind-nil'], label: 'Blind nil only when behind by', help: 'How far behind a team must be (at least) to bid blind nil.', ...whole(0) },
   blindBid: {
+    sheet: ['blind-bid'],
     label: 'Blind bids',
     help: 'Blind team bids (both partners bid blind), or none when not allowed.',
     ...fields<NonNullable<RuleOptions['blindBid']>>('no blind bids', 'deficit 100, strict false, minimumTeam 4', {
@@ -156,15 +185,17 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
     }),
   },
   nilTricks: {
+    sheet: ['nil-tricks'],
     label: 'A nil bidder’s tricks',
     help: 'What a nil bidder’s tricks are worth to the team: overtricks (a point and a bag), or nothing.',
     ...choice({ value: 'overtricks', words: 'count as overtricks' }, { value: 'nothing', words: 'score nothing' }),
   },
-  overtrickPoints: { label: 'Overtricks score a point', help: 'Whether overtricks score a point each.', ...yesNo },
-  bagsCounted: { label: 'Overtricks count as bags', help: 'Whether overtricks are counted as bags.', ...yesNo },
-  bagLimit: { label: 'Bags before a penalty', help: 'Every this-many bags costs the bag penalty and the count restarts; none for no penalty.', ...orNone(whole(1), 'no bag penalty') },
-  bagPenalty: { label: 'Bag penalty', help: 'Points lost each time the bag limit is reached.', ...whole(0) },
+  overtrickPoints: { sheet: ['bags'], label: 'Overtricks score a point', help: 'Whether overtricks score a point each.', ...yesNo },
+  bagsCounted: { sheet: ['bags'], label: 'Overtricks count as bags', help: 'Whether overtricks are counted as bags.', ...yesNo },
+  bagLimit: { sheet: ['bags'], label: 'Bags before a penalty', help: 'Every this-many bags costs the bag penalty and the count restarts; none for no penalty.', ...orNone(whole(1), 'no bag penalty') },
+  bagPenalty: { sheet: ['bags'], label: 'Bag penalty', help: 'Points lost each time the bag limit is reached.', ...whole(0) },
   bigBid: {
+    sheet: ['big-bid'],
     label: 'Big bids (10 for 200)',
     help: 'The "10 for 200" rule, or none.',
     ...fields<NonNullable<RuleOptions['bigBid']>>('a big bid scores like any other', 'from 10, madeFloor 200, madeBonus 0, setPoints none', {
@@ -174,8 +205,9 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
       setPoints: { label: 'set, it loses', help: 'Set: the team loses this many points; none means the ordinary −10 × bid.', kind: orNone(whole(0), '10 a trick bid') },
     }),
   },
-  firstSeven: { label: 'First seven tricks bonus', help: 'Bonus for a team that wins the first 7 tricks of a hand; none for no bonus.', ...orNone(whole(0), 'no bonus') },
+  firstSeven: { sheet: ['first-seven'], label: 'First seven tricks bonus', help: 'Bonus for a team that wins the first 7 tricks of a hand; none for no bonus.', ...orNone(whole(0), 'no bonus') },
   renegePenalty: {
+    sheet: ['renege'],
     label: 'Renege penalty',
     help: 'How an upheld renege claim is paid.',
     ...choice(
@@ -185,23 +217,25 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
       { value: 'pitt-boss', words: 'the side that loses the claim pays' },
     ),
   },
-  renegeTricks: { label: 'Tricks a renege costs', help: 'Tricks a renege costs.', ...whole(0, 13) },
-  renegePoints: { label: 'Points a renege pays', help: 'Flat points the other team gets for a renege; 0 for none.', ...whole(0) },
-  sixFour: { label: '6–4 bids not played', help: 'Bids of exactly 6 and 4 (no nil or blind) are not played: +60 / +40, no bags.', ...yesNo },
-  boston: { label: 'A Boston wins the game', help: 'A team that takes all 13 tricks wins the game at once.', ...yesNo },
-  setOut: { label: 'Sets that lose the game', help: 'A team’s n-th set in a game loses it; none for no set-out.', ...orNone(whole(1), 'no set-out') },
+  renegeTricks: { sheet: ['renege'], label: 'Tricks a renege costs', help: 'Tricks a renege costs.', ...whole(0, 13) },
+  renegePoints: { sheet: ['renege'], label: 'Points a renege pays', help: 'Flat points the other team gets for a renege; 0 for none.', ...whole(0) },
+  sixFour: { sheet: ['six-four'], label: '6–4 bids not played', help: 'Bids of exactly 6 and 4 (no nil or blind) are not played: +60 / +40, no bags.', ...yesNo },
+  boston: { sheet: ['boston'], label: 'A Boston wins the game', help: 'A team that takes all 13 tricks wins the game at once.', ...yesNo },
+  setOut: { sheet: ['set-out'], label: 'Sets that lose the game', help: 'A team’s n-th set in a game loses it; none for no set-out.', ...orNone(whole(1), 'no set-out') },
   firstDealer: {
+    sheet: ['first-dealer'],
     label: 'First dealer',
     help: 'How the first dealer is chosen.',
     ...choice({ value: 'high-card', words: 'a draw for high card' }, { value: 'coin-toss', words: 'a coin toss' }, { value: 'random', words: 'at random' }),
   },
   afterMisdeal: {
+    sheet: ['misdeal'],
     label: 'After a misdeal',
     help: 'Who deals after a misdeal.',
     ...choice({ value: 'same-dealer', words: 'the same dealer deals again' }, { value: 'next-dealer', words: 'the deal passes on' }),
   },
-  misdealReasons: { label: 'Misdeal when', help: 'The reasons a misdeal may be called for.', ...reasons },
-  dealerCarriesAcrossGames: { label: 'Deal carries across games', help: 'The dealer rotation carries on across the games of a match.', ...yesNo },
+  misdealReasons: { sheet: ['misdeal'], label: 'Misdeal when', help: 'The reasons a misdeal may be called for.', ...reasons },
+  dealerCarriesAcrossGames: { sheet: ['dealer-across-games'], label: 'Deal carries across games', help: 'The dealer rotation carries on across the games of a match.', ...yesNo },
 };
 
 /** Every rule option, in the order the reference and the form list them. */

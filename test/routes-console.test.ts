@@ -39,7 +39,8 @@ describe('the judge console', () => {
     // The question takes the focus as the step appears.
     expect(question).toContain('<h2 id="confirm-ruling-title" tabindex="-1" autofocus="">Uphold this claim?</h2>');
     expect(question).toContain('Renege claimed against West in Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 3.');
-    expect(question).toContain('Upheld: If upheld, the reneging team');
+    // The penalty in the rules sheet's own words (unc-300's renege line).
+    expect(question).toContain('Upheld: An upheld renege takes 3 tricks from the reneging team, which must still make its bid with what is left; the other team does not count them, and the other team scores 30 points.');
     expect(question).toContain('Your note: “saw it”.');
     expect(question).toContain('name="confirm" value="yes"');
     expect(ledger.store.head().position).toBe(head);

@@ -9,10 +9,13 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { PRESETS, PRESET_IDS } from '../engine/presets.ts';
+import { PRESETS, PRESET_IDS, type PresetId, type RuleOptions } from '../engine/presets.ts';
+import { ruleLines } from '../engine/rule-lines.ts';
 import { RecordError, scoreRecord } from '../engine/record.ts';
 import { type RuleOption, RULE_OPTIONS, RULE_OPTION_NAMES, ruleOption } from '../engine/rule-options.ts';
 import { RulesError, resolveRules } from '../engine/rules.ts';
+import { formatOptions } from '../engine/formats.ts';
+import { rulesSheet } from '../engine/rules-sheet.ts';
 
 const published = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'docs', 'schemas', 'spades-game-1.schema.json'), 'utf8')) as Record<string, unknown>;
 const validate = new Ajv2020({ allErrors: false, strict: false }).compile(published);
@@ -46,7 +49,7 @@ function goodValues(option: RuleOption): unknown[] {
   const c = option.control;
   switch (c.kind) {
     case 'number':
-      return [c.min, c.min + 1, ...(c.max !== null ? [c.max] : [c.min + 100]), ...(c.none !== null ? [null] : [])];
+      return [c.min, c.min + 1, ...(c.max !== null ? [c.max - 1, c.max] : [c.min + 100]), ...(c.none !== null ? [null] : [])];
     case 'yes-no':
       return [true, false];
     case 'choice':
@@ -138,6 +141,43 @@ describe('the rule options’ catalogue', () => {
       const property = rulesSchema.anyOf.find((s) => s.properties)!.properties![option.key]!;
       const { $schema: _s, ...own } = z.toJSONSchema(option.schema, { target: 'draft-2020-12' }) as Record<string, unknown>;
       expect(property).toEqual({ ...own, title: option.label, description: option.help });
+    });
+  }
+
+  /**
+   * The sheet's lines by key, for a best-of-3 event playing `preset` with `overrides`: the rules
+   * of play as the sheet words them (whether or not the options fit together, as a deck of 54
+   * cards does not), and the game's line where they do.
+   */
+  const sheetLines = (preset: PresetId, overrides: Record<string, unknown>) => {
+    const lines = new Map<string, { text: string | null; options: string[] }>(ruleLines({ ...PRESETS[preset], ...overrides } as RuleOptions, 2).map((l) => [l.key, l]));
+    if (engineProblem({ preset, ...overrides }) === null) {
+      const sheet = rulesSheet('pitt-boss', formatOptions('pitt-boss', { rules: { preset, ...overrides } }));
+      const game = sheet.parts.flatMap((p) => p.lines).find((l) => l.key === 'game')!;
+      lines.set('game', game);
+    }
+    return lines;
+  };
+
+  for (const option of RULE_OPTIONS) {
+    it(`${option.key}: words the rules sheet's lines it names, and only those`, () => {
+      const changed = new Set<string>();
+      // Every preset, so that each line's options are seen at work (the partner of a nil bidder only where teams bid at least 1).
+      for (const preset of PRESET_IDS) for (const value of goodValues(option)) {
+        if (!option.schema.safeParse(value).success) continue;
+        const before = sheetLines(preset, {});
+        const after = sheetLines(preset, { [option.key]: value });
+        for (const key of new Set([...before.keys(), ...after.keys()])) {
+          // Options that do not fit together make no game line.
+          if (key === 'game' && !(before.has(key) && after.has(key))) continue;
+          if (before.get(key)?.text === after.get(key)?.text) continue;
+          changed.add(key);
+          // A line a value changes says it is written from the option.
+          expect(before.get(key)?.options ?? after.get(key)?.options, `${option.key} = ${JSON.stringify(value)} changes '${key}' of ${preset}`).toContain(option.key);
+        }
+      }
+      expect([...changed].length, `no value of ${option.key} changes the sheet`).toBeGreaterThan(0);
+      for (const key of changed) expect(option.sheet, key).toContain(key);
     });
   }
 

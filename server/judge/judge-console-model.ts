@@ -5,9 +5,9 @@
  * fetch its console again. The routes that act on it are in judge-routes.tsx.
  */
 import { createHash } from 'node:crypto';
-import type { RuleOptions } from '../../engine/presets.ts';
 import { SEAT_NAMES, type Seat, type Team, parseCard, seatAfter, teamOf } from '../../engine/cards.ts';
 import { deckFor } from '../../engine/deck.ts';
+import { renegeSentence } from '../../engine/rule-lines.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { replayPlays } from '../../engine/trick.ts';
 import { handSoFar } from '../../events/game-projection.ts';
@@ -22,25 +22,6 @@ import { clockText } from '../../views/match-clock.tsx';
 import type { Session } from '../auth/sessions.ts';
 import { tableOfGame } from '../auth/table-codes.ts';
 import { replayLink } from '../../events/addresses.ts';
-
-/** What a ruling on a renege does under the game's rules, in the words of rules.md. */
-export function renegePenaltyText(options: RuleOptions, rulesName: string): string {
-  const n = options.renegeTricks;
-  switch (options.renegePenalty) {
-    case 'transfer':
-      return `If upheld, ${n} tricks move from the reneging team to the other team (all it has if fewer) and count for the receivers' contract and bags (${rulesName}). If denied, nothing changes.`;
-    case 'unc':
-      return `If upheld, the reneging team's tricks drop by ${n} (not below 0) and the other team gets ${options.renegePoints} points flat; the tricks do not count for its contract or bags (${rulesName}). If denied, nothing changes.`;
-    case 'asher':
-      return `If upheld, the other team is credited with ${n} tricks now; the reneging team gives up what it has (up to ${n}) now and the rest from its next hand (${rulesName}). If denied, nothing changes.`;
-    case 'pitt-boss':
-      return `The team that loses the challenge pays (${rulesName}): upheld, ${n} tricks move from the reneging team to the claimants; denied, ${n} tricks move from the claiming team to the accused.`;
-    default: {
-      const _exhaustive: never = options.renegePenalty;
-      return _exhaustive;
-    }
-  }
-}
 
 /** A team's name in its tournament, or its id when it has none there. */
 export function teamName(models: ReadModels, tournamentId: string | null, teamId: string): string {
@@ -198,7 +179,7 @@ function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims
     replay: `${replayLink(game.gameId, claim.hand)}${claim.trick !== null ? `#trick-${claim.trick}` : ''}`,
     tricks,
     detected: plays.length === 0 ? 'No cards were recorded for this hand, so the engine cannot check it; rule on what the table says.' : found,
-    penalty: renegePenaltyText(options, resolveRules(game.rules).name),
+    penalty: renegeSentence(options),
     holds: wait ? `Holds ${match!.label}’s result: ${wait[0]!.toLowerCase()}${wait.slice(1)}` : null,
   };
 }

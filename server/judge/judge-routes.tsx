@@ -17,7 +17,8 @@ import { runCommand } from '../http/run-command.ts';
 import { CommandError, correctScore, giveRuling } from '../commands/commands.ts';
 import { callTime, correctGameResult, disqualifyTeam } from '../commands/match-commands.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
-import { gameLabel, judgeConsoleProps, judgeVersion, renegePenaltyText, signed, teamName } from './judge-console-model.ts';
+import { gameLabel, judgeConsoleProps, judgeVersion, signed, teamName } from './judge-console-model.ts';
+import { renegeSentence } from '../../engine/rule-lines.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { REFUSED_KINDS, withdrawRuling } from '../commands/ruling-withdrawals.ts';
 import { asksReopening, checkReopening, reopeningBy } from '../commands/reopenings.ts';
@@ -175,7 +176,7 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       const reopening = reopeningProps(session, r.decision, `${r.upheld ? 'Uphold' : 'Deny'}: ${claim}`, action, { upheld: r.upheld ? 'yes' : 'no', note: r.note });
       if (reopening) return reopening;
       const rules = resolveRules(r.game.rules);
-      return consoleProps(session, {}, null, { gameId: r.gameId, claimId: r.claimId, upheld: r.upheld, note: r.note, claim, effect: renegePenaltyText(rules.options, rules.name) });
+      return consoleProps(session, {}, null, { gameId: r.gameId, claimId: r.claimId, upheld: r.upheld, note: r.note, claim, effect: renegeSentence(rules.options) });
     });
     if (asked) return asked;
     return run(c, 'ruling', (input, current) => {
