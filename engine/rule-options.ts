@@ -251,6 +251,14 @@ export function ruleOption(key: string): RuleOption | undefined {
 /** The names of the rule options, in order. */
 export const RULE_OPTION_NAMES: readonly (keyof RuleOptions)[] = RULE_OPTIONS.map((o) => o.key);
 
+/** An option's value in the notation the override lines and the reference write it: `2D 2S`, `none`, `deficit 100, strict false`. */
+export function optionText(value: unknown): string {
+  if (value === null) return 'none';
+  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(' ');
+  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k} ${optionText(v)}`).join(', ');
+  return String(value);
+}
+
 /** What is wrong with `value` as the option's value, in the option's words; null when nothing is. */
 export function optionProblem(option: RuleOption, value: unknown): string | null {
   const checked = option.schema.safeParse(value);

@@ -12,10 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS, PRESET_IDS, type PresetId, type RuleOptions } from '../engine/presets.ts';
 import { ruleLines } from '../engine/rule-lines.ts';
 import { RecordError, scoreRecord } from '../engine/record.ts';
-import { type RuleOption, RULE_OPTIONS, RULE_OPTION_NAMES, ruleOption } from '../engine/rule-options.ts';
+import { type RuleOption, RULE_OPTIONS, RULE_OPTION_NAMES, optionText, ruleOption } from '../engine/rule-options.ts';
 import { RulesError, resolveRules } from '../engine/rules.ts';
 import { formatOptions } from '../engine/formats.ts';
 import { rulesSheet } from '../engine/rules-sheet.ts';
+import { builtRules } from '../server/director/create-choices.ts';
+import { RulesBuilder } from '../views/rules-builder.tsx';
 
 const published = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'docs', 'schemas', 'spades-game-1.schema.json'), 'utf8')) as Record<string, unknown>;
 const validate = new Ajv2020({ allErrors: false, strict: false }).compile(published);
@@ -178,6 +180,33 @@ describe('the rule options’ catalogue', () => {
       }
       expect([...changed].length, `no value of ${option.key} changes the sheet`).toBeGreaterThan(0);
       for (const key of changed) expect(option.sheet, key).toContain(key);
+    });
+  }
+
+  const builder = String(RulesBuilder({ format: 'pitt-boss', options: PRESETS['pitt-boss'], preview: { error: 'not shown' } }));
+  for (const option of RULE_OPTIONS) {
+    it(`${option.key}: asked on the create form by the control its entry names, and read back from it`, () => {
+      const name = `rule.${option.key}`;
+      // Its label names the control, and its help follows.
+      expect(builder).toContain(`<label for="${name}">${option.label.replace(/&/g, '&amp;')}</label> `);
+      const at = builder.indexOf(`name="${name}"`);
+      expect(at).toBeGreaterThan(0);
+      expect(builder.slice(at)).toMatch(new RegExp(`^[^]*?<p class="rule-help">${option.help.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/"/g, '&quot;')}</p>`));
+      const c = option.control;
+      if (c.kind === 'choice' || c.kind === 'yes-no') {
+        const select = new RegExp(`<select name="${name.replace('.', '\\.')}" id="[^"]+">([^]*?)</select>`).exec(builder)![1]!;
+        const shown = [...select.matchAll(/<option value="([^"]+)"[^>]*>([^<]+)<\/option>/g)].map((m) => ({ value: m[1], words: m[2] }));
+        expect(shown).toEqual(c.kind === 'choice' ? c.choices : [{ value: 'true', words: 'yes' }, { value: 'false', words: 'no' }]);
+      } else {
+        expect(builder).toMatch(new RegExp(`<input name="${name.replace('.', '\\.')}" id="[^"]+" value="${optionText(PRESETS['pitt-boss'][option.key]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
+      }
+      // Every value the option takes, written as the form writes it, is read back as itself.
+      for (const value of goodValues(option)) {
+        const read = builtRules({ rulesFormat: 'pitt-boss', [name]: optionText(value) }, 'pitt-boss');
+        const same = JSON.stringify(value) === JSON.stringify(PRESETS['pitt-boss'][option.key]);
+        const cards = option.control.kind === 'cards' ? (value as string[]).map((card) => card.replace('♦', 'D').toUpperCase()) : value;
+        expect(read, `${option.key} ${optionText(value)}`).toEqual(same ? {} : { [option.key]: cards });
+      }
     });
   }
 

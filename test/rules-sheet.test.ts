@@ -249,7 +249,7 @@ describe('an event with the house’s own rules', () => {
     const { app, ledger } = copyOf(fixture);
     const help = await (await app.request('/help/rule-options')).text();
     expect(help).toContain('<h1>Rule options</h1>');
-    expect(help).toMatch(/<tr><td><code>promoted<\/code><\/td><td>Non-natural trumps[^<]*<\/td>/);
+    expect(help).toMatch(/<tr><td><code>promoted<\/code><\/td><td>Trumps above the ace of spades<\/td><td>Non-natural trumps[^<]*<\/td>/);
     expect(help).toContain('<td>2D 2S</td>');
     const form = await (await send(app, fixture.clients.director, 'GET', '/director')).text();
     expect(form).toContain('href="/help/rule-options"');
@@ -288,7 +288,7 @@ describe('an event with the house’s own rules', () => {
     const other = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'other', name: 'Other', format: 'asher-theatre', ...flyer } });
     expect([other.status, ((await other.json()) as { error: string }).error]).toEqual([400, "the rules builder shows the rules of pitt-boss, but the format chosen is asher-theatre; show asher-theatre's rules before changing them"]);
     const twice = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'twice', name: 'Twice', format: 'pitt-boss', ...flyer, ruleOverrides: 'target = 250' } });
-    expect([twice.status, ((await twice.json()) as { error: string }).error]).toEqual([400, 'rule target is set to 300 in the rules builder and to 250 in the override lines; set it in one place']);
+    expect([twice.status, ((await twice.json()) as { error: string }).error]).toEqual([400, 'Points to win a game is set to 300 in the rules builder and to 250 in the override lines; set it in one place']);
     ledger.close();
   });
 

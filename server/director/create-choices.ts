@@ -8,6 +8,7 @@
  */
 import { type FormatId, type FormatOptions, type RulesChoice, formatOptions } from '../../engine/formats.ts';
 import { parseCardList } from '../../engine/cards.ts';
+import { RULE_OPTIONS, ruleOption } from '../../engine/rule-options.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { CommandError } from '../commands/commands.ts';
 import { field, fields, parseFields } from '../http/request-input.ts';
@@ -69,12 +70,14 @@ export function overrideValue(key: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
-    // Not JSON: read by what the option holds.
+    // Not JSON: read by the control the option is asked with.
   }
-  if (/^none$/i.test(text) && key !== 'removed' && key !== 'promoted' && key !== 'misdealReasons') return null;
-  if (key === 'removed' || key === 'promoted') return parseCardList(text) ?? text;
-  if (key === 'misdealReasons') return /^none$/i.test(text) ? [] : text.split(/[\s,]+/).filter((w) => w !== '');
-  if (key === 'blindBid' || key === 'bigBid') {
+  const kind = ruleOption(key)?.control.kind;
+  if (/^none$/i.test(text) && kind !== 'cards' && kind !== 'reasons') return null;
+  if (kind === 'cards') return parseCardList(text) ?? text;
+  if (kind === 'reasons') return /^none$/i.test(text) ? [] : text.split(/[\s,]+/).filter((w) => w !== '');
+  if (kind === 'yes-no' && /^(yes|no)$/i.test(text)) return /^yes$/i.test(text);
+  if (kind === 'fields') {
     const entries = text.split(',').map((part) => part.trim().split(/\s+/));
     if (entries.every((e) => e.length === 2 && /^[A-Za-z]+$/.test(e[0]!))) {
       return Object.fromEntries(entries.map(([name, value]) => [name!, overrideValue('', value!)]));
@@ -94,10 +97,10 @@ export function builtRules(input: Record<string, unknown>, format: FormatId): Re
   if (shown !== format) throw new CommandError(`the rules builder shows the rules of ${String(shown)}, but the format chosen is ${format}; show ${format}'s rules before changing them`);
   const base = resolveRules(formatOptions(format).rules).options as unknown as Record<string, unknown>;
   const built: Record<string, unknown> = {};
-  for (const key of Object.keys(base)) {
+  for (const { key, label } of RULE_OPTIONS) {
     const text = input[`rule.${key}`];
     if (typeof text !== 'string') continue;
-    if (text.length > 200) throw new CommandError(`rule ${key}: at most 200 characters, not ${text.length}`);
+    if (text.length > 200) throw new CommandError(`${label}: at most 200 characters, not ${text.length}`);
     const value = overrideValue(key, text.trim());
     if (JSON.stringify(value) !== JSON.stringify(base[key])) built[key] = value;
   }
@@ -121,7 +124,7 @@ export function createChoices(input: Record<string, unknown>, format: FormatId):
   const overrides = ruleOverrides(f.ruleOverrides);
   for (const [key, value] of Object.entries(builtRules(input, format))) {
     if (Object.hasOwn(overrides, key) && JSON.stringify(overrides[key]) !== JSON.stringify(value)) {
-      throw new CommandError(`rule ${key} is set to ${JSON.stringify(value)} in the rules builder and to ${JSON.stringify(overrides[key])} in the override lines; set it in one place`);
+      throw new CommandError(`${ruleOption(key)!.label} is set to ${JSON.stringify(value)} in the rules builder and to ${JSON.stringify(overrides[key])} in the override lines; set it in one place`);
     }
     overrides[key] = value;
   }

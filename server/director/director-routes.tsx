@@ -7,7 +7,6 @@ import { Hono } from 'hono';
 import { type FormatId, type FormatOptions, formatOptions, formatProblem } from '../../engine/formats.ts';
 import { RulesError, resolveRules } from '../../engine/rules.ts';
 import { rulesSheet } from '../../engine/rules-sheet.ts';
-import { RULE_OPTION_DESCRIPTIONS } from '../http/rule-options-doc.ts';
 import { RulesBuilder, type RulesBuilderProps, RulesPreview } from '../../views/rules-builder.tsx';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../../views/director-pages.tsx';
@@ -324,7 +323,7 @@ function builderProps(format: FormatId, input: Record<string, unknown>): RulesBu
     if (!(error instanceof CommandError) && !(error instanceof RulesError)) throw error;
     preview = { error: error.message };
   }
-  return { format, options: resolveRules(formatOptions(format).rules).options, descriptions: RULE_OPTION_DESCRIPTIONS, preview };
+  return { format, options: resolveRules(formatOptions(format).rules).options, preview };
 }
 
 /** The rulebook values the create form shows for a format. */
