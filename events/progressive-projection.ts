@@ -100,9 +100,15 @@ export function progressiveGameSeen(state: ProgressiveState, game: GameModel): v
  * Works out every round's results, the totals, standings, the next seating and the prizes
  * again from the seatings as recorded and the games as they now stand, so a judge's score
  * correction to a finished round moves the totals (and, while the next round is not yet seated,
- * its seating) without touching the seatings already played. Returns how many rounds are over.
+ * its seating) without touching the seatings already played. A round is over once every game of
+ * it is, and none is held by a claim waiting for a ruling (`held`). Returns how many rounds are over.
  */
-export function deriveProgressive(state: ProgressiveState, games: Readonly<Record<string, GameModel>>, roundsInEvent: number): number {
+export function deriveProgressive(
+  state: ProgressiveState,
+  games: Readonly<Record<string, GameModel>>,
+  roundsInEvent: number,
+  held: (game: GameModel) => boolean = () => false,
+): number {
   delete state.problem;
   let totals: Record<string, number> = Object.fromEntries(state.players.map((p) => [p.playerId, 0]));
   let over = 0;
@@ -111,7 +117,8 @@ export function deriveProgressive(state: ProgressiveState, games: Readonly<Recor
     round.sitOutScore = null;
     round.scores = null;
     const finished = round.seating.map((t) => games[round.games[String(t.table)] ?? '']);
-    if (finished.some((g) => !g || g.winner === null)) continue;
+    // A game a claim still holds has no result yet (tournament-projection.ts holdingClaims).
+    if (finished.some((g) => !g || g.winner === null || held(g))) continue;
     // A judge's score correction after the game ended can turn its result round: the side with
     // the higher round score is the one that advances; on equal scores, the one that won the
     // extra hand at the table.

@@ -993,7 +993,9 @@ function sameView(a: MatchView, b: MatchView): boolean {
 
 function refreshProgressive(state: TournamentState, progressive: ProgressiveState, rows: Map<string, TeamRow>, games: Readonly<Record<string, GameModel>>): void {
   const model = state.model;
-  deriveProgressive(progressive, games, state.format.rounds ?? 1);
+  // A table whose game a claim holds has no result yet, so its round is not over (tables move together).
+  const held = (game: GameModel) => holdingClaims(state, game).length > 0;
+  deriveProgressive(progressive, games, state.format.rounds ?? 1, held);
   for (const player of progressive.players) {
     const row = rows.get(player.playerId);
     if (row) row.points = player.total;
@@ -1004,7 +1006,8 @@ function refreshProgressive(state: TournamentState, progressive: ProgressiveStat
       const game = gameId ? games[gameId] : undefined;
       // The game's own team ids, so the pages name both partners of each side.
       const pairs: [string, string] = [`${table.seats.N}+${table.seats.S}`, `${table.seats.E}+${table.seats.W}`];
-      const winner = game?.winner ? (game.winner === 'NS' ? pairs[0] : pairs[1]) : null;
+      const over = game?.winner && !held(game) ? game.winner : null;
+      const winner = over ? (over === 'NS' ? pairs[0] : pairs[1]) : null;
       return {
         matchId: `R${round.round}-T${table.table}`,
         round: round.round,
@@ -1012,12 +1015,13 @@ function refreshProgressive(state: TournamentState, progressive: ProgressiveStat
         label: `Round ${round.round}, table ${table.table}`,
         teams: pairs,
         games: gameId ? [gameId] : [],
-        gamesWon: [game?.winner === 'NS' ? 1 : 0, game?.winner === 'EW' ? 1 : 0],
-        status: game?.winner ? 'done' : 'live',
+        gamesWon: [over === 'NS' ? 1 : 0, over === 'EW' ? 1 : 0],
+        status: over ? 'done' : 'live',
         winner,
         table: table.table,
         clock: null,
         underReview: false,
+        ...withAwaiting(awaitingOf(state, gameId ? [gameId] : [], games)),
       };
     }),
   );

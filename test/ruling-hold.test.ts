@@ -16,6 +16,7 @@ import { waitedWords, waitingLine } from '../events/ruling-wait.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { claimRenege, giveRuling } from '../server/commands/commands.ts';
 import { startNextGame } from '../server/commands/match-commands.ts';
+import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 
@@ -167,4 +168,33 @@ describe('the window for a claim, as the rules sheet and the docs say it', () =>
     expect(doc).toContain('"A renege may be identified immediately or at any time later in the hand when the player that reneged shows a card of a suit led previously."');
     expect(doc).toContain('Waiting for a ruling on table 6 for 4 minutes');
   });
+});
+
+describe('a claim waiting for a ruling at a progressive table', () => {
+  it('holds that table’s result, so the round is not over and the next round is not seated until the ruling', () => {
+    const ledger = tempLedger();
+    createDemo(ledger, 'progressive');
+    const id = PROGRESSIVE_DEMO;
+    const state = () => ledger.models.tournaments[id]!;
+    const drive = () => driveTables(ledger, { tournamentId: id, seed: 'held-table', judge: false });
+    const gameAt = () => ledger.models.games[Object.values(state().progressive!.rounds[0]?.games ?? {})[0] ?? ''];
+    for (let n = 0; !((gameAt()?.current?.plays.length ?? 0) >= 2); n++) if (drive() === 0 || n > 5000) throw new Error('no trick was played');
+    const game = gameAt()!;
+    ledger.execute(claimRenege(ledger.models, { gameId: game.gameId, claimId: 'p1', seat: 'E', trick: 1 }));
+    for (let n = 0; drive() > 0; n++) if (n > 20_000) throw new Error('the tables never stopped');
+    // Every game of round 1 is over at its table, but the held one decides nothing yet.
+    expect(Object.values(state().progressive!.rounds[0]!.games).every((g) => ledger.models.games[g]!.winner !== null)).toBe(true);
+    expect(state().progressive!.rounds[0]!.results).toBeNull();
+    expect(state().progressive!.nextSeating).toBeNull();
+    expect(state().progressive!.rounds).toHaveLength(1);
+    const table = state().model.matches.find((m) => m.games.includes(game.gameId))!;
+    expect(table).toMatchObject({ status: 'live', winner: null, awaitingRuling: { claims: 1 } });
+    expect(waitingLine(table, game.claims[0]!.at)).toBe(`Waiting for a ruling on table ${table.table} for less than a minute`);
+    ledger.execute(giveRuling(ledger.models, { gameId: game.gameId, claimId: 'p1', upheld: false, note: 'not proven', judge: 'Judge Ray' }));
+    expect(state().progressive!.rounds[0]!.results).not.toBeNull();
+    expect(state().model.matches.find((m) => m.games.includes(game.gameId))).toMatchObject({ status: 'done' });
+    for (let n = 0; drive() > 0; n++) if (n > 50_000) throw new Error('the evening never finished');
+    expect(state().model.status).toBe('finished');
+    expectRebuildEqualsLive(ledger);
+  }, 120_000);
 });
