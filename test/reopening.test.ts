@@ -11,9 +11,9 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { Seat } from '../engine/cards.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { claimRenege, makeBid, recordTricks } from '../server/commands/commands.ts';
-import { startMatch } from '../server/commands/match-commands.ts';
 import { statsOfTournament } from '../events/tournament-stats.ts';
-import { type Fixture, bidAll, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
+import { type Fixture, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
+import { boston, seat, semisDecidedFinalPlaying } from './fixtures/reopening-scenario.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
 import { teamLink } from '../events/addresses.ts';
 
@@ -24,46 +24,12 @@ beforeAll(async () => {
 afterAll(() => fixture?.close());
 
 const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ');
-const DRAW = { method: 'high-card' as const, rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] };
-
-/** Seats a ready match at a table and gives its first game. */
-function seat(ledger: Ledger, matchId: string, table: number): string {
-  ledger.execute(startMatch(ledger.models, { tournamentId: 't1', matchId, table, at: '2026-03-01T10:00:00.000Z', draw: DRAW }));
-  return ledger.models.tournaments.t1!.model.matches.find((x) => x.matchId === matchId)!.games.at(-1)!;
-}
-
-/** One hand in which North–South take all 13 tricks: a Boston, told as a highlight. */
-function boston(ledger: Ledger, gameId: string, seed: string): void {
-  deal(ledger, gameId, seed);
-  bidAll(ledger, gameId);
-  ledger.execute(recordTricks(ledger.models, { gameId, tricks: { N: 7, S: 6, E: 0, W: 0 } }));
-}
-
-/**
- * Both semi-finals decided, the Final under way with a Boston in it: the event the tests rule on.
- * The first semi-final's game is won by North–South on their last hand.
- */
-function semisDecidedFinalPlaying(ledger: Ledger) {
-  const m = ledger.models;
-  const semi1 = fixture.matchId;
-  const g1 = seatMatch(ledger, semi1);
-  finishGame(ledger, g1);
-  const semi2 = m.tournaments.t1!.model.matches.find((x) => x.status === 'ready')!.matchId;
-  const g2 = seat(ledger, semi2, 2);
-  finishGame(ledger, g2);
-  const final = m.tournaments.t1!.model.matches.find((x) => x.side === 'final')!;
-  expect(final.status).toBe('ready');
-  const gF = seat(ledger, final.matchId, 1);
-  boston(ledger, gF, 'final-1');
-  return { semi1, g1, semi2, g2, final: final.matchId, gF };
-}
-
 describe('a renege ruling on a decided match', () => {
   it('is refused unless asked as a reopening; as one it voids exactly the games that depended on it, and stops counting them', async () => {
     const { app, ledger, broadcaster } = copyOf(fixture);
     try {
       const m = ledger.models;
-      const { semi1, g1, final, gF } = semisDecidedFinalPlaying(ledger);
+      const { semi1, g1, final, gF } = semisDecidedFinalPlaying(ledger, fixture.matchId);
       const t = () => m.tournaments.t1!.model;
       const aces = t().teams.find((x) => x.teamId === m.games[g1]!.teams.NS)!;
       expect(t().matches.find((x) => x.matchId === semi1)).toMatchObject({ status: 'done', winner: aces.teamId });
