@@ -30,7 +30,9 @@ const ledger = openLedger({ path: join(dir, 'bench.db'), synchronous: 'NORMAL' }
 createDemo(ledger);
 // Matches under way, so there is always a table with an entry to make.
 for (let i = 0; i < 5; i++) driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
-const { app, broadcaster } = createApp({ ledger });
+// Every screen of the bench comes from this one machine: the feed's caps on one address (and on
+// the server) are lifted, to measure the broadcaster's own fan-out to thousands of clients.
+const { app, broadcaster } = createApp({ ledger, feedLimits: { streamsPerAddress: 10_000, streams: 10_000 } });
 const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' });
 server.once('listening', () => {
   send({ kind: 'listening', port: (server.address() as AddressInfo).port, position: ledger.models.position });

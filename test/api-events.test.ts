@@ -50,9 +50,9 @@ describe('GET /api/events', () => {
 });
 
 describe('GET /api/events/stream', () => {
-  it('sends every event with its ledger position as id, then the live ones as they are appended', async () => {
+  it('sends every event after ?after=0 with its ledger position as id, then the live ones as they are appended', async () => {
     const head = ledger.store.head().position;
-    const reader = await openSse(`${server.url}/api/events/stream`);
+    const reader = await openSse(`${server.url}/api/events/stream?after=0`);
     expect(reader.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     await waitFor('the catch-up to reach the head', () => reader.messages.length >= head);
     play(ledger, 2);
@@ -96,6 +96,19 @@ describe('GET /api/events/stream', () => {
     expect(caughtUp.messages.slice(0, to - from)).toEqual(live.messages);
   });
 
+  it('starts a client that names no position at the head: only what is appended after it connects', async () => {
+    await waitFor('the earlier clients to be gone', () => server.broadcaster.clientCount() === 0);
+    const head = ledger.store.head().position;
+    const reader = await openSse(`${server.url}/api/events/stream`);
+    await waitFor('the client to attach', () => server.broadcaster.clientCount() === 1);
+    expect(reader.messages).toEqual([]);
+    play(ledger, 1);
+    const newHead = ledger.store.head().position;
+    await waitFor('the live events', () => reader.messages.length >= newHead - head);
+    reader.close();
+    expect(positions(reader.messages)).toEqual(range(head + 1, newHead));
+  });
+
   it('refuses a Last-Event-ID that is not a ledger position', async () => {
     const response = await fetch(`${server.url}/api/events/stream`, { headers: { 'last-event-id': 'seven' } });
     expect(response.status).toBe(400);
@@ -109,7 +122,7 @@ describe('GET /api/events/stream', () => {
     const head = ledger.store.head().position;
     // Far more than the bound: the old catch-up wrote 500 events at a time and was dropped.
     expect(head * 200).toBeGreaterThan(4 * 16 * 1024);
-    const response = await app.request('/api/events/stream');
+    const response = await app.request('/api/events/stream?after=0');
     const reader = response.body!.getReader();
     const messages: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (m) => messages.push(m) });

@@ -56,9 +56,10 @@ function follow(base: string): Follower {
   void (async () => {
     while (!stopped) {
       abort = new AbortController();
+      // From the start of the ledger at first (a client naming no position would start at the head).
       const last = follower.ids.at(-1);
       try {
-        const response = await fetch(`${base}/api/events/stream`, { headers: { accept: 'text/event-stream', ...(last !== undefined ? { 'last-event-id': String(last) } : {}) }, signal: abort.signal });
+        const response = await fetch(`${base}/api/events/stream`, { headers: { accept: 'text/event-stream', 'last-event-id': String(last ?? 0) }, signal: abort.signal });
         follower.upstreams.push(response.headers.get('x-upstream') ?? 'unknown');
         const parser = createParser({
           onEvent: (message) => {

@@ -52,7 +52,10 @@ describe('event streams', () => {
     expect(ledger.store.head().position).toBeGreaterThan(3000);
     // A Unix socket: its buffers stay small, so a client that stops reading makes the server's own
     // queue grow, as it does over a venue's network (loopback TCP would soak up megabytes first).
-    const { app, broadcaster } = createApp({ ledger, broadcaster: createBroadcaster({ heartbeatSeconds: 0.25, stallSeconds: 1 }) });
+    // All from one address, which the feed's caps would turn away after the first few dozen: here
+    // every one is let in, to be dropped for not reading.
+    const feedLimits = { streamsPerAddress: 250, catchUpBytesPerAddress: 2 ** 30, catchUpBytes: 2 ** 30 };
+    const { app, broadcaster } = createApp({ ledger, broadcaster: createBroadcaster({ heartbeatSeconds: 0.25, stallSeconds: 1 }), feedLimits });
     const server = createAdaptorServer({ fetch: app.fetch }) as import('node:http').Server;
     // The server's side of each connection: a dropped client's socket is ended here, whether or
     // not the client ever reads the end of it.

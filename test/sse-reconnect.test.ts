@@ -35,10 +35,10 @@ type Cut = 'after-messages' | 'mid-chunk' | 'after-time';
  * cut is thrown away, as a browser's would be), or after a few milliseconds whatever has
  * arrived. With `until`, it reads until that holds instead.
  */
-async function connectOnce(url: string, lastId: number | null, random: Random, received: Received[], until?: () => boolean): Promise<void> {
+async function connectOnce(url: string, lastId: number, random: Random, received: Received[], until?: () => boolean): Promise<void> {
   const abort = new AbortController();
   const headers: Record<string, string> = { accept: 'text/event-stream' };
-  if (lastId !== null) headers['last-event-id'] = String(lastId);
+  headers['last-event-id'] = String(lastId);
   const response = await fetch(url, { headers, signal: abort.signal });
   expect(response.status).toBe(200);
   const parser = createParser({ onEvent: (m) => received.push({ id: Number(m.id), data: m.data }) });
@@ -89,8 +89,8 @@ describe('the event feed under random disconnects', () => {
       const random = createRandom(`reconnect-${client}`);
       const received: Received[] = [];
       // Half the clients join from the start of the ledger, half from wherever it stood.
-      const joinAt = client % 2 === 0 ? null : ledger.store.head().position;
-      const firstId = (joinAt ?? 0) + 1;
+      const joinAt = client % 2 === 0 ? 0 : ledger.store.head().position;
+      const firstId = joinAt + 1;
       for (let drop = 0; drop < DROPS_PER_CLIENT; drop++) {
         const lastId = received.length > 0 ? received[received.length - 1]!.id : joinAt;
         await connectOnce(url, lastId, random, received);
@@ -108,7 +108,7 @@ describe('the event feed under random disconnects', () => {
     expect(stored.size).toBe(head);
     await Promise.all(
       clients.map(({ received }, client) => {
-        const lastId = received.length > 0 ? received[received.length - 1]!.id : null;
+        const lastId = received.length > 0 ? received[received.length - 1]!.id : clients[client]!.firstId - 1;
         return connectOnce(url, lastId, createRandom(`final-${client}`), received, () => received.at(-1)?.id === head);
       }),
     );

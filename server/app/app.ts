@@ -10,7 +10,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { HttpBindings } from '@hono/node-server';
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts';
 import { LedgerUnavailableError } from '../../events/store/append.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
@@ -23,8 +22,11 @@ import { gameRecord } from '../../events/game-projection.ts';
 import { gameById, own, tournamentById } from '../../events/lookup.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { CommandError } from '../commands/commands.ts';
-import { EVENTS_CHANNEL, catchUpAndAttach, eventMessage, resumePoint } from '../live/event-stream.ts';
-import { type Broadcaster, type SseSink, SSE_HEADERS, createBroadcaster, nodeSink, streamSink } from '../live/sse.ts';
+import { EVENTS_CHANNEL, eventMessage, resumePoint } from '../live/event-stream.ts';
+import { type Broadcaster, createBroadcaster } from '../live/sse.ts';
+import { type FeedLimitOptions, createFeedLimits } from '../live/feed-limits.ts';
+import { eventFeedRoute } from '../live/feed-route.ts';
+import { openStream } from '../live/open-stream.ts';
 import { type LiveView, renderLivePage } from '../audience/live-pages.tsx';
 import { channelOf, createLivePublisher } from './live-channels.tsx';
 import { auditApp } from '../audit/audit-routes.tsx';
@@ -50,6 +52,8 @@ export interface AppOptions {
   /** The served ledger, or an open ledger that knows its adapter (a file's, served with group commit). */
   ledger: LedgerHandle;
   broadcaster?: Broadcaster;
+  /** The public event feed's caps; the defaults of live/feed-limits.ts when not given. */
+  feedLimits?: FeedLimitOptions;
   /** Accounts and sessions; made over the ledger's own file when not given. */
   auth?: Auth;
   /** The system's shuffle for tables that deal from it: a fresh seed per deal. */
@@ -172,25 +176,7 @@ export function createApp(options: AppOptions) {
     return c.json(await ledger.read({ after, limit: Number(limitText) }));
   });
 
-  app.get('/api/events/stream', async (c) => {
-    const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'));
-    if (typeof after !== 'number') return c.json({ error: after.error }, 400);
-    // A screen resuming from another process may be ahead of this one: fold up to its id first.
-    await ledger.syncTo(after);
-    return openStream(c, broadcaster, (sink) =>
-      catchUpAndAttach(
-        // Only what the models have folded: anything after it reaches the client as the fold
-        // broadcasts it, so nothing is sent twice or skipped.
-        {
-          readAfter: (from, limit) => ledger.read({ after: from, limit: Math.max(0, Math.min(limit, ledger.models.position - from)) }),
-          headPosition: () => ledger.models.position,
-        },
-        broadcaster,
-        sink,
-        after,
-      ),
-    );
-  });
+  app.get('/api/events/stream', eventFeedRoute({ ledger, broadcaster, limits: createFeedLimits({ streamRetrySeconds: Math.max(1, Math.ceil(broadcaster.stallTimeoutMs / 1000)), ...options.feedLimits }) }));
 
   app.get('/games/:gameId/record', (c) => {
     const game = gameById(ledger.models, c.req.param('gameId'));
@@ -303,29 +289,4 @@ function missingSubject(view: LiveView, models: ReadModels): string | null {
   if ('tournamentId' in view && !tournamentById(models, view.tournamentId)) return `tournament ${view.tournamentId} does not exist`;
   if ('gameId' in view && !gameById(models, view.gameId)) return `game ${view.gameId} does not exist`;
   return null;
-}
-
-/**
- * Opens an SSE response. Under Node the client's socket is written directly (cheapest for
- * thousands of screens); elsewhere (in-process requests) through a web stream.
- */
-function openStream(
-  c: Context<{ Bindings: Partial<HttpBindings> }>,
-  broadcaster: Broadcaster,
-  start: (sink: SseSink) => void | Promise<void>,
-): Response | Promise<Response> {
-  const res = c.env?.outgoing;
-  if (res && 'writeHead' in res) {
-    res.writeHead(200, SSE_HEADERS);
-    res.flushHeaders();
-    // A comment first, so proxies and browsers see the stream open at once.
-    res.write(': open\n\n');
-    const sink = nodeSink(res, broadcaster.maxBufferedBytes);
-    void Promise.resolve(start(sink)).catch(() => sink.close());
-    return RESPONSE_ALREADY_SENT;
-  }
-  const { sink, stream } = streamSink(broadcaster.maxBufferedBytes);
-  sink.write(new TextEncoder().encode(': open\n\n'));
-  void Promise.resolve(start(sink)).catch(() => sink.close());
-  return new Response(stream, { headers: SSE_HEADERS });
 }

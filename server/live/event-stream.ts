@@ -1,7 +1,8 @@
 /**
  * The public event feed: `GET /api/events` (a page of events as JSON) and
  * `GET /api/events/stream` (every event as SSE, `id` = ledger position, resuming after
- * `Last-Event-ID` with nothing missed or repeated).
+ * `Last-Event-ID` or `?after=` with nothing missed or repeated; a client that names neither
+ * starts at the head).
  */
 import type { Broadcaster, SseSink } from './sse.ts';
 import { encodeSse } from './sse.ts';
@@ -14,7 +15,8 @@ export interface FeedSource {
 }
 
 export const EVENTS_CHANNEL = 'events';
-const PAGE = 500;
+// Events read and written in one turn: about 80 KB of feed, a few milliseconds' work.
+const PAGE = 200;
 
 /**
  * The SSE message for one event. An event fresh from an append holds its payload's keys in the
@@ -39,43 +41,72 @@ function nestedKeysSorted(this: unknown, key: string, value: unknown): unknown {
   return copy;
 }
 
+/** What a catch-up answers to besides its client: its share of the allowance, and the server's turns. */
+export interface CatchUpPacing {
+  /** Counts the bytes a page sent against the stream's allowance; resolves once it may send more. */
+  spend(bytes: number): Promise<void>;
+  /** Waits for the server's next catch-up turn; the function returned ends it. */
+  turn(): Promise<() => void>;
+}
+
+const UNPACED: CatchUpPacing = { spend: () => Promise.resolve(), turn: () => Promise.resolve(() => {}) };
+
 /**
- * Sends what a client missed after `after`, then attaches it to the live channel. While
- * catching up it waits for the client whenever half its buffer is in use, so a long catch-up
- * paces itself to the reader instead of tripping the slow-client bound. The client is attached
- * only when what it was sent reaches the position the models stand at, checked in the same
- * turn as the attach: the models move and their events are broadcast together, so no event
- * can fall between the last one sent and the first one broadcast.
+ * Sends what a client missed after `after`, a page at a time, then attaches it to the live
+ * channel. Each page is read and written in a turn of its own (one stream's page at a time over
+ * the server, see feed-limits.ts) and counted against the stream's allowance. Whenever half the
+ * client's buffer is in use it waits for the client, so a long catch-up paces itself to the
+ * reader instead of tripping the slow-client bound. The client is attached only when what it
+ * was sent reaches the position the models stand at, checked in the same turn as the attach:
+ * the models move and their events are broadcast together, so no event can fall between the
+ * last one sent and the first one broadcast.
  */
-export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcaster, sink: SseSink, after: number): Promise<void> {
+export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcaster, sink: SseSink, after: number, pacing: CatchUpPacing = UNPACED): Promise<void> {
   const pauseAt = broadcaster.maxBufferedBytes / 2;
   let cursor = after;
   let closed = false;
   sink.onClose(() => (closed = true));
+  // Nothing missed: attached at once, with no turn to wait for.
+  if (cursor >= source.headPosition()) {
+    broadcaster.attach(EVENTS_CHANNEL, sink);
+    return;
+  }
   for (;;) {
     if (closed) return;
-    const page = await source.readAfter(cursor, PAGE);
-    if (closed) return;
-    for (const event of page) {
-      if (sink.buffered() > pauseAt) {
-        // A client that stops reading while it catches up is dropped after the same wait as
-        // one that stops reading once attached.
-        if (!(await drainedWithin(sink, broadcaster.stallTimeoutMs))) {
-          sink.close();
-          return;
-        }
-        if (closed) return;
-      }
-      if (!sink.write(eventMessage(event))) {
+    if (sink.buffered() > pauseAt) {
+      // A client that stops reading while it catches up is dropped after the same wait as
+      // one that stops reading once attached.
+      if (!(await drainedWithin(sink, broadcaster.stallTimeoutMs))) {
         sink.close();
         return;
       }
-      cursor = event.position;
+      continue;
     }
-    if (cursor >= source.headPosition()) {
-      broadcaster.attach(EVENTS_CHANNEL, sink);
-      return;
+    const endTurn = await pacing.turn();
+    let sent = 0;
+    try {
+      if (closed) return;
+      const page = await source.readAfter(cursor, PAGE);
+      if (closed) return;
+      for (const event of page) {
+        // The rest of the page is read again in a later turn, once the client has taken some.
+        if (sink.buffered() > pauseAt) break;
+        const message = eventMessage(event);
+        if (!sink.write(message)) {
+          sink.close();
+          return;
+        }
+        sent += message.byteLength;
+        cursor = event.position;
+      }
+      if (cursor >= source.headPosition()) {
+        broadcaster.attach(EVENTS_CHANNEL, sink);
+        return;
+      }
+    } finally {
+      endTurn();
     }
+    await pacing.spend(sent);
   }
 }
 
@@ -92,10 +123,13 @@ async function drainedWithin(sink: SseSink, ms: number): Promise<boolean> {
   }
 }
 
-/** Reads a resume point from `Last-Event-ID` or `?after=`; null with a reason when malformed. */
-export function resumePoint(lastEventId: string | undefined, afterParam: string | undefined): number | { error: string } {
+/**
+ * Reads a resume point from `Last-Event-ID` or `?after=` (`absent` when neither is given); an
+ * error with a reason when malformed.
+ */
+export function resumePoint(lastEventId: string | undefined, afterParam: string | undefined, absent = 0): number | { error: string } {
   const raw = lastEventId ?? afterParam;
-  if (raw === undefined || raw === '') return 0;
+  if (raw === undefined || raw === '') return absent;
   if (!/^\d+$/.test(raw)) {
     return { error: `${lastEventId !== undefined ? 'Last-Event-ID' : 'after'} must be a ledger position (a whole number ≥ 0), not '${raw}'` };
   }

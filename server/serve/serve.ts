@@ -14,6 +14,7 @@ import { LedgerReadError } from '../../events/store/served-ledger.ts';
 import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { CommandError } from '../commands/commands.ts';
 import { createApp } from '../app/app.ts';
+import { feedLimitsFromEnv } from '../live/feed-limits.ts';
 import { openBackend } from './serve-backends.ts';
 import { ledgerTarget } from '../cli/ledger-target.ts';
 import { randomBytes } from 'node:crypto';
@@ -214,6 +215,8 @@ function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeO
 /** Runs the server until the process is stopped. */
 export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const options = readOptions(args, process.env);
+  const feedLimits = feedLimitsFromEnv(process.env);
+  if ('error' in feedLimits) throw new UsageError(feedLimits.error);
   const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir);
   const { ledger, auth } = backend;
   const head = (await ledger.head()).position;
@@ -228,7 +231,7 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   // A progressive evening asked for by name is set up beside whatever the ledger holds.
   const wanted = options.demo && (fresh || (options.demoKind === 'progressive' && !ledger.models.tournaments[PROGRESSIVE_DEMO]));
   const created = wanted && (await createServedDemo(ledger, options.demoKind)) && fresh;
-  const { app, broadcaster } = createApp({ ledger, auth });
+  const { app, broadcaster } = createApp({ ledger, auth, feedLimits });
   // The demo's sign-ins are made with the ledger, and their passwords shown only then, by the
   // process that set the demo up (others starting on the same database at once find it made).
   const logins: string[] = [];

@@ -1,0 +1,51 @@
+/**
+ * `GET /api/events/stream`: the public event feed, within the feed's limits (feed-limits.ts).
+ * A client that names no resume point starts at the head: the whole ledger is for
+ * `GET /api/events` to page through, not for every new connection to be sent.
+ */
+import type { HttpBindings } from '@hono/node-server';
+import type { Context } from 'hono';
+import type { ServedLedger } from '../../events/store/served-ledger.ts';
+import { clientAddress } from '../http/client-address.ts';
+import { catchUpAndAttach, resumePoint } from './event-stream.ts';
+import { type FeedLimits, createCatchUpTurns } from './feed-limits.ts';
+import { openStream } from './open-stream.ts';
+import type { Broadcaster } from './sse.ts';
+
+export interface FeedRouteOptions {
+  ledger: ServedLedger;
+  broadcaster: Broadcaster;
+  limits: FeedLimits;
+}
+
+/** The feed's handler. */
+export function eventFeedRoute({ ledger, broadcaster, limits }: FeedRouteOptions) {
+  const turn = createCatchUpTurns();
+  return async (c: Context<{ Bindings: Partial<HttpBindings> }>) => {
+    const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'), ledger.models.position);
+    if (typeof after !== 'number') return c.json({ error: after.error }, 400);
+    // A screen resuming from another process may be ahead of this one: fold up to its id first.
+    await ledger.syncTo(after);
+    const admitted = limits.admit(clientAddress(c), after < ledger.models.position);
+    if ('refused' in admitted) {
+      // The client is told to come back later: its connection is not kept waiting meanwhile.
+      return c.json({ error: admitted.refused }, 429, { 'retry-after': String(admitted.retryAfterSeconds), connection: 'close' });
+    }
+    const { ticket } = admitted;
+    return openStream(c, broadcaster, (sink) => {
+      sink.onClose(ticket.release);
+      return catchUpAndAttach(
+        // Only what the models have folded: anything after it reaches the client as the fold
+        // broadcasts it, so nothing is sent twice or skipped.
+        {
+          readAfter: (from, limit) => ledger.read({ after: from, limit: Math.max(0, Math.min(limit, ledger.models.position - from)) }),
+          headPosition: () => ledger.models.position,
+        },
+        broadcaster,
+        sink,
+        after,
+        { spend: ticket.spend, turn },
+      );
+    });
+  };
+}
