@@ -112,12 +112,15 @@ describe('event streams', () => {
     }
   });
 
-  it('push a page region naming a team with a carriage return without moving the screen\'s resume point', async () => {
+  it('push a page region naming a team with a carriage return (stored before names were checked) without moving the screen\'s resume point', async () => {
     const server = await serveInProcess(ledger);
     ledger.execute(createTournament(ledger.models, { tournamentId: 'cr', name: 'Carriage Cup', format: 'pitt-boss' }));
     const after = ledger.models.position;
     const reader = await openSse(`${server.url}/tournaments/cr/leaderboard/stream?after=${after}`);
-    ledger.execute(registerTeam(ledger.models, { tournamentId: 'cr', teamId: 'evil', name: 'Evil\rid: 999999999\rdata: x', players: ['A', 'B'] }));
+    // Names are refused a line break now; a ledger written before that may still hold one.
+    const decision = registerTeam(ledger.models, { tournamentId: 'cr', teamId: 'evil', name: 'Evil', players: ['A', 'B'] });
+    decision.events[0]!.payload.name = 'Evil\rid: 999999999\rdata: x';
+    ledger.execute(decision);
     await waitFor('the region naming the team', () => reader.messages.some((m) => m.data.includes('Evil')));
     // The name's own line breaks stay inside the data; no field of the name's making appears.
     expect(reader.messages.every((m) => m.id === String(after + 1))).toBe(true);
