@@ -5,12 +5,14 @@
 //
 // Also ages every [data-since] element ("waiting 4 min"), for the judge console's queue.
 (function () {
+  /** @param {number} left milliseconds left */
   function clockText(left) {
     var seconds = Math.max(0, Math.ceil(left / 1000));
     var minutes = Math.floor(seconds / 60);
     var rest = seconds % 60;
     return minutes + ':' + (rest < 10 ? '0' : '') + rest;
   }
+  /** @param {number} ms */
   function ageText(ms) {
     var minutes = Math.floor(Math.max(0, ms) / 60000);
     if (minutes < 1) return 'under a minute';
@@ -24,14 +26,14 @@
       var clock = clocks[i];
       var value = clock.querySelector('.clock-value');
       if (!value) continue;
-      var left = Math.max(0, Date.parse(clock.getAttribute('data-deadline')) - now);
+      var left = Math.max(0, Date.parse(clock.getAttribute('data-deadline') || '') - now);
       var text = clockText(left);
       if (value.textContent !== text) value.textContent = text;
       clock.classList.toggle('is-expired', left === 0);
     }
     var ages = document.querySelectorAll('[data-since]');
     for (var j = 0; j < ages.length; j++) {
-      var age = ageText(now - Date.parse(ages[j].getAttribute('data-since')));
+      var age = ageText(now - Date.parse(ages[j].getAttribute('data-since') || ''));
       if (ages[j].textContent !== age) ages[j].textContent = age;
     }
   }

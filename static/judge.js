@@ -4,7 +4,9 @@
 // tab's title, and, once the judge has turned the sound on, sounded: browsers let a page make a
 // sound only after someone has pressed something on it.
 (function () {
+  /** @type {string[] | null} the claims on the page when last looked */
   var known = null;
+  /** @type {AudioContext | null} */
   var audio = null;
   var SOUND_KEY = 'spades-judge-sound';
 
@@ -19,17 +21,18 @@
 
   function beep() {
     if (!audio) return;
+    var context = /** @type {AudioContext} */ (audio);
     try {
-      if (audio.state === 'suspended') audio.resume();
-      var now = audio.currentTime;
+      if (context.state === 'suspended') context.resume();
+      var now = context.currentTime;
       [0, 0.22].forEach(function (at, i) {
-        var osc = audio.createOscillator();
-        var gain = audio.createGain();
+        var osc = context.createOscillator();
+        var gain = context.createGain();
         osc.frequency.value = i === 0 ? 880 : 1175;
         gain.gain.setValueAtTime(0.0001, now + at);
         gain.gain.exponentialRampToValueAtTime(0.3, now + at + 0.02);
         gain.gain.exponentialRampToValueAtTime(0.0001, now + at + 0.2);
-        osc.connect(gain).connect(audio.destination);
+        osc.connect(gain).connect(context.destination);
         osc.start(now + at);
         osc.stop(now + at + 0.21);
       });
@@ -56,7 +59,8 @@
       if (on()) {
         localStorage.setItem(SOUND_KEY, 'off');
       } else {
-        var Context = window.AudioContext || window.webkitAudioContext;
+        // Older Safari names it with its prefix.
+        var Context = window.AudioContext || /** @type {{ webkitAudioContext?: typeof AudioContext }} */ (/** @type {unknown} */ (window)).webkitAudioContext;
         if (Context && !audio) audio = new Context();
         localStorage.setItem(SOUND_KEY, 'on');
         beep();
@@ -77,22 +81,25 @@
       soundButton();
       return;
     }
+    var before = known;
     var fresh = ids.filter(function (id) {
-      return known.indexOf(id) < 0;
+      return before.indexOf(id) < 0;
     });
     known = ids;
     soundButton();
     if (!fresh.length) return;
+    /** @type {string[]} */
     var names = [];
+    var list = el;
     fresh.forEach(function (id) {
-      var card = el.querySelector('[data-claim="' + id + '"]');
+      var card = list.querySelector('[data-claim="' + id + '"]');
       if (!card) return;
       card.classList.add('is-new');
       var where = card.querySelector('.claim-where');
       var title = card.querySelector('h3');
       names.push(((where ? where.textContent + ': ' : '') + (title ? title.textContent : '')).trim());
     });
-    var alert = el.querySelector('[data-judge-alert]');
+    var alert = /** @type {HTMLElement | null} */ (el.querySelector('[data-judge-alert]'));
     if (alert) {
       alert.textContent = (fresh.length === 1 ? 'New claim: ' : fresh.length + ' new claims: ') + names.join('; ');
       alert.hidden = false;

@@ -11,11 +11,13 @@
   var PROBE_EVERY_MS = 10000;
   var lastHeard = Date.now();
   var lost = false;
+  /** @type {string | null} the tournament the screen was pinned to when last heard */
   var pinned = null;
 
   function badge() {
-    return document.querySelector('[data-connection]');
+    return /** @type {HTMLElement | null} */ (document.querySelector('[data-connection]'));
   }
+  /** @param {string} [reason] what was lost: the stream, or the server */
   function show(reason) {
     var b = badge();
     if (!b) return;
@@ -55,7 +57,8 @@
     if (dot && tables && tables.getAttribute('data-shows') !== 'rules') location.reload();
   });
   document.addEventListener('htmx:sse:before:connection', function (event) {
-    var connection = event.detail && event.detail.connection;
+    var detail = /** @type {CustomEvent<{ connection?: { attempt: number } }>} */ (event).detail;
+    var connection = detail && detail.connection;
     if (connection && connection.attempt > 0) {
       lost = true;
       show('stream');

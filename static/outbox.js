@@ -13,19 +13,35 @@
 //
 // Served as a file: the page's Content-Security-Policy allows no inline scripts. Without this
 // script the forms still post through htmx, or as plain forms.
+//
+// Type-checked as JavaScript (tsconfig.json's checkJs), with its types in JSDoc.
 (function () {
+  /**
+   * An entry waiting on the phone: its command id, where its form posts, the form's fields as
+   * sent, its form's kind (play, bid, deal, undo, claim) and the words that name it.
+   * @typedef {{ id: string, url: string, body: string, kind: string | null, label: string }} Entry
+   */
+  /** @typedef {{ label: string, message: string }} Refusal an entry the ledger refused, and its sentence */
+  /** @typedef {{ suit: number, power: number }} Ranked a card as the deck ranks it: suit 0 is trumps */
+
   var PANEL_ID = 'entry-panel';
+  /** @type {Record<string, string>} */
   var SEAT_NAMES = { N: 'North', E: 'East', S: 'South', W: 'West' };
   var SEATS = ['N', 'E', 'S', 'W'];
   var RETRY_MS = 3000;
 
+  /** @type {Entry[]} */
   var queue = [];
+  /** @type {string | null} */
   var storageKey = null;
   var sending = false;
   var offline = false;
+  /** @type {Refusal | null} */
   var conflict = null;
-  var retryTimer = null;
-  var slowTimer = null;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  var retryTimer;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  var slowTimer;
   var showSending = false;
 
   function panel() {
@@ -53,6 +69,7 @@
     }
   }
 
+  /** @param {number} n */
   function plural(n) {
     return n + (n === 1 ? ' entry' : ' entries');
   }
@@ -62,7 +79,7 @@
   function render() {
     var p = panel();
     if (!p) return;
-    var line = p.querySelector('[data-outbox-state]');
+    var line = /** @type {HTMLElement | null} */ (p.querySelector('[data-outbox-state]'));
     if (!line) return;
     line.classList.remove('is-conflict');
     while (line.firstChild) line.removeChild(line.firstChild);
@@ -108,6 +125,11 @@
     line.hidden = true;
   }
 
+  /**
+   * @param {string} text
+   * @param {string} action
+   * @param {() => void} onClick
+   */
   function button(text, action, onClick) {
     var b = document.createElement('button');
     b.type = 'button';
@@ -125,9 +147,11 @@
   // the panel now offers (the next seat's first card). It is never taken from elsewhere on the
   // page, and a tap moves nothing: a finger goes straight to the key it wants.
   var focusInPanel = false;
+  /** @type {string | null} a selector for the control that had the focus */
   var focusKey = null;
   var byPointer = false;
 
+  /** @param {Element} el */
   function keyOf(el) {
     var attrs = ['data-card', 'data-bid', 'data-action', 'data-outbox-action', 'name'];
     for (var i = 0; i < attrs.length; i++) {
@@ -137,21 +161,33 @@
     return null;
   }
 
+  /**
+   * @param {Element | null} el
+   * @returns {el is HTMLElement}
+   */
   function canPress(el) {
-    return el && !el.disabled && el.getClientRects().length > 0;
+    return el !== null && !(/** @type {HTMLButtonElement} */ (el).disabled) && el.getClientRects().length > 0;
   }
 
+  /**
+   * @param {Element} p
+   * @returns {HTMLElement | null}
+   */
   function firstControl(p) {
-    var key = p.querySelector('.card-grid button.card-key:not([disabled])');
+    var key = /** @type {HTMLElement | null} */ (p.querySelector('.card-grid button.card-key:not([disabled])'));
     if (key) return key;
     var steps = p.querySelectorAll('.entry-step');
     for (var i = 0; i < steps.length; i++) {
       var controls = steps[i].querySelectorAll('button, input:not([type=hidden]), select');
-      for (var j = 0; j < controls.length; j++) if (canPress(controls[j])) return controls[j];
+      for (var j = 0; j < controls.length; j++) {
+        var control = controls[j];
+        if (canPress(control)) return control;
+      }
     }
     return null;
   }
 
+  /** @param {Element | null} p */
   function keepFocus(p) {
     if (!p || !focusInPanel || byPointer) return;
     var active = document.activeElement;
@@ -190,8 +226,9 @@
 
   document.addEventListener('focusin', function (event) {
     var p = panel();
-    focusInPanel = Boolean(p && p.contains(event.target));
-    focusKey = focusInPanel ? keyOf(event.target) : null;
+    var target = /** @type {Element | null} */ (event.target);
+    focusInPanel = Boolean(p && target && p.contains(target));
+    focusKey = focusInPanel && target ? keyOf(target) : null;
   });
   document.addEventListener('pointerdown', function () {
     byPointer = true;
@@ -207,7 +244,7 @@
     function (event) {
       var form = event.target;
       if (!(form instanceof HTMLFormElement) || !form.hasAttribute('data-entry') || !form.closest('#' + PANEL_ID)) return;
-      var fields = new URLSearchParams(new FormData(form, event.submitter || undefined));
+      var fields = new URLSearchParams(/** @type {any} */ (new FormData(form, /** @type {SubmitEvent} */ (event).submitter || undefined)));
       var id = fields.get('commandId');
       if (!id) return; // not an entry this script knows how to keep: let the page send it
       // Before htmx or the browser send it: the outbox does.
@@ -216,8 +253,9 @@
       if (conflict) return;
       for (var i = 0; i < queue.length; i++) if (queue[i].id === id) return; // a second tap of the same entry
       var kind = form.getAttribute('data-entry');
+      /** @type {Entry} */
       var item = { id: id, url: form.action, body: fields.toString(), kind: kind, label: labelOf(kind, fields) };
-      if (kind === 'play') advance(fields.get('card'));
+      if (kind === 'play') advance(fields.get('card') || '');
       else hold(form);
       queue.push(item);
       save();
@@ -233,9 +271,13 @@
     true,
   );
 
+  /**
+   * @param {string | null} kind
+   * @param {URLSearchParams} fields
+   */
   function labelOf(kind, fields) {
-    var seat = SEAT_NAMES[fields.get('seat')] || '';
-    if (kind === 'play') return seat + ' ' + cardText(fields.get('card'));
+    var seat = SEAT_NAMES[fields.get('seat') || ''] || '';
+    if (kind === 'play') return seat + ' ' + cardText(fields.get('card') || '');
     if (kind === 'bid') return seat + ' bid ' + fields.get('bid');
     if (kind === 'undo') return 'Undo';
     if (kind === 'deal') return 'the deal';
@@ -243,25 +285,36 @@
     return 'the ' + kind;
   }
 
+  /** @param {string} name a record's card name: "10H", "AS", "BJ" */
   function cardText(name) {
     if (name === 'BJ') return 'big joker';
     if (name === 'LJ') return 'little joker';
-    var suit = { S: '♠', H: '♥', D: '♦', C: '♣' }[name.slice(-1)] || '';
+    /** @type {Record<string, string>} */
+    var symbols = { S: '♠', H: '♥', D: '♦', C: '♣' };
+    var suit = symbols[name.slice(-1)] || '';
     return name.slice(0, -1) + suit;
   }
 
   /** An entry the phone cannot follow by itself (a bid, a deal, Undo): nothing more is taken until it is answered. */
+  /** @param {HTMLFormElement | null} form the form tapped; none for an entry kept from before a reload */
   function hold(form) {
     var p = panel();
     var tapped = form && form.querySelector('button[type=submit]');
     if (tapped) tapped.classList.add('is-sending');
-    var buttons = p.querySelectorAll('button[type=submit]');
+    if (!p) return;
+    var buttons = /** @type {NodeListOf<HTMLButtonElement>} */ (p.querySelectorAll('button[type=submit]'));
     for (var i = 0; i < buttons.length; i++) buttons[i].disabled = true;
     p.setAttribute('data-next', 'wait');
   }
 
   // ---- following the trick on the phone ----
 
+  /**
+   * Whether card `a` beats card `b` in a trick led in suit `led`.
+   * @param {Ranked} a
+   * @param {Ranked} b
+   * @param {number} led
+   */
   function beats(a, b, led) {
     if (a.suit === b.suit) return a.power > b.power;
     if (a.suit === 0) return true;
@@ -269,21 +322,28 @@
     return a.suit === led;
   }
 
+  /**
+   * @param {string} seat
+   * @param {number} [steps] places clockwise, 1 when not given
+   * @returns {string}
+   */
   function seatAfter(seat, steps) {
     return SEATS[(SEATS.indexOf(seat) + (steps || 1)) % 4];
   }
 
   /** Plays a tapped card on the phone: greys it, passes the turn, and points every card's form at the new moment. */
+  /** @param {string} card the card's record name */
   function advance(card) {
     var p = panel();
     var grid = p && p.querySelector('.card-grid');
-    if (!grid) return;
-    var key = grid.querySelector('button[data-card="' + card + '"]');
+    if (!p || !grid) return;
+    var cardGrid = grid;
+    var key = /** @type {HTMLButtonElement | null} */ (grid.querySelector('button[data-card="' + card + '"]'));
     if (!key) return;
-    var seat = grid.getAttribute('data-seat');
+    var seat = grid.getAttribute('data-seat') || '';
     var played = Number(grid.getAttribute('data-played')) + 1;
     var trick = Number(grid.getAttribute('data-trick'));
-    var leader = grid.getAttribute('data-leader');
+    var leader = grid.getAttribute('data-leader') || '';
     var onTable = (grid.getAttribute('data-on-table') || '').split(' ').filter(Boolean);
     var broken = grid.getAttribute('data-broken') === '1';
     key.disabled = true;
@@ -302,8 +362,8 @@
     var next;
     if (onTable.length === 4) {
       var cards = onTable.map(function (name) {
-        var b = grid.querySelector('button[data-card="' + name + '"]');
-        return { suit: Number(b.getAttribute('data-suit')), power: Number(b.getAttribute('data-power')) };
+        var b = cardGrid.querySelector('button[data-card="' + name + '"]');
+        return { suit: Number(b && b.getAttribute('data-suit')), power: Number(b && b.getAttribute('data-power')) };
       });
       var best = 0;
       for (var i = 1; i < 4; i++) if (beats(cards[i], cards[best], cards[0].suit)) best = i;
@@ -324,8 +384,10 @@
     grid.setAttribute('data-broken', broken ? '1' : '0');
     var forms = grid.querySelectorAll('form[data-entry="play"]');
     for (var f = 0; f < forms.length; f++) {
-      forms[f].querySelector('input[name=seat]').value = next;
-      forms[f].querySelector('input[name=played]').value = String(played);
+      var seatField = /** @type {HTMLInputElement | null} */ (forms[f].querySelector('input[name=seat]'));
+      var playedField = /** @type {HTMLInputElement | null} */ (forms[f].querySelector('input[name=played]'));
+      if (seatField) seatField.value = next;
+      if (playedField) playedField.value = String(played);
     }
     var text = p.querySelector('[data-turn-text]');
     if (text) text.textContent = over ? 'Hand complete: sending' : SEAT_NAMES[next] + ' to play · trick ' + trick;
@@ -345,8 +407,15 @@
   }
 
   /** With the hands known from the deal: only the seat to play's own cards can be tapped, and those that break a rule are marked. */
+  /**
+   * @param {Element} grid
+   * @param {string} seat
+   * @param {string[]} onTable
+   * @param {boolean} broken whether spades are broken
+   */
   function markHands(grid, seat, onTable, broken) {
-    var keys = grid.querySelectorAll('button[data-card]');
+    var keys = /** @type {NodeListOf<HTMLButtonElement>} */ (grid.querySelectorAll('button[data-card]'));
+    /** @type {HTMLButtonElement[]} */
     var mine = [];
     for (var i = 0; i < keys.length; i++) {
       var key = keys[i];
@@ -418,7 +487,8 @@
           conflict = { label: item.label, message: messageOf(html, response.status) };
           swap(html);
           // The line above the panel says it with what to do; the panel's own copy would say it twice.
-          var said = panel() && panel().querySelector('[data-refusal]');
+          var now = panel();
+          var said = now && now.querySelector('[data-refusal]');
           if (said) said.remove();
           render();
         });
@@ -432,15 +502,20 @@
   }
 
   /** The refusal's sentence from the panel the server answered with. */
+  /**
+   * @param {string} html
+   * @param {number} status
+   */
   function messageOf(html, status) {
     var doc = new DOMParser().parseFromString(html, 'text/html');
     var refusal = doc.querySelector('[data-refusal], .notice--error');
-    var text = refusal ? refusal.textContent.trim().replace(/\.$/, '') : 'the server refused it (' + status + ')';
+    var text = refusal ? (refusal.textContent || '').trim().replace(/\.$/, '') : 'the server refused it (' + status + ')';
     if (status === 401 || status === 403) text += '. Join the table again with its code; the entries stay on this phone';
     return text;
   }
 
   /** Puts the server's panel in place of the phone's. */
+  /** @param {string} html */
   function swap(html) {
     var p = panel();
     if (!p) return;
@@ -449,7 +524,8 @@
     if (!fresh) return;
     var adopted = document.importNode(fresh, true);
     p.replaceWith(adopted);
-    if (window.htmx && typeof window.htmx.process === 'function') window.htmx.process(adopted);
+    var htmx = /** @type {{ htmx?: { process?: (element: Element) => void } }} */ (/** @type {unknown} */ (window)).htmx;
+    if (htmx && typeof htmx.process === 'function') htmx.process(adopted);
     keepFocus(adopted);
   }
 
@@ -462,6 +538,7 @@
   // another stream (a match was seated here, or a game started) the phone loads it whole, so
   // the table card and the stream are the new game's. Taps waiting here are never dropped: the
   // phone follows only with none waiting, and they are kept on the phone across a load anyway.
+  /** @type {Promise<void> | null} the page being fetched to follow the table */
   var following = null;
   var latest = 0;
 
@@ -469,11 +546,13 @@
     return !sending && !conflict && !queue.length;
   }
 
+  /** @param {Document} doc */
   function streamPath(doc) {
     var live = doc.querySelector('.live[hx-sse\\:connect]');
-    return live ? live.getAttribute('hx-sse:connect').split('?')[0] : null;
+    return live ? (live.getAttribute('hx-sse:connect') || '').split('?')[0] : null;
   }
 
+  /** @param {number} position the ledger position a message said the table is at */
   function follow(position) {
     if (position > latest) latest = position;
     var p = panel();
@@ -506,7 +585,8 @@
   }
 
   document.addEventListener('htmx:sse:after:message', function (event) {
-    var message = event.detail && event.detail.message;
+    var detail = /** @type {CustomEvent<{ message?: { id: string } }>} */ (event).detail;
+    var message = detail && detail.message;
     var id = message ? Number(message.id) : NaN;
     if (id > 0) follow(id);
   });
@@ -528,7 +608,7 @@
     if (!queue.length) return;
     // Entries kept from before a reload: follow the cards on the page again, then send.
     for (var i = 0; i < queue.length; i++) {
-      if (queue[i].kind === 'play') advance(new URLSearchParams(queue[i].body).get('card'));
+      if (queue[i].kind === 'play') advance(new URLSearchParams(queue[i].body).get('card') || '');
       else hold(null);
     }
     offline = navigator.onLine === false;

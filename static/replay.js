@@ -4,12 +4,12 @@
 (function () {
   document.addEventListener('keydown', function (event) {
     if (event.defaultPrevented || event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
-    var target = event.target;
+    var target = /** @type {Element | null} */ (event.target);
     // Arrow keys inside a field or a scrolling table move the caret or the table, not the hand.
     if (target && target.closest && target.closest('input, textarea, select, [contenteditable], .table-scroll')) return;
     var which = event.key === 'ArrowLeft' ? 'prev' : event.key === 'ArrowRight' ? 'next' : null;
     if (!which) return;
-    var link = document.querySelector('a[data-replay="' + which + '"]');
+    var link = /** @type {HTMLAnchorElement | null} */ (document.querySelector('a[data-replay="' + which + '"]'));
     if (!link) return;
     event.preventDefault();
     window.location.assign(link.href);
@@ -19,11 +19,13 @@
 // A hash is long: each one has a button that puts it on the clipboard whole.
 (function () {
   document.addEventListener('click', function (event) {
-    var button = event.target && event.target.closest ? event.target.closest('button[data-copy]') : null;
+    var target = /** @type {Element | null} */ (event.target);
+    var button = target && target.closest ? target.closest('button[data-copy]') : null;
     if (!button || !navigator.clipboard) return;
-    navigator.clipboard.writeText(button.getAttribute('data-copy')).then(function () {
-      button.textContent = 'Copied';
-      setTimeout(function () { button.textContent = 'Copy'; }, 1500);
+    var copied = button;
+    navigator.clipboard.writeText(copied.getAttribute('data-copy') || '').then(function () {
+      copied.textContent = 'Copied';
+      setTimeout(function () { copied.textContent = 'Copy'; }, 1500);
     });
   });
 })();

@@ -17,6 +17,7 @@
     // storage refused: every load starts from nothing shown
   }
   var showing = false;
+  /** @type {number | null} the panel's phase when last looked, to see it wrap round */
   var lastPhase = null;
 
   // The newest highlight's ledger position; the region is replaced as the ledger grows.
