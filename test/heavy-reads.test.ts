@@ -16,6 +16,7 @@ import { exportPageOf } from '../server/audit/export-pages.ts';
 import { renderPast } from '../server/audit/past-views.tsx';
 import { createLedgerReader } from '../server/audit/storage/sqlite.ts';
 import { createApp } from '../server/app/app.ts';
+import { createTournament } from '../server/commands/tournament-commands.ts';
 import { type AuditLedger, keepPlaying, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 
 let temp: AuditLedger;
@@ -132,6 +133,48 @@ describe('ledger-wide reads', () => {
     expect(watch.check().report.ok).toBe(true);
     now = 1000;
     expect(watch.check().report).toMatchObject({ ok: false, firstBad: { position: 10, reason: 'its hash does not match its contents' } });
+  });
+
+  it('read the head once for the verify page: the walk and the count stop at it while events are appended', () => {
+    // Events appended between reading the head and walking the chain (as a writer does beside
+    // the reader's thread) must not carry the walk or the count past the head the page shows.
+    const own = tempLedger('verify-race.db');
+    const ledger = own.ledger;
+    for (let i = 0; i < 5; i++) ledger.execute(createTournament(ledger.models, { tournamentId: `before-${i}`, name: `Before ${i}`, format: 'pitt-boss' }));
+    const before = ledger.store.head().position;
+    let appended = false;
+    const sqlite = new Proxy(ledger.database.sqlite, {
+      get(target, property) {
+        if (property !== 'prepare') return Reflect.get(target, property, target);
+        return (text: string) => {
+          const statement = target.prepare(text);
+          if (!/ORDER BY position DESC LIMIT 1/.test(text)) return statement;
+          return {
+            get: () => {
+              const head = statement.get();
+              if (!appended) {
+                appended = true;
+                for (let i = 0; i < 3; i++) ledger.execute(createTournament(ledger.models, { tournamentId: `verify-race-${i}`, name: `Race ${i}`, format: 'pitt-boss' }));
+              }
+              return head;
+            },
+          };
+        };
+      },
+    });
+    const reader = createLedgerReader({ ...ledger.database, sqlite });
+    const { report, stored, events } = reader.check();
+    expect(appended).toBe(true);
+    expect(ledger.store.head().position).toBeGreaterThan(before);
+    expect(stored.position).toBe(before);
+    expect(report).toMatchObject({ ok: true, count: before, head: stored });
+    expect(events).toBe(before);
+    // The next look reads the new head, and all of it again belongs together.
+    const next = reader.check();
+    expect(next.stored.position).toBe(ledger.store.head().position);
+    expect(next.report).toMatchObject({ ok: true, count: next.stored.position, head: next.stored });
+    expect(next.events).toBe(next.stored.position);
+    own.remove();
   });
 
   it('run one at a time per address, and turn a second from the same address away', async () => {

@@ -60,7 +60,11 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
   };
 
   const reader = {
-    /** The chain as it stands now. */
+    /**
+     * The chain as it stands now: its head read once, and the walk and the count taken up to
+     * that head, so the page's head, digest and count all belong to one moment however many
+     * events are appended while the walk goes on.
+     */
     check: () =>
       inTurn(async (): Promise<ChainCheck> => {
         if (verifier === null || clock() - walkedFrom >= fullEveryMs) {
@@ -70,12 +74,19 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
         const stored = await store.kysely.selectFrom('ledger_head').select(['position', 'hash']).executeTakeFirstOrThrow();
         for (;;) {
           const report = verifier.report();
-          if (!report.ok) break;
-          const page = await store.kysely.selectFrom('events').selectAll().where('position', '>', report.head.position).orderBy('position').limit(PAGE).execute();
+          if (!report.ok || report.head.position >= Number(stored.position)) break;
+          const page = await store.kysely
+            .selectFrom('events')
+            .selectAll()
+            .where('position', '>', report.head.position)
+            .where('position', '<=', Number(stored.position))
+            .orderBy('position')
+            .limit(PAGE)
+            .execute();
           if (page.length === 0) break;
           for (const row of page) if (verifier.feed(row)) break;
         }
-        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM events`.execute(store.kysely);
+        const { rows } = await sql<{ n: string }>`SELECT count(*) AS n FROM events WHERE position <= ${Number(stored.position)}`.execute(store.kysely);
         return { report: verifier.report(), events: Number(rows[0]!.n), stored };
       }),
 

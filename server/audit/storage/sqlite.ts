@@ -44,7 +44,7 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
   const { sqlite } = database;
   const store = createEventStore(database, { registry: domainEvents });
   const rows = sqlite.prepare<[number, number, number], ChainedRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`);
-  const count = sqlite.prepare('SELECT count(*) FROM events').pluck();
+  const countUpTo = sqlite.prepare<[number], number>('SELECT count(*) FROM events WHERE position <= ?').pluck();
   const metaAt = sqlite.prepare<[number], string>('SELECT meta FROM events WHERE position = ?').pluck();
   const metaPage = sqlite.prepare<[number, number], { position: number; meta: string }>('SELECT position, meta FROM events WHERE position > ? ORDER BY position LIMIT ?');
   const foldPage = pageFolder(store);
@@ -72,7 +72,11 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
   };
 
   const reader = {
-    /** The chain as it stands now. */
+    /**
+     * The chain as it stands now: its head read once, and the walk and the count taken up to
+     * that head, so the page's head, digest and count all belong to one moment however many
+     * events are appended while the walk goes on.
+     */
     check(): ChainCheck {
       if (verifier === null || clock() - walkedFrom >= fullEveryMs) {
         verifier = chainVerifier();
@@ -81,12 +85,12 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       const stored = ledgerHead(database);
       for (;;) {
         const report = verifier.report();
-        if (!report.ok) break;
-        const page = rows.all(report.head.position, Number.MAX_SAFE_INTEGER, PAGE);
+        if (!report.ok || report.head.position >= stored.position) break;
+        const page = rows.all(report.head.position, stored.position, PAGE);
         if (page.length === 0) break;
         for (const row of page) if (verifier.feed(row)) break;
       }
-      return { report: verifier.report(), events: count.get() as number, stored };
+      return { report: verifier.report(), events: countUpTo.get(stored.position)!, stored };
     },
 
     /** A tournament as it stood at `position` (not past the head). */
