@@ -102,6 +102,10 @@ describe('the demo', () => {
     const health = (await (await fetch(`http://127.0.0.1:${started.port}/healthz`)).json()) as { position: number };
     expect(health.position).toBeGreaterThan(0);
     expect(started.output()).toContain('Demo tables play one entry every 50 ms');
+    // Table codes go on the director's code sheet alone: the log says where it is, and holds no code.
+    expect(started.output()).toMatch(/Table codes: signed in as a director, print them from http:\/\/\S+\/tournaments\/[^/\s]+\/codes /);
+    const withoutPasswords = started.output().replace(/password '[^']*'/g, '');
+    expect(withoutPasswords).not.toMatch(/(?<![A-Za-z0-9])[ABCDEFGHJKMNPQRSTUVWXYZ23456789]{10}(?![A-Za-z0-9])/);
     await killHard(started.child);
   }, 60_000);
 

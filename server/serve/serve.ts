@@ -18,7 +18,6 @@ import { feedLimitsFromEnv } from '../live/feed-limits.ts';
 import { openBackend } from './serve-backends.ts';
 import { ledgerTarget } from '../cli/ledger-target.ts';
 import { randomBytes } from 'node:crypto';
-import { tableCount } from '../auth/table-codes.ts';
 import { type CliIo, UsageError } from '../cli/io.ts';
 import { createTournament, registerPlayer, registerTeam, startTournament } from '../commands/tournament-commands.ts';
 import { driveServedTables, nextEntry } from './table-driver.ts';
@@ -244,10 +243,10 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   }
   const events = (await ledger.head()).position;
 
-  // What the first lines say of sign-in, read before listening: the accounts and the table codes.
+  // What the first lines say of sign-in, read before listening: the accounts. The table codes are
+  // printed on the director's code sheet alone, never into a log someone else may read.
   const current = ledger.models.currentTournament;
   const accounts = (await auth.users.list()).length;
-  const codes = current ? await auth.tableCodes(current, tableCount(ledger.models, current)) : [];
   const server = serve({ fetch: app.fetch, port: options.port, ...(options.host ? { hostname: options.host } : {}) }, (info) => {
     const base = `http://${shownHost(options.host)}:${info.port}`;
     const lines = [`Spades ledger: ${backend.where} (${events} events)`, `Listening on ${base}`];
@@ -260,7 +259,7 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
     lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
     if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
     else if (accounts === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
-    if (current) lines.push(`Table codes (scorekeepers join at ${base}/join): ${codes.map((code, i) => `${i + 1}: ${code}`).join(', ')}`);
+    if (current) lines.push(`Table codes: signed in as a director, print them from ${base}/tournaments/${encodeURIComponent(current)}/codes (scorekeepers join at ${base}/join)`);
     if (declined && !created) lines.push(`No demo: ${backend.where} already held a ledger (with no events), and the demo is set up only in a new data folder; start with --no-demo to say so.`);
     else if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
     io.stdout(lines.join('\n') + '\n');
