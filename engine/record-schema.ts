@@ -99,13 +99,10 @@ export function rulesProblem(value: unknown): string {
   return `rules: expected a preset id or { "preset": id, ...options }, got ${quote(value)}`;
 }
 
-const rules = z.union(
-  [
-    presetId,
-    z.strictObject({ preset: presetId, ...OPTIONS }),
-  ],
-  { error: (iss) => rulesProblem(iss.input) },
-);
+/** A `rules` value's shape: a preset id, or a preset with options overridden, each as the catalogue has it. */
+export const rulesValueSchema = z.union([presetId, z.strictObject({ preset: presetId, ...OPTIONS })]);
+
+const rules = z.union(rulesValueSchema.options, { error: (iss) => rulesProblem(iss.input) });
 
 // ——— One hand. ———
 

@@ -244,6 +244,8 @@ export const RULE_OPTIONS: readonly RuleOption[] = (Object.keys(ENTRIES) as (key
 );
 
 /** The option named `key`, or undefined for a name that is no rule option. */
+export function ruleOption<K extends keyof RuleOptions>(key: K): RuleOption<K>;
+export function ruleOption(key: string): RuleOption | undefined;
 export function ruleOption(key: string): RuleOption | undefined {
   return Object.hasOwn(ENTRIES, key) ? (RULE_OPTIONS.find((o) => o.key === key) as RuleOption) : undefined;
 }

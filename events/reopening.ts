@@ -6,6 +6,7 @@
  * change a decided match is a reopening: the console shows these consequences and the command
  * is given only when asked as one.
  */
+import { seatName } from '../engine/cards.ts';
 import type { GameModel, MatchModel, TeamRow } from './read-models.ts';
 import { type ReadModels, applyEvent } from './projections.ts';
 import { type TournamentState, matchName } from './tournament-projection.ts';
@@ -171,8 +172,6 @@ export function gameUndoing(models: ReadModels, game: GameModel): GameUndoing | 
   return on === game.gameId ? { kind: 'reopened', position: reopened.position, ruling: rulingAt(models, state, reopened.position) } : null;
 }
 
-const SEAT_WORDS: Record<string, string> = { N: 'North', E: 'East', S: 'South', W: 'West' };
-
 /** The games of a tournament's matches. */
 function gamesOf(models: ReadModels, state: TournamentState): GameModel[] {
   return Object.values(state.matchInfo).flatMap((info) => info.games.flatMap((id) => gameById(models, id) ?? []));
@@ -192,7 +191,7 @@ export function rulingAt(models: ReadModels, state: TournamentState, position: n
   const where = (game: GameModel) => `${game.matchId ? matchName(state, game.matchId) : `game ${game.gameId}`}, game ${game.number}`;
   for (const game of gamesOf(models, state)) {
     for (const c of game.claims) {
-      if (c.ruling?.position === position) return `a renege ruling against ${SEAT_WORDS[c.seat]} in ${where(game)}, hand ${c.hand}`;
+      if (c.ruling?.position === position) return `a renege ruling against ${seatName(c.seat)} in ${where(game)}, hand ${c.hand}`;
       if (c.ruling?.withdrawn?.position === position) return `the withdrawal of a renege ruling in ${where(game)}, hand ${c.hand}`;
     }
     for (const c of game.corrections) {

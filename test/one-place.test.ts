@@ -1,12 +1,14 @@
 /**
  * Each rule and each word for it written in one place: the seats' names, the "10 for 200"
- * formula. A second copy would drift from the first; these checks fail when one appears.
+ * formula, the renege penalty's sentence, the rule options' choices and the misdeal reasons'
+ * words. A second copy would drift from the first; these checks fail when one appears.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SEAT_NAMES, seatName } from '../engine/cards.ts';
 import { PRESETS } from '../engine/presets.ts';
+import { MISDEAL_REASONS, RULE_OPTIONS } from '../engine/rule-options.ts';
 import { bigBidOf, madeContractPoints, setContractPoints } from '../engine/scoring.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -43,5 +45,18 @@ describe('written in one place', () => {
     expect(setContractPoints(PRESETS['pitt-boss'], 12)).toBe(-100);
     expect(setContractPoints(PRESETS['unc-300'], 12)).toBe(-120);
   });
-});
 
+  it('words the renege penalty in engine/rule-lines.ts alone, for the rules sheet and the judge alike', () => {
+    expect(holding(/[`'"](?:An upheld renege|If upheld, |The team that loses the challenge pays)/)).toEqual(['engine/rule-lines.ts']);
+  });
+
+  it('lists each rule option’s choices, and words each misdeal reason, in the catalogue alone', () => {
+    for (const option of RULE_OPTIONS) {
+      if (option.control.kind !== 'choice') continue;
+      const [a, b] = option.control.choices;
+      const listed = new RegExp(`['"]${a!.value}['"],\\s*['"]${b!.value}['"]|['"]?value['"]?: ['"]${a!.value}['"]|\\[['"]${a!.value}['"], ['"]`);
+      expect(holding(listed), option.key).toEqual(['engine/rule-options.ts']);
+    }
+    for (const reason of MISDEAL_REASONS) expect(holding(new RegExp(reason.words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))), reason.value).toEqual(['engine/rule-options.ts']);
+  });
+});

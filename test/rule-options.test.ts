@@ -16,6 +16,7 @@ import { type RuleOption, RULE_OPTIONS, RULE_OPTION_NAMES, optionText, ruleOptio
 import { RulesError, resolveRules } from '../engine/rules.ts';
 import { formatOptions } from '../engine/formats.ts';
 import { rulesSheet } from '../engine/rules-sheet.ts';
+import { openApiDocument } from '../server/api/openapi.ts';
 import { builtRules } from '../server/director/create-choices.ts';
 import { RulesBuilder } from '../views/rules-builder.tsx';
 
@@ -209,6 +210,11 @@ describe('the rule options’ catalogue', () => {
       }
     });
   }
+
+  it('is what the read API’s document says an event’s rules hold, option by option', () => {
+    const format = JSON.stringify((openApiDocument() as { components: { schemas: Record<string, unknown> } }).components.schemas.FormatOptions);
+    for (const option of RULE_OPTIONS) expect(format, option.key).toContain(`"${option.key}":${JSON.stringify({ ...(z.toJSONSchema(option.schema) as object), title: option.label, description: option.help }).replace(/^\{"\$schema":"[^"]+",/, '{')}`);
+  });
 
   it('finds an option by its name, and nothing for a name that is none', () => {
     expect(ruleOption('bagLimit')?.label).toBe('Bags before a penalty');

@@ -4,6 +4,8 @@
  * (openapi.ts), so the three never disagree. Every id stands beside the name it belongs to.
  */
 import { z } from 'zod';
+import { rulesValueSchema } from '../../engine/record-schema.ts';
+import { ruleOption } from '../../engine/rule-options.ts';
 
 /** The schemas the document names under components/schemas, by their id there. */
 export const apiRegistry = z.registry<{ id: string; description?: string }>();
@@ -17,7 +19,7 @@ const count = z.number().int().min(0);
 const seat = z.enum(['N', 'E', 'S', 'W']);
 const side = z.enum(['NS', 'EW']);
 const bid = z.union([z.number().int().min(0).max(13), z.string()]).describe('tricks bid, or "nil" / "blind-nil" as the rules name them');
-const rules = z.union([z.string(), z.looseObject({ preset: z.string() })]).describe('a rules preset by name, or a preset with options overridden');
+const rules = rulesValueSchema.describe('a rules preset by name, or a preset with options overridden (docs/rule-options.md)');
 const link = z.string().describe('an address on this server');
 
 export const ErrorSchema = named('Error', 'A refusal: one sentence saying what was wrong and where.', z.object({ error: z.string() }));
@@ -61,7 +63,7 @@ const FormatOptionsSchema = named(
     finalRules: rules.nullable(),
     byeByDraw: z.boolean(),
     roundByRound: z.boolean(),
-    firstDealer: z.enum(['high-card', 'coin-toss', 'random']),
+    firstDealer: ruleOption('firstDealer').schema,
     prizes: z.array(z.string()),
     rounds: z.number().int().nullable().describe('rounds of a progressive evening'),
   }),

@@ -135,7 +135,8 @@ export function createChoices(input: Record<string, unknown>, format: FormatId):
     if (base.firstRoundRules !== null) chosen.firstRoundRules = withOverrides(base.firstRoundRules, overrides);
     if (base.finalRules !== null) chosen.finalRules = withOverrides(base.finalRules, overrides);
     // How the first dealer is chosen is a rule option and the seating's method alike.
-    if (overrides.firstDealer === 'high-card' || overrides.firstDealer === 'coin-toss' || overrides.firstDealer === 'random') chosen.firstDealer = overrides.firstDealer;
+    const firstDealer = ruleOption('firstDealer').schema.safeParse(overrides.firstDealer);
+    if (firstDealer.success) chosen.firstDealer = firstDealer.data;
   }
   return chosen;
 }
