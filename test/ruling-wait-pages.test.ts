@@ -1,7 +1,8 @@
 /**
  * A match held by a claim waiting for a ruling says so where people look: the director's desk,
  * the judge console, the venue's TV and both teams' pages read "Waiting for a ruling on table N"
- * with how long it has waited, in words, counted from the claim's recorded time to the app's clock.
+ * with how long it has waited, in words, counted from the claim's recorded time to the app's clock;
+ * the API says the same with the recorded time.
  */
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../server/app/app.ts';
@@ -56,6 +57,11 @@ describe('a match waiting for a ruling, on the pages', () => {
     const other = m.tournaments.a!.model.matches.find((x) => x.round === 1 && x.matchId !== first().matchId)!;
     expect(await read(`/tournaments/a/teams/${other.teams[0]}`, {})).not.toContain('aiting for a ruling');
 
+    // The API says which match waits, since when and for how many claims.
+    const api = async () => ((await (await app.request('/api/v1/tournaments/a')).json()) as { bracket: { matches: { matchId: string; awaitingRuling: unknown }[] } }).bracket.matches;
+    expect((await api()).find((x) => x.matchId === first().matchId)!.awaitingRuling).toEqual({ since: claimedAt, claims: 1 });
+    expect((await api()).find((x) => x.matchId === other.matchId)!.awaitingRuling).toBeNull();
+
     // An hour and five minutes on, the words follow the clock.
     now = new Date(Date.parse(claimedAt) + 65 * 60_000).toISOString();
     expect(await read(`/tournaments/a/teams/${a}`, {})).toContain(`Waiting for a ruling on table ${table} for 1 hour 5 minutes`);
@@ -63,6 +69,7 @@ describe('a match waiting for a ruling, on the pages', () => {
     // Ruled on: no page says it any more.
     ledger.execute(giveRuling(m, { gameId: game().gameId, claimId: 'c1', upheld: false, note: 'followed suit', judge: 'Jo Judge' }));
     for (const [path, headers] of pages) expect(await read(path, headers), path).not.toContain('aiting for a ruling');
+    expect((await api()).find((x) => x.matchId === first().matchId)!.awaitingRuling).toBeNull();
     ledger.close();
   });
 });

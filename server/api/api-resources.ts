@@ -137,6 +137,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
             voided: m.reopened !== undefined || (m.voided?.length ?? 0) > 0,
             voidedGames: (m.voided ?? []).map((v) => ({ gameId: v.gameId, voided: true as const, voidedBy: v.position })),
             reopenedBy: m.reopened?.position ?? null,
+            awaitingRuling: m.awaitingRuling ?? null,
           })),
         },
     progressive: progressiveOf(state),

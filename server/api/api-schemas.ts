@@ -123,6 +123,10 @@ const MatchSchema = named(
       .array(z.object({ gameId: z.string(), voided: z.literal(true), voidedBy: count.describe('the ledger position of the ruling that voided the game') }))
       .describe('games played in the match that a later ruling voided: kept on record, counted for nothing'),
     reopenedBy: count.nullable().describe('the ledger position of the ruling that reopened the match, while it is played again'),
+    awaitingRuling: z
+      .object({ since: z.string().describe('when the oldest of them was claimed, as the ledger recorded it'), claims: count.min(1) })
+      .nullable()
+      .describe('claims in the match’s games waiting for a ruling, which hold its result: the match is not decided until they are ruled on'),
   }),
 );
 
