@@ -112,7 +112,7 @@ describe('importing a record over HTTP', () => {
       [{ record: fullGameRecord(), gameId: 7 }, 400, 'gameId must be a non-empty string, not 7'],
       [{ record: fullGameRecord(), gameId: 'g', teams: { NS: 'A' } }, 400, 'teams must name both teams: { "NS": "...", "EW": "..." }'],
       [{ record: { format: 'spades-game/1', rules: 'no-such-preset', hands: [] }, gameId: 'g' }, 400, 'record: '],
-      [{ record: fullGameRecord(), gameId: 'has spaces' }, 400, "the record cannot be entered: stream id 'game-has spaces' must be letters, digits and . _ : - (such as game-7), at most 200 characters"],
+      [{ record: fullGameRecord(), gameId: 'has spaces' }, 400, "a game id is letters, digits and dashes, not 'has spaces'"],
       [{ record: fullGameRecord(), tournamentId: 'nope', matchId: 'W1-1' }, 404, 'tournament nope does not exist'],
     ];
     for (const [body, status, sentence] of cases) {

@@ -9,6 +9,7 @@ import { Hono } from 'hono';
 import type { Context } from 'hono';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { clientAddress } from '../http/client-address.ts';
+import { echoed } from '../http/request-input.ts';
 import { API_RESOURCES, type ApiResource, type ResourceAnswer } from './api-registry.ts';
 import { OPENAPI_PATH, servedDocument } from './openapi.ts';
 
@@ -171,12 +172,12 @@ function askedPosition(c: Context, head: number): { position?: number } | { erro
   if (!c.req.url.includes('?')) return {};
   const query = c.req.queries();
   const unknown = Object.keys(query).filter((name) => name !== 'asOf');
-  if (unknown.length > 0) return { error: `unknown query parameter '${unknown[0]}': this resource takes only asOf` };
+  if (unknown.length > 0) return { error: `unknown query parameter '${echoed(unknown[0]!)}': this resource takes only asOf` };
   const values = query.asOf;
   if (values === undefined) return {};
   if (values.length > 1) return { error: 'asOf is given more than once: give one ledger position' };
   const text = values[0]!;
-  if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `asOf must be a ledger position, a whole number from 0 to ${head}, not '${text}'` };
+  if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `asOf must be a ledger position, a whole number from 0 to ${head}, not '${echoed(text)}'` };
   return { position: Number(text) };
 }
 

@@ -46,6 +46,7 @@ import { missingSubjectOf, subjectChannelId } from '../audience/team-pages.tsx';
 import { signUpRoutes } from '../audience/sign-up-routes.tsx';
 import { publicAddress } from '../http/public-address.ts';
 import { forwardedBy, trustedProxies } from '../http/client-address.ts';
+import { echoed } from '../http/request-input.ts';
 import { EMBEDS, type EmbedKind, missingEmbed, renderEmbed } from '../audience/embeds.tsx';
 
 export interface AppOptions {
@@ -171,7 +172,7 @@ export function createApp(options: AppOptions) {
     if (typeof after !== 'number') return c.json({ error: after.error }, 400);
     const limitText = c.req.query('limit') ?? '100';
     if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) {
-      return c.json({ error: `limit must be a whole number from 1 to 1000, not '${limitText}'` }, 400);
+      return c.json({ error: `limit must be a whole number from 1 to 1000, not '${echoed(limitText)}'` }, 400);
     }
     return c.json(await ledger.read({ after, limit: Number(limitText) }));
   });

@@ -21,7 +21,7 @@ import { exportHeader, exportSummary, exportTrailer } from '../../events/ledger-
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
 import { checkedRecordImport } from '../commands/replay-check.ts';
 import { gameStream } from '../../events/streams.ts';
-import { readJson } from '../http/request-input.ts';
+import { echoed, readJson } from '../http/request-input.ts';
 import { refusalOf } from '../http/refusals.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { Layout } from '../../views/layout.tsx';
@@ -62,7 +62,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     if (!game) return refusePage(c, 404, `game ${gameId} does not exist`);
     const handText = c.req.param('hand');
     const hands = game.hands.length + (game.current ? 1 : 0);
-    if (!/^\d+$/.test(handText) || Number(handText) < 1) return refusePage(c, 400, `game ${gameId}: hand must be a hand number from 1, not '${handText}'`);
+    if (!/^\d+$/.test(handText) || Number(handText) < 1) return refusePage(c, 400, `game ${gameId}: hand must be a hand number from 1, not '${echoed(handText)}'`);
     const tournament = game.tournamentId ? tournamentById(ledger.models, game.tournamentId)?.model : undefined;
     const names = teamNames(tournament);
     const replay = handReplay(game, Number(handText), await ledger.readStream(gameStream(gameId)), names);
@@ -70,7 +70,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     const last = stepCount(replay) - 1;
     const stepText = c.req.query('step') ?? '0';
     if (!/^\d+$/.test(stepText) || Number(stepText) > last) {
-      return refusePage(c, 400, `game ${gameId} hand ${replay.hand}: step must be a whole number from 0 to ${last}, not '${stepText}'`);
+      return refusePage(c, 400, `game ${gameId} hand ${replay.hand}: step must be a whole number from 0 to ${last}, not '${echoed(stepText)}'`);
     }
     const gameLink = game.tournamentId ? tournamentLinks(game.tournamentId).table(gameId) : `/games/${encodeURIComponent(gameId)}`;
     return c.html(String(<ReplayPage replay={replay} step={Number(stepText)} gameLink={gameLink} />));
@@ -245,11 +245,11 @@ async function readAsOf(ledger: ServedLedger, reads: HeavyReads, positionText: s
   if (positionText !== undefined && atText !== undefined) return { error: 'give a position or a time (at), not both' };
   if (atText !== undefined) {
     const ms = momentOf(atText, nowMs);
-    if (Number.isNaN(ms)) return { error: `at must be a time such as 2026-01-01T10:00:00Z, or a time of day such as 12:37 (today, by the venue's clock), not '${atText}'` };
+    if (Number.isNaN(ms)) return { error: `at must be a time such as 2026-01-01T10:00:00Z, or a time of day such as 12:37 (today, by the venue's clock), not '${echoed(atText)}'` };
     return { position: Math.min(await reads.positionAt(ms), head), askedAt: new Date(ms).toISOString() };
   }
   const text = positionText ?? String(head);
-  if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `position must be a whole number from 0 to ${head}, not '${text}'` };
+  if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `position must be a whole number from 0 to ${head}, not '${echoed(text)}'` };
   return { position: Number(text) };
 }
 

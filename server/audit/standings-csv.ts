@@ -32,7 +32,8 @@ export function standingsCsv(rows: readonly { team: TeamRow; place: number | nul
 
 /** A text cell: quoted when it must be, and never read by a spreadsheet as a formula. */
 export function csvText(value: string): string {
-  // A name a spreadsheet would read as a formula is kept as text.
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  // A name a spreadsheet would read as a formula is kept as text, also when what starts it is
+  // hidden behind characters a spreadsheet skips or cannot show (a NUL, a space, a direction mark).
+  const safe = /^[\p{Cc}\p{Cf}\p{Z}\s]*[=+\-@]|^[\p{Cc}\p{Cf}]/u.test(value) ? `'${value}` : value;
   return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

@@ -6,6 +6,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import { CommandError } from '../commands/commands.ts';
+import { quoted } from '../../events/names.ts';
 
 /**
  * How deep JSON a request may nest. A game record, the deepest thing sent, nests 6 levels;
@@ -13,8 +14,20 @@ import { CommandError } from '../commands/commands.ts';
  */
 export const MAX_JSON_DEPTH = 32;
 
-/** An id a director may give a tournament, team or player: letters, digits and dashes. */
-export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9-]{0,59}$/;
+/** An id a director may give a tournament, team or player: letters, digits and dashes (events/names.ts). */
+export { ID_PATTERN } from '../../events/names.ts';
+
+/** How much of what a request sent a refusal quotes back. */
+export const ECHO_MAX = 24;
+
+/**
+ * A value the request sent, as a refusal quotes it: at most ECHO_MAX characters and nothing that
+ * cannot be seen, so a 15 KB parameter is not answered with itself, nor a hidden character
+ * carried back into a page.
+ */
+export function echoed(text: string): string {
+  return quoted(text, ECHO_MAX);
+}
 
 /** An id made from a name (`Ten for Two` → `ten-for-two`), when the director gives none. */
 export function slug(name: string): string {
