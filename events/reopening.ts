@@ -219,3 +219,23 @@ export function gameInPlay(match: Pick<MatchModel, 'games' | 'voided'>, games: R
   }
   return null;
 }
+
+/**
+ * What the ruling at `position` undid in its tournament, in one sentence ("It reopened Round 1
+ * (match 6) and voided the Final, game 1."), or null when it undid nothing.
+ */
+export function rulingConsequences(models: ReadModels, tournamentId: string, position: number): string | null {
+  const state = tournamentById(models, tournamentId);
+  if (!state) return null;
+  const reopened = Object.keys(state.reopened ?? {})
+    .filter((matchId) => state.reopened[matchId] === position)
+    .map((matchId) => matchName(state, matchId));
+  const voided = Object.keys(state.voided ?? {})
+    .filter((gameId) => state.voided[gameId] === position)
+    .flatMap((gameId) => {
+      const game = gameById(models, gameId);
+      return game?.matchId ? [`${matchName(state, game.matchId)}, game ${game.number}`] : [];
+    });
+  const parts = [reopened.length > 0 ? `reopened ${listed(reopened)}` : null, voided.length > 0 ? `voided ${listed(voided)}` : null].filter(Boolean);
+  return parts.length > 0 ? `It ${parts.join(' and ')}.` : null;
+}

@@ -15,7 +15,7 @@ import { statsOfTournament } from '../events/tournament-stats.ts';
 import { type Fixture, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
 import { boston, seat, semisDecidedFinalPlaying } from './fixtures/reopening-scenario.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
-import { teamLink } from '../events/addresses.ts';
+import { replayLink, teamLink } from '../events/addresses.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -96,6 +96,10 @@ describe('a renege ruling on a decided match', () => {
         expect(shown, path).toContain('Game 1 voided by a renege ruling');
       }
       expect(await page('/tournaments/t1/screen')).toContain('Round 1 (match 1) reopened by a renege ruling; the Final restarts');
+      // The replay's last step names the ruling, what it did to the score and what it undid.
+      const replay = await page(replayLink(g1, last, 1));
+      expect(replay).toContain('Rulings in this score The tricks above are as played; the score below is as the judge ruled.');
+      expect(replay).toMatch(new RegExp(`The upheld renege claimed against North \\(Jo Judge, entry ${ruling} of the ledger\\): ${aces.name} -\\d+, .+ [+-]\\d+ in this hand\\. It reopened Round 1 \\(match 1\\) and voided the Final, game 1\\.`));
 
       // Statistics and highlights count only the games still standing, counted here from the games themselves.
       const standingGames = Object.values(m.games).filter((g) => g.tournamentId === 't1' && state.voided[g.gameId] === undefined);

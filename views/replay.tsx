@@ -81,6 +81,8 @@ export interface HandReplay {
   before: Record<Team, number>;
   /** The hand's score; null while it is being played. */
   row: HandRow | null;
+  /** What each ruling in the hand undid beyond it (by the ruling's ledger position): "It reopened Round 1 (match 6)…". */
+  consequences?: Record<number, string>;
 }
 
 /** How many steps a replay has: the deal and bids, each trick (or the count of tricks). */
@@ -455,6 +457,7 @@ export function ReplayPage({ replay, step, gameLink }: ReplayPageProps) {
           {replay.takenBack.length === 1 ? ' its undoing' : ' their undoing'}.
         </p>
       ) : null}
+      {step === last ? <RulingsCounted replay={replay} /> : null}
       {step === last ? <HandScore replay={replay} /> : null}
       <Provenance refs={refs} />
       <script src="/static/replay.js" defer></script>
@@ -558,6 +561,38 @@ function Claims({ claims, names }: { claims: ReplayClaim[]; names: Record<Team, 
             )}
           </li>
         ))}
+      </ul>
+    </section>
+  );
+}
+
+/**
+ * The last step's word on the rulings: the tricks above are as played, the score below is as
+ * ruled, so each ruling is named there with what it did to the score and, where it undid a
+ * decided match, what it reopened and voided.
+ */
+function RulingsCounted({ replay }: { replay: HandReplay }) {
+  const ruled = replay.claims.filter((c) => c.ruling !== null);
+  if (ruled.length === 0) return null;
+  return (
+    <section aria-labelledby="replay-rulings" data-rulings-counted>
+      <h2 id="replay-rulings">Rulings in this score</h2>
+      <p>The tricks above are as played; the score below is as the judge ruled.</p>
+      <ul class="link-list">
+        {ruled.map((c) => {
+          const ruling = c.ruling!;
+          const what = `The ${ruling.upheld ? 'upheld' : 'denied'} renege claimed against ${SEAT_NAMES[c.seat]}${c.trick !== null ? ` at trick ${c.trick}` : ''} (${ruling.judge}, entry ${ruling.ref.position} of the ledger)`;
+          const consequence = replay.consequences?.[ruling.ref.position];
+          return (
+            <li class="notice notice--review" data-ruling-position={String(ruling.ref.position)}>
+              {ruling.withdrawn
+                ? `${what} was withdrawn by ${ruling.withdrawn.judge} at entry ${ruling.withdrawn.ref.position}: the score does not count it.`
+                : `${what}: ${c.effect ? `${TEAMS.map((t) => `${replay.teamNames[t]} ${signed(c.effect![t])}`).join(', ')} in this hand` : 'counted once the hand is scored'}.`}
+              {consequence ? ` ${consequence}` : ''}
+              {ruling.withdrawn && replay.consequences?.[ruling.withdrawn.ref.position] ? ` Its withdrawal: ${replay.consequences[ruling.withdrawn.ref.position]}` : ''}
+            </li>
+          );
+        })}
       </ul>
     </section>
   );

@@ -26,6 +26,7 @@ import { refusalOf } from '../http/refusals.ts';
 import { clientAddress } from '../http/client-address.ts';
 import { Layout } from '../../views/layout.tsx';
 import { ReplayPage, handReplay, stepCount } from '../../views/replay.tsx';
+import { rulingConsequences } from '../../events/reopening.ts';
 import { VerifyPage } from '../../views/verify.tsx';
 import { gameById, teamNames, tournamentById } from '../../events/lookup.ts';
 import { rankedTeams } from '../../events/standings.ts';
@@ -67,6 +68,15 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     const names = teamNames(tournament);
     const replay = handReplay(game, Number(handText), await ledger.readStream(gameStream(gameId)), names);
     if (!replay) return refusePage(c, 404, `game ${gameId} has no hand ${handText}; it has ${hands} ${hands === 1 ? 'hand' : 'hands'} so far`);
+    // What each ruling in the hand undid beyond it, for the last step to say.
+    if (game.tournamentId) {
+      for (const claim of replay.claims) {
+        for (const ref of [claim.ruling?.ref, claim.ruling?.withdrawn?.ref]) {
+          const said = ref ? rulingConsequences(ledger.models, game.tournamentId, ref.position) : null;
+          if (ref && said) (replay.consequences ??= {})[ref.position] = said;
+        }
+      }
+    }
     const last = stepCount(replay) - 1;
     const stepText = c.req.query('step') ?? '0';
     if (!/^\d+$/.test(stepText) || Number(stepText) > last) {
