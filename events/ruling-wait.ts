@@ -22,11 +22,27 @@ function whereOf(match: Pick<MatchModel, 'table' | 'label'>): string {
 }
 
 /**
+ * The waiting line in its parts, so a page can keep the time ticking (static/clock.js writes
+ * `waited` again from `since` as waitedWords does): "Waiting for a ruling on table 6", the
+ * claim's recorded time, "for 4 minutes". Null when nothing waits.
+ */
+export interface WaitingParts {
+  lead: string;
+  since: string;
+  waited: string;
+}
+
+export function waitingParts(match: Pick<MatchModel, 'table' | 'label' | 'awaitingRuling'>, now: string): WaitingParts | null {
+  const awaiting = match.awaitingRuling;
+  if (!awaiting) return null;
+  return { lead: `Waiting for a ruling on ${whereOf(match)}`, since: awaiting.since, waited: waitedWords(awaiting.since, now) };
+}
+
+/**
  * The line every page shows for a match whose result waits for a ruling, or null when nothing
  * waits: "Waiting for a ruling on table 6 for 4 minutes".
  */
 export function waitingLine(match: Pick<MatchModel, 'table' | 'label' | 'awaitingRuling'>, now: string): string | null {
-  const awaiting = match.awaitingRuling;
-  if (!awaiting) return null;
-  return `Waiting for a ruling on ${whereOf(match)} ${waitedWords(awaiting.since, now)}`;
+  const parts = waitingParts(match, now);
+  return parts ? `${parts.lead} ${parts.waited}` : null;
 }

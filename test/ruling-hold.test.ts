@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { formatOptions } from '../engine/formats.ts';
 import { rulesSheet } from '../engine/rules-sheet.ts';
@@ -146,6 +147,22 @@ describe('how long a ruling has waited, in words', () => {
     expect(waitedWords(at, plus(60 * 60_000))).toBe('for 1 hour');
     expect(waitedWords(at, plus(125 * 60_000))).toBe('for 2 hours 5 minutes');
     expect(waitingLine({ table: null, label: 'Round 1', awaitingRuling: { since: at, claims: 2 } }, plus(3 * 60_000))).toBe('Waiting for a ruling on Round 1 for 3 minutes');
+  });
+
+  it('are the words static/clock.js keeps ticking on the pages', () => {
+    const at = '2026-01-01T10:00:00.000Z';
+    const now = Date.parse(at) + 125 * 60_000;
+    const waits = [0, 59_000, 60_000, 11 * 60_000 + 59_000, 60 * 60_000, 125 * 60_000].map((ms) => new Date(now - ms).toISOString());
+    const elements = waits.map((since) => ({ textContent: '', getAttribute: (name: string) => (name === 'data-waited-since' ? since : null) }));
+    const listeners: Record<string, () => void> = {};
+    const document = {
+      querySelectorAll: (selector: string) => (selector === '[data-waited-since]' ? elements : []),
+      addEventListener: (type: string, listener: () => void) => void (listeners[type] = listener),
+    };
+    runInNewContext(readFileSync(join(import.meta.dirname, '..', 'static', 'clock.js'), 'utf8'), { document, setInterval: () => 0, Date: { now: () => now, parse: Date.parse } });
+    listeners.DOMContentLoaded!();
+    expect(elements.map((e) => e.textContent)).toEqual(waits.map((since) => waitedWords(since, new Date(now).toISOString())));
+    expect(elements.map((e) => e.textContent)).toContain('for 2 hours 5 minutes');
   });
 });
 

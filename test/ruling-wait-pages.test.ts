@@ -52,6 +52,8 @@ describe('a match waiting for a ruling, on the pages', () => {
     };
     for (const [path, headers] of pages) {
       expect(await read(path, headers), path).toMatch(new RegExp(`[Ww]aiting for a ruling on table ${table} for 4 minutes`));
+      // The page keeps the time ticking from the claim's recorded time (static/clock.js).
+      expect(await (await app.request(path, { headers })).text(), path).toContain(`data-waited-since="${claimedAt}"`);
     }
     // The other match waits for nothing, and its teams' pages say nothing of a ruling.
     const other = m.tournaments.a!.model.matches.find((x) => x.round === 1 && x.matchId !== first().matchId)!;

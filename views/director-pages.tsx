@@ -2,6 +2,8 @@
  * The director's pages: set up a tournament, register and check in teams, seed and draw, seat
  * matches at tables, and print the table cards with their join codes and QR links.
  */
+import type { WaitingParts } from '../events/ruling-wait.ts';
+import { WaitingLine } from './ruling-wait.tsx';
 import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
@@ -92,7 +94,7 @@ export interface DirectorTournamentProps {
   /** Each team with whether it checked in and its standing in the competition's words. */
   teams: (TeamRow & { checkedIn: boolean; standing: string })[];
   /** Each match, with how its first dealer was chosen once it is seated (`dealt`, in words). */
-  matches: (MatchModel & { names: [string, string]; dealt?: string; ruling?: string | null })[];
+  matches: (MatchModel & { names: [string, string]; dealt?: string; ruling?: WaitingParts | null })[];
   progressive: boolean;
   /** A bracket drawn round by round whose last round is decided: the round to draw and who draws for each group's bye. */
   roundToDraw?: { round: number; final: boolean; drawing: Partial<Record<'winners' | 'losers', string[]>> } | null;
@@ -270,7 +272,9 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                 {m.ruling ? (
                   <>
                     {' · '}
-                    <strong data-awaiting-ruling>{m.ruling}</strong>
+                    <strong data-awaiting-ruling>
+                      <WaitingLine parts={m.ruling} />
+                    </strong>
                   </>
                 ) : null}
               </li>

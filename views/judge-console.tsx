@@ -9,6 +9,8 @@
  * The page is live: a change to anything it shows makes it fetch its console again
  * (static/judge.js sounds and flashes a claim that was not there before).
  */
+import type { WaitingParts } from '../events/ruling-wait.ts';
+import { WaitingLine } from './ruling-wait.tsx';
 import { SEAT_NAMES, type Seat } from '../engine/cards.ts';
 import { CardFace } from './card-face.tsx';
 import { HiddenKeys, Notice, PostForm } from './entry-forms.tsx';
@@ -43,8 +45,8 @@ export interface ClaimCase {
   detected: string;
   /** How the preset pays an upheld renege. */
   penalty: string;
-  /** The match result the claim holds until it is ruled on: "Holds Round 1: waiting for a ruling on table 6 for 4 minutes". */
-  holds?: string | null;
+  /** The match result the claim holds until it is ruled on: "Holds Round 1’s result: waiting for a ruling on table 6 for 4 minutes". */
+  holds?: { prefix: string; parts: WaitingParts } | null;
 }
 
 /** A disqualification asked for and not yet confirmed. */
@@ -188,7 +190,9 @@ export function JudgeConsole(props: JudgeConsoleProps) {
             ) : null}
             {claim.holds ? (
               <p class="claim-holds" data-awaiting-ruling>
-                <strong>{claim.holds}</strong>
+                <strong>
+                  <WaitingLine prefix={claim.holds.prefix} parts={claim.holds.parts} />
+                </strong>
               </p>
             ) : null}
             {claim.tricks.length > 0 ? (

@@ -21,7 +21,8 @@ import { HighlightsPanel } from './stats.tsx';
 import { pointsPair, pointsText, record } from './team-standing.ts';
 import type { Highlight } from '../events/stats-schema.ts';
 import { roundHandWords } from './progressive-panels.tsx';
-import { waitingLine } from '../events/ruling-wait.ts';
+import { waitingParts } from '../events/ruling-wait.ts';
+import { WaitingLine } from './ruling-wait.tsx';
 import type { RulesSheet } from '../engine/rules-sheet.ts';
 import { RulesSheetBody } from './rules-sheet.tsx';
 import type { SlotSources } from '../engine/bracket.ts';
@@ -224,7 +225,7 @@ function ScreenTable({ game, match, teamNames, layout, now, singleGame }: Screen
   const gamesWon = (team: Team) => (match && slot(team) >= 0 ? match.gamesWon[slot(team)]! : 0);
   const openClaims = game.claims.filter((c) => !c.ruling).length;
   // The match's result waits for a ruling: the room is told so, and for how long.
-  const ruling = match ? waitingLine(match, now.toISOString()) : null;
+  const ruling = match ? waitingParts(match, now.toISOString()) : null;
   // A progressive evening's table plays a round of 4 hands: no match, no games won.
   const round = match?.side === 'table' ? match.round : null;
   const classes = ['screen-table', `screen-table--${layout}`];
@@ -257,7 +258,13 @@ function ScreenTable({ game, match, teamNames, layout, now, singleGame }: Screen
       </dl>
       <p class="screen-table-state">
         {match && round === null ? <span class="match-score">{singleGame ? `game score ${pointsPair(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} · </span> : null}
-        {ruling ? <span data-awaiting-ruling>{ruling}</span> : stateOf(game, name)}
+        {ruling ? (
+          <span data-awaiting-ruling>
+            <WaitingLine parts={ruling} />
+          </span>
+        ) : (
+          stateOf(game, name)
+        )}
       </p>
       {layout === 'seats' ? <Seats game={game} /> : null}
     </article>

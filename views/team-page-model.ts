@@ -9,7 +9,7 @@ import { SEAT_NAMES, type Seat, SEATS } from '../engine/cards.ts';
 import type { GameModel, MatchModel, TeamRow } from '../events/read-models.ts';
 import type { PlayerStats, TeamStats } from '../events/stats-schema.ts';
 import { tournamentStats } from '../events/tournament-stats.ts';
-import { waitingLine } from '../events/ruling-wait.ts';
+import { type WaitingParts, waitingParts } from '../events/ruling-wait.ts';
 import type { TournamentState } from '../events/tournament-projection.ts';
 import { bracketDraws } from './bracket.tsx';
 import { reachText, record } from './team-standing.ts';
@@ -30,8 +30,8 @@ export interface NextStep {
   detail: string | null;
   /** The table it is (to be) played at, when known. */
   table: number | null;
-  /** Its match's result waits for a ruling: "Waiting for a ruling on table 6 for 4 minutes". */
-  ruling?: string;
+  /** Its match's result waits for a ruling: "Waiting for a ruling on table 6" "for 4 minutes". */
+  ruling?: WaitingParts;
 }
 
 export interface LiveScore {
@@ -92,7 +92,7 @@ export function teamPageModel(state: TournamentState, games: Readonly<Record<str
 
   const live = open?.status === 'live' ? liveScore(open, teamId, games, nameOf, gamesToWin) : null;
   const next = nextStep(state, team, open, numbers, nameOf);
-  const ruling = open ? waitingLine(open, now) : null;
+  const ruling = open ? waitingParts(open, now) : null;
   if (ruling) next.ruling = ruling;
   const results: TeamPageModel['results'] = [];
   for (const m of tournament.matches) {

@@ -3,6 +3,7 @@
  * phone in the hand and across the room, telling the team where to go next, the score of the
  * match it is playing, and how it stands. The page and its stream render the same component.
  */
+import { WaitingLine } from './ruling-wait.tsx';
 import type { PlayerPageModel, TeamPageModel } from './team-page-model.ts';
 import { PlayerStatsFacts, TeamStatsFacts } from './stats.tsx';
 import { ordinal } from '../events/standings.ts';
@@ -30,7 +31,11 @@ export function TeamStatus({ model }: { model: TeamPageModel }) {
       <div class="team-next" role="status" {...(next.table !== null ? { 'data-table': String(next.table) } : {})}>
         <p class="team-next-headline">{next.headline}</p>
         {next.detail ? <p class="team-next-detail">{next.detail}</p> : null}
-        {next.ruling ? <p class="team-next-ruling" data-awaiting-ruling>{next.ruling}</p> : null}
+        {next.ruling ? (
+          <p class="team-next-ruling" data-awaiting-ruling>
+            <WaitingLine parts={next.ruling} />
+          </p>
+        ) : null}
       </div>
       {model.undone.length > 0 ? (
         <ul class="team-undone notice notice--review" data-undone>

@@ -23,7 +23,7 @@ import { FORMAT_NAMES } from '../../views/tournament-home.tsx';
 import { checkInTeam, createTournament, pinScreen, registerTeam } from '../commands/tournament-commands.ts';
 import { startRoutes } from './director-start-routes.tsx';
 import { carriedFirstDealer, startMatch, startRound } from '../commands/match-commands.ts';
-import { waitingLine } from '../../events/ruling-wait.ts';
+import { waitingParts } from '../../events/ruling-wait.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
 import { createChoices } from './create-choices.ts';
 import { drawRound, roundToDraw } from '../commands/round-commands.ts';
@@ -119,7 +119,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         names: [name(m.teams[0]), name(m.teams[1])] as [string, string],
         // How the first dealer was chosen, as recorded when the match was seated.
         dealt: firstDealerWords(state.matchInfo[m.matchId]?.started ? state.matchInfo[m.matchId]!.firstDealer : undefined, (id) => name(id)),
-        ruling: waitingLine(m, now()),
+        ruling: waitingParts(m, now()),
       })),
       progressive: Boolean(state.progressive),
       roundToDraw: roundToDraw(models, tournamentId),

@@ -15,7 +15,7 @@ import type { GameModel } from '../../events/read-models.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { holdingClaims } from '../../events/tournament-projection.ts';
-import { waitingLine } from '../../events/ruling-wait.ts';
+import { waitingParts } from '../../events/ruling-wait.ts';
 import type { ClaimCase, JudgeConsoleProps, PendingDisqualification, PendingRuling, PendingWithdrawal } from '../../views/judge-console.tsx';
 import { REFUSED_KINDS, rulingEffect } from '../commands/ruling-withdrawals.ts';
 import { clockText } from '../../views/match-clock.tsx';
@@ -163,7 +163,7 @@ function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims
   const accused = teamOf(claim.seat);
   // A claim made before its match was decided holds the match's result until it is ruled on.
   const holding = state && match && holdingClaims(state, game).some((c) => c.claimId === claim.claimId);
-  const wait = holding ? waitingLine({ table: match.table, label: match.label, awaitingRuling: { since: claim.at, claims: 1 } }, now) : null;
+  const wait = holding ? waitingParts({ table: match.table, label: match.label, awaitingRuling: { since: claim.at, claims: 1 } }, now) : null;
   return {
     gameId: game.gameId,
     claimId: claim.claimId,
@@ -180,7 +180,7 @@ function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims
     tricks,
     detected: plays.length === 0 ? 'No cards were recorded for this hand, so the engine cannot check it; rule on what the table says.' : found,
     penalty: renegeSentence(options),
-    holds: wait ? `Holds ${match!.label}’s result: ${wait[0]!.toLowerCase()}${wait.slice(1)}` : null,
+    holds: wait ? { prefix: `Holds ${match!.label}’s result: `, parts: { ...wait, lead: `${wait.lead[0]!.toLowerCase()}${wait.lead.slice(1)}` } } : null,
   };
 }
 
