@@ -164,6 +164,10 @@ describe('entries', () => {
 
   it('a misdeal takes one of the preset’s reasons, and names them when given another', async () => {
     const { app, ledger, gameId } = dealtGame();
+    // The phone offers each reason in the rules sheet's words.
+    const phone = await (await send(app, fixture.clients.scorekeeper, 'GET', '/entry/tables/t1/1')).text();
+    expect(phone).toContain('<option value="no-face-cards">a hand with no face card (J, Q, K), called before the bidding</option>');
+    expect(phone).toContain('<option value="wrong-card-count">a player not dealt 13 cards</option>');
     const bad = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/claims/misdeal`, { json: { reason: 'bored' } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toBe(
@@ -172,6 +176,9 @@ describe('entries', () => {
     const ok = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/claims/misdeal`, { json: { reason: 'no-face-cards' } });
     expect(ok.status).toBe(200);
     expect(ledger.models.games[gameId]!.rows[0]!.misdeal).toBe('no-face-cards');
+    // The table's score pad notes it in the same words.
+    const table = await (await app.request(`/tournaments/t1/tables/${gameId}`)).text();
+    expect(table).toContain('Misdeal: a hand with no face card (J, Q, K), called before the bidding');
     ledger.close();
   });
 });

@@ -13,6 +13,7 @@
 import { pointsText } from './team-standing.ts';
 import { SeatList } from './progressive-panels.tsx';
 import { SEAT_NAMES, type Seat } from '../engine/cards.ts';
+import { misdealWords } from '../engine/rule-lines.ts';
 import type { BidValue } from '../events/domain-events.ts';
 import { CardFace } from './card-face.tsx';
 import { Notice, PostForm } from './entry-forms.tsx';
@@ -353,7 +354,7 @@ export function EntryPanel(props: EntryPanelProps) {
                 Reason{' '}
                 <select name="reason">
                   {game.misdealReasons.map((r) => (
-                    <option value={r}>{r}</option>
+                    <option value={r}>{misdealWords(r)}</option>
                   ))}
                 </select>
               </label>

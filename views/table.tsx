@@ -5,6 +5,7 @@
  */
 import { SeatList, roundHandWords } from './progressive-panels.tsx';
 import { SEAT_NAMES, type Seat, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
+import { misdealWords } from '../engine/rule-lines.ts';
 import type { PlayResult } from '../engine/trick.ts';
 import { dealerOfNextHand, handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { BidValue } from '../events/domain-events.ts';
@@ -258,7 +259,7 @@ function teamTricks(row: HandRow, team: Team): string {
 
 function rowNotes(row: HandRow): string {
   const notes: string[] = [];
-  if (row.misdeal) notes.push(`Misdeal: ${row.misdeal}`);
+  if (row.misdeal) notes.push(`Misdeal: ${misdealWords(row.misdeal)}`);
   for (const r of row.reneges) notes.push(`Renege by ${SEAT_NAMES[r.seat]}, trick ${r.trick}`);
   for (const l of row.illegalLeads) notes.push(`Illegal lead by ${SEAT_NAMES[l.seat]}, trick ${l.trick}`);
   return notes.join('; ');
