@@ -147,7 +147,7 @@ export function renderLiveUpdate(channel: string, models: ReadModels, position: 
 }
 
 /** What the live publisher needs of the broadcaster. */
-type LiveBroadcaster = Pick<Broadcaster, 'attach' | 'channels' | 'hasClients' | 'publish'>;
+type LiveBroadcaster = Pick<Broadcaster, 'attach' | 'channels' | 'drop' | 'hasClients' | 'publish'>;
 
 export interface LivePublisher {
   /** Hears a ledger change (what `ledger.onChange` reports). */
@@ -180,7 +180,17 @@ export function createLivePublisher(broadcaster: LiveBroadcaster, models: ReadMo
     scheduled = false;
     const position = models.position;
     for (const channel of dirty) {
-      const partials = livePartials(channel, models);
+      let partials: Map<string, string> | null;
+      try {
+        partials = livePartials(channel, models);
+      } catch (error) {
+        // A page whose regions cannot be drawn: its clients are closed and forgotten (a browser
+        // reconnects, and is closed again at once while the fault lasts), the other pages go on.
+        console.error(`the live page '${channel}' failed to draw and its streams were closed:`, error);
+        shown.delete(channel);
+        broadcaster.drop(channel);
+        continue;
+      }
       if (!partials) {
         shown.delete(channel);
         continue;

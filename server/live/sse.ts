@@ -40,6 +40,8 @@ export interface Broadcaster {
   hasClients(channel: string): boolean;
   /** Channels that have clients. */
   channels(): string[];
+  /** Closes and forgets every client of a channel (one whose message could not be made). */
+  drop(channel: string): void;
   clientCount(): number;
   maxBufferedBytes: number;
   /** How long a client may leave bytes unread before it is dropped. */
@@ -83,10 +85,24 @@ export function createBroadcaster(options: BroadcasterOptions = {}): Broadcaster
 
   function send(channel: string, room: Set<SseSink>, bytes: Uint8Array): void {
     for (const sink of room) {
-      if (!sink.write(bytes)) {
+      let written = false;
+      try {
+        written = sink.write(bytes);
+      } catch (error) {
+        // A socket that fails as it is written to is closed and forgotten like a stalled one.
+        console.error(`a client of the live channel '${channel}' failed as it was written to and was closed:`, error);
+      }
+      if (!written) {
         remove(channel, sink);
         sink.close();
       }
+    }
+  }
+
+  function drop(channel: string): void {
+    for (const sink of rooms.get(channel) ?? []) {
+      remove(channel, sink);
+      sink.close();
     }
   }
 
@@ -128,15 +144,11 @@ export function createBroadcaster(options: BroadcasterOptions = {}): Broadcaster
     },
     hasClients: (channel) => rooms.has(channel),
     channels: () => [...rooms.keys()],
+    drop,
     clientCount: () => count,
     close() {
       clearInterval(timer);
-      for (const [channel, room] of rooms) {
-        for (const sink of room) {
-          remove(channel, sink);
-          sink.close();
-        }
-      }
+      for (const channel of [...rooms.keys()]) drop(channel);
     },
   };
 }
