@@ -10,11 +10,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { Seat } from '../engine/cards.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { claimRenege, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { bidsOpenTo, claimRenege, dealHand, giveRuling, makeBid, recordTricks } from '../server/commands/commands.ts';
 import { statsOfTournament } from '../events/tournament-stats.ts';
 import { type Fixture, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
-import { boston, seat, semisDecidedFinalPlaying } from './fixtures/reopening-scenario.ts';
-import { expectRebuildEqualsLive } from './tournament-ledger.ts';
+import { DRAW, boston, seat, semisDecidedFinalPlaying } from './fixtures/reopening-scenario.ts';
+import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
+import { startMatch, startNextGame } from '../server/commands/match-commands.ts';
+import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
+import { checkReopening } from '../server/commands/reopenings.ts';
+import { teamPageModel } from '../views/team-page-model.ts';
+import { bidValue } from '../engine/bid.ts';
 import { replayLink, teamLink } from '../events/addresses.ts';
 
 let fixture: Fixture;
@@ -194,5 +199,61 @@ describe('giving and withdrawing a ruling', () => {
       broadcaster.close();
       ledger.close();
     }
+  });
+});
+
+describe('a game reopened by a ruling after later games of its match were played', () => {
+  it('is played on before any further game, and the team page scores it, not a game after the last', () => {
+    const ledger = tempLedger();
+    const m = ledger.models;
+    ledger.execute(createTournament(m, { tournamentId: 'b', name: 'Two of three', format: 'custom', options: { rules: 'blp-r1', gamesToWin: 2 } }));
+    for (let i = 1; i <= 2; i++) ledger.execute(registerTeam(m, { tournamentId: 'b', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+    ledger.execute(startTournament(m, { tournamentId: 'b', order: ['t1', 't2'] }));
+    ledger.execute(startMatch(m, { tournamentId: 'b', matchId: 'F', table: 1, at: '2026-01-01T10:00:00.000Z', draw: DRAW }));
+    const final = () => m.tournaments.b!.model.matches.find((x) => x.matchId === 'F')!;
+    /** Plays the match's current game out, the side given taking every trick until it wins. */
+    const win = (side: 'NS' | 'EW') => {
+      const gameId = final().games.at(-1)!;
+      for (let n = 1; !m.games[gameId]!.winner; n++) {
+        ledger.execute(dealHand(m, { gameId, seed: `${gameId}-${n}` }));
+        for (let i = 0; i < 4; i++) {
+          const game = m.games[gameId]!;
+          const at = nextBidder(game) as Seat;
+          const open = bidsOpenTo(game, at).map(bidValue).filter((b): b is number => typeof b === 'number');
+          const want = (at === 'N' || at === 'S') === (side === 'NS') ? 6 : 1;
+          ledger.execute(makeBid(m, { gameId, seat: at, bid: open.includes(want) ? want : open[0]! }));
+        }
+        ledger.execute(recordTricks(m, { gameId, tricks: side === 'NS' ? { N: 7, S: 6, E: 0, W: 0 } : { N: 0, S: 0, E: 7, W: 6 } }));
+      }
+      return gameId;
+    };
+    const g1 = win('NS');
+    ledger.execute(startNextGame(m, { tournamentId: 'b', matchId: 'F', at: '2026-01-01T11:00:00.000Z' }));
+    win('EW');
+    ledger.execute(startNextGame(m, { tournamentId: 'b', matchId: 'F', at: '2026-01-01T12:00:00.000Z' }));
+    win('NS');
+    expect(final()).toMatchObject({ status: 'done', winner: 't1', gamesWon: [2, 1] });
+
+    // A renege by North found in game 1's last hand, upheld as a reopening: game 1 is no longer won.
+    ledger.execute(claimRenege(m, { gameId: g1, claimId: 'late', hand: m.games[g1]!.hands.length, seat: 'N', trick: null }));
+    const ruling = giveRuling(m, { gameId: g1, claimId: 'late', upheld: true, note: '', judge: 'Jo Judge' });
+    expect(() => checkReopening(m, ruling, false, '2026-01-01T13:00:00.000Z')).toThrow(/^This would change a decided match: the Final \(Team 1 beat Team 2 2–1\) is reopened/);
+    ledger.execute(ruling);
+    expect(m.games[g1]!.winner).toBeNull();
+    expect(final()).toMatchObject({ status: 'live', gamesWon: [1, 1], reopened: { by: 'a renege ruling' } });
+
+    // No game 4 of a best of 3: game 1 is played on first, and the team's page scores it.
+    expect(refusal(() => startNextGame(m, { tournamentId: 'b', matchId: 'F', at: '2026-01-01T13:00:00.000Z' }))).toMatchObject({
+      status: 409,
+      message: 'Final: game 1 was reopened by a renege ruling and is played on before any further game',
+    });
+    expect(teamPageModel(m.tournaments.b!, m.games, 't1')!.live!.game).toMatchObject({ number: 1, over: false });
+    const started = eventsOf(ledger, 'GameStarted').length;
+    driveToEnd(ledger, 'b', 'reopened-game');
+    expect(eventsOf(ledger, 'GameStarted')).toHaveLength(started);
+    expect(m.games[g1]!.winner).not.toBeNull();
+    expect(final().status).toBe('done');
+    expectRebuildEqualsLive(ledger);
+    ledger.close();
   });
 });

@@ -17,6 +17,7 @@ import { resolveRules } from '../../engine/rules.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { type TournamentState, matchDecidedAtTable } from '../../events/tournament-projection.ts';
 import { CommandError } from './commands.ts';
+import { gameInPlay } from '../../events/reopening.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { entrantOf, tournamentOf } from './tournament-lookup.ts';
 
@@ -176,6 +177,9 @@ export function startNextGame(models: ReadModels, input: { tournamentId: string;
   if (match.status !== 'live') throw new CommandError(`match ${input.matchId} is ${match.status}, not live`, 409);
   const last = match.games.length ? gameById(models, match.games[match.games.length - 1]!) : undefined;
   if (last && !last.winner) throw new CommandError(`game ${last.gameId} is still being played`, 409);
+  // A game a ruling reopened is finished before any further game of its match is started.
+  const reopened = gameInPlay(match, models.games);
+  if (reopened) throw new CommandError(`${match.label}: game ${reopened.number} was reopened by ${match.reopened?.by ?? 'a ruling'} and is played on before any further game`, 409);
   // Its games as played decide it: no further game is played while its result waits for a ruling.
   if (match.awaitingRuling && matchDecidedAtTable(tournament, input.matchId, models.games)) {
     throw new CommandError(`match ${input.matchId} needs no further game: its games decide it as played, and its result waits for a ruling on ${match.table !== null ? `table ${match.table}` : match.label}`, 409);

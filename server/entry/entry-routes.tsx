@@ -40,6 +40,7 @@ import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-inp
 import { roundSheetRoutes, sheetOpen } from './round-sheet-routes.tsx';
 import { readyTables as tablesForReady } from '../../events/table-assignment.ts';
 import { cardText } from '../../engine/card-names.ts';
+import { gameInPlay } from '../../events/reopening.ts';
 
 // What each entry sends, its fields in the order they are checked.
 const seat = field.text({ max: 5 });
@@ -124,7 +125,8 @@ export function entryRoutes(options: EntryRoutesOptions) {
     const here = tournament.matches.find((m) => m.status === 'live' && m.table === table);
     const tableRound = state.progressive ? roundAtTable(tournament, table) : undefined;
     const shown = here ?? tableRound;
-    const lastGameId = shown?.games[shown.games.length - 1];
+    // The game a ruling reopened is played on before the match's later ones.
+    const lastGameId = (shown ? gameInPlay(shown, models.games)?.gameId : undefined) ?? shown?.games[shown.games.length - 1];
     const game = lastGameId ? gameById(models, lastGameId) ?? null : null;
     const start: EntryPanelProps['start'] = [];
     if (here && (!game || game.winner)) start.push({ matchId: here.matchId, label: here.label, teams: [name(here.teams[0]), name(here.teams[1])], next: true });

@@ -22,6 +22,7 @@ import type { GameModel } from '../../events/read-models.ts';
 import type { MatchModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { readyTables } from '../../events/table-assignment.ts';
+import { gameInPlay } from '../../events/reopening.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../../engine/formats.ts';
 import { CommandError, claimRenege, dealHand, giveRuling, makeBid, playCard } from '../commands/commands.ts';
 import { CommandIdReusedError, VersionConflictError } from '../../events/store/append.ts';
@@ -138,7 +139,8 @@ function* tableSteps(ledger: { readonly models: ReadModels }, options: DriverOpt
 
   for (const match of ledger.models.tournaments[options.tournamentId]!.model.matches) {
     if (match.status !== 'live') continue;
-    const gameId = match.games[match.games.length - 1];
+    // The game a ruling reopened is played on first; otherwise the last one.
+    const gameId = gameInPlay(match, ledger.models.games)?.gameId ?? match.games[match.games.length - 1];
     const game = gameId ? ledger.models.games[gameId] : undefined;
     if (!game || game.winner) {
       yield () => startNextGame(ledger.models, { tournamentId: options.tournamentId, matchId: match.matchId, at: now() });
