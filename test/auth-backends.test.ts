@@ -144,7 +144,7 @@ for (const backend of authBackends()) {
         for (let round = 0; round < 300; round++) {
           const name = `Demo Director ${round}`;
           // The stored step itself, sent from both at once (a password is hashed before it, which spreads them out).
-          const user = (password: string) => ({ name, role: 'director', password, createdAt: new Date().toISOString() });
+          const user = (password: string) => ({ name, displayName: name, role: 'director', password, createdAt: new Date().toISOString() });
           await Promise.all([a.auth.storage.accounts.save(user('hash one'), null), b.auth.storage.accounts.save(user('hash two'), null)]);
           expect(await a.auth.storage.accounts.find(name)).toMatchObject({ name, role: 'director' });
         }
@@ -173,8 +173,8 @@ for (const backend of authBackends()) {
         await b.auth.users.add('dana director', 'judge', 'director password');
         for (const side of [a, b]) expect((await side.get(director, '/director')).status).toBe(401);
         expect(await a.auth.users.list()).toEqual([
-          { name: 'Dana Director', role: 'judge' },
-          { name: 'Jo Judge', role: 'judge' },
+          { name: 'Dana Director', displayName: 'Dana Director', role: 'judge' },
+          { name: 'Jo Judge', displayName: 'Jo Judge', role: 'judge' },
         ]);
       });
     });

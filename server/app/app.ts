@@ -31,7 +31,7 @@ import { type LiveView, renderLivePage } from '../audience/live-pages.tsx';
 import { channelOf, createLivePublisher } from './live-channels.tsx';
 import { auditApp } from '../audit/audit-routes.tsx';
 import { headersOf, siteHeaders } from '../http/site-headers.ts';
-import { type Auth, createAuth } from '../auth/auth.ts';
+import { type Auth, createAuth, signedBy } from '../auth/auth.ts';
 import { bodyLimits } from '../http/body-limits.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
 import { sameOriginOnly } from '../http/same-origin.ts';
@@ -190,7 +190,7 @@ export function createApp(options: AppOptions) {
   // The heavy reads, one worker and one gate for the auditors' pages and the read API's asOf.
   const reads = createHeavyReads(ledger);
   const gate = createHeavyReadGate();
-  app.route('/', auditApp(ledger, { ...(options.now ? { now: options.now } : {}), reads, gate }));
+  app.route('/', auditApp(ledger, { ...(options.now ? { now: options.now } : {}), reads, gate, signedBy: (c) => signedBy(auth.current(c)) }));
   app.route('/api/v1', apiRoutes({ ledger, past: pastResources(reads, gate), headers: readHeaders }));
   // A signed-out browser asking for a staff page signs in (or joins a table) and comes back to it.
   app.use('/login', returnAfterSignIn());

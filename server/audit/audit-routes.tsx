@@ -38,6 +38,8 @@ export interface AuditOptions {
   /** The heavy reads and their gate, shared with the read API's `?asOf=`; made here when not given. */
   reads?: HeavyReads;
   gate?: HeavyReadGate;
+  /** Who an import is signed by (the signed-in judge or director), as ledger meta; the import alone when not given. */
+  signedBy?: (c: Context) => Record<string, unknown>;
 }
 
 /** A refusal as a page: the sentence saying what was wrong, with its status. */
@@ -189,7 +191,8 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
       let decision!: ReturnType<typeof checkedRecordImport>;
       const [result] = await ledger.append(
         (models) => (decision = checkedRecordImport(models, (body as { record: unknown }).record, target.target, now())),
-        { meta: { by: 'record-import' } },
+        // Signed by the judge or director who entered it, and marked as entered from a paper record.
+        { meta: options.signedBy ? { ...options.signedBy(c), via: 'record-import' } : { by: 'record-import' } },
       );
       const gameId = (decision.events[0]!.payload as { gameId: string }).gameId;
       const positions = result!.positions;

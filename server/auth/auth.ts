@@ -14,6 +14,8 @@ import { ledgerFileStorage } from './storage/sqlite.ts';
 import { loginRoutes, sessionListProps } from './login-routes.tsx';
 import { createCheckInLimiter, createJoinLimiter, createLoginLimiter, createSignUpLimiter } from './rate-limits.ts';
 import { type Session, createSessions } from './sessions.ts';
+
+export { signedBy } from './sessions.ts';
 import { checkInCode, isCheckInCode, openTableCodes } from './table-codes.ts';
 
 export type { AuthStorage } from './storage/auth-storage.ts';

@@ -71,7 +71,8 @@ export function loginRoutes(options: LoginRoutesOptions) {
       return loginRefusal(c, 401, 'that name and password do not match an account', name);
     }
     const user = attempt.value;
-    const session = await sessions.start(c, { account: accountOfUser(user.name), role: user.role, name: user.name });
+    // The session signs with the display name: the sign-in name stays between its owner and /login.
+    const session = await sessions.start(c, { account: accountOfUser(user.name), role: user.role, name: user.displayName });
     if (!device) await sessions.rememberDevice(c, session.account);
     const home = user.role === 'director' ? '/director' : '/judge';
     if (wantsJson(c)) return c.json({ ok: true, role: session.role, name: session.name, csrf: session.csrf, home });

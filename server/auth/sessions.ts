@@ -6,7 +6,7 @@
  * under an earlier one is over. A session also ends after SESSION_IDLE_MINUTES without a
  * request, and SESSION_HOURS after it started.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Context, MiddlewareHandler } from 'hono';
 import { deleteCookie, getSignedCookie, setSignedCookie } from 'hono/cookie';
 import type { SessionStore, StoredSession } from './storage/auth-storage.ts';
@@ -23,8 +23,10 @@ export interface Session {
   /** Whose session it is: `user:<name>` or `table:<tournament>:<table>`. */
   account: string;
   role: Role;
-  /** The name rulings are signed with; "Table 3" for a scorekeeper. */
+  /** The name rulings and ledger entries are signed with: the account's display name, never its sign-in name; "Table 3" for a scorekeeper. */
   name: string;
+  /** The id ledger entries name the account by (accountIdOf): the same for every session of it, naming no sign-in. */
+  accountId: string;
   tournamentId?: string;
   table?: number;
   /** The token every changing request of this session must carry. */
@@ -60,6 +62,20 @@ const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** The account key of a director's or judge's sessions. */
 export function accountOfUser(name: string): string {
   return `user:${name.trim().toLowerCase()}`;
+}
+
+/**
+ * The id an account's ledger entries carry: made from its session account key with the
+ * storage's secret, so it is the same on every process and in every session of the account,
+ * and says nothing of the name it signs in with.
+ */
+export function accountIdOf(secret: string, account: string): string {
+  return `acct-${createHmac('sha256', secret).update(`account-id:${account}`).digest('base64url').slice(0, 16)}`;
+}
+
+/** Who a ledger entry is signed by: the role and display name, and the account's id (never a sign-in name). */
+export function signedBy(session: Pick<Session, 'role' | 'name' | 'accountId'>): { by: string; account: string } {
+  return { by: `${session.role}:${session.name}`, account: session.accountId };
 }
 
 /** The account key of the sessions of one table's scorekeepers. */
@@ -103,6 +119,7 @@ export function createSessions(options: SessionsOptions) {
           account: row.account,
           role: row.role as Role,
           name: row.name,
+          accountId: accountIdOf(secret, row.account),
           ...(row.tournamentId !== null ? { tournamentId: row.tournamentId } : {}),
           ...(row.table !== null ? { table: row.table } : {}),
           csrf: row.csrf,
@@ -125,7 +142,13 @@ export function createSessions(options: SessionsOptions) {
   /** Starts a session for `who` and sets its cookie. */
   async function start(c: Context, who: Pick<Session, 'account' | 'role' | 'name' | 'tournamentId' | 'table'>): Promise<Session> {
     const at = now();
-    const session: Session = { ...who, id: randomBytes(24).toString('base64url'), csrf: randomBytes(18).toString('base64url'), expires: at + LIFETIME_MS };
+    const session: Session = {
+      ...who,
+      accountId: accountIdOf(secret, who.account),
+      id: randomBytes(24).toString('base64url'),
+      csrf: randomBytes(18).toString('base64url'),
+      expires: at + LIFETIME_MS,
+    };
     try {
       await store.start(
         {

@@ -65,10 +65,11 @@ export const COMMANDS: readonly Command[] = [
   }),
   command({
     name: 'add-user',
-    usage: 'add-user NAME --role director|judge [--password P] [--db FILE|postgres://…]',
+    usage: 'add-user NAME --role director|judge [--display-name NAME] [--password P] [--db FILE|postgres://…]',
     summary: 'add a sign-in, or set a new password (read from standard input without --password)',
     options: {
       role: { type: 'string', value: 'director|judge', help: 'what the person may do' },
+      'display-name': { type: 'string', value: 'NAME', help: 'the name the pages and the ledger show for the person’s entries, so the sign-in name stays private (the sign-in name when not given for a new account; unchanged for an existing one)' },
       password: { type: 'string', value: 'P', help: 'the password (safer from standard input: it stays out of the shell history)' },
       db: ANY_DB,
     },

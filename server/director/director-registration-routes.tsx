@@ -7,7 +7,7 @@ import type { Context, Hono } from 'hono';
 import type { ReadModels } from '../../events/projections.ts';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import type { DirectorTournamentProps } from '../../views/director-pages.tsx';
-import type { Auth } from '../auth/auth.ts';
+import { type Auth, signedBy } from '../auth/auth.ts';
 import { newCodeSeed } from '../auth/table-codes.ts';
 import { type BulkPreview, previewBulk, registerBulk } from '../commands/bulk-registration.ts';
 import { CommandError } from '../commands/commands.ts';
@@ -99,7 +99,7 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
           const decision = registerBulk(recorded, { tournamentId, progressive: Boolean(tournamentOf(models, tournamentId).progressive), codeSeed: newCodeSeed });
           return decision ? [decision] : [];
         },
-        { meta: { by: `${session.role}:${session.name}` } },
+        { meta: signedBy(session) },
       );
       const position = results.at(-1)?.positions.at(-1) ?? null;
       const count = recorded.entrants.length;

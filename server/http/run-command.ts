@@ -11,7 +11,7 @@ import { CommandIdReusedError } from '../../events/store/append.ts';
 import { CommandError } from '../commands/commands.ts';
 import { readInput } from './request-input.ts';
 import { refusalOf, wantsJson } from './refusals.ts';
-import type { Session } from '../auth/sessions.ts';
+import { type Session, signedBy } from '../auth/sessions.ts';
 
 const COMMAND_ID = /^[A-Za-z0-9_-]{8,80}$/;
 
@@ -93,7 +93,7 @@ export async function runCommand(c: Context, ledger: ServedLedger, session: Sess
           done = decided.done;
           return decided.decision;
         },
-        { ...(commandId ? { commandId, request: digest! } : {}), meta: { by: `${session.role}:${session.name}` } },
+        { ...(commandId ? { commandId, request: digest! } : {}), meta: signedBy(session) },
       );
       positions = results.flatMap((r) => r.positions);
       duplicate = results.length > 0 && results.every((r) => r.duplicate);

@@ -13,9 +13,14 @@
  * ledger events.
  */
 
-/** An account as stored: its name as first written, its role and its password hash. */
+/**
+ * An account as stored: its sign-in name as first written, the name it is shown and signs
+ * entries with (its sign-in name for an account made before it had one of its own), its role
+ * and its password hash.
+ */
 export interface StoredUser {
   name: string;
+  displayName: string;
   role: string;
   password: string;
 }
@@ -23,8 +28,8 @@ export interface StoredUser {
 export interface AccountStore {
   /** The account whose name matches `name` whatever its case, or null. */
   find(name: string): Promise<StoredUser | null>;
-  /** Every account's name and role, by name. */
-  list(): Promise<{ name: string; role: string }[]>;
+  /** Every account's name, display name and role, by name. */
+  list(): Promise<{ name: string; displayName: string; role: string }[]>;
   /**
    * Adds an account, or gives the account of that name (whatever its case) the new role and
    * password; with `endSessionsOf`, ends that session account's sessions in the same step.

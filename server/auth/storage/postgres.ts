@@ -28,7 +28,7 @@ import {
 
 type Bigint = number | string;
 type AuthTables = {
-  users: { name: string; role: string; password: string; created_at: string };
+  users: { name: string; role: string; password: string; created_at: string; display_name: string | null };
   auth_settings: { name: string; value: string };
   sessions: SessionRow<Bigint>;
   session_generations: { account: string; generation: number };
@@ -54,6 +54,9 @@ CREATE TABLE IF NOT EXISTS users (
   created_at text NOT NULL
 );
 CREATE UNIQUE INDEX IF NOT EXISTS users_name_nocase ON users (lower(name));
+-- A database from before display names gains the column, empty: such an account is shown by
+-- its sign-in name until given a display name of its own.
+ALTER TABLE users ADD COLUMN IF NOT EXISTS display_name text;
 CREATE TABLE IF NOT EXISTS auth_settings (
   name text PRIMARY KEY,
   value text NOT NULL
@@ -94,7 +97,9 @@ CREATE INDEX IF NOT EXISTS rate_limit_hits_key_at ON rate_limit_hits (key, at);
 /** Whether every sign-in table is in place, so a role that may not create tables can still use them. */
 async function installed(db: Db): Promise<boolean> {
   const { rows } = await sql<{ missing: Bigint }>`SELECT count(*) FILTER (WHERE to_regclass(t) IS NULL) AS missing FROM unnest(${TABLES}::text[]) AS t`.execute(db);
-  return Number(rows[0]!.missing) === 0;
+  if (Number(rows[0]!.missing) !== 0) return false;
+  const columns = await sql<{ n: Bigint }>`SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'users' AND column_name = 'display_name'`.execute(db);
+  return Number(columns.rows[0]!.n) === 1;
 }
 
 /** Creates the sign-in tables where they are missing; safe to run from many processes at once. */
@@ -141,10 +146,13 @@ async function endAccount(trx: Db, account: string): Promise<void> {
   await trx.deleteFrom('sessions').where('account', '=', account).execute();
 }
 
+// An account from before display names is shown by its sign-in name.
+const displayName = sql<string>`coalesce(display_name, name)`.as('displayName');
+
 function postgresAccounts(db: Db): AccountStore {
   return {
-    find: async (name) => (await db.selectFrom('users').select(['name', 'role', 'password']).where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`).executeTakeFirst()) ?? null,
-    list: () => db.selectFrom('users').select(['name', 'role']).orderBy(sql`lower(name)`).orderBy('name').execute(),
+    find: async (name) => (await db.selectFrom('users').select(['name', displayName, 'role', 'password']).where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`).executeTakeFirst()) ?? null,
+    list: () => db.selectFrom('users').select(['name', displayName, 'role']).orderBy(sql`lower(name)`).orderBy('name').execute(),
     save: (user, endSessionsOf) =>
       db.transaction().execute(async (trx) => {
         // Two saves of one name at once (two processes setting up the same account) take turns:
@@ -152,8 +160,8 @@ function postgresAccounts(db: Db): AccountStore {
         await sql`SELECT pg_advisory_xact_lock(hashtext(${`user:${user.name.toLowerCase()}`}))`.execute(trx);
         await trx
           .insertInto('users')
-          .values({ name: user.name, role: user.role, password: user.password, created_at: user.createdAt })
-          .onConflict((oc) => oc.expression(sql`lower(name)`).doUpdateSet({ role: user.role, password: user.password }))
+          .values({ name: user.name, display_name: user.displayName, role: user.role, password: user.password, created_at: user.createdAt })
+          .onConflict((oc) => oc.expression(sql`lower(name)`).doUpdateSet({ display_name: user.displayName, role: user.role, password: user.password }))
           .execute();
         if (endSessionsOf !== null) await endAccount(trx, endSessionsOf);
       }),

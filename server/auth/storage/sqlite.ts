@@ -22,7 +22,7 @@ import {
   storedSession,
 } from './auth-storage.ts';
 
-type UsersTable = { name: string; role: string; password: string; created_at: string };
+type UsersTable = { name: string; role: string; password: string; created_at: string; display_name: string | null };
 type AuthSettingsTable = { name: string; value: string };
 type SessionsTable = SessionRow;
 type GenerationsTable = { account: string; generation: number };
@@ -53,10 +53,26 @@ CREATE TABLE IF NOT EXISTS auth_settings (
 
 const tablesOf = (database: LedgerDatabase) => database.kysely.withTables<AuthTables>();
 
+/**
+ * Gives a file's accounts the display name column when the file is from before it: empty, so
+ * each such account is shown by its sign-in name until given a display name of its own. Another
+ * process may add it at the same moment; either way the column is there after.
+ */
+function addDisplayNames(database: LedgerDatabase): void {
+  const has = () => (database.sqlite.prepare(`SELECT count(*) AS n FROM pragma_table_info('users') WHERE name = 'display_name'`).get() as { n: number }).n > 0;
+  if (has()) return;
+  try {
+    database.sqlite.exec('ALTER TABLE users ADD COLUMN display_name TEXT');
+  } catch (error) {
+    if (!has()) throw error;
+  }
+}
+
 /** Creates the sign-in tables where the file does not have them yet. */
 function createTables(database: LedgerDatabase): void {
   const db = tablesOf(database);
   database.sqlite.exec(USERS_SCHEMA);
+  addDisplayNames(database);
   executeSync(
     database,
     db.schema
@@ -134,19 +150,22 @@ function endAccountSync(database: LedgerDatabase, account: string): void {
   executeSync(database, db.deleteFrom('sessions').where('account', '=', account));
 }
 
+// An account from before display names is shown by its sign-in name.
+const displayName = sql<string>`coalesce(display_name, name)`.as('displayName');
+
 function sqliteAccounts(database: LedgerDatabase): AccountStore {
   const db = tablesOf(database);
   return {
-    find: async (name) => executeSync(database, db.selectFrom('users').select(['name', 'role', 'password']).where('name', '=', name))[0] ?? null,
-    list: async () => executeSync(database, db.selectFrom('users').select(['name', 'role']).orderBy('name')),
+    find: async (name) => executeSync(database, db.selectFrom('users').select(['name', displayName, 'role', 'password']).where('name', '=', name))[0] ?? null,
+    list: async () => executeSync(database, db.selectFrom('users').select(['name', displayName, 'role']).orderBy('name')),
     async save(user, endSessionsOf) {
       database.sqlite.transaction(() => {
         executeSync(
           database,
           db
             .insertInto('users')
-            .values({ name: user.name, role: user.role, password: user.password, created_at: user.createdAt })
-            .onConflict((oc) => oc.column('name').doUpdateSet({ role: user.role, password: user.password })),
+            .values({ name: user.name, display_name: user.displayName, role: user.role, password: user.password, created_at: user.createdAt })
+            .onConflict((oc) => oc.column('name').doUpdateSet({ display_name: user.displayName, role: user.role, password: user.password })),
         );
         if (endSessionsOf !== null) endAccountSync(database, endSessionsOf);
       }).immediate();
