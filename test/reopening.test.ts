@@ -19,6 +19,7 @@ import { startMatch, startNextGame } from '../server/commands/match-commands.ts'
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { checkReopening } from '../server/commands/reopenings.ts';
 import { teamPageModel } from '../views/team-page-model.ts';
+import { tournamentResource } from '../server/api/api-resources.ts';
 import { bidValue } from '../engine/bid.ts';
 import { replayLink, teamLink } from '../events/addresses.ts';
 
@@ -248,6 +249,7 @@ describe('a game reopened by a ruling after later games of its match were played
       message: 'Final: game 1 was reopened by a renege ruling and is played on before any further game',
     });
     expect(teamPageModel(m.tournaments.b!, m.games, 't1')!.live!.game).toMatchObject({ number: 1, over: false });
+    expect(tournamentResource(m, 'b')!.liveTables).toEqual([expect.objectContaining({ table: 1, gameId: g1 })]);
     const started = eventsOf(ledger, 'GameStarted').length;
     driveToEnd(ledger, 'b', 'reopened-game');
     expect(eventsOf(ledger, 'GameStarted')).toHaveLength(started);

@@ -15,6 +15,7 @@ import { rankTeams, teamStandings } from '../../events/standings.ts';
 import { bracketSources } from '../../engine/bracket.ts';
 import { tournamentLinks, replayLink } from '../../events/addresses.ts';
 import { clockOfGame } from '../../events/clocks.ts';
+import { gameInPlay } from '../../events/reopening.ts';
 
 /** The API's own addresses, in one place so links and routes agree. */
 export const apiLinks = {
@@ -35,7 +36,7 @@ function liveGames(models: ReadModels, model: TournamentModel): { match: MatchMo
     .filter((m) => m.status === 'live' && m.games.length > 0)
     .sort((a, b) => (a.table ?? 0) - (b.table ?? 0))
     .flatMap((match) => {
-      const game = gameById(models, match.games[match.games.length - 1]!);
+      const game = gameInPlay(match, models.games) ?? gameById(models, match.games[match.games.length - 1]!);
       return game ? [{ match, game }] : [];
     });
 }

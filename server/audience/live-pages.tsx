@@ -14,7 +14,7 @@ import { LIVE_TABLES_ID, LiveTables, SCREEN_PIN_ID, Screen, type ScreenRules, TI
 import { rulesSheet } from '../../engine/rules-sheet.ts';
 import { TournamentList } from '../../views/home.tsx';
 import { pinnedTournament } from '../../events/screen-pin.ts';
-import { gameUndoing } from '../../events/reopening.ts';
+import { gameInPlay, gameUndoing } from '../../events/reopening.ts';
 import { TableView } from '../../views/table.tsx';
 import { FORMAT_NAMES, TournamentHome } from '../../views/tournament-home.tsx';
 import { BRACKET_ID } from '../../views/bracket.tsx';
@@ -49,7 +49,8 @@ function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[]
   return tournament.matches
     .filter((m) => m.status === 'live' && m.games.length > 0)
     .sort((a, b) => (a.table ?? 0) - (b.table ?? 0))
-    .map((m) => gameById(models, m.games[m.games.length - 1]!))
+    // A game a ruling reopened is the one in play at its table, before the match's later games.
+    .map((m) => gameInPlay(m, models.games) ?? gameById(models, m.games[m.games.length - 1]!))
     .filter((g): g is GameModel => Boolean(g));
 }
 
