@@ -55,6 +55,8 @@ describe('a match waiting for a ruling, on the pages', () => {
       // The page keeps the time ticking from the claim's recorded time (static/clock.js).
       expect(await (await app.request(path, { headers })).text(), path).toContain(`data-waited-since="${claimedAt}"`);
     }
+    // The bracket marks the match.
+    expect(await (await app.request('/tournaments/a/bracket')).text()).toContain('data-awaiting-ruling');
     // The other match waits for nothing, and its teams' pages say nothing of a ruling.
     const other = m.tournaments.a!.model.matches.find((x) => x.round === 1 && x.matchId !== first().matchId)!;
     expect(await read(`/tournaments/a/teams/${other.teams[0]}`, {})).not.toContain('aiting for a ruling');
@@ -72,6 +74,7 @@ describe('a match waiting for a ruling, on the pages', () => {
     ledger.execute(giveRuling(m, { gameId: game().gameId, claimId: 'c1', upheld: false, note: 'followed suit', judge: 'Jo Judge' }));
     for (const [path, headers] of pages) expect(await read(path, headers), path).not.toContain('aiting for a ruling');
     expect((await api()).find((x) => x.matchId === first().matchId)!.awaitingRuling).toBeNull();
+    expect(await (await app.request('/tournaments/a/bracket')).text()).not.toContain('data-awaiting-ruling');
     ledger.close();
   });
 });

@@ -236,6 +236,11 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
         {match.status === 'forfeit' ? <span class="badge badge--forfeit">Forfeit</span> : null}
         {match.underReview ? <span class="badge badge--review">Under review</span> : null}
         {match.reopened && !match.underReview ? <span class="badge badge--review">Reopened</span> : null}
+        {match.awaitingRuling ? (
+          <span class="badge badge--review" data-awaiting-ruling>
+            Waiting for a ruling
+          </span>
+        ) : null}
       </header>
       {match.reopened || match.voided ? (
         <p class="match-undone" data-undone>
