@@ -10,8 +10,8 @@
  * import refused or killed midway leaves no ledger behind; on PostgreSQL the rows go in one
  * transaction.
  */
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { type CliIo, UsageError } from './io.ts';
 import { ledgerTarget, withPostgresLedger } from './ledger-target.ts';
 import { LedgerFileError, defaultDatabasePath, openDatabase } from '../../events/store/sqlite/database.ts';
@@ -21,40 +21,7 @@ import { userInfo } from 'node:os';
 import { importPostgresLedger } from '../../events/store/postgres/ledger-tools.ts';
 import { type ChainReport, formatDigest } from '../../events/hash-chain.ts';
 import { replayProblem } from '../commands/replay-check.ts';
-
-/** The files SQLite keeps beside a database while it is open. */
-const COMPANIONS = ['', '-wal', '-shm', '-journal'];
-
-/** Where a new ledger file is built before it is moved to `path`: beside it, so the move is a rename on one disk. */
-const buildingPath = (path: string, pid: number) => `${path}.import-${pid}`;
-
-function removeFile(path: string): void {
-  for (const suffix of COMPANIONS) rmSync(`${path}${suffix}`, { force: true });
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Removes what imports into `path` killed before they finished left beside it. */
-function removeAbandonedBuilds(path: string): void {
-  const pattern = new RegExp(`^${basename(path).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\.import-(\\d+)$`);
-  let names: string[];
-  try {
-    names = readdirSync(dirname(path));
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const pid = Number(pattern.exec(name)?.[1] ?? NaN);
-    if (Number.isSafeInteger(pid) && pid !== process.pid && !processAlive(pid)) removeFile(join(dirname(path), name));
-  }
-}
+import { buildingPath, removeAbandonedBuilds, removeFile } from './import-builds.ts';
 
 function openFile(path: string) {
   try {
@@ -79,10 +46,9 @@ function importInPlace(path: string, backup: Backup, note: ImportNote): ChainRep
  * Imports into a new file: built beside `path` and linked there only when the import is complete
  * and verified (a link, unlike a rename, never replaces a file another process made meanwhile).
  * A refused import removes what it built; a killed one leaves only the build, which the next
- * import into `path` removes.
+ * import into `path`, or the next server started on it, removes.
  */
 function importAsNewFile(path: string, backup: Backup, note: ImportNote): ChainReport {
-  removeAbandonedBuilds(path);
   const building = buildingPath(path, process.pid);
   removeFile(building);
   try {
@@ -123,6 +89,8 @@ function syncDirectory(dir: string): void {
 
 function importIntoFile(given: string | undefined, backup: Backup, note: ImportNote): { name: string; report: ChainReport } {
   const path = given ?? defaultDatabasePath();
+  // Whatever killed imports into this file left beside it goes first, whether the file is there yet or not.
+  removeAbandonedBuilds(path);
   const report = existsSync(path) ? importInPlace(path, backup, note) : importAsNewFile(path, backup, note);
   return { name: path, report };
 }

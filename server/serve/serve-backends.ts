@@ -12,6 +12,7 @@ import { servedLedger } from '../../events/store/sqlite/served-ledger.ts';
 import { LedgerFileError } from '../../events/store/sqlite/database.ts';
 import { LedgerReadError, type ServedLedger } from '../../events/store/served-ledger.ts';
 import { openLedger } from '../../events/store/sqlite/ledger.ts';
+import { removeAbandonedBuilds } from '../cli/import-builds.ts';
 import { postgresLedgerInstalled, shownPgUrl } from '../../events/store/postgres/event-store.ts';
 import { lease, openPostgresLedger } from '../../events/store/postgres/served-ledger.ts';
 import { type Auth, createAuth, postgresAuthStorage } from '../auth/auth.ts';
@@ -37,6 +38,7 @@ export async function openBackend(target: LedgerTarget, dataDir: string): Promis
   if (target.kind === 'postgres') return openPostgresBackend(target.url);
   mkdirSync(dataDir, { recursive: true });
   const path = target.path ?? join(dataDir, 'spades.db');
+  removeAbandonedBuilds(path);
   const fresh = !existsSync(path);
   let ledger;
   try {
