@@ -226,6 +226,15 @@ export function readBackup(text: string, options: { prefix?: boolean } = {}): Ba
   }
   if (!header) throw new LedgerImportError(`the backup is cut at its start: line ${first + 1} is not its header line; nothing was imported`);
   if (!trailer) {
+    // A trailer before the last line: lines were added after the export ended, not cut from it.
+    const end = rows.findIndex((row) => summaryLine(parsedOrNull(row.text), 'trailer', row.line) !== null);
+    if (end >= 0) {
+      const named = summaryLine(parsedOrNull(rows[end]!.text), 'trailer', rows[end]!.line)!;
+      const after = rows.length - end - 1 + (cutLine !== null ? 1 : 0);
+      throw new LedgerImportError(
+        `the backup goes on after its trailer: it holds ${counted(end)} events up to its trailer in line ${counted(rows[end]!.line)}, which names ${counted(named.events)}, and then ${counted(after)} more line${after === 1 ? '' : 's'} added after it; nothing was imported`,
+      );
+    }
     const where = cutLine !== null ? ` in line ${cutLine}` : '';
     throw new LedgerImportError(
       `the backup is cut short${where}: it holds ${counted(rows.length)} of ${counted(header.events)} events, and no trailer line; nothing was imported (--prefix imports those ${counted(rows.length)} on purpose)`,

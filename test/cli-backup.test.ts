@@ -6,13 +6,14 @@
  * beside its place, so one refused or killed midway leaves no ledger. `verify` and `export` read
  * a file without leaving a -wal or -shm beside it.
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../events/store/sqlite/database.ts';
+import { openBackend } from '../server/serve/serve-backends.ts';
 import { formatDigest } from '../events/hash-chain.ts';
 import { cli } from './fixtures/cli.ts';
 import { spadesProcess } from './fixtures/spades-process.ts';
@@ -112,6 +113,18 @@ describe('spades import-ledger', () => {
     expectRefused(await cli(['import-ledger', twice, '--db', target]), target, /the backup is not whole/);
   });
 
+  it('refuses lines added after the trailer, counting what the backup holds and what was added', async () => {
+    const target = join(dir, 'added.db');
+    const trailerLine = (events + 2).toLocaleString('en-US');
+    const held = `it holds ${events.toLocaleString('en-US')} events up to its trailer in line ${trailerLine}, which names ${events.toLocaleString('en-US')}`;
+    // An event line copied in again after the trailer.
+    const added = file('added.ndjson', `${exported}${lines[5]}\n`);
+    expectRefused(await cli(['import-ledger', added, '--db', target]), target, new RegExp(`^spades import-ledger: .*: the backup goes on after its trailer: ${held}, and then 1 more line added after it; nothing was imported\\n$`));
+    // Two lines, the last a note with no newline after it.
+    const noted = file('noted.ndjson', `${exported}${lines[5]}\nchecked by Ruth`);
+    expectRefused(await cli(['import-ledger', noted, '--db', target]), target, new RegExp(`: ${held}, and then 2 more lines added after it; nothing was imported`));
+  });
+
   it('refuses an empty file, from a file or standard input', async () => {
     const target = join(dir, 'empty.db');
     const empty = file('empty.ndjson', '');
@@ -192,6 +205,39 @@ describe('spades import-ledger', () => {
       big.remove();
     }
   }, 180_000);
+
+  it('clears a killed import\'s leftovers wherever the next import or server starts, even once the file is there', async () => {
+    // What an import killed midway leaves: its build and SQLite's companions, named for a process that is gone.
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const plant = (target: string) => {
+      for (const suffix of ['', '-wal', '-shm']) writeFileSync(`${target}.import-${gone}${suffix}`, 'left by a killed import');
+      // An import still under way in another process keeps its build.
+      writeFileSync(`${target}.import-${running.pid}`, 'an import under way');
+    };
+    const left = (folder: string) => readdirSync(folder).filter((name) => name.includes('.import-')).sort();
+    try {
+      // A file a server made first, then an import into it.
+      const first = join(dir, 'leftovers-import');
+      mkdirSync(first);
+      const target = join(first, 'spades.db');
+      openDatabase({ path: target }).close();
+      plant(target);
+      expect(left(first)).toHaveLength(4);
+      expect((await cli(['import-ledger', file('leftovers.ndjson', exported), '--db', target])).code).toBe(0);
+      expect(left(first)).toEqual([`spades.db.import-${running.pid}`]);
+
+      // A server started in a folder where an import was killed.
+      const second = join(dir, 'leftovers-serve');
+      mkdirSync(second);
+      plant(join(second, 'spades.db'));
+      const backend = await openBackend({ kind: 'sqlite', path: join(second, 'spades.db') }, second);
+      await backend.close();
+      expect(left(second)).toEqual([`spades.db.import-${running.pid}`]);
+    } finally {
+      running.kill('SIGKILL');
+    }
+  });
 
   it('keeps importing into an existing empty file in one transaction, and refuses one that holds events', async () => {
     const target = join(dir, 'existing.db');
