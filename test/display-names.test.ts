@@ -4,7 +4,7 @@
  * stream and the NDJSON export; an import names the judge who made it; and a ledger file from
  * before display names keeps its accounts, shown by their sign-in names.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -102,6 +102,28 @@ describe('a director’s and a judge’s entries', () => {
     for (const [where, text] of [['ledger', rows], ['feed', feed], ['stream', stream], ['export', exported]] as const) {
       expect(text, where).not.toMatch(/dana\.k|jo\.j/i);
     }
+  });
+});
+
+describe('spades import --by', () => {
+  it('signs the game with the judge it names, by display name and account id, and refuses a name no account has', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'ledger.db');
+    const out = { stdout: '', stderr: '' };
+    const io = { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), stdin: async () => '' };
+    expect(await main(['add-user', 'jo.j', '--role', 'judge', '--display-name', 'Jo Judge', '--password', 'judge password', '--db', path], io)).toBe(0);
+    const file = join(dir, 'game.json');
+    writeFileSync(file, JSON.stringify(fullGameRecord()));
+    expect(await main(['import', file, '--game', 'paper-nobody', '--by', 'someone', '--db', path], io)).toBe(2);
+    expect(out.stderr).toBe('spades import: --by names no judge or director of this ledger; add the account with spades add-user, then import again; nothing was imported\n');
+    expect(await main(['import', file, '--game', 'paper-cli', '--by', 'JO.J', '--db', path], io)).toBe(0);
+    const ledger = openLedger({ path, synchronous: 'NORMAL' });
+    ledgers.push(ledger);
+    const events = ledger.store.readAll();
+    expect(events.every((e) => e.stream === 'game-paper-cli')).toBe(true);
+    const secret = sqliteAuthStorage(ledger.database).secret;
+    for (const event of events) expect(event.meta).toMatchObject({ by: 'judge:Jo Judge', account: accountIdOf(secret, 'user:jo.j'), via: 'record-import' });
+    expect(JSON.stringify(ledger.database.sqlite.prepare('SELECT payload, meta FROM events').all())).not.toMatch(/jo\.j/i);
   });
 });
 

@@ -225,7 +225,7 @@ describe('spades import', () => {
     expect(out.stderr).toBe(`spades import: ${file}: record: hand 1: tricks add up to 12 (N 3, E 3, S 3, W 3); a hand has 13; nothing was imported\n`);
     const { out: out2, io: cli2 } = io();
     expect(await main(['import', file, '--db', l.path], cli2)).toBe(2);
-    expect(out2.stderr).toBe('spades import: say where the game goes; usage: spades import FILE|- (--tournament ID --match ID | --game ID) [--db FILE]\n');
+    expect(out2.stderr).toBe('spades import: say where the game goes; usage: spades import FILE|- (--tournament ID --match ID | --game ID) [--by NAME] [--db FILE]\n');
     const reopened = openLedger({ path: l.path });
     expect(reopened.store.head().position).toBe(0);
     reopened.close();

@@ -86,9 +86,10 @@ export const COMMANDS: readonly Command[] = [
   }),
   command({
     name: 'import',
-    usage: 'import FILE|- (--tournament ID --match ID | --game ID) [--db FILE]',
+    usage: 'import FILE|- (--tournament ID --match ID | --game ID) [--by NAME] [--db FILE]',
     summary: 'enter a game played on paper from its spades-game/1 record',
     options: {
+      by: { type: 'string', value: 'NAME', help: 'the judge or director entering it (the account’s sign-in name): the ledger records their display name and account id' },
       tournament: { type: 'string', value: 'ID', help: 'the tournament of the match the game belongs to' },
       match: { type: 'string', value: 'ID', help: 'the match the game belongs to; in a progressive evening R2-T3, the round played at a table, whose score sheet fills the game that round started there' },
       game: { type: 'string', value: 'ID', help: 'the game’s id (a game of its own without --tournament and --match)' },

@@ -1,7 +1,8 @@
 /**
- * `spades import FILE|- (--tournament ID --match ID | --game ID) [--db FILE]`: enters a game
- * played on paper from its spades-game/1 record, into a match or as a game of its own, by
- * appending the events a live table would have recorded. Exit 0 with the positions written,
+ * `spades import FILE|- (--tournament ID --match ID | --game ID) [--by NAME] [--db FILE]`: enters
+ * a game played on paper from its spades-game/1 record, into a match or as a game of its own, by
+ * appending the events a live table would have recorded, signed by the judge or director `--by`
+ * names as their session would sign them. Exit 0 with the positions written,
  * 2 naming what is wrong (in the record, or with the match) with nothing written.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -13,6 +14,8 @@ import { formatDigest } from '../../events/hash-chain.ts';
 import { type Ledger, LedgerBusyError, openLedger } from '../../events/store/sqlite/ledger.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
 import { checkedRecordImport } from '../commands/replay-check.ts';
+import { type Session, accountIdOf, accountOfUser, signedBy } from '../auth/sessions.ts';
+import { sqliteAuthStorage } from '../auth/storage/sqlite.ts';
 
 /** Whether JSON.parse's complaint is that the text ended before the value did. */
 function endsEarly(text: string, message: string): boolean {
@@ -21,8 +24,19 @@ function endsEarly(text: string, message: string): boolean {
   return at !== null && Number(at[1]) >= text.trimEnd().length;
 }
 
+/**
+ * Who `--by` names, as the ledger signs their entries: the account's display name and id, as
+ * its session would sign them at the server; refused when the ledger's file has no such account.
+ */
+async function enteredBy(ledger: Ledger, name: string): Promise<{ by: string; account: string }> {
+  const storage = sqliteAuthStorage(ledger.database);
+  const user = await storage.accounts.find(name.trim());
+  if (!user) throw new UsageError(`spades import: --by names no judge or director of this ledger; add the account with spades add-user, then import again; nothing was imported`);
+  return signedBy({ role: user.role as Session['role'], name: user.displayName, accountId: accountIdOf(storage.secret, accountOfUser(user.name)) });
+}
+
 export async function run(
-  args: { values: { db?: string; tournament?: string; match?: string; game?: string }; positionals: string[]; usage: string },
+  args: { values: { db?: string; tournament?: string; match?: string; game?: string; by?: string }; positionals: string[]; usage: string },
   io: CliIo,
 ): Promise<number> {
   const { values, positionals, usage } = args;
@@ -58,12 +72,10 @@ export async function run(
     throw error;
   }
   try {
+    const meta = values.by === undefined ? { by: 'record-import' } : { ...(await enteredBy(ledger, values.by)), via: 'record-import' };
     // Decided from the ledger as it stands at the append: a server may be writing to it too.
     let decision!: ReturnType<typeof checkedRecordImport>;
-    const [result] = ledger.execute(
-      (models) => (decision = checkedRecordImport(models, record, target, new Date().toISOString())),
-      { meta: { by: 'record-import' } },
-    );
+    const [result] = ledger.execute((models) => (decision = checkedRecordImport(models, record, target, new Date().toISOString())), { meta });
     const gameId = (decision.events[0]!.payload as { gameId: string }).gameId;
     const positions = result!.positions;
     io.stdout(`game ${gameId}: ${positions.length} events at positions ${positions[0]}–${positions[positions.length - 1]}\n`);
