@@ -18,6 +18,7 @@ import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } fr
 import { startMatch, startNextGame } from '../server/commands/match-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { checkReopening } from '../server/commands/reopenings.ts';
+import { withdrawRuling } from '../server/commands/ruling-withdrawals.ts';
 import { teamPageModel } from '../views/team-page-model.ts';
 import { tournamentResource } from '../server/api/api-resources.ts';
 import { bidValue } from '../engine/bid.ts';
@@ -234,6 +235,17 @@ describe('a game reopened by a ruling after later games of its match were played
     ledger.execute(startNextGame(m, { tournamentId: 'b', matchId: 'F', at: '2026-01-01T12:00:00.000Z' }));
     win('NS');
     expect(final()).toMatchObject({ status: 'done', winner: 't1', gamesWon: [2, 1] });
+    expect(m.tournaments.b!.model.status).toBe('finished');
+
+    // The event is over: a ruling that changes no decided match is given, and withdrawn, alike.
+    ledger.execute(claimRenege(m, { gameId: g1, claimId: 'minor', hand: 1, seat: 'E', trick: null }));
+    const minor = giveRuling(m, { gameId: g1, claimId: 'minor', upheld: true, note: '', judge: 'Jo Judge' });
+    expect(checkReopening(m, minor, false, '2026-01-01T12:30:00.000Z')).toBeNull();
+    ledger.execute(minor);
+    const undo = withdrawRuling(m, { gameId: g1, claimId: 'minor', reason: 'East followed suit after all', judge: 'Jo Judge' });
+    expect(checkReopening(m, undo, false, '2026-01-01T12:31:00.000Z')).toBeNull();
+    ledger.execute(undo);
+    expect(m.tournaments.b!.model.status).toBe('finished');
 
     // A renege by North found in game 1's last hand, upheld as a reopening: game 1 is no longer won.
     ledger.execute(claimRenege(m, { gameId: g1, claimId: 'late', hand: m.games[g1]!.hands.length, seat: 'N', trick: null }));

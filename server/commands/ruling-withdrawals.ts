@@ -4,9 +4,9 @@
  * ruling does to the score (and would stop doing) is worked out by folding that same event
  * into a copy of the game, so the console, the command and the projection agree.
  *
- * Which rulings can be withdrawn: a renege ruling and a score correction, while the game's
- * tournament is not finished. A withdrawal follows the rule a ruling follows: one that would
- * change a decided match is a reopening, given only when asked as one (reopenings.ts).
+ * Which rulings can be withdrawn: a renege ruling and a score correction. A withdrawal follows
+ * the rule a ruling follows, before and after the event is finished: one that would change a
+ * decided match is a reopening, given only when asked as one (reopenings.ts).
  * Disqualifications, result corrections, time calls and misdeals are not withdrawn;
  * `REFUSED_KINDS` says why, in the words a judge reads.
  */
@@ -16,7 +16,7 @@ import { evolveGame } from '../../events/game-projection.ts';
 import { gameStream } from '../../events/streams.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel } from '../../events/read-models.ts';
-import { gameById, tournamentById } from '../../events/lookup.ts';
+import { gameById } from '../../events/lookup.ts';
 import { CommandError } from './commands.ts';
 
 /** The ruling a withdrawal names: a renege claim's ruling or a score correction (its ledger position). */
@@ -66,8 +66,6 @@ export function withdrawRuling(models: ReadModels, input: RulingRef & { gameId: 
   }
   if (!input.reason?.trim()) throw new CommandError(`game ${game.gameId}: say why ${what} is withdrawn`);
   if (!input.judge?.trim()) throw new CommandError(`game ${game.gameId}: a withdrawal names the judge who makes it`);
-  const tournament = game.tournamentId ? tournamentById(models, game.tournamentId)?.model : undefined;
-  if (tournament?.status === 'finished') throw new CommandError(`game ${game.gameId}: ${tournament.name} is finished; its results stand, so ${what} stays`, 409);
   return {
     stream: gameStream(game.gameId),
     events: [{ type: 'RulingWithdrawn', payload: { gameId: game.gameId, ...ref, reason: input.reason.trim(), judge: input.judge.trim() } }],
