@@ -281,7 +281,9 @@ export function createApp(options: AppOptions) {
     return c.html(String(NotFoundPage({ message: 'There is no page at this address.', path: c.req.path })), 404);
   });
 
-  return { app, broadcaster, auth };
+  /** Lets go of what the app holds beside the ledger (the reader's thread), as the server stops. */
+  const close = () => reads.close();
+  return { app, broadcaster, auth, close };
 }
 
 /** What a live view names that the ledger does not hold, as a sentence; null when it all exists. */

@@ -81,7 +81,7 @@ export class ReaderError extends Error {
   }
 }
 
-type Call = <R>(op: ReaderRequest['op'], ...args: unknown[]) => Promise<R>;
+type Call = (<R>(op: ReaderRequest['op'], ...args: unknown[]) => Promise<R>) & { close?: () => Promise<void> };
 
 // A worker left idle this long is ended; the next heavy read starts another.
 const IDLE_MS = 15_000;
@@ -126,7 +126,7 @@ function workerCalls(source: ReaderSource): Call {
     });
     return started;
   };
-  return async <R>(op: ReaderRequest['op'], ...args: unknown[]) => {
+  const call: Call = async <R>(op: ReaderRequest['op'], ...args: unknown[]) => {
     const entry = await (file ??= readerWorkerFile());
     return new Promise<R>((resolve, reject) => {
       if (idle) clearTimeout(idle);
@@ -136,6 +136,14 @@ function workerCalls(source: ReaderSource): Call {
       worker.postMessage({ id, op, args } satisfies ReaderRequest);
     });
   };
+  call.close = async () => {
+    if (idle) clearTimeout(idle);
+    const ending = worker;
+    if (!ending) return;
+    failAll(new ReaderError('WorkerError', 'the ledger reader stopped: the server is stopping'));
+    await ending.terminate();
+  };
+  return call;
 }
 
 /** Calls a reader in this thread (a ledger held in memory has no file a worker could open). */
@@ -175,6 +183,7 @@ export function createHeavyReads(given: LedgerHandle, options: { exportSlotBytes
       return { position: answer.position, stats: JSON.parse(answer.body) as TournamentStatsPayload | null };
     },
     exportStream: (upTo, out) => (out ? directExport(call, upTo, out, options.exportSlotBytes ?? EXPORT_SLOT_BYTES) : pagedExport(call, upTo)),
+    close: async () => call.close?.(),
   };
 }
 

@@ -6,6 +6,7 @@
  * progressive evening (tournament-spades) instead, or beside a ledger's existing events, whose
  * bots seat each round as the last one ends, so the movement shows on the venue screen.
  */
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { type Decision, type LedgerHandle, type ServedLedger, servedOf } from '../../events/store/served-ledger.ts';
 import type { Ledger } from '../../events/store/sqlite/ledger.ts';
@@ -79,6 +80,19 @@ function demoSteps(kind: DemoKind = 'pitt-boss'): DemoStep[] {
     ...DEMO_TEAMS.map(([name, players], i): DemoStep => [`demo-register-${i + 1}`, (models) => registerTeam(models, { tournamentId, teamId: `team-${i + 1}`, name, players })]),
     ['demo-start', (models) => startTournament(models, { tournamentId, seed: DEMO_SEED })],
   ];
+}
+
+/** How long the requests under way are given to be answered once the process is asked to stop. */
+const STOP_GRACE_MS = 1500;
+/** What an open event stream is told as the process stops: reconnect after a second. */
+const RECONNECT_HINT = 'retry: 1000\n\n';
+/** How long the streams are given to take that hint. */
+const HINT_WAIT_MS = 250;
+
+/** Resolves once `done` holds, or after `ms`, asking every 10 ms. */
+async function until(done: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
 const lostRace = (error: unknown) => error instanceof VersionConflictError || error instanceof CommandError;
@@ -230,7 +244,7 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   // A progressive evening asked for by name is set up beside whatever the ledger holds.
   const wanted = options.demo && (fresh || (options.demoKind === 'progressive' && !ledger.models.tournaments[PROGRESSIVE_DEMO]));
   const created = wanted && (await createServedDemo(ledger, options.demoKind)) && fresh;
-  const { app, broadcaster } = createApp({ ledger, auth, feedLimits });
+  const { app, broadcaster, close: closeApp } = createApp({ ledger, auth, feedLimits });
   // The demo's sign-ins are made with the ledger, and their passwords shown only then, by the
   // process that set the demo up (others starting on the same database at once find it made).
   const logins: string[] = [];
@@ -274,12 +288,42 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
     timer = setInterval(() => void bots(), options.paceMs);
   }
 
+  // Every response under way, and whether it is an event stream, so stopping can tell the
+  // streams to come back and let the rest be answered.
+  const open = new Map<ServerResponse, boolean>();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    open.set(res, /\/stream(\?|$)/.test(req.url ?? '') || (req.headers.accept ?? '').includes('text/event-stream'));
+    res.once('close', () => open.delete(res));
+  });
+
   return await new Promise<number>((resolve) => {
+    let stopping = false;
     const stop = (status: number) => {
+      if (stopping) return;
+      stopping = true;
       if (timer) clearInterval(timer);
-      broadcaster.close();
-      server.close();
-      void backend.close().finally(() => resolve(status));
+      void (async () => {
+        // No new connection is taken; kept-alive idle ones are closed.
+        server.close();
+        // Every open stream is told to come back in a second (to another process behind nginx,
+        // or to this one restarted) and ended; it resumes from its last event id.
+        // (A stream's response is written past the framework, so its socket says whether it is open.)
+        const streams = [...open].filter(([res, stream]) => stream && res.headersSent && !res.destroyed && res.socket && !res.socket.destroyed).map(([res]) => res);
+        for (const res of streams) res.write(RECONNECT_HINT);
+        // The hint goes out before the streams are ended (ending one drops what it has not sent),
+        // but a screen that stopped reading is not waited for long.
+        await until(() => streams.every((res) => res.writableLength === 0 || res.destroyed), HINT_WAIT_MS);
+        broadcaster.close();
+        // Requests under way are answered, what they appended committed, for a bounded time;
+        // then whatever is still open (a stream still catching up) is cut.
+        await until(() => [...open.values()].every((stream) => stream), STOP_GRACE_MS);
+        (server as Server).closeAllConnections();
+        // The reader's thread lets go of the ledger first, so that the ledger, closing last,
+        // commits what it has taken and (a file) folds its write-ahead log in and removes it.
+        await closeApp().catch(() => undefined);
+        await backend.close().catch((error: unknown) => io.stderr(`spades serve: closing the ledger: ${(error as Error).message}\n`));
+        resolve(status);
+      })();
     };
     process.once('SIGINT', () => stop(0));
     process.once('SIGTERM', () => stop(0));

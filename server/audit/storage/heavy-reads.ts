@@ -49,6 +49,12 @@ export interface HeavyReads {
    * server's response, the pages are written into it straight from memory shared with the reader.
    */
   exportStream(upTo: number, out?: ExportTarget): ReadableStream<Uint8Array>;
+  /**
+   * Ends the reader's thread, and with it its hold on the ledger (a file's last reader to let go
+   * lets the writer fold the write-ahead log in); reads under way are refused. A read after it
+   * starts another.
+   */
+  close(): Promise<void>;
 }
 
 /** The server's response to a client, as the export writes to it (node's ServerResponse). */
