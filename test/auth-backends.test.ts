@@ -19,6 +19,9 @@ import { createTournament, registerTeam } from '../server/commands/tournament-co
 import { authBackends } from './fixtures/auth-backends.ts';
 import { cli } from './fixtures/cli.ts';
 import { noteMissingPostgres } from './fixtures/postgres.ts';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase } from '../events/store/sqlite/database.ts';
 
 noteMissingPostgres('auth-backends (the PostgreSQL half)');
 
@@ -105,8 +108,36 @@ for (const backend of authBackends()) {
       await b.auth.users.add('Dana Director', 'director', 'director password');
       /** The instance the `i`-th of a batch of attempts goes to: every other one. */
       const either = (i: number) => (i % 2 === 0 ? a : b);
-      return { a, b, either, clock, location };
+      return { a, b, either, clock, location, path };
     }
+
+    it('upgrades a place from before display names without a step of its own: the accounts stay, shown by their sign-in names', async () => {
+      const { location, path } = await setUp();
+      // The column taken away again, as a place made before display names has none.
+      if (backend.name === 'SQLite') {
+        const database = openDatabase({ path: location });
+        database.sqlite.exec('ALTER TABLE users DROP COLUMN display_name');
+        database.close();
+      } else {
+        const kysely = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: location, max: 1 }) }) });
+        await sql`ALTER TABLE users DROP COLUMN display_name`.execute(kysely);
+        await kysely.destroy();
+      }
+      const ledger = openLedger({ path, synchronous: 'NORMAL' });
+      const held = await backend.open(location, ledger, 3);
+      cleanups.push(async () => {
+        await held.close();
+        ledger.close();
+      });
+      const auth = createAuth({ ledger, ...(held.storage ? { storage: held.storage } : {}) });
+      expect(await auth.users.list()).toEqual([
+        { name: 'Dana Director', displayName: 'Dana Director', role: 'director' },
+        { name: 'Jo Judge', displayName: 'Jo Judge', role: 'judge' },
+      ]);
+      expect(await auth.users.verify('jo judge', 'judge password')).toEqual({ name: 'Jo Judge', displayName: 'Jo Judge', role: 'judge' });
+      await auth.users.add('jo judge', 'judge', 'judge password', 'Jo J.');
+      expect(await auth.users.verify('Jo Judge', 'judge password')).toEqual({ name: 'Jo Judge', displayName: 'Jo J.', role: 'judge' });
+    });
 
     describe('a session', () => {
       it('made through one instance is honoured by the other, and refused by both after signing out', async () => {
