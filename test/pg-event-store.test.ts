@@ -94,8 +94,8 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
     });
 
     it('refuses a database holding a newer ledger schema than this build knows', async () => {
-      await query("COMMENT ON TABLE ledger_head IS 'spades ledger schema 2'");
-      await expect(open()).rejects.toThrow(/ledger schema 2; this build knows up to 1/);
+      await query("COMMENT ON TABLE ledger_head IS 'spades ledger schema 3'");
+      await expect(open()).rejects.toThrow(/ledger schema 3; this build knows up to 2/);
     });
 
     it('refuses to change, delete or truncate a stored event, or to delete the head', async () => {

@@ -6,15 +6,17 @@
  * the event registry before anything is written, and an append-only table.
  *
  * What stands in for SQLite's single write lock is a one-row table, `ledger_head`, holding the
- * last position and its hash: every transaction that appends locks that row (`FOR UPDATE`)
- * before it reads the head, the stream versions or a command id, so appends from any number of
- * processes commit one after another and the chain stays one line. Positions come from that
- * row, not a sequence, so a rolled-back append leaves no gap. Each transaction commits with
+ * last position and its hash: every transaction that writes events locks that row (`FOR UPDATE`)
+ * before it reads the head, the stream versions or a command id, so the chain stays one line and
+ * every command is decided against the chain it joins. Positions come from that row, not a
+ * sequence, so a rolled-back append leaves no gap. Each such transaction commits with
  * `synchronous_commit` on, and announces the new head with `NOTIFY spades_ledger, '<position>'`,
  * sent when it commits, so every process can fold what any writer recorded.
  *
  * Appends sent while a commit is in flight share the next transaction, each still checked and
- * answered on its own (group commit, `group-commit.ts`).
+ * answered on its own; appends of a process that finds the head held by another wait in
+ * `ledger_intake` for the holder to chain them in its commit, and find their answers in
+ * `ledger_outcomes` (group commit across processes, `group-commit.ts`).
  */
 import { Kysely, PostgresDialect, type Transaction, sql } from 'kysely';
 import pg from 'pg';
@@ -49,6 +51,10 @@ export interface PgLedgerTables {
   events: ChainedRow;
   /** One row (`id` true): the chain's head, locked by every append. */
   ledger_head: { id: boolean; position: number; hash: string };
+  /** Commands waiting for the holder of the head to decide and chain them (group-commit.ts). */
+  ledger_intake: { id: number; streams: string[]; command_id: string | null; command: string };
+  /** What became of a command of the intake, for the process that left it there. */
+  ledger_outcomes: { id: number; duplicate: boolean; first_position: number; last_position: number; refusal: string | null; at: Date };
 }
 
 export interface PostgresStoreOptions<E extends AnyEvent> {
@@ -155,6 +161,20 @@ INSERT INTO ledger_head (id, position, hash)
          coalesce((SELECT hash FROM events ORDER BY position DESC LIMIT 1), ${sql.lit(GENESIS_HASH)})
   FROM events
 ON CONFLICT (id) DO NOTHING;
+CREATE TABLE IF NOT EXISTS ledger_intake (
+  id bigserial PRIMARY KEY,
+  streams text[] NOT NULL,
+  command_id text,
+  command text NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ledger_outcomes (
+  id bigint PRIMARY KEY,
+  duplicate boolean NOT NULL,
+  first_position bigint NOT NULL,
+  last_position bigint NOT NULL,
+  refusal text,
+  at timestamptz NOT NULL DEFAULT now()
+);
 CREATE OR REPLACE FUNCTION spades_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'the ledger is append-only: events cannot be %', CASE TG_OP WHEN 'UPDATE' THEN 'changed' ELSE 'deleted' END;
@@ -176,7 +196,8 @@ END $$;
 `;
 
 // Recorded as the comment of ledger_head once the schema is in place, as SQLite's user_version is.
-const SCHEMA_VERSION = 1;
+// Schema 2 added the intake and its outcomes; a ledger of schema 1 gains them when next opened.
+const SCHEMA_VERSION = 2;
 const SCHEMA_MARK = /^spades ledger schema (\d+)$/;
 
 /**
@@ -371,10 +392,11 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
     channel: LEDGER_CHANNEL,
     toRecorded,
     isFault: (error) => pgStorageFaultOf(error) !== null,
-    failure(error, commitSent) {
+    failure(error, commitSent, queued) {
       const fault = pgStorageFaultOf(error);
-      // An answer to the commit, even an error, means it did not commit; no answer means no one knows.
-      if (fault && commitSent && connectionLost(fault)) return new AppendOutcomeUnknownError(fault.reason, fault.code);
+      // An answer to the commit, even an error, means it did not commit; no answer means no one
+      // knows. A command left in the intake is decided by whoever holds the head next.
+      if (fault && (queued || (commitSent && connectionLost(fault)))) return new AppendOutcomeUnknownError(fault.reason, fault.code);
       return fault ?? error;
     },
   });

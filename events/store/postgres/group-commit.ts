@@ -1,40 +1,61 @@
 /**
- * Group commit for the ledger on PostgreSQL. Appends that arrive while a commit is in flight
- * wait for the next one and go together: one transaction, one lock of the head row, one flush of
- * the log. Inside that transaction each command is still decided on its own, in arrival order:
- * its command id looked up (a repeat answers the first result, from an earlier transaction or an
- * earlier command of the same one), each stream's version checked against the one it was decided
- * from (counting the events the earlier commands of the batch put on that stream), and its events
- * chained after the ones before it. A command refused (a version conflict, a command id reused)
- * is answered with that refusal alone; the others commit. Every command is answered only after
- * the commit that recorded it came back, that is once its log is on the disk.
+ * Group commit for the ledger on PostgreSQL, within a process and across processes. Appends that
+ * arrive while a commit is in flight wait for the next one and go together: one transaction, one
+ * lock of the head row, one flush of the log. Inside that transaction each command is still
+ * decided on its own, in order: its command id looked up (a repeat answers the first result,
+ * from an earlier transaction or an earlier command of the same one), each stream's version
+ * checked against the one it was decided from (counting the events the earlier commands of the
+ * batch put on that stream), and its events chained after the ones before it. A command refused
+ * (a version conflict, a command id reused) is answered with that refusal alone; the others
+ * commit. Every command is answered only after the commit that chained it came back, that is
+ * once its log is on the disk.
  *
- * A transaction takes two round trips: the first opens it, locks the head row and reads the
- * batch's stream versions and command ids (one message of several statements, each reading after
- * the lock is held, as each statement of a READ COMMITTED transaction takes a snapshot of its
- * own); the second inserts the rows, moves the head, announces it and commits. A command id met
- * again costs a third, to read what the first command recorded.
+ * Across processes, a batch whose process finds the head row locked by another does not queue on
+ * the lock: it leaves its commands in `ledger_intake` (one row each, undecided, committed without
+ * waiting for the disk) and then waits for the head. Whoever holds the head chains, in the same
+ * transaction as its own commands, every command waiting in the intake, in the order they came,
+ * each decided as above against the ledger as it then stands; it deletes them from the intake and
+ * leaves each other process's answer in `ledger_outcomes` (the positions it recorded, or the
+ * refusal), all in the one commit. The process that left them, once it holds the head in turn,
+ * reads its answers there (or finds its commands still waiting and chains them itself, with any
+ * others come since). So a commit carries what every process sent while the one before was in
+ * flight, and the chain stays one line: only the holder of the head row writes events, and a
+ * command is decided only by it, against the chain it is added to. The intake is no promise: a
+ * command in it is recorded or refused only when chained, and answered only after that commit is
+ * on the disk, whose flush carries the intake's row with it; a process killed meanwhile leaves
+ * its commands to be decided by the next holder of the head, as a commit sent by a process killed
+ * before the answer may or may not have landed.
+ *
+ * A transaction takes two round trips: the first opens it, takes the head row's lock if it is free
+ * (or says it is not), reads the commands waiting in the intake, and the versions and command ids
+ * of every stream and command it may decide (one message of several statements, each reading
+ * after the lock is held, as each statement of a READ COMMITTED transaction takes a snapshot of
+ * its own); the second inserts the rows, clears the intake, leaves the answers, moves the head,
+ * announces it and commits. A command id met again costs a third, to read what the first command
+ * recorded. A batch left in the intake takes two more: its rows in, then the wait for the head.
  *
  * A process that has been writing alone takes one: it remembers the head it left and the stream
  * versions it knew then, decides from those, and sends one statement that moves the head only
- * from where it left it (so nothing else was written since, and what it knew still holds),
- * inserts the rows only if it did, and commits. Anything in doubt (the head moved, a command id
- * found recorded, a stream it has not seen, a command it would refuse) takes the long way.
+ * from where it left it and while the intake is empty (so nothing else was written or is waiting
+ * since, and what it knew still holds), inserts the rows only if it did, and commits. Anything in
+ * doubt (the head moved, a command id found recorded, a stream it has not seen, a command it
+ * would refuse) takes the long way.
  *
  * That one statement is prepared once on each connection for each number of rows up to 64, every
  * value a parameter of its own, and once for larger batches, their rows passed as arrays. The long
  * way's messages travel as plain text (several statements go in one message only so), their
  * values written as SQL literals: stream names and numbers are checked before they get here,
  * and every text goes through `escapeLiteral`.
- *
- * Across processes nothing changes: the head row's lock still puts each process's batch after
- * the other's, so the batch is what one process brings to the lock.
  */
 import pg from 'pg';
 import type { AnyEvent } from '../../event-types.ts';
 import {
+  AppendRefusedError,
+  CommandIdReusedError,
+  type EventMeta,
   type PreparedBatch,
   type RecordedEvent,
+  VersionConflictError,
   type WrittenBatch,
   chainAppend,
   commandEventCount,
@@ -61,10 +82,15 @@ export interface GroupCommitStats {
   largest: number;
   /** Transactions that took one round trip: the process had been writing alone since its last. */
   oneTrip: number;
+  /** Commands this process left in the intake, the head being held by another. */
+  queued: number;
+  /** Commands of other processes this process chained from the intake. */
+  forOthers: number;
   /**
    * Milliseconds spent in each step, summed over the transactions: waiting for a connection,
-   * opening the transaction with the head locked and the batch's versions and command ids read,
-   * deciding and chaining the commands, and writing the rows with the commit.
+   * opening the transaction with the head locked and the batch's versions and command ids read
+   * (for a batch left in the intake, leaving it there and waiting for the head too), deciding
+   * and chaining the commands, and writing the rows with the commit.
    */
   steps: { connect: number; lock: number; decide: number; write: number };
 }
@@ -76,9 +102,10 @@ export interface GroupCommitOptions<E extends AnyEvent> {
   toRecorded(row: ChainedRow): RecordedEvent<E>;
   /**
    * What a command is answered with when its transaction failed: `commitSent` says whether the
-   * commit had gone out when it did.
+   * commit had gone out when it did, `queued` whether the command had been left in the intake,
+   * where whoever holds the head next decides it.
    */
-  failure(error: unknown, commitSent: boolean): unknown;
+  failure(error: unknown, commitSent: boolean, queued: boolean): unknown;
   /** Whether the failure is the database's or the network's fault rather than the batch's. */
   isFault(error: unknown): boolean;
   /** Commands one transaction takes at most. Default 500. */
@@ -108,33 +135,95 @@ function literal(value: string | number | null): string {
   return pg.escapeLiteral(value);
 }
 
-const list = (values: Iterable<string>) => [...values].map(literal).join(', ');
+const list = (values: Iterable<string | number>) => [...values].map(literal).join(', ');
+const textArray = (values: Iterable<string>) => `ARRAY[${list(values)}]::text[]`;
 
-/** The first message: open the transaction, lock the head, read the batch's versions and command ids. */
-function lockMessage(streams: Set<string>, commandIds: Set<string>): string {
-  const statements = [
-    'BEGIN',
-    // set_config(…, true) is SET LOCAL: the commit waits for its log to reach the disk whatever
-    // the connection, role or database says.
-    "SELECT set_config('synchronous_commit', 'on', true) AS synchronous_commit, position, hash FROM ledger_head WHERE id FOR UPDATE",
-  ];
-  if (streams.size > 0) statements.push(`SELECT stream, max(version) AS version FROM events WHERE stream IN (${list(streams)}) GROUP BY stream`);
-  if (commandIds.size > 0) statements.push(`SELECT ${COLUMN_LIST} FROM events WHERE command_id IN (${list(commandIds)})`);
-  return statements.join(';\n');
+/**
+ * A command as a commit decides it: one of this committer's (`local`), or one another process
+ * left in the intake (`intake` its row there, `local` null), or one of this committer's it left
+ * there itself.
+ */
+interface Command<E extends AnyEvent> {
+  batches: PreparedBatch[];
+  commandId: string | null;
+  request: string | null;
+  intake: number | null;
+  local: PendingAppend<E> | null;
+  /** Whether `local` has been answered. */
+  settled?: boolean;
 }
 
-/** The second message: the rows, the head moved and announced, the commit. */
-function commitMessage(rows: readonly ChainedRow[], head: ChainHead, channel: string): string {
-  const statements: string[] = [];
-  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    const values = rows.slice(i, i + INSERT_CHUNK).map((row) => `(${COLUMNS.map((c) => literal(row[c])).join(', ')})`);
-    statements.push(`INSERT INTO events (${COLUMN_LIST}) VALUES ${values.join(',\n')}`);
+/** A command of this committer's queue, not yet anywhere in the database. */
+function localCommand<E extends AnyEvent>(pending: PendingAppend<E>): Command<E> {
+  return { batches: pending.batches, commandId: pending.commandId, request: pending.request, intake: null, local: pending };
+}
+
+/** Answers a command of this committer (once). */
+function settle<E extends AnyEvent>(command: Command<E>, answer: Answer<E>): void {
+  if (!command.local || command.settled) return;
+  command.settled = true;
+  if (answer.ok) command.local.resolve(answer.value);
+  else command.local.reject(answer.error);
+}
+
+/** A command as it waits in the intake: what deciding it needs, its events as stored. */
+interface IntakeText {
+  request: string | null;
+  batches: { stream: string; expectedVersion: number | null; events: [type: string, schemaVersion: number, payload: string, meta: string][] }[];
+}
+
+function intakeText(command: Command<AnyEvent>): string {
+  const text: IntakeText = {
+    request: command.request,
+    batches: command.batches.map((b) => ({
+      stream: b.stream,
+      expectedVersion: b.expectedVersion ?? null,
+      events: b.prepared.map((p) => [p.type, p.schemaVersion, p.payloadText, p.metaText]),
+    })),
+  };
+  return JSON.stringify(text);
+}
+
+/**
+ * Another process's command read from the intake. Only its rows are made from it here (the
+ * process that sent it answers its caller from the rows), so its events' payload and meta stay text.
+ */
+function intakeCommand<E extends AnyEvent>(row: { id: number; command_id: string | null; command: string }): Command<E> {
+  const text = JSON.parse(row.command) as IntakeText;
+  return {
+    commandId: row.command_id,
+    request: text.request,
+    intake: Number(row.id),
+    local: null,
+    batches: text.batches.map((b) => ({
+      stream: b.stream,
+      expectedVersion: b.expectedVersion ?? undefined,
+      prepared: b.events.map(([type, schemaVersion, payloadText, metaText]) => ({
+        type, schemaVersion, payloadText, metaText, payload: null, meta: null as unknown as EventMeta,
+      })),
+    })),
+  };
+}
+
+/** A refusal as left in `ledger_outcomes` for the process whose command it was. */
+function refusalText(error: unknown): string {
+  if (error instanceof VersionConflictError) return JSON.stringify({ kind: 'version', stream: error.stream, expected: error.expected, actual: error.actual });
+  if (error instanceof CommandIdReusedError) {
+    return JSON.stringify({ kind: 'reused', commandId: error.commandId, stream: error.stream, usedFor: error.usedFor, message: error.message });
   }
-  // The announcement is queued now and sent only if, and when, the transaction commits.
-  statements.push(`WITH moved AS (UPDATE ledger_head SET position = ${literal(head.position)}, hash = ${literal(head.hash)} WHERE id RETURNING position)
-    SELECT pg_notify(${literal(channel)}, position::text) FROM moved`);
-  statements.push('COMMIT');
-  return statements.join(';\n');
+  return JSON.stringify({ kind: error instanceof AppendRefusedError ? 'refused' : 'error', message: (error as Error)?.message ?? String(error) });
+}
+
+/** The refusal left in `ledger_outcomes`, as the error the caller would have met deciding it itself. */
+function refusalOf(text: string): Error {
+  const r = JSON.parse(text) as { kind: string; stream: string; expected: number; actual: number; commandId: string; usedFor: string; message: string };
+  if (r.kind === 'version') return new VersionConflictError(r.stream, r.expected, r.actual);
+  if (r.kind === 'reused') {
+    const error = new CommandIdReusedError(r.commandId, r.stream, r.usedFor);
+    error.message = r.message;
+    return error;
+  }
+  return r.kind === 'refused' ? new AppendRefusedError(r.message) : new Error(r.message);
 }
 
 type Answer<E extends AnyEvent> = { ok: true; value: { written: WrittenBatch<E>[]; duplicate: boolean } } | { ok: false; error: unknown };
@@ -153,12 +242,18 @@ interface Decided<E extends AnyEvent> {
 }
 
 /**
- * Decides a batch's commands in arrival order against the ledger standing at `head` with the
- * streams at `versions`, each against the ledger as the commands before it left it: a command id
- * in `recorded` (or recorded by an earlier command of the batch) answers the first result; any
+ * Decides a batch's commands in order against the ledger standing at `head` with the streams at
+ * `versions`, each against the ledger as the commands before it left it: a command id in
+ * `recorded` (or recorded by an earlier command of the batch) answers the first result; any
  * other command is checked against its streams' versions and chained after the rows before it.
  */
-function decide<E extends AnyEvent>(batch: readonly PendingAppend<E>[], start: ChainHead, versions: ReadonlyMap<string, number>, lookedUp: Recorded | null, toRecorded: (row: ChainedRow) => RecordedEvent<E>): Decided<E> {
+function decide<E extends AnyEvent>(
+  batch: readonly Pick<Command<E>, 'batches' | 'commandId' | 'request'>[],
+  start: ChainHead,
+  versions: ReadonlyMap<string, number>,
+  lookedUp: Recorded | null,
+  toRecorded: (row: ChainedRow) => RecordedEvent<E>,
+): Decided<E> {
   const moved = new Map<string, number>();
   const recorded: Recorded = new Map(lookedUp ?? []);
   const answers: Answer<E>[] = [];
@@ -211,13 +306,13 @@ function rowsSource(count: number, first: number): string {
 
 /**
  * The whole transaction as one statement, for a process that knows where the ledger stands: it
- * moves the head only from where this process left it (waiting for the row's lock, and checking
- * again once it has it), so nothing else was written since and the stream versions it knew then
- * still hold; the rows go in only if the head moved; the new head is announced; and the statement
- * commits on its own, with `synchronous_commit` on. It answers one row when it wrote, none when
- * the head was not where this process left it (then it wrote nothing). Prepared once on each
- * connection for each number of rows up to ROWS_AS_PARAMETERS and once for any more, so the
- * server parses and plans each shape once.
+ * moves the head only from where this process left it and while no command waits in the intake
+ * (waiting for the row's lock, and checking the head again once it has it), so nothing else was
+ * written since and the stream versions it knew then still hold; the rows go in only if the head
+ * moved; the new head is announced; and the statement commits on its own, with
+ * `synchronous_commit` on. It answers one row when it wrote, none when it did not (then it wrote
+ * nothing). Prepared once on each connection for each number of rows up to ROWS_AS_PARAMETERS and
+ * once for any more, so the server parses and plans each shape once.
  */
 function oneTripQuery(known: ChainHead, rows: readonly ChainedRow[], head: ChainHead, channel: string): pg.QueryConfig {
   const asParameters = rows.length <= ROWS_AS_PARAMETERS;
@@ -226,6 +321,7 @@ function oneTripQuery(known: ChainHead, rows: readonly ChainedRow[], head: Chain
     name: `spades_ledger_one_trip_${asParameters ? rows.length : 'arrays'}`,
     text: `WITH moved AS (
   UPDATE ledger_head SET position = $1, hash = $2 WHERE id AND position = $3 AND hash = $4
+    AND NOT EXISTS (SELECT 1 FROM ledger_intake)
   RETURNING position, set_config('synchronous_commit', 'on', true) AS synchronous_commit
 ), inserted AS (
   INSERT INTO events (${COLUMN_LIST})
@@ -236,6 +332,180 @@ function oneTripQuery(known: ChainHead, rows: readonly ChainedRow[], head: Chain
 SELECT pg_notify($5, moved.position::text) AS notified, (SELECT count(*) FROM inserted) AS inserted FROM moved`,
     values: [head.position, head.hash, known.position, known.hash, channel, ...values],
   };
+}
+
+// Commands of the intake one transaction takes at most; the rest wait for the next.
+const INTAKE_BATCH = 2000;
+// Answers left for a process that never came back for them (it was killed) are cleared after this.
+const OUTCOME_KEPT = "interval '1 hour'";
+
+/**
+ * The first message of the long way: open the transaction, lock the head (or, with `skipLocked`,
+ * only if no one holds it), and with the head held read the commands waiting in the intake (at
+ * most `intakeLimit`), the answers left for this committer's commands `mine`, and the versions and
+ * command ids of every stream and command of the batch and the intake. With `orLeave`, if another
+ * holds the head, those commands go into the intake instead (its last statement answers their ids).
+ */
+function lockMessage(
+  streams: Set<string>, commandIds: Set<string>, mine: readonly number[], skipLocked: boolean, intakeLimit: number, orLeave: readonly Command<AnyEvent>[] | null,
+): string {
+  const statements = [
+    'BEGIN',
+    // set_config(…, true) is SET LOCAL: the commit waits for its log to reach the disk whatever
+    // the connection, role or database says.
+    "SELECT set_config('synchronous_commit', 'on', true) AS synchronous_commit",
+    `SELECT position, hash FROM ledger_head WHERE id FOR UPDATE${skipLocked ? ' SKIP LOCKED' : ''}`,
+    // This transaction holds the head by now or not at all; locked again, it answers only to its
+    // holder, who takes the chaining lock that processes waiting for its commit wait on.
+    `WITH held AS (SELECT 1 FROM ledger_head WHERE id FOR UPDATE SKIP LOCKED) SELECT pg_advisory_xact_lock(${CHAINING_LOCK}) FROM held`,
+    `WITH held AS (SELECT 1 FROM ledger_head WHERE id FOR UPDATE SKIP LOCKED)
+     SELECT id, command_id, command FROM ledger_intake WHERE EXISTS (SELECT 1 FROM held) ORDER BY id LIMIT ${literal(intakeLimit)}`,
+    // Read after the intake, so they cover every command it answered with, and then some.
+    `SELECT stream, max(version) AS version FROM events
+     WHERE stream = ANY(${textArray(streams)} || ARRAY(SELECT unnest(streams) FROM ledger_intake)) GROUP BY stream`,
+    `SELECT ${COLUMN_LIST} FROM events
+     WHERE command_id = ANY(${textArray(commandIds)} || ARRAY(SELECT command_id FROM ledger_intake WHERE command_id IS NOT NULL))`,
+  ];
+  if (mine.length > 0) statements.push(outcomesQuery(mine));
+  if (orLeave) {
+    const values = orLeave.map((c) => `(${textArray(c.batches.map((b) => b.stream))}, ${literal(c.commandId)}, ${literal(intakeText(c))})`);
+    statements.push(`WITH held AS (SELECT 1 FROM ledger_head WHERE id FOR UPDATE SKIP LOCKED)
+      INSERT INTO ledger_intake (streams, command_id, command)
+      SELECT * FROM (VALUES ${values.join(',\n')}) AS command (streams, command_id, command) WHERE NOT EXISTS (SELECT 1 FROM held)
+      RETURNING id`);
+  }
+  return statements.join(';\n');
+}
+
+/** The answers left for the intake rows `mine` (ids, or a query answering them), each with the rows it names. */
+function outcomesQuery(mine: readonly number[] | string): string {
+  return `SELECT o.id, o.duplicate, o.refusal, ${COLUMNS.map((c) => `e.${c}`).join(', ')}
+    FROM ledger_outcomes o LEFT JOIN events e ON e.position BETWEEN o.first_position AND o.last_position
+    WHERE o.id IN (${typeof mine === 'string' ? mine : list(mine)}) ORDER BY o.id, e.position`;
+}
+
+type Outcome = { duplicate: boolean; refusal: string | null; rows: ChainedRow[] };
+
+/** The answers read by `outcomesQuery`, by intake row. */
+function outcomesOf(result: pg.QueryResult): Map<number, Outcome> {
+  const outcomes = new Map<number, Outcome>();
+  for (const row of result.rows as (ChainedRow & { id: string; duplicate: boolean; refusal: string | null })[]) {
+    const id = Number(row.id);
+    let outcome = outcomes.get(id);
+    if (!outcome) outcomes.set(id, (outcome = { duplicate: row.duplicate, refusal: row.refusal, rows: [] }));
+    if (row.position !== null) {
+      const { position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash } = row;
+      outcome.rows.push({ position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash });
+    }
+  }
+  return outcomes;
+}
+
+// Held by the holder of the head from its first round trip to its commit, so that processes
+// waiting for that commit wait on this lock, shared, and leave the head row free for the next
+// holder to take without queueing (a lock on the row itself would make it look taken).
+const CHAINING_LOCK = 0x5_ba_de_c;
+
+/**
+ * Waits for whoever holds the head to commit (sharing the chaining lock, which many waiters hold
+ * at once), then reads the answers left for `mine`; it writes nothing, so it costs no flush.
+ */
+function awaitMessage(mine: readonly number[], first: 'rollback' | { commit: readonly number[] } | null): string {
+  const before = first === null ? [] : first === 'rollback' ? ['ROLLBACK'] : [
+    // The commands just left in the intake: committed without waiting for the disk, as the
+    // commit that chains them will wait for it, and the answers taken cleared with them.
+    "SELECT set_config('synchronous_commit', 'off', true)",
+    ...(first.commit.length > 0 ? [`DELETE FROM ledger_outcomes WHERE id IN (${list(first.commit)})`] : []),
+    'COMMIT',
+  ];
+  return [...before, 'BEGIN', `SELECT pg_advisory_xact_lock_shared(${CHAINING_LOCK})`, outcomesQuery(mine), 'ROLLBACK'].join(';\n');
+}
+
+/**
+ * For a process whose commands have been going through the intake: leaves the batch there
+ * straight away, committed without waiting for the disk (the commit that chains them will), with
+ * the answers it took cleared, then waits for the holder of the head to commit and reads the
+ * answers left for the batch. The second statement answers the batch's ids, the second last the answers.
+ */
+function leaveMessage(commands: readonly Command<AnyEvent>[], taken: readonly number[]): string {
+  const values = commands.map((c) => `(${textArray(c.batches.map((b) => b.stream))}, ${literal(c.commandId)}, ${literal(intakeText(c))})`);
+  return [
+    'BEGIN',
+    `WITH left_ AS (INSERT INTO ledger_intake (streams, command_id, command) VALUES ${values.join(',\n')} RETURNING id)
+     SELECT id, set_config('spades.left', (SELECT string_agg(id::text, ',') FROM left_), false) FROM left_`,
+    "SELECT set_config('synchronous_commit', 'off', true)",
+    ...(taken.length > 0 ? [`DELETE FROM ledger_outcomes WHERE id IN (${list(taken)})`] : []),
+    'COMMIT',
+    'BEGIN',
+    `SELECT pg_advisory_xact_lock_shared(${CHAINING_LOCK})`,
+    outcomesQuery("SELECT unnest(string_to_array(current_setting('spades.left'), ','))::bigint"),
+    'ROLLBACK',
+  ].join(';\n');
+}
+
+/**
+ * Read again by the holder of the head before it decides, while other processes are writing:
+ * the commands left in the intake since its first look (after row `after`), and the versions and
+ * command ids they need. Those answered by the commit before come back with their next commands
+ * in about a round trip; read now, they join this commit rather than wait for the next.
+ */
+function rereadMessage(after: number, limit: number): string {
+  const since = `FROM ledger_intake WHERE id > ${literal(after)}`;
+  return [
+    `SELECT id, command_id, command ${since} ORDER BY id LIMIT ${literal(limit)}`,
+    `SELECT stream, max(version) AS version FROM events WHERE stream = ANY(ARRAY(SELECT unnest(streams) ${since})) GROUP BY stream`,
+    `SELECT ${COLUMN_LIST} FROM events WHERE command_id = ANY(ARRAY(SELECT command_id ${since} AND command_id IS NOT NULL))`,
+  ].join(';\n');
+}
+
+// Looks again at the intake at most this many times before deciding, while others are writing.
+const REREADS = 2;
+
+// Times a command left in the intake waits for a holder's commit and tries for the head itself,
+// before it queues for the head: a try fails while another waiter holds its shared lock.
+const AWAIT_TRIES = 4;
+
+interface Closing {
+  rows: readonly ChainedRow[];
+  head: ChainHead | null;
+  /** Intake rows chained or refused by this transaction. */
+  cleared: readonly number[];
+  /** Answers for other processes: an intake row and its outcome. */
+  outcomes: readonly { id: number; answer: Answer<AnyEvent> }[];
+  /** Answers for this committer, read and done with. */
+  taken: readonly number[];
+}
+
+/** The second message: the rows, the intake cleared, the answers left, the head moved and announced, the commit. */
+function commitMessage(closing: Closing, channel: string): string {
+  const statements: string[] = [];
+  const { rows, head, cleared, outcomes, taken } = closing;
+  // Only answers taken and nothing chained or decided: nothing anyone waits on needs the disk.
+  if (rows.length === 0 && cleared.length === 0) statements.push("SELECT set_config('synchronous_commit', 'off', true)");
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+    const values = rows.slice(i, i + INSERT_CHUNK).map((row) => `(${COLUMNS.map((c) => literal(row[c])).join(', ')})`);
+    statements.push(`INSERT INTO events (${COLUMN_LIST}) VALUES ${values.join(',\n')}`);
+  }
+  if (cleared.length > 0) statements.push(`DELETE FROM ledger_intake WHERE id IN (${list(cleared)})`);
+  if (outcomes.length > 0) {
+    const values = outcomes.map(({ id, answer }) => {
+      if (!answer.ok) return `(${literal(id)}, false, 0, -1, ${literal(refusalText(answer.error))})`;
+      const positions = answer.value.written.flatMap((w) => w.rows.map((r) => r.position));
+      const first = positions.length > 0 ? Math.min(...positions) : 0;
+      const last = positions.length > 0 ? Math.max(...positions) : -1;
+      return `(${literal(id)}, ${answer.value.duplicate}, ${literal(first)}, ${literal(last)}, NULL)`;
+    });
+    statements.push(`INSERT INTO ledger_outcomes (id, duplicate, first_position, last_position, refusal) VALUES ${values.join(', ')}`);
+    statements.push(`DELETE FROM ledger_outcomes WHERE at < now() - ${OUTCOME_KEPT}`);
+  }
+  if (taken.length > 0) statements.push(`DELETE FROM ledger_outcomes WHERE id IN (${list(taken)})`);
+  if (head && rows.length > 0) {
+    // The announcement is queued now and sent only if, and when, the transaction commits.
+    statements.push(`WITH moved AS (UPDATE ledger_head SET position = ${literal(head.position)}, hash = ${literal(head.hash)} WHERE id RETURNING position)
+      SELECT pg_notify(${literal(channel)}, position::text) FROM moved`);
+  }
+  statements.push('COMMIT');
+  return statements.join(';\n');
 }
 
 /** The batch's transaction failed as a whole, for a reason that is none of the database's faults. */
@@ -252,7 +522,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
   const { pool, channel, toRecorded, failure, isFault } = options;
   const maxBatch = options.maxBatch ?? 500;
   const queue: PendingAppend<E>[] = [];
-  const stats: GroupCommitStats = { transactions: 0, appends: 0, largest: 0, oneTrip: 0, steps: { connect: 0, lock: 0, decide: 0, write: 0 } };
+  const stats: GroupCommitStats = { transactions: 0, appends: 0, largest: 0, oneTrip: 0, queued: 0, forOthers: 0, steps: { connect: 0, lock: 0, decide: 0, write: 0 } };
   let running: Promise<void> | null = null;
   // The connection commits go over, held while commands keep coming.
   let client: pg.PoolClient | null = null;
@@ -260,23 +530,43 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
   // had written since the time before: a process writing alone commits in one round trip.
   let known: { head: ChainHead; versions: Map<string, number> } | null = null;
   let contended = true;
+  // Whether this process's commands have lately been going through the intake, other processes
+  // writing: then its next batch goes there straight away.
+  let crowded = false;
+  // Answers this committer read without the head, to be cleared by its next commit.
+  let forget: number[] = [];
+
+  /** A command of this committer, answered from the outcome another process left for it. */
+  const answerFromOutcome = (command: Command<E>, outcome: { duplicate: boolean; refusal: string | null; rows: ChainedRow[] }) => {
+    if (outcome.refusal !== null) {
+      settle(command, { ok: false, error: refusalOf(outcome.refusal) });
+      return;
+    }
+    const written = command.batches.map((b) => {
+      const rows = outcome.rows.filter((r) => r.stream === b.stream);
+      return { rows, recorded: rows.map(toRecorded) };
+    });
+    settle(command, { ok: true, value: { written, duplicate: outcome.duplicate } });
+  };
 
   /**
-   * Runs one batch's transaction and answers each of its commands. Throws BatchRefused when the
-   * database refused the commit for a reason of the batch's own (nothing was recorded), so the
-   * commands can be tried again one at a time; answers every command with the fault otherwise.
+   * Runs one transaction and answers each of its commands: this committer's `commands`, and with
+   * the head held, the commands waiting in the intake (at most `intakeLimit`). Throws BatchRefused
+   * when the database refused the commit for a reason of its commands' own (nothing was
+   * recorded), so they can be tried again one at a time; answers every command with the fault
+   * otherwise. With `alone`, commands that find the head held wait for it rather than go into the
+   * intake. Answers how many commands of the intake it took.
    */
-  const commit = async (batch: PendingAppend<E>[]): Promise<void> => {
+  const commit = async (commands: Command<E>[], intakeLimit = INTAKE_BATCH, alone = false): Promise<number> => {
     stats.transactions++;
-    stats.appends += batch.length;
-    stats.largest = Math.max(stats.largest, batch.length);
-    const streams = new Set(batch.flatMap((p) => p.batches.map((b) => b.stream)));
-    const commandIds = new Set(batch.flatMap((p) => (p.commandId === null ? [] : [p.commandId])));
+    stats.appends += commands.length;
+    stats.largest = Math.max(stats.largest, commands.length);
+    let inTransaction = commands.length;
+    let fromIntake = 0;
     let commitSent = false;
     let open = false;
-    let decided: Decided<E> | null = null;
-    // The stream versions the batch was decided from, as they stood at the head it was decided after.
-    let base: Map<string, number> | null = null;
+    // Answered already, from the one-statement commit or from outcomes left by another process.
+    let done = false;
     let mark = performance.now();
     const step = (name: keyof GroupCommitStats['steps']) => {
       const now = performance.now();
@@ -286,77 +576,217 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
     try {
       client ??= await pool.connect();
       step('connect');
+      const streams = new Set(commands.flatMap((c) => c.batches.map((b) => b.stream)));
       // Alone on the ledger since this process last wrote: decided from what it knows, checked by
       // the head, all in one statement. A refusal is only sure once the head is checked, and an
       // id only once looked up, so a batch with either goes the long way.
-      if (known && !contended && [...streams].every((s) => known!.versions.has(s))) {
-        const guess = decide(batch, known.head, known.versions, null, toRecorded);
-        const alone = guess.rows.length > 0 && guess.rows.length <= ONE_TRIP_ROWS && !guess.unsure && guess.answers.every((a) => a.ok);
+      if (known && !contended && commands.length > 0 && [...streams].every((s) => known!.versions.has(s))) {
+        const guess = decide(commands, known.head, known.versions, null, toRecorded);
+        const fits = guess.rows.length > 0 && guess.rows.length <= ONE_TRIP_ROWS && !guess.unsure && guess.answers.every((a) => a.ok);
         step('decide');
-        if (alone) {
+        if (fits) {
           commitSent = true;
           try {
             const { rows } = await client.query(oneTripQuery(known.head, guess.rows, guess.head, channel));
             if (rows.length === 1) {
-              decided = guess;
-              base = known.versions;
+              for (const [stream, version] of guess.moved) known.versions.set(stream, version);
+              known = { head: guess.head, versions: known.versions };
               stats.oneTrip++;
+              step('write');
+              commands.forEach((command, i) => settle(command, guess.answers[i]!));
+              done = true;
             }
           } catch (error) {
             // No answer, or a fault: as for any commit. The server refusing (a command id already
             // recorded, say) wrote nothing: the long way from here.
             if (!(error instanceof pg.DatabaseError) || isFault(error)) throw error;
           }
-          // Not written (the head had moved): the long way, deciding again from the database.
-          if (!decided) {
+          // Not written (the head had moved, or commands wait in the intake): the long way,
+          // deciding again from the database.
+          if (!done) {
             commitSent = false;
             contended = true;
           }
         }
       }
-      if (!decided) {
+      // The long way: once with the head if it is free; otherwise the batch goes into the intake
+      // and the second time waits for the head.
+      // 'free': take the head if no one holds it, else leave the batch in the intake; 'await':
+      // wait for the holder's commit and look for the answers; 'try': take the head if free
+      // again, else wait for its new holder; 'block': queue for the head, after a few tries.
+      let phase: 'free' | 'leave' | 'await' | 'try' | 'block' = alone ? 'block' : crowded && commands.length > 0 ? 'leave' : 'free';
+      let tries = 0;
+      let first: 'rollback' | { commit: readonly number[] } | null = null;
+      while (!done) {
+        let mine = commands.flatMap((c) => (c.intake === null || c.settled ? [] : [c.intake]));
+        if (phase === 'leave') {
+          open = true;
+          const results = (await client.query(leaveMessage(commands as Command<AnyEvent>[], forget))) as unknown as pg.QueryResult[];
+          open = false;
+          forget = [];
+          const sorted = (results[1]!.rows as { id: string }[]).map((r) => Number(r.id)).sort((a, b) => a - b);
+          commands.forEach((c, i) => (c.intake = sorted[i]!));
+          stats.queued += commands.length;
+          const outcomes = outcomesOf(results.at(-2)!);
+          for (const command of commands) {
+            const outcome = outcomes.get(command.intake!);
+            if (!outcome) continue;
+            answerFromOutcome(command, outcome);
+            forget.push(command.intake!);
+          }
+          if (commands.every((c) => c.settled)) {
+            step('lock');
+            done = true;
+            continue;
+          }
+          phase = 'try';
+          tries++;
+          mine = commands.flatMap((c) => (c.intake === null || c.settled ? [] : [c.intake]));
+        } else if (phase === 'await') {
+          // Left in the intake: most likely the holder of the head chains them in the commit it
+          // is making, so wait for that commit and look, holding no lock of one's own.
+          open = true;
+          const results = (await client.query(awaitMessage(mine, first))) as unknown as pg.QueryResult[];
+          open = false;
+          const cleared = first !== null && first !== 'rollback' ? new Set(first.commit) : null;
+          if (cleared) forget = forget.filter((id) => !cleared.has(id));
+          first = null;
+          const outcomes = outcomesOf(results.at(-2)!);
+          for (const command of commands) {
+            const outcome = command.intake === null || command.settled ? undefined : outcomes.get(command.intake);
+            if (!outcome) continue;
+            answerFromOutcome(command, outcome);
+            forget.push(command.intake!);
+          }
+          if (commands.every((c) => c.settled)) {
+            step('lock');
+            done = true;
+            continue;
+          }
+          phase = ++tries > AWAIT_TRIES ? 'block' : 'try';
+          mine = commands.flatMap((c) => (c.intake === null || c.settled ? [] : [c.intake]));
+        }
+        const fresh = commands.filter((c) => c.intake === null);
+        const commandIds = new Set(fresh.flatMap((c) => (c.commandId === null ? [] : [c.commandId])));
         open = true;
-        const results = (await client.query(lockMessage(streams, commandIds))) as unknown as pg.QueryResult[];
-        const heads = results[1]!.rows as ChainHead[];
-        if (heads.length === 0) throw new Error('the ledger_head row is missing, so no append can take its place in the chain');
+        const leave = phase === 'free' && commands.length > 0 ? (commands as Command<AnyEvent>[]) : null;
+        const results = (await client.query(lockMessage(streams, commandIds, mine, phase !== 'block', intakeLimit, leave))) as unknown as pg.QueryResult[];
+        const heads = results[2]!.rows as ChainHead[];
+        if (heads.length === 0) {
+          if (phase === 'block') throw new Error('the ledger_head row is missing, so no append can take its place in the chain');
+          if (commands.length === 0 || phase === 'try') {
+            // Nothing of this committer's to leave, or its commands wait in the intake already:
+            // another process holds the head, so wait for its commit.
+            first = 'rollback';
+            phase = 'await';
+            if (commands.length === 0) {
+              await client.query('ROLLBACK');
+              open = false;
+              done = true;
+            }
+            continue;
+          }
+          // Another process holds the head: the batch went into the intake for it, to be
+          // committed with the next message, which then waits for the holder's commit.
+          const ids = results.at(-1)!.rows as { id: string }[];
+          if (ids.length === 0) {
+            // The head came free between the statements, and the insert's own try took it:
+            // nothing was read under it, so start again.
+            await client.query('ROLLBACK');
+            open = false;
+            continue;
+          }
+          first = { commit: forget };
+          // Ids are handed out in the order the rows were inserted.
+          const sorted = ids.map((r) => Number(r.id)).sort((a, b) => a - b);
+          commands.forEach((c, i) => (c.intake = sorted[i]!));
+          stats.queued += commands.length;
+          contended = true;
+          crowded = true;
+          phase = 'await';
+          continue;
+        }
         const locked: ChainHead = { position: heads[0]!.position, hash: heads[0]!.hash };
         // What this process knew still holds if no one wrote since; what it read holds now.
         const unmoved = known !== null && known.head.position === locked.position && known.head.hash === locked.hash;
         contended = !unmoved;
-        const versions = unmoved && known!.versions.size < KNOWN_STREAMS ? known!.versions : new Map<string, number>();
-        for (const stream of streams) versions.set(stream, 0);
-        let next = 2;
-        if (streams.size > 0) for (const { stream, version } of results[next++]!.rows as { stream: string; version: number }[]) versions.set(stream, Number(version));
-        known = null;
-        const lookedUp: Recorded = new Map();
-        if (commandIds.size > 0) {
-          const firsts = results[next++]!.rows as ChainedRow[];
-          if (firsts.length > 0) {
-            const ranges = firsts.map((f) => `position BETWEEN ${literal(f.position)} AND ${literal(f.position + commandEventCount(f) - 1)}`);
-            const { rows } = await client.query<ChainedRow>(`SELECT ${COLUMN_LIST} FROM events WHERE ${ranges.join(' OR ')} ORDER BY position`);
-            for (const first of firsts) {
-              const last = first.position + commandEventCount(first) - 1;
-              lookedUp.set(first.command_id!, { first, rows: rows.filter((r) => r.position >= first.position && r.position <= last) });
+        const ownIntake = new Map(commands.flatMap((c) => (c.intake === null ? [] : [[c.intake, c] as const])));
+        type IntakeRow = { id: string; command_id: string | null; command: string };
+        const fromRows = (rows: IntakeRow[]) => rows.map((row) => ownIntake.get(Number(row.id)) ?? intakeCommand<E>({ ...row, id: Number(row.id) }));
+        const waiting = fromRows(results[4]!.rows as IntakeRow[]);
+        const versionRows = [...(results[5]!.rows as { stream: string; version: number }[])];
+        const firsts = [...(results[6]!.rows as ChainedRow[])];
+        // Others writing: look again for what they send in answer to the commit before.
+        crowded = waiting.some((c) => c.local === null);
+        for (let i = 0; (crowded || phase !== 'free') && i < REREADS && waiting.length < intakeLimit; i++) {
+          const after = waiting.reduce((top, c) => Math.max(top, c.intake!), 0);
+          const again = (await client.query(rereadMessage(after, intakeLimit - waiting.length))) as unknown as pg.QueryResult[];
+          if (again[0]!.rows.length === 0) break;
+          waiting.push(...fromRows(again[0]!.rows as IntakeRow[]));
+          versionRows.push(...(again[1]!.rows as { stream: string; version: number }[]));
+          firsts.push(...(again[2]!.rows as ChainedRow[]));
+        }
+        if (waiting.some((c) => c.local === null)) contended = true;
+        // This committer's commands another process chained (or refused) already.
+        const taken: number[] = [];
+        if (mine.length > 0) {
+          const outcomes = outcomesOf(results[7]!);
+          const queuedNow = new Set(waiting.map((c) => c.intake));
+          for (const command of commands) {
+            if (command.intake === null || command.settled) continue;
+            const outcome = outcomes.get(command.intake);
+            if (outcome) {
+              answerFromOutcome(command, outcome);
+              taken.push(command.intake!);
+            } else if (!queuedNow.has(command.intake) && !command.settled && command.intake !== null) {
+              // Neither chained nor waiting: only possible if the intake was cleared by hand.
+              settle(command, { ok: false, error: new Error('an append left for the ledger\'s writer was neither recorded nor refused, and is no longer waiting; send it again with the same command id') });
             }
           }
         }
+        const deciding = [...waiting, ...fresh];
+        inTransaction = deciding.length;
+        fromIntake = waiting.length;
+        const versions = unmoved && known!.versions.size < KNOWN_STREAMS ? known!.versions : new Map<string, number>();
+        for (const command of deciding) for (const b of command.batches) versions.set(b.stream, 0);
+        for (const { stream, version } of versionRows) versions.set(stream, Number(version));
+        known = null;
+        const lookedUp: Recorded = new Map();
+        if (firsts.length > 0) {
+          const ranges = firsts.map((f) => `position BETWEEN ${literal(f.position)} AND ${literal(f.position + commandEventCount(f) - 1)}`);
+          const { rows } = await client.query<ChainedRow>(`SELECT ${COLUMN_LIST} FROM events WHERE ${ranges.join(' OR ')} ORDER BY position`);
+          for (const first of firsts) {
+            const last = first.position + commandEventCount(first) - 1;
+            lookedUp.set(first.command_id!, { first, rows: rows.filter((r) => r.position >= first.position && r.position <= last) });
+          }
+        }
         step('lock');
-        base = versions;
-        decided = decide(batch, locked, versions, lookedUp, toRecorded);
+        const decided = decide(deciding, locked, versions, lookedUp, toRecorded);
         step('decide');
-        if (decided.rows.length > 0) {
-          commitSent = true;
-          await client.query(commitMessage(decided.rows, decided.head, channel));
+        const closing: Closing = {
+          rows: decided.rows,
+          head: decided.head,
+          cleared: waiting.map((c) => c.intake!),
+          outcomes: waiting.flatMap((c, i) => (c.local === null ? [{ id: c.intake!, answer: decided.answers[i]! as Answer<AnyEvent> }] : [])),
+          taken: [...forget, ...taken],
+        };
+        if (decided.rows.length > 0 || closing.cleared.length > 0 || closing.taken.length > 0) {
+          if (decided.rows.length > 0 || closing.cleared.length > 0) commitSent = true;
+          await client.query(commitMessage(closing, channel));
+          forget = [];
         } else {
           // Nothing to record: the lock is let go without a flush.
           await client.query('ROLLBACK');
         }
+        step('write');
+        open = false;
+        stats.forOthers += closing.outcomes.length;
+        // What the long way read, or what this process knew, moved on by what the batch wrote.
+        for (const [stream, version] of decided.moved) versions.set(stream, version);
+        known = { head: decided.head, versions };
+        deciding.forEach((command, i) => settle(command, decided.answers[i]!));
+        done = true;
       }
-      step('write');
-      open = false;
-      // What the long way read, or what this process knew, moved on by what the batch wrote.
-      for (const [stream, version] of decided.moved) base!.set(stream, version);
-      known = { head: decided.head, versions: base! };
     } catch (error) {
       known = null;
       contended = true;
@@ -371,24 +801,68 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
           back.release();
         }
       }
+      // Left in the intake, the commands are decided by whoever holds the head next: their
+      // outcome is not known here.
+      const queued = commands.some((c) => c.intake !== null && !c.settled);
       // An answer to the commit, even an error, means it did not commit. Whatever the database
-      // refused for the batch's own reasons is tried again command by command; a fault answers all.
-      if (!isFault(error) && batch.length > 1) throw new BatchRefused(error);
-      const answer = failure(error, commitSent);
-      for (const pending of batch) pending.reject(answer);
-      return;
+      // refused for its commands' own reasons is tried again command by command; a fault answers all.
+      if (!isFault(error) && (queued || inTransaction > 1)) throw new BatchRefused(error);
+      const answer = failure(error, commitSent, queued);
+      for (const command of commands) settle(command, { ok: false, error: answer });
     }
-    batch.forEach((pending, i) => {
-      const answer = decided!.answers[i]!;
-      if (answer.ok) pending.resolve(answer.value);
-      else pending.reject(answer.error);
-    });
+    return fromIntake;
+  };
+
+  /**
+   * After the database refused a whole transaction for a reason of one of its commands: the
+   * intake's commands chained one a transaction until it is empty, each refused alone if the
+   * database refuses it (this committer's among them, answered as they are decided), then this
+   * committer's others, one a transaction.
+   */
+  const oneByOne = async (commands: Command<E>[]): Promise<void> => {
+    for (let more = true; more; ) {
+      const queued = commands.filter((c) => c.intake !== null && !c.settled);
+      try {
+        more = (await commit(queued, 1, true)) > 0;
+      } catch (error) {
+        if (!(error instanceof BatchRefused)) throw error;
+        more = await refuseFirstWaiting(error.refusal);
+      }
+    }
+    for (const command of commands) {
+      if (command.settled) continue;
+      try {
+        await commit([command], 0, true);
+      } catch (alone) {
+        settle(command, { ok: false, error: alone instanceof BatchRefused ? failure(alone.refusal, false, false) : alone });
+      }
+    }
+  };
+
+  /** Refuses the first command waiting in the intake with the database's refusal of it; false when none waits. */
+  const refuseFirstWaiting = async (refusal: unknown): Promise<boolean> => {
+    client ??= await pool.connect();
+    const results = (await client.query(`BEGIN;
+      SELECT position FROM ledger_head WHERE id FOR UPDATE;
+      WITH first AS (DELETE FROM ledger_intake WHERE id = (SELECT min(id) FROM ledger_intake) RETURNING id)
+      INSERT INTO ledger_outcomes (id, duplicate, first_position, last_position, refusal)
+        SELECT id, false, 0, -1, ${literal(refusalText(refusal))} FROM first;
+      COMMIT`)) as unknown as pg.QueryResult[];
+    return (results[2]!.rowCount ?? 0) > 0;
   };
 
   const drain = async (): Promise<void> => {
     for (;;) {
       // Whatever was sent while the last commit was in flight, and in this turn of the event loop.
       await new Promise((resolve) => setImmediate(resolve));
+      if (queue.length === 0 && forget.length > 0 && client) {
+        // Answers read without the head: cleared before going idle, with no flush to wait for.
+        const taken = forget;
+        forget = [];
+        await client.query(`BEGIN; SELECT set_config('synchronous_commit', 'off', true); DELETE FROM ledger_outcomes WHERE id IN (${list(taken)}); COMMIT`)
+          .catch(() => undefined);
+        continue;
+      }
       if (queue.length === 0) {
         // In the same turn as the check, so a command queued from here on starts a new drain.
         running = null;
@@ -396,22 +870,21 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         client = null;
         return;
       }
-      const batch = queue.splice(0, maxBatch);
+      const commands = queue.splice(0, maxBatch).map(localCommand);
       try {
-        await commit(batch);
+        await commit(commands);
       } catch (error) {
         if (!(error instanceof BatchRefused)) {
-          for (const pending of batch) pending.reject(error);
+          for (const command of commands) settle(command, { ok: false, error });
           continue;
         }
-        // One command of the batch made the database refuse it all: each alone, in the same order,
-        // so only that one is refused.
-        for (const pending of batch) {
-          try {
-            await commit([pending]);
-          } catch (alone) {
-            pending.reject(alone instanceof BatchRefused ? failure(alone.refusal, false) : alone);
-          }
+        // One command made the database refuse the whole transaction: each alone, in the same
+        // order, so only that one is refused.
+        try {
+          await oneByOne(commands);
+        } catch (fault) {
+          const queued = commands.some((c) => c.intake !== null && !c.settled);
+          for (const command of commands) settle(command, { ok: false, error: failure(fault, false, queued) });
         }
       }
     }
