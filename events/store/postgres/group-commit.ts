@@ -32,7 +32,12 @@
  * after the lock is held, as each statement of a READ COMMITTED transaction takes a snapshot of
  * its own); the second inserts the rows, clears the intake, leaves the answers, moves the head,
  * announces it and commits. A command id met again costs a third, to read what the first command
- * recorded. A batch left in the intake takes two more: its rows in, then the wait for the head.
+ * recorded. A batch that finds the head held goes into the intake in the first message's last
+ * statement, and the next message commits it and waits for the holder's commit (sharing an
+ * advisory lock the holder holds, so that waiting leaves the head row free) and reads the answers.
+ * While others are writing, a process's next batch goes into the intake straight away, in the
+ * same message that then tries for the head: the first process back after a commit takes the
+ * head, looks at the intake up to twice more for what the others send meanwhile, and chains it all.
  *
  * A process that has been writing alone takes one: it remembers the head it left and the stream
  * versions it knew then, decides from those, and sends one statement that moves the head only
@@ -347,7 +352,7 @@ const OUTCOME_KEPT = "interval '1 hour'";
  * holds the head, those commands go into the intake instead (its last statement answers their ids).
  */
 function lockMessage(
-  streams: Set<string>, commandIds: Set<string>, mine: readonly number[], skipLocked: boolean, intakeLimit: number, orLeave: readonly Command<AnyEvent>[] | null,
+  streams: Set<string>, commandIds: Set<string>, mine: readonly number[] | string, skipLocked: boolean, intakeLimit: number, orLeave: readonly Command<AnyEvent>[] | null,
 ): string {
   const statements = [
     'BEGIN',
@@ -424,10 +429,10 @@ function awaitMessage(mine: readonly number[], first: 'rollback' | { commit: rea
 /**
  * For a process whose commands have been going through the intake: leaves the batch there
  * straight away, committed without waiting for the disk (the commit that chains them will), with
- * the answers it took cleared, then waits for the holder of the head to commit and reads the
- * answers left for the batch. The second statement answers the batch's ids, the second last the answers.
+ * the answers it took cleared; the lock message that follows then tries for the head. The second
+ * statement answers the batch's ids; `LEFT` reads them back in later statements.
  */
-function leaveMessage(commands: readonly Command<AnyEvent>[], taken: readonly number[]): string {
+function leaveStatements(commands: readonly Command<AnyEvent>[], taken: readonly number[]): string[] {
   const values = commands.map((c) => `(${textArray(c.batches.map((b) => b.stream))}, ${literal(c.commandId)}, ${literal(intakeText(c))})`);
   return [
     'BEGIN',
@@ -436,12 +441,9 @@ function leaveMessage(commands: readonly Command<AnyEvent>[], taken: readonly nu
     "SELECT set_config('synchronous_commit', 'off', true)",
     ...(taken.length > 0 ? [`DELETE FROM ledger_outcomes WHERE id IN (${list(taken)})`] : []),
     'COMMIT',
-    'BEGIN',
-    `SELECT pg_advisory_xact_lock_shared(${CHAINING_LOCK})`,
-    outcomesQuery("SELECT unnest(string_to_array(current_setting('spades.left'), ','))::bigint"),
-    'ROLLBACK',
-  ].join(';\n');
+  ];
 }
+const LEFT = "SELECT unnest(string_to_array(current_setting('spades.left'), ','))::bigint";
 
 /**
  * Read again by the holder of the head before it decides, while other processes are writing:
@@ -620,29 +622,12 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
       while (!done) {
         let mine = commands.flatMap((c) => (c.intake === null || c.settled ? [] : [c.intake]));
         if (phase === 'leave') {
-          open = true;
-          const results = (await client.query(leaveMessage(commands as Command<AnyEvent>[], forget))) as unknown as pg.QueryResult[];
-          open = false;
-          forget = [];
-          const sorted = (results[1]!.rows as { id: string }[]).map((r) => Number(r.id)).sort((a, b) => a - b);
-          commands.forEach((c, i) => (c.intake = sorted[i]!));
-          stats.queued += commands.length;
-          const outcomes = outcomesOf(results.at(-2)!);
-          for (const command of commands) {
-            const outcome = outcomes.get(command.intake!);
-            if (!outcome) continue;
-            answerFromOutcome(command, outcome);
-            forget.push(command.intake!);
-          }
-          if (commands.every((c) => c.settled)) {
-            step('lock');
-            done = true;
-            continue;
-          }
+          // Into the intake, then for the head in the same message: the first process back
+          // after a commit takes it and chains what the others leave meanwhile.
           phase = 'try';
           tries++;
-          mine = commands.flatMap((c) => (c.intake === null || c.settled ? [] : [c.intake]));
-        } else if (phase === 'await') {
+        }
+        if (phase === 'await') {
           // Left in the intake: most likely the holder of the head chains them in the commit it
           // is making, so wait for that commit and look, holding no lock of one's own.
           open = true;
@@ -666,11 +651,22 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
           phase = ++tries > AWAIT_TRIES ? 'block' : 'try';
           mine = commands.flatMap((c) => (c.intake === null || c.settled ? [] : [c.intake]));
         }
-        const fresh = commands.filter((c) => c.intake === null);
+        let fresh = commands.filter((c) => c.intake === null);
         const commandIds = new Set(fresh.flatMap((c) => (c.commandId === null ? [] : [c.commandId])));
         open = true;
         const leave = phase === 'free' && commands.length > 0 ? (commands as Command<AnyEvent>[]) : null;
-        const results = (await client.query(lockMessage(streams, commandIds, mine, phase !== 'block', intakeLimit, leave))) as unknown as pg.QueryResult[];
+        const leaving = phase === 'try' && fresh.length > 0 ? leaveStatements(commands as Command<AnyEvent>[], forget) : [];
+        const message = lockMessage(leaving.length > 0 ? new Set() : streams, commandIds, leaving.length > 0 ? LEFT : mine, phase !== 'block', intakeLimit, leave);
+        const all = (await client.query(leaving.length > 0 ? `${leaving.join(';\n')};\n${message}` : message)) as unknown as pg.QueryResult[];
+        if (leaving.length > 0) {
+          forget = [];
+          const sorted = (all[1]!.rows as { id: string }[]).map((r) => Number(r.id)).sort((a, b) => a - b);
+          commands.forEach((c, i) => (c.intake = sorted[i]!));
+          stats.queued += commands.length;
+          mine = [...sorted];
+          fresh = [];
+        }
+        const results = all.slice(leaving.length);
         const heads = results[2]!.rows as ChainHead[];
         if (heads.length === 0) {
           if (phase === 'block') throw new Error('the ledger_head row is missing, so no append can take its place in the chain');
