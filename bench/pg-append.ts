@@ -15,7 +15,11 @@
  * PostgreSQL runs on a throwaway cluster in a temporary folder (test/fixtures/postgres.ts). Its
  * 32 writers are 32 appends under way at once on one store, as one server process's requests
  * are, so they commit in groups (events/store/postgres/group-commit.ts); the same 32 writers as 32 stores of one
- * connection each stand for 32 processes, each bringing its own appends to the head lock.
+ * connection each, in this process, commit as 32 processes would, through the intake; and
+ * 32 writers in 8 real processes (pg-writer-process.ts, forked, each with its own store and
+ * connections, 4 writers a process, a stream each) show what the processes gain from committing
+ * together through the intake (events/store/postgres/group-commit.ts), against 1 writer and
+ * against the 32 in one process, with the share of their appends left in the intake.
  * SQLite's 32 writers are 32 worker threads, each with its own connection to one file, as 32
  * processes on one file would be; the same file within one server process, where its appends
  * commit in groups, is measured by table entries (sqlite-served.ts). Each
@@ -26,6 +30,7 @@
  * transaction spends in each step. Without PostgreSQL's binaries the benchmark says so in one
  * line and gives no figures.
  */
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,6 +59,51 @@ const EACH_SHARED = 3;
 // On one PostgreSQL store the 32 commit in groups, so each writes more for a round worth timing.
 const EACH_GROUPED = 32;
 const SHARED_STREAM = 'game-shared';
+// The 32 writers again as 8 server processes of 4 (pg-writer-process.ts).
+const WRITERS_PER_PROCESS = 4;
+const PROCESSES = WRITERS / WRITERS_PER_PROCESS;
+
+/** A writer process: appends `count` events on each of its writers' streams, answering its store's commit counts. */
+interface WriterProcess {
+  run(count: number): Promise<GroupCommitStats>;
+  close(): Promise<void>;
+}
+
+async function startWriterProcesses(url: string): Promise<WriterProcess[]> {
+  const runTs = new URL('../bin/run-ts.js', import.meta.url).pathname;
+  const entry = new URL('./pg-writer-process.ts', import.meta.url).pathname;
+  return Promise.all(Array.from({ length: PROCESSES }, (_, index) =>
+    new Promise<WriterProcess>((resolve, reject) => {
+      const child: ChildProcess = fork(runTs, [entry, url, String(index), String(WRITERS_PER_PROCESS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+      let answer: { done: (stats: GroupCommitStats) => void; failed: (error: Error) => void } | null = null;
+      child.once('error', reject);
+      child.once('exit', (code) => {
+        const error = new Error(`writer process ${index} exited with ${code}`);
+        reject(error);
+        answer?.failed(error);
+      });
+      child.on('message', (message: 'ready' | { done: boolean; stats?: GroupCommitStats; error?: string }) => {
+        if (message === 'ready') {
+          resolve({
+            run: (count) => new Promise((done, failed) => {
+              answer = { done, failed };
+              child.send({ count });
+            }),
+            close: async () => {
+              child.removeAllListeners('exit');
+              child.send('close');
+              await new Promise((ended) => child.once('exit', ended));
+            },
+          });
+          return;
+        }
+        const waiting = answer;
+        answer = null;
+        if (message.done) waiting?.done(message.stats!);
+        else waiting?.failed(new Error(`writer process ${index}: ${message.error}`));
+      });
+    })));
+}
 
 type Mode = 'own' | 'shared';
 
@@ -186,6 +236,7 @@ export const pgAppendBench: Benchmark = {
     const pgStores: PgEventStore<BenchEvent>[] = [];
     const clients: pg.Client[] = [];
     let threads: ThreadWriter[] = [];
+    let processes: WriterProcess[] = [];
     // SQLite's writers all append to one file, as PostgreSQL's all append to one database.
     const path = join(dir, 'ledger.db');
     const database = openDatabase({ path, synchronous: 'FULL' });
@@ -217,6 +268,9 @@ export const pgAppendBench: Benchmark = {
         return 0;
       };
       threads = await startThreads(path, WRITERS);
+      processes = await startWriterProcesses(cluster.url);
+      // The writer processes' commit counts after their last round, summed.
+      let processStats: GroupCommitStats[] = [];
 
       let runs = 0;
       const sharedRun = async (store: PgEventStore<BenchEvent> | PgEventStore<BenchEvent>[]) => {
@@ -231,29 +285,40 @@ export const pgAppendBench: Benchmark = {
         sqliteOwn: async () => (await Promise.all(threads.map((t) => t.run({ mode: 'own', count: EACH })))).reduce((a, b) => a + b, 0),
         pgOwn: async () => (await Promise.all(Array.from({ length: WRITERS }, (_, w) => writeAs(pgGrouped, w, 'own', EACH_GROUPED)))).reduce((a, b) => a + b, 0),
         pgOwnApart: async () => (await Promise.all(pgApart.map((s, w) => writeAs(s, w, 'own', EACH)))).reduce((a, b) => a + b, 0),
+        pgProcesses: async () => {
+          processStats = await Promise.all(processes.map((p) => p.run(EACH_GROUPED)));
+          return 0;
+        },
         sqliteShared: async () => (await Promise.all(threads.map((t) => t.run({ mode: 'shared', count: EACH_SHARED })))).reduce((a, b) => a + b, 0),
         pgShared: () => sharedRun(pgGrouped),
       };
       const events = {
         sqlite1: SINGLE, pg1: SINGLE, pgRaw: SINGLE,
-        sqliteOwn: WRITERS * EACH, pgOwn: WRITERS * EACH_GROUPED, pgOwnApart: WRITERS * EACH,
+        sqliteOwn: WRITERS * EACH, pgOwn: WRITERS * EACH_GROUPED, pgOwnApart: WRITERS * EACH, pgProcesses: WRITERS * EACH_GROUPED,
         sqliteShared: WRITERS * EACH_SHARED, pgShared: WRITERS * EACH_SHARED,
       };
       type Side = keyof typeof sides;
       // The stores each PostgreSQL side appends through, whose commits it counts.
       const storesOf: Partial<Record<Side, PgEventStore<BenchEvent>[]>> = { pg1: [pgSingle], pgOwn: [pgGrouped], pgOwnApart: pgApart, pgShared: [pgGrouped] };
-      const statsOf = (stores: PgEventStore<BenchEvent>[]): GroupCommitStats =>
-        stores.map((s) => s.commitStats()).reduce((a, b) => ({
+      const zero: GroupCommitStats = { transactions: 0, appends: 0, largest: 0, oneTrip: 0, queued: 0, forOthers: 0, steps: { connect: 0, lock: 0, decide: 0, write: 0 } };
+      const sum = (all: GroupCommitStats[]): GroupCommitStats =>
+        all.reduce((a, b) => ({
           transactions: a.transactions + b.transactions,
           appends: a.appends + b.appends,
           largest: Math.max(a.largest, b.largest),
           oneTrip: a.oneTrip + b.oneTrip,
+          queued: a.queued + b.queued,
+          forOthers: a.forOthers + b.forOthers,
           steps: { connect: a.steps.connect + b.steps.connect, lock: a.steps.lock + b.steps.lock, decide: a.steps.decide + b.steps.decide, write: a.steps.write + b.steps.write },
-        }));
+        }), zero);
+      // Each side's commit counts so far: its stores', or what its writer processes last answered.
+      const statsOf = (side: Side): GroupCommitStats | null =>
+        side === 'pgProcesses' ? sum(processStats) : storesOf[side] ? sum(storesOf[side].map((s) => s.commitStats())) : null;
       const rates = Object.fromEntries(Object.keys(sides).map((k) => [k, [] as number[]])) as Record<Side, number[]>;
       const batches = Object.fromEntries(Object.keys(sides).map((k) => [k, [] as number[]])) as Record<Side, number[]>;
       const steps = Object.fromEntries(Object.keys(sides).map((k) => [k, [] as GroupCommitStats[]])) as Record<Side, GroupCommitStats[]>;
       const conflicts: Record<'sqliteShared' | 'pgShared', number[]> = { sqliteShared: [], pgShared: [] };
+      const queuedShare: number[] = [];
       // Rounds of each side first, unmeasured: connections, statements, caches and compiled code
       // warmed, so each side's first rounds measure neither the connection nor the compiler.
       for (let round = 0; round < WARM_ROUNDS; round++) for (const side of Object.keys(sides) as Side[]) await sides[side]();
@@ -261,13 +326,14 @@ export const pgAppendBench: Benchmark = {
         // Each pair back to back, so both sides of a ratio see the same disk.
         for (const side of Object.keys(sides) as Side[]) {
           let met = 0;
-          const before = storesOf[side] && statsOf(storesOf[side]);
+          const before = statsOf(side);
           const seconds = await timed(async () => (met = await sides[side]()));
           rates[side].push(events[side] / seconds);
           if (before) {
-            const after = statsOf(storesOf[side]!);
+            const after = statsOf(side)!;
             const transactions = after.transactions - before.transactions;
             batches[side].push((after.appends - before.appends) / transactions);
+            if (side === 'pgProcesses') queuedShare.push((after.queued - before.queued) / (after.appends - before.appends));
             const per = (name: keyof GroupCommitStats['steps']) => (after.steps[name] - before.steps[name]) / transactions;
             steps[side].push({ ...after, steps: { connect: per('connect'), lock: per('lock'), decide: per('decide'), write: per('write') } });
           }
@@ -282,6 +348,13 @@ export const pgAppendBench: Benchmark = {
         'SELECT count(*) AS n, max(version) AS top, count(DISTINCT command_id) AS commands FROM events WHERE stream = $1', [SHARED_STREAM]);
       if (Number(shared!.n) !== expectedShared || Number(shared!.top) !== expectedShared || Number(shared!.commands) !== expectedShared) {
         throw new Error(`the writers racing on one stream recorded ${shared!.n} events (top version ${shared!.top}, ${shared!.commands} command ids), not ${expectedShared} once each`);
+      }
+      // The writer processes' every event recorded once, each stream's versions 1…n.
+      const expectedEach = (WARM_ROUNDS + ROUNDS) * EACH_GROUPED;
+      const { rows: apart } = await raw.query<{ stream: string; n: string; top: number }>(
+        "SELECT stream, count(*) AS n, max(version) AS top FROM events WHERE stream LIKE 'game-p%' GROUP BY stream");
+      if (apart.length !== WRITERS || apart.some((r) => Number(r.n) !== expectedEach || Number(r.top) !== expectedEach)) {
+        throw new Error(`the writer processes recorded ${JSON.stringify(apart)}, not ${expectedEach} events on each of ${WRITERS} streams`);
       }
 
       const pair = (pg: Side, sqlite: Side, pgName: string, sqliteName: string): Figure[] => {
@@ -324,6 +397,7 @@ export const pgAppendBench: Benchmark = {
         pgOwn: `PostgreSQL: append, ${WRITERS} writers at once, a stream each`,
         pgOwnApart: `PostgreSQL: append, ${WRITERS} writers at once, a stream each, a store each (as ${WRITERS} processes)`,
         pgShared: `PostgreSQL: append, ${WRITERS} writers racing on one stream, recorded`,
+        pgProcesses: `PostgreSQL: append, ${WRITERS} writers in ${PROCESSES} processes (${WRITERS_PER_PROCESS} each, a stream each)`,
       };
       return [
         ...pair('pg1', 'sqlite1', names.pg1, 'SQLite: append, 1 writer, one event per transaction (synchronous=FULL)'),
@@ -337,6 +411,14 @@ export const pgAppendBench: Benchmark = {
         ...stepFigures('pgOwn', `${WRITERS} writers on one store`),
         { ...rateFigure(names.pgOwnApart, 'events/s', rates.pgOwnApart), comparedTo: { name: names.pg1, ratio: percentile(rates.pgOwnApart.map((r, i) => r / rates.pg1[i]!), 50) } },
         batchFigure('pgOwnApart', names.pgOwnApart),
+        { ...rateFigure(names.pgProcesses, 'events/s', rates.pgProcesses), comparedTo: { name: names.pg1, ratio: percentile(rates.pgProcesses.map((r, i) => r / rates.pg1[i]!), 50) } },
+        batchFigure('pgProcesses', names.pgProcesses),
+        {
+          name: `PostgreSQL, ${WRITERS} writers in ${PROCESSES} processes: share of appends left in the intake for another process to chain`,
+          unit: 'share', median: percentile(queuedShare, 50), p99: percentile(queuedShare, 99), samples: queuedShare.length,
+        },
+        ratioFigure(`PostgreSQL: append, ${WRITERS} writers in ${PROCESSES} processes against 1 writer`, 'pgProcesses', 'pg1', 4),
+        ratioFigure(`PostgreSQL: append, ${WRITERS} writers in ${PROCESSES} processes against ${WRITERS} writers in one process`, 'pgProcesses', 'pgOwn', 0.5),
         ...pair('pgShared', 'sqliteShared', names.pgShared, `SQLite: append, ${WRITERS} writers racing on one stream (threads), recorded`),
         batchFigure('pgShared', names.pgShared),
         conflictFigure(`PostgreSQL: conflicts met per event recorded, ${WRITERS} writers on one stream`, conflicts.pgShared),
@@ -345,6 +427,7 @@ export const pgAppendBench: Benchmark = {
       ];
     } finally {
       await Promise.all(threads.map((t) => t.close()));
+      await Promise.all(processes.map((p) => p.close()));
       await Promise.all(pgStores.map((s) => s.close()));
       await Promise.all(clients.map((c) => c.end()));
       database.close();
