@@ -838,13 +838,21 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
   /** Refuses the first command waiting in the intake with the database's refusal of it; false when none waits. */
   const refuseFirstWaiting = async (refusal: unknown): Promise<boolean> => {
     client ??= await pool.connect();
-    const results = (await client.query(`BEGIN;
-      SELECT position FROM ledger_head WHERE id FOR UPDATE;
-      WITH first AS (DELETE FROM ledger_intake WHERE id = (SELECT min(id) FROM ledger_intake) RETURNING id)
-      INSERT INTO ledger_outcomes (id, duplicate, first_position, last_position, refusal)
-        SELECT id, false, 0, -1, ${literal(refusalText(refusal))} FROM first;
-      COMMIT`)) as unknown as pg.QueryResult[];
-    return (results[2]!.rowCount ?? 0) > 0;
+    try {
+      const results = (await client.query(`BEGIN;
+        SELECT position FROM ledger_head WHERE id FOR UPDATE;
+        WITH first AS (DELETE FROM ledger_intake WHERE id = (SELECT min(id) FROM ledger_intake) RETURNING id)
+        INSERT INTO ledger_outcomes (id, duplicate, first_position, last_position, refusal)
+          SELECT id, false, 0, -1, ${literal(refusalText(refusal))} FROM first;
+        COMMIT`)) as unknown as pg.QueryResult[];
+      return (results[2]!.rowCount ?? 0) > 0;
+    } catch (error) {
+      // Whatever it left open goes with the connection: no lock of the head outlives the failure.
+      const back = client;
+      client = null;
+      back.release(error as Error);
+      throw error;
+    }
   };
 
   const drain = async (): Promise<void> => {
@@ -856,7 +864,11 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         const taken = forget;
         forget = [];
         await client.query(`BEGIN; SELECT set_config('synchronous_commit', 'off', true); DELETE FROM ledger_outcomes WHERE id IN (${list(taken)}); COMMIT`)
-          .catch(() => undefined);
+          .catch((error: Error) => {
+            // Left for the hourly clearing; the connection goes, with whatever the failure left open.
+            client?.release(error);
+            client = null;
+          });
         continue;
       }
       if (queue.length === 0) {
