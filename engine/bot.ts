@@ -93,10 +93,11 @@ export function botBid(input: BotBidInput): Bid {
   }
 
   const deck = deckFor(options);
+  const nilFits = options.nil !== null && fitForNil(deck, hand, behind >= options.nil);
   const estimate = Math.max(0, Math.min(13, Math.round(sureTricks(deck, hand))));
 
   if (partnerBid === undefined) {
-    if (options.nil !== null && fitForNil(deck, hand) && random.float() < (style.nil ?? 0.75)) return NIL;
+    if (nilFits && random.float() < (style.nil ?? 0.75)) return NIL;
     return number(Math.min(estimate, maximum));
   }
   if (isNil(partnerBid)) {
@@ -105,7 +106,7 @@ export function botBid(input: BotBidInput): Bid {
   }
   const p = tricksOf(partnerBid);
   // Double nil is left to people: a seat whose partner bid a number may nil only when that number carries the team.
-  if (options.nil !== null && p >= minimum && fitForNil(deck, hand) && random.float() < (style.nil ?? 0.75)) {
+  if (nilFits && p >= minimum && random.float() < (style.nil ?? 0.75)) {
     return NIL;
   }
   return number(clamp(estimate, Math.max(0, minimum - p), Math.max(0, maximum - p)));
@@ -161,32 +162,50 @@ export function sureTricks(deck: Deck, hand: readonly Card[]): number {
   return estimate * 0.85;
 }
 
-/** Whether a hand can hope to take no trick: no aces or kings, few and low trumps, queens and jacks well guarded. */
-export function fitForNil(deck: Deck, hand: readonly Card[]): boolean {
+/**
+ * How likely a hand is to take a trick it does not want, as a player sizing up a nil reads it:
+ * any trump above the eight lowest rules nil out, the higher of those eight and a fourth trump
+ * add to the danger, and so does each high card of a side suit, the less for the more low cards
+ * it has to hide behind (an ace in a short suit most, a jack in a long one hardly).
+ */
+export function nilDanger(deck: Deck, hand: readonly Card[]): number {
   const order = deck.trumpOrder;
+  let danger = 0;
   let trumps = 0;
   for (const card of hand) {
     if (deck.suit[card] !== TRUMPS) continue;
     trumps++;
-    // Only the seven lowest trumps can be trusted to lose.
-    if (order.indexOf(card) < order.length - 7) return false;
+    // Counted from the lowest trump: 0 for the two of a plain deck's spades.
+    const fromBottom = order.length - 1 - order.indexOf(card);
+    if (fromBottom > 7) return Infinity;
+    if (fromBottom >= 6) danger += 0.4;
   }
-  if (trumps > 3) return false;
+  if (trumps > 3) danger += (trumps - 3) * 0.6;
   for (let s = 1; s <= 3; s++) {
     let length = 0;
-    let queen = false;
-    let jack = false;
+    const high: number[] = [];
     for (const card of hand) {
       if (deck.suit[card] !== s) continue;
       length++;
-      const power = deck.power[card]!;
-      if (power >= 13) return false;
-      if (power === 12) queen = true;
-      else if (power === 11) jack = true;
+      if (deck.power[card]! >= 11) high.push(deck.power[card]!);
     }
-    if ((queen && length < 4) || (jack && length < 3)) return false;
+    for (const power of high) {
+      if (power >= 14) danger += length >= 5 ? 0.7 : 1.2;
+      else if (power === 13) danger += length >= 5 ? 0.25 : length === 4 ? 0.4 : length === 3 ? 0.6 : 1;
+      else if (power === 12) danger += length >= 4 ? 0.1 : length === 3 ? 0.25 : 0.5;
+      else danger += length >= 3 ? 0.05 : 0.2;
+    }
   }
-  return true;
+  return danger;
+}
+
+/** The most danger a nil is bid with; a team far behind risks more. */
+const NIL_DANGER = 1;
+const NIL_DANGER_BEHIND = 1.4;
+
+/** Whether a hand calls for nil: little danger of a trick, or a little more when the team is behind by a nil's worth. */
+export function fitForNil(deck: Deck, hand: readonly Card[], behindByNil = false): boolean {
+  return nilDanger(deck, hand) <= (behindByNil ? NIL_DANGER_BEHIND : NIL_DANGER);
 }
 
 /** A bot's card for the trick in progress: always a legal play unless the style asks it to renege and the draw says so. */

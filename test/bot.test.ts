@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type Card, type Seat, type Team, SEATS, TEAMS, cardName, parseCard, seatsOf } from '../engine/cards.ts';
+import { type Card, type Seat, type Team, SEATS, TEAMS, cardName, parseCard, seatsOf, teamOf } from '../engine/cards.ts';
 import { deckFor } from '../engine/deck.ts';
 import { PRESETS, PRESET_IDS, type RuleOptions } from '../engine/presets.ts';
-import { createRandom } from '../engine/random.ts';
+import { createRandom, dealFromSeed } from '../engine/random.ts';
 import { type Bid, type Bids, bidValue, checkBids, parseBid } from '../engine/bid.ts';
-import { type BotPlayInput, botBid, botPlay } from '../engine/bot.ts';
+import { type BotPlayInput, botBid, botPlay, nilDanger } from '../engine/bot.ts';
 import { simulateHand } from '../engine/simulate.ts';
 import { replayPlays } from '../engine/trick.ts';
 
@@ -275,5 +275,83 @@ describe('botPlay', () => {
       expect(result.illegalLeads).toEqual([]);
     }
     expect(reneges).toBeGreaterThan(0);
+  });
+});
+
+describe('the bots bid nil as people do', () => {
+  /**
+   * Every bid of `deals` seeded deals, bid round the table from East as the demo's bots bid them
+   * (their own seeded Random per seat, the default style), with the bidding team `behind`.
+   */
+  function bidRound(options: RuleOptions, deals: number, behind: number, seed = 'nil-rates') {
+    const deck = deckFor(options);
+    const made: { bid: Bid; hand: Card[]; first: boolean }[] = [];
+    for (let d = 0; d < deals; d++) {
+      const deal = dealFromSeed(deck, `${seed}:${d}`, 'N');
+      const bids: Partial<Record<Seat, Bid>> = {};
+      for (const seat of ['E', 'S', 'W', 'N'] as const) {
+        const first = bids[seatsOf(teamOf(seat)).find((s) => s !== seat)!] === undefined;
+        const bid = botBid({ options, seat, hand: deal[seat], bids, behind, random: createRandom(`${seed}:${d}:${seat}`) });
+        bids[seat] = bid;
+        made.push({ bid, hand: deal[seat], first });
+      }
+    }
+    return made;
+  }
+  const share = (made: { bid: Bid }[], kind: Bid['kind']) => made.filter((m) => m.bid.kind === kind).length / made.length;
+
+  for (const id of PRESET_IDS) {
+    const options = PRESETS[id];
+    it(`${id}: over 2,000 seeded deals, ${options.nil === null ? 'no seat bids nil, as the rules have none' : 'about one hand in five to thirty holds a nil, each from a hand with no high trump'}`, () => {
+      const made = bidRound(options, 2000, 0);
+      if (options.nil === null) {
+        expect(share(made, 'nil')).toBe(0);
+      } else {
+        // Per hand (four seats), a nil now and then: neither never nor every other hand.
+        const perHand = share(made, 'nil') * 4;
+        expect(perHand).toBeGreaterThan(1 / 30);
+        expect(perHand).toBeLessThan(1 / 5);
+        // A nil is bid only from a hand a player would nil: no trump above the eight lowest, and no ace with fewer than five beside it.
+        const deck = deckFor(options);
+        for (const { hand } of made.filter((m) => m.bid.kind === 'nil')) {
+          expect(nilDanger(deck, hand)).toBeLessThanOrEqual(1);
+        }
+      }
+      // Level, nobody bids blind nil.
+      expect(share(made, 'blind-nil')).toBe(0);
+    });
+  }
+
+  it('bid blind nil only where the rules allow it and the team is far behind, now and then, never every time', () => {
+    for (const id of PRESET_IDS) {
+      const options = PRESETS[id];
+      const far = bidRound(options, 500, options.blindNilDeficit + 50);
+      const near = bidRound(options, 500, options.blindNilDeficit - 1);
+      expect(share(near, 'blind-nil'), id).toBe(0);
+      if (options.blindNil === null) {
+        expect(share(far, 'blind-nil'), id).toBe(0);
+        continue;
+      }
+      // Only the first of a team to bid declares it, before looking at the cards.
+      const firsts = far.filter((m) => m.first);
+      const rate = share(firsts, 'blind-nil');
+      expect(rate, id).toBeGreaterThan(0.05);
+      expect(rate, id).toBeLessThan(0.4);
+      expect(far.filter((m) => m.bid.kind === 'blind-nil' && !m.first), id).toEqual([]);
+    }
+  });
+
+  it('bid nil a little more readily when the team is behind by a nil\'s worth', () => {
+    const options = PRESETS['pitt-boss'];
+    const level = share(bidRound(options, 2000, 0), 'nil');
+    const behind = share(bidRound(options, 2000, options.nil!), 'nil');
+    expect(behind).toBeGreaterThan(level);
+  });
+
+  it('bid the same from the same seed, and differently from another', () => {
+    const options = PRESETS['unc-300'];
+    const once = bidRound(options, 300, 150).map((m) => bidValue(m.bid));
+    expect(bidRound(options, 300, 150).map((m) => bidValue(m.bid))).toEqual(once);
+    expect(bidRound(options, 300, 150, 'another seed').map((m) => bidValue(m.bid))).not.toEqual(once);
   });
 });
