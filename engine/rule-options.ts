@@ -243,11 +243,13 @@ export const RULE_OPTIONS: readonly RuleOption[] = (Object.keys(ENTRIES) as (key
   (key) => ({ key, ...ENTRIES[key] }) as RuleOption,
 );
 
+const BY_KEY: ReadonlyMap<string, RuleOption> = new Map(RULE_OPTIONS.map((o) => [o.key, o]));
+
 /** The option named `key`, or undefined for a name that is no rule option. */
 export function ruleOption<K extends keyof RuleOptions>(key: K): RuleOption<K>;
 export function ruleOption(key: string): RuleOption | undefined;
 export function ruleOption(key: string): RuleOption | undefined {
-  return Object.hasOwn(ENTRIES, key) ? (RULE_OPTIONS.find((o) => o.key === key) as RuleOption) : undefined;
+  return BY_KEY.get(key);
 }
 
 /** The names of the rule options, in order. */
