@@ -4,7 +4,8 @@
  * attached (one still catching up from the first event), a heavy read under way on the reader's
  * thread, and sign-ups arriving. The process tells every stream when to come back (`retry:`),
  * answers what it took, records everything it acknowledged, and exits within 3 seconds with
- * status 0, leaving no -wal or -shm beside the ledger file.
+ * status 0, leaving no -wal or -shm beside the ledger file. On PostgreSQL too, with the demo's
+ * bots entering.
  */
 import { existsSync } from 'node:fs';
 import { createParser } from 'eventsource-parser';
@@ -14,6 +15,7 @@ import { setSignUp } from '../server/commands/registration-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { killHard, ledgerPath, removeTempDirs, type ServeProcess, startServeProcess, tempDir, waitFor } from './fixtures/live-server.ts';
+import { type PostgresCluster, postgres, startPostgres } from './fixtures/postgres.ts';
 
 afterAll(() => removeTempDirs());
 
@@ -132,4 +134,32 @@ describe('spades serve stopped with SIGTERM after a busy day', () => {
     }
     server = null;
   }, 180_000);
+});
+
+describe.skipIf(!postgres.available)('spades serve on PostgreSQL stopped with SIGTERM', () => {
+  let cluster: PostgresCluster | null = null;
+  let server: ServeProcess | null = null;
+  afterAll(async () => {
+    if (server) await killHard(server.child);
+    await cluster?.stop();
+  });
+
+  it('ends every stream with a retry hint and exits within 3 s', async () => {
+    cluster = await startPostgres();
+    const databaseUrl = await cluster.createDatabase('stop');
+    server = await startServeProcess(tempDir('spades-stop-pg-'), 0, ['--pace', '50'], { DATABASE_URL: databaseUrl });
+    const url = `http://127.0.0.1:${server.port}`;
+    const streams = [follow(`${url}/tournaments/demo/screen/stream`), follow(`${url}/api/events/stream?after=0`)];
+    // The demo's bots entering while the screens watch.
+    await waitFor('the bots to enter something', () => streams[1]!.seen.events > 40, 20_000);
+    const child = server.child;
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const asked = performance.now();
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 0, signal: null });
+    expect(performance.now() - asked).toBeLessThan(3000);
+    await Promise.all(streams.map((s) => s.done));
+    expect(streams.map((s) => s.seen)).toEqual(streams.map(() => expect.objectContaining({ ended: true, retry: 1000 })));
+    server = null;
+  }, 120_000);
 });
