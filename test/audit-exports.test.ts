@@ -97,7 +97,8 @@ describe('importing a record over HTTP', () => {
     expect(body.positions).toEqual({ first: before + 1, last: before + body.events });
     expect(body.digest).toBe(fixture.ledger.store.digest());
     expect(body.links).toEqual({ game: '/games/paper-http', record: '/games/paper-http/record', replay: '/games/paper-http/hands/1/replay' });
-    expect(fixture.ledger.store.readAll({ after: before, limit: 1 })[0]!.meta).toMatchObject({ by: 'record-import' });
+    // Signed by the judge who entered it, not by the import alone.
+    expect(fixture.ledger.store.readAll({ after: before, limit: 1 })[0]!.meta).toMatchObject({ by: 'judge:Judge Ruth', account: expect.stringMatching(/^acct-/), via: 'record-import' });
   });
 
   it('refuses bad requests with 4xx and a sentence, appending nothing', async () => {
