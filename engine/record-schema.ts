@@ -1,5 +1,5 @@
 /**
- * The shape of a `spades-game/1` record (spec/game-record.md), written once: `record.ts` reads
+ * The shape of a `spades-game/1` record (docs/spec/game-record.md), written once: `record.ts` reads
  * records through these schemas, and `npm run schemas` publishes them as JSON Schema
  * (docs/schemas/spades-game-1.schema.json). Each schema carries the one line a refused record
  * gets, saying what is wrong and where.

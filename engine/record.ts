@@ -1,5 +1,5 @@
 /**
- * The `spades-game/1` record (spec/game-record.md): reading and checking one, and scoring it
+ * The `spades-game/1` record (docs/spec/game-record.md): reading and checking one, and scoring it
  * through the same game fold the ledger uses. Every refusal is one line; when a hand is at fault
  * it starts `hand N:`. The record's shape is checked by its schema (record-schema.ts, published as
  * docs/schemas/spades-game-1.schema.json); what depends on the preset and the game so far is checked here.

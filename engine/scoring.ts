@@ -1,5 +1,5 @@
 /**
- * Scoring one hand, exactly as spec/rules.md "Scoring a hand" reads the rulebooks. Everything a
+ * Scoring one hand, exactly as docs/spec/rules.md "Scoring a hand" reads the rulebooks. Everything a
  * preset does differently is an option; nothing here asks which preset is playing.
  */
 import { type Seat, type Team, TEAMS, otherTeam, seatsOf, teamOf } from './cards.ts';

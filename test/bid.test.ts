@@ -1,5 +1,5 @@
 /**
- * Bids: the record's forms, the bidding order, and the "Bidding" table of spec/rules.md, one test
+ * Bids: the record's forms, the bidding order, and the table of docs/spec/rules.md "Bidding", one test
  * per row and preset, each quoting the sentence it implements.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The game fold: spec/rules.md "Ending a game" (in its order), the dealer rotation and the
+ * The game fold: docs/spec/rules.md "Ending a game" (in its order), the dealer rotation and the
  * "Misdeals and the deal" table, one test per row and preset.
  */
 import { describe, expect, it } from 'vitest';

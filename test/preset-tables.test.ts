@@ -1,5 +1,5 @@
 /**
- * spec/rules.md "Preset ids" and "Deck and trumps" tables, one test per row and preset, quoting
+ * docs/spec/rules.md "Preset ids" and "Deck and trumps" tables, one test per row and preset, quoting
  * the rulebook; and `resolveRules`, which turns a record's `rules` into these options.
  */
 import { describe, expect, it } from 'vitest';

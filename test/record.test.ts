@@ -1,5 +1,5 @@
 /**
- * spades-game/1 records (spec/game-record.md): a whole game with plays, reneges and a misdeal,
+ * spades-game/1 records (docs/spec/game-record.md): a whole game with plays, reneges and a misdeal,
  * and every kind of record the scorer refuses, each with its one line.
  */
 import { describe, expect, it } from 'vitest';

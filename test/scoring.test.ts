@@ -1,5 +1,5 @@
 /**
- * spec/rules.md "Scoring a hand" and the scoring rows of "Bidding", one test per row and per
+ * docs/spec/rules.md "Scoring a hand" and "Bidding" (its scoring rows), one test per row and per
  * preset the row applies to. Each describe quotes the sentence it implements.
  */
 import { describe, expect, it } from 'vitest';
