@@ -45,7 +45,7 @@ import { directorRoutes } from '../director/director-routes.tsx';
 import { missingSubjectOf, subjectChannelId } from '../audience/team-pages.tsx';
 import { signUpRoutes } from '../audience/sign-up-routes.tsx';
 import { publicAddress } from '../http/public-address.ts';
-import { forwardedBy, trustedProxies } from '../http/client-address.ts';
+import { clientAddress, forwardedBy, trustedProxies } from '../http/client-address.ts';
 import { echoed } from '../http/request-input.ts';
 import { EMBEDS, type EmbedKind, missingEmbed, renderEmbed } from '../audience/embeds.tsx';
 
@@ -177,7 +177,7 @@ export function createApp(options: AppOptions) {
     return c.json(await ledger.read({ after, limit: Number(limitText) }));
   });
 
-  app.get('/api/events/stream', eventFeedRoute({ ledger, broadcaster, limits: createFeedLimits({ streamRetrySeconds: Math.max(1, Math.ceil(broadcaster.stallTimeoutMs / 1000)), ...options.feedLimits }) }));
+  app.get('/api/events/stream', eventFeedRoute({ ledger, broadcaster, addressOf: clientAddress, limits: createFeedLimits({ streamRetrySeconds: Math.max(1, Math.ceil(broadcaster.stallTimeoutMs / 1000)), ...options.feedLimits }) }));
 
   app.get('/games/:gameId/record', (c) => {
     const game = gameById(ledger.models, c.req.param('gameId'));

@@ -6,7 +6,6 @@
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
-import { clientAddress } from '../http/client-address.ts';
 import { catchUpAndAttach, resumePoint } from './event-stream.ts';
 import { type FeedLimits, createCatchUpTurns } from './feed-limits.ts';
 import { openStream } from './open-stream.ts';
@@ -16,17 +15,19 @@ export interface FeedRouteOptions {
   ledger: ServedLedger;
   broadcaster: Broadcaster;
   limits: FeedLimits;
+  /** The address a request is counted under (the app's, which knows which proxies to believe). */
+  addressOf: (c: Context) => string;
 }
 
 /** The feed's handler. */
-export function eventFeedRoute({ ledger, broadcaster, limits }: FeedRouteOptions) {
+export function eventFeedRoute({ ledger, broadcaster, limits, addressOf }: FeedRouteOptions) {
   const turn = createCatchUpTurns();
   return async (c: Context<{ Bindings: Partial<HttpBindings> }>) => {
     const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'), ledger.models.position);
     if (typeof after !== 'number') return c.json({ error: after.error }, 400);
     // A screen resuming from another process may be ahead of this one: fold up to its id first.
     await ledger.syncTo(after);
-    const admitted = limits.admit(clientAddress(c), after < ledger.models.position);
+    const admitted = limits.admit(addressOf(c), after < ledger.models.position);
     if ('refused' in admitted) {
       // The client is told to come back later: its connection is not kept waiting meanwhile.
       return c.json({ error: admitted.refused }, 429, { 'retry-after': String(admitted.retryAfterSeconds), connection: 'close' });

@@ -12,7 +12,7 @@ import { type Decision, type LedgerHandle, type ServedLedger, servedOf } from '.
 import type { Ledger } from '../../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
-import { CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
+import { CommandIdReusedError, LedgerUnavailableError } from '../../events/store/append.ts';
 import { CommandError } from '../commands/commands.ts';
 import { createApp } from '../app/app.ts';
 import { REQUEST_TIMEOUTS } from '../http/body-limits.ts';
@@ -24,15 +24,13 @@ import { type CliIo, UsageError } from '../cli/io.ts';
 import { createTournament, registerPlayer, registerTeam, startTournament } from '../commands/tournament-commands.ts';
 import { driveServedTables, nextEntry } from './table-driver.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
-import { trustProxyProblem } from '../http/client-address.ts';
+import { type DemoKind, type ServeArguments, readOptions } from './serve-options.ts';
 
 export const DEMO_TOURNAMENT = 'demo';
 const DEMO_SEED = 'pitt-boss-demo';
 /** The progressive evening `--demo progressive` sets up. */
 export const PROGRESSIVE_DEMO = 'evening';
 const PROGRESSIVE_SEED = 'progressive-demo';
-export type DemoKind = 'pitt-boss' | 'progressive';
-const DEMO_KINDS: readonly DemoKind[] = ['pitt-boss', 'progressive'];
 
 // Twelve players, three tables; a prize category each for the high male / high female prizes.
 const EVENING_PLAYERS: [string, 'male' | 'female'][] = [
@@ -96,15 +94,14 @@ async function until(done: () => boolean, ms: number): Promise<void> {
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-const lostRace = (error: unknown) => error instanceof VersionConflictError || error instanceof CommandError;
-
 /** Sets up the demo on a SQLite ledger (see `demoSteps`). */
 export function createDemo(ledger: Ledger, kind: DemoKind = 'pitt-boss'): void {
   for (const [commandId, decide] of demoSteps(kind)) {
     try {
       ledger.execute(decide, { commandId });
     } catch (error) {
-      if (!lostRace(error)) throw error;
+      // Another process set this step up first: the ledger decides a lost race again, so it says so as a refusal.
+      if (!(error instanceof CommandError)) throw error;
       ledger.sync();
     }
   }
@@ -121,7 +118,8 @@ export async function createServedDemo(ledger: ServedLedger, kind: DemoKind = 'p
       const results = await ledger.append(decide, { commandId });
       if (commandId === 'demo-create' || commandId === 'evening-create') created = results.length > 0 && !results.some((r) => r.duplicate);
     } catch (error) {
-      if (!lostRace(error)) throw error;
+      // Another process set this step up first: the ledger decides a lost race again, so it says so as a refusal.
+      if (!(error instanceof CommandError)) throw error;
       await ledger.sync();
     }
   }
@@ -169,61 +167,12 @@ export function demoBots(
         paused = error.message;
         return;
       }
-      if (error instanceof CommandError || error instanceof VersionConflictError || error instanceof CommandIdReusedError) return;
+      if (error instanceof CommandError || error instanceof CommandIdReusedError) return;
       notice(`demo tables: ${(error as Error).message}`);
     } finally {
       running = false;
     }
   };
-}
-
-interface ServeOptions {
-  port: number;
-  /** The address to listen on; every interface when not given, so phones on the venue's Wi-Fi reach it. */
-  host: string | undefined;
-  dataDir: string;
-  demo: boolean;
-  /** Which demo: the pitt-boss bracket, or a progressive evening (`--demo progressive`). */
-  demoKind: DemoKind;
-  /** Milliseconds between entries at each table. */
-  paceMs: number;
-}
-
-/** The options as `spades serve` was given them (see its entry in cli/command-table.ts). */
-interface ServeArguments {
-  values: { 'no-demo'?: boolean; demo?: string; pace?: string };
-}
-
-function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv): ServeOptions {
-  const options: ServeOptions = {
-    port: 3000,
-    host: undefined,
-    dataDir: env.DATA_DIR || './data',
-    demo: values['no-demo'] !== true,
-    demoKind: 'pitt-boss',
-    paceMs: 1000,
-  };
-  if (values.demo !== undefined) {
-    if (!DEMO_KINDS.includes(values.demo as DemoKind)) throw new UsageError(`--demo is ${DEMO_KINDS.join(' or ')}, not '${values.demo}'`);
-    if (values['no-demo']) throw new UsageError('--demo and --no-demo cannot both be given');
-    options.demoKind = values.demo as DemoKind;
-  }
-  if (env.PORT !== undefined) {
-    if (!/^\d+$/.test(env.PORT) || Number(env.PORT) > 65535) throw new UsageError(`PORT must be a port number (0–65535), not '${env.PORT}'`);
-    options.port = Number(env.PORT);
-  }
-  const untrusted = trustProxyProblem(env.TRUST_PROXY);
-  if (untrusted) throw new UsageError(untrusted);
-  if (env.HOST !== undefined && env.HOST !== '') {
-    // An address or a name; whether this machine has it is for listen to say.
-    if (!/^[A-Za-z0-9.:%_-]+$/.test(env.HOST)) throw new UsageError(`HOST must be an address to listen on (127.0.0.1, ::1, 0.0.0.0, a host name), not '${env.HOST}'`);
-    options.host = env.HOST;
-  }
-  if (values.pace !== undefined) {
-    if (!/^\d+$/.test(values.pace)) throw new UsageError(`--pace takes milliseconds between entries at a table, not '${values.pace}'`);
-    options.paceMs = Number(values.pace);
-  }
-  return options;
 }
 
 /** Runs the server until the process is stopped. */
