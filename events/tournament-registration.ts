@@ -1,0 +1,54 @@
+/**
+ * Registration in the tournament projection: teams and players entered, checked in, waitlisted,
+ * promoted from the waitlist and withdrawn before the start. Sign-up, fees and check-in codes are
+ * kept in registration-projection.ts.
+ */
+import type { PlayerRegistered, TeamCheckedIn, TeamRegistered, TeamWithdrawn, WaitlistPromoted } from './domain-events.ts';
+import { playerRegistered as progressivePlayerRegistered, playerWithdrawn } from './progressive-projection.ts';
+import { entrantRegistered, waiting } from './registration-projection.ts';
+import { type TournamentState, newRow } from './tournament-state.ts';
+
+/** A team entered the event. */
+export function teamRegistered(state: TournamentState, e: TeamRegistered): void {
+  state.model.teams.push(newRow(e.teamId, e.name, e.players));
+  entrantRegistered(state.registration, e.teamId, e.fee, e.codeSeed);
+}
+
+/** A player entered the event (progressive evenings enter players, not teams). */
+export function playerRegistered(state: TournamentState, e: PlayerRegistered): void {
+  state.model.teams.push(newRow(e.playerId, e.name, [e.name]));
+  entrantRegistered(state.registration, e.playerId, e.fee, e.codeSeed);
+  if (state.progressive) progressivePlayerRegistered(state.progressive, e);
+}
+
+/** A team checked in at the venue; the first check-in stands. */
+export function teamCheckedIn(state: TournamentState, e: TeamCheckedIn): void {
+  if (!state.checkedIn.includes(e.teamId)) state.checkedIn.push(e.teamId);
+  if (e.by) state.registration.checkedInBy[e.teamId] = e.by;
+}
+
+/** A waitlisted entrant takes a place among the entrants; false when no one of that id waits. */
+export function waitlistPromoted(state: TournamentState, e: WaitlistPromoted): boolean {
+  const entry = waiting(state.registration, e.teamId);
+  if (!entry) return false;
+  entry.promoted = true;
+  state.model.teams.push(newRow(entry.teamId, entry.name, entry.players));
+  entrantRegistered(state.registration, entry.teamId, entry.fee, entry.codeSeed);
+  if (state.progressive) {
+    progressivePlayerRegistered(state.progressive, { tournamentId: state.model.tournamentId, playerId: entry.teamId, name: entry.name, fee: entry.fee, ...(entry.gender ? { gender: entry.gender } : {}) });
+  }
+  return true;
+}
+
+/** An entrant withdrew; true when it held a place among the entrants, false when it only left the waitlist. */
+export function teamWithdrawn(state: TournamentState, e: TeamWithdrawn): boolean {
+  // A waitlisted entrant leaves the waitlist; it holds no place among the entrants.
+  const entry = waiting(state.registration, e.teamId);
+  if (entry) {
+    entry.withdrawn = true;
+    return false;
+  }
+  state.withdrawn.push(e.teamId);
+  if (state.progressive) playerWithdrawn(state.progressive, e.teamId);
+  return true;
+}
