@@ -233,7 +233,12 @@ export function nextEntry(ledger: { readonly models: ReadModels }, game: GameMod
   const current = game.current;
   const handNo = game.hands.length + 1;
   const seedFor = (what: string) => `${options.seed}:${game.gameId}:${handNo}:${what}`;
-  if (!current) return dealHand(models, { gameId: game.gameId, seed: seedFor('deal') });
+  if (!current) {
+    // A ruling moves the score the next hand's bids are judged by (a blind bid needs the team far
+    // enough behind), so the table waits for the judge before it deals again.
+    if (game.claims.some((claim) => !claim.ruling)) return null;
+    return dealHand(models, { gameId: game.gameId, seed: seedFor('deal') });
+  }
 
   const rules = resolveRules(game.rules);
   const deck = deckFor(rules.options);
