@@ -228,15 +228,15 @@ function firstDealerDraw(tournament: TournamentState, match: MatchModel, seed: s
 }
 
 /** The next entry a scorekeeper makes for a game: a deal, a bid, a card, or a renege claim. */
-export function nextEntry(ledger: { readonly models: ReadModels }, game: GameModel, options: Pick<DriverOptions, 'seed' | 'renegeChance'>): Decision | null {
+export function nextEntry(ledger: { readonly models: ReadModels }, game: GameModel, options: Pick<DriverOptions, 'seed' | 'renegeChance' | 'judge'>): Decision | null {
   const models = ledger.models;
   const current = game.current;
   const handNo = game.hands.length + 1;
   const seedFor = (what: string) => `${options.seed}:${game.gameId}:${handNo}:${what}`;
   if (!current) {
     // A ruling moves the score the next hand's bids are judged by (a blind bid needs the team far
-    // enough behind), so the table waits for the judge before it deals again.
-    if (game.claims.some((claim) => !claim.ruling)) return null;
+    // enough behind), so while the demo judge is at work a table waits for it before dealing again.
+    if (options.judge !== false && game.claims.some((claim) => !claim.ruling)) return null;
     return dealHand(models, { gameId: game.gameId, seed: seedFor('deal') });
   }
 
