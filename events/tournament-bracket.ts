@@ -55,7 +55,7 @@ export function bracketRoundDrawn(state: TournamentState, drawn: BracketRoundDra
     // The command drew the round from this bracket; a ledger written by something else keeps the bracket as it was.
     return false;
   }
-  state.roundDraws = [...(state.roundDraws ?? []), ...e.draws.map((d) => ({ ...d, round: e.round }))];
+  state.roundDraws = [...state.roundDraws, ...e.draws.map((d) => ({ ...d, round: e.round }))];
   const final = e.matches.some((m) => m.side === 'final');
   const name = (id: string) => state.model.teams.find((t) => t.teamId === id)?.name ?? id;
   const byes = e.draws.map((d) => `${name(d.bye)} has the bye${d.card ? ` (${d.card})` : ''}`);

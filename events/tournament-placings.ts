@@ -60,7 +60,7 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
 
 /** A game's part in its teams' standings: NS points, bags, sets, games won and lost, then EW's. */
 function tallyOf(state: TournamentState, game: GameModel): number[] {
-  if (state.voided?.[game.gameId] !== undefined) return [...NO_TALLY];
+  if (state.voided[game.gameId] !== undefined) return [...NO_TALLY];
   const winner = gameWinner(state, game);
   const won = (team: Team) => (winner !== null && winner === game.teams[team] ? 1 : 0);
   const lost = (team: Team) => (winner !== null && winner !== game.teams[team] ? 1 : 0);

@@ -13,7 +13,7 @@ import { refresh, refreshDecided, refreshGame } from './tournament-placings.ts';
 import { noteRoundFinished, progressiveRoundStarted, progressiveRoundsChanged, roundsOver } from './tournament-progressive.ts';
 import { playerRegistered, teamCheckedIn, teamRegistered, teamWithdrawn, waitlistPromoted } from './tournament-registration.ts';
 import { CAUSES, clockStarted, gameResultCorrected, gameWinner, noteLateClaim, teamDisqualified, timeCalled } from './tournament-rulings.ts';
-import { type TournamentEvent, type TournamentState, fillDefaults, infoFor } from './tournament-state.ts';
+import { type TournamentEvent, type TournamentState, infoFor } from './tournament-state.ts';
 
 export type { MatchInfo, TournamentEvent, TournamentState } from './tournament-state.ts';
 export { clockPerOf, startTournament } from './tournament-state.ts';
@@ -28,7 +28,6 @@ export function evolveTournament(
   position: number,
   games: Readonly<Record<string, GameModel>>,
 ): void {
-  fillDefaults(state);
   switch (event.type) {
     case 'TournamentCreated':
       return;
@@ -110,7 +109,6 @@ export function evolveTournament(
 /** A game of one of the tournament's matches (or progressive tables) started or changed its score. */
 export function gameChanged(state: TournamentState, game: GameModel, position: number, games: Readonly<Record<string, GameModel>>, cause?: string): void {
   if (!game.matchId) return;
-  fillDefaults(state);
   const info = infoFor(state, game.matchId);
   const known = info.games.includes(game.gameId);
   if (!known) info.games.push(game.gameId);

@@ -65,7 +65,7 @@ export function noteLateClaim(state: TournamentState, game: GameModel, position:
   const claim = game.claims[game.claims.length - 1];
   if (!claim || claim.position !== position) return;
   const match = state.model.matches.find((m) => m.matchId === game.matchId);
-  if (match?.status === 'done') state.lateClaims!.push(claimKey(game.gameId, claim.claimId));
+  if (match?.status === 'done') state.lateClaims.push(claimKey(game.gameId, claim.claimId));
 }
 
 function claimKey(gameId: string, claimId: string): string {
@@ -75,7 +75,7 @@ function claimKey(gameId: string, claimId: string): string {
 /** The claims in a game that wait for a ruling and hold its result (all but those made after its match was decided). */
 export function holdingClaims(state: TournamentState, game: GameModel): GameModel['claims'] {
   if (game.claims.length === 0) return [];
-  const late = state.lateClaims ?? [];
+  const late = state.lateClaims;
   return game.claims.filter((c) => !c.ruling && !late.includes(claimKey(game.gameId, c.claimId)));
 }
 
@@ -145,12 +145,12 @@ export function voidGames(state: TournamentState, games: Readonly<Record<string,
 
 /** What a match's model says of rulings that undid it: its voided games, and the ruling that reopened it while it is played again. */
 export function voidedOf(state: TournamentState, view: MatchView, info: MatchInfo | undefined, games: Readonly<Record<string, GameModel>>): Pick<MatchModel, 'voided' | 'reopened'> {
-  const by = (position: number) => state.causes?.[String(position)] ?? 'a later ruling';
+  const by = (position: number) => state.causes[String(position)] ?? 'a later ruling';
   const voided = (info?.games ?? []).flatMap((gameId) => {
-    const position = state.voided?.[gameId];
+    const position = state.voided[gameId];
     return position === undefined ? [] : [{ gameId, number: games[gameId]?.number ?? 0, position, by: by(position) }];
   });
   const review = view.status === 'under-review' ? state.reviews.findLast((r) => r.matchId === view.id)?.position : undefined;
-  const reopened = view.status !== 'played' ? (review ?? state.reopened?.[view.id]) : undefined;
+  const reopened = view.status !== 'played' ? (review ?? state.reopened[view.id]) : undefined;
   return { ...(voided.length > 0 ? { voided } : {}), ...(reopened !== undefined ? { reopened: { position: reopened, by: by(reopened) } } : {}) };
 }

@@ -85,7 +85,7 @@ export interface TournamentState {
   /** The blp-2024 bye draw as the recorded cards decide it. */
   byeDraw: ByeDraw | null;
   /** A bracket drawn round by round: each round's bye draws as recorded, round 1's included. */
-  roundDraws?: (GroupDraw & { round: number })[];
+  roundDraws: (GroupDraw & { round: number })[];
   /** Judges' corrections of finished games' results, in ledger order; the latest for a game stands. */
   corrections: { gameId: string; matchId: string; winner: string; reason: string; judge: string; position: number; at: string }[];
   /** Played matches a correction put under review, and the position of the correction. */
@@ -119,7 +119,7 @@ export interface TournamentState {
    * Claims made after their game's match was decided (`gameId claimId`): they hold nothing, and a
    * ruling on them is a reopening. Every other claim waiting for a ruling holds its game's result.
    */
-  lateClaims?: string[];
+  lateClaims: string[];
 }
 
 /** A new tournament from its first event. */
@@ -143,6 +143,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
     checkedIn: [],
     disqualified: [],
     byeDraw: null,
+    roundDraws: [],
     corrections: [],
     reviews: [],
     voided: {},
@@ -192,26 +193,6 @@ export function newRow(teamId: string, name: string, players: string[]): TeamRow
 export function addLatest(state: TournamentState, text: string, position: number): void {
   state.model.latest.unshift({ text, position });
   if (state.model.latest.length > 10) state.model.latest.length = 10;
-}
-
-/** Read models snapshotted before these fields existed are filled in rather than folded again. */
-export function fillDefaults(state: TournamentState): void {
-  state.checkedIn ??= [];
-  state.disqualified ??= [];
-  state.byeDraw ??= null;
-  state.roundDraws ??= [];
-  state.corrections ??= [];
-  state.reviews ??= [];
-  state.voided ??= {};
-  state.reopened ??= {};
-  state.causes ??= {};
-  state.prizes ??= [];
-  state.progressive ??= state.format.elimination === 'progressive' ? emptyProgressive() : null;
-  state.decided ??= {};
-  state.tally ??= {};
-  state.registration ??= emptyRegistration();
-  state.gameStats ??= {};
-  state.lateClaims ??= [];
 }
 
 export const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };
