@@ -459,10 +459,21 @@ describe('TableView', () => {
   });
 
   it('announces the winner of a finished game', () => {
-    const over: GameModel = { ...game, current: null, winner: 'EW', reason: 'target' };
+    const over: GameModel = { ...game, current: null, winner: 'EW', reason: 'target', claims: [] };
     const out = render(<TableView game={over} teamNames={teamNames} />);
     expect(out).toContain('<strong>Six Shooters</strong> won (reached the target), 343 to 182.');
     expect(out).toContain('table-view is-over');
+  });
+
+  it('holds a finished game’s result while a claim in it waits for a ruling', () => {
+    const held: GameModel = { ...game, current: null, winner: 'EW', reason: 'target' };
+    const out = render(<TableView game={held} teamNames={teamNames} />);
+    expect(out).toContain('<strong>Six Shooters</strong> won (reached the target), 343 to 182, unless the judge’s ruling on the claim still open changes it.');
+    const ruled: GameModel = {
+      ...held,
+      claims: held.claims.map((claim) => ({ ...claim, ruling: { upheld: false, note: '', judge: 'J. Park', position: 990, at: '2025-03-01T14:40:00Z' } })),
+    };
+    expect(render(<TableView game={ruled} teamNames={teamNames} />)).toContain('343 to 182.');
   });
 });
 

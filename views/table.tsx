@@ -132,10 +132,13 @@ export function TableView({ game, teamNames, clock, now, round, undoing }: Table
 function GameStatus({ game, name }: { game: GameModel; name: (team: Team) => string }) {
   if (game.abandoned) return <p class="notice">This game was abandoned.</p>;
   if (game.winner) {
+    // A claim still open holds the result: a ruling can move tricks, and so the winner.
+    const waiting = game.claims.filter((claim) => !claim.ruling).length;
     const why = game.reason ? END_REASONS[game.reason] ?? game.reason : null;
     return (
       <p class="notice notice--result">
-        <strong>{name(game.winner)}</strong> won{why ? ` (${why})` : ''}, {pointsPair(game.score[game.winner], game.score[game.winner === 'NS' ? 'EW' : 'NS'])}.
+        <strong>{name(game.winner)}</strong> won{why ? ` (${why})` : ''}, {pointsPair(game.score[game.winner], game.score[game.winner === 'NS' ? 'EW' : 'NS'])}
+        {waiting > 0 ? `, unless the judge’s ruling on the ${waiting === 1 ? 'claim' : `${waiting} claims`} still open changes it.` : '.'}
       </p>
     );
   }
