@@ -45,3 +45,8 @@ export function teamNames(tournament: TournamentModel | undefined): Record<strin
   }
   return names;
 }
+
+/** An entrant's name in a tournament, for a confirmation; its id when the tournament has no such entrant. */
+export function entrantName(models: ReadModels, tournamentId: string, teamId: string): string {
+  return teamNames(tournamentById(models, tournamentId)?.model)[teamId] ?? teamId;
+}

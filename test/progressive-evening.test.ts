@@ -95,12 +95,14 @@ async function runEvening(players: number, rounds: number, opts: { noShow?: bool
     const res = await director(app, `/director/tournaments/${id}/players`, { name: NAMES[i]!, ...(i % 2 === 0 ? { gender: 'female' } : { gender: 'male' }) });
     expect(res.status, res.body.error).toBe(200);
   }
-  const ids = ledger.models.tournaments[id]!.model.teams.map((t) => t.teamId);
+  const entrants = ledger.models.tournaments[id]!.model.teams;
+  const ids = entrants.map((t) => t.teamId);
+  // The confirmations name the player, as the director knows them, not the id the ledger keys them by.
   if (opts.noShow) {
-    expect((await director(app, `/director/tournaments/${id}/withdraw`, { teamId: ids.at(-1) })).body.done).toBe(`Player ${ids.at(-1)} withdrew.`);
+    expect((await director(app, `/director/tournaments/${id}/withdraw`, { teamId: ids.at(-1) })).body.done).toBe(`Player ${entrants.at(-1)!.name} withdrew.`);
   }
-  for (const teamId of ids.slice(0, players)) {
-    expect((await director(app, `/director/tournaments/${id}/check-in`, { teamId })).body.done).toBe(`Player ${teamId} checked in.`);
+  for (const { teamId, name } of entrants.slice(0, players)) {
+    expect((await director(app, `/director/tournaments/${id}/check-in`, { teamId })).body.done).toBe(`Player ${name} checked in.`);
   }
   const start = await director(app, `/director/tournaments/${id}/start`, { seed: `draw-${players}` });
   expect(start.status, start.body.error).toBe(200);

@@ -369,7 +369,7 @@ describe('fees', () => {
     expect(await desk()).toContain('Fees: $100 due · $0 paid · $100 outstanding');
 
     const paid = await send(app, director(), 'POST', '/director/tournaments/blp/teams/aces/paid', { json: {} });
-    expect(paid.status).toBe(200);
+    expect([paid.status, (await json(paid)).done]).toEqual([200, 'Recorded $30 paid by Aces.']);
     expect(eventsOf(ledger, 'FeePaid')).toEqual([{ tournamentId: 'blp', teamId: 'aces', amount: 30 }]);
     expect(await desk()).toContain('Fees: $100 due · $30 paid · $70 outstanding');
     const again = await send(app, director(), 'POST', '/director/tournaments/blp/teams/aces/paid', { json: {} });

@@ -5,6 +5,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { ReadModels } from '../../events/projections.ts';
+import { entrantName } from '../../events/lookup.ts';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import type { DirectorTournamentProps } from '../../views/director-pages.tsx';
 import { type Auth, signedBy } from '../auth/auth.ts';
@@ -140,7 +141,7 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
       const tournamentId = c.req.param('tournamentId')!;
       const teamId = c.req.param('teamId')!;
       const decision = recordPaid(models, { tournamentId, teamId });
-      return { decision, done: `Recorded $${String(decision.events[0]!.payload.amount)} paid by ${teamId}.` };
+      return { decision, done: `Recorded $${String(decision.events[0]!.payload.amount)} paid by ${entrantName(models, tournamentId, teamId)}.` };
     }),
   );
 }

@@ -29,7 +29,7 @@ import { createChoices } from './create-choices.ts';
 import { drawRound, roundToDraw } from '../commands/round-commands.ts';
 import { roundDrawInput } from './round-draw-input.ts';
 import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
-import { tournamentById } from '../../events/lookup.ts';
+import { entrantName, tournamentById } from '../../events/lookup.ts';
 import { progressiveRoutes } from './director-progressive-routes.tsx';
 import { playerStandings, progressiveDirectorProps } from '../../views/progressive-panels.tsx';
 import { registrationRoutes } from './director-registration-routes.tsx';
@@ -262,7 +262,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     onTournament(c, 'check-in', (input, session) => {
       const tournamentId = tournamentIdOf(c);
       const { teamId } = parseFields(input, TeamChoice);
-      return { decision: checkInTeam(models, { tournamentId, teamId, at: now(), by: session.name }), done: `${entrantWord(tournamentId)} ${teamId} checked in.` };
+      return { decision: checkInTeam(models, { tournamentId, teamId, at: now(), by: session.name }), done: `${entrantWord(tournamentId)} ${entrantName(models, tournamentId, teamId)} checked in.` };
     }),
   );
 

@@ -7,6 +7,7 @@
  */
 import type { Context, Hono } from 'hono';
 import type { ReadModels } from '../../events/projections.ts';
+import { entrantName } from '../../events/lookup.ts';
 import type { DirectorTournamentProps } from '../../views/director-pages.tsx';
 import { seedField } from '../../views/director-start.tsx';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
@@ -169,7 +170,7 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
     }
     return onTournament(c, 'withdraw', (input) => {
       const { teamId } = parseFields(input, TeamChoice);
-      return { decision: withdrawTeam(models, { tournamentId, teamId }), done: `${word()} ${teamId} withdrew.` };
+      return { decision: withdrawTeam(models, { tournamentId, teamId }), done: `${word()} ${entrantName(models, tournamentId, teamId)} withdrew.` };
     });
   });
 }
