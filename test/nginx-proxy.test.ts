@@ -16,6 +16,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type NginxProxy, NGINX_TEMPLATE, nginx, nginxConfig, noteMissingNginx, startNginx } from './fixtures/nginx.ts';
 import type { DaemonUser } from './fixtures/throwaway-daemon.ts';
+import { waitFor } from './fixtures/wait-for.ts';
 
 noteMissingNginx('nginx-proxy');
 
@@ -118,15 +119,6 @@ function openStream(url: string, headers: Record<string, string> = {}) {
   };
 }
 
-async function waitFor<T>(what: string, check: () => T | undefined | false, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 const hello = (stream: ReturnType<typeof openStream>) =>
   waitFor('the stream to open', () => stream.arrivals.find((a) => a.message.event === 'hello')).then((a) => JSON.parse(a.message.data) as Seen);

@@ -24,6 +24,7 @@ import {
 } from '../events/store/postgres/event-store.ts';
 import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
+import { waitFor } from './fixtures/wait-for.ts';
 
 noteMissingPostgres('pg-event-store');
 
@@ -31,15 +32,6 @@ const clock = () => '2025-03-01T19:00:00.000Z';
 const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 
-async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
   let cluster: PostgresCluster;

@@ -14,6 +14,7 @@ import { buildLedgerChild, crashCycle } from './fixtures/ledger-child-process.ts
 import { postgresBackend } from './fixtures/ledger-backends.ts';
 import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
+import { waitFor } from './fixtures/wait-for.ts';
 import { createRandom } from '../engine/random.ts';
 
 noteMissingPostgres('pg-intake');
@@ -22,15 +23,6 @@ const clock = () => '2025-03-01T19:00:00.000Z';
 const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
 
 describe.skipIf(!postgres.available)('group commit across processes on PostgreSQL', () => {
   let cluster: PostgresCluster;
@@ -118,10 +110,10 @@ describe.skipIf(!postgres.available)('group commit across processes on PostgreSQ
     // (a's two, then b's two: each store's sent together go in together, in the order sent)
     const stale = a.append('game-1', [counter('a', 3)], { expectedVersion: 1 }).catch((error: unknown) => error);
     const reused = a.append('game-2', [counter('a', 9)], { commandId: 'tap-1' }).catch((error: unknown) => error);
-    await waitFor("a's commands in the intake", async () => (await waiting()) === 2);
+    await waitFor("a's commands in the intake", async () => (await waiting()) === 2, 10_000);
     const fresh = b.append('game-1', [counter('b', 3)], { expectedVersion: 2 });
     const repeat = b.append('game-1', [counter('a', 1)], { commandId: 'tap-1' });
-    await waitFor('four commands in the intake', async () => (await waiting()) === 4);
+    await waitFor('four commands in the intake', async () => (await waiting()) === 4, 10_000);
     await release();
     // then each is answered as if its store had decided it alone, in the order they came
     expect(await stale).toBeInstanceOf(VersionConflictError);
@@ -144,7 +136,7 @@ describe.skipIf(!postgres.available)('group commit across processes on PostgreSQ
       () => null,
       (error: unknown) => error,
     );
-    await waitFor('the command in the intake', async () => (await waiting()) === 1);
+    await waitFor('the command in the intake', async () => (await waiting()) === 1, 10_000);
     // when the store's connections are cut while its command waits
     await sqlClient.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'cut_off'");
     expect(await lost).toBeInstanceOf(AppendOutcomeUnknownError);
