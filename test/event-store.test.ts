@@ -18,10 +18,9 @@ import {
   createEventStore,
 } from '../events/store/sqlite/event-store.ts';
 import { GENESIS_HASH, canonicalBytes, canonicalJson, parseDigest } from '../events/hash-chain.ts';
-import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
+import { type LedgerTestEvent, counter, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 
 const clock = () => '2025-03-01T19:00:00.000Z';
-const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
 
 let dir: string;
 let database: LedgerDatabase;

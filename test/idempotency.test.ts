@@ -8,9 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LedgerDatabase, openDatabase } from '../events/store/sqlite/database.ts';
 import { CommandIdReusedError, type EventStore, createEventStore } from '../events/store/sqlite/event-store.ts';
-import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
-
-const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
+import { type LedgerTestEvent, counter, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 
 let dir: string;
 let database: LedgerDatabase;

@@ -28,7 +28,7 @@ import { importRecord } from '../events/record-import.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { buildLedgerChild, crashCycle, startChild } from './fixtures/ledger-child-process.ts';
-import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
+import { type LedgerTestEvent, counter, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type Backend, type StoreUnderTest, ledgerBackends } from './fixtures/ledger-backends.ts';
 import { noteMissingPostgres } from './fixtures/postgres.ts';
 import { fullGameRecord } from './record-builders.ts';
@@ -37,7 +37,6 @@ import { spadesProcess } from './fixtures/spades-process.ts';
 noteMissingPostgres('ledger-backends (the PostgreSQL half)');
 
 const clock = () => '2025-03-01T19:00:00.000Z';
-const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
 
 interface Outcome {
   attempt: number;

@@ -22,16 +22,13 @@ import {
   type PostgresStoreOptions,
   openPostgresStore,
 } from '../events/store/postgres/event-store.ts';
-import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
+import { type LedgerTestEvent, counter, STORED_COLUMNS as COLUMNS, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 import { waitFor } from './fixtures/wait-for.ts';
 
 noteMissingPostgres('pg-event-store');
 
 const clock = () => '2025-03-01T19:00:00.000Z';
-const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
-const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
-
 
 describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
   let cluster: PostgresCluster;

@@ -12,7 +12,7 @@ import { verifyRows, type ChainedRow } from '../events/hash-chain.ts';
 import { AppendOutcomeUnknownError, type PgEventStore, openPostgresStore } from '../events/store/postgres/event-store.ts';
 import { buildLedgerChild, crashCycle } from './fixtures/ledger-child-process.ts';
 import { postgresBackend } from './fixtures/ledger-backends.ts';
-import { type LedgerTestEvent, ledgerTestRegistry } from './fixtures/ledger-events.ts';
+import { type LedgerTestEvent, counter, STORED_COLUMNS as COLUMNS, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 import { waitFor } from './fixtures/wait-for.ts';
 import { createRandom } from '../engine/random.ts';
@@ -20,9 +20,6 @@ import { createRandom } from '../engine/random.ts';
 noteMissingPostgres('pg-intake');
 
 const clock = () => '2025-03-01T19:00:00.000Z';
-const counter = (by: string, attempt: number) => ({ type: 'CounterIncremented' as const, payload: { by, attempt } });
-const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
-
 
 describe.skipIf(!postgres.available)('group commit across processes on PostgreSQL', () => {
   let cluster: PostgresCluster;
