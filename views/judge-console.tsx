@@ -395,6 +395,36 @@ export function JudgeConsole(props: JudgeConsoleProps) {
 }
 
 /** The step between asking to put a team out and recording it: who, from what, why, and what follows. */
+/**
+ * A confirmation's answers: the form that records what was asked (its fields sent again with
+ * `confirm=yes`), and the way back that records nothing.
+ */
+function ConfirmAnswers(props: {
+  action: string;
+  csrf: string;
+  fields: [string, string][];
+  button: { class: string; data: string; text: unknown };
+  cancel: string;
+}) {
+  return (
+    <div class="button-row">
+      <form method="post" action={props.action} hx-post={props.action} hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerHTML">
+        <HiddenKeys csrf={props.csrf} />
+        {props.fields.map(([name, value]) => (
+          <input type="hidden" name={name} value={value} />
+        ))}
+        <input type="hidden" name="confirm" value="yes" />
+        <button type="submit" class={props.button.class} data-action={props.button.data}>
+          {props.button.text}
+        </button>
+      </form>
+      <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
+        {props.cancel}
+      </a>
+    </div>
+  );
+}
+
 function ConfirmDisqualification({ pending, csrf }: { pending: PendingDisqualification; csrf: string }) {
   return (
     <section class="confirm-step" aria-labelledby="confirm-title" data-confirm>
@@ -407,21 +437,17 @@ function ConfirmDisqualification({ pending, csrf }: { pending: PendingDisqualifi
           : 'It has no match left to play.'}{' '}
         This is entered in the ledger and cannot be taken back except by a director’s correction.
       </p>
-      <div class="button-row">
-        <form method="post" action="/judge/disqualify" hx-post="/judge/disqualify" hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerHTML">
-          <HiddenKeys csrf={csrf} />
-          <input type="hidden" name="team" value={`${pending.tournamentId}/${pending.teamId}`} />
-          <input type="hidden" name="kind" value={pending.kind} />
-          <input type="hidden" name="reason" value={pending.reason} />
-          <input type="hidden" name="confirm" value="yes" />
-          <button type="submit" class="big-button big-button--danger" data-action="confirm-disqualify">
-            Yes, put {pending.team} out
-          </button>
-        </form>
-        <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
-          Cancel
-        </a>
-      </div>
+      <ConfirmAnswers
+        action="/judge/disqualify"
+        csrf={csrf}
+        fields={[
+          ['team', `${pending.tournamentId}/${pending.teamId}`],
+          ['kind', pending.kind],
+          ['reason', pending.reason],
+        ]}
+        button={{ class: 'big-button big-button--danger', data: 'confirm-disqualify', text: `Yes, put ${pending.team} out` }}
+        cancel="Cancel"
+      />
     </section>
   );
 }
@@ -437,20 +463,16 @@ function ConfirmRuling({ pending, csrf }: { pending: PendingRuling; csrf: string
         {pending.effect} {pending.note ? `Your note: “${pending.note}”. ` : ''}The ruling is entered in the ledger; a later correction may change its
         effect, but it is never erased.
       </p>
-      <div class="button-row">
-        <form method="post" action={action} hx-post={action} hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerHTML">
-          <HiddenKeys csrf={csrf} />
-          <input type="hidden" name="upheld" value={pending.upheld ? 'yes' : 'no'} />
-          <input type="hidden" name="note" value={pending.note} />
-          <input type="hidden" name="confirm" value="yes" />
-          <button type="submit" class={`big-button ${pending.upheld ? 'big-button--danger' : ''}`} data-action="confirm-ruling">
-            Yes, {pending.upheld ? 'uphold' : 'deny'} it
-          </button>
-        </form>
-        <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
-          Go back
-        </a>
-      </div>
+      <ConfirmAnswers
+        action={action}
+        csrf={csrf}
+        fields={[
+          ['upheld', pending.upheld ? 'yes' : 'no'],
+          ['note', pending.note],
+        ]}
+        button={{ class: `big-button ${pending.upheld ? 'big-button--danger' : ''}`, data: 'confirm-ruling', text: `Yes, ${pending.upheld ? 'uphold' : 'deny'} it` }}
+        cancel="Go back"
+      />
     </section>
   );
 }
@@ -465,22 +487,18 @@ function ConfirmWithdrawal({ pending, csrf }: { pending: PendingWithdrawal; csrf
         Its effect now: {pending.effect}. Withdrawn, it no longer counts and the game is scored again without it. Your reason: “{pending.reason}”. The
         ruling and its withdrawal both stay in the ledger; a withdrawal cannot itself be withdrawn.
       </p>
-      <div class="button-row">
-        <form method="post" action="/judge/withdrawals" hx-post="/judge/withdrawals" hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerHTML">
-          <HiddenKeys csrf={csrf} />
-          <input type="hidden" name="gameId" value={pending.gameId} />
-          {pending.claimId !== undefined ? <input type="hidden" name="claimId" value={pending.claimId} /> : null}
-          {pending.correction !== undefined ? <input type="hidden" name="correction" value={String(pending.correction)} /> : null}
-          <input type="hidden" name="reason" value={pending.reason} />
-          <input type="hidden" name="confirm" value="yes" />
-          <button type="submit" class="big-button big-button--danger" data-action="confirm-withdraw">
-            Yes, withdraw it
-          </button>
-        </form>
-        <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
-          Go back
-        </a>
-      </div>
+      <ConfirmAnswers
+        action="/judge/withdrawals"
+        csrf={csrf}
+        fields={[
+          ['gameId', pending.gameId],
+          ...(pending.claimId !== undefined ? [['claimId', pending.claimId] as [string, string]] : []),
+          ...(pending.correction !== undefined ? [['correction', String(pending.correction)] as [string, string]] : []),
+          ['reason', pending.reason],
+        ]}
+        button={{ class: 'big-button big-button--danger', data: 'confirm-withdraw', text: 'Yes, withdraw it' }}
+        cancel="Go back"
+      />
     </section>
   );
 }
@@ -530,22 +548,13 @@ function ConfirmReopening({ pending, csrf }: { pending: PendingReopening; csrf: 
         </table>
       </section>
       {list('reopening-stats', 'Statistics after', pending.stats)}
-      <div class="button-row">
-        <form method="post" action={pending.action} hx-post={pending.action} hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerHTML">
-          <HiddenKeys csrf={csrf} />
-          {Object.entries(pending.fields).map(([name, value]) => (
-            <input type="hidden" name={name} value={value} />
-          ))}
-          <input type="hidden" name="reopen" value="yes" />
-          <input type="hidden" name="confirm" value="yes" />
-          <button type="submit" class="big-button big-button--danger" data-action="confirm-reopening">
-            Yes, reopen it
-          </button>
-        </form>
-        <a class="big-button big-button--quiet" href="/judge" data-action="cancel">
-          Go back
-        </a>
-      </div>
+      <ConfirmAnswers
+        action={pending.action}
+        csrf={csrf}
+        fields={[...Object.entries(pending.fields), ['reopen', 'yes']]}
+        button={{ class: 'big-button big-button--danger', data: 'confirm-reopening', text: 'Yes, reopen it' }}
+        cancel="Go back"
+      />
     </section>
   );
 }
