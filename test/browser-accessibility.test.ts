@@ -212,7 +212,13 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     const known = contexts.get(role);
     if (known) return known;
     // axe is added as a script element of its own; the pages' policy allows only their site's files.
-    const context = await browser.newContext({ ...(role === 'scorekeeper' || role === 'judge' ? PHONE : { viewport: LAPTOP }), bypassCSP: true });
+    // Motion reduced: the screen's panels then cut rather than fade, so axe never measures the
+    // contrast of a panel caught halfway through its fade.
+    const context = await browser.newContext({
+      ...(role === 'scorekeeper' || role === 'judge' ? PHONE : { viewport: LAPTOP }),
+      bypassCSP: true,
+      reducedMotion: 'reduce',
+    });
     await context.addInitScript(POINTER_LOG);
     const page = await context.newPage();
     const errors: string[] = [];
