@@ -108,6 +108,20 @@ export function biddingOrder(options: Pick<RuleOptions, 'biddingOrder'>, dealer:
 }
 
 /**
+ * Whose rules a refusal names: a record's own preset (`'pitt-boss'`, as a record names it), or
+ * `EVENT_RULES`, the words a table and a judge hear: an event's rules are its own, whichever
+ * rulebook they started from.
+ */
+export type RulesNaming = string | typeof EVENT_RULES;
+export const EVENT_RULES = { event: true } as const;
+
+/** The naming's words: "the pitt-boss rules" / "this event’s rules", and its possessive for a rule. */
+function namingWords(naming: RulesNaming): { rules: string; the: string; under: string } {
+  if (typeof naming !== 'string') return { rules: 'this event’s rules', the: 'this event’s', under: ' under this event’s rules' };
+  return naming ? { rules: `the ${naming} rules`, the: `the ${naming}`, under: ` under ${naming}` } : { rules: 'the rules', the: 'the', under: '' };
+}
+
+/**
  * The problem with one team's two bids under the options and the scores before the hand, as a
  * sentence naming the seat and the rule; null when the bids are allowed.
  */
@@ -116,10 +130,9 @@ export function teamBidProblem(
   team: Team,
   bids: Readonly<Record<Seat, Bid>>,
   before: ScoresBefore,
-  rulesName = '',
+  rulesName: RulesNaming = '',
 ): string | null {
-  const the = rulesName ? `the ${rulesName}` : 'the';
-  const under = rulesName ? ` under ${rulesName}` : '';
+  const { rules: theRules, the, under } = namingWords(rulesName);
   const [a, b] = seatsOf(team);
   const down = before[otherTeam(team)] - before[team];
 
@@ -130,7 +143,7 @@ export function teamBidProblem(
     if (bid.kind === 'blind-nil') {
       if (options.blindNil === null) return `${seat} bid blind nil; there are no blind nil bids${under}`;
       if (down < options.blindNilDeficit) {
-        return `${seat} bid blind nil with ${team} ${standing(down)}; ${the} rules allow blind nil only for a team down ${options.blindNilDeficit} or more`;
+        return `${seat} bid blind nil with ${team} ${standing(down)}; ${theRules} allow blind nil only for a team down ${options.blindNilDeficit} or more`;
       }
     }
     if (bid.kind === 'blind') {
@@ -142,7 +155,7 @@ export function teamBidProblem(
       const farEnough = blind.strict ? down > blind.deficit : down >= blind.deficit;
       if (!farEnough) {
         const need = blind.strict ? `more than ${blind.deficit}` : `${blind.deficit} or more`;
-        return `${team} bid blind with ${team} ${standing(down)}; ${the} rules allow a blind bid only for a team down ${need}`;
+        return `${team} bid blind with ${team} ${standing(down)}; ${theRules} allow a blind bid only for a team down ${need}`;
       }
     }
   }
@@ -168,7 +181,7 @@ function standing(down: number): string {
 }
 
 /** Checks all four bids of a hand; throws BidError naming the first seat and rule broken. */
-export function checkBids(options: RuleOptions, bids: Bids, before: ScoresBefore, rulesName = ''): void {
+export function checkBids(options: RuleOptions, bids: Bids, before: ScoresBefore, rulesName: RulesNaming = ''): void {
   for (const team of TEAMS) {
     const problem = teamBidProblem(options, team, bids, before, rulesName);
     if (problem) throw new BidError(problem);

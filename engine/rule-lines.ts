@@ -51,11 +51,13 @@ function trumpWords(options: RuleOptions): string {
 }
 
 /** What an upheld renege costs under the rules, as the sheet and the judge's console both say it. */
-export function renegeSentence(o: Pick<RuleOptions, 'renegePenalty' | 'renegeTricks' | 'renegePoints'>): string {
+export function renegeSentence(o: Pick<RuleOptions, 'renegePenalty' | 'renegeTricks' | 'renegePoints'> & Partial<Pick<RuleOptions, 'bagsCounted'>>): string {
   const paid = o.renegePoints > 0 ? `, and the other team scores ${points(o.renegePoints)}` : '';
+  // Where overtricks are not counted as bags, no bag is spoken of.
+  const count = o.bagsCounted === false ? 'toward the bid' : 'toward the bid and as bags';
   switch (o.renegePenalty) {
     case 'transfer':
-      return `An upheld renege takes ${tricks(o.renegeTricks)} from the reneging team and gives them to the other team (all it has, if fewer), where they count toward the bid and as bags${paid}.`;
+      return `An upheld renege takes ${tricks(o.renegeTricks)} from the reneging team and gives them to the other team (all it has, if fewer), where they count ${count}${paid}.`;
     case 'unc':
       return `An upheld renege takes ${tricks(o.renegeTricks)} from the reneging team, which must still make its bid with what is left; the other team does not count them${paid}.`;
     case 'asher':

@@ -191,7 +191,7 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
     ...choice({ value: 'overtricks', words: 'count as overtricks' }, { value: 'nothing', words: 'score nothing' }),
   },
   overtrickPoints: { sheet: ['bags'], label: 'Overtricks score a point', help: 'Whether overtricks score a point each.', ...yesNo },
-  bagsCounted: { sheet: ['bags'], label: 'Overtricks count as bags', help: 'Whether overtricks are counted as bags.', ...yesNo },
+  bagsCounted: { sheet: ['bags', 'renege'], label: 'Overtricks count as bags', help: 'Whether overtricks are counted as bags.', ...yesNo },
   bagLimit: { sheet: ['bags'], label: 'Bags before a penalty', help: 'Every this-many bags costs the bag penalty and the count restarts; none for no penalty.', ...orNone(whole(1), 'no bag penalty') },
   bagPenalty: { sheet: ['bags'], label: 'Bag penalty', help: 'Points lost each time the bag limit is reached.', ...whole(0) },
   bigBid: {
@@ -226,7 +226,7 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
     sheet: ['first-dealer'],
     label: 'First dealer',
     help: 'How the first dealer is chosen.',
-    ...choice({ value: 'high-card', words: 'a draw for high card' }, { value: 'coin-toss', words: 'a coin toss' }, { value: 'random', words: 'at random' }),
+    ...choice({ value: 'high-card', words: 'a draw for high card' }, { value: 'coin-toss', words: 'a coin toss' }, { value: 'random', words: 'a random draw' }),
   },
   afterMisdeal: {
     sheet: ['misdeal'],
@@ -250,6 +250,12 @@ export function ruleOption<K extends keyof RuleOptions>(key: K): RuleOption<K>;
 export function ruleOption(key: string): RuleOption | undefined;
 export function ruleOption(key: string): RuleOption | undefined {
   return BY_KEY.get(key);
+}
+
+/** A choice's words as the option's control says them ('a coin toss'), or undefined for a value it does not offer. */
+export function choiceLabel<K extends keyof RuleOptions>(key: K, value: unknown): string | undefined {
+  const control = ruleOption(key).control;
+  return control.kind === 'choice' || control.kind === 'reasons' ? control.choices.find((c) => c.value === value)?.words : undefined;
 }
 
 /** The names of the rule options, in order. */

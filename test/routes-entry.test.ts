@@ -171,7 +171,7 @@ describe('entries', () => {
     const bad = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/claims/misdeal`, { json: { reason: 'bored' } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { error: string }).error).toBe(
-      `game ${gameId} hand 1: 'bored' is not a misdeal under unc-300; the reasons are no-face-cards, no-trumps, wrong-card-count, leaked-card-details`,
+      `game ${gameId} hand 1: 'bored' is not a misdeal under this event’s rules; a misdeal is called for a hand with no face card (J, Q, K), called before the bidding; or a hand with no trump, called before the bidding; or a player not dealt 13 cards; or a player telling the partner which cards are held, during the bidding`,
     );
     const ok = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/claims/misdeal`, { json: { reason: 'no-face-cards' } });
     expect(ok.status).toBe(200);
@@ -217,7 +217,7 @@ describe('refusals name what was wrong, in the page and in the API', () => {
     const seat = nextBidder(ledger.models.games[gameId]!)!;
     const result = await both(app, `/entry/games/${gameId}/bid`, { seat, bid: 'blind 7' });
     expect(result.api.status).toBe(400);
-    expect(result.api.error).toMatch(new RegExp(`^game ${gameId} hand 1: ${seat} bid blind 7; there are no blind bids under unc-300$`));
+    expect(result.api.error).toMatch(new RegExp(`^game ${gameId} hand 1: ${seat} bid blind 7; there are no blind bids under this event’s rules$`));
     expectSaid(result, 400, result.api.error);
     ledger.close();
   });
@@ -250,7 +250,7 @@ describe('refusals name what was wrong, in the page and in the API', () => {
   it('the wrong dealer is named against the rotation', async () => {
     const made = copyOf(fixture);
     const gameId = seatMatch(made.ledger, fixture.matchId);
-    expectSaid(await both(made.app, `/entry/games/${gameId}/deal`, { dealer: 'W', shuffle: 'table' }), 409, `game ${gameId} hand 1: N deals this hand by the rotation of unc-300, not W`);
+    expectSaid(await both(made.app, `/entry/games/${gameId}/deal`, { dealer: 'W', shuffle: 'table' }), 409, `game ${gameId} hand 1: N deals this hand by the rotation of the deal, not W`);
     made.ledger.close();
   });
 

@@ -6,6 +6,7 @@
 import { SeatList, roundHandWords } from './progressive-panels.tsx';
 import { SEAT_NAMES, type Seat, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
 import { misdealWords } from '../engine/rule-lines.ts';
+import { resolveRules } from '../engine/rules.ts';
 import type { PlayResult } from '../engine/trick.ts';
 import { dealerOfNextHand, handSoFar, nextBidder } from '../events/game-projection.ts';
 import type { BidValue } from '../events/domain-events.ts';
@@ -57,6 +58,7 @@ export function TableView({ game, teamNames, clock, now, round, undoing }: Table
   if (openClaims.length > 0) classes.push('is-under-review');
   const voided = undoing?.kind === 'voided';
   if (voided) classes.push('is-voided');
+  const bagsCounted = resolveRules(game.rules).options.bagsCounted;
   const headingId = `${tableId(game.gameId)}-title`;
   // A voided game is played no more: no clock runs for it.
   const timer = voided ? null : clockOfGame(clock, game.gameId);
@@ -110,8 +112,8 @@ export function TableView({ game, teamNames, clock, now, round, undoing }: Table
               {pointsText(game.score[team])}
             </dd>
             <dd class="bags">
-              {game.bags[team]} {game.bags[team] === 1 ? 'bag' : 'bags'}
-              {game.sets[team] > 0 ? ` · ${game.sets[team]} ${game.sets[team] === 1 ? 'set' : 'sets'}` : ''}
+              {/* Where overtricks are not counted as bags, no bag is spoken of. */}
+              {[...(bagsCounted ? [`${game.bags[team]} ${game.bags[team] === 1 ? 'bag' : 'bags'}`] : []), ...(game.sets[team] > 0 ? [`${game.sets[team]} ${game.sets[team] === 1 ? 'set' : 'sets'}`] : [])].join(' · ')}
             </dd>
           </div>
         ))}
@@ -287,6 +289,7 @@ function PadLabel({ full, short }: { full: string; short: string }) {
 /** The score pad: one row per hand, bid, tricks, points, running score and bags for each team. */
 function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => string }) {
   const padId = `${tableId(game.gameId)}-pad`;
+  const bags = resolveRules(game.rules).options.bagsCounted;
   return (
     <section class="score-pad" aria-labelledby={padId}>
       <h3 id={padId}>Score pad</h3>
@@ -305,7 +308,7 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                   <col />
                   <col class="pts" />
                   <col />
-                  <col />
+                  {bags ? <col /> : null}
                 </>
               ))}
               <col />
@@ -315,7 +318,7 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                 <td></td>
                 <td class="dealer"></td>
                 {TEAMS.map((team) => (
-                  <th scope="colgroup" colspan={5} class={`team-head team-head--${team.toLowerCase()}`}>
+                  <th scope="colgroup" colspan={bags ? 5 : 4} class={`team-head team-head--${team.toLowerCase()}`}>
                     {name(team)}
                   </th>
                 ))}
@@ -340,9 +343,11 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                     <th scope="col" class="num">
                       Score
                     </th>
-                    <th scope="col" class="num">
-                      Bags
-                    </th>
+                    {bags ? (
+                      <th scope="col" class="num">
+                        Bags
+                      </th>
+                    ) : null}
                   </>
                 ))}
                 <th scope="col" class="notes">Notes</th>
@@ -363,7 +368,7 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                       <td class="num">{teamTricks(row, team)}</td>
                       <td class="num pts">{signed(row[team].points)}</td>
                       <td class="num total">{pointsText(row[team].score)}</td>
-                      <td class="num">{row[team].bags}</td>
+                      {bags ? <td class="num">{row[team].bags}</td> : null}
                     </>
                   ))}
                   <td class="notes">{rowNotes(row)}</td>

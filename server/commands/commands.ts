@@ -4,7 +4,9 @@
  * where, or turned into the events to append to one stream.
  */
 import { SEAT_NAMES as SEAT_WORDS, type Seat, SEATS, cardName, isSeat, parseCard, seatAfter, teamOf } from '../../engine/cards.ts';
-import { type Bid, allowedBids, bidValue, parseBid, teamBidProblem } from '../../engine/bid.ts';
+import { type Bid, EVENT_RULES, allowedBids, bidValue, parseBid, teamBidProblem } from '../../engine/bid.ts';
+import { misdealWords } from '../../engine/rule-lines.ts';
+import { MISDEAL_REASONS } from '../../engine/rule-options.ts';
 import { deckFor, inDeck } from '../../engine/deck.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
@@ -46,7 +48,7 @@ export function dealHand(models: ReadModels, input: { gameId: string; seed?: str
   // The table says who dealt; a dealer other than the rotation's is a mistake to catch now.
   if (input.dealer !== undefined && input.dealer !== dealer) {
     const said = isSeat(input.dealer) ? input.dealer : `'${String(input.dealer)}'`;
-    throw new CommandError(`game ${game.gameId} hand ${hand}: ${dealer} deals this hand by the rotation of ${resolveRules(game.rules).name}, not ${said}`, 409);
+    throw new CommandError(`game ${game.gameId} hand ${hand}: ${dealer} deals this hand by the rotation of the deal, not ${said}`, 409);
   }
   const payload: Record<string, unknown> = { gameId: game.gameId, hand, dealer };
   if (input.seed !== undefined) payload.seed = input.seed;
@@ -103,7 +105,7 @@ export function makeBid(models: ReadModels, input: { gameId: string; seat: strin
     trial[seat] = bid;
     if (current.bids[partner] === undefined) trial[partner] = bid.kind === 'blind' ? bid : { kind: 'number', tricks: 13 };
     // Only the bidder's own team is asked about: the other team's seats are placeholders here.
-    const reason = teamBidProblem(rules.options, teamOf(seat), trial, scoresBefore(game), rules.name) ?? `${seat} may not bid ${bidValue(bid)} under ${rules.name}`;
+    const reason = teamBidProblem(rules.options, teamOf(seat), trial, scoresBefore(game), EVENT_RULES) ?? `${seat} may not bid ${bidValue(bid)} under this event’s rules`;
     throw new CommandError(`${where}: ${reason}`);
   }
   return { stream: gameStream(game.gameId), events: [{ type: 'BidMade', payload: { gameId: game.gameId, hand: current.number, seat, bid: bidValue(bid) } }] };
@@ -219,7 +221,9 @@ export function callMisdeal(models: ReadModels, input: { gameId: string; reason:
   const rules = resolveRules(game.rules);
   const reasons = rules.options.misdealReasons;
   if (!reasons.includes(input.reason)) {
-    throw new CommandError(`${where}: '${String(input.reason)}' is not a misdeal under ${rules.name}; the reasons are ${reasons.join(', ')}`);
+    // Said in the rules sheet's words: the reason given (an unknown one as sent), and those that stand.
+    const given = MISDEAL_REASONS.some((r) => r.value === input.reason) ? misdealWords(input.reason) : `'${String(input.reason)}'`;
+    throw new CommandError(`${where}: ${given} is not a misdeal under this event’s rules; a misdeal is called for ${reasons.map(misdealWords).join('; or ')}`);
   }
   if (current.plays.length > 0) {
     throw new CommandError(`${where}: cards have been played; a misdeal is called before the first lead, and a judge settles anything later`, 409);

@@ -14,6 +14,7 @@ import { progressiveMatchId } from '../../events/progressive-projection.ts';
 import { firstDealerAfter } from '../../events/game-projection.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import { resolveRules } from '../../engine/rules.ts';
+import { choiceLabel } from '../../engine/rule-options.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { type TournamentState, matchDecidedAtTable } from '../../events/tournament-projection.ts';
 import { CommandError } from './commands.ts';
@@ -41,11 +42,8 @@ export interface FirstDealerChoice {
   namedBecause?: string;
 }
 
-const METHOD_WORDS: Record<FirstDealerDraw['method'], string> = {
-  'high-card': 'a draw for high card',
-  'coin-toss': 'a coin toss',
-  random: 'a random draw',
-};
+/** How a first dealer is chosen, in the words the rule option's choices say it. */
+const methodWords = (method: unknown) => choiceLabel('firstDealer', method);
 
 /** The first dealer of a match and what is recorded of how it was chosen, or a refusal naming what is wrong. */
 function decideFirstDealer(tournament: TournamentState, matchId: string, teams: [string, string], choice: FirstDealerChoice): { dealer: Seat; record: Record<string, unknown> } {
@@ -55,13 +53,13 @@ function decideFirstDealer(tournament: TournamentState, matchId: string, teams: 
   if (!draw) {
     if (firstDealer === undefined) {
       const how = method === 'coin-toss' ? 'record the toss: who called it, the call, how it came down and the dealer its winner chose' : method === 'high-card' ? 'record the card each seat drew' : 'give the seed it is drawn from';
-      throw new CommandError(`match ${matchId}: the first dealer is chosen by ${METHOD_WORDS[method]} in this event; ${how}`);
+      throw new CommandError(`match ${matchId}: the first dealer is chosen by ${methodWords(method)} in this event; ${how}`);
     }
     const because = choice.namedBecause?.trim();
-    if (!because) throw new CommandError(`match ${matchId}: a first dealer named without ${METHOD_WORDS[method]} needs a reason (for example, the draw was made on paper before the match was entered)`);
+    if (!because) throw new CommandError(`match ${matchId}: a first dealer named without ${methodWords(method)} needs a reason (for example, the draw was made on paper before the match was entered)`);
     return { dealer: firstDealer, record: { method: 'named', dealer: firstDealer, because } };
   }
-  if (draw.method !== method) throw new CommandError(`match ${matchId}: the first dealer is chosen by ${METHOD_WORDS[method]} in this event, not by ${METHOD_WORDS[draw.method] ?? `'${String(draw.method)}'`}`);
+  if (draw.method !== method) throw new CommandError(`match ${matchId}: the first dealer is chosen by ${methodWords(method)} in this event, not by ${methodWords(draw.method) ?? `'${String(draw.method)}'`}`);
   const seedOf = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.seed ?? null;
   let dealer: Seat;
   try {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { SEAT_NAMES, type Seat, type Team, parseCard, seatAfter, teamOf } from '../../engine/cards.ts';
 import { deckFor } from '../../engine/deck.ts';
-import { renegeSentence } from '../../engine/rule-lines.ts';
+import { misdealWords, renegeSentence } from '../../engine/rule-lines.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { replayPlays } from '../../engine/trick.ts';
 import { handSoFar } from '../../events/game-projection.ts';
@@ -109,7 +109,7 @@ export function judgeConsoleProps(
     claims: claims.sort((a, b) => a.position - b.position).map((c) => c.claim),
     misdeals: games
       .filter((g) => !g.winner)
-      .flatMap((g) => g.rows.filter((r) => r.misdeal).map((r) => ({ label: gameLabel(models, g), hand: r.number, reason: r.misdeal! }))),
+      .flatMap((g) => g.rows.filter((r) => r.misdeal).map((r) => ({ label: gameLabel(models, g), hand: r.number, reason: misdealWords(r.misdeal!) }))),
     matches,
     teams,
     games: games
