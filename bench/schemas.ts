@@ -11,7 +11,7 @@ import * as v from 'valibot';
 import { z } from 'zod';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { domainEvents } from '../events/domain-events.ts';
-import { exportLedger, importLedger } from '../events/ledger-file.ts';
+import { exportLedger, importLedger } from '../events/store/sqlite/ledger-tools.ts';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { playTournament } from '../test/fixtures/audit-ledger.ts';
 import { type Benchmark, comparedTo, measureRate } from './harness.ts';

@@ -6,7 +6,8 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../events/store/sqlite/database.ts';
-import { importLedger, readBackup } from '../events/ledger-file.ts';
+import { importLedger } from '../events/store/sqlite/ledger-tools.ts';
+import { readBackup } from '../events/store/ledger-file.ts';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 import { createApp } from '../server/app/app.ts';

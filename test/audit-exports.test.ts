@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { verifyChain } from '../events/store/sqlite/event-store.ts';
 import { formatDigest } from '../events/hash-chain.ts';
-import { importLedger } from '../events/ledger-file.ts';
+import { importLedger } from '../events/store/sqlite/ledger-tools.ts';
 import type { TeamRow } from '../events/read-models.ts';
 import { createApp } from '../server/app/app.ts';
 import { standingsCsv } from '../server/audit/standings-csv.ts';

@@ -11,12 +11,9 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LedgerDatabase, defaultDatabasePath, executeSync, openDatabase } from '../events/store/sqlite/database.ts';
-import {
-  type EventStore,
-  VersionConflictError,
-  checkDigest,
-  createEventStore,
-} from '../events/store/sqlite/event-store.ts';
+import { type EventStore, createEventStore } from '../events/store/sqlite/event-store.ts';
+import { VersionConflictError } from '../events/store/append.ts';
+import { checkDigest } from '../events/store/sqlite/ledger-tools.ts';
 import { GENESIS_HASH, canonicalBytes, canonicalJson, parseDigest } from '../events/hash-chain.ts';
 import { type LedgerTestEvent, counter, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 

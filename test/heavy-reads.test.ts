@@ -10,7 +10,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { exportLedger, exportLines } from '../events/ledger-file.ts';
+import { exportLedger, exportLines } from '../events/store/sqlite/ledger-tools.ts';
 import { BusyError, type ExportTarget, createHeavyReadGate, createHeavyReads } from '../server/audit/heavy-reads.ts';
 import { exportPageOf } from '../server/audit/export-pages.ts';
 import { renderPast } from '../server/audit/past-views.tsx';

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LedgerDatabase, openDatabase } from '../events/store/sqlite/database.ts';
-import { CommandIdReusedError, type EventStore, createEventStore } from '../events/store/sqlite/event-store.ts';
+import { CommandIdReusedError } from '../events/store/append.ts';
+import { type EventStore, createEventStore } from '../events/store/sqlite/event-store.ts';
 import { type LedgerTestEvent, counter, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 
 let dir: string;

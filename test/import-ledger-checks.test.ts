@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from './fixtures/cli.ts';
 import { rechained as rechainedLines } from './fixtures/rechain.ts';
-import { type LedgerLine, exportLines } from '../events/ledger-file.ts';
+import type { LedgerLine } from '../events/store/ledger-file.ts';
+import { exportLines } from '../events/store/sqlite/ledger-tools.ts';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { playTournament } from './fixtures/audit-ledger.ts';
 

@@ -18,7 +18,7 @@ import fc from 'fast-check';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createRandom } from '../engine/random.ts';
 import { scoreRecord } from '../engine/record.ts';
-import { AppendRefusedError, CommandIdReusedError, type AppendResult, VersionConflictError } from '../events/store/sqlite/event-store.ts';
+import { AppendRefusedError, CommandIdReusedError, type AppendResult, VersionConflictError } from '../events/store/append.ts';
 import { type AnyEvent, InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
 import { type ChainedRow, GENESIS_HASH, chainHash } from '../events/hash-chain.ts';
 import { gameRecord } from '../events/game-projection.ts';

@@ -17,7 +17,7 @@ import { type CliIo, UsageError } from '../server/cli/io.ts';
 import { main } from '../server/cli/main.ts';
 import { ledgerTarget } from '../server/cli/ledger-target.ts';
 import { GENESIS_HASH } from '../events/hash-chain.ts';
-import type { LedgerLine } from '../events/ledger-file.ts';
+import type { LedgerLine } from '../events/store/ledger-file.ts';
 import { LedgerReadError, rebuildModels } from '../events/store/sqlite/ledger.ts';
 import { shownPgUrl, openPostgresStore } from '../events/store/postgres/event-store.ts';
 import { foldPostgresModels } from '../events/store/postgres/ledger-tools.ts';

@@ -14,7 +14,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../events/store/sqlite/database.ts';
-import { type AppendResult, CommandIdReusedError, LedgerUnavailableError, VersionConflictError, createEventStore } from '../events/store/sqlite/event-store.ts';
+import { type AppendResult, CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../events/store/append.ts';
+import { createEventStore } from '../events/store/sqlite/event-store.ts';
 import { GENESIS_HASH, type ChainedRow, parseDigest, verifyRows } from '../events/hash-chain.ts';
 import {
   AppendOutcomeUnknownError,

@@ -18,7 +18,7 @@ import { expectRebuildEqualsLive } from './tournament-ledger.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { verifyChain } from '../events/store/sqlite/event-store.ts';
 import { formatDigest } from '../events/hash-chain.ts';
-import { importLedger } from '../events/ledger-file.ts';
+import { importLedger } from '../events/store/sqlite/ledger-tools.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';
-import { exportLedger, exportLines, importLedger } from '../events/ledger-file.ts';
+import { exportLedger, exportLines, importLedger } from '../events/store/sqlite/ledger-tools.ts';
 import { replayProblem } from '../server/commands/replay-check.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

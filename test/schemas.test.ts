@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormatId } from '../engine/formats.ts';
 import { domainEvents } from '../events/domain-events.ts';
 import { publishedSchemas } from '../events/event-catalogue-schema.ts';
-import { type LedgerLine, exportLines } from '../events/ledger-file.ts';
+import type { LedgerLine } from '../events/store/ledger-file.ts';
+import { exportLines } from '../events/store/sqlite/ledger-tools.ts';
 import { createApp } from '../server/app/app.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 

@@ -5,7 +5,7 @@
  * acknowledged is lost, and writing resumes by itself once the storage takes writes again.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { LedgerUnavailableError } from '../events/store/sqlite/event-store.ts';
+import { LedgerUnavailableError } from '../events/store/append.ts';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { DEMO_TOURNAMENT, createDemo, demoBots } from '../server/serve/serve.ts';

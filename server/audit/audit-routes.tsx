@@ -17,7 +17,7 @@ import { statsCsv } from './stats-csv.ts';
 import { tournamentStats } from '../../events/tournament-stats.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { framedExport } from './export-pages.ts';
-import { exportHeader, exportSummary, exportTrailer } from '../../events/ledger-file.ts';
+import { exportHeader, exportSummary, exportTrailer } from '../../events/store/ledger-file.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
 import { checkedRecordImport } from '../commands/replay-check.ts';
 import { gameStream } from '../../events/streams.ts';

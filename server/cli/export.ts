@@ -6,7 +6,7 @@
  */
 import type { CliIo } from './io.ts';
 import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
-import { exportLedger } from '../../events/ledger-file.ts';
+import { exportLedger } from '../../events/store/sqlite/ledger-tools.ts';
 import { exportPostgresLedger } from '../../events/store/postgres/ledger-tools.ts';
 
 // Writing a line at a time would make a large export crawl; a chunk keeps memory small too.

@@ -8,10 +8,12 @@
  */
 import { type CliIo, UsageError } from './io.ts';
 import { type DigestCheck } from '../../events/store/append.ts';
-import { checkDigest, verifyChain } from '../../events/store/sqlite/event-store.ts';
+import { checkDigest } from '../../events/store/sqlite/ledger-tools.ts';
+import { verifyChain } from '../../events/store/sqlite/event-store.ts';
 import { type ChainReport, DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
 import { checkPostgresDigest, recordedPostgresImports } from '../../events/store/postgres/ledger-tools.ts';
-import { type RecordedImport, recordedImports } from '../../events/ledger-file.ts';
+import type { RecordedImport } from '../../events/store/ledger-file.ts';
+import { recordedImports } from '../../events/store/sqlite/ledger-tools.ts';
 import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
 import { type SnapshotReport, checkSnapshots } from '../../events/snapshot-check.ts';
 import { checkPgSnapshots } from '../../events/store/postgres/snapshots.ts';

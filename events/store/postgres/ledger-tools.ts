@@ -8,7 +8,7 @@ import { sql } from 'kysely';
 import type { DigestCheck, RecordedEvent } from '../append.ts';
 import { LedgerUnavailableError } from '../append.ts';
 import { type ChainReport, GENESIS_HASH, parseDigest } from '../../hash-chain.ts';
-import { type Backup, IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportHeader, exportLine, exportSummary, exportTrailer } from '../../ledger-file.ts';
+import { type Backup, IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportHeader, exportLine, exportSummary, exportTrailer } from '../ledger-file.ts';
 import { LedgerReadError, projected } from '../served-ledger.ts';
 import {
   type PgEventStore,

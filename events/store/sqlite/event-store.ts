@@ -11,7 +11,6 @@ import {
   type AppendOptions,
   type AppendResult,
   AppendRefusedError,
-  type DigestCheck,
   LedgerUnavailableError,
   type NewEvent,
   type PreparedBatch,
@@ -31,7 +30,6 @@ import {
   type ChainedRow,
   GENESIS_HASH,
   formatDigest,
-  parseDigest,
   verifyRows,
 } from '../../hash-chain.ts';
 import type { AnyEvent, EventRegistry } from '../../event-types.ts';
@@ -346,27 +344,6 @@ export function ledgerHead(database: LedgerDatabase): ChainHead {
   return readHead(database.sqlite);
 }
 
-
-/**
- * Says whether a digest noted earlier (`position:hash`) is still part of today's chain: the event
- * at that position still has that hash, and the chain verifies up to it. Throws
- * `DigestFormatError` for text that is not a digest.
- */
-export function checkDigest(database: LedgerDatabase, digest: string): DigestCheck {
-  const noted = parseDigest(digest);
-  if (noted.position === 0) {
-    return noted.hash === GENESIS_HASH
-      ? { ok: true, head: noted }
-      : { ok: false, reason: `digest ${digest} names position 0, whose hash is always ${GENESIS_HASH}` };
-  }
-  const row = database.sqlite.prepare<[number], { hash: string }>('SELECT hash FROM events WHERE position = ?').get(noted.position);
-  if (!row) return { ok: false, reason: `the ledger has no position ${noted.position} any more (its head is ${readHead(database.sqlite).position})` };
-  if (row.hash !== noted.hash) return { ok: false, reason: `position ${noted.position} now has hash ${row.hash}, not the noted ${noted.hash}` };
-  const report = verifyChain(database, { upTo: noted.position });
-  if (!report.ok) return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
-  return { ok: true, head: noted };
-}
-
 /** A group commit that must run again with a savepoint per command. */
 class RunWithSavepoints extends Error {}
 
@@ -390,6 +367,3 @@ function whileBusy<T>(timeoutMs: number, write: () => T): T {
     }
   }
 }
-
-// The append vocabulary both stores share, so a caller of the file's store needs one import.
-export * from '../append.ts';

@@ -7,7 +7,8 @@
 import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './database.ts';
 import { type SqliteServedLedger, servedLedger } from './served-ledger.ts';
 import { domainEvents } from '../../domain-events.ts';
-import { type AppendResult, type EventStore, type GroupOutcome, type GroupedAppend, type RecordedEvent, VersionConflictError, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
+import { type AppendResult, type RecordedEvent, VersionConflictError } from '../append.ts';
+import { type EventStore, type GroupOutcome, type GroupedAppend, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
 import { GENESIS_HASH } from '../../hash-chain.ts';
 import { UnknownEventTypeError } from '../../event-types.ts';
 import { readPagesAhead } from './pages-ahead.ts';

@@ -9,7 +9,7 @@
 import { sql } from 'kysely';
 import type { DigestCheck } from '../../../events/store/append.ts';
 import { type ChainReport, type ChainVerifier, chainVerifier } from '../../../events/hash-chain.ts';
-import { exportLine } from '../../../events/ledger-file.ts';
+import { exportLine } from '../../../events/store/ledger-file.ts';
 import { type ServedLedger, foldEvents } from '../../../events/store/served-ledger.ts';
 import { type PgEventStore, openPostgresStore } from '../../../events/store/postgres/event-store.ts';
 import type { PostgresLedger } from '../../../events/store/postgres/served-ledger.ts';

@@ -15,7 +15,7 @@ import { createEventStore, ledgerHead } from '../../../events/store/sqlite/event
 import { domainEvents } from '../../../events/domain-events.ts';
 import { type ChainReport, type ChainVerifier, type ChainedRow, chainVerifier } from '../../../events/hash-chain.ts';
 import { pageFolder } from '../../../events/store/sqlite/ledger.ts';
-import { exportLine } from '../../../events/ledger-file.ts';
+import { exportLine } from '../../../events/store/ledger-file.ts';
 import { type ExportPage, exportPageOf } from '../export-pages.ts';
 import { type PastAnswer, type PastView, renderPast } from '../past-views.tsx';
 import { type ReadModels, emptyModels } from '../../../events/projections.ts';

@@ -4,12 +4,13 @@
  * it is accepted only when the chain it carries verifies. A header line before the rows and a
  * trailer line after them say how many events the export holds and where its head is, so a
  * backup cut short (a full disk, a copy stopped midway) is told from a whole one.
+ *
+ * The format is every store's: each writes and reads these lines with its own tools
+ * (sqlite/ledger-tools.ts, postgres/ledger-tools.ts), so a ledger moves between them.
  */
-import type { LedgerDatabase } from './store/sqlite/database.ts';
-import { type ChainHead, type ChainReport, type ChainedRow, GENESIS_HASH, canonicalJson } from './hash-chain.ts';
-import { iterateRows, ledgerHead, verifyChain } from './store/sqlite/event-store.ts';
-import { domainEvents } from './domain-events.ts';
-import { type ReadModels, applyEvent, emptyModels } from './projections.ts';
+import { type ChainHead, type ChainedRow, GENESIS_HASH, canonicalJson } from '../hash-chain.ts';
+import { domainEvents } from '../domain-events.ts';
+import { type ReadModels, applyEvent, emptyModels } from '../projections.ts';
 import { storedEventProblem } from './stored-event-check.ts';
 
 /** One exported line: the stored columns, with payload and meta as JSON values rather than text. */
@@ -28,11 +29,6 @@ export interface LedgerLine {
 
 /** An import that cannot start or a line that is not a ledger row; the message names the line. */
 export class LedgerImportError extends Error {}
-
-/** The ledger's rows in position order, one NDJSON line each (with its newline), without the export's header and trailer. */
-export function* exportLines(database: LedgerDatabase, options: { upTo?: number } = {}): Generator<string> {
-  for (const row of iterateRows(database, options)) yield exportLine(row);
-}
 
 /** What an export's header and trailer say: how many events it holds, and its last one's position and hash. */
 export interface ExportSummary {
@@ -56,17 +52,6 @@ export function exportHeader(summary: ExportSummary): string {
 /** The export's last line (with its newline): `{"trailer":"spades-ledger/1","events":…,"head":{…}}`. */
 export function exportTrailer(summary: ExportSummary): string {
   return `${JSON.stringify({ trailer: EXPORT_FORMAT, events: summary.events, head: summary.head })}\n`;
-}
-
-/**
- * The whole export of a ledger file: its header, its rows up to the head as it stood when the
- * export began (another process may append meanwhile), and its trailer.
- */
-export function* exportLedger(database: LedgerDatabase): Generator<string> {
-  const summary = exportSummary(ledgerHead(database));
-  yield exportHeader(summary);
-  yield* exportLines(database, { upTo: summary.head.position });
-  yield exportTrailer(summary);
 }
 
 /** One stored row as an exported NDJSON line (with its newline), whichever store it comes from. */
@@ -298,12 +283,6 @@ export function* checkedRows(source: string | Backup, admit?: RowAdmission): Gen
   }
 }
 
-class ChainRefused extends Error {
-  constructor(readonly report: ChainReport) {
-    super('the imported chain does not verify');
-  }
-}
-
 /**
  * Who brought a ledger in, and from what: kept beside the ledger (not in its chain, so a moved
  * ledger keeps its head digest), so an auditor sees which positions came in by import.
@@ -333,55 +312,3 @@ export const IMPORTS_TABLE_SQL = `CREATE TABLE IF NOT EXISTS ledger_imports (
   digest TEXT NOT NULL,
   imported_at TEXT NOT NULL
 )`;
-
-/** The imports recorded beside a ledger file, oldest first; none for a file that never took one. */
-export function recordedImports(database: LedgerDatabase): RecordedImport[] {
-  try {
-    const rows = database.sqlite
-      .prepare('SELECT first_position AS first, last_position AS last, imported_by AS by, source, digest, imported_at AS at FROM ledger_imports ORDER BY first_position')
-      .all() as RecordedImport[];
-    return rows;
-  } catch {
-    return [];
-  }
-}
-
-/**
- * Reads NDJSON lines into an empty ledger and verifies the chain in the same transaction: when
- * the chain verifies and every row passes `checkedRows` the rows are committed, otherwise nothing
- * is. Returns the verification.
- */
-export function importLedger(database: LedgerDatabase, source: string | Backup, admit?: RowAdmission, note?: ImportNote): ChainReport {
-  const { sqlite } = database;
-  const insert = sqlite.prepare(
-    'INSERT INTO events (position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
-  );
-  const load = sqlite.transaction(() => {
-    const existing = (sqlite.prepare('SELECT count(*) AS n FROM events').get() as { n: number }).n;
-    if (existing > 0) {
-      throw new LedgerImportError(`${database.path} already holds ${existing} events; a ledger can only be imported into an empty file`);
-    }
-    for (const { line, row } of checkedRows(source, admit)) {
-      try {
-        insert.run(row.position, row.stream, row.version, row.type, row.schema_version, row.payload, row.meta, row.command_id, row.prev_hash, row.hash);
-      } catch (error) {
-        throw new LedgerImportError(`line ${line}: position ${row.position} cannot be stored: ${(error as Error).message}`);
-      }
-    }
-    const report = verifyChain(database);
-    if (!report.ok) throw new ChainRefused(report);
-    if (note && report.count > 0) {
-      sqlite.exec(IMPORTS_TABLE_SQL);
-      sqlite
-        .prepare('INSERT INTO ledger_imports (first_position, last_position, imported_by, source, digest, imported_at) VALUES (?, ?, ?, ?, ?, ?)')
-        .run(1, report.head.position, note.by, note.source, note.digest, note.at);
-    }
-    return report;
-  });
-  try {
-    return load.immediate();
-  } catch (error) {
-    if (error instanceof ChainRefused) return error.report;
-    throw error;
-  }
-}

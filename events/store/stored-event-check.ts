@@ -5,15 +5,15 @@
  * deck, a deal that is not four hands of 13 different cards, bids that are not bids, events for
  * a game that was never started, rules that do not resolve). Pure: the caller folds as it goes.
  */
-import { SEATS, cardName, parseCard } from '../engine/cards.ts';
-import { parseBid } from '../engine/bid.ts';
-import { deckFor, inDeck } from '../engine/deck.ts';
-import { resolveRules } from '../engine/rules.ts';
-import { domainEvents } from './domain-events.ts';
-import { STREAM_PATTERN } from './store/append.ts';
-import { InvalidPayloadError, UnknownEventTypeError } from './event-types.ts';
-import type { ReadModels } from './projections.ts';
-import { isPrototypeName } from './names.ts';
+import { SEATS, cardName, parseCard } from '../../engine/cards.ts';
+import { parseBid } from '../../engine/bid.ts';
+import { deckFor, inDeck } from '../../engine/deck.ts';
+import { resolveRules } from '../../engine/rules.ts';
+import { domainEvents } from '../domain-events.ts';
+import { STREAM_PATTERN } from './append.ts';
+import { InvalidPayloadError, UnknownEventTypeError } from '../event-types.ts';
+import type { ReadModels } from '../projections.ts';
+import { isPrototypeName } from '../names.ts';
 
 /** A row as stored, its payload parsed. */
 export interface StoredRow {
