@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
+import { wordBreaks } from './fixtures/browser-page.ts';
 import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-screen-tv-columns');
@@ -133,6 +134,8 @@ describe.skipIf(!hasChromium)('bracket columns and standings on the TV', () => {
     expect(rows).toHaveLength(64);
     expect(rows.filter((r) => !r.shown).map((r) => r.team)).toEqual([]);
     expect(rows.filter((r) => !r.badgeWhole).map((r) => r.badge)).toEqual([]);
+    // Each column's headers read as their own words, each inside its cell.
+    expect(await wordBreaks(page, '#leaderboard thead th')).toEqual([]);
     // Every team still in names the round it plays; every team out the round it went out in.
     const model = ledger.models.tournaments.t64!.model;
     const status = new Map(model.teams.map((t) => [t.teamId, t.status]));
