@@ -6,6 +6,7 @@
  */
 import { type Seat, type Team, SEATS, seatsOf, teamOf } from '../engine/cards.ts';
 import { parseProgressiveMatchId } from './progressive-projection.ts';
+import { rosterOf, seatedPlayers } from './player-ids.ts';
 import type { ReadModels } from './projections.ts';
 import { tournamentById } from './lookup.ts';
 import { type GameHighlight, type GameStats, COMEBACK_FLOOR, addLine, emptySeatLine, emptyTeamLine } from './stats-projection.ts';
@@ -49,7 +50,7 @@ export function tournamentStats(state: TournamentState, position: number): Tourn
   for (const row of state.model.teams) {
     if (row.status === 'withdrawn') continue;
     if (progressive) playerLine(`p:${row.teamId}`, () => ({ name: row.name, playerId: row.teamId, ...emptySeatLine() }));
-    else for (const name of row.players) playerLine(`t:${row.teamId}:${name}`, () => ({ name, teamId: row.teamId, ...emptySeatLine() }));
+    else for (const { name, playerId } of rosterOf(row)) playerLine(`t:${row.teamId}:${name}`, () => ({ name, playerId, teamId: row.teamId, ...emptySeatLine() }));
   }
 
   const totals: StatsTotals = {
@@ -151,10 +152,12 @@ function sidesOf(state: TournamentState, stats: GameStats, names: Map<string, st
     return { teamIds: {}, names: { NS: pair('NS'), EW: pair('EW') }, players, where };
   }
   const players: Sides['players'] = {};
+  const seated = seatedPlayers(state, { matchId: stats.matchId, teams: game.teams, seats: game.seatNames });
   for (const seat of SEATS) {
     const name = game.seatNames[seat];
     const teamId = game.teams[teamOf(seat)];
-    if (name !== undefined) players[seat] = { key: `t:${teamId}:${name}`, make: () => ({ name, teamId, ...emptySeatLine() }) };
+    const playerId = seated[seat]?.playerId;
+    if (name !== undefined) players[seat] = { key: `t:${teamId}:${name}`, make: () => ({ name, ...(playerId ? { playerId } : {}), teamId, ...emptySeatLine() }) };
   }
   return { teamIds: { ...game.teams }, names: { NS: names.get(game.teams.NS) ?? game.teams.NS, EW: names.get(game.teams.EW) ?? game.teams.EW }, players, where };
 }

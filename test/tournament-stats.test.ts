@@ -224,10 +224,10 @@ describe('a game entered from a paper record, bids and tricks without cards', ()
       },
     ]);
     expect(stats.stats.players).toEqual([
-      { name: 'Ana', teamId: 'aces', hands: 3, bid: 11, taken: 10, nilsBid: 1, nilsMade: 1, blindNilsBid: 0, blindNilsMade: 0 },
-      { name: 'Cy', teamId: 'aces', hands: 3, bid: 14, taken: 15, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
-      { name: 'Ben', teamId: 'kings', hands: 3, bid: 5, taken: 3, nilsBid: 0, nilsMade: 0, blindNilsBid: 1, blindNilsMade: 1 },
-      { name: 'Dee', teamId: 'kings', hands: 3, bid: 12, taken: 11, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
+      { name: 'Ana', playerId: 'aces:1', teamId: 'aces', hands: 3, bid: 11, taken: 10, nilsBid: 1, nilsMade: 1, blindNilsBid: 0, blindNilsMade: 0 },
+      { name: 'Cy', playerId: 'aces:2', teamId: 'aces', hands: 3, bid: 14, taken: 15, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
+      { name: 'Ben', playerId: 'kings:1', teamId: 'kings', hands: 3, bid: 5, taken: 3, nilsBid: 0, nilsMade: 0, blindNilsBid: 1, blindNilsMade: 1 },
+      { name: 'Dee', playerId: 'kings:2', teamId: 'kings', hands: 3, bid: 12, taken: 11, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
     ]);
     expect(stats.stats.totals).toMatchObject({ games: 1, hands: 3, misdeals: 1, tricks: 39, bostons: 1, contractsSet: 2 });
     expect(stats.highlights.map((h) => [h.kind, h.hand, h.teamId, h.text])).toEqual([
@@ -256,7 +256,7 @@ describe('a game entered from a paper record, bids and tricks without cards', ()
     const lines = (await res.text()).split('\r\n');
     expect(lines[0]).toBe('kind,team_id,player_id,name,hands,bid,taken,contracts_made,contracts_set,nils_bid,nils_made,blind_nils_bid,blind_nils_made,bostons,bags,bag_penalties,reneges_claimed,reneges_upheld,best_hand');
     expect(lines[1]).toBe('team,aces,,Aces,3,25,25,2,1,1,1,0,0,1,4,0,1,0,131');
-    expect(lines[4]).toBe('player,aces,,Cy,3,14,15,,,0,0,0,0,,,,,,');
+    expect(lines[4]).toBe('player,aces,aces:2,Cy,3,14,15,,,0,0,0,0,,,,,,');
     // As of the position before the game was entered: the teams with nothing counted.
     const started = paper.ledger.store.readAll().find((e) => e.type === 'GameStarted')!.position;
     const past = await paperApp.request(`/tournaments/paper/stats.csv?position=${started - 1}`);

@@ -4,11 +4,13 @@
  * routes (api-routes.ts), the OpenAPI document (openapi.ts) and the reader thread that answers
  * `?asOf=` (server/audit) all work from this list, so a new resource is one entry here.
  */
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { ReadModels } from '../../events/projections.ts';
 import { gameResource, tournamentList, tournamentResource } from './api-resources.ts';
 import { GameSchema, TournamentListSchema, TournamentSchema, apiRegistry } from './api-schemas.ts';
 import { tournamentStatsSchema } from '../../events/stats-schema.ts';
+import { EntrantListSchema, MatchListSchema, MatchResourceSchema } from './match-schemas.ts';
+import { entrantList, matchList, matchResource } from './match-resources.ts';
 import { statsOfTournament } from '../../events/tournament-stats.ts';
 
 /** What a resource answers from the models: its body, or a sentence naming what is not there. */
@@ -23,11 +25,26 @@ export interface ApiResource {
   description: string;
   /** The path parameters, in the order the path names them. */
   params: readonly { name: string; description: string }[];
+  /**
+   * The query parameters it takes besides `asOf`, each checked by its schema (a wrong value is a
+   * 400 saying what it must be); any other parameter is ignored, such as a cache-buster `_=`.
+   */
+  query?: readonly QueryParam[];
   /** The answer's shape: its type, its check before it leaves, and its entry in the document. */
   schema: z.ZodType;
   /** The answer from models folded to some position (now, or as of an earlier one). */
   answer(models: ReadModels, params: Readonly<Record<string, string>>): ResourceAnswer;
 }
+
+/** A query parameter: its schema checks the text given and documents it; `must` words what it takes. */
+export interface QueryParam {
+  name: string;
+  description: string;
+  schema: z.ZodType;
+  must: string;
+}
+
+const positiveWhole = z.coerce.number().int().min(1).max(9999);
 
 /** A body, or the sentence for what is missing. */
 function found(body: unknown, missing: string): ResourceAnswer {
@@ -63,6 +80,43 @@ export const API_RESOURCES: readonly ApiResource[] = [
     params: [{ name: 'tournamentId', description: 'the tournament’s id, as the list gives it' }],
     schema: tournamentStatsSchema,
     answer: (models, { tournamentId }) => found(statsOfTournament(models, tournamentId!) ?? null, `there is no tournament '${tournamentId}'`),
+  },
+  {
+    id: 'listMatches',
+    path: '/tournaments/{tournamentId}/matches',
+    summary: 'A tournament’s matches',
+    description:
+      'Every match of the bracket (or every table of a progressive evening, round by round): round, side, table, status, both slots with the team and its players or where it comes from, the games with their scores, and the winner. Narrowed by status, round or team when asked.',
+    params: [{ name: 'tournamentId', description: 'the tournament’s id, as the list gives it' }],
+    query: [
+      { name: 'status', description: 'only matches with this status', schema: MatchListSchema.shape.matches.element.shape.status, must: 'one of waiting, ready, live, done, bye, forfeit' },
+      { name: 'round', description: 'only matches of this round', schema: positiveWhole, must: 'a round number, a whole number from 1' },
+      { name: 'teamId', description: 'only matches this team plays in (a player’s id, in a progressive evening)', schema: z.string().min(1).max(200), must: 'a team id' },
+    ],
+    schema: MatchListSchema,
+    answer: (models, { tournamentId, status, round, teamId }) =>
+      found(matchList(models, tournamentId!, { ...(status ? { status } : {}), ...(round ? { round } : {}), ...(teamId ? { teamId } : {}) }), `there is no tournament '${tournamentId}'`),
+  },
+  {
+    id: 'getMatch',
+    path: '/tournaments/{tournamentId}/matches/{matchId}',
+    summary: 'One match',
+    description: 'A match of the bracket, or a table of a progressive evening, with its slots, its games and their scores, and its winner.',
+    params: [
+      { name: 'tournamentId', description: 'the tournament’s id, as the list gives it' },
+      { name: 'matchId', description: 'the match’s id, as the matches list or the bracket gives it' },
+    ],
+    schema: MatchResourceSchema,
+    answer: (models, { tournamentId, matchId }) => matchResource(models, tournamentId!, matchId!),
+  },
+  {
+    id: 'listEntrants',
+    path: '/tournaments/{tournamentId}/entrants',
+    summary: 'A tournament’s entrants',
+    description: 'Each team with its players, or each player of a progressive evening, with the `playerId` that names the player for the whole event.',
+    params: [{ name: 'tournamentId', description: 'the tournament’s id, as the list gives it' }],
+    schema: EntrantListSchema,
+    answer: (models, { tournamentId }) => found(entrantList(models, tournamentId!), `there is no tournament '${tournamentId}'`),
   },
   {
     id: 'getGame',

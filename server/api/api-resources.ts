@@ -9,21 +9,13 @@ import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { gameById, tournamentById, teamNames } from '../../events/lookup.ts';
-import type { SlotSource } from '../../engine/bracket.ts';
-import type { GameResource, SlotResource, TournamentList, TournamentResource } from './api-schemas.ts';
+import type { GameResource, TournamentList, TournamentResource } from './api-schemas.ts';
 import { rankTeams, teamStandings } from '../../events/standings.ts';
-import { bracketSources } from '../../engine/bracket.ts';
 import { tournamentLinks, replayLink } from '../../events/addresses.ts';
 import { clockOfGame } from '../../events/clocks.ts';
 import { gameInPlay } from '../../events/reopening.ts';
-
-/** The API's own addresses, in one place so links and routes agree. */
-export const apiLinks = {
-  tournaments: '/api/v1/tournaments',
-  tournament: (id: string) => `/api/v1/tournaments/${encodeURIComponent(id)}`,
-  game: (id: string) => `/api/v1/games/${encodeURIComponent(id)}`,
-  embed: (id: string, view: 'bracket' | 'standings') => `/embed/tournaments/${encodeURIComponent(id)}/${view}`,
-};
+import { rosterOf, seatedPlayers } from '../../events/player-ids.ts';
+import { apiLinks, bracketMatches } from './match-resources.ts';
 
 /** The entrants still in the event's list: registered and not withdrawn. */
 function entrantCount(model: TournamentModel): number {
@@ -64,39 +56,15 @@ export function tournamentList(models: ReadModels): TournamentList {
   };
 }
 
-/** Where a slot's team comes from, as the bracket was drawn; null when the bracket does not say. */
-function slotFrom(source: SlotSource | undefined): SlotResource['from'] {
-  if (!source) return null;
-  switch (source.kind) {
-    case 'team':
-      return { kind: 'seed', seed: source.seed };
-    case 'winner':
-    case 'loser':
-      return { kind: source.kind, matchId: source.match };
-    case 'bye':
-      return { kind: 'bye' };
-    default: {
-      const _exhaustive: never = source;
-      return _exhaustive;
-    }
-  }
-}
-
 /** A tournament as the models hold it; null when they hold no such tournament. */
 export function tournamentResource(models: ReadModels, tournamentId: string): TournamentResource | null {
   const state = tournamentById(models, tournamentId);
   if (!state) return null;
   const model = state.model;
-  const names = teamNames(model);
   const pages = tournamentLinks(tournamentId);
   const standings = teamStandings(model);
   const placed = new Map(model.placings.map((p) => [p.teamId, p.place]));
-  const sources = bracketSources(state);
   const options = state.format;
-  const slotOf = (m: MatchModel, i: 0 | 1): SlotResource => {
-    const teamId = m.teams[i];
-    return { teamId, name: teamId === null ? null : (names[teamId] ?? teamId), from: slotFrom(sources[m.matchId]?.[i]) };
-  };
   return {
     position: models.position,
     tournamentId,
@@ -122,25 +90,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
     entrants: entrantsOf(state),
     bracket: state.progressive
       ? null
-      : {
-          matches: model.matches.map((m) => ({
-            matchId: m.matchId,
-            label: m.label,
-            round: m.round,
-            side: m.side as 'winners' | 'losers' | 'final' | 'third-place',
-            table: m.table,
-            status: m.status,
-            slots: [slotOf(m, 0), slotOf(m, 1)],
-            gamesWon: m.gamesWon,
-            winner: m.winner,
-            games: m.games.filter((g) => state.voided?.[g] === undefined),
-            underReview: m.underReview,
-            voided: m.reopened !== undefined || (m.voided?.length ?? 0) > 0,
-            voidedGames: (m.voided ?? []).map((v) => ({ gameId: v.gameId, voided: true as const, voidedBy: v.position })),
-            reopenedBy: m.reopened?.position ?? null,
-            awaitingRuling: m.awaitingRuling ?? null,
-          })),
-        },
+      : { matches: model.matches.map(bracketMatches(state)) },
     progressive: progressiveOf(state),
     standings: rankTeams(model).map((row, i) => ({
       rank: i + 1,
@@ -168,6 +118,9 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
     prizes: (model.prizes ?? []).map((p) => ({ place: p.place, prize: p.prize, teams: p.teams })),
     links: {
       self: apiLinks.tournament(tournamentId),
+      stats: apiLinks.stats(tournamentId),
+      matches: apiLinks.matches(tournamentId),
+      entrants: apiLinks.entrants(tournamentId),
       page: pages.home,
       standings: pages.leaderboard,
       bracket: pages.bracket,
@@ -183,7 +136,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
 function entrantsOf(state: TournamentState): TournamentResource['entrants'] {
   const rows = state.model.teams;
   if (!state.progressive) {
-    return { kind: 'teams', teams: rows.map((t) => ({ teamId: t.teamId, name: t.name, players: t.players, seed: t.seed, status: t.status })) };
+    return { kind: 'teams', teams: rows.map((t) => ({ teamId: t.teamId, name: t.name, players: t.players, roster: rosterOf(t), seed: t.seed, status: t.status })) };
   }
   const genders = new Map(state.progressive.players.map((p) => [p.playerId, p.gender ?? null]));
   return { kind: 'players', players: rows.map((t) => ({ playerId: t.teamId, name: t.name, gender: genders.get(t.teamId) ?? null, seed: t.seed, status: t.status })) };
@@ -231,6 +184,7 @@ export function gameResource(models: ReadModels, gameId: string): GameResource |
     rules: game.rules,
     teams: { NS: { teamId: game.teams.NS, name: names[game.teams.NS] ?? game.teams.NS }, EW: { teamId: game.teams.EW, name: names[game.teams.EW] ?? game.teams.EW } },
     seats: { ...game.seats },
+    players: seatedPlayers(state, game),
     score: { NS: game.score.NS, EW: game.score.EW },
     bags: { NS: game.bags.NS, EW: game.bags.EW },
     winner: game.winner,

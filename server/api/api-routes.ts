@@ -135,13 +135,13 @@ export function apiRoutes(options: ApiOptions) {
   for (const resource of API_RESOURCES) {
     const route = resource.path.replace(/\{(\w+)\}/g, ':$1');
     app.get(route, async (c) => {
-      const params = Object.fromEntries(resource.params.map((p) => [p.name, c.req.param(p.name) ?? '']));
-      const asked = askedPosition(c, ledger.models.position);
+      const asked = askedQuery(c, ledger.models.position, resource);
       if ('error' in asked) return refuse(asked.error, 400);
+      const params = { ...asked.query, ...Object.fromEntries(resource.params.map((p) => [p.name, c.req.param(p.name) ?? ''])) };
       const position = asked.position ?? ledger.models.position;
       // The answer now may change with the next entry: ask each time, with the ETag. A past one never does.
       const own = { 'cache-control': asked.position === undefined ? 'no-cache' : 'public, max-age=86400' };
-      const key = `${resource.id}\u0000${Object.values(params).join('\u0000')}${asked.position === undefined ? '' : `@${position}`}`;
+      const key = `${resource.id}\u0000${Object.entries(params).flat().join('\u0000')}${asked.position === undefined ? '' : `@${position}`}`;
       let answer = kept.get(key);
       if (answer?.position !== position) {
         if (asked.position === undefined) answer = made(resource, resource.answer(ledger.models, params), position);
@@ -166,19 +166,30 @@ export function apiRoutes(options: ApiOptions) {
   return app;
 }
 
-/** The position `?asOf=` asks for (none: the ledger as it stands), or the sentence saying what is wrong with the query. */
-function askedPosition(c: Context, head: number): { position?: number } | { error: string } {
+/**
+ * What the query asks: the position `?asOf=` names (none: the ledger as it stands) and the
+ * resource's own parameters, or the sentence saying what is wrong with one of them. Parameters
+ * no resource takes are ignored (a cache-buster `_=`, a tracker's tag); a known one given a
+ * wrong value, or given twice, is refused.
+ */
+function askedQuery(c: Context, head: number, resource: ApiResource): { position?: number; query: Record<string, string> } | { error: string } {
+  const query: Record<string, string> = {};
   // Most asks carry no query at all.
-  if (!c.req.url.includes('?')) return {};
-  const query = c.req.queries();
-  const unknown = Object.keys(query).filter((name) => name !== 'asOf');
-  if (unknown.length > 0) return { error: `unknown query parameter '${echoed(unknown[0]!)}': this resource takes only asOf` };
-  const values = query.asOf;
-  if (values === undefined) return {};
+  if (!c.req.url.includes('?')) return { query };
+  const given = c.req.queries();
+  for (const param of resource.query ?? []) {
+    const values = given[param.name];
+    if (values === undefined) continue;
+    if (values.length > 1) return { error: `${param.name} is given more than once: give one` };
+    if (!param.schema.safeParse(values[0]).success) return { error: `${param.name} must be ${param.must}, not '${echoed(values[0]!)}'` };
+    query[param.name] = values[0]!;
+  }
+  const values = given.asOf;
+  if (values === undefined) return { query };
   if (values.length > 1) return { error: 'asOf is given more than once: give one ledger position' };
   const text = values[0]!;
   if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `asOf must be a ledger position, a whole number from 0 to ${head}, not '${echoed(text)}'` };
-  return { position: Number(text) };
+  return { position: Number(text), query };
 }
 
 /** Whether an Accept-Encoding header takes gzip: named (or `*`, when gzip is not named) with no `q=0`. */

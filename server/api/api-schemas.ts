@@ -10,17 +10,17 @@ import { ruleOption } from '../../engine/rule-options.ts';
 /** The schemas the document names under components/schemas, by their id there. */
 export const apiRegistry = z.registry<{ id: string; description?: string }>();
 
-function named<T extends z.ZodType>(id: string, description: string, schema: T): T {
+export function named<T extends z.ZodType>(id: string, description: string, schema: T): T {
   apiRegistry.add(schema, { id, description });
   return schema;
 }
 
-const count = z.number().int().min(0);
-const seat = z.enum(['N', 'E', 'S', 'W']);
-const side = z.enum(['NS', 'EW']);
+export const count = z.number().int().min(0);
+export const seat = z.enum(['N', 'E', 'S', 'W']);
+export const side = z.enum(['NS', 'EW']);
 const bid = z.union([z.number().int().min(0).max(13), z.string()]).describe('tricks bid, or "nil" / "blind-nil" as the rules name them');
 const rules = rulesValueSchema.describe('a rules preset by name, or a preset with options overridden (docs/rule-options.md)');
-const link = z.string().describe('an address on this server');
+export const link = z.string().describe('an address on this server');
 
 export const ErrorSchema = named('Error', 'A refusal: one sentence saying what was wrong and where.', z.object({ error: z.string() }));
 
@@ -69,12 +69,27 @@ const FormatOptionsSchema = named(
   }),
 );
 
-const entrantStatus = z.enum(['registered', 'withdrawn', 'alive', 'out', 'disqualified', 'champion']);
+export const entrantStatus = z.enum(['registered', 'withdrawn', 'alive', 'out', 'disqualified', 'champion']);
+
+export const PlayerRefSchema = named(
+  'PlayerRef',
+  'A player: the event’s id for them, stable for the whole event (a progressive evening’s registered id; in a team event the team’s id, a colon and their place on its roster as registered, `team3:2`), and their name. The id is null only where a game entered from a record seats a name no roster holds.',
+  z.object({ playerId: z.string().nullable(), name: z.string() }),
+);
+
+const RosterEntrySchema = z.object({ playerId: z.string(), name: z.string() });
 
 const TeamSchema = named(
   'Team',
   'A team with its players.',
-  z.object({ teamId: z.string(), name: z.string(), players: z.array(z.string()), seed: z.number().int().nullable(), status: entrantStatus }),
+  z.object({
+    teamId: z.string(),
+    name: z.string(),
+    players: z.array(z.string()).describe('the players’ names, in roster order'),
+    roster: z.array(RosterEntrySchema).describe('the players with their ids, in roster order'),
+    seed: z.number().int().nullable(),
+    status: entrantStatus,
+  }),
 );
 
 const PlayerSchema = named(
@@ -88,12 +103,13 @@ const EntrantsSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('players'), players: z.array(PlayerSchema) }),
 ]);
 
-const SlotSchema = named(
+export const SlotSchema = named(
   'Slot',
   'One side of a match: the team in it, and where its team comes from (a seed, the winner or loser of a match, or a bye).',
   z.object({
     teamId: z.string().nullable(),
     name: z.string().nullable(),
+    players: z.array(PlayerRefSchema).describe('the players on this side: the team’s roster, or at a progressive table the two partners'),
     from: z.discriminatedUnion('kind', [
       z.object({ kind: z.literal('seed'), seed: z.number().int() }),
       z.object({ kind: z.literal('winner'), matchId: z.string() }),
@@ -103,14 +119,14 @@ const SlotSchema = named(
   }),
 );
 
-const MatchSchema = named(
+export const MatchSchema = named(
   'Match',
   'A match of the bracket.',
   z.object({
     matchId: z.string(),
     label: z.string(),
     round: z.number().int(),
-    side: z.enum(['winners', 'losers', 'final', 'third-place']),
+    side: z.enum(['winners', 'losers', 'final', 'third-place', 'table']).describe('the bracket’s side; `table` for a progressive evening’s table, which only the matches resource lists'),
     table: z.number().int().nullable(),
     status: z.enum(['waiting', 'ready', 'live', 'done', 'bye', 'forfeit']),
     slots: z.tuple([SlotSchema, SlotSchema]),
@@ -200,7 +216,20 @@ export const TournamentSchema = named(
     standings: z.array(StandingSchema),
     liveTables: z.array(LiveTableSchema),
     prizes: z.array(z.object({ place: z.number().int(), prize: z.string(), teams: z.array(z.string()) })),
-    links: z.object({ self: link, page: link, standings: link, bracket: link, screen: link, standingsCsv: link, stream: link, embedBracket: link, embedStandings: link }),
+    links: z.object({
+      self: link,
+      stats: link.describe('the tournament’s statistics'),
+      matches: link.describe('the tournament’s matches, each one also at an address of its own'),
+      entrants: link.describe('the tournament’s entrants with their players’ ids'),
+      page: link,
+      standings: link,
+      bracket: link,
+      screen: link,
+      standingsCsv: link,
+      stream: link,
+      embedBracket: link,
+      embedStandings: link,
+    }),
   }),
 );
 
@@ -235,7 +264,8 @@ export const GameSchema = named(
     state: z.enum(['playing', 'finished', 'abandoned']),
     rules,
     teams: z.object({ NS: z.object({ teamId: z.string(), name: z.string() }), EW: z.object({ teamId: z.string(), name: z.string() }) }),
-    seats: z.partialRecord(seat, z.string()),
+    seats: z.partialRecord(seat, z.string()).describe('the players’ names by seat'),
+    players: z.partialRecord(seat, PlayerRefSchema).describe('the players by seat, with their ids'),
     score: z.object({ NS: z.number().int(), EW: z.number().int() }),
     bags: z.object({ NS: z.number().int(), EW: z.number().int() }),
     winner: side.nullable(),

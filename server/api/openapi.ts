@@ -26,6 +26,12 @@ function componentSchemas(): Record<string, unknown> {
   );
 }
 
+/** A query parameter's schema as the document gives it: what the text given must be, read as its value. */
+function querySchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+}
+
 /** The document, as a plain object. */
 export function openApiDocument(): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
@@ -37,6 +43,7 @@ export function openApiDocument(): Record<string, unknown> {
         description: resource.description,
         parameters: [
           ...resource.params.map((p) => ({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string' } })),
+          ...(resource.query ?? []).map((q) => ({ name: q.name, in: 'query', required: false, description: q.description, schema: querySchema(q.schema) })),
           {
             name: 'asOf',
             in: 'query',

@@ -1,0 +1,56 @@
+/**
+ * Who a player is within one event, as an id a program can hold on to while names are only
+ * words. In a progressive evening a player registers alone, and the id is the one registered
+ * (PlayerRegistered's `playerId`). In a team event the ledger knows a player only as a name on
+ * a team's roster, which TeamRegistered (or the waitlist entry it was promoted from) fixes once
+ * and nothing changes afterwards: the id is the team's id, a colon and the player's place on
+ * that roster as registered, `team3:1` or `team3:2`. Either way it names one person for the
+ * whole event, in its entrants, its games' seats and its statistics. Ids say nothing across
+ * events: two events' `team3:1` are two entries, whoever plays them.
+ */
+import { type Seat, SEATS, teamOf } from '../engine/cards.ts';
+import type { GameModel, TeamRow } from './read-models.ts';
+import { parseProgressiveMatchId } from './progressive-projection.ts';
+import type { TournamentState } from './tournament-state.ts';
+
+/** A player as the API names them: the event's id for them (null where the event does not know them) and their name. */
+export interface PlayerRef {
+  playerId: string | null;
+  name: string;
+}
+
+/** A team event's player id: the team's id and the place on its roster as registered (from 0 here, from 1 in the id). */
+export function teamPlayerId(teamId: string, index: number): string {
+  return `${teamId}:${index + 1}`;
+}
+
+/** A team's players with their ids, in roster order. */
+export function rosterOf(team: Pick<TeamRow, 'teamId' | 'players'>): { playerId: string; name: string }[] {
+  return team.players.map((name, i) => ({ playerId: teamPlayerId(team.teamId, i), name }));
+}
+
+/**
+ * The player at each seat of a game, by the event's id for them. A team's first player sits N
+ * (or E) and the second S (or W), as a match seats them; a game entered from a record may seat
+ * them otherwise, so a seat's name is found on its side's roster when it is not the expected one.
+ */
+export function seatedPlayers(state: TournamentState | undefined, game: Pick<GameModel, 'matchId' | 'teams' | 'seats'>): Partial<Record<Seat, PlayerRef>> {
+  const players: Partial<Record<Seat, PlayerRef>> = {};
+  const progressive = state?.progressive;
+  const at = progressive && game.matchId ? parseProgressiveMatchId(game.matchId) : null;
+  const seating = at ? progressive!.rounds[at.round - 1]?.seating.find((t) => t.table === at.table) : undefined;
+  for (const seat of SEATS) {
+    const name = game.seats[seat];
+    if (name === undefined) continue;
+    if (progressive) {
+      players[seat] = { playerId: seating?.seats[seat] ?? null, name };
+      continue;
+    }
+    const teamId = game.teams[teamOf(seat)];
+    const roster = state?.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
+    const expected = seat === 'N' || seat === 'E' ? 0 : 1;
+    const index = roster[expected] === name ? expected : roster.indexOf(name);
+    players[seat] = { playerId: index < 0 ? null : teamPlayerId(teamId, index), name };
+  }
+  return players;
+}

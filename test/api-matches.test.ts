@@ -1,0 +1,233 @@
+/**
+ * A tournament's matches and entrants as resources of the read API, and the `playerId` that
+ * names a player for a whole event wherever a player is named (entrants, slots, a game's seats,
+ * the statistics). Every answer is checked against the served OpenAPI document.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../server/app/app.ts';
+import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
+import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
+import { type ApiCall, documentChecked } from './fixtures/api-document.ts';
+
+let fixture: AuditLedger;
+let api: ApiCall;
+
+beforeAll(async () => {
+  fixture = tempLedger();
+  // A Pitt Boss event of 4 teams stopped while its tables play, and a progressive evening in its first round.
+  playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'api', stopAt: 2000 });
+  createDemo(fixture.ledger, 'progressive');
+  for (let i = 0; i < 40; i++) driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'api-evening' });
+  ({ api } = await documentChecked(createApp({ ledger: fixture.ledger }).app));
+});
+afterAll(() => fixture.remove());
+
+const T = '/api/v1/tournaments/{tournamentId}';
+const M = `${T}/matches`;
+const ONE = `${T}/matches/{matchId}`;
+const E = `${T}/entrants`;
+const G = '/api/v1/games/{gameId}';
+const S = `${T}/stats`;
+
+type Slot = { teamId: string | null; players: { playerId: string | null; name: string }[] };
+type Match = {
+  matchId: string;
+  round: number;
+  side: string;
+  status: string;
+  slots: Slot[];
+  games: string[];
+  gamesPlayed: { gameId: string; score: { NS: number; EW: number }; winner: string | null; links: { self: string } }[];
+  links: { self: string; tournament: string };
+};
+type Entrant = { entrantId: string; kind: string; name: string; players: { playerId: string; name: string }[] };
+
+const models = () => fixture.ledger.models;
+
+describe('a tournament’s matches', () => {
+  it('lists every match of the bracket with its slots’ players and its games’ scores', async () => {
+    const { res, body } = await api('/api/v1/tournaments/t1/matches', M);
+    expect(res.status).toBe(200);
+    const matches = body!.matches as Match[];
+    const model = models().tournaments.t1!.model;
+    expect(matches.map((m) => [m.matchId, m.status, m.round])).toEqual(model.matches.map((m) => [m.matchId, m.status, m.round]));
+    expect(body!.position).toBe(models().position);
+    const played = matches.filter((m) => m.gamesPlayed.length > 0);
+    expect(played.length).toBeGreaterThan(0);
+    for (const match of played) {
+      for (const game of match.gamesPlayed) {
+        expect(game.score).toEqual(models().games[game.gameId]!.score);
+        expect((await api(game.links.self, G)).res.status).toBe(200);
+      }
+    }
+    // A seeded slot names its team's players by the ids the entrants give them.
+    const first = matches.find((m) => m.slots[0]!.teamId === 'team1')!;
+    expect(first.slots[0]!.players).toEqual([
+      { playerId: 'team1:1', name: 'P1a' },
+      { playerId: 'team1:2', name: 'P1b' },
+    ]);
+    for (const match of matches) {
+      const one = await api(match.links.self, ONE);
+      expect(one.res.status).toBe(200);
+      expect({ ...one.body, position: undefined }).toEqual({ ...match, position: undefined });
+    }
+  });
+
+  it('narrows the list by status, round and team, and ignores parameters it does not take', async () => {
+    const all = (await api('/api/v1/tournaments/t1/matches', M)).body!.matches as Match[];
+    const live = (await api('/api/v1/tournaments/t1/matches?status=live', M)).body!.matches as Match[];
+    expect(live.length).toBeGreaterThan(0);
+    expect(live).toEqual(all.filter((m) => m.status === 'live'));
+    const round1 = (await api('/api/v1/tournaments/t1/matches?round=1', M)).body!.matches as Match[];
+    expect(round1.length).toBeGreaterThan(0);
+    expect(round1).toEqual(all.filter((m) => m.round === 1));
+    const team = (await api('/api/v1/tournaments/t1/matches?teamId=team2&_=1712345', M)).body!.matches as Match[];
+    expect(team.length).toBeGreaterThan(0);
+    expect(team).toEqual(all.filter((m) => m.slots.some((s) => s.teamId === 'team2')));
+    const both = (await api('/api/v1/tournaments/t1/matches?round=1&status=done', M)).body!.matches as Match[];
+    expect(both).toEqual(all.filter((m) => m.round === 1 && m.status === 'done'));
+    // A player of a progressive evening finds the tables they sat at.
+    const evening = models().tournaments[PROGRESSIVE_DEMO]!;
+    const player = evening.progressive!.rounds[0]!.seating[1]!.seats.E;
+    const tables = (await api(`/api/v1/tournaments/${PROGRESSIVE_DEMO}/matches?teamId=${player}`, M)).body!.matches as Match[];
+    expect(tables.map((t) => t.matchId)).toEqual(['R1-T2']);
+  });
+
+  it('refuses a wrong value of a parameter it takes with a sentence naming it', async () => {
+    for (const [query, error] of [
+      ['status=playing', "status must be one of waiting, ready, live, done, bye, forfeit, not 'playing'"],
+      ['round=0', "round must be a round number, a whole number from 1, not '0'"],
+      ['round=first', "round must be a round number, a whole number from 1, not 'first'"],
+      ['round=1&round=2', 'round is given more than once: give one'],
+    ] as const) {
+      const { res, body } = await api(`/api/v1/tournaments/t1/matches?${query}`, M);
+      expect(res.status, query).toBe(400);
+      expect(body, query).toEqual({ error });
+    }
+  });
+
+  it('gives a progressive evening’s tables as matches whose sides are the partnerships seated there', async () => {
+    const evening = models().tournaments[PROGRESSIVE_DEMO]!;
+    const seating = evening.progressive!.rounds[0]!.seating[0]!;
+    const { body } = await api(`/api/v1/tournaments/${PROGRESSIVE_DEMO}/matches/R1-T1`, ONE);
+    expect(body).toMatchObject({ matchId: 'R1-T1', side: 'table', round: 1, table: 1 });
+    const slots = body!.slots as Slot[];
+    expect(slots.map((s) => s.players.map((p) => p.playerId))).toEqual([
+      [seating.seats.N, seating.seats.S],
+      [seating.seats.E, seating.seats.W],
+    ]);
+    const names = new Map(evening.model.teams.map((t) => [t.teamId, t.name]));
+    expect(slots[0]!.players[0]!.name).toBe(names.get(seating.seats.N));
+  });
+
+  it('answers a match that is not there 404 with a sentence, now and as of a position', async () => {
+    for (const [url, error] of [
+      ['/api/v1/tournaments/t1/matches/W9-9', "tournament 't1' has no match 'W9-9'"],
+      [`/api/v1/tournaments/${PROGRESSIVE_DEMO}/matches/R9-T1`, `tournament '${PROGRESSIVE_DEMO}' has no table 'R9-T1'`],
+      ['/api/v1/tournaments/nope/matches/W1-1', "there is no tournament 'nope'"],
+      ['/api/v1/tournaments/nope/matches', "there is no tournament 'nope'"],
+      ['/api/v1/tournaments/t1/matches/W9-9?asOf=30', "tournament 't1' has no match 'W9-9' at ledger position 30"],
+    ] as const) {
+      const { res, body } = await api(url, url.includes('/matches/') ? ONE : M);
+      expect(res.status, url).toBe(404);
+      expect(body, url).toEqual({ error });
+    }
+  });
+
+  it('answers as the ledger stood at an earlier position', async () => {
+    const { body } = await api('/api/v1/tournaments/t1/matches?asOf=30&status=live', M);
+    expect(body!.position).toBe(30);
+    const hands = (matches: Match[]) => matches.flatMap((m) => m.gamesPlayed).reduce((n, g) => n + g.score.NS + g.score.EW, 0);
+    const now = (await api('/api/v1/tournaments/t1/matches', M)).body!.matches as Match[];
+    const then = (await api('/api/v1/tournaments/t1/matches?asOf=200', M)).body!.matches as Match[];
+    expect(hands(then)).not.toBe(hands(now));
+    const position = models().tournaments.t1!.model.matches.find((m) => m.games.length > 0)!;
+    const one = await api(`/api/v1/tournaments/t1/matches/${position.matchId}?asOf=200`, ONE);
+    expect(one.body!.position).toBe(200);
+  });
+});
+
+describe('a tournament’s entrants and their players’ ids', () => {
+  it('gives each team’s players with ids made from the team and the roster’s order', async () => {
+    const { body } = await api('/api/v1/tournaments/t1/entrants', E);
+    const entrants = body!.entrants as Entrant[];
+    const model = models().tournaments.t1!.model;
+    expect(entrants.map((e) => e.entrantId)).toEqual(model.teams.map((t) => t.teamId));
+    for (const entrant of entrants) {
+      const team = model.teams.find((t) => t.teamId === entrant.entrantId)!;
+      expect(entrant.kind).toBe('team');
+      expect(entrant.players.map((p) => [p.playerId, p.name])).toEqual(team.players.map((name, i) => [`${team.teamId}:${i + 1}`, name]));
+    }
+    // The tournament resource names the same ids beside the names it always gave.
+    const teams = ((await api('/api/v1/tournaments/t1', T)).body!.entrants as { teams: { teamId: string; players: string[]; roster: { playerId: string }[] }[] }).teams;
+    expect(teams.flatMap((t) => t.roster.map((p) => p.playerId))).toEqual(entrants.flatMap((e) => e.players.map((p) => p.playerId)));
+    expect(teams[0]!.players).toEqual(['P1a', 'P1b']);
+  });
+
+  it('gives a progressive evening’s players with the ids they registered under', async () => {
+    const { body } = await api(`/api/v1/tournaments/${PROGRESSIVE_DEMO}/entrants`, E);
+    const entrants = body!.entrants as Entrant[];
+    expect(entrants).toHaveLength(12);
+    for (const entrant of entrants) {
+      expect(entrant.kind).toBe('player');
+      expect(entrant.players).toEqual([expect.objectContaining({ playerId: entrant.entrantId, name: entrant.name })]);
+    }
+    expect((await api('/api/v1/tournaments/nope/entrants', E)).res.status).toBe(404);
+  });
+
+  it('names the player at each seat of a game by the same ids', async () => {
+    const ids = async (tournamentId: string) =>
+      new Map(((await api(`/api/v1/tournaments/${tournamentId}/entrants`, E)).body!.entrants as Entrant[]).flatMap((e) => e.players.map((p) => [p.playerId, p.name] as const)));
+    for (const tournamentId of ['t1', PROGRESSIVE_DEMO]) {
+      const known = await ids(tournamentId);
+      const games = Object.values(models().games).filter((g) => g.tournamentId === tournamentId);
+      expect(games.length).toBeGreaterThan(0);
+      for (const game of games.slice(0, 6)) {
+        const { body } = await api(`/api/v1/games/${game.gameId}`, G);
+        const players = body!.players as Record<string, { playerId: string; name: string }>;
+        expect(Object.keys(players).sort()).toEqual(['E', 'N', 'S', 'W']);
+        for (const [seat, player] of Object.entries(players)) {
+          expect(known.get(player.playerId), `${game.gameId} ${seat}`).toBe(player.name);
+          expect(player.name).toBe((body!.seats as Record<string, string>)[seat]);
+        }
+      }
+    }
+    // N and S are one team's first and second player.
+    const game = Object.values(models().games).find((g) => g.tournamentId === 't1')!;
+    const players = (await api(`/api/v1/games/${game.gameId}`, G)).body!.players as Record<string, { playerId: string }>;
+    expect([players.N!.playerId, players.S!.playerId]).toEqual([`${game.teams.NS}:1`, `${game.teams.NS}:2`]);
+  });
+
+  it('names every player of the statistics by the same ids', async () => {
+    for (const tournamentId of ['t1', PROGRESSIVE_DEMO]) {
+      const entrants = (await api(`/api/v1/tournaments/${tournamentId}/entrants`, E)).body!.entrants as Entrant[];
+      const { body } = await api(`/api/v1/tournaments/${tournamentId}/stats`, S);
+      const players = (body!.stats as { players: { playerId?: string; name: string }[] }).players;
+      expect(players.map((p) => [p.playerId, p.name]).sort()).toEqual(entrants.flatMap((e) => e.players.map((p) => [p.playerId, p.name])).sort());
+    }
+  });
+});
+
+describe('links between resources', () => {
+  it('leads from a tournament to its statistics, matches and entrants', async () => {
+    const links = (await api('/api/v1/tournaments/t1', T)).body!.links as Record<string, string>;
+    expect((await api(links.stats!, S)).res.status).toBe(200);
+    expect((await api(links.matches!, M)).res.status).toBe(200);
+    expect((await api(links.entrants!, E)).res.status).toBe(200);
+  });
+});
+
+describe('query parameters no resource takes', () => {
+  it('are ignored, as a cache-buster is, beside asOf and alone', async () => {
+    for (const [url, template] of [
+      ['/api/v1/tournaments?_=1712345678901', '/api/v1/tournaments'],
+      ['/api/v1/tournaments/t1?_=1&utm_source=club', T],
+      ['/api/v1/tournaments/t1/stats?asof=3', S],
+    ] as const) {
+      expect((await api(url, template)).res.status, url).toBe(200);
+    }
+    const { body } = await api('/api/v1/tournaments/t1?_=9&asOf=30', T);
+    expect(body!.position).toBe(30);
+  });
+});
