@@ -36,7 +36,7 @@ export function AsOfPage({ tournamentId, tournament, position, at, head, gamesTo
   return (
     <Layout title={`${name} · as of position ${position}`}>
       <p class="breadcrumb">
-        <a href={links.home}>{name}</a> · <a href={links.leaderboard}>live standings</a>
+        <a href={links.home}>{name}</a> · <a href={links.leaderboard}>live standings</a> · <a href={links.rules}>Rules in force</a>
       </p>
       <h1>
         {name} <span class="muted">as of position {position}</span>

@@ -59,3 +59,20 @@ export function RulesSheetPage(props: RulesSheetPageProps) {
     </article>
   );
 }
+
+/**
+ * The way back to an event's page and, beside it, its rules sheet: the trail every page of an
+ * event starts with, so the rules in force are one tap away wherever a player stands.
+ */
+export function EventTrail({ tournamentId, name }: { tournamentId: string; name: string }) {
+  const base = `/tournaments/${encodeURIComponent(tournamentId)}`;
+  return (
+    <p class="breadcrumb">
+      <a href={base}>{name}</a>
+      {' · '}
+      <a href={`${base}/rules`} data-rules-link>
+        Rules in force
+      </a>
+    </p>
+  );
+}

@@ -6,6 +6,7 @@
 import { Notice } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { QrCode } from './qr-code.tsx';
+import { EventTrail } from './rules-sheet.tsx';
 
 export interface SignUpPageProps {
   tournamentId: string;
@@ -36,9 +37,7 @@ export function SignUpPage(props: SignUpPageProps) {
   return (
     <Layout title={`Sign up · ${props.name}`}>
       <section class="sign-up" aria-labelledby="sign-up-title">
-        <p class="breadcrumb">
-          <a href={`/tournaments/${encodeURIComponent(props.tournamentId)}`}>{props.name}</a>
-        </p>
+        <EventTrail tournamentId={props.tournamentId} name={props.name} />
         <h1 id="sign-up-title">Sign up for {props.name}</h1>
         {props.open ? (
           <p data-sign-up-open>

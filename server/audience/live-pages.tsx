@@ -30,6 +30,7 @@ import { signUpOpenAt } from '../commands/registration-commands.ts';
 import { SignUpCard } from '../../views/sign-up-page.tsx';
 import { bracketSources } from '../../engine/bracket.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
+import { EventTrail } from '../../views/rules-sheet.tsx';
 
 export type LiveView =
   | { kind: 'home'; channel: string }
@@ -138,9 +139,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
     return html(
       <Layout title={`Table ${match?.table ?? ''} · ${game.gameId}`} live={{ url: streamUrl(view, models, game.tournamentId ?? undefined) }}>
         {tournament ? (
-          <p class="breadcrumb">
-            <a href={tournamentLinks(tournament.tournamentId).home}>{tournament.name}</a>
-          </p>
+          <EventTrail tournamentId={tournament.tournamentId} name={tournament.name} />
         ) : null}
         <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} undoing={gameUndoing(models, game)} />
         <p class="exports">
@@ -174,6 +173,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
     case 'leaderboard':
       return html(
         <Layout title={`${tournament.name} · standings`} live={live}>
+          <EventTrail tournamentId={tournament.tournamentId} name={tournament.name} />
           <h1>{tournament.name}</h1>
           {progressiveSeatingOf(models, tournament)}
           <Leaderboard tournament={tournament} standings={playerStandings(tournamentById(models, tournament.tournamentId)!)} />

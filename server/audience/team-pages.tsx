@@ -12,6 +12,7 @@ import { type PlayerPageModel, type TeamPageModel, playerPageModel, teamPageMode
 import { CheckInForm } from '../../views/sign-up-page.tsx';
 import { waitingList } from '../commands/registration-commands.ts';
 import { tournamentLinks, playerLink, teamLink } from '../../events/addresses.ts';
+import { EventTrail } from '../../views/rules-sheet.tsx';
 
 export type SubjectKind = 'team' | 'player';
 
@@ -85,9 +86,7 @@ export function renderSubjectPage(view: SubjectView, models: ReadModels, now?: s
     const entry = waitingList(state)[queued]!;
     return String(
       <Layout title={`${entry.name} · ${state.model.name}`}>
-        <p class="breadcrumb">
-          <a href={tournamentLinks(view.tournamentId).home}>{state.model.name}</a>
-        </p>
+        <EventTrail tournamentId={view.tournamentId} name={state.model.name} />
         <h1 data-waitlisted={queued + 1}>
           {entry.name}: on the waitlist, number {queued + 1}
         </h1>
@@ -101,9 +100,7 @@ export function renderSubjectPage(view: SubjectView, models: ReadModels, now?: s
   const canCheckIn = state.model.status === 'registration' && !state.withdrawn.includes(view.subjectId) && !state.checkedIn.includes(view.subjectId);
   return String(
     <Layout title={`${status.name} · ${status.tournamentName}`} live={{ url: `${self}/stream?after=${models.position}` }}>
-      <p class="breadcrumb">
-        <a href={links.home}>{status.tournamentName}</a>
-      </p>
+      <EventTrail tournamentId={view.tournamentId} name={status.tournamentName} />
       {status.content}
       {canCheckIn ? <CheckInForm action={`${self}/check-in`} name={status.name} /> : null}
       {state.model.status === 'registration' && state.checkedIn.includes(view.subjectId) ? (
