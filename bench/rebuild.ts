@@ -6,7 +6,8 @@
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openLedger, rebuildModels } from '../events/store/sqlite/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
+import { rebuildModels } from '../events/store/sqlite/ledger-tools.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { type Benchmark, comparedTo, rateFigure, withGoal } from './harness.ts';

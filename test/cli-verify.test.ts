@@ -13,7 +13,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cli } from './fixtures/cli.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { GENESIS_HASH } from '../events/hash-chain.ts';
-import { MODELS_VERSION, openLedger } from '../events/store/sqlite/ledger.ts';
+import { MODELS_VERSION } from '../events/store/served-ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
 
 const SPADES = resolve(import.meta.dirname, '../bin/spades.js');

@@ -337,7 +337,6 @@ const STORE_NAMED: Record<string, string> = {
   'server/cli/rebuild.ts': 'rebuilds the read models of a ledger file, which only the SQLite store keeps beside its events',
   'server/cli/import.ts': 'records a game record into a ledger file, opened as the SQLite store',
   'server/cli/add-user.ts': 'adds an account to the ledger file, opened as the SQLite store',
-  'events/snapshot-check.ts': "checks the snapshot pages the SQLite store writes beside its events, against that store's fold",
 };
 
 describe('layering across every folder', () => {

@@ -22,7 +22,8 @@ import { AppendRefusedError, CommandIdReusedError, type AppendResult, VersionCon
 import { type AnyEvent, InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
 import { type ChainedRow, GENESIS_HASH, chainHash } from '../events/hash-chain.ts';
 import { gameRecord } from '../events/game-projection.ts';
-import { type Decision, type ExecuteOptions, type Ledger, openLedger, projected } from '../events/store/sqlite/ledger.ts';
+import { type Decision, type ExecuteOptions, projected } from '../events/store/served-ledger.ts';
+import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { type ReadModels, applyEvent, emptyModels } from '../events/projections.ts';
 import { importRecord } from '../events/record-import.ts';
 import { driveTables } from '../server/serve/table-driver.ts';

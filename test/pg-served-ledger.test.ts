@@ -17,7 +17,7 @@ import { createAuth, postgresAuthStorage } from '../server/auth/auth.ts';
 import { standingsCsv } from '../server/audit/standings-csv.ts';
 import { exportPostgresLedger } from '../events/store/postgres/ledger-tools.ts';
 import { formatDigest } from '../events/hash-chain.ts';
-import { projected } from '../events/store/sqlite/ledger.ts';
+import { projected } from '../events/store/served-ledger.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 import { waitFor } from './fixtures/live-server.ts';

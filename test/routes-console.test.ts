@@ -4,7 +4,7 @@
  * table codes with their QR links.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rebuildModels } from '../events/store/sqlite/ledger.ts';
+import { rebuildModels } from '../events/store/sqlite/ledger-tools.ts';
 import { claimRenege } from '../server/commands/commands.ts';
 import { type Fixture, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 

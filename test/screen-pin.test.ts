@@ -4,7 +4,8 @@
  * the home page lists every tournament with where it stands.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openLedger, rebuildModels } from '../events/store/sqlite/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
+import { rebuildModels } from '../events/store/sqlite/ledger-tools.ts';
 import { pinnedTournament } from '../events/screen-pin.ts';
 import { livePartials } from '../server/app/live-channels.tsx';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';

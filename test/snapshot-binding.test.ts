@@ -11,7 +11,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODELS_VERSION, snapshotDigest } from '../events/store/served-ledger.ts';
-import { openLedger, projected, rebuildModels } from '../events/store/sqlite/ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
+import { projected } from '../events/store/served-ledger.ts';
+import { rebuildModels } from '../events/store/sqlite/ledger-tools.ts';
 import { type ReadModels, foldEvents } from '../events/projections.ts';
 import { playTournament } from './fixtures/audit-ledger.ts';
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FormatId } from '../engine/formats.ts';
-import { type Ledger, openLedger, rebuildModels } from '../events/store/sqlite/ledger.ts';
+import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
+import { rebuildModels } from '../events/store/sqlite/ledger-tools.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
@@ -69,7 +70,7 @@ describe('read models are folds', () => {
   it('over random small tournaments a rebuild equals the live models, and applying every event again changes nothing', async () => {
     const fc = await import('fast-check');
     const { applyEvent } = await import('../events/projections.ts');
-    const { projected } = await import('../events/store/sqlite/ledger.ts');
+    const { projected } = await import('../events/store/served-ledger.ts');
     fc.assert(
       fc.property(
         fc.constantFrom<FormatId>('pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre'),

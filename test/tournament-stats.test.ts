@@ -12,7 +12,8 @@ import { readHeader, startRecordGame, scoreNextHand } from '../engine/record.ts'
 import { replayPlays } from '../engine/trick.ts';
 import { parseCard } from '../engine/cards.ts';
 import { foldEvents } from '../events/projections.ts';
-import { projected, rebuildModels } from '../events/store/sqlite/ledger.ts';
+import { projected } from '../events/store/served-ledger.ts';
+import { rebuildModels } from '../events/store/sqlite/ledger-tools.ts';
 import { tournamentStatsSchema } from '../events/stats-schema.ts';
 import { statsOfTournament } from '../events/tournament-stats.ts';
 import { gameStats } from '../events/stats-projection.ts';

@@ -11,7 +11,8 @@ import { LedgerFileError, defaultDatabasePath } from '../../events/store/sqlite/
 import { AppendRefusedError, LedgerUnavailableError } from '../../events/store/append.ts';
 import { InvalidPayloadError } from '../../events/event-types.ts';
 import { formatDigest } from '../../events/hash-chain.ts';
-import { type Ledger, LedgerBusyError, openLedger } from '../../events/store/sqlite/ledger.ts';
+import { type Ledger, openLedger } from '../../events/store/sqlite/ledger.ts';
+import { LedgerBusyError } from '../../events/store/served-ledger.ts';
 import { type ImportTarget, RecordImportError } from '../../events/record-import.ts';
 import { checkedRecordImport } from '../commands/replay-check.ts';
 import { type Session, accountIdOf, accountOfUser, signedBy } from '../auth/sessions.ts';

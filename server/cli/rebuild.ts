@@ -8,7 +8,8 @@ import { existsSync } from 'node:fs';
 import { defaultDatabasePath } from '../../events/store/sqlite/database.ts';
 import { verifyChain } from '../../events/store/sqlite/event-store.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
-import { openLedger, rebuildModels } from '../../events/store/sqlite/ledger.ts';
+import { openLedger } from '../../events/store/sqlite/ledger.ts';
+import { rebuildModels } from '../../events/store/sqlite/ledger-tools.ts';
 import { type CliIo, UsageError } from './io.ts';
 import { openLedgerForReading } from './ledger-target.ts';
 

@@ -15,7 +15,7 @@ import { checkPostgresDigest, recordedPostgresImports } from '../../events/store
 import type { RecordedImport } from '../../events/store/ledger-file.ts';
 import { recordedImports } from '../../events/store/sqlite/ledger-tools.ts';
 import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
-import { type SnapshotReport, checkSnapshots } from '../../events/snapshot-check.ts';
+import { type SnapshotReport, checkSnapshots } from '../../events/store/sqlite/snapshots.ts';
 import { checkPgSnapshots } from '../../events/store/postgres/snapshots.ts';
 
 /** What a verify asks of a ledger, whichever store holds it. */

@@ -1,14 +1,19 @@
 /**
  * The SQLite file's ledger tools, twins of ../postgres/ledger-tools.ts: its rows written out as
  * NDJSON and read back in (the lines of ../ledger-file.ts, every row of an import passing the same
- * checks), the imports recorded beside it, and digests noted earlier checked against its chain.
+ * checks), the imports recorded beside it, digests noted earlier checked against its chain, and
+ * the read models folded again from nothing.
  */
 import type { ChainReport } from '../../hash-chain.ts';
 import { GENESIS_HASH, parseDigest } from '../../hash-chain.ts';
 import type { DigestCheck } from '../append.ts';
 import { type Backup, IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type RecordedImport, type RowAdmission, checkedRows, exportHeader, exportLine, exportSummary, exportTrailer } from '../ledger-file.ts';
 import type { LedgerDatabase } from './database.ts';
-import { iterateRows, ledgerHead, verifyChain } from './event-store.ts';
+import { type EventStore, iterateRows, ledgerHead, verifyChain } from './event-store.ts';
+import { type ReadModels, emptyModels } from '../../projections.ts';
+import { MODELS_VERSION } from '../served-ledger.ts';
+import { catchUp } from './page-fold.ts';
+import { writeSnapshot } from './snapshots.ts';
 
 /** The ledger's rows in position order, one NDJSON line each (with its newline), without the export's header and trailer. */
 export function* exportLines(database: LedgerDatabase, options: { upTo?: number } = {}): Generator<string> {
@@ -102,4 +107,16 @@ export function checkDigest(database: LedgerDatabase, digest: string): DigestChe
   const report = verifyChain(database, { upTo: noted.position });
   if (!report.ok) return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
   return { ok: true, head: noted };
+}
+
+/** Throws away the stored read models and folds the whole ledger again from position 0. */
+export function rebuildModels(database: LedgerDatabase, store: EventStore, onProgress?: (done: number, total: number) => void): ReadModels {
+  const models = emptyModels();
+  catchUp(store, models, onProgress);
+  database.sqlite.transaction(() => {
+    // Snapshots of older model shapes go; the current one is written over in place.
+    database.sqlite.prepare('DELETE FROM read_models WHERE name <> ?').run(MODELS_VERSION);
+    writeSnapshot(database, models);
+  })();
+  return models;
 }

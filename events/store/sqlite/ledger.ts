@@ -8,11 +8,8 @@ import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './d
 import { type SqliteServedLedger, servedLedger } from './served-ledger.ts';
 import { domainEvents } from '../../domain-events.ts';
 import { type AppendResult, type RecordedEvent, VersionConflictError } from '../append.ts';
-import { type EventStore, type GroupOutcome, type GroupedAppend, createEventStore, ledgerHead, storageFaultOf } from './event-store.ts';
-import { GENESIS_HASH } from '../../hash-chain.ts';
-import { UnknownEventTypeError } from '../../event-types.ts';
-import { readPagesAhead } from './pages-ahead.ts';
-import { type Change, type ProjectedEvent, type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
+import { type EventStore, type GroupOutcome, type GroupedAppend, createEventStore, storageFaultOf } from './event-store.ts';
+import { type ReadModels, emptyModels } from '../../projections.ts';
 import {
   type ChangeListener,
   type CommandFound,
@@ -20,17 +17,13 @@ import {
   type ExecuteOptions,
   type LedgerHealth,
   LedgerReadError,
-  MODELS_VERSION,
   appendOptionsOf,
   decideAgain,
   decisionAppends,
   foldEvents,
-  modelsBytes,
-  snapshotDigest as digestOf,
 } from '../served-ledger.ts';
-
-// What both stores' ledgers share, so a caller of the file's ledger needs one import.
-export * from '../served-ledger.ts';
+import { OUTSIDE, catchUp } from './page-fold.ts';
+import { createSnapshotTable, loadSnapshot, writeSnapshot } from './snapshots.ts';
 
 export interface Ledger {
   readonly backend: 'sqlite';
@@ -86,18 +79,7 @@ export interface OpenLedgerOptions extends OpenDatabaseOptions {
   onNotice?: (line: string) => void;
 }
 
-const SNAPSHOT_SCHEMA = `
-CREATE TABLE IF NOT EXISTS read_models (
-  name TEXT PRIMARY KEY,
-  position INTEGER NOT NULL,
-  state TEXT NOT NULL
-) STRICT;
-`;
-
 const SYNC_PAGE = 1000;
-
-/** What a row that cannot be read says of it. */
-const OUTSIDE = '; the ledger was changed outside the app (`spades verify` checks the whole chain)';
 
 /** Opens the ledger file and brings the read models up to its head. */
 export function openLedger(options: OpenLedgerOptions = {}): Ledger {
@@ -108,8 +90,7 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     // otherwise both find a column missing and both add it.
     database.sqlite
       .transaction(() => {
-        database.sqlite.exec(SNAPSHOT_SCHEMA);
-        addSnapshotColumns(database);
+        createSnapshotTable(database);
       })
       .immediate();
   }
@@ -285,237 +266,4 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
     },
   };
   return ledger;
-}
-
-// Events per page. A page's text (some 100 KB) stays small enough for the engine's young space;
-// pages five times larger each took fresh memory, which cost more than the calls they saved.
-const PAGE = 1000;
-
-// One page of rows as one JSON document, column by column: [[position, …], ["type", …],
-// [schema version, …], [payload, …], ["stream", …], [version, …]], assembled by SQLite: a rebuild
-// reads every row, and handing each row and each column to JavaScript on its own costs more
-// than reading and parsing them, and six lists parse faster than a list of a thousand rows.
-// SQLite's JSON functions write every column as a JSON value (texts quoted and escaped, the
-// payload parsed and written again), so no stored text is ever spliced into the document: a row
-// can only be read as the data it holds.
-const PAGE_SQL = `
-SELECT json_array(json_group_array(position), json_group_array(type), json_group_array(schema_version), json_group_array(json(payload)), json_group_array(stream), json_group_array(version)), max(position)
-FROM (SELECT position, type, schema_version, payload, stream, version FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?)`;
-
-type PageColumns = [positions: number[], types: string[], schemaVersions: number[], payloads: unknown[], streams: string[], versions: number[]];
-
-/**
- * How a long fold reads: pages of `page` events; from `readAheadFrom` events left, the pages are
- * shared with a second thread that reads ahead while this one folds (pages-ahead.ts).
- */
-export interface FoldReading {
-  page: number;
-  readAheadFrom: number;
-}
-
-export const FOLD_READING: FoldReading = { page: PAGE, readAheadFrom: 40_000 };
-
-/**
- * Folds every event after the models' position, page by page. Reads only the columns the
- * projections need, straight from the file: a rebuild reads every row, so this is its hot path.
- */
-export function catchUp(store: EventStore, models: ReadModels, onProgress?: (done: number, total: number) => void, reading: FoldReading = FOLD_READING): void {
-  const total = store.head().position;
-  const fold = pageFolder(store);
-  const sqlite = store.database.sqlite;
-  if (!sqlite.memory && total - models.position >= reading.readAheadFrom) {
-    const ahead = readPagesAhead(sqlite.name, PAGE_SQL, models.position, total, reading.page);
-    try {
-      for (let page = ahead.next(); page !== null; page = ahead.next()) {
-        if ('text' in page) fold.text(models, page.text);
-        else {
-          // A page the reader had not read is read here, as a fold on one thread reads.
-          while (models.position < page.own.upTo && fold(models, page.own.upTo, reading.page) > 0) continue;
-        }
-        onProgress?.(models.position, total);
-      }
-    } finally {
-      ahead.close();
-    }
-  }
-  // What is left: all of a short fold, and what was appended since it began.
-  while (fold(models, Number.MAX_SAFE_INTEGER, reading.page) > 0) onProgress?.(models.position, total);
-}
-
-/** Folds pages of stored events (pageFolder), or a page already read as text. */
-export interface PageFolder {
-  (models: ReadModels, upTo: number, limit: number): number;
-  /** Folds a page read as PAGE_SQL answers it, after the models' position; says how many it folded. */
-  text(models: ReadModels, text: string): number;
-}
-
-/**
- * Folds pages of stored events into `models`: each call folds the events after the models'
- * position, up to `upTo`, at most `limit` of them, and says how many it folded, keeping each
- * stream's version as of the models' position beside them.
- */
-export function pageFolder(store: EventStore): PageFolder {
-  const sqlite = store.database.sqlite;
-  const page = sqlite.prepare(PAGE_SQL).raw(true);
-  const metaAt = sqlite.prepare('SELECT meta FROM events WHERE position = ?').pluck();
-  const metaOf = (position: number) => metaAt.get(position) as string;
-  // What each event changed is not asked for here: one record of it serves the whole fold.
-  let unheard: Change = { games: [], tournaments: [] };
-  const foldText = (models: ReadModels, text: string): number => {
-    const [positions, types, schemaVersions, payloads, streams, versions] = readPage(sqlite, text, models.position);
-    for (let i = 0; i < positions.length; i++) {
-      const position = positions[i]!;
-      const type = types[i]!;
-      const stream = streams[i]!;
-      let event: StoredEvent;
-      try {
-        event = new StoredEvent(position, type, domainEvents.upcast(type, schemaVersions[i]!, payloads[i]), metaOf);
-      } catch (error) {
-        const problem = error instanceof UnknownEventTypeError ? `its type ${JSON.stringify(type)} is not an event type` : (error as Error).message;
-        throw new LedgerReadError(`event ${position}: ${problem}${OUTSIDE}`);
-      }
-      try {
-        applyEvent(models, event, unheard);
-        // Let go now and then, not after every event: an emptied list is grown again from nothing.
-        if (unheard.games.length + unheard.tournaments.length > 1024) unheard = { games: [], tournaments: [] };
-      } catch (error) {
-        throw new LedgerReadError(`event ${position} (${type}) cannot be folded: ${(error as Error).message}${OUTSIDE}`);
-      }
-      // Each stream's version as of the models' position: what the next decision on it expects.
-      models.streams[stream] = versions[i]!;
-    }
-    return positions.length;
-  };
-  const folder = (models: ReadModels, upTo: number, limit: number): number => {
-    let text: string;
-    try {
-      [text] = page.get(models.position, upTo, limit) as [string, number | null];
-    } catch {
-      // SQLite refuses a page whose payload is not JSON.
-      throw new LedgerReadError(`${unreadableRow(sqlite, models.position)}${OUTSIDE}`);
-    }
-    return foldText(models, text);
-  };
-  return Object.assign(folder, { text: foldText });
-}
-
-function readPage(sqlite: LedgerDatabase['sqlite'], text: string, after: number): PageColumns {
-  let columns: PageColumns;
-  try {
-    columns = JSON.parse(text) as PageColumns;
-  } catch {
-    throw new LedgerReadError(`${unreadableRow(sqlite, after)}${OUTSIDE}`);
-  }
-  // SQLite concatenates in the order the subquery gives, which is position order; should a
-  // build ever do otherwise, the page is put back in order rather than folded out of it.
-  const positions = columns[0];
-  for (let i = 1; i < positions.length; i++) {
-    if (positions[i]! < positions[i - 1]!) {
-      const order = positions.map((_, j) => j).sort((a, b) => positions[a]! - positions[b]!);
-      return columns.map((column) => order.map((j) => column[j])) as PageColumns;
-    }
-  }
-  return columns;
-}
-
-/** The first row of a page that cannot be read: its payload is not JSON, or its type is not a name. */
-function unreadableRow(sqlite: LedgerDatabase['sqlite'], after: number): string {
-  const rows = sqlite.prepare(`SELECT position, type, payload FROM events WHERE position > ? ORDER BY position LIMIT ${PAGE}`).raw(true).all(after) as [number, string, string][];
-  for (const [position, type, payload] of rows) {
-    if (!/^[A-Za-z0-9]+$/.test(type)) return `event ${position}: its type ${JSON.stringify(type)} is not an event type`;
-    try {
-      JSON.parse(payload);
-    } catch {
-      return `event ${position}: its payload is not JSON`;
-    }
-  }
-  return `the events after position ${after} cannot be read`;
-}
-
-// Meta is stored as canonical JSON (sorted keys, no spaces), so its `at` can be read without
-// parsing the whole object.
-const AT = /"at":"([^"]*)"/;
-
-/**
- * A row as the projections read it. Few projections need the append time, so the row's meta
- * is read from the file only when one asks, while the event is being folded.
- */
-class StoredEvent implements ProjectedEvent {
-  constructor(
-    readonly position: number,
-    readonly type: string,
-    readonly payload: unknown,
-    private readonly metaOf: (position: number) => string,
-  ) {}
-
-  get at(): string {
-    return AT.exec(this.metaOf(this.position))?.[1] ?? '';
-  }
-}
-
-// Older files have a read_models table without the chain binding; the columns are added in place.
-function addSnapshotColumns(database: LedgerDatabase): void {
-  const columns = new Set((database.sqlite.prepare("SELECT name FROM pragma_table_info('read_models')").pluck().all() as string[]));
-  if (!columns.has('hash')) database.sqlite.exec("ALTER TABLE read_models ADD COLUMN hash TEXT NOT NULL DEFAULT ''");
-  if (!columns.has('digest')) database.sqlite.exec("ALTER TABLE read_models ADD COLUMN digest TEXT NOT NULL DEFAULT ''");
-}
-
-function hashAt(database: LedgerDatabase, position: number): string | null {
-  if (position === 0) return GENESIS_HASH;
-  const row = database.sqlite.prepare<[number], { hash: string }>('SELECT hash FROM events WHERE position = ?').get(position);
-  return row?.hash ?? null;
-}
-
-/**
- * The stored read models, if they can be trusted: the snapshot names the position and the hash
- * of the event it was folded to, and a digest of its own bytes. A snapshot whose bytes were
- * changed, or that stands on a chain the file no longer holds, is refused with the reason.
- */
-function loadSnapshot(database: LedgerDatabase): { models: ReadModels | null; rejected?: string } {
-  let row: { position: number; state: string; hash: string; digest: string } | undefined;
-  try {
-    row = database.sqlite.prepare('SELECT position, state, hash, digest FROM read_models WHERE name = ?').get(MODELS_VERSION) as typeof row;
-  } catch {
-    return { models: null };
-  }
-  if (!row) return { models: null };
-  const where = `the snapshot at position ${row.position}`;
-  if (typeof row.state !== 'string' || digestOf(row.state) !== row.digest) return { models: null, rejected: `${where} does not match its digest (it was changed after it was written)` };
-  const hash = hashAt(database, row.position);
-  if (hash === null) return { models: null, rejected: `${where} stands past the ledger's head ${ledgerHead(database).position}` };
-  if (hash !== row.hash) return { models: null, rejected: `${where} was folded from another chain (the event there now has hash ${hash.slice(0, 12)}…, not ${String(row.hash).slice(0, 12)}…)` };
-  let models: ReadModels;
-  try {
-    models = JSON.parse(row.state) as ReadModels;
-  } catch {
-    return { models: null, rejected: `${where} is not JSON` };
-  }
-  if (typeof models !== 'object' || models === null || models.position !== row.position || typeof models.streams !== 'object') {
-    return { models: null, rejected: `${where} does not hold read models at that position` };
-  }
-  return { models };
-}
-
-/** Writes the models, the position and hash they stand at, and a digest of their bytes, in one statement. */
-export function writeSnapshot(database: LedgerDatabase, models: ReadModels): void {
-  // Encoded once: the digest is of these bytes, and SQLite stores them as the text they are.
-  const state = modelsBytes(models);
-  const hash = hashAt(database, models.position) ?? '';
-  database.sqlite
-    .prepare(
-      'INSERT INTO read_models (name, position, state, hash, digest) VALUES (?, ?, CAST(? AS TEXT), ?, ?) ON CONFLICT(name) DO UPDATE SET position = excluded.position, state = excluded.state, hash = excluded.hash, digest = excluded.digest',
-    )
-    .run(MODELS_VERSION, models.position, state, hash, digestOf(state));
-}
-
-/** Throws away the stored read models and folds the whole ledger again from position 0. */
-export function rebuildModels(database: LedgerDatabase, store: EventStore, onProgress?: (done: number, total: number) => void): ReadModels {
-  const models = emptyModels();
-  catchUp(store, models, onProgress);
-  database.sqlite.transaction(() => {
-    // Snapshots of older model shapes go; the current one is written over in place.
-    database.sqlite.prepare('DELETE FROM read_models WHERE name <> ?').run(MODELS_VERSION);
-    writeSnapshot(database, models);
-  })();
-  return models;
 }

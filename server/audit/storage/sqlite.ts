@@ -14,7 +14,7 @@ import { type DigestCheck } from '../../../events/store/append.ts';
 import { createEventStore, ledgerHead } from '../../../events/store/sqlite/event-store.ts';
 import { domainEvents } from '../../../events/domain-events.ts';
 import { type ChainReport, type ChainVerifier, type ChainedRow, chainVerifier } from '../../../events/hash-chain.ts';
-import { pageFolder } from '../../../events/store/sqlite/ledger.ts';
+import { pageFolder } from '../../../events/store/sqlite/page-fold.ts';
 import { exportLine } from '../../../events/store/ledger-file.ts';
 import { type ExportPage, exportPageOf } from '../export-pages.ts';
 import { type PastAnswer, type PastView, renderPast } from '../past-views.tsx';
