@@ -231,3 +231,35 @@ describe('query parameters no resource takes', () => {
     expect(body!.position).toBe(30);
   });
 });
+
+describe('as-of reads', () => {
+  it('answer an id that was not there at that position 404 even to a client holding an ETag of it', async () => {
+    const tag = (await api('/api/v1/tournaments/t1?asOf=30', T)).res.headers.get('etag')!;
+    expect(tag).toMatch(/^"30-/);
+    for (const held of ['*', tag, `W/${tag}`]) {
+      for (const [url, template, error] of [
+        ['/api/v1/tournaments/nope?asOf=30', T, "there is no tournament 'nope' at ledger position 30"],
+        [`/api/v1/tournaments/${PROGRESSIVE_DEMO}?asOf=30`, T, `there is no tournament '${PROGRESSIVE_DEMO}' at ledger position 30`],
+        ['/api/v1/tournaments/nope/stats?asOf=30', S, "there is no tournament 'nope' at ledger position 30"],
+        ['/api/v1/games/nope?asOf=30', G, "there is no game 'nope' at ledger position 30"],
+      ] as const) {
+        const { res, body } = await api(url, template, { headers: { 'if-none-match': held } });
+        expect(res.status, `${url} ${held}`).toBe(404);
+        expect(body).toEqual({ error });
+      }
+    }
+    // What was there is still spared.
+    expect((await api('/api/v1/tournaments/t1?asOf=30', T, { headers: { 'if-none-match': tag } })).res.status).toBe(304);
+    expect((await api('/api/v1/tournaments/t1?asOf=31', T, { headers: { 'if-none-match': '*' } })).res.status).toBe(304);
+  });
+
+  it('from one address at once wait their turn rather than being refused', async () => {
+    const answers = await Promise.all([
+      api('/api/v1/tournaments/t1?asOf=401', T),
+      api('/api/v1/tournaments/t1/stats?asOf=401', S),
+      api('/api/v1/tournaments/t1/matches?asOf=401', M),
+    ]);
+    expect(answers.map((a) => a.res.status)).toEqual([200, 200, 200]);
+    for (const { body } of answers) expect(body!.position).toBe(401);
+  });
+});

@@ -177,15 +177,33 @@ describe('ledger-wide reads', () => {
     own.remove();
   });
 
-  it('run one at a time per address, and turn a second from the same address away', async () => {
-    const gate = createHeavyReadGate({ concurrent: 2 });
+  it('run one at a time per address, a second from the same address waiting its turn, and turn away an address past its share', async () => {
+    const gate = createHeavyReadGate({ concurrent: 2, perAddress: 3 });
+    const order: string[] = [];
     let release!: () => void;
-    const held = gate('10.0.0.1', () => new Promise<void>((resolve) => (release = resolve)));
-    await expect(gate('10.0.0.1', async () => 'second')).rejects.toBeInstanceOf(BusyError);
+    const held = gate('10.0.0.1', () => new Promise<void>((resolve) => (release = resolve)).then(() => order.push('first')));
+    const second = gate('10.0.0.1', async () => order.push('second'));
+    const third = gate('10.0.0.1', async () => order.push('third'));
+    await expect(gate('10.0.0.1', async () => 'fourth')).rejects.toBeInstanceOf(BusyError);
+    // Another address is not kept waiting by the first one's queue.
     expect(await gate('10.0.0.2', async () => 'other address')).toBe('other address');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(order).toEqual([]);
     release();
-    await held;
+    await Promise.all([held, second, third]);
+    expect(order).toEqual(['first', 'second', 'third']);
     expect(await gate('10.0.0.1', async () => 'after')).toBe('after');
+  });
+
+  it('turn reads away once the room’s queue is full, whichever addresses they come from', async () => {
+    const gate = createHeavyReadGate({ concurrent: 1, queue: 2 });
+    let release!: () => void;
+    const first = gate('10.0.0.1', () => new Promise<void>((resolve) => (release = resolve)));
+    const queued = [gate('10.0.0.2', async () => 2), gate('10.0.0.3', async () => 3)];
+    await expect(gate('10.0.0.4', async () => 4)).rejects.toBeInstanceOf(BusyError);
+    release();
+    await first;
+    expect(await Promise.all(queued)).toEqual([2, 3]);
   });
 
   it('answer 404, not 500, for a tournament id that names a property every object has', async () => {

@@ -146,9 +146,8 @@ export function apiRoutes(options: ApiOptions) {
       if (answer?.position !== position) {
         if (asked.position === undefined) answer = made(resource, resource.answer(ledger.models, params), position);
         else {
-          // Held already: an answer at a past position is the same answer for ever.
-          const { held, headers } = coding(c, etag(position), own);
-          if (held) return send(null, 304, headers);
+          // Folded even when the client holds an ETag of this position: only the fold says
+          // whether the resource was there then, and a 404 is no answer a client holds.
           const folded = await past(clientAddress(c), resource.id, params, position);
           if ('busy' in folded) return refuse(folded.busy, 429, { 'retry-after': '2' });
           answer = made(resource, folded.answer, position);

@@ -3,7 +3,8 @@
  * tournament as it stood at a past position) run on a worker thread with its own connection
  * (ledger-reader-worker.ts, over the store's adapter in storage/), so a room of clients looping
  * on them cannot stall the tables' entries or the screens. At most two such reads run at once,
- * one per address; the rest wait their turn or are told to come back. A ledger in memory (tests) is read in this thread.
+ * one per address; the rest wait their turn, or are told to come back when too many wait. A
+ * ledger in memory (tests) is read in this thread.
  */
 import { Worker } from 'node:worker_threads';
 import { type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts';
@@ -28,23 +29,38 @@ export interface HeavyReadLimits {
   concurrent?: number;
   /** Reads that may wait for a turn before more are turned away. */
   queue?: number;
+  /** Reads one address may have running or waiting at once; past it, its next is turned away. */
+  perAddress?: number;
 }
 
 /** The gate every heavy read of a server passes through. */
 export type HeavyReadGate = ReturnType<typeof createHeavyReadGate>;
 
-/** Runs heavy reads at most `concurrent` at a time and one per address. */
+/**
+ * Runs heavy reads at most `concurrent` at a time and one at a time per address: a page asking
+ * for two at once (a tournament and its statistics) has the second wait for the first rather
+ * than be refused, up to `perAddress` in all, so one address cannot fill the room's queue.
+ */
 export function createHeavyReadGate(limits: HeavyReadLimits = {}) {
   const concurrent = limits.concurrent ?? 2;
   const queueLimit = limits.queue ?? 16;
-  const busyAddresses = new Set<string>();
+  const perAddress = limits.perAddress ?? 4;
+  // Each address's reads, running or waiting; the last one's end, which its next read waits for.
+  const held = new Map<string, { count: number; last: Promise<void> }>();
   const waiting: (() => void)[] = [];
   let running = 0;
+  let pending = 0;
   return async function run<T>(address: string, work: () => Promise<T>): Promise<T> {
-    if (busyAddresses.has(address)) throw new BusyError('one ledger-wide read at a time from one address: wait for the last one to finish');
-    if (running >= concurrent && waiting.length >= queueLimit) throw new BusyError('the server is busy with ledger-wide reads; try again in a few seconds');
-    busyAddresses.add(address);
+    const mine = held.get(address);
+    if (mine && mine.count >= perAddress) throw new BusyError(`at most ${perAddress} ledger-wide reads from one address at once, one running and the rest waiting their turn: wait for one to finish`);
+    if (pending >= concurrent + queueLimit) throw new BusyError('the server is busy with ledger-wide reads; try again in a few seconds');
+    let finished!: () => void;
+    const done = new Promise<void>((resolve) => (finished = resolve));
+    const before = mine?.last ?? Promise.resolve();
+    held.set(address, { count: (mine?.count ?? 0) + 1, last: done });
+    pending++;
     try {
+      await before;
       if (running >= concurrent) await new Promise<void>((resolve) => waiting.push(resolve));
       running++;
       try {
@@ -54,7 +70,11 @@ export function createHeavyReadGate(limits: HeavyReadLimits = {}) {
         waiting.shift()?.();
       }
     } finally {
-      busyAddresses.delete(address);
+      pending--;
+      finished();
+      const now = held.get(address)!;
+      if (now.count === 1) held.delete(address);
+      else now.count--;
     }
   };
 }
