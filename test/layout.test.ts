@@ -378,6 +378,10 @@ describe('the layering checks, on a small tree with a violation planted in each'
     'events/standings.ts': "import { rule } from '../engine/rules.ts';\nexport const order = rule;\n",
     'events/store/append.ts': 'export type Row = { n: number };\n',
     'events/store/sqlite/ledger.ts': "import type { Row } from '../append.ts';\nexport const open = (row: Row) => row;\n",
+    'events/store/sqlite/ledger-tools.ts': "import { open } from './ledger.ts';\nexport const tools = open;\n",
+    'events/store/postgres/ledger.ts': "import type { Row } from '../append.ts';\nexport const open = async (row: Row) => row;\n",
+    'server/serve/backends.ts': "import { open } from '../../events/store/sqlite/ledger.ts';\nimport { open as openPg } from '../../events/store/postgres/ledger.ts';\nexport const both = [open, openPg];\n",
+    'bench/ledger.ts': "import { open } from '../events/store/postgres/ledger.ts';\nexport const bench = open;\n",
     'views/leaderboard.tsx': "import { order } from '../events/standings.ts';\nexport const Leaderboard = () => order;\n",
     'server/api/resources.ts': "import { order } from '../../events/standings.ts';\nimport type { Row } from '../../events/store/append.ts';\nexport const list = (row: Row) => [order, row];\n",
     'server/auth/storage/sqlite.ts': "import { open } from '../../../events/store/sqlite/ledger.ts';\nexport const store = open;\n",
@@ -385,7 +389,7 @@ describe('the layering checks, on a small tree with a violation planted in each'
   };
   const checks = (root: string) => {
     const graph = importGraph(root, ALL_FOLDERS);
-    return { views: viewImportsBelow(graph), stores: storeAdapterImports(graph, {}), cycles: runtimeCycles(graph) };
+    return { views: viewImportsBelow(graph), stores: storeAdapterImports(graph, { 'server/serve/backends.ts': 'chooses the store' }), cycles: runtimeCycles(graph) };
   };
 
   it('passes the tree as it is', () => {
@@ -408,15 +412,38 @@ describe('the layering checks, on a small tree with a violation planted in each'
       ...clean,
       'views/verify.tsx': "import type { Row } from '../events/store/sqlite/ledger.ts';\n",
       'events/record-import.ts': "import { open } from './store/sqlite/ledger.ts';\n",
+      'events/ledger-file.ts': "import { open } from './store/postgres/ledger.ts';\n",
       'server/auth/storage/postgres.ts': "import { open } from '../../../events/store/sqlite/ledger.ts';\n",
+      'server/cli/export.ts': "export const tools = async () => (await import('../../events/store/sqlite/ledger-tools.ts')).tools;\n",
     };
     expect(withTree(planted, checks).stores.sort()).toEqual([
+      'events/ledger-file.ts imports events/store/postgres/ledger.ts',
       'events/record-import.ts imports events/store/sqlite/ledger.ts',
       'server/auth/storage/postgres.ts imports events/store/sqlite/ledger.ts',
+      'server/cli/export.ts imports events/store/sqlite/ledger-tools.ts',
       'views/verify.tsx imports events/store/sqlite/ledger.ts',
     ]);
-    // A module listed with its reason may.
-    expect(withTree(planted, (root) => storeAdapterImports(importGraph(root, ALL_FOLDERS), { 'views/verify.tsx': 'a reason', 'events/record-import.ts': 'a reason', 'server/auth/storage/postgres.ts': 'a reason' }))).toEqual([]);
+    // A module listed with its reason may, and so may the one that chooses the store, the tests and the benchmarks.
+    const reasons = Object.fromEntries(['views/verify.tsx', 'events/record-import.ts', 'events/ledger-file.ts', 'server/auth/storage/postgres.ts', 'server/cli/export.ts', 'server/serve/backends.ts'].map((file) => [file, 'a reason']));
+    expect(withTree(planted, (root) => storeAdapterImports(importGraph(root, ALL_FOLDERS), reasons))).toEqual([]);
+    expect(withTree(clean, (root) => storeAdapterImports(importGraph(root, ALL_FOLDERS), {}))).toEqual(['server/serve/backends.ts imports events/store/sqlite/ledger.ts', 'server/serve/backends.ts imports events/store/postgres/ledger.ts']);
+  });
+
+  it('fails on one store adapter importing the other, and on the interface importing either, listed or not', () => {
+    const planted = {
+      ...clean,
+      'events/store/postgres/ledger-tools.ts': "import type { Row } from '../append.ts';\nimport { tools } from '../sqlite/ledger-tools.ts';\nexport const pgTools = (row: Row) => [tools, row];\n",
+      'events/store/sqlite/served-ledger.ts': "export const served = async () => (await import('../postgres/ledger.ts')).open;\n",
+      'events/store/served-ledger.ts': "import type { Row } from './append.ts';\nimport { open } from './sqlite/ledger.ts';\nexport const serve = (row: Row) => open(row);\n",
+    };
+    const expected = [
+      'events/store/postgres/ledger-tools.ts imports events/store/sqlite/ledger-tools.ts: neither store imports the other',
+      'events/store/served-ledger.ts imports events/store/sqlite/ledger.ts: the interface imports no store',
+      'events/store/sqlite/served-ledger.ts imports events/store/postgres/ledger.ts: neither store imports the other',
+    ];
+    expect(withTree(planted, checks).stores.sort()).toEqual(expected);
+    const listed = Object.fromEntries(Object.keys(planted).map((file) => [file, 'a reason']));
+    expect(withTree(planted, (root) => storeAdapterImports(importGraph(root, ALL_FOLDERS), listed)).sort()).toEqual(expected);
   });
 
   it('fails on a runtime cycle of two modules or more, and lets types and imports on demand go round', () => {
