@@ -211,6 +211,35 @@ describe('an entry taken back at the table', () => {
   });
 });
 
+describe('the replay and the game projection', () => {
+  it('takes back only what the projection takes back: an undo naming an entry that is not the last leaves it in the hand', async () => {
+    // given a ledger written by something else, whose undo names the hand's first card while later cards follow it
+    const l = tempLedger();
+    try {
+      playTournament(l.ledger, { renegeChance: 0, stopAt: 30 });
+      const game = Object.values(l.ledger.models.games).find((g) => (g.current?.plays.flat().length ?? 0) >= 2)!;
+      expect(game).toBeDefined();
+      const first = game.current!.playPositions[0]![0]!;
+      l.ledger.execute({ stream: `game-${game.gameId}`, events: [{ type: 'EntryUndone', payload: { gameId: game.gameId, hand: game.current!.number, undone: first, entry: 'CardPlayed' } }] });
+      const hand = game.current!.number;
+      while (game.hands.length < hand) driveTables(l.ledger, { tournamentId: 't1', seed: 'audit' });
+      const local = createApp({ ledger: l.ledger }).app;
+      // when the hand is replayed, then every trick is the one the score was counted from, its first card included
+      const trick1 = await (await local.request(replayUrl(game.gameId, hand, 1))).text();
+      expect(attrValues(element(trick1, /<ol class="trick-cards"/), 'data-card')).toEqual(game.hands[hand - 1]!.plays![0]);
+      expect(attrValues(element(trick1, /<table class="pad" id="replay-refs"/), 'data-position').map(Number)).toContain(first);
+      for (let step = 2; step <= 13; step++) {
+        const html = await (await local.request(replayUrl(game.gameId, hand, step))).text();
+        expect(attrValues(element(html, /<ol class="trick-cards"/), 'data-card')).toEqual(game.hands[hand - 1]!.plays![step - 1]);
+      }
+      // and nothing is listed as taken back
+      expect(attrValues(await (await local.request(replayUrl(game.gameId, hand, 13))).text(), 'data-taken-back')).toEqual([]);
+    } finally {
+      l.remove();
+    }
+  });
+});
+
 describe('hands without cards, and bad addresses', () => {
   it('a misdeal is one step, a hand recorded by tricks is two, from a game entered from paper', async () => {
     const res = await app.request('/api/games/import', { method: 'POST', headers: judge, body: JSON.stringify({ record: fullGameRecord(), gameId: 'paper-replay' }) });

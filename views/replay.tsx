@@ -4,258 +4,15 @@
  * broken there, then the hand's score. Every step lists the ledger entries it was read from
  * (position and hash), so a disputed hand can be settled from the record rather than anyone's
  * word. Each step is its own address (`?step=N`), so the page works without scripts;
- * /static/replay.js only adds the ← and → keys and the buttons that copy a hash.
+ * /static/replay.js only adds the ← and → keys and the buttons that copy a hash. The replay
+ * itself is events/hand-replay.ts's, read from the game projection; this page words it.
  */
 import { SEAT_NAMES, type Seat, type Team, SEATS, TEAMS, naturalRank, naturalSuit, parseCard, seatsOf, teamOf } from '../engine/cards.ts';
-import { deckFor } from '../engine/deck.ts';
-import { scoreRecord } from '../engine/record.ts';
-import { resolveRules } from '../engine/rules.ts';
-import { type Violation, replayPlays } from '../engine/trick.ts';
-import type { RecordedEvent } from '../events/store/append.ts';
-import { gameRecord } from '../events/game-projection.ts';
-import type { GameModel, HandRow, RecordHand } from '../events/read-models.ts';
-import type { BidValue } from '../events/domain-events.ts';
+import { type HandReplay, type LedgerRef, type ReplayClaim, type ReplayTrick, stepCount } from '../events/hand-replay.ts';
 import { CardFace } from './card-face.tsx';
 import { Layout } from './layout.tsx';
 import { cardText } from '../engine/card-names.ts';
 import { replayLink } from '../events/addresses.ts';
-
-
-/** A ledger entry a step was read from. */
-export interface LedgerRef {
-  position: number;
-  hash: string;
-  type: string;
-  /** What the entry says, in words. */
-  says: string;
-}
-
-export interface ReplayCard {
-  seat: Seat;
-  card: string;
-  ref: LedgerRef;
-  renege: boolean;
-  illegalLead: boolean;
-}
-
-export interface ReplayTrick {
-  number: number;
-  leader: Seat;
-  cards: ReplayCard[];
-  /** Null while the trick is still being played. */
-  winner: Seat | null;
-  /** Tricks each seat has taken once this trick is over. */
-  taken: Record<Seat, number>;
-}
-
-export interface ReplayClaim {
-  seat: Seat;
-  trick: number | null;
-  ref: LedgerRef;
-  ruling: { upheld: boolean; judge: string; note: string; ref: LedgerRef; withdrawn?: { judge: string; reason: string; ref: LedgerRef } } | null;
-  /** What the ruling changed in the hand's points; null until the hand is scored with it. */
-  effect: Record<Team, number> | null;
-}
-
-export interface HandReplay {
-  gameId: string;
-  hand: number;
-  dealer: Seat;
-  players: Partial<Record<Seat, string>>;
-  teamNames: Record<Team, string>;
-  /** The cards as dealt; `inferred` when the deal was not recorded and holdings come from the plays. */
-  deal: Record<Seat, string[]> | null;
-  inferred: boolean;
-  dealRef: LedgerRef;
-  bids: { seat: Seat; bid: BidValue; ref: LedgerRef }[];
-  misdeal: { reason: string; ref: LedgerRef } | null;
-  tricks: ReplayTrick[];
-  /** Tricks counted at the end of a hand whose cards were not recorded. */
-  counted: { tricks: Record<Seat, number>; ref: LedgerRef } | null;
-  claims: ReplayClaim[];
-  /** Entries taken back at the table, each with the entry that undid it. */
-  takenBack: { entry: LedgerRef; undo: LedgerRef }[];
-  /** What the engine could not replay (a ledger written by something else), if anything. */
-  problem: string | null;
-  /** The teams' scores before the hand. */
-  before: Record<Team, number>;
-  /** The hand's score; null while it is being played. */
-  row: HandRow | null;
-  /** What each ruling in the hand undid beyond it (by the ruling's ledger position): "It reopened Round 1 (match 6)…". */
-  consequences?: Record<number, string>;
-}
-
-/** How many steps a replay has: the deal and bids, each trick (or the count of tricks). */
-export function stepCount(replay: HandReplay): number {
-  return 1 + replay.tricks.length + (replay.counted ? 1 : 0);
-}
-
-type GameEventPayload = { gameId?: string; hand?: number; claimId?: string } & Record<string, unknown>;
-
-/**
- * Builds a hand's replay from the game's events as stored (in position order) and the game's
- * read model (for the deal, the rules and the scores). Null when the game has no such hand.
- */
-export function handReplay(game: GameModel, hand: number, events: readonly RecordedEvent[], teamNames: Readonly<Record<string, string>> = {}): HandReplay | null {
-  const all = events.filter((e) => (e.payload as GameEventPayload).gameId === game.gameId);
-  const ofHand = (e: RecordedEvent) => (e.payload as GameEventPayload).hand === hand;
-  const ref = (e: RecordedEvent, says: string): LedgerRef => ({ position: e.position, hash: e.hash, type: e.type, says });
-  // An entry taken back stays in the ledger; the replay shows the hand without it, and lists
-  // both the entry and its undoing at the end, so no stored event of the hand goes unaccounted.
-  const undos = all.filter((e) => e.type === 'EntryUndone' && ofHand(e));
-  const undone = new Set(undos.map((e) => (e.payload as { undone: number }).undone));
-  const ours = all.filter((e) => !undone.has(e.position) && e.type !== 'EntryUndone');
-  const takenBack = undos.flatMap((u) => {
-    const entry = all.find((e) => e.position === (u.payload as { undone: number }).undone);
-    return entry ? [{ entry: ref(entry, `${entry.type} at position ${entry.position}, taken back`), undo: ref(u, `the entry at position ${entry.position} taken back`) }] : [];
-  });
-
-  const dealt = ours.find((e) => e.type === 'HandDealt' && ofHand(e));
-  if (!dealt) return null;
-  const dealer = (dealt.payload as { dealer: Seat }).dealer;
-  const recordHand: RecordHand | undefined =
-    game.hands[hand - 1] ?? (game.current?.number === hand ? { deal: game.current.deal, plays: game.current.plays } : undefined);
-
-  const bids = ours
-    .filter((e) => e.type === 'BidMade' && ofHand(e))
-    .map((e) => {
-      const p = e.payload as { seat: Seat; bid: BidValue };
-      return { seat: p.seat, bid: p.bid, ref: ref(e, `${SEAT_NAMES[p.seat]} bid ${p.bid}`) };
-    });
-  const misdealEvent = ours.find((e) => e.type === 'MisdealCalled' && ofHand(e));
-  const misdeal = misdealEvent
-    ? { reason: String((misdealEvent.payload as { reason: string }).reason), ref: ref(misdealEvent, `misdeal: ${(misdealEvent.payload as { reason: string }).reason}`) }
-    : null;
-  const countedEvent = ours.find((e) => e.type === 'TricksRecorded' && ofHand(e));
-  const countedTricks = countedEvent ? (countedEvent.payload as { tricks: Record<Seat, number> }).tricks : null;
-  const counted =
-    countedEvent && countedTricks
-      ? { tricks: countedTricks, ref: ref(countedEvent, `tricks counted: ${SEATS.map((s) => `${s} ${countedTricks[s]}`).join(', ')}`) }
-      : null;
-
-  // The cards in the order played, four to a trick, with the entry each came from.
-  const played = ours
-    .filter((e) => e.type === 'CardPlayed' && ofHand(e))
-    .map((e) => {
-      const p = e.payload as { seat: Seat; card: string };
-      return { seat: p.seat, card: p.card, ref: ref(e, `${SEAT_NAMES[p.seat]} played ${cardText(p.card)}`) };
-    });
-  const groups: (typeof played)[] = [];
-  played.forEach((card, i) => {
-    if (i % 4 === 0) groups.push([]);
-    groups[groups.length - 1]!.push(card);
-  });
-
-  const rules = resolveRules(game.rules);
-  const deck = deckFor(rules.options);
-  let problem: string | null = null;
-  const tricks: ReplayTrick[] = [];
-  if (groups.length > 0) {
-    const cards = groups.map((g) => g.map((c) => parseCard(c.card) ?? -1));
-    const deal = recordHand?.deal ? (Object.fromEntries(SEATS.map((s) => [s, recordHand.deal![s].map((n) => parseCard(n) ?? -1)])) as Record<Seat, number[]>) : undefined;
-    try {
-      const result = replayPlays(deck, dealer, cards, deal);
-      const marked = (list: Violation[], seat: Seat, trick: number) => list.some((v) => v.seat === seat && v.trick === trick);
-      const taken: Record<Seat, number> = { N: 0, E: 0, S: 0, W: 0 };
-      result.tricks.forEach((trick, t) => {
-        const winner = result.winners[t] ?? null;
-        if (winner) taken[winner]++;
-        tricks.push({
-          number: t + 1,
-          leader: trick.leader,
-          winner,
-          taken: { ...taken },
-          cards: groups[t]!.map((c, i) => ({
-            ...c,
-            renege: marked(result.reneges, c.seat, t + 1),
-            illegalLead: i === 0 && marked(result.illegalLeads, c.seat, t + 1),
-          })),
-        });
-      });
-    } catch (error) {
-      problem = `the recorded plays cannot be replayed: ${(error as Error).message}`;
-    }
-  }
-
-  let deal: Record<Seat, string[]> | null = recordHand?.deal ?? null;
-  let inferred = false;
-  if (!deal && played.length > 0) {
-    // Without a recorded deal, a seat held at the start every card it went on to play.
-    deal = { N: [], E: [], S: [], W: [] };
-    for (const card of played) deal[card.seat].push(card.card);
-    inferred = true;
-  }
-
-  const claimEvents = ours.filter((e) => e.type === 'RenegeClaimed' && ofHand(e));
-  const claims: ReplayClaim[] = claimEvents.map((e) => {
-    const p = e.payload as { claimId: string; seat: Seat; trick: number | null };
-    const rulingEvent = ours.find((r) => r.type === 'RulingGiven' && (r.payload as GameEventPayload).claimId === p.claimId);
-    const r = rulingEvent?.payload as { upheld: boolean; judge: string; note: string } | undefined;
-    // A ruling withdrawn later stays shown, marked, with no effect (the record leaves it out).
-    const withdrawal = ours.find((w) => w.type === 'RulingWithdrawn' && (w.payload as GameEventPayload).claimId === p.claimId);
-    const w = withdrawal?.payload as { judge: string; reason: string } | undefined;
-    return {
-      seat: p.seat,
-      trick: p.trick,
-      ref: ref(e, `renege claimed against ${SEAT_NAMES[p.seat]}${p.trick !== null ? `, trick ${p.trick}` : ''}`),
-      ruling:
-        rulingEvent && r
-          ? {
-              ...r,
-              ref: ref(rulingEvent, `${r.judge} ${r.upheld ? 'upheld' : 'rejected'} the claim`),
-              ...(withdrawal && w ? { withdrawn: { judge: w.judge, reason: w.reason, ref: ref(withdrawal, `${w.judge} withdrew the ruling`) } } : {}),
-            }
-          : null,
-      effect: null,
-    };
-  });
-  const closed = game.hands[hand - 1];
-  const ruled = claims.filter((c) => c.ruling && !c.ruling.withdrawn);
-  if (closed && !closed.misdeal) ruled.forEach((claim, k) => (claim.effect = rulingEffect(game, hand, k)));
-
-  const previous = game.rows[hand - 2];
-  return {
-    gameId: game.gameId,
-    hand,
-    dealer,
-    players: game.seats,
-    teamNames: { NS: teamNames[game.teams.NS] ?? game.teams.NS, EW: teamNames[game.teams.EW] ?? game.teams.EW },
-    deal,
-    inferred,
-    dealRef: ref(dealt, `${SEAT_NAMES[dealer]} dealt hand ${hand}`),
-    bids,
-    misdeal,
-    tricks,
-    counted,
-    claims,
-    takenBack,
-    problem,
-    before: previous ? { NS: previous.NS.score, EW: previous.EW.score } : { NS: game.start?.NS.score ?? 0, EW: game.start?.EW.score ?? 0 },
-    row: closed ? (game.rows[hand - 1] ?? null) : null,
-  };
-}
-
-/**
- * What the k-th ruling of a hand changed in its points: the hand scored as recorded, less the
- * hand scored without that ruling, through the same scorer as everything else. Only the hands
- * up to this one are scored, so a later hand cannot make the comparison fail.
- */
-function rulingEffect(game: GameModel, hand: number, k: number): Record<Team, number> | null {
-  const record = structuredClone(gameRecord(game)) as { hands: RecordHand[]; timeCalled?: number };
-  record.hands = record.hands.slice(0, hand);
-  if (record.timeCalled !== undefined && record.timeCalled > hand) delete record.timeCalled;
-  const without = structuredClone(record);
-  const reneges = without.hands[hand - 1]!.reneges ?? [];
-  reneges.splice(k, 1);
-  if (reneges.length === 0) delete without.hands[hand - 1]!.reneges;
-  try {
-    const a = scoreRecord(record).hands[hand - 1]!;
-    const b = scoreRecord(without).hands[hand - 1]!;
-    return { NS: a.NS.points - b.NS.points, EW: a.EW.points - b.EW.points };
-  } catch {
-    return null;
-  }
-}
 
 const SUIT_ORDER = ['S', 'H', 'D', 'C'];
 
@@ -370,7 +127,7 @@ export function ReplayPage({ replay, step, gameLink }: ReplayPageProps) {
       </nav>
       <p class="muted">Use the ← and → keys, or the links, to step through the hand.</p>
 
-      {replay.problem ? <p class="notice notice--review">{replay.problem}</p> : null}
+      {replay.problem ? <p class="notice notice--review">The recorded plays cannot be replayed: {replay.problem}</p> : null}
       {replay.misdeal ? (
         <p class="notice notice--review" data-misdeal>
           Misdeal: {replay.misdeal.reason}. The hand scores nothing and is dealt again.
@@ -680,7 +437,7 @@ function Provenance({ refs }: { refs: LedgerRef[] }) {
                   <a href={`/api/events?after=${r.position - 1}&limit=1`}>{r.position}</a>
                 </td>
                 <td>{r.type}</td>
-                <td>{r.says}</td>
+                <td>{says(r)}</td>
                 <td class="hash-cell">
                   <code class="hash" title={r.hash}>{r.hash}</code>{' '}
                   <button type="button" class="copy-hash" data-copy={r.hash} aria-label={`Copy the hash of position ${r.position}`}>
@@ -694,4 +451,35 @@ function Provenance({ refs }: { refs: LedgerRef[] }) {
       </div>
     </section>
   );
+}
+
+/** What a ledger entry says, in words. */
+function says(ref: LedgerRef): string {
+  const fact = ref.fact;
+  switch (fact.kind) {
+    case 'dealt':
+      return `${SEAT_NAMES[fact.dealer]} dealt hand ${fact.hand}`;
+    case 'bid':
+      return `${SEAT_NAMES[fact.seat]} bid ${fact.bid}`;
+    case 'card':
+      return `${SEAT_NAMES[fact.seat]} played ${cardText(fact.card)}`;
+    case 'misdeal':
+      return `misdeal: ${fact.reason}`;
+    case 'counted':
+      return `tricks counted: ${SEATS.map((s) => `${s} ${fact.tricks[s]}`).join(', ')}`;
+    case 'claim':
+      return `renege claimed against ${SEAT_NAMES[fact.seat]}${fact.trick !== null ? `, trick ${fact.trick}` : ''}`;
+    case 'ruling':
+      return `${fact.judge} ${fact.upheld ? 'upheld' : 'rejected'} the claim`;
+    case 'withdrawal':
+      return `${fact.judge} withdrew the ruling`;
+    case 'taken-back':
+      return `${ref.type} at position ${ref.position}, taken back`;
+    case 'undo':
+      return `the entry at position ${fact.undone} taken back`;
+    default: {
+      const _exhaustive: never = fact;
+      return _exhaustive;
+    }
+  }
 }
