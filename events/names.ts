@@ -81,3 +81,32 @@ export function nameProblem(name: string, what: string): string | null {
   if (name !== '' && BLANK.test(name)) return `${lead(what)}has no character that can be seen; write the name in letters or digits`;
   return null;
 }
+
+/** The longest name an entrant (a team, a player) may have, in characters. */
+export const ENTRANT_NAME_MAX = 60;
+
+/** A name as it is stored and compared: Unicode NFKC, each run of spaces one space, trimmed. */
+export function normalName(text: string): string {
+  return text.normalize('NFKC').replace(/\p{Zs}+/gu, ' ').trim();
+}
+
+/** What two names that read alike share: the normal name in lower case. */
+export function nameKey(text: string): string {
+  return normalName(text).toLowerCase();
+}
+
+/**
+ * Why `name` cannot be an entrant's `what` ("the team name", "player 2’s name"), as a sentence,
+ * or null when it can: what `nameProblem` refuses, a name with no letter or digit, and one
+ * longer than ENTRANT_NAME_MAX once its spaces are collapsed. Refused, never cut: a name cut
+ * short is not the name anyone typed.
+ */
+export function entrantNameProblem(name: string, what: string): string | null {
+  const problem = nameProblem(name.normalize('NFKC'), what);
+  if (problem) return problem;
+  const normal = normalName(name);
+  const length = [...normal].length;
+  if (length > ENTRANT_NAME_MAX) return `${lead(what)}is ${length.toLocaleString('en-US')} characters long; a name is at most ${ENTRANT_NAME_MAX}, so shorten it`;
+  if (normal !== '' && !/[\p{L}\p{N}]/u.test(normal)) return `${lead(what)}has no letter or digit; write the name in letters or digits`;
+  return null;
+}

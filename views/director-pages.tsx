@@ -233,7 +233,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       </div>
 
       {reg ? <RegistrationPanel props={reg} form={form} registering={props.status === 'registration'} progressive={props.progressive} /> : null}
-      {reg && props.status === 'registration' ? <BulkForm action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} /> : null}
+      {reg && props.status === 'registration' ? <BulkForm action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} lines={props.bulkPreview?.lines ?? ''} /> : null}
 
       {props.status === 'registration' && !props.progressive ? (
         <>

@@ -3,6 +3,7 @@
  * fees' totals, the waitlist in order, a pasted list or CSV previewed before it is recorded.
  */
 import { HiddenKeys, PostForm } from './entry-forms.tsx';
+import { problemText } from '../events/entrant-fields.ts';
 
 export interface RegistrationPanelProps {
   /** Sign-up as a director last set it, and whether it takes entrants now (and why not). */
@@ -160,7 +161,7 @@ export function BulkPreviewPanel({ bulk, action, csrf, progressive }: { bulk: Bu
           <ul class="bulk-problems">
             {problems.map((p) => (
               <li data-line={p.line} data-field={p.field}>
-                Line {p.line}, {p.field}: {p.problem}
+                {problemText(p).replace(/^l/, 'L')}
               </li>
             ))}
           </ul>

@@ -10,9 +10,10 @@ import { feeFor } from '../../engine/formats.ts';
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
-import { nameProblem } from '../../events/names.ts';
+import { entrantNameProblem, nameKey, normalName } from '../../events/names.ts';
+import { problemText } from '../../events/entrant-fields.ts';
 import { CommandError } from './commands.ts';
-import { freeId, holderOf } from './registration-commands.ts';
+import { freeId, holderOf, samePlayerProblem } from './registration-commands.ts';
 import { tournamentOf } from './tournament-lookup.ts';
 
 /** The most entrants one paste may hold: a large event's field and its waitlist. */
@@ -102,7 +103,8 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
       return;
     }
     const problem = (field: string, what: string) => preview.problems.push({ line, field, problem: what });
-    const [name = '', second = '', third = '', fourth = ''] = fields;
+    const [first0 = '', second = '', third = '', fourth = ''] = fields;
+    let name = first0;
     const most = progressive ? 2 : 4;
     if (fields.length > most) {
       problem('line', `has ${fields.length} fields; a line is ${progressive ? 'a name and an optional prize category' : 'team name, player 1, player 2 and an optional registration date'}`);
@@ -112,11 +114,8 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
     if (!name) {
       problem('name', 'is missing');
       bad = true;
-    } else if (name.length > 120) {
-      problem('name', 'has more than 120 characters');
-      bad = true;
-    } else if (nameProblem(name, '')) {
-      problem('name', nameProblem(name, '')!);
+    } else if (entrantNameProblem(name, '')) {
+      problem('name', entrantNameProblem(name, '')!);
       bad = true;
     }
     const players = progressive ? [name] : [second, third];
@@ -133,14 +132,16 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
         if (!players[k]) {
           problem(field, 'is missing: a team needs two named players');
           bad = true;
-        } else if (players[k]!.length > 120) {
-          problem(field, 'has more than 120 characters');
-          bad = true;
-        } else if (nameProblem(players[k]!, '')) {
-          problem(field, nameProblem(players[k]!, '')!);
+        } else if (entrantNameProblem(players[k]!, '')) {
+          problem(field, entrantNameProblem(players[k]!, '')!);
           bad = true;
         }
       });
+      const same = !bad && samePlayerProblem(players.map(normalName));
+      if (same) {
+        problem('player2', same);
+        bad = true;
+      }
       if (fourth) {
         const wrong = dayProblem(fourth);
         if (wrong) {
@@ -150,18 +151,23 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
       }
     }
     if (!name) return;
-    const key = name.toLowerCase();
+    // Compared and stored as normal names: spaces collapsed, compatibility forms folded.
+    const key = nameKey(name);
+    const typed = name;
+    name = normalName(name);
+    if (!progressive) players.splice(0, 2, normalName(second), normalName(third));
+    else players.splice(0, 1, name);
     const first = seen.get(key);
     if (first !== undefined) {
-      problem('name', `'${name}' is given twice in this paste (first on line ${first})`);
+      problem('name', `'${typed}' is given twice in this paste (first on line ${first})`);
       return;
     }
     seen.set(key, line);
     const holder = holderOf(tournament, name);
     if (holder) {
-      const same = progressive || holder.players.map((p) => p.toLowerCase()).join('\n') === players.map((p) => p.toLowerCase()).join('\n');
+      const same = progressive || holder.players.map(nameKey).join('\n') === players.map(nameKey).join('\n');
       if (same && !bad) preview.already.push({ line, teamId: holder.teamId, name: holder.name });
-      else problem('name', `'${name}' is already registered (as ${holder.teamId}) with other players`);
+      else problem('name', `'${holder.name}' is already registered, with ${holder.players.join(' & ')}`);
       return;
     }
     if (bad) return;
@@ -178,11 +184,6 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
     });
   });
   return preview;
-}
-
-/** A problem in words, for a refusal: `line 3, player2: is missing: …`. */
-export function problemText(p: BulkProblem): string {
-  return `line ${p.line}, ${p.field}: ${p.problem}`;
 }
 
 /**

@@ -19,9 +19,9 @@ import type { TournamentState } from '../../events/tournament-projection.ts';
 import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
 import { CommandError } from './commands.ts';
 import { tournamentById } from '../../events/lookup.ts';
-import { idProblem, nameProblem } from '../../events/names.ts';
+import { entrantNameProblem, idProblem, nameKey, nameProblem, normalName } from '../../events/names.ts';
 import { owed, waiting } from '../../events/registration-projection.ts';
-import { withdrawalEvents } from './registration-commands.ts';
+import { samePlayerProblem, withdrawalEvents } from './registration-commands.ts';
 import { entrantOf, refuseProblem, tournamentOf } from './tournament-lookup.ts';
 
 const isDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text);
@@ -56,10 +56,10 @@ export function createTournament(
 function openRegistration(tournament: TournamentState, name: string): void {
   const id = tournament.model.tournamentId;
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${id} has started; registration is closed`, 409);
-  if (tournament.model.teams.some((t) => t.name.toLowerCase() === name.toLowerCase() && !tournament.withdrawn.includes(t.teamId))) {
+  if (tournament.model.teams.some((t) => nameKey(t.name) === nameKey(name) && !tournament.withdrawn.includes(t.teamId))) {
     throw new CommandError(`tournament ${id}: '${name}' is already registered`, 409);
   }
-  const queued = tournament.registration.waitlist.find((w) => !w.withdrawn && !w.promoted && w.name.toLowerCase() === name.toLowerCase());
+  const queued = tournament.registration.waitlist.find((w) => !w.withdrawn && !w.promoted && nameKey(w.name) === nameKey(name));
   if (queued) throw new CommandError(`tournament ${id}: '${name}' is on the waitlist`, 409);
 }
 
@@ -84,21 +84,24 @@ export function registerTeam(
   if (tournament.progressive) {
     throw new CommandError(`tournament ${input.tournamentId} plays progressive tables, where partners change every round; register individual players`);
   }
+  refuseProblem(entrantNameProblem(input.name, 'the team name'));
+  const name = normalName(input.name);
+  openRegistration(tournament, name);
   if (tournament.model.teams.some((t) => t.teamId === input.teamId) || tournament.registration.waitlist.some((w) => w.teamId === input.teamId)) {
     throw new CommandError(`team ${input.teamId} is already registered`, 409);
   }
-  refuseProblem(nameProblem(input.name.trim(), 'the team name'));
-  openRegistration(tournament, input.name.trim());
-  if (input.players.length !== 2 || input.players.some((p) => !p.trim())) throw new CommandError(`team '${input.name}' needs two named players`);
-  input.players.forEach((p, k) => refuseProblem(nameProblem(p.trim(), `player ${k + 1}’s name`)));
+  const players = input.players.map(normalName);
+  if (players.length !== 2 || players.some((p) => !p)) throw new CommandError(`team '${name}' needs two named players`);
+  input.players.forEach((p, k) => refuseProblem(entrantNameProblem(p, `player ${k + 1}’s name`)));
+  refuseProblem(samePlayerProblem(players));
   // Without a registration day (the bots, the demo) the early fee applies.
   const registeredOn = input.registeredOn?.slice(0, 10);
-  if (registeredOn !== undefined) checkRegisteredOn(tournament, registeredOn, `team '${input.name.trim()}'`);
+  if (registeredOn !== undefined) checkRegisteredOn(tournament, registeredOn, `team '${name}'`);
   const payload: Record<string, unknown> = {
     tournamentId: input.tournamentId,
     teamId: input.teamId,
-    name: input.name.trim(),
-    players: input.players.map((p) => p.trim()),
+    name,
+    players,
     fee: feeFor(tournament.format, registeredOn),
   };
   if (registeredOn !== undefined) payload.registeredOn = registeredOn;
@@ -114,9 +117,9 @@ export function registerPlayer(
   const tournament = tournamentOf(models, input.tournamentId);
   if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
   refuseProblem(idProblem(input.playerId, 'a player id'));
-  const name = input.name.trim();
+  refuseProblem(entrantNameProblem(input.name, 'the player’s name'));
+  const name = normalName(input.name);
   if (!name) throw new CommandError(`tournament ${input.tournamentId}: player ${input.playerId} needs a name`);
-  refuseProblem(nameProblem(name, 'the player’s name'));
   openRegistration(tournament, name);
   const taken = tournament.model.teams.find((t) => t.teamId === input.playerId);
   if (taken) throw new CommandError(`tournament ${input.tournamentId}: player id ${input.playerId} is already ${taken.name}'s; give '${name}' another id`, 409);

@@ -34,7 +34,7 @@ import { progressiveRoutes } from './director-progressive-routes.tsx';
 import { playerStandings, progressiveDirectorProps } from '../../views/progressive-panels.tsx';
 import { registrationRoutes } from './director-registration-routes.tsx';
 import { registrationPanel } from './registration-panel.ts';
-import { signUpOpenAt } from '../commands/registration-commands.ts';
+import { freeId, signUpOpenAt } from '../commands/registration-commands.ts';
 import { playerLink, teamLink, tournamentLinks } from '../../events/addresses.ts';
 import { teamStandings } from '../../events/standings.ts';
 
@@ -249,7 +249,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const tournamentId = tournamentIdOf(c);
       const { name, player1, player2, registeredOn, teamId: given } = parseFields(input, TeamFields);
       const players = [player1, player2];
-      const teamId = given || slug(name) || `team-${tournamentById(models, tournamentId)!.model.teams.length + 1}`;
+      const teamId = given || freeId(tournamentById(models, tournamentId)!, slug(name));
       if (!ID_PATTERN.test(teamId)) throw new CommandError(`a team id is letters, digits and dashes, not '${teamId}'`);
       return {
         decision: registerTeam(models, { tournamentId, teamId, name, players, codeSeed: newCodeSeed(), ...(registeredOn ? { registeredOn } : {}) }),

@@ -5,6 +5,7 @@
  */
 import type { Context } from 'hono';
 import { z } from 'zod';
+import anyAscii from 'any-ascii';
 import { CommandError } from '../commands/commands.ts';
 import { quoted } from '../../events/names.ts';
 
@@ -31,7 +32,8 @@ export function echoed(text: string): string {
 
 /** An id made from a name (`Ten for Two` → `ten-for-two`), when the director gives none. */
 export function slug(name: string): string {
-  return name
+  // Any script is spelled in Latin letters first, so 'Пиковые Дамы' is pikovye-damy, not a bare 'team'.
+  return anyAscii(name.normalize('NFKC'))
     .toLowerCase()
     .normalize('NFKD')
     .replace(/[^a-z0-9]+/g, '-')
