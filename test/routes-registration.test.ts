@@ -13,6 +13,8 @@ import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { projected } from '../events/store/served-ledger.ts';
 import { replayProblem } from '../server/commands/replay-check.ts';
+import { SIGN_UPS_PER_TEN_MINUTES } from '../server/auth/rate-limits.ts';
+import { closingWords } from '../events/time-words.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -70,14 +72,14 @@ describe('bulk entry with a preview', () => {
     const refused = await send(app, director(), 'POST', path, { json: { lines: bad.join('\n'), confirm: 'yes' } });
     expect(refused.status).toBe(400);
     const refusal = await json(refused);
-    expect(refusal.error).toContain('3 problems in the paste, so nothing was recorded: line 5, player2: is missing');
+    expect(refusal.error).toContain('3 problems in the paste, so nothing was recorded: line 5, player 2: is missing');
     expect(refusal.problems).toHaveLength(3);
     expect(ledger.models.position).toBe(before);
     expect(eventsOf(ledger, 'TeamRegistered').filter((e) => e.tournamentId === 'blp')).toEqual([]);
 
     // The director's page names each problem by line and field, and offers no confirmation.
     const page = unescape(await (await send(app, director(), 'POST', path, { form: { lines: bad.join('\n') } })).text());
-    expect(page).toContain("Line 20, registeredOn: must be a day such as 2024-09-12, not 'Sept 13'");
+    expect(page).toContain("Line 20, date registered: must be a day such as 2024-09-12, not 'Sept 13'");
     expect(page).not.toContain('data-action="confirm-bulk"');
 
     // The desk's preview of the fixed paste carries the very lines to its confirmation.
@@ -116,7 +118,7 @@ describe('bulk entry with a preview', () => {
     form.set('file', new Blob(['name,category\nAnn,female\nBob,male\nCy,\nDee,other\n'], { type: 'text/csv' }), 'players.csv');
     const refused = await Promise.resolve(app.request('/director/tournaments/eve/players/bulk', { method: 'POST', headers: { cookie: director().cookie }, body: form }));
     expect(refused.status).toBe(400);
-    expect(unescape(await refused.text())).toContain("Line 5, category: must be male or female (for the high male / high female prizes), not 'other'");
+    expect(unescape(await refused.text())).toContain("Line 5, prize category: must be male or female (for the high male / high female prizes), not 'other'");
     expect(ledger.models.tournaments.eve!.model.teams).toEqual([]);
     const ok = await send(app, director(), 'POST', '/director/tournaments/eve/players/bulk', { json: { lines: 'Ann, female\nBob, male\nCy', confirm: 'yes' } });
     expect((await json(ok)).recorded).toBe(3);
@@ -140,7 +142,7 @@ describe('public sign-up', () => {
     create(ledger, 'pb', 'pitt-boss');
     // Without sign-up open, the page says so and takes nobody.
     const shut = await from(app, '10.0.0.99', 'POST', '/tournaments/pb/sign-up', { name: 'Early', player1: 'A', player2: 'B' });
-    expect([shut.status, (await json(shut)).error]).toEqual([409, 'sign-up for pb day is not open; ask the director']);
+    expect([shut.status, (await json(shut)).error]).toEqual([409, 'sign-up for pb day is not open; ask the director at the desk to register you']);
     await openSignUp(app, 'pb', { open: true, cap: 8 });
     const answers = [];
     for (let i = 1; i <= 10; i++) {
@@ -220,20 +222,23 @@ describe('public sign-up', () => {
     for (let i = 1; i <= 5; i++) {
       expect((await from(app, '10.0.0.1', 'POST', '/tournaments/pb/sign-up', { name: `Duo ${i}`, player1: 'A', player2: 'B' })).status).toBe(200);
     }
-    const flood = await from(app, '10.0.0.1', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 6', player1: 'A', player2: 'B' });
+    // The rest of the address's share is taken by refused sign-ups (the cap is 16): a flood is still stopped.
+    for (let i = 6; i <= SIGN_UPS_PER_TEN_MINUTES; i++) await from(app, '10.0.0.1', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 1', player1: 'A', player2: 'B' });
+    const flood = await from(app, '10.0.0.1', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 97', player1: 'A', player2: 'B' });
     expect(flood.status).toBe(429);
     expect(flood.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect((await json(flood)).error).toBe(`${SIGN_UPS_PER_TEN_MINUTES} sign-ups have come from this network in the last ten minutes, more than a room makes; try again in 10 minutes, or sign up at the director's desk`);
 
     clock = '2026-03-01T13:00:00.000Z';
     const late = await from(app, '10.0.0.2', 'POST', '/tournaments/pb/sign-up', { name: 'Late pair', player1: 'A', player2: 'B' });
-    expect([late.status, (await json(late)).error]).toEqual([409, 'sign-up for pb day closed at 2026-03-01T13:00:00.000Z']);
+    expect([late.status, (await json(late)).error]).toEqual([409, `sign-up for pb day closed at ${closingWords('2026-03-01T13:00:00.000Z')}; to play, ask the director at the desk to register you`]);
     expect((await json(await from(app, '10.0.0.2', 'GET', '/tournaments/pb/sign-up'))).open).toBe(false);
 
     clock = '2026-03-01T12:00:00.000Z';
     const started = await send(app, director(), 'POST', '/director/tournaments/pb/start', { json: { seed: 's' } });
     expect(started.status).toBe(200);
     const afterStart = await from(app, '10.0.0.3', 'POST', '/tournaments/pb/sign-up', { name: 'Too late', player1: 'A', player2: 'B' });
-    expect([afterStart.status, (await json(afterStart)).error]).toEqual([409, 'pb day has started; sign-up is closed']);
+    expect([afterStart.status, (await json(afterStart)).error]).toEqual([409, 'pb day has started, so sign-up is closed; its standings are on its page']);
     expect(eventsOf(ledger, 'TeamRegistered').filter((e) => e.tournamentId === 'pb')).toHaveLength(5);
     ledger.close();
   });
@@ -251,11 +256,13 @@ describe('public sign-up', () => {
       expect(refused.status).toBe(503);
     }
     mend();
-    // None of those six counted: the address has its five sign-ups, a refused one among them.
+    // None of those six counted: the address has its whole share of sign-ups, refused ones among them.
     for (let i = 1; i <= 4; i++) {
       expect((await from(app, '10.0.0.9', 'POST', '/tournaments/pb/sign-up', { name: `Duo ${i}`, player1: 'A', player2: 'B' })).status).toBe(200);
     }
-    expect((await from(app, '10.0.0.9', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 1', player1: 'A', player2: 'B' })).status).toBe(409);
+    for (let i = 5; i <= SIGN_UPS_PER_TEN_MINUTES; i++) {
+      expect((await from(app, '10.0.0.9', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 1', player1: 'A', player2: 'B' })).status).toBe(409);
+    }
     expect((await from(app, '10.0.0.9', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 5', player1: 'A', player2: 'B' })).status).toBe(429);
     expect(eventsOf(ledger, 'TeamRegistered').filter((e) => e.tournamentId === 'pb')).toHaveLength(4);
     ledger.close();
@@ -272,9 +279,9 @@ describe('public sign-up', () => {
 
     const checkIn = `${signed.page}/check-in`;
     const wrong = await from(app, '10.0.0.66', 'POST', checkIn, { code: 'AAAAAAAAAA' });
-    expect([wrong.status, (await json(wrong)).error]).toEqual([403, 'that is not the check-in code of Spade Kings; it is on the card or the sign-up answer it was given']);
+    expect([wrong.status, (await json(wrong)).error]).toEqual([403, "that is not the check-in code of Spade Kings; it is on the card or the sign-up answer it was given, and the director's desk can check you in"]);
     for (let i = 0; i < 9; i++) expect((await from(app, '10.0.0.66', 'POST', checkIn, { code: 'AAAAAAAAAA' })).status).toBe(403);
-    // The address has had its ten wrong codes: even the right one waits there.
+    // Without a phone's cookie, the address has had its ten wrong codes: even the right one waits there.
     expect((await from(app, '10.0.0.66', 'POST', checkIn, { code: signed.code })).status).toBe(429);
     expect(ledger.models.tournaments.pb!.checkedIn).toEqual([]);
 

@@ -7,6 +7,9 @@ import { Notice } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { QrCode } from './qr-code.tsx';
 import { EventTrail } from './rules-sheet.tsx';
+import { closingWords } from '../events/time-words.ts';
+
+export { closingWords };
 
 export interface SignUpPageProps {
   tournamentId: string;
@@ -25,10 +28,6 @@ export interface SignUpPageProps {
   values?: Record<string, string>;
 }
 
-/** A time as the venue reads it, with its zone. */
-export function closingWords(iso: string): string {
-  return new Date(iso).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit', timeZoneName: 'short' });
-}
 
 export function SignUpPage(props: SignUpPageProps) {
   const action = `/tournaments/${encodeURIComponent(props.tournamentId)}/sign-up`;
@@ -59,11 +58,11 @@ export function SignUpPage(props: SignUpPageProps) {
             Entry fee: ${props.fees.early} if registered by {props.fees.deadline}, ${props.fees.late} after; paid to the director.
           </p>
         ) : null}
-        <Notice error={props.error ?? null} />
+        {props.error && props.error !== props.why ? <Notice error={props.error.endsWith('.') ? props.error : `${props.error}.`} /> : null}
         {props.open ? (
           <form method="post" action={action} class="stack-form sign-up-form">
             <label>
-              {props.progressive ? 'Your name' : 'Team name'} <input name="name" required maxlength={120} autocomplete="off" value={v.name ?? ''} />
+              {props.progressive ? 'Your name' : 'Team name'} <input name="name" required autocomplete="off" value={v.name ?? ''} />
             </label>
             {props.progressive ? (
               <label>
@@ -77,10 +76,10 @@ export function SignUpPage(props: SignUpPageProps) {
             ) : (
               <>
                 <label>
-                  First player <input name="player1" required maxlength={120} autocomplete="name" value={v.player1 ?? ''} />
+                  First player <input name="player1" required autocomplete="name" value={v.player1 ?? ''} />
                 </label>
                 <label>
-                  Second player <input name="player2" required maxlength={120} autocomplete="off" value={v.player2 ?? ''} />
+                  Second player <input name="player2" required autocomplete="off" value={v.player2 ?? ''} />
                 </label>
               </>
             )}
@@ -116,7 +115,7 @@ export function SignedUpPage(props: SignedUpProps) {
         <p>
           {props.status === 'registered'
             ? `You have a place in ${props.tournamentName}.`
-            : `If a place frees up before ${props.tournamentName} starts, the first on the waitlist is registered; your page says so.`}
+            : waitlistWords(false)}
         </p>
         <p>Your check-in code (keep it: at the venue, open your page and tap “We’re here” with it):</p>
         <p class="check-in-code" data-code={props.code}>
@@ -129,6 +128,22 @@ export function SignedUpPage(props: SignedUpProps) {
         </p>
       </section>
     </Layout>
+  );
+}
+
+/** What a waitlisted entrant may expect, in the room's words, before the start. */
+export function waitlistWords(checkedIn: boolean): string {
+  return checkedIn
+    ? 'You are checked in. If a place frees up, by a withdrawal or by a team not here at the start, the first on the waitlist who is checked in takes it; this page then says where to go.'
+    : 'If a place frees up, by a withdrawal or by a team not here at the start, the first on the waitlist takes it. At the venue, check in here with your code: at the start, freed places go to the waitlisted who are checked in, in order.';
+}
+
+/** The check-in code, on the page of the phone that signed the entrant up. */
+export function OwnCode({ code }: { code: string }) {
+  return (
+    <p class="own-code">
+      Your check-in code: <strong class="check-in-code" data-code={code}>{code}</strong>
+    </p>
   );
 }
 

@@ -9,7 +9,8 @@ import { tournamentById } from '../../events/lookup.ts';
 import { Layout } from '../../views/layout.tsx';
 import { PLAYER_STATUS_ID, PlayerStatus, TEAM_STATUS_ID, TeamStatus } from '../../views/team-page.tsx';
 import { type PlayerPageModel, type TeamPageModel, playerPageModel, teamPageModel } from '../../views/team-page-model.ts';
-import { CheckInForm } from '../../views/sign-up-page.tsx';
+import { CheckInForm, OwnCode, waitlistWords } from '../../views/sign-up-page.tsx';
+import { Notice } from '../../views/entry-forms.tsx';
 import { waitingList } from '../commands/registration-commands.ts';
 import { tournamentLinks, playerLink, teamLink } from '../../events/addresses.ts';
 import { EventTrail } from '../../views/rules-sheet.tsx';
@@ -76,21 +77,46 @@ export function subjectTournament(id: string): string | null {
   return parseSubjectChannelId(id)?.tournamentId ?? null;
 }
 
+/** What a team's page adds for the phone that asks: its own check-in code, a refusal of its "We're here". */
+export interface SubjectExtras {
+  /** The check-in code, shown to the phone that signed the entrant up. */
+  code?: string | null;
+  /** Why the last "We're here" was refused, beside the form to try again. */
+  error?: string | null;
+}
+
 /** The whole page, or null when the tournament holds no such team or player. */
-export function renderSubjectPage(view: SubjectView, models: ReadModels, now?: string): string | null {
+export function renderSubjectPage(view: SubjectView, models: ReadModels, now?: string, extras: SubjectExtras = {}): string | null {
   const status = statusOf(view.kind, models, view.tournamentId, view.subjectId, now);
   const self = view.kind === 'team' ? teamLink(view.tournamentId, view.subjectId) : playerLink(view.tournamentId, view.subjectId);
   const state = tournamentById(models, view.tournamentId);
   const queued = state ? waitingList(state).findIndex((w) => w.teamId === view.subjectId) : -1;
+  const code = extras.code ? <OwnCode code={extras.code} /> : null;
+  const notice = <Notice error={extras.error ?? null} />;
   if (!status && state && queued >= 0) {
     const entry = waitingList(state)[queued]!;
+    const before = state.model.status === 'registration';
+    const here = state.checkedIn.includes(entry.teamId);
     return String(
       <Layout title={`${entry.name} · ${state.model.name}`}>
         <EventTrail tournamentId={view.tournamentId} name={state.model.name} />
-        <h1 data-waitlisted={queued + 1}>
-          {entry.name}: on the waitlist, number {queued + 1}
-        </h1>
-        <p>If a place frees up before the start, the first on the waitlist is registered, and this page then says where to go.</p>
+        {before ? (
+          <>
+            <h1 data-waitlisted={queued + 1}>
+              {entry.name}: on the waitlist, number {queued + 1}
+            </h1>
+            {notice}
+            <p>{waitlistWords(here)}</p>
+            {code}
+            {here ? null : <CheckInForm action={`${self}/check-in`} name={entry.name} />}
+          </>
+        ) : (
+          <>
+            <h1 data-started-without>{entry.name}: no place this time</h1>
+            {notice}
+            <p>{state.model.name} has started without you: no place freed up for the waitlist before the start. Thank you for signing up; the director can tell you of the next event.</p>
+          </>
+        )}
       </Layout>,
     );
   }
@@ -101,8 +127,10 @@ export function renderSubjectPage(view: SubjectView, models: ReadModels, now?: s
   return String(
     <Layout title={`${status.name} · ${status.tournamentName}`} live={{ url: `${self}/stream?after=${models.position}` }}>
       <EventTrail tournamentId={view.tournamentId} name={status.tournamentName} />
-      {status.content}
+      {notice}
       {canCheckIn ? <CheckInForm action={`${self}/check-in`} name={status.name} /> : null}
+      {canCheckIn ? code : null}
+      {status.content}
       {state.model.status === 'registration' && state.checkedIn.includes(view.subjectId) ? (
         <p class="notice notice--done" data-checked-in>
           {status.name} is checked in{state.registration.checkedInBy[view.subjectId] === 'team' ? ' (by the team, with its code)' : ''}.

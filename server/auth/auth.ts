@@ -77,9 +77,12 @@ export function createAuth(options: AuthOptions) {
     rotateTableCode: (tournamentId: string, table: number) => codes.rotate(tournamentId, table),
     /** An entrant's check-in code, from the seed its registration recorded. */
     checkInCode: (tournamentId: string, teamId: string, codeSeed: string | undefined) => checkInCode(secret, tournamentId, teamId, codeSeed),
-    /** Tries a typed check-in code under the per-address limit on wrong codes. */
-    tryCheckInCode: (address: string, tournamentId: string, teamId: string, codeSeed: string | undefined, typed: string) =>
-      checkIns.attempt(address, () => (isCheckInCode(secret, tournamentId, teamId, codeSeed, typed) ? true : null)),
+    /**
+     * Tries a typed check-in code under the limits on wrong codes: per phone (`phone`, its cookie
+     * or its address) and per entrant, unless the phone is the entrant's own (`own`).
+     */
+    tryCheckInCode: (phone: string, own: boolean, tournamentId: string, teamId: string, codeSeed: string | undefined, typed: string) =>
+      checkIns.attempt(phone, JSON.stringify([tournamentId, teamId]), own, () => (isCheckInCode(secret, tournamentId, teamId, codeSeed, typed) ? true : null)),
     /** Counts a public sign-up against its address. */
     trySignUp: (address: string) => signUps.attempt(address),
   };

@@ -123,16 +123,55 @@ export function createJoinLimiter(options: { log: HitStore; now: () => number })
   return createCodeLimiter({ ...options, name: 'join-address', what: 'table codes' });
 }
 
-/** Wrong check-in codes one address may try in a minute, as for table codes. */
+/** Wrong check-in codes one phone (or, without a phone's cookie, one address) may try in a minute. */
 export const CHECK_IN_FAILURES_PER_MINUTE = JOIN_FAILURES_PER_MINUTE;
 
-/** The limits on trying an entrant's check-in code: wrong ones count against the address. */
+/** Wrong check-in codes naming one entrant, from anywhere but its own phone, in a minute. */
+export const CHECK_IN_FAILURES_PER_ENTRANT = 60;
+
+/**
+ * The limits on trying an entrant's check-in code. A wrong code counts against the phone that
+ * sent it (its cookie; a request without one counts against its address) and against the entrant
+ * it names, unless that phone is the entrant's own (the one it signed up with). So a room behind
+ * one address checks in together, one person guessing locks out only their own phone, and no
+ * code can be guessed faster than 10 tries a minute from anywhere (README, Limits).
+ */
 export function createCheckInLimiter(options: { log: HitStore; now: () => number }) {
-  return createCodeLimiter({ ...options, name: 'check-in-address', what: 'check-in codes' });
+  const { log, now } = options;
+  const perPhone = createThrottle({ name: 'check-in-phone', limit: CHECK_IN_FAILURES_PER_MINUTE, windowMs: 60_000, log, now });
+  const perEntrant = createThrottle({ name: 'check-in-entrant', limit: CHECK_IN_FAILURES_PER_ENTRANT, windowMs: 60_000, log, now });
+  return {
+    /**
+     * Counts a try of a code for `entrant` from `phone` (a cookie's id, or `address:…`), then runs
+     * `check`; a right code is taken off the counts. `own` says the phone signed this entrant up.
+     */
+    async attempt<T>(phone: string, entrant: string, own: boolean, check: () => T | null | Promise<T | null>): Promise<Attempt<T>> {
+      const checks: [Throttle, string][] = [[perPhone, phone], ...(own ? [] : [[perEntrant, entrant] as [Throttle, string]])];
+      const taken = await takeAll(log, now(), checks);
+      if (!taken.ok) {
+        const mine = taken.throttle === perPhone;
+        return refused(taken.waitMs, (s) =>
+          mine
+            ? `this phone has tried ${CHECK_IN_FAILURES_PER_MINUTE} wrong check-in codes in the last minute; try again ${waitWords(s)}, or check in at the director's desk`
+            : `many wrong check-in codes were tried for this entrant in the last minute; try again ${waitWords(s)}, or check in at the director's desk`,
+        );
+      }
+      const value = await check();
+      if (value === null) return { ok: false, status: 401 };
+      await log.remove(taken.ticket);
+      return { ok: true, value };
+    },
+  };
 }
 
-/** Sign-ups one address may make in ten minutes: a team or two sharing a phone, not a flood. */
-export const SIGN_UPS_PER_TEN_MINUTES = 5;
+/** Sign-ups one address may make in ten minutes: a whole room behind a venue's Wi-Fi, not a flood. */
+export const SIGN_UPS_PER_TEN_MINUTES = 96;
+
+/** A wait in people's words: "in a minute", "in 10 minutes". */
+export function waitWords(seconds: number): string {
+  const minutes = Math.ceil(seconds / 60);
+  return minutes <= 1 ? 'in a minute' : `in ${minutes} minutes`;
+}
 
 /**
  * The limit on public sign-ups: each one counts against its address, whatever the ledger answers
@@ -151,7 +190,11 @@ export function createSignUpLimiter(options: { log: HitStore; now: () => number 
       const taken = await takeAll(log, now(), [[perAddress, address]]);
       if (taken.ok) return { ok: true, takeBack: () => log.remove(taken.ticket) };
       const wait = seconds(taken.waitMs);
-      return { ok: false, waitSeconds: wait, message: `this address has signed up ${SIGN_UPS_PER_TEN_MINUTES} times in the last ten minutes; try again in ${wait} seconds` };
+      return {
+        ok: false,
+        waitSeconds: wait,
+        message: `${SIGN_UPS_PER_TEN_MINUTES} sign-ups have come from this network in the last ten minutes, more than a room makes; try again ${waitWords(wait)}, or sign up at the director's desk`,
+      };
     },
   };
 }

@@ -11,7 +11,8 @@ import { owed, waiting } from '../../events/registration-projection.ts';
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
-import { idProblem, nameProblem } from '../../events/names.ts';
+import { entrantNameProblem, idProblem, nameKey, normalName } from '../../events/names.ts';
+import { closingWords } from '../../events/time-words.ts';
 import { CommandError } from './commands.ts';
 import { refuseProblem, tournamentOf } from './tournament-lookup.ts';
 
@@ -29,8 +30,8 @@ export function waitingList(tournament: TournamentState) {
 
 /** The entrant (registered or waiting) already holding `name`, whatever its case. */
 export function holderOf(tournament: TournamentState, name: string): { teamId: string; name: string; players: string[] } | undefined {
-  const wanted = name.trim().toLowerCase();
-  return placed(tournament).find((t) => t.name.toLowerCase() === wanted) ?? waitingList(tournament).find((w) => w.name.toLowerCase() === wanted);
+  const wanted = nameKey(name);
+  return placed(tournament).find((t) => nameKey(t.name) === wanted) ?? waitingList(tournament).find((w) => nameKey(w.name) === wanted);
 }
 
 /** An id for a new entrant from `base` (made from its name) that no entrant, waiting or not, holds yet. */
@@ -41,13 +42,21 @@ export function freeId(tournament: TournamentState, base: string, taken: Readonl
   for (let n = 2; ; n++) if (!used(`${root}-${n}`)) return `${root}-${n}`;
 }
 
+/** Why a team's two players cannot be `players`: one person cannot hold both seats. */
+export function samePlayerProblem(players: string[]): string | null {
+  if (players.length !== 2 || nameKey(players[0]!) !== nameKey(players[1]!)) return null;
+  return `both players are '${players[0]}'; a team is two people, so name the second player`;
+}
+
 /** Whether public sign-up takes entrants at `at`, and if not, why (as a sentence). */
 export function signUpOpenAt(tournament: TournamentState, at: string): { open: true } | { open: false; why: string } {
   const name = tournament.model.name;
   const signUp = tournament.registration.signUp;
-  if (tournament.model.status !== 'registration') return { open: false, why: `${name} has started; sign-up is closed` };
-  if (!signUp || !signUp.open) return { open: false, why: `sign-up for ${name} is not open; ask the director` };
-  if (signUp.closes !== null && Date.parse(at) >= Date.parse(signUp.closes)) return { open: false, why: `sign-up for ${name} closed at ${signUp.closes}` };
+  if (tournament.model.status !== 'registration') return { open: false, why: `${name} has started, so sign-up is closed; its standings are on its page` };
+  if (!signUp || !signUp.open) return { open: false, why: `sign-up for ${name} is not open; ask the director at the desk to register you` };
+  if (signUp.closes !== null && Date.parse(at) >= Date.parse(signUp.closes)) {
+    return { open: false, why: `sign-up for ${name} closed at ${closingWords(signUp.closes)}; to play, ask the director at the desk to register you` };
+  }
   return { open: true };
 }
 
@@ -113,15 +122,17 @@ export function signUp(models: ReadModels, input: SignUpInput): Decision {
   const id = input.tournamentId;
   const open = signUpOpenAt(tournament, input.at);
   if (!open.open) throw new CommandError(open.why, 409);
-  const name = input.name.trim();
-  if (!name) throw new CommandError(`sign-up for ${tournament.model.name}: the ${tournament.progressive ? 'name' : 'team name'} is missing`);
-  refuseProblem(nameProblem(name, tournament.progressive ? 'the name' : 'the team name'));
+  const label = tournament.progressive ? 'your name' : 'the team name';
+  refuseProblem(entrantNameProblem(input.name, label));
+  const name = normalName(input.name);
+  if (!name) throw new CommandError(`sign-up for ${tournament.model.name}: ${label} is missing`);
   if (holderOf(tournament, name)) throw new CommandError(`'${name}' is already signed up for ${tournament.model.name}; choose another name`, 409);
-  const players = input.players.map((p) => p.trim());
-  if (!tournament.progressive && (players.length !== 2 || players.some((p) => !p))) {
-    throw new CommandError(`team '${name}' needs two named players: ${players[0] ? 'the second player' : 'the first player'} is missing`);
+  const players = input.players.map(normalName);
+  if (!tournament.progressive) {
+    input.players.forEach((p, k) => refuseProblem(entrantNameProblem(p, `player ${k + 1}’s name`)));
+    if (players.length !== 2 || players.some((p) => !p)) throw new CommandError(`team '${name}' needs two named players: ${players[0] ? 'the second player' : 'the first player'} is missing`);
+    refuseProblem(samePlayerProblem(players));
   }
-  if (!tournament.progressive) players.forEach((p, k) => refuseProblem(nameProblem(p, `player ${k + 1}’s name`)));
   const registeredOn = input.at.slice(0, 10);
   const fee = feeFor(tournament.format, registeredOn);
   const common = { tournamentId: id, name, fee, registeredOn, codeSeed: input.codeSeed };
