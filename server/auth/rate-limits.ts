@@ -9,6 +9,8 @@
  * the join itself alike. There is no count over the whole server: a code is one of 31^10, so a
  * per-address limit already makes guessing hopeless (README, Limits), and a server-wide cap
  * would let anyone on the venue's Wi-Fi lock every table's scorekeeper out with a few wrong tries.
+ * Check-in codes: 10 wrong a minute from one phone and 60 naming one entrant (createCheckInLimiter);
+ * public sign-ups: 96 in ten minutes from one address, a room behind a venue's Wi-Fi.
  * Passwords: 10 wrong a minute from one address; one check at a time for one name from one
  * address; and for one name from anywhere, after 10 wrong in 15 minutes, checks spaced by a
  * delay that doubles from 1 to 8 seconds. That last limit is a delay, not a wall: an attempt
