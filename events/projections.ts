@@ -4,6 +4,7 @@
  * applying an event twice changes nothing.
  */
 import { type GameEvent, evolveGame, startGame } from './game-projection.ts';
+import { noteGameTimes, noteTournamentTimes } from './event-times.ts';
 import { canKeyReadModel, own } from './lookup.ts';
 import type { GameModel, TournamentModel } from './read-models.ts';
 import { gameStatsAfter } from './stats-projection.ts';
@@ -72,6 +73,21 @@ export interface Change {
  */
 export function applyEvent(models: ReadModels, event: ProjectedEvent, change: Change = { games: [], tournaments: [] }): Change {
   if (event.position <= models.position) return change;
+  const [games, tournaments] = [change.games.length, change.tournaments.length];
+  foldEvent(models, event, change);
+  // What the event changed is noted with its time: what it created, started or completed.
+  for (const gameId of new Set(change.games.slice(games))) {
+    const game = models.games[gameId];
+    if (game) noteGameTimes(game, event.at);
+  }
+  for (const tournamentId of new Set(change.tournaments.slice(tournaments))) {
+    const state = models.tournaments[tournamentId];
+    if (state) noteTournamentTimes(state, event.at);
+  }
+  return change;
+}
+
+function foldEvent(models: ReadModels, event: ProjectedEvent, change: Change): Change {
   models.position = event.position;
   if (event.stream !== undefined) models.streams[event.stream] = event.version!;
   const payload = event.payload as Record<string, unknown>;

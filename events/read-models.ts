@@ -100,6 +100,8 @@ export interface GameModel {
   abandoned: boolean;
   /** The engine's game after the scored hands, so the next hand is scored on top of it. */
   scoring?: GameState | null;
+  /** When the game started and ended, as the ledger recorded them (event-times.ts). */
+  times?: { startedAt: string | null; completedAt: string | null };
   /** Set when the recorded hands cannot be scored (a ledger written by something else). */
   problem?: string;
   /**

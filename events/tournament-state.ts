@@ -29,6 +29,7 @@ import type {
   TournamentCreated,
   TournamentStarted,
 } from './domain-events.ts';
+import type { TournamentTimes } from './event-times.ts';
 import { type ProgressiveState, emptyProgressive } from './progressive-projection.ts';
 import type { MatchModel, TeamRow, TournamentModel } from './read-models.ts';
 import { type RegistrationState, emptyRegistration } from './registration-projection.ts';
@@ -120,6 +121,8 @@ export interface TournamentState {
    * ruling on them is a reopening. Every other claim waiting for a ruling holds its game's result.
    */
   lateClaims: string[];
+  /** When the tournament and its matches were created, started and completed (event-times.ts). */
+  times?: TournamentTimes;
 }
 
 /** A new tournament from its first event. */

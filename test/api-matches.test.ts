@@ -9,6 +9,7 @@ import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 import { type ApiCall, documentChecked } from './fixtures/api-document.ts';
+import { createTournament } from '../server/commands/tournament-commands.ts';
 
 let fixture: AuditLedger;
 let api: ApiCall;
@@ -19,6 +20,9 @@ beforeAll(async () => {
   playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'api', stopAt: 2000 });
   createDemo(fixture.ledger, 'progressive');
   for (let i = 0; i < 40; i++) driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'api-evening' });
+  // A small event played to its end, and one still taking entries.
+  playTournament(fixture.ledger, { tournamentId: 'done1', format: 'blp-2024', teams: 2, seed: 'dates', renegeChance: 0 });
+  fixture.ledger.execute(createTournament(fixture.ledger.models, { tournamentId: 'open1', name: 'Open Entry', format: 'pitt-boss' }));
   ({ api } = await documentChecked(createApp({ ledger: fixture.ledger }).app));
 });
 afterAll(() => fixture.remove());
@@ -261,5 +265,63 @@ describe('as-of reads', () => {
     ]);
     expect(answers.map((a) => a.res.status)).toEqual([200, 200, 200]);
     for (const { body } of answers) expect(body!.position).toBe(401);
+  });
+});
+
+describe('dates', () => {
+  /** When the ledger recorded the event at each position, and the first event of a type matching a test. */
+  const recorded = () => fixture.ledger.store.readAll();
+  const atOf = (position: number) => String(recorded().find((e) => e.position === position)!.meta.at);
+  const firstAt = (type: string, test: (payload: Record<string, unknown>) => boolean) => {
+    const event = recorded().find((e) => e.type === type && test(e.payload as Record<string, unknown>));
+    return event ? String(event.meta.at) : null;
+  };
+
+  it('gives each tournament when it was created, started and completed, as the ledger recorded them', async () => {
+    const list = (await api('/api/v1/tournaments', '/api/v1/tournaments')).body!.tournaments as { tournamentId: string; createdAt: string; startedAt: string | null; completedAt: string | null }[];
+    expect(list.map((t) => t.tournamentId)).toEqual(['t1', PROGRESSIVE_DEMO, 'done1', 'open1']);
+    for (const t of list) {
+      expect(t.createdAt, t.tournamentId).toBe(firstAt('TournamentCreated', (p) => p.tournamentId === t.tournamentId));
+      const one = (await api(`/api/v1/tournaments/${t.tournamentId}`, T)).body!;
+      expect([one.createdAt, one.startedAt, one.completedAt]).toEqual([t.createdAt, t.startedAt, t.completedAt]);
+    }
+    const [t1, evening, done, open] = list;
+    expect(t1!.startedAt).toBe(firstAt('TournamentStarted', (p) => p.tournamentId === 't1'));
+    expect(evening!.startedAt).toBe(firstAt('TournamentStarted', (p) => p.tournamentId === PROGRESSIVE_DEMO));
+    expect([t1!.completedAt, evening!.completedAt]).toEqual([null, null]);
+    expect([open!.startedAt, open!.completedAt]).toEqual([null, null]);
+    // The event is over when its final's deciding game ended.
+    const final = models().tournaments.done1!.model.matches.filter((m) => m.status === 'done').at(-1)!;
+    const lastGame = models().games[final.games.at(-1)!]!;
+    expect(done!.completedAt).toBe(atOf(lastGame.handPositions.at(-1)!));
+    expect(done!.startedAt! < done!.completedAt!).toBe(true);
+  });
+
+  it('gives each match and game when it started and completed', async () => {
+    const matches = (await api('/api/v1/tournaments/done1/matches', M)).body!.matches as (Match & { startedAt: string | null; completedAt: string | null })[];
+    const decided = matches.filter((m) => m.status === 'done');
+    expect(decided.length).toBeGreaterThan(0);
+    for (const match of decided) {
+      const games = match.games.map((id) => models().games[id]!);
+      expect(match.completedAt, match.matchId).toBe(atOf(Math.max(...games.map((g) => g.handPositions.at(-1)!))));
+      const seated = firstAt('MatchStarted', (p) => p.matchId === match.matchId && p.tournamentId === 'done1');
+      expect(match.startedAt, match.matchId).toBe(seated ?? firstAt('GameStarted', (p) => p.gameId === match.games[0]));
+      for (const game of match.gamesPlayed as unknown as { gameId: string; startedAt: string; completedAt: string }[]) {
+        expect(game.startedAt).toBe(firstAt('GameStarted', (p) => p.gameId === game.gameId));
+        expect(game.completedAt).toBe(atOf(models().games[game.gameId]!.handPositions.at(-1)!));
+        const full = (await api(`/api/v1/games/${game.gameId}`, G)).body!;
+        expect([full.startedAt, full.completedAt]).toEqual([game.startedAt, game.completedAt]);
+      }
+    }
+    // A match still being played has started and is not completed; one waiting for its teams has not started.
+    const t1 = (await api('/api/v1/tournaments/t1/matches', M)).body!.matches as { status: string; startedAt: string | null; completedAt: string | null }[];
+    const live = t1.find((m) => m.status === 'live')!;
+    expect(live.startedAt).not.toBeNull();
+    expect(live.completedAt).toBeNull();
+    const waiting = t1.find((m) => m.status === 'waiting')!;
+    expect([waiting.startedAt, waiting.completedAt]).toEqual([null, null]);
+    // As of a position, the dates are those the ledger had recorded by then.
+    const early = (await api('/api/v1/tournaments/done1?asOf=' + (firstAt('TournamentCreated', (p) => p.tournamentId === 'done1') ? recorded().find((e) => e.type === 'TournamentCreated' && (e.payload as { tournamentId: string }).tournamentId === 'done1')!.position : 0), T)).body!;
+    expect([early.startedAt, early.completedAt]).toEqual([null, null]);
   });
 });

@@ -7,6 +7,7 @@
  */
 import { gunzipSync } from 'node:zlib';
 import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchModel, TeamRow } from '../events/read-models.ts';
@@ -24,6 +25,7 @@ let fixture: AuditLedger;
 let app: ReturnType<typeof createApp>['app'];
 let document: Record<string, unknown>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
 /** The bracket's matches and the teams as the live models held them right after these positions. */
 const shown = new Map<number, { matches: MatchModel[]; teams: TeamRow[] }>();
 const WATCHED = [30, 200];

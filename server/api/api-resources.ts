@@ -15,7 +15,7 @@ import { tournamentLinks, replayLink } from '../../events/addresses.ts';
 import { clockOfGame } from '../../events/clocks.ts';
 import { gameInPlay } from '../../events/reopening.ts';
 import { rosterOf, seatedPlayers } from '../../events/player-ids.ts';
-import { apiLinks, bracketMatches } from './match-resources.ts';
+import { apiLinks, bracketMatches, gameTimes, tournamentTimes } from './match-resources.ts';
 
 /** The entrants still in the event's list: registered and not withdrawn. */
 function entrantCount(model: TournamentModel): number {
@@ -37,13 +37,15 @@ function liveGames(models: ReadModels, model: TournamentModel): { match: MatchMo
 export function tournamentList(models: ReadModels): TournamentList {
   return {
     position: models.position,
-    tournaments: Object.values(models.tournaments).map(({ model }) => {
+    tournaments: Object.values(models.tournaments).map((state) => {
+      const model = state.model;
       const pages = tournamentLinks(model.tournamentId);
       return {
         tournamentId: model.tournamentId,
         name: model.name,
         format: model.format,
         status: model.status,
+        ...tournamentTimes(state),
         counts: {
           entrants: entrantCount(model),
           matches: model.matches.length,
@@ -71,6 +73,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
     name: model.name,
     format: model.format,
     status: model.status,
+    ...tournamentTimes(state),
     options: {
       elimination: options.elimination,
       reset: options.reset,
@@ -181,6 +184,7 @@ export function gameResource(models: ReadModels, gameId: string): GameResource |
     matchId: game.matchId,
     number: game.number,
     state: game.abandoned ? 'abandoned' : game.winner ? 'finished' : 'playing',
+    ...gameTimes(game),
     rules: game.rules,
     teams: { NS: { teamId: game.teams.NS, name: names[game.teams.NS] ?? game.teams.NS }, EW: { teamId: game.teams.EW, name: names[game.teams.EW] ?? game.teams.EW } },
     seats: { ...game.seats },

@@ -22,6 +22,16 @@ const bid = z.union([z.number().int().min(0).max(13), z.string()]).describe('tri
 const rules = rulesValueSchema.describe('a rules preset by name, or a preset with options overridden (docs/rule-options.md)');
 export const link = z.string().describe('an address on this server');
 
+/** A time as the ledger recorded it: when the event that did it was appended. */
+export const when = (what: string) => z.iso.datetime({ offset: true }).nullable().describe(`${what}: the time the ledger recorded, ISO 8601; null until it happens`);
+
+/** A tournament's dates. */
+const tournamentDates = {
+  createdAt: when('when the tournament was created'),
+  startedAt: when('when it started (its bracket drawn, or its first round seated)'),
+  completedAt: when('when its last result was decided; null again while a ruling reopens it'),
+};
+
 export const ErrorSchema = named('Error', 'A refusal: one sentence saying what was wrong and where.', z.object({ error: z.string() }));
 
 export const TournamentSummarySchema = named(
@@ -32,6 +42,7 @@ export const TournamentSummarySchema = named(
     name: z.string(),
     format: z.string().describe('the tournament format: blp-2024, unc-intramural, pitt-boss, asher-theatre, tournament-spades or custom'),
     status: z.enum(['registration', 'running', 'finished']),
+    ...tournamentDates,
     counts: z.object({
       entrants: count.describe('teams, or players in a progressive evening, registered and not withdrawn'),
       matches: count,
@@ -143,6 +154,8 @@ export const MatchSchema = named(
       .object({ since: z.string().describe('when the oldest of them was claimed, as the ledger recorded it'), claims: count.min(1) })
       .nullable()
       .describe('claims in the match’s games waiting for a ruling, which hold its result: the match is not decided until they are ruled on'),
+    startedAt: when('when the match was seated or its first game started'),
+    completedAt: when('when the match was decided; null again while a ruling reopens it'),
   }),
 );
 
@@ -209,6 +222,7 @@ export const TournamentSchema = named(
     name: z.string(),
     format: z.string(),
     status: z.enum(['registration', 'running', 'finished']),
+    ...tournamentDates,
     options: FormatOptionsSchema,
     entrants: EntrantsSchema,
     bracket: z.object({ matches: z.array(MatchSchema) }).nullable().describe('null for a progressive evening'),
@@ -262,6 +276,8 @@ export const GameSchema = named(
     matchId: z.string().nullable(),
     number: z.number().int().describe('the game’s number in its match'),
     state: z.enum(['playing', 'finished', 'abandoned']),
+    startedAt: when('when the game started'),
+    completedAt: when('when the game ended; null again while a ruling reopens it'),
     rules,
     teams: z.object({ NS: z.object({ teamId: z.string(), name: z.string() }), EW: z.object({ teamId: z.string(), name: z.string() }) }),
     seats: z.partialRecord(seat, z.string()).describe('the players’ names by seat'),

@@ -13,6 +13,7 @@ import { seatsOf } from '../../engine/cards.ts';
 import { type PlayerRef, rosterOf } from '../../events/player-ids.ts';
 import { parseProgressiveMatchId, progressiveMatchId } from '../../events/progressive-projection.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
+import { matchTimes } from '../../events/event-times.ts';
 import type { SlotResource } from './api-schemas.ts';
 import type { EntrantList, MatchDetail, MatchList } from './match-schemas.ts';
 
@@ -81,6 +82,7 @@ export function bracketMatches(state: TournamentState) {
     voidedGames: (m.voided ?? []).map((v) => ({ gameId: v.gameId, voided: true as const, voidedBy: v.position })),
     reopenedBy: m.reopened?.position ?? null,
     awaitingRuling: m.awaitingRuling ?? null,
+    ...matchTimes(state, m.matchId),
   });
 }
 
@@ -109,12 +111,24 @@ function gameSummary(game: GameModel, voided: boolean): MatchDetail['gamesPlayed
     gameId: game.gameId,
     number: game.number,
     state: game.abandoned ? 'abandoned' : game.winner ? 'finished' : 'playing',
+    ...gameTimes(game),
     teams: { NS: game.teams.NS, EW: game.teams.EW },
     score: { NS: game.score.NS, EW: game.score.EW },
     winner: game.winner,
     voided,
     links: { self: apiLinks.game(game.gameId) },
   };
+}
+
+/** A game's times, as noted. */
+export function gameTimes(game: GameModel): { startedAt: string | null; completedAt: string | null } {
+  return { startedAt: game.times?.startedAt ?? null, completedAt: game.times?.completedAt ?? null };
+}
+
+/** A tournament's times, as noted. */
+export function tournamentTimes(state: TournamentState): { createdAt: string | null; startedAt: string | null; completedAt: string | null } {
+  const times = state.times;
+  return { createdAt: times?.createdAt ?? null, startedAt: times?.startedAt ?? null, completedAt: times?.completedAt ?? null };
 }
 
 /** What the matches list may be narrowed to. */

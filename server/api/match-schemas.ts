@@ -4,7 +4,7 @@
  * answer with, checked and documented from these schemas alone.
  */
 import { z } from 'zod';
-import { MatchSchema, PlayerRefSchema, count, entrantStatus, link, named, side } from './api-schemas.ts';
+import { MatchSchema, PlayerRefSchema, count, entrantStatus, link, named, side, when } from './api-schemas.ts';
 
 const GameSummarySchema = named(
   'GameSummary',
@@ -13,6 +13,8 @@ const GameSummarySchema = named(
     gameId: z.string(),
     number: z.number().int().describe('the game’s number in its match'),
     state: z.enum(['playing', 'finished', 'abandoned']),
+    startedAt: when('when the game started'),
+    completedAt: when('when the game ended; null again while a ruling reopens it'),
     teams: z.object({ NS: z.string(), EW: z.string() }).describe('the team id on each side'),
     score: z.object({ NS: z.number().int(), EW: z.number().int() }),
     winner: side.nullable(),
