@@ -325,3 +325,65 @@ describe('dates', () => {
     expect([early.startedAt, early.completedAt]).toEqual([null, null]);
   });
 });
+
+describe('the list of tournaments', () => {
+  const L = '/api/v1/tournaments';
+  type Summary = { tournamentId: string; createdAt: string };
+  const ids = async (url: string) => ((await api(url, L)).body!.tournaments as Summary[]).map((t) => t.tournamentId);
+
+  it('narrows by status, format and creation date', async () => {
+    expect(await ids('/api/v1/tournaments?status=running')).toEqual(['t1', PROGRESSIVE_DEMO]);
+    expect(await ids('/api/v1/tournaments?status=finished')).toEqual(['done1']);
+    expect(await ids('/api/v1/tournaments?format=pitt-boss')).toEqual(['t1', 'open1']);
+    const all = (await api(L, L)).body!.tournaments as Summary[];
+    expect(await ids(`/api/v1/tournaments?since=${encodeURIComponent(all[2]!.createdAt)}`)).toEqual(['done1', 'open1']);
+    expect(await ids('/api/v1/tournaments?since=2026-01-01')).toEqual(['t1', PROGRESSIVE_DEMO, 'done1', 'open1']);
+    expect(await ids('/api/v1/tournaments?since=2026-01-02&format=pitt-boss')).toEqual([]);
+  });
+
+  it('pages by limit, each page linking to the next until the last', async () => {
+    const seen: string[] = [];
+    let url: string | null = '/api/v1/tournaments?limit=1';
+    while (url !== null) {
+      const { body }: { body: Record<string, unknown> | null } = await api(url, L);
+      seen.push(...(body!.tournaments as Summary[]).map((t) => t.tournamentId));
+      url = body!.next as string | null;
+      expect(seen.length).toBeLessThanOrEqual(4);
+    }
+    expect(seen).toEqual(['t1', PROGRESSIVE_DEMO, 'done1', 'open1']);
+    // The filters and the position asked for are carried to the next page.
+    const created = fixture.ledger.store.readAll().find((e) => e.type === 'TournamentCreated' && (e.payload as { tournamentId: string }).tournamentId === 'done1')!.position;
+    const first = (await api(`/api/v1/tournaments?format=blp-2024&limit=1&asOf=${created}&_=1`, L)).body!;
+    expect(first.position).toBe(created);
+    expect((first.tournaments as Summary[]).map((t) => t.tournamentId)).toEqual(['done1']);
+    expect(first.next).toBeNull();
+    // open1 was not created yet at that position: no next page.
+    expect((await api(`/api/v1/tournaments?format=pitt-boss&limit=1&asOf=${created}`, L)).body!.next).toBeNull();
+    const head = models().position;
+    const page = (await api(`/api/v1/tournaments?format=pitt-boss&limit=1&asOf=${head}`, L)).body!;
+    const next = page.next as string;
+    expect(next).toMatch(/format=pitt-boss/);
+    const second = (await api(next, L)).body!;
+    expect(second.position).toBe(head);
+    expect((second.tournaments as Summary[]).map((t) => t.tournamentId)).toEqual(['open1']);
+    expect(second.next).toBeNull();
+    const now = (await api('/api/v1/tournaments?format=pitt-boss&limit=1', L)).body!;
+    expect(await ids(now.next as string)).toEqual(['open1']);
+    expect((await api(L, L)).body!.next).toBeNull();
+  });
+
+  it('refuses a wrong value of its parameters, and a cursor it did not give, with a sentence', async () => {
+    for (const [query, error] of [
+      ['status=over', "status must be one of registration, running, finished, not 'over'"],
+      ['format=bridge', "format must be one of blp-2024, unc-intramural, pitt-boss, asher-theatre, tournament-spades, custom, not 'bridge'"],
+      ['since=yesterday', "since must be a date or a date and time, ISO 8601 (2026-03-01 or 2026-03-01T18:00:00Z), not 'yesterday'"],
+      ['limit=0', "limit must be a whole number from 1 to 100, not '0'"],
+      ['limit=101', "limit must be a whole number from 1 to 100, not '101'"],
+      ['cursor=abc', "the cursor 'abc' is not one this list gave; start again without it"],
+    ] as const) {
+      const { res, body } = await api(`/api/v1/tournaments?${query}`, L);
+      expect(res.status, query).toBe(400);
+      expect(body, query).toEqual({ error });
+    }
+  });
+});

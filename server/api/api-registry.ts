@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import type { ReadModels } from '../../events/projections.ts';
-import { gameResource, tournamentList, tournamentResource } from './api-resources.ts';
+import { gameResource, tournamentResource } from './api-resources.ts';
+import { tournamentList } from './tournament-list.ts';
 import { GameSchema, TournamentListSchema, TournamentSchema, apiRegistry } from './api-schemas.ts';
 import { tournamentStatsSchema } from '../../events/stats-schema.ts';
 import { EntrantListSchema, MatchListSchema, MatchResourceSchema } from './match-schemas.ts';
@@ -14,7 +15,7 @@ import { entrantList, matchList, matchResource } from './match-resources.ts';
 import { statsOfTournament } from '../../events/tournament-stats.ts';
 
 /** What a resource answers from the models: its body, or a sentence naming what is not there. */
-export type ResourceAnswer = { body: unknown } | { missing: string };
+export type ResourceAnswer = { body: unknown } | { missing: string } | { invalid: string };
 
 export interface ApiResource {
   /** The name the reader thread is asked for it by, and the document's operationId. */
@@ -58,8 +59,28 @@ export const API_RESOURCES: readonly ApiResource[] = [
     summary: 'Every tournament',
     description: 'Each tournament the ledger holds: id, name, format, status, counts and links.',
     params: [],
+    query: [
+      { name: 'status', description: 'only tournaments with this status', schema: TournamentListSchema.shape.tournaments.element.shape.status, must: 'one of registration, running, finished' },
+      {
+        name: 'format',
+        description: 'only tournaments of this format',
+        schema: z.enum(['blp-2024', 'unc-intramural', 'pitt-boss', 'asher-theatre', 'tournament-spades', 'custom']),
+        must: 'one of blp-2024, unc-intramural, pitt-boss, asher-theatre, tournament-spades, custom',
+      },
+      {
+        name: 'since',
+        description: 'only tournaments created at or after this time (a date, or a date and time, ISO 8601)',
+        schema: z.union([z.iso.date(), z.iso.datetime({ offset: true })]),
+        must: 'a date or a date and time, ISO 8601 (2026-03-01 or 2026-03-01T18:00:00Z)',
+      },
+      { name: 'limit', description: 'at most this many tournaments, with a `next` link to the rest; without it, every one', schema: z.coerce.number().int().min(1).max(100), must: 'a whole number from 1 to 100' },
+      { name: 'cursor', description: 'where a page begins: as the `next` link of the page before gives it', schema: z.string().min(1).max(400), must: 'a cursor from a `next` link' },
+    ],
     schema: TournamentListSchema,
-    answer: (models) => ({ body: tournamentList(models) }),
+    answer: (models, query) => {
+      const list = tournamentList(models, query);
+      return 'missing' in list ? { invalid: list.missing } : { body: list };
+    },
   },
   {
     id: 'getTournament',

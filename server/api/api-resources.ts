@@ -9,18 +9,13 @@ import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { gameById, tournamentById, teamNames } from '../../events/lookup.ts';
-import type { GameResource, TournamentList, TournamentResource } from './api-schemas.ts';
+import type { GameResource, TournamentResource } from './api-schemas.ts';
 import { rankTeams, teamStandings } from '../../events/standings.ts';
 import { tournamentLinks, replayLink } from '../../events/addresses.ts';
 import { clockOfGame } from '../../events/clocks.ts';
 import { gameInPlay } from '../../events/reopening.ts';
 import { rosterOf, seatedPlayers } from '../../events/player-ids.ts';
 import { apiLinks, bracketMatches, gameTimes, tournamentTimes } from './match-resources.ts';
-
-/** The entrants still in the event's list: registered and not withdrawn. */
-function entrantCount(model: TournamentModel): number {
-  return model.teams.filter((t) => t.status !== 'withdrawn').length;
-}
 
 /** The game in play at each live table of a tournament, by table (as the venue screen lists them). */
 function liveGames(models: ReadModels, model: TournamentModel): { match: MatchModel; game: GameModel }[] {
@@ -31,31 +26,6 @@ function liveGames(models: ReadModels, model: TournamentModel): { match: MatchMo
       const game = gameInPlay(match, models.games) ?? gameById(models, match.games[match.games.length - 1]!);
       return game ? [{ match, game }] : [];
     });
-}
-
-/** Every tournament, with its counts and links. */
-export function tournamentList(models: ReadModels): TournamentList {
-  return {
-    position: models.position,
-    tournaments: Object.values(models.tournaments).map((state) => {
-      const model = state.model;
-      const pages = tournamentLinks(model.tournamentId);
-      return {
-        tournamentId: model.tournamentId,
-        name: model.name,
-        format: model.format,
-        status: model.status,
-        ...tournamentTimes(state),
-        counts: {
-          entrants: entrantCount(model),
-          matches: model.matches.length,
-          matchesDone: model.matches.filter((m) => m.status === 'done' || m.status === 'forfeit').length,
-          liveTables: model.matches.filter((m) => m.status === 'live').length,
-        },
-        links: { self: apiLinks.tournament(model.tournamentId), page: pages.home, standings: pages.leaderboard, bracket: pages.bracket },
-      };
-    }),
-  };
 }
 
 /** A tournament as the models hold it; null when they hold no such tournament. */

@@ -33,7 +33,7 @@ export interface ApiOptions {
  * An answer made: its bytes (or the sentence for a 404) at the position it was folded at, and
  * the same bytes gzipped once the first client accepting gzip asks.
  */
-type Made = { position: number; body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> } | { position: number; missing: string };
+type Made = { position: number; body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> } | { position: number; missing: string } | { position: number; invalid: string };
 
 // Answers kept: the resources asked for lately, each at the position it was last made for, up
 // to this many bytes in all (a 64-team tournament's answer is some tens of KB).
@@ -56,7 +56,7 @@ export function apiRoutes(options: ApiOptions) {
   const etag = (position: number) => (gzip: boolean) => `"${position}-${document.tag}${gzip ? '-gzip' : ''}"`;
   const kept = new Map<string, Made>();
   let keptBytes = 0;
-  const size = (answer: Made) => ('body' in answer ? answer.body.byteLength + (answer.gzip?.byteLength ?? 0) : answer.missing.length) + 64;
+  const size = (answer: Made) => ('body' in answer ? answer.body.byteLength + (answer.gzip?.byteLength ?? 0) : 'missing' in answer ? answer.missing.length : answer.invalid.length) + 64;
   /** The answer's gzipped bytes, made on first asking and kept (and counted) beside it. */
   const gzipped = (answer: Extract<Made, { body: unknown }>, key: string) => {
     if (!answer.gzip) {
@@ -117,7 +117,7 @@ export function apiRoutes(options: ApiOptions) {
   };
 
   const made = (resource: ApiResource, answer: ResourceAnswer, position: number): Made =>
-    'missing' in answer ? { position, missing: answer.missing } : { position, body: checked(resource, answer.body) };
+    'missing' in answer ? { position, missing: answer.missing } : 'invalid' in answer ? { position, invalid: answer.invalid } : { position, body: checked(resource, answer.body) };
 
   const keep = (key: string, answer: Made) => {
     const earlier = kept.get(key);
@@ -137,7 +137,9 @@ export function apiRoutes(options: ApiOptions) {
     app.get(route, async (c) => {
       const asked = askedQuery(c, ledger.models.position, resource);
       if ('error' in asked) return refuse(asked.error, 400);
-      const params = { ...asked.query, ...Object.fromEntries(resource.params.map((p) => [p.name, c.req.param(p.name) ?? ''])) };
+      const params: Record<string, string> = { ...asked.query, ...Object.fromEntries(resource.params.map((p) => [p.name, c.req.param(p.name) ?? ''])) };
+      // A resource whose links carry the query on (a list's next page) carries the position too.
+      if (asked.position !== undefined) params.asOf = String(asked.position);
       const position = asked.position ?? ledger.models.position;
       // The answer now may change with the next entry: ask each time, with the ETag. A past one never does.
       const own = { 'cache-control': asked.position === undefined ? 'no-cache' : 'public, max-age=86400' };
@@ -154,6 +156,7 @@ export function apiRoutes(options: ApiOptions) {
         }
         keep(key, answer);
       }
+      if ('invalid' in answer) return refuse(answer.invalid, 400);
       if ('missing' in answer) return refuse(asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}`, 404);
       const found = answer;
       return sendJson(c, etag(position), own, found.body, () => gzipped(found, key));

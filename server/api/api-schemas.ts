@@ -49,14 +49,26 @@ export const TournamentSummarySchema = named(
       matchesDone: count,
       liveTables: count,
     }),
-    links: z.object({ self: link, page: link, standings: link, bracket: link }),
+    links: z.object({
+      self: link,
+      stats: link.describe('the tournament’s statistics'),
+      matches: link.describe('the tournament’s matches'),
+      entrants: link.describe('the tournament’s entrants with their players’ ids'),
+      page: link,
+      standings: link,
+      bracket: link,
+    }),
   }),
 );
 
 export const TournamentListSchema = named(
   'TournamentList',
   'Every tournament the ledger holds, in the order they were created.',
-  z.object({ position: count.describe('the ledger position this answer was folded at'), tournaments: z.array(TournamentSummarySchema) }),
+  z.object({
+    position: count.describe('the ledger position this answer was folded at'),
+    next: link.nullable().describe('the next page, when a `limit` was given and more tournaments follow; null on the last page'),
+    tournaments: z.array(TournamentSummarySchema),
+  }),
 );
 
 const FormatOptionsSchema = named(
