@@ -145,6 +145,12 @@ const BASE: RuleOptions = {
   dealerCarriesAcrossGames: false,
 };
 
+/**
+ * A standard game, for an event whose rules follow no rulebook: 52 cards, spades trump, 10
+ * points a trick bid, 1 an overtrick and a bag, 10 bags −100, nil ±100, games to 500.
+ */
+export const STANDARD_RULES: Readonly<RuleOptions> = { ...BASE, nil: 100 };
+
 const BLP: Partial<RuleOptions> = {
   biddingOrder: 'non-dealing-team-first',
   setOut: 3,

@@ -258,6 +258,40 @@ export function choiceLabel<K extends keyof RuleOptions>(key: K, value: unknown)
   return control.kind === 'choice' || control.kind === 'reasons' ? control.choices.find((c) => c.value === value)?.words : undefined;
 }
 
+/**
+ * A choice that sets a few options at once, as a flyer says it in one phrase ("overtricks score
+ * nothing"). The form asks it in place of its options; the override lines still set each one.
+ */
+export interface CompoundChoice {
+  key: string;
+  label: string;
+  help: string;
+  options: readonly (keyof RuleOptions)[];
+  choices: readonly (RuleChoice & { set: Partial<RuleOptions> })[];
+}
+
+/** Overtricks: what a trick over the bid scores, and whether it is a bag. */
+export const OVERTRICKS: CompoundChoice = {
+  key: 'overtricks',
+  label: 'Overtricks',
+  help: 'What a trick taken over the bid scores, and whether it counts toward the bag penalty.',
+  options: ['overtrickPoints', 'bagsCounted'],
+  choices: [
+    { value: 'point-and-bag', words: 'score 1 each and count as bags', set: { overtrickPoints: true, bagsCounted: true } },
+    { value: 'point', words: 'score 1 each, with no bags kept', set: { overtrickPoints: true, bagsCounted: false } },
+    { value: 'bag', words: 'score nothing, but count as bags', set: { overtrickPoints: false, bagsCounted: true } },
+    { value: 'nothing', words: 'score nothing (a team is credited only with its bid)', set: { overtrickPoints: false, bagsCounted: false } },
+  ],
+};
+
+/** Every choice that sets a few options at once. */
+export const COMPOUND_CHOICES: readonly CompoundChoice[] = [OVERTRICKS];
+
+/** The compound choice the options' values make, or undefined where none of its choices matches. */
+export function compoundValue(compound: CompoundChoice, options: Partial<RuleOptions>): string | undefined {
+  return compound.choices.find((c) => Object.entries(c.set).every(([k, v]) => options[k as keyof RuleOptions] === v))?.value;
+}
+
 /** The names of the rule options, in order. */
 export const RULE_OPTION_NAMES: readonly (keyof RuleOptions)[] = RULE_OPTIONS.map((o) => o.key);
 

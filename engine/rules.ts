@@ -3,7 +3,9 @@
  * RuleOptions. A tournament director may override any option per event, so every override is
  * checked here, once, and the rest of the engine can trust the options it is handed.
  */
+import { parseCard } from './cards.ts';
 import { deckFor } from './deck.ts';
+import { cardSymbol } from './rule-lines.ts';
 import { PRESETS, PRESET_IDS, type PresetId, type RuleOptions, isPresetId } from './presets.ts';
 import { optionProblem, ruleOption } from './rule-options.ts';
 
@@ -88,6 +90,21 @@ function checkTogether(options: RuleOptions): void {
       `rules: the deck has ${size} cards (${options.removed.length} taken out, jokers ${options.jokers ? 'in' : 'out'}); four hands of 13 need 52`,
     );
   }
+}
+
+/**
+ * Choices that contradict each other, each explained in words with what would work: a card
+ * promoted above the ace of spades that is also taken out of the deck would silently stop
+ * being a trump. Asked of new events before they are made (older ones keep the rules they
+ * were played under); an empty list when the options agree.
+ */
+export function rulesConflicts(options: RuleOptions): string[] {
+  const removed = new Set(options.removed.map(parseCard));
+  const both = options.promoted.filter((card) => removed.has(parseCard(card)));
+  return both.map((card) => {
+    const name = cardSymbol(parseCard(card)!);
+    return `${name} is both taken out of the deck (${label('removed')}) and ranked as a trump (${label('promoted')}); take it out of one of the two: keep it in the deck to play it as a trump, or take it off the trumps`;
+  });
 }
 
 /** An option's name as a refusal says it. */

@@ -12,12 +12,13 @@ import { describe, expect, it } from 'vitest';
 import { PRESETS, PRESET_IDS, type PresetId, type RuleOptions } from '../engine/presets.ts';
 import { ruleLines } from '../engine/rule-lines.ts';
 import { RecordError, scoreRecord } from '../engine/record.ts';
-import { type RuleOption, RULE_OPTIONS, RULE_OPTION_NAMES, optionText, ruleOption } from '../engine/rule-options.ts';
+import { COMPOUND_CHOICES, type RuleOption, RULE_OPTIONS, RULE_OPTION_NAMES, optionText, ruleOption } from '../engine/rule-options.ts';
 import { RulesError, resolveRules } from '../engine/rules.ts';
 import { formatOptions } from '../engine/formats.ts';
 import { rulesSheet } from '../engine/rules-sheet.ts';
 import { openApiDocument } from '../server/api/openapi.ts';
 import { builtRules } from '../server/director/create-choices.ts';
+import { builderProps } from '../server/director/create-form.ts';
 import { RulesBuilder } from '../views/rules-builder.tsx';
 
 const published = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'docs', 'schemas', 'spades-game-1.schema.json'), 'utf8')) as Record<string, unknown>;
@@ -184,9 +185,22 @@ describe('the rule options’ catalogue', () => {
     });
   }
 
-  const builder = String(RulesBuilder({ format: 'pitt-boss', options: PRESETS['pitt-boss'], preview: { error: 'not shown' } }));
+  const builder = String(RulesBuilder(builderProps('pitt-boss', {})));
   for (const option of RULE_OPTIONS) {
-    it(`${option.key}: asked on the create form by the control its entry names, and read back from it`, () => {
+    const compound = COMPOUND_CHOICES.find((c) => c.options.includes(option.key));
+    it(`${option.key}: asked on the create form by the control its entry names${compound ? ` (within ${compound.label})` : ''}, and read back from it`, () => {
+      // An option a compound choice sets is asked by that choice, its words setting the option.
+      if (compound) {
+        const select = new RegExp(`<select name="rule\\.${compound.key}" id="[^"]+">([^]*?)</select>`).exec(builder)![1]!;
+        const shown = [...select.matchAll(/<option value="([^"]+)"[^>]*>([^<]+)<\/option>/g)].map((m) => m[2]);
+        expect(shown).toEqual(compound.choices.map((c) => c.words));
+        for (const choice of compound.choices) {
+          const read = builtRules({ rulesFormat: 'pitt-boss', [`rule.${compound.key}`]: choice.value }, 'pitt-boss');
+          const same = JSON.stringify(choice.set[option.key]) === JSON.stringify(PRESETS['pitt-boss'][option.key]);
+          expect(read[option.key], `${compound.key} ${choice.value}`).toEqual(same ? undefined : choice.set[option.key]);
+        }
+        return;
+      }
       const name = `rule.${option.key}`;
       // Its label names the control, and its help follows.
       expect(builder).toContain(`<label for="${name}">${option.label.replace(/&/g, '&amp;')}</label> `);
@@ -198,12 +212,22 @@ describe('the rule options’ catalogue', () => {
         const select = new RegExp(`<select name="${name.replace('.', '\\.')}" id="[^"]+">([^]*?)</select>`).exec(builder)![1]!;
         const shown = [...select.matchAll(/<option value="([^"]+)"[^>]*>([^<]+)<\/option>/g)].map((m) => ({ value: m[1], words: m[2] }));
         expect(shown).toEqual(c.kind === 'choice' ? c.choices : [{ value: 'true', words: 'yes' }, { value: 'false', words: 'no' }]);
+      } else if (c.kind === 'fields') {
+        // Allowed or not, then each of its values in a field of its own, labelled in words.
+        const value = PRESETS['pitt-boss'][option.key] as Record<string, unknown> | null;
+        expect(builder).toMatch(new RegExp(`<select name="${name.replace('.', '\\.')}" id="[^"]+"><option value="none"${value === null ? ' selected=""' : ''}>${c.none}</option><option value="yes"${value === null ? '' : ' selected=""'}>yes</option></select>`));
+        for (const part of c.fields) expect(builder).toContain(`<label class="rule-part">${part.label} `);
+        for (const part of c.fields) expect(builder).toMatch(new RegExp(`name="${name.replace('.', '\\.')}\\.${part.key}"`));
       } else {
         expect(builder).toMatch(new RegExp(`<input name="${name.replace('.', '\\.')}" id="[^"]+" value="${optionText(PRESETS['pitt-boss'][option.key]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
       }
       // Every value the option takes, written as the form writes it, is read back as itself.
       for (const value of goodValues(option)) {
-        const read = builtRules({ rulesFormat: 'pitt-boss', [name]: optionText(value) }, 'pitt-boss');
+        const fields: Record<string, string> =
+          c.kind === 'fields' && value !== null
+            ? { [name]: 'yes', ...Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [`${name}.${k}`, optionText(v)])) }
+            : { [name]: optionText(value) };
+        const read = builtRules({ rulesFormat: 'pitt-boss', ...fields }, 'pitt-boss');
         const same = JSON.stringify(value) === JSON.stringify(PRESETS['pitt-boss'][option.key]);
         const cards = option.control.kind === 'cards' ? (value as string[]).map((card) => card.replace('♦', 'D').toUpperCase()) : value;
         expect(read, `${option.key} ${optionText(value)}`).toEqual(same ? {} : { [option.key]: cards });

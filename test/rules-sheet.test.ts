@@ -266,10 +266,22 @@ describe('an event with the house’s own rules', () => {
     const fields: Record<string, string> = {};
     for (const m of builder.matchAll(/<input [^>]*?name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[m[1]!] = m[2]!;
     for (const m of builder.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) fields[m[1]!] = /<option value="([^"]+)" selected/.exec(m[2]!)![1]!;
-    expect(fields).toMatchObject({ rulesFormat: 'pitt-boss', 'rule.target': '350', 'rule.removed': '2H 2D', 'rule.promoted': 'none', 'rule.blindBid': 'deficit 100, strict false, minimumTeam 6', 'rule.renegePenalty': 'pitt-boss', 'rule.overtrickPoints': 'true' });
-    expect(Object.keys(fields).filter((k) => k.startsWith('rule.'))).toHaveLength(29);
+    expect(fields).toMatchObject({
+      rulesFormat: 'pitt-boss',
+      'rule.target': '350',
+      'rule.removed': '2H 2D',
+      'rule.promoted': 'none',
+      'rule.blindBid': 'yes',
+      'rule.blindBid.deficit': '100',
+      'rule.blindBid.strict': 'false',
+      'rule.blindBid.minimumTeam': '6',
+      'rule.renegePenalty': 'pitt-boss',
+      'rule.overtricks': 'point-and-bag',
+    });
+    // One control a rule, overtricks' two options as one choice; a few values each in a field of its own.
+    expect(Object.keys(fields).filter((k) => /^rule\.[A-Za-z]+$/.test(k))).toHaveLength(28);
     // The flyer's rules, set with the builder's controls.
-    const flyer = { ...fields, 'rule.target': '300', 'rule.removed': '2♥ 2♣', 'rule.promoted': '2D 2S', 'rule.overtrickPoints': 'false', 'rule.bagLimit': 'none', 'rule.blindBid': 'deficit 100, strict false, minimumTeam 4', 'rule.renegePenalty': 'transfer' };
+    const flyer = { ...fields, 'rule.target': '300', 'rule.removed': '2♥ 2♣', 'rule.promoted': '2D 2S', 'rule.overtricks': 'bag', 'rule.bagLimit': 'none', 'rule.blindBid.minimumTeam': '4', 'rule.renegePenalty': 'transfer' };
     const preview = await (await send(app, director, 'POST', '/director/rules-preview', { form: { format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ...flyer } })).text();
     expect(preview).toMatch(/^<section id="rules-preview"/);
     expect(preview).toContain('<strong class="house-mark">House rule:</strong> Overtricks score nothing; they are counted as bags, with no penalty.');

@@ -32,11 +32,14 @@ export interface DirectorHomeProps {
   done?: string | null;
   /** The director's own sessions, each of which can be ended here. */
   sessions?: SessionListProps;
-  /** The rules builder for the format first offered. */
+  /** The rules builder for the format first offered, or as a refused form left it. */
   builder?: RulesBuilderProps;
+  /** A refused create form's fields as typed, shown again. */
+  typed?: Record<string, string>;
 }
 
 export function DirectorHome(props: DirectorHomeProps) {
+  const typed = props.typed ?? {};
   return (
     <section id={DIRECTOR_PANEL_ID} class="director" aria-labelledby="director-title">
       <h1 id="director-title">Director</h1>
@@ -58,25 +61,27 @@ export function DirectorHome(props: DirectorHomeProps) {
       <h2>Set up a tournament</h2>
       <PostForm action="/director/tournaments" target={DIRECTOR_PANEL_ID} csrf={props.csrf} class="stack-form">
         <label>
-          Id (letters, digits, dashes) <input name="tournamentId" required pattern="[A-Za-z0-9][A-Za-z0-9\-]{0,59}" />
+          Id (letters, digits, dashes) <input name="tournamentId" required pattern="[A-Za-z0-9][A-Za-z0-9\-]{0,59}" value={typed.tournamentId} />
         </label>
         <label>
-          Name <input name="name" required maxlength={200} />
+          Name <input name="name" required maxlength={200} value={typed.name} />
         </label>
         <label>
           Format{' '}
           {/* Choosing a format shows its rules in the builder. */}
           <select name="format" hx-post="/director/rules-builder" hx-include="closest form" hx-target={`#${RULES_BUILDER_ID}`} hx-swap="outerHTML">
             {props.formats.map((f) => (
-              <option value={f}>{FORMAT_DESCRIPTIONS[f] ? `${f}: ${FORMAT_DESCRIPTIONS[f]!.split(':')[0]}` : f}</option>
+              <option value={f} selected={f === typed.format}>
+                {FORMAT_DESCRIPTIONS[f] ? `${f}: ${FORMAT_DESCRIPTIONS[f]!.split(':')[0]}` : f}
+              </option>
             ))}
           </select>
         </label>
-        {props.formatDefaults ? <CreateChoiceFields defaults={props.formatDefaults} /> : null}
+        {props.formatDefaults ? <CreateChoiceFields defaults={props.formatDefaults} typed={typed} /> : null}
         {props.builder ? <RulesBuilder {...props.builder} /> : null}
         <label>
           Rounds (progressive evenings, tournament-spades; empty for the format's 4){' '}
-          <input name="rounds" type="number" min={1} max={99} class="narrow" />
+          <input name="rounds" type="number" min={1} max={99} class="narrow" value={typed.rounds} />
         </label>
         <button type="submit">Create the tournament</button>
       </PostForm>

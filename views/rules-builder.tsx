@@ -1,13 +1,14 @@
 /**
- * The create form's rules builder: the chosen format's rules with their values, each changeable
- * with the control its option's entry in the catalogue asks for (engine/rule-options.ts), named
- * by its label and followed by what it does, and a live preview of the rules sheet. Values are
- * written in the notation the override lines and the reference use (`2D 2S`, `none`,
- * `deficit 100, strict false`), so one reader takes both.
+ * The create form's rules builder: where the rules start (the chosen format's rulebook, or a
+ * standard game), then each rule with the control its entry in the catalogue asks for
+ * (engine/rule-options.ts), named in a flyer's words and followed by what it does, with a field
+ * of its own for each round that plays another value (the final to 500), what is wrong with a
+ * value typed beside its field, and a live preview of the rules sheet. Values are written in
+ * the notation the override lines and the reference use (`2D 2S`, `none`), so one reader takes both.
  */
-import type { RuleOptions } from '../engine/presets.ts';
-import { RULE_OPTIONS, type RuleOption, optionText } from '../engine/rule-options.ts';
+import type { RuleField } from '../engine/rule-options.ts';
 import type { RulesSheet } from '../engine/rules-sheet.ts';
+import type { RulesFrom, ShownControl } from '../engine/rule-controls.ts';
 import { RulesSheetBody } from './rules-sheet.tsx';
 
 export const RULES_BUILDER_ID = 'rules-builder';
@@ -15,10 +16,13 @@ export const RULES_PREVIEW_ID = 'rules-preview';
 
 export interface RulesBuilderProps {
   format: string;
-  /** The values the format's rules start from (its main rounds' preset). */
-  options: RuleOptions;
-  /** The rules sheet as the form stands, or the sentence saying what is wrong with it. */
-  preview: { sheet: RulesSheet; rulebook: string } | { error: string };
+  /** The rulebook's name, as the start choice offers it. */
+  rulebook: string;
+  from: RulesFrom;
+  /** Every control with what its fields hold and what is wrong with them. */
+  controls: ShownControl[];
+  /** The rules sheet as the form stands, or the sentences saying what is wrong with it. */
+  preview: { sheet: RulesSheet; rulebook: string; warnings?: string[] } | { error: string };
 }
 
 /** The live preview of the rules sheet, fetched again as the form changes. */
@@ -35,56 +39,140 @@ export function RulesPreview({ preview }: { preview: RulesBuilderProps['preview'
       hx-swap="outerHTML"
     >
       <h3 id="rules-preview-title">The rules sheet as it will read</h3>
-      {'error' in preview ? <p class="notice notice--error">{preview.error}</p> : <RulesSheetBody sheet={preview.sheet} rulebook={preview.rulebook} />}
+      {'error' in preview ? (
+        <p class="notice notice--error">{preview.error}</p>
+      ) : (
+        <>
+          {(preview.warnings ?? []).map((w) => (
+            <p class="notice notice--error" data-conflict>
+              {w}
+            </p>
+          ))}
+          <RulesSheetBody sheet={preview.sheet} rulebook={preview.rulebook} />
+        </>
+      )}
     </section>
   );
 }
 
-/** The control the option's catalogue entry asks for, holding `value`. */
-function Control({ option, value }: { option: RuleOption; value: unknown }) {
-  const name = `rule.${option.key}`;
-  const control = option.control;
-  const choices =
-    control.kind === 'choice'
-      ? control.choices
-      : control.kind === 'yes-no'
-        ? [
-            { value: 'true', words: 'yes' },
-            { value: 'false', words: 'no' },
-          ]
-        : null;
-  if (choices) {
-    return (
-      <select name={name} id={name}>
-        {choices.map((c) => (
-          <option value={c.value} selected={c.value === String(value)}>
-            {c.words}
-          </option>
-        ))}
-      </select>
-    );
-  }
-  const numeric = control.kind === 'number' && control.none === null;
-  const hint = control.kind === 'fields' ? { placeholder: control.example } : control.kind === 'number' && control.none !== null ? { placeholder: 'none' } : {};
-  return <input name={name} id={name} value={optionText(value)} maxlength={120} {...hint} {...(numeric ? { inputmode: 'numeric', class: 'narrow' } : {})} />;
+const YES_NO = [
+  { value: 'true', words: 'yes' },
+  { value: 'false', words: 'no' },
+];
+
+function Select({ name, value, choices, problem, label }: { name: string; value: string; choices: readonly { value: string; words: string }[]; problem?: string; label?: string }) {
+  return (
+    <select name={name} id={name} {...(problem ? { 'aria-invalid': 'true', 'aria-describedby': `${name}-problem` } : {})} {...(label ? { 'aria-label': label } : {})}>
+      {choices.map((c) => (
+        <option value={c.value} selected={c.value === value}>
+          {c.words}
+        </option>
+      ))}
+    </select>
+  );
 }
 
-/** Every rule option of the format with its value, its control and what it does, and the preview. */
+function Text({ name, value, hint, numeric, problem, label }: { name: string; value: string; hint?: string; numeric?: boolean; problem?: string; label?: string }) {
+  return (
+    <input
+      name={name}
+      id={name}
+      value={value}
+      maxlength={120}
+      {...(hint ? { placeholder: hint } : {})}
+      {...(numeric ? { inputmode: 'numeric', class: 'narrow' } : {})}
+      {...(problem ? { 'aria-invalid': 'true', 'aria-describedby': `${name}-problem` } : {})}
+      {...(label ? { 'aria-label': label } : {})}
+    />
+  );
+}
+
+/** A value made of a few: allowed or not, then each of its values in a field of its own. */
+function Parts({ name, shown, fields, none, label }: { name: string; shown: ShownControl; fields: readonly RuleField[]; none: string; label?: string }) {
+  return (
+    <span class="rule-parts">
+      <Select name={name} value={shown.values[name]!} choices={[{ value: 'none', words: none }, { value: 'yes', words: 'yes' }]} problem={shown.problems[name]} {...(label ? { label } : {})} />
+      {fields.map((part) => {
+        const sub = `${name}.${part.key}`;
+        return (
+          <label class="rule-part">
+            {part.label}{' '}
+            {part.control.kind === 'yes-no' ? <Select name={sub} value={shown.values[sub]!} choices={YES_NO} /> : <Text name={sub} value={shown.values[sub]!} numeric={part.control.none === null} />}
+          </label>
+        );
+      })}
+    </span>
+  );
+}
+
+/** One field of a control: the main one, or a round's own (`label` then names the round). */
+function Field({ shown, name, label }: { shown: ShownControl; name: string; label?: string }) {
+  const problem = shown.problems[name];
+  const value = shown.values[name] ?? '';
+  const named = label ? { label } : {};
+  if (shown.control.kind === 'compound') return <Select name={name} value={value} choices={shown.control.compound.choices} {...named} />;
+  const control = shown.control.option.control;
+  switch (control.kind) {
+    case 'choice':
+      return <Select name={name} value={value} choices={control.choices} problem={problem} {...named} />;
+    case 'yes-no':
+      return <Select name={name} value={value} choices={YES_NO} problem={problem} {...named} />;
+    case 'fields':
+      return <Parts name={name} shown={shown} fields={control.fields} none={control.none} {...named} />;
+    case 'number':
+      return <Text name={name} value={value} numeric={control.none === null} hint={control.none === null ? undefined : 'none'} problem={problem} {...named} />;
+    default:
+      return <Text name={name} value={value} problem={problem} {...named} />;
+  }
+}
+
+/** Every rule with its value, its control and what it does, a field for each round playing its own, and the preview. */
 export function RulesBuilder(props: RulesBuilderProps) {
   return (
     <fieldset id={RULES_BUILDER_ID} class="rules-builder">
-      <legend>The rules of {props.format}, each changeable (a change applies to every round)</legend>
+      <legend>The rules its games use</legend>
       <input type="hidden" name="rulesFormat" value={props.format} />
+      <label>
+        Start from{' '}
+        <select name="rulesFrom" hx-post="/director/rules-builder" hx-include="closest form" hx-target={`#${RULES_BUILDER_ID}`} hx-swap="outerHTML">
+          <option value="rulebook" selected={props.from === 'rulebook'}>
+            the {props.rulebook} rules
+          </option>
+          <option value="standard" selected={props.from === 'standard'}>
+            a standard game (52 cards, spades trump, 10 a trick, 1 a bag, 10 bags −100, nil ±100, to 500)
+          </option>
+        </select>
+      </label>
       <p class="hint">
-        Cards as players write them (<code>2D 2S</code> or <code>2♦ 2♠</code>), <code>none</code> for no value. Every option, with its name in the override lines: <a href="/help/rule-options">the rule options</a>.
+        A value set here holds in every round; where a round plays a value of its own, its field follows, and it is changed there. Cards as players write them (<code>2D 2S</code> or <code>2♦ 2♠</code>), <code>none</code> for no value.
       </p>
       <div class="rules-builder-options">
-        {RULE_OPTIONS.map((option) => (
-          <div class="rule-option">
-            <label for={`rule.${option.key}`}>{option.label}</label> <Control option={option} value={props.options[option.key as keyof RuleOptions]} />
-            <p class="rule-help">{option.help}</p>
-          </div>
-        ))}
+        {props.controls.map((shown) => {
+          const key = shown.control.kind === 'option' ? shown.control.option.key : shown.control.compound.key;
+          const label = shown.control.kind === 'option' ? shown.control.option.label : shown.control.compound.label;
+          const help = shown.control.kind === 'option' ? shown.control.option.help : shown.control.compound.help;
+          const main = `rule.${key}`;
+          const names = [main, ...shown.rounds.map((r) => `${main}@${r.key === 'finalRules' ? 'final' : 'first'}`)];
+          return (
+            <div class="rule-option">
+              <label for={main}>{label}</label> <Field shown={shown} name={main} />
+              {shown.rounds.length > 0 ? <span class="rule-round"> in the other rounds</span> : null}
+              {shown.rounds.map((round, i) => (
+                <p class="rule-round">
+                  <label for={names[i + 1]}>{round.words}</label> <Field shown={shown} name={names[i + 1]!} label={`${label} ${round.words}`} />
+                </p>
+              ))}
+              <p class="rule-help">{help}</p>
+              {names
+                .filter((n) => shown.problems[n])
+                .map((n) => (
+                  <p class="notice notice--error" id={`${n}-problem`} data-problem={n}>
+                    {shown.problems[n]}
+                  </p>
+                ))}
+            </div>
+          );
+        })}
       </div>
       <RulesPreview preview={props.preview} />
     </fieldset>

@@ -178,31 +178,38 @@ export const FORMAT_DESCRIPTIONS: Readonly<Record<string, string>> = {
 };
 
 /** The create form's choices, each left empty for the rulebook's own value, which the list below them shows. */
-export function CreateChoiceFields({ defaults }: { defaults: FormatDefaults[] }) {
+export function CreateChoiceFields({ defaults, typed = {} }: { defaults: FormatDefaults[]; typed?: Record<string, string> }) {
   return (
     <fieldset class="create-choices">
       <legend>What the rulebook leaves to the director (leave empty for the rulebook’s own)</legend>
       <label>
-        Games to win a match (1 = one game, 2 = best of 3) <input name="gamesToWin" class="narrow" inputmode="numeric" maxlength={2} />
+        Games to win a match (1 = one game, 2 = best of 3) <input name="gamesToWin" class="narrow" inputmode="numeric" maxlength={2} value={typed.gamesToWin} />
       </label>
       <label>
-        Minutes on a match’s clock (“none” for no clock) <input name="clockMinutes" class="narrow" maxlength={4} />
+        Minutes on a match’s clock (“none” for no clock) <input name="clockMinutes" class="narrow" maxlength={4} value={typed.clockMinutes} />
       </label>
       <label>
-        Minutes on the final’s clock <input name="finalClockMinutes" class="narrow" maxlength={4} />
+        Minutes on the final’s clock <input name="finalClockMinutes" class="narrow" maxlength={4} value={typed.finalClockMinutes} />
       </label>
       <label>
         A clock times{' '}
         <select name="clockPer">
           <option value="">the rulebook’s choice</option>
-          <option value="match">the whole match</option>
-          <option value="game">each game</option>
+          <option value="match" selected={typed.clockPer === 'match'}>
+            the whole match
+          </option>
+          <option value="game" selected={typed.clockPer === 'game'}>
+            each game
+          </option>
         </select>
       </label>
-      <label>
-        Rule overrides, one a line, such as <code>bagLimit = 6</code> or <code>promoted = 2♦ 2♠</code> (every option: <a href="/help/rule-options">the rule options</a>)
-        <textarea name="ruleOverrides" rows={3}></textarea>
-      </label>
+      <details class="advanced-rules" open={Boolean(typed.ruleOverrides)}>
+        <summary>Advanced: rule overrides by option name</summary>
+        <label>
+          Rule overrides, one a line, such as <code>bagLimit = 6</code> or <code>promoted = 2♦ 2♠</code> (every option: <a href="/help/rule-options">the rule options</a>)
+          <textarea name="ruleOverrides" rows={3}>{typed.ruleOverrides ?? ''}</textarea>
+        </label>
+      </details>
       <ul class="format-defaults">
         {defaults.map((d) => (
           <li data-format={d.format}>

@@ -10,7 +10,7 @@ import { buildBracket } from '../../engine/bracket.ts';
 import { firstRoundPlan } from '../../engine/bracket-rounds.ts';
 import { type FormatId, type FormatOptions, drawFromSeed, feeFor, formatOptions, formatProblem } from '../../engine/formats.ts';
 import { initialSeating } from '../../engine/progressive.ts';
-import { resolveRules, RulesError } from '../../engine/rules.ts';
+import { resolveRules, RulesError, rulesConflicts } from '../../engine/rules.ts';
 import { type DrawRound, drawBye, randomSeeding, withByesTo } from '../../engine/seeding.ts';
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
@@ -41,7 +41,9 @@ export function createTournament(
   for (const rules of [options.rules, options.firstRoundRules, options.finalRules]) {
     if (rules === null) continue;
     try {
-      resolveRules(rules);
+      // A new event's rules may not contradict themselves (a trump taken out of the deck).
+      const conflict = rulesConflicts(resolveRules(rules).options)[0];
+      if (conflict) throw new CommandError(`tournament ${input.tournamentId}: ${conflict}`);
     } catch (error) {
       if (error instanceof RulesError) throw new CommandError(`tournament ${input.tournamentId}: ${error.message}`);
       throw error;

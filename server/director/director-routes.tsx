@@ -4,10 +4,10 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { type FormatId, type FormatOptions, formatOptions, formatProblem } from '../../engine/formats.ts';
-import { RulesError, resolveRules } from '../../engine/rules.ts';
-import { rulesSheet } from '../../engine/rules-sheet.ts';
-import { RulesBuilder, type RulesBuilderProps, RulesPreview } from '../../views/rules-builder.tsx';
+import { type FormatId, type FormatOptions, formatOptions } from '../../engine/formats.ts';
+import { rulesFromOf } from './rules-form.ts';
+import { builderProps, typedText } from './create-form.ts';
+import { RulesBuilder, RulesPreview } from '../../views/rules-builder.tsx';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../../views/director-pages.tsx';
 import type { Auth } from '../auth/auth.ts';
@@ -19,7 +19,6 @@ import { runCommand } from '../http/run-command.ts';
 import { CommandError } from '../commands/commands.ts';
 import { publicAddress } from '../http/public-address.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
-import { FORMAT_NAMES } from '../../views/tournament-home.tsx';
 import { checkInTeam, createTournament, pinScreen, registerTeam } from '../commands/tournament-commands.ts';
 import { startRoutes } from './director-start-routes.tsx';
 import { carriedFirstDealer, startMatch, startRound } from '../commands/match-commands.ts';
@@ -79,7 +78,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   const app = new Hono();
   app.use('*', auth.guard(['director']));
 
-  const homeProps = async (session: Session, notice: { error?: string; done?: string } = {}) => ({
+  // `typed`: a refused create form's fields as the director typed them, shown again.
+  const homeProps = async (session: Session, notice: { error?: string; done?: string } = {}, typed?: Record<string, unknown>) => ({
     csrf: session.csrf,
     name: session.name,
     tournaments: Object.values(models.tournaments).map((t) => ({
@@ -94,7 +94,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     error: notice.error ?? null,
     done: notice.done ?? null,
     sessions: await auth.sessionList(session),
-    builder: builderProps(FORMATS[0]!, {}),
+    builder: builderProps(typedFormat(typed), typed ?? {}),
+    typed: typed ? typedText(typed) : undefined,
   });
 
   function tournamentProps(session: Session, tournamentId: string, notice: { error?: string; done?: string } = {}): DirectorTournamentProps {
@@ -175,9 +176,11 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   // The rules builder of the format chosen on the create form, and the rules sheet the form would make.
   // Posted with the form, so the session's token never travels in an address.
   app.post('/rules-builder', async (c) => {
-    const format = String((await readInput(c)).format ?? '');
+    const input = await readInput(c);
+    const format = String(input.format ?? '');
     if (!FORMATS.includes(format as FormatId)) return refuse(c, 400, `format must be one of ${FORMATS.join(', ')}, not '${format}'`);
-    return c.html(String(<RulesBuilder {...builderProps(format as FormatId, {})} />));
+    // A fresh builder for the format and the start chosen: values typed for another are not carried.
+    return c.html(String(<RulesBuilder {...builderProps(format as FormatId, { rulesFrom: rulesFromOf(input) })} />));
   });
   app.post('/rules-preview', async (c) => {
     const input = await readInput(c);
@@ -227,9 +230,11 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   app.post('/tournaments', (c) => {
     const session = auth.current(c);
     let created = '';
+    let typed: Record<string, unknown> | undefined;
     return runCommand(c, ledger, session, {
       scope: 'create',
       decide: (input) => {
+        typed = input;
         const { tournamentId, name, format, rounds } = parseFields(input, CreateFields);
         created = tournamentId;
         const options = { ...createChoices(input, format as FormatId), ...(rounds !== null ? { rounds } : {}) };
@@ -238,8 +243,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       fragment: async (notice) =>
         notice.done && tournamentById(models, created)
           ? String(<DirectorTournament {...tournamentProps(session, created, notice)} />)
-          : String(<DirectorHome {...await homeProps(session, notice)} />),
-      page: async (notice) => String(<DirectorPage title="Director" signedIn={session?.name}><DirectorHome {...await homeProps(session, notice)} /></DirectorPage>),
+          : String(<DirectorHome {...await homeProps(session, notice, notice.error ? typed : undefined)} />),
+      page: async (notice) => String(<DirectorPage title="Director" signedIn={session?.name}><DirectorHome {...await homeProps(session, notice, notice.error ? typed : undefined)} /></DirectorPage>),
       redirect: '/director',
     });
   });
@@ -312,19 +317,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   return app;
 }
 
-/** The builder of a format's rules, with the rules sheet the form's values make (or why they make none). */
-function builderProps(format: FormatId, input: Record<string, unknown>): RulesBuilderProps {
-  let preview: RulesBuilderProps['preview'];
-  try {
-    const options = formatOptions(format, createChoices(input, format));
-    const problem = formatProblem(options);
-    preview = problem ? { error: problem } : { sheet: rulesSheet(format, options), rulebook: FORMAT_NAMES[format] };
-  } catch (error) {
-    if (!(error instanceof CommandError) && !(error instanceof RulesError)) throw error;
-    preview = { error: error.message };
-  }
-  return { format, options: resolveRules(formatOptions(format).rules).options, preview };
-}
+/** The format a refused form was typed for, when it is one; the first offered otherwise. */
+const typedFormat = (typed: Record<string, unknown> | undefined): FormatId => (FORMATS.includes(typed?.format as FormatId) ? (typed!.format as FormatId) : FORMATS[0]!);
 
 /** The rulebook values the create form shows for a format. */
 function pick({ gamesToWin, clockMinutes, finalClockMinutes, clockPer }: FormatOptions) {
