@@ -182,6 +182,35 @@ export interface MatchModel {
   awaitingRuling?: { since: string; claims: number };
 }
 
+/** A decided match as the news tells it: the winner, the loser and the games each won. */
+export interface NewsResult {
+  winner: string;
+  loser: string;
+  won: number;
+  lost: number;
+}
+
+/**
+ * Something that happened in the event, as facts (who, which match or table, by what): the
+ * views put it into the room's words. Teams by id, matches by id, `by` the event type that
+ * caused a reopening.
+ */
+export type NewsFact =
+  | ({ kind: 'match-won' } & NewsResult)
+  | { kind: 'match-undecided'; matchId: string }
+  | { kind: 'match-under-review'; matchId: string }
+  | { kind: 'matches-reopened'; reopened: { matchId: string; result: NewsResult | null }[]; by: string; restart: string[] }
+  | { kind: 'round-drawn'; round: number; final: boolean; byes: { teamId: string; card: string | null }[] }
+  | { kind: 'time-called'; matchId: string; game: number | null; hand: number }
+  | { kind: 'result-corrected'; gameId: string; judge: string; winner: string; reason: string }
+  | { kind: 'team-out'; teamId: string; how: 'disqualified' | 'no-show' | 'forfeit'; reason: string }
+  | { kind: 'round-seated'; round: number; tables: number }
+  | { kind: 'rounds-changed'; rounds: number }
+  | { kind: 'round-finished'; round: number };
+
+/** A piece of news with the ledger position of the event it came from. */
+export type News = NewsFact & { position: number };
+
 export interface TournamentModel {
   tournamentId: string;
   name: string;
@@ -190,8 +219,8 @@ export interface TournamentModel {
   teams: TeamRow[];
   matches: MatchModel[];
   placings: { place: number; teamId: string }[];
-  /** Newest first: short lines for the venue screens ("Aces beat Kings 2–1"). */
-  latest: { text: string; position: number }[];
+  /** Newest first: what happened, for the venue screens' short lines ("Aces beat Kings 2–1"), worded by the views. */
+  latest: News[];
   /** Prizes won, once the event is finished: by place, and (progressive events) high player, male, female. */
   prizes?: { place: number; prize: string; teams: string[] }[];
 }

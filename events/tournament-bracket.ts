@@ -9,9 +9,9 @@ import type { FormatOptions } from '../engine/formats.ts';
 import { type ByeDraw, drawBye, drawHighCard } from '../engine/seeding.ts';
 import type { BracketRoundDrawn, MatchStarted, TournamentStarted } from './domain-events.ts';
 import { progressiveStarted } from './progressive-projection.ts';
-import type { GameModel } from './read-models.ts';
-import { gameWinner, holdingClaims, voidGames } from './tournament-rulings.ts';
-import { type MatchInfo, type TournamentState, addLatest, clockPerOf, infoFor, labelOf, listed, viewsOf } from './tournament-state.ts';
+import type { GameModel, MatchModel, NewsResult } from './read-models.ts';
+import { CAUSES, gameWinner, holdingClaims, voidGames } from './tournament-rulings.ts';
+import { type MatchInfo, type TournamentState, addLatest, clockPerOf, infoFor, viewsOf } from './tournament-state.ts';
 
 /** The event starts: seeds give the rows their seed numbers, and the bracket (or the tables) begin. */
 export function tournamentStarted(state: TournamentState, e: TournamentStarted): void {
@@ -57,9 +57,7 @@ export function bracketRoundDrawn(state: TournamentState, drawn: BracketRoundDra
   }
   state.roundDraws = [...state.roundDraws, ...e.draws.map((d) => ({ ...d, round: e.round }))];
   const final = e.matches.some((m) => m.side === 'final');
-  const name = (id: string) => state.model.teams.find((t) => t.teamId === id)?.name ?? id;
-  const byes = e.draws.map((d) => `${name(d.bye)} has the bye${d.card ? ` (${d.card})` : ''}`);
-  addLatest(state, `${final ? 'Final drawn' : `Round ${e.round} drawn`}${byes.length > 0 ? `: ${byes.join('; ')}` : ''}`, position);
+  addLatest(state, { kind: 'round-drawn', round: e.round, final, byes: e.draws.map((d) => ({ teamId: d.bye, card: d.card ?? null })) }, position);
   return true;
 }
 
@@ -143,7 +141,7 @@ function matchDecision(
   teams: readonly [string, string],
   clockPer: 'match' | 'game' = 'match',
   atTable = false,
-): { winner: string; score: string } | null {
+): { winner: string; won: number; lost: number } | null {
   // Games won by teams[0] and teams[1]: settling a bracket asks this of every match.
   const wins = [0, 0];
   let timeWinner: string | null = null;
@@ -163,7 +161,7 @@ function matchDecision(
   const winner = reached ?? timeWinner;
   if (!winner) return null;
   const side = teams.indexOf(winner);
-  return { winner, score: `${wins[side]}–${wins[1 - side]}` };
+  return { winner, won: wins[side]!, lost: wins[1 - side]! };
 }
 
 /**
@@ -172,13 +170,14 @@ function matchDecision(
  * its games no longer support (a correction took a game away) is taken back and the match is
  * played on. Results of matches whose teams changed are kept, never erased: the bracket shows
  * them under review until the match is replayed between the right teams, and their games are
- * voided. A decided match reopened this way gets one line for the room saying what happened.
- * True when the games voided moved, so every standing must be counted again.
+ * voided. A decided match reopened this way gets one piece of news saying what happened, by
+ * `cause` (the type of the event that reopened it, one of CAUSES). True when the games voided
+ * moved, so every standing must be counted again.
  */
 export function settle(state: TournamentState, games: Readonly<Record<string, GameModel>>, position: number, from: string | null = null, cause: string | null = null): boolean {
   if (!state.bracket) return false;
   let views = viewsOf(state.bracket);
-  const reopened: string[] = [];
+  const reopened: { matchId: string; result: NewsResult | null }[] = [];
   const replayed: string[] = [];
   // When only the games of match `from` changed, the matches before it in bracket order still
   // fit: each is fed only by matches before it, and none of their games moved.
@@ -191,17 +190,17 @@ export function settle(state: TournamentState, games: Readonly<Record<string, Ga
     const decided = info ? matchDecision(state, info.games, games, [a, b], clockPerOf(info, state.format)) : null;
     if (resultFits(state.bracket, view, decided)) continue;
     const results: BracketState['results'] = { ...state.bracket.results };
-    const name = (id: string) => state.model.teams.find((t) => t.teamId === id)?.name ?? id;
+    const result = decided ? { winner: decided.winner, loser: decided.winner === a ? b : a, won: decided.won, lost: decided.lost } : null;
     if (view.status === 'played') {
       state.reopened[view.id] = position;
-      reopened.push(decided ? `${matchName(state, view.id)} now goes to ${name(decided.winner)} ${decided.score}` : `${matchName(state, view.id)} reopened`);
+      reopened.push({ matchId: view.id, result });
     }
-    if (decided) {
-      results[view.id] = { winner: decided.winner, loser: decided.winner === a ? b : a };
-      if (view.status !== 'played' || !cause) addLatest(state, `${name(decided.winner)} beat ${name(decided.winner === a ? b : a)} ${decided.score}`, position);
+    if (result) {
+      results[view.id] = { winner: result.winner, loser: result.loser };
+      if (view.status !== 'played' || !cause) addLatest(state, { kind: 'match-won', ...result }, position);
     } else {
       delete results[view.id];
-      if (!cause) addLatest(state, `${labelOf(state, view.id)} is no longer decided; play goes on`, position);
+      if (!cause) addLatest(state, { kind: 'match-undecided', matchId: view.id }, position);
     }
     state.bracket = { ...state.bracket, results };
     const before = views;
@@ -211,23 +210,25 @@ export function settle(state: TournamentState, games: Readonly<Record<string, Ga
       state.reviews.push({ matchId: after.id, position });
       const flagged = state.matchInfo[after.id];
       if (flagged) flagged.started = false;
-      replayed.push(matchName(state, after.id));
-      if (!cause) addLatest(state, `${labelOf(state, after.id)} is under review: a team in it changed`, position);
+      if (!replayed.includes(after.id)) replayed.push(after.id);
+      if (!cause) addLatest(state, { kind: 'match-under-review', matchId: after.id }, position);
     });
   }
   const torn = voidGames(state, games, position);
-  for (const matchId of torn.voided) if (!replayed.includes(matchName(state, matchId))) replayed.push(matchName(state, matchId));
-  if (cause && (reopened.length > 0 || torn.voided.length > 0)) state.causes[String(position)] = cause;
-  if (cause && reopened.length > 0) {
-    const restart = replayed.length === 0 ? '' : `; ${listed(replayed)} ${replayed.length === 1 ? 'restarts' : 'restart'}`;
-    addLatest(state, `${listed(reopened)} by ${cause}${restart}`, position);
-  }
+  // A match's name is what tells two apart: ids of one name are one match to the room.
+  for (const matchId of torn.voided) if (!replayed.some((id) => matchName(state, id) === matchName(state, matchId))) replayed.push(matchId);
+  if (cause && (reopened.length > 0 || torn.voided.length > 0)) state.causes[String(position)] = CAUSES[cause] ?? cause;
+  if (cause && reopened.length > 0) addLatest(state, { kind: 'matches-reopened', reopened, by: cause, restart: replayed }, position);
   return torn.moved;
 }
 
 /** A match as the room names it: its label, with its number where the label is shared ("Round 1 (match 6)", "the Final"). */
 export function matchName(state: TournamentState, matchId: string): string {
-  const matches = state.model.matches;
+  return matchNameIn(state.model.matches, matchId);
+}
+
+/** A match as the room names it, among the event's matches. */
+export function matchNameIn(matches: readonly MatchModel[], matchId: string): string {
   const i = matches.findIndex((m) => m.matchId === matchId);
   const match = matches[i];
   if (!match) return `match ${matchId}`;

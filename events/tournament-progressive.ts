@@ -12,13 +12,13 @@ import { type TournamentState, addLatest, withAwaiting } from './tournament-stat
 /** A round of a progressive evening is seated. */
 export function progressiveRoundStarted(state: TournamentState, e: ProgressiveRoundStarted, position: number): void {
   if (state.progressive) roundStarted(state.progressive, e);
-  addLatest(state, `Round ${e.round} seated at ${e.seating.length} tables`, position);
+  addLatest(state, { kind: 'round-seated', round: e.round, tables: e.seating.length }, position);
 }
 
 /** The director changed how many rounds the evening plays. */
 export function progressiveRoundsChanged(state: TournamentState, e: ProgressiveRoundsChanged, position: number): void {
   state.format = { ...state.format, rounds: e.rounds };
-  addLatest(state, `The event now plays ${e.rounds} round${e.rounds === 1 ? '' : 's'}`, position);
+  addLatest(state, { kind: 'rounds-changed', rounds: e.rounds }, position);
 }
 
 /** How many of the evening's rounds are over. */
@@ -29,7 +29,7 @@ export function roundsOver(progressive: ProgressiveState): number {
 /** Says so when a game just finished a round (`over` rounds were over before it). */
 export function noteRoundFinished(state: TournamentState, progressive: ProgressiveState, over: number, position: number): void {
   const now = roundsOver(progressive);
-  if (now > over) addLatest(state, `Round ${now} finished`, position);
+  if (now > over) addLatest(state, { kind: 'round-finished', round: now }, position);
 }
 
 export function refreshProgressive(state: TournamentState, progressive: ProgressiveState, rows: Map<string, TeamRow>, games: Readonly<Record<string, GameModel>>): void {

@@ -64,7 +64,7 @@ export function evolveTournament(
       return;
     case 'TeamDisqualified':
       teamDisqualified(state, event.payload, position);
-      settle(state, games, position, null, CAUSES.TeamDisqualified);
+      settle(state, games, position, null, 'TeamDisqualified');
       refresh(state, games);
       return;
     case 'MatchStarted':
@@ -75,12 +75,12 @@ export function evolveTournament(
       return;
     case 'TimeCalled':
       timeCalled(state, event.payload, position, games);
-      settle(state, games, position, null, CAUSES.TimeCalled);
+      settle(state, games, position, null, 'TimeCalled');
       refresh(state, games);
       return;
     case 'GameResultCorrected':
       gameResultCorrected(state, event.payload, position, event.at);
-      settle(state, games, position, null, CAUSES.GameResultCorrected);
+      settle(state, games, position, null, 'GameResultCorrected');
       refresh(state, games);
       return;
     case 'ScreenPinned':
@@ -128,7 +128,7 @@ export function gameChanged(state: TournamentState, game: GameModel, position: n
     state.decided[game.gameId] = winner;
     if (!matchSettled(state, games, game.matchId)) {
       const before = state.bracket;
-      const voidedMoved = settle(state, games, position, game.matchId, CAUSES[cause ?? ''] ?? null);
+      const voidedMoved = settle(state, games, position, game.matchId, cause !== undefined && CAUSES[cause] ? cause : null);
       if (voidedMoved || !refreshDecided(state, games, game, known, before)) refresh(state, games);
       return;
     }

@@ -6,7 +6,7 @@
 import { type MatchView, forfeitTeam } from '../engine/bracket.ts';
 import type { ClockStarted, GameResultCorrected, TeamDisqualified, TimeCalled } from './domain-events.ts';
 import type { GameModel, MatchModel } from './read-models.ts';
-import { type MatchInfo, type TournamentState, addLatest, clockPerOf, infoFor, labelOf, viewsOf } from './tournament-state.ts';
+import { type MatchInfo, type TournamentState, addLatest, clockPerOf, infoFor, viewsOf } from './tournament-state.ts';
 
 /** A match's clock started, on the whole match or on one of its games. */
 export function clockStarted(state: TournamentState, e: ClockStarted): MatchInfo {
@@ -23,14 +23,13 @@ export function timeCalled(state: TournamentState, e: TimeCalled, position: numb
   if (info.clock && (!info.clock.gameId || info.clock.gameId === e.gameId)) info.clock.calledAt = e.at;
   const number = games[e.gameId]?.number;
   const perGame = clockPerOf(info, state.format) === 'game';
-  addLatest(state, `Time called in ${labelOf(state, e.matchId)}${number && perGame ? `, game ${number},` : ''} during hand ${e.hand}`, position);
+  addLatest(state, { kind: 'time-called', matchId: e.matchId, game: number && perGame ? number : null, hand: e.hand }, position);
 }
 
 /** A judge corrected a finished game's result; the latest correction of a game stands. */
 export function gameResultCorrected(state: TournamentState, e: GameResultCorrected, position: number, at: string): void {
   state.corrections.push({ gameId: e.gameId, matchId: e.matchId, winner: e.winner, reason: e.reason, judge: e.judge, position, at });
-  const row = state.model.teams.find((t) => t.teamId === e.winner);
-  addLatest(state, `Judge ${e.judge} corrected game ${e.gameId}: ${row?.name ?? e.winner} won (${e.reason})`, position);
+  addLatest(state, { kind: 'result-corrected', gameId: e.gameId, judge: e.judge, winner: e.winner, reason: e.reason }, position);
 }
 
 /** A team is put out of the event: its bracket matches are forfeited, before the start it is withdrawn. */
@@ -41,9 +40,7 @@ export function teamDisqualified(state: TournamentState, e: TeamDisqualified, po
     state.bracket = forfeitTeam(state.bracket, e.teamId);
   }
   if (state.model.status === 'registration' && !state.withdrawn.includes(e.teamId)) state.withdrawn.push(e.teamId);
-  const row = state.model.teams.find((t) => t.teamId === e.teamId);
-  const what = kind === 'no-show' ? 'a no-show' : kind === 'forfeit' ? 'forfeits' : 'disqualified';
-  addLatest(state, `${row?.name ?? e.teamId} ${kind === 'forfeit' ? what : `is ${what}`}: ${e.reason}`, position);
+  addLatest(state, { kind: 'team-out', teamId: e.teamId, how: kind, reason: e.reason }, position);
 }
 
 /** What a later event that reopens a decided match is called, in the room's words. */

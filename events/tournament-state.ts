@@ -31,7 +31,7 @@ import type {
 } from './domain-events.ts';
 import type { TournamentTimes } from './event-times.ts';
 import { type ProgressiveState, emptyProgressive } from './progressive-projection.ts';
-import type { MatchModel, TeamRow, TournamentModel } from './read-models.ts';
+import type { MatchModel, NewsFact, TeamRow, TournamentModel } from './read-models.ts';
 import { type RegistrationState, emptyRegistration } from './registration-projection.ts';
 import type { GameStats } from './stats-projection.ts';
 
@@ -193,16 +193,13 @@ export function newRow(teamId: string, name: string, players: string[]): TeamRow
   return { teamId, name, players, seed: null, wins: 0, losses: 0, gamesWon: 0, gamesLost: 0, points: 0, bags: 0, sets: 0, status: 'registered' };
 }
 
-export function addLatest(state: TournamentState, text: string, position: number): void {
-  state.model.latest.unshift({ text, position });
+/** Puts a piece of news first in the event's latest, keeping the ten newest. */
+export function addLatest(state: TournamentState, fact: NewsFact, position: number): void {
+  state.model.latest.unshift({ ...fact, position });
   if (state.model.latest.length > 10) state.model.latest.length = 10;
 }
 
 export const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };
-
-export function labelOf(state: TournamentState, matchId: string): string {
-  return state.model.matches.find((m) => m.matchId === matchId)?.label ?? `match ${matchId}`;
-}
 
 export function rowsOf(model: TournamentModel): Map<string, TeamRow> {
   return new Map<string, TeamRow>(model.teams.map((t) => [t.teamId, t]));

@@ -12,6 +12,7 @@ import { createTournament, registerTeam, startTournament } from '../server/comma
 import { drawRound } from '../server/commands/round-commands.ts';
 import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 import { spadesProcess } from './fixtures/spades-process.ts';
+import { newsText } from '../views/news.ts';
 
 
 /** `node bin/spades.js score -` with the record on standard input. */
@@ -92,7 +93,7 @@ function comparableTournament(t: TournamentModel) {
     status: t.status,
     // Tables and clocks belong to the venue, not to the record.
     matches: t.matches.map(({ table: _t, clock: _c, ...m }) => m),
-    latest: t.latest.map((l) => l.text),
+    latest: t.latest.map((l) => newsText(l, t)),
   };
 }
 

@@ -4,6 +4,7 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { LIVE_TABLES_ID, TICKER_ID } from '../views/screen.tsx';
 import { demoLedger, hasChromium, type InProcessServer, killHard, launchChromium, noteMissingChromium, play, playUntil, removeTempDirs, serveInProcess, type ServeProcess, startServeProcess, tempDir, TOURNAMENT, waitFor } from './fixtures/live-server.ts';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
+import { newsText } from '../views/news.ts';
 
 noteMissingChromium('browser-live');
 
@@ -90,7 +91,7 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       expect(await tickerKept()).toBe(true);
 
       playUntil(ledger, () => ledger.models.tournaments[TOURNAMENT]!.model.latest.length > results);
-      const newest = ledger.models.tournaments[TOURNAMENT]!.model.latest[0]!.text;
+      const newest = newsText(ledger.models.tournaments[TOURNAMENT]!.model.latest[0]!, ledger.models.tournaments[TOURNAMENT]!.model);
       await waitFor('the new result in the ticker', async () => (await regionText(page, TICKER_ID)).includes(newest));
       expect(await regionText(page, TICKER_ID)).not.toBe(tickerBefore);
       expect(await stillSameWindow(page)).toBe(true);

@@ -11,6 +11,7 @@ import { expectRebuildEqualsLive } from './tournament-ledger.ts';
 import type { Seat } from '../engine/cards.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { dealHand, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { newsText } from '../views/news.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -67,7 +68,9 @@ describe('an asher challenge with time called on paper in game 1', () => {
     // The challenge is not over: one game each is needed of three.
     expect(match()).toMatchObject({ status: 'ready', winner: null, gamesWon: [1, 0], games: [g1.gameId] });
     expect(ledger.models.tournaments.asher!.model.status).toBe('running');
-    expect(ledger.models.tournaments.asher!.model.latest[0]!.text).toBe('Time called in Final, game 1, during hand 2');
+    const asher = ledger.models.tournaments.asher!.model;
+    expect(asher.latest[0]).toMatchObject({ kind: 'time-called', game: 1, hand: 2 });
+    expect(newsText(asher.latest[0]!, asher)).toBe('Time called in Final, game 1, during hand 2');
 
     // Game 2 carries the deal on: N and E dealt game 1, so S deals first. A record saying N is refused.
     const before = ledger.models.position;
@@ -92,7 +95,7 @@ describe('an asher challenge with time called on paper in game 1', () => {
     expect(match()).toMatchObject({ status: 'done', winner: 'aces', gamesWon: [2, 1], games: [g1.gameId, g2.gameId, g3.gameId] });
     const model = ledger.models.tournaments.asher!.model;
     expect(model.status).toBe('finished');
-    expect(model.latest.map((l) => l.text)).toContain('Aces beat Kings 2–1');
+    expect(model.latest.map((l) => newsText(l, model))).toContain('Aces beat Kings 2–1');
     expect(model.placings).toEqual([
       { place: 1, teamId: 'aces' },
       { place: 2, teamId: 'kings' },

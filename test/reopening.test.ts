@@ -23,6 +23,7 @@ import { teamPageModel } from '../views/team-page-model.ts';
 import { tournamentResource } from '../server/api/api-resources.ts';
 import { bidValue } from '../engine/bid.ts';
 import { replayLink, teamLink } from '../events/addresses.ts';
+import { newsText } from '../views/news.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -74,7 +75,8 @@ describe('a renege ruling on a decided match', () => {
       expect(state.voided).toEqual({ [gF]: ruling });
       expect(t().matches.find((x) => x.matchId === semi1)).toMatchObject({ status: 'live', winner: null, reopened: { position: ruling, by: 'a renege ruling' } });
       expect(t().matches.find((x) => x.matchId === final)).toMatchObject({ status: 'waiting', voided: [{ gameId: gF, number: 1, position: ruling, by: 'a renege ruling' }] });
-      expect(t().latest[0]!.text).toBe('Round 1 (match 1) reopened by a renege ruling; the Final restarts');
+      expect(t().latest[0]).toMatchObject({ kind: 'matches-reopened', by: 'RulingGiven' });
+      expect(newsText(t().latest[0]!, t())).toBe('Round 1 (match 1) reopened by a renege ruling; the Final restarts');
 
       // The read API: the game voided with the ruling's position, and not among the Final's games.
       const apiGame = (await (await send(app, null, 'GET', `/api/v1/games/${gF}`)).json()) as Record<string, unknown>;

@@ -10,6 +10,7 @@ import { nextBidder } from '../events/game-projection.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { type Client, type Fixture, copyOf, finishGame, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
+import { newsText } from '../views/news.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -295,7 +296,7 @@ describe('clocks where the rulebook puts them', () => {
     // Game 1 to Kings; the challenge is best of 3 and goes on.
     expect(matchOf(ledger, 'asher', 'F')).toMatchObject({ status: 'live', winner: null, gamesWon: [0, 1] });
     expect(ledger.models.tournaments.asher!.model.status).toBe('running');
-    expect(ledger.models.tournaments.asher!.model.latest[0]!.text).toBe('Time called in Final, game 1, during hand 1');
+    expect(newsText(ledger.models.tournaments.asher!.model.latest[0]!, ledger.models.tournaments.asher!.model)).toBe('Time called in Final, game 1, during hand 1');
 
     clock.now = after(63);
     expect((await send(app, table, 'POST', '/entry/tables/asher/1/start', { json: { matchId: 'F' } })).status).toBe(200);

@@ -11,6 +11,7 @@ import { dealHand, makeBid, recordTricks } from '../server/commands/commands.ts'
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { callTime, startMatch, startNextGame } from '../server/commands/match-commands.ts';
 import { eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
+import { newsText } from '../views/news.ts';
 
 const START = '2026-01-01T10:00:00.000Z';
 const at = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).toISOString();
@@ -128,7 +129,7 @@ describe('time called on a match clock', () => {
     const matches = ledger.models.tournaments.t!.model.matches;
     expect(matches.find((m) => m.matchId === 'F')!.teams).toContain('t4');
     expect(matches.find((m) => m.matchId === 'L1-1')!.teams).toContain('t1');
-    expect(ledger.models.tournaments.t!.model.latest[0]!.text).toBe('Team 4 beat Team 1 1–1');
+    expect(newsText(ledger.models.tournaments.t!.model.latest[0]!, ledger.models.tournaments.t!.model)).toBe('Team 4 beat Team 1 1–1');
     expectRebuildEqualsLive(ledger);
     ledger.close();
   });

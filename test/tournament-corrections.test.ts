@@ -10,6 +10,7 @@ import { driveTables } from '../server/serve/table-driver.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { correctGameResult, disqualifyTeam } from '../server/commands/match-commands.ts';
 import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
+import { newsText } from '../views/news.ts';
 
 const NOW = () => '2026-01-01T10:00:00.000Z';
 
@@ -69,7 +70,7 @@ describe('a disqualification and a correction in the middle of an event', () => 
       expect(now.teams).toContain(flagged.matchId === 'W2-1' ? rightWinner : wrongWinner);
     }
     expect(ledger.models.tournaments.b!.reviews.map((r) => r.matchId).sort()).toEqual(['L2-1', 'W2-1']);
-    expect(ledger.models.tournaments.b!.model.latest.some((l) => l.text === `Judge Judge Ray corrected game ${game1}: Team ${rightWinner.slice(1)} won (tricks miscounted in hand 3)`)).toBe(true);
+    expect(ledger.models.tournaments.b!.model.latest.some((l) => newsText(l, ledger.models.tournaments.b!.model) === `Judge Judge Ray corrected game ${game1}: Team ${rightWinner.slice(1)} won (tricks miscounted in hand 3)`)).toBe(true);
 
     // Play on to the end: the flagged matches are replayed between the right teams.
     driveToEnd(ledger, 'b', 'corrections');

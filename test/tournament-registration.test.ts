@@ -9,6 +9,7 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament, withdrawTeam } from '../server/commands/tournament-commands.ts';
 import { disqualifyTeam, startMatch, startRound } from '../server/commands/match-commands.ts';
 import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
+import { newsText } from '../views/news.ts';
 
 const AT = '2026-01-01T09:00:00.000Z';
 
@@ -78,7 +79,8 @@ describe('registration', () => {
     ledger.execute(disqualifyTeam(ledger.models, { tournamentId: 'u', teamId: absent, reason: 'not at table 1 at 10:00', kind: 'no-show' }));
     const after = ledger.models.tournaments.u!.model;
     expect(after.matches.find((m) => m.matchId === first.matchId)).toMatchObject({ status: 'forfeit', winner: first.teams[0] });
-    expect(after.latest[0]!.text).toBe(`Team ${absent.slice(1)} is a no-show: not at table 1 at 10:00`);
+    expect(after.latest[0]).toEqual({ kind: 'team-out', teamId: absent, how: 'no-show', reason: 'not at table 1 at 10:00', position: expect.any(Number) });
+    expect(newsText(after.latest[0]!, after)).toBe(`Team ${absent.slice(1)} is a no-show: not at table 1 at 10:00`);
     expect(eventsOf(ledger, 'TeamDisqualified').at(-1)).toEqual({ tournamentId: 'u', teamId: absent, reason: 'not at table 1 at 10:00', kind: 'no-show' });
     expect(refusal(() => disqualifyTeam(ledger.models, { tournamentId: 'u', teamId: 't1', reason: ' ' })).status).toBe(400);
     ledger.close();

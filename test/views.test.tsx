@@ -149,9 +149,9 @@ const tournament: TournamentModel = {
   matches,
   placings: [],
   latest: [
-    { text: 'Ten Spot beat Nine Lives 2–1', position: 812 },
-    { text: 'Kings Row beat Aces High 2–0', position: 790 },
-    { text: 'Bag Ladies beat Nil Nation 2–0', position: 745 },
+    { kind: 'match-won', winner: 't05', loser: 't06', won: 2, lost: 1, position: 812 },
+    { kind: 'match-won', winner: 't02', loser: 't01', won: 2, lost: 0, position: 790 },
+    { kind: 'match-won', winner: 't14', loser: 't15', won: 2, lost: 0, position: 745 },
   ],
 };
 
@@ -532,6 +532,28 @@ describe('Screen', () => {
     expect(attrValues(element(html, /<div id="ticker"/), 'data-position')).toEqual(['812', '790', '745']);
   });
 
+  it('words the news from the facts the model keeps, with the names the teams have now', () => {
+    const items = (text: string) => [...element(text, /<div id="ticker"/).matchAll(/<li data-position="\d+">([^<]*)<\/li>/g)].map((m) => m[1]);
+    expect(items(html)).toEqual(['Ten Spot beat Nine Lives 2–1', 'Kings Row beat Aces High 2–0', 'Bag Ladies beat Nil Nation 2–0']);
+    const renamed = { ...tournament, teams: tournament.teams.map((t) => (t.teamId === 't05' ? { ...t, name: 'Ten Spot Redux' } : t)) };
+    expect(items(render(<Ticker tournament={renamed} />))[0]).toBe('Ten Spot Redux beat Nine Lives 2–1');
+    const match = tournament.matches[0]!;
+    const news: TournamentModel['latest'] = [
+      { kind: 'time-called', matchId: match.matchId, game: 2, hand: 7, position: 9 },
+      { kind: 'team-out', teamId: 't16', how: 'forfeit', reason: 'left early', position: 8 },
+      { kind: 'round-drawn', round: 3, final: false, byes: [{ teamId: 't02', card: 'K♠' }], position: 7 },
+      { kind: 'matches-reopened', reopened: [{ matchId: match.matchId, result: null }], by: 'RulingGiven', restart: [], position: 6 },
+      { kind: 'rounds-changed', rounds: 1, position: 5 },
+    ];
+    expect(items(render(<Ticker tournament={{ ...tournament, latest: news }} />))).toEqual([
+      `Time called in ${match.label}, game 2, during hand 7`,
+      'Boston Tea forfeits: left early',
+      'Round 3 drawn: Kings Row has the bye (K♠)',
+      `${match.label} reopened by a renege ruling`,
+      'The event now plays 1 round',
+    ]);
+  });
+
   it('labels each live table with its table number and match clock', () => {
     const tables = render(<LiveTables tournament={tournament} liveGames={[game]} teamNames={teamNames} now={now} />);
     expect(tables).toMatch(/^<section id="live-tables"/);
@@ -554,7 +576,7 @@ describe('Screen', () => {
   });
 
   it('renders the ticker alone for its live update', () => {
-    expect(render(<Ticker tournament={{ latest: [] }} />)).toMatch(/^<div id="ticker"[^>]*>.*Results appear here/);
+    expect(render(<Ticker tournament={{ latest: [], teams: [], matches: [] }} />)).toMatch(/^<div id="ticker"[^>]*>.*Results appear here/);
   });
 });
 

@@ -27,6 +27,7 @@ import type { RulesSheet } from '../engine/rules-sheet.ts';
 import { RulesSheetBody } from './rules-sheet.tsx';
 import type { SlotSources } from '../engine/bracket.ts';
 import { clockOfGame } from '../events/clocks.ts';
+import { newsText } from './news.ts';
 
 export const TICKER_ID = 'ticker';
 /**
@@ -131,7 +132,7 @@ export function HighlightsTurn({ tournamentId, highlights }: { tournamentId: str
 }
 
 export interface TickerProps {
-  tournament: Pick<TournamentModel, 'latest'>;
+  tournament: Pick<TournamentModel, 'latest' | 'teams' | 'matches'>;
 }
 
 /** The latest results, newest first, one at a time along the screen's header. */
@@ -144,7 +145,7 @@ export function Ticker({ tournament }: TickerProps) {
       ) : (
         <ol class={`ticker-items ticker-items--count-${latest.length}`}>
           {latest.map((item) => (
-            <li data-position={item.position}>{item.text}</li>
+            <li data-position={item.position}>{newsText(item, tournament)}</li>
           ))}
         </ol>
       )}

@@ -3,6 +3,7 @@
  */
 import type { FormatId } from '../events/domain-events.ts';
 import type { TournamentModel } from '../events/read-models.ts';
+import { newsText } from './news.ts';
 import type { TournamentStatsPayload } from '../events/stats-schema.ts';
 import { TournamentStatsSection } from './stats.tsx';
 import { tournamentLinks } from '../events/addresses.ts';
@@ -127,7 +128,7 @@ export function TournamentHome({ tournament, stats }: TournamentHomeProps) {
           <h2 id="latest-title">Latest results</h2>
           <ol class="latest-list">
             {tournament.latest.slice(0, 10).map((item) => (
-              <li>{item.text}</li>
+              <li>{newsText(item, tournament)}</li>
             ))}
           </ol>
         </section>
