@@ -37,6 +37,7 @@ async function seatedEvent(format: FormatId, options: Partial<FormatOptions>) {
   ledger.execute(dealHand(m, { gameId, seed: 'room-words' }));
   const { app, auth } = createApp({ ledger });
   await auth.users.add('Jo Judge', 'judge', 'judge-password');
+  await auth.users.add('Dee Director', 'director', 'director-password');
   const login = async (body: Record<string, string>, path: string) => {
     const res = await app.request(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
     return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await res.json()) as { csrf: string }).csrf };
@@ -110,3 +111,48 @@ describe('an event that counts no bags speaks of none', () => {
     ledger.close();
   });
 });
+
+describe('no page or refusal of a played event names a preset', () => {
+  it('the pages a player, a scorekeeper, a judge and the director open, after a hand, a misdeal and refusals', async () => {
+    const flyer = { preset: 'unc-300', blindBid: { deficit: 100, strict: false, minimumTeam: 4 }, target: 300 };
+    const { ledger, app, gameId, scorekeeper, judge } = await seatedEvent('unc-intramural', { rules: flyer, finalRules: { ...flyer, preset: 'unc-500' } });
+    const seat = nextBidder(ledger.models.games[gameId]!)!;
+    const said: string[] = [];
+    const refusal = async (path: string, json: Record<string, unknown>) => said.push(((await (await send(app, scorekeeper, 'POST', path, { json })).json()) as { error: string }).error);
+    await refusal(`/entry/games/${gameId}/bid`, { seat, bid: 'blind 5' });
+    await refusal(`/entry/games/${gameId}/bid`, { seat, bid: 'blind nil' });
+    await refusal(`/entry/games/${gameId}/claims/misdeal`, { reason: 'uneven-deal' });
+    expect((await send(app, scorekeeper, 'POST', `/entry/games/${gameId}/claims/misdeal`, { json: { reason: 'no-trumps' } })).status).toBe(200);
+    ledger.execute(dealHand(ledger.models, { gameId, seed: 'room-words-2' }));
+    for (let s = nextBidder(ledger.models.games[gameId]!); s; s = nextBidder(ledger.models.games[gameId]!)) ledger.execute(makeBid(ledger.models, { gameId, seat: s, bid: 3 }));
+    ledger.execute(recordTricks(ledger.models, { gameId, tricks: { N: 4, E: 2, S: 4, W: 3 } }));
+    const director = await directorOf(app);
+    const pages: [string, typeof scorekeeper | null][] = [
+      ['/tournaments/flyer', null],
+      ['/tournaments/flyer/leaderboard', null],
+      ['/tournaments/flyer/bracket', null],
+      ['/tournaments/flyer/rules', null],
+      ['/tournaments/flyer/screen', null],
+      ['/tournaments/flyer/as-of', null],
+      [`/tournaments/flyer/tables/${gameId}`, null],
+      ['/tournaments/flyer/teams/team-1', null],
+      [`/games/${gameId}/hands/1/replay`, null],
+      ['/entry/tables/flyer/1', scorekeeper],
+      ['/judge', judge],
+      ['/director/tournaments/flyer', director],
+    ];
+    for (const [path, who] of pages) {
+      const res = await send(app, who, 'GET', path);
+      expect(res.status, path).toBe(200);
+      said.push(words(await res.text()));
+    }
+    for (const text of said) expect(presetIn(text), text.slice(0, 300)).toBeNull();
+    ledger.close();
+  });
+});
+
+/** A director signed in to the app. */
+async function directorOf(app: Awaited<ReturnType<typeof seatedEvent>>['app']) {
+  const res = await app.request('/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Dee Director', password: 'director-password' }) });
+  return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await res.json()) as { csrf: string }).csrf };
+}
