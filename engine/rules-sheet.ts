@@ -33,6 +33,7 @@ export interface RulesSheet {
 
 /** What a group of matches plays: its rules and the clock on it. */
 interface Play {
+  format: FormatOptions;
   options: RuleOptions;
   clockMinutes: number | null;
   clockPer: FormatOptions['clockPer'];
@@ -70,9 +71,22 @@ function matchLine(p: Play): RuleLine {
   return { key: 'match', text: `${games}${clock}.`, options: ['gamesToWin', 'clockMinutes', 'clockPer'], house: false };
 }
 
+/** How teams go out of the event, and who they are: the structure a player asks about first. */
+function structureLine(format: FormatOptions): RuleLine {
+  const made = format.teams !== null ? ` The event is made for ${format.teams} ${format.elimination === 'progressive' ? 'players' : 'teams'}.` : '';
+  const out = {
+    single: 'Single elimination: teams of two partners, seated across from each other; a team that loses a match is out.',
+    double: `Double elimination: teams of two partners, seated across from each other; a team is out when it has lost two matches${format.reset ? ', and a grand final lost by the unbeaten team is played again' : ''}.`,
+    'first-round-losers': 'Single elimination with a second chance: teams of two partners, seated across from each other; a team that loses its first match plays on in a losers’ bracket, and any other loss puts a team out.',
+    progressive: 'A progressive evening: each player enters alone and is partnered at each table with another player.',
+  }[format.elimination];
+  return { key: 'structure', text: `${out}${made}`, options: ['elimination', 'reset', 'teams'], house: false };
+}
+
 /** Every rule of one group of matches, in the order a table asks about them. */
 function linesFor(p: Play): (RuleLine & { quiet?: boolean })[] {
   return [
+    structureLine(p.format),
     matchLine(p),
     gameLine(p),
     ...ruleLines(p.options, p.gamesToWin).map(({ key, options, text, quiet }) => ({ key, text: text!, options, house: false, quiet })),
@@ -95,6 +109,7 @@ function groups(format: FormatOptions): { title: string; rules: RulesChoice; clo
 
 function playOf(format: FormatOptions, choice: RulesChoice, clock: number | null): Play {
   return {
+    format,
     options: resolveRules(choice).options,
     clockMinutes: clock,
     clockPer: format.clockPer,

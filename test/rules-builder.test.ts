@@ -47,6 +47,8 @@ describe('the rules builder', () => {
     const sheet = await (await app.request('/tournaments/flyer/rules')).text();
     expect(sheetText(sheet).every((line) => line!.startsWith('A game is won at 300 points'))).toBe(true);
     expect(sheetText(sheet)).toHaveLength(2);
+    // The sheet says first what the event is: its structure and its teams.
+    expect(sheet).toContain('<li data-rule="structure">Single elimination: teams of two partners, seated across from each other; a team that loses a match is out.</li>');
     ledger.close();
   });
 
