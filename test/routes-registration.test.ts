@@ -142,7 +142,7 @@ describe('public sign-up', () => {
     create(ledger, 'pb', 'pitt-boss');
     // Without sign-up open, the page says so and takes nobody.
     const shut = await from(app, '10.0.0.99', 'POST', '/tournaments/pb/sign-up', { name: 'Early', player1: 'A', player2: 'B' });
-    expect([shut.status, (await json(shut)).error]).toEqual([409, 'sign-up for pb day is not open; ask the director at the desk to register you']);
+    expect([shut.status, (await json(shut)).error]).toEqual([409, 'sign-up for pb day is not open; to play, ask the director at the desk to register you']);
     await openSignUp(app, 'pb', { open: true, cap: 8 });
     const answers = [];
     for (let i = 1; i <= 10; i++) {

@@ -14,7 +14,7 @@ import { RULES_BUILDER_ID, RulesBuilder, type RulesBuilderProps } from './rules-
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 import { SignUpCard } from './sign-up-page.tsx';
 import { QrCode } from './qr-code.tsx';
-import { BulkForm, type BulkPreviewProps, BulkPreviewPanel, RegistrationPanel, type RegistrationPanelProps } from './registration-panel.tsx';
+import { BulkForm, type BulkPreviewProps, BulkPreviewPanel, CapChoice, type CapChoiceProps, RegistrationPanel, type RegistrationPanelProps } from './registration-panel.tsx';
 import { playerLink } from '../events/addresses.ts';
 import { readyTables } from '../events/table-assignment.ts';
 
@@ -118,6 +118,8 @@ export interface DirectorTournamentProps {
   registration?: RegistrationPanelProps;
   /** A pasted list previewed, waiting for the director's confirmation (or its fixes). */
   bulkPreview?: BulkPreviewProps | null;
+  /** A registration past a full cap, waiting for the director to raise the cap or waitlist it. */
+  capChoice?: CapChoiceProps | null;
   error?: string | null;
   done?: string | null;
 }
@@ -141,6 +143,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       <Notice error={props.error ?? null} done={props.done ?? null} />
       {props.startPreview ? <ConfirmStart preview={props.startPreview} form={form} /> : null}
       {props.withdrawal ? <ConfirmWithdraw pending={props.withdrawal} form={form} /> : null}
+      {props.capChoice ? <CapChoice choice={props.capChoice} form={form} /> : null}
       {/* During an evening the round comes first: seating it, and each table's state. */}
       {props.progressivePanel ? <ProgressiveDirector {...props.progressivePanel} form={form} /> : null}
       {props.bulkPreview ? <BulkPreviewPanel bulk={props.bulkPreview} action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} /> : null}

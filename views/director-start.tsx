@@ -33,6 +33,8 @@ export interface PendingWithdrawal {
   teamId: string;
   name: string;
   progressive: boolean;
+  /** The first waitlisted entrant, who takes the place the withdrawal frees. */
+  taker?: string | null;
 }
 
 type Form = (path: string) => { action: string; target: string; csrf: string };
@@ -196,6 +198,7 @@ export function ConfirmWithdraw({ pending, form }: { pending: PendingWithdrawal;
       <p>
         {pending.name} is withdrawn from the event: it cannot check in or be drawn, and this is entered in the ledger. Its name can be registered again as a new {pending.progressive ? 'player' : 'team'}.
       </p>
+      {pending.taker ? <p data-taker>{pending.taker}, first on the waitlist, takes its place.</p> : null}
       <div class="button-row">
         <PostForm {...f}>
           <input type="hidden" name="teamId" value={pending.teamId} />

@@ -4,6 +4,7 @@
  */
 import { HiddenKeys, PostForm } from './entry-forms.tsx';
 import { problemText } from '../events/entrant-fields.ts';
+import { closingWords } from '../events/time-words.ts';
 
 export interface RegistrationPanelProps {
   /** Sign-up as a director last set it, and whether it takes entrants now (and why not). */
@@ -38,7 +39,7 @@ function signUpWords(p: RegistrationPanelProps): string {
   const s = p.signUp;
   if (!s) return 'Sign-up has not been opened.';
   if (!s.openNow) return `Sign-up is closed: ${s.why ?? 'closed by the director'}.`;
-  return `Sign-up is open${s.closes ? ` until ${s.closes}` : ''}${s.cap !== null ? `; ${p.counts.registered} of ${s.cap} places taken` : ''}.`;
+  return `Sign-up is open${s.closes ? ` until ${closingWords(s.closes)}` : ''}${s.cap !== null ? `; ${p.counts.registered} of ${s.cap} places taken` : ''}.`;
 }
 
 /** Sign-up, fees and the waitlist, under the entrants' table. */
@@ -202,6 +203,49 @@ export function BulkPreviewPanel({ bulk, action, csrf, progressive }: { bulk: Bu
           </button>
         </form>
       ) : null}
+    </section>
+  );
+}
+
+/** A registration at the desk that met a full cap, waiting for the director's answer. */
+export interface CapChoiceProps {
+  name: string;
+  holding: number;
+  cap: number;
+  waiting: number;
+  /** The registration's route, under the tournament's, and what it sent, sent again with the answer. */
+  path: string;
+  fields: Record<string, string>;
+}
+
+/** The question a full cap asks at the desk: raise it by one, or the waitlist, as the public page would. */
+export function CapChoice({ choice, form }: { choice: CapChoiceProps; form: (path: string) => { action: string; target?: string; csrf: string } }) {
+  const f = form(choice.path);
+  const again = Object.entries(choice.fields).map(([k, v]) => <input type="hidden" name={k} value={v} />);
+  return (
+    <section class="confirm-step" aria-labelledby="cap-choice-title" data-cap-choice>
+      <h2 id="cap-choice-title" tabindex={-1} autofocus>
+        The event is full: register {choice.name}?
+      </h2>
+      <p>
+        {choice.holding} of {choice.cap} places are taken{choice.waiting > 0 ? ` and ${choice.waiting} wait${choice.waiting === 1 ? 's' : ''}` : ''}. The public sign-up counts the same places: a raised cap is shown there too.
+      </p>
+      <div class="button-row">
+        <PostForm {...f}>
+          {again}
+          <input type="hidden" name="overCap" value="raise" />
+          <button type="submit" class="big-button" data-action="raise-cap">
+            Raise the cap to {choice.cap + 1} and register {choice.name}
+          </button>
+        </PostForm>
+        <PostForm {...f}>
+          {again}
+          <input type="hidden" name="overCap" value="waitlist" />
+          <button type="submit" class="big-button big-button--quiet" data-action="waitlist">
+            Put {choice.name} on the waitlist, number {choice.waiting + 1}
+          </button>
+        </PostForm>
+      </div>
     </section>
   );
 }

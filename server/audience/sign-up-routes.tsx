@@ -70,7 +70,7 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
       name: state.model.name,
       progressive: Boolean(state.progressive),
       open: open.open,
-      why: open.open ? null : open.why,
+      why: open.open ? null : `${open.why}; ${open.next}`,
       cap: state.registration.signUp?.cap ?? null,
       closes: state.registration.signUp?.closes ?? null,
       registered: placed(state).length,

@@ -48,15 +48,17 @@ export function samePlayerProblem(players: string[]): string | null {
   return `both players are '${players[0]}'; a team is two people, so name the second player`;
 }
 
-/** Whether public sign-up takes entrants at `at`, and if not, why (as a sentence). */
-export function signUpOpenAt(tournament: TournamentState, at: string): { open: true } | { open: false; why: string } {
+/**
+ * Whether public sign-up takes entrants at `at`, and if not, why (as a sentence) and what a
+ * person at the sign-up page can do next.
+ */
+export function signUpOpenAt(tournament: TournamentState, at: string): { open: true } | { open: false; why: string; next: string } {
   const name = tournament.model.name;
   const signUp = tournament.registration.signUp;
-  if (tournament.model.status !== 'registration') return { open: false, why: `${name} has started, so sign-up is closed; its standings are on its page` };
-  if (!signUp || !signUp.open) return { open: false, why: `sign-up for ${name} is not open; ask the director at the desk to register you` };
-  if (signUp.closes !== null && Date.parse(at) >= Date.parse(signUp.closes)) {
-    return { open: false, why: `sign-up for ${name} closed at ${closingWords(signUp.closes)}; to play, ask the director at the desk to register you` };
-  }
+  const desk = 'to play, ask the director at the desk to register you';
+  if (tournament.model.status !== 'registration') return { open: false, why: `${name} has started, so sign-up is closed`, next: 'its standings are on its page' };
+  if (!signUp || !signUp.open) return { open: false, why: `sign-up for ${name} is not open`, next: desk };
+  if (signUp.closes !== null && Date.parse(at) >= Date.parse(signUp.closes)) return { open: false, why: `sign-up for ${name} closed at ${closingWords(signUp.closes)}`, next: desk };
   return { open: true };
 }
 
@@ -121,7 +123,7 @@ export function signUp(models: ReadModels, input: SignUpInput): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   const id = input.tournamentId;
   const open = signUpOpenAt(tournament, input.at);
-  if (!open.open) throw new CommandError(open.why, 409);
+  if (!open.open) throw new CommandError(`${open.why}; ${open.next}`, 409);
   const label = tournament.progressive ? 'your name' : 'the team name';
   refuseProblem(entrantNameProblem(input.name, label));
   const name = normalName(input.name);
@@ -156,6 +158,53 @@ export function withdrawalEvents(tournament: TournamentState, teamId: string): N
   if (waiting(tournament.registration, teamId)) return [withdrawn];
   const signUp = tournament.registration.signUp;
   return [withdrawn, ...(signUp && signUp.cap !== null ? promotions(tournament, signUp.cap, 1).slice(0, 1) : [])];
+}
+
+/**
+ * The waitlisted entrants who take the places freed at the start by entrants not checked in
+ * (`absent`): those checked in, in the waitlist's order, as many as the cap then has room for.
+ * The rest are left waiting, and their pages say the event started without them.
+ */
+export function startPromotions(tournament: TournamentState, absent: readonly string[]): string[] {
+  const signUp = tournament.registration.signUp;
+  if (!signUp || absent.length === 0) return [];
+  const room = signUp.cap === null ? Number.MAX_SAFE_INTEGER : signUp.cap - (placed(tournament).length - absent.length);
+  return waitingList(tournament)
+    .filter((w) => tournament.checkedIn.includes(w.teamId))
+    .slice(0, Math.max(0, room))
+    .map((w) => w.teamId);
+}
+
+/** What a director answered when a desk registration met a full cap: a place made by raising the cap, or the waitlist. */
+export type OverCap = 'raise' | 'waitlist';
+
+/**
+ * How the sign-up's cap meets a registration at the desk, as it meets one from a phone: within
+ * the cap it takes a place; past it, the director says whether to raise the cap by one (recorded,
+ * so every page counts the same places) or to put the entrant on the waitlist; unasked, refused
+ * with the question. `entrant` is the registration's own event, made as for a place.
+ */
+export function deskRegistration(tournament: TournamentState, overCap: OverCap | undefined, entrant: NewEvent, registeredOn: string | undefined): NewEvent[] {
+  const signUp = tournament.registration.signUp;
+  const cap = signUp?.open ? signUp.cap : null;
+  const holding = placed(tournament).length;
+  if (cap === null || holding < cap) return [entrant];
+  const p = entrant.payload as { tournamentId: string; name: string; fee: number | null; codeSeed?: string; gender?: string; teamId?: string; playerId?: string; players?: string[] };
+  if (overCap === 'raise') {
+    if (cap >= 512) throw new CommandError(`${tournament.model.name} has 512 places, the most an event holds; put '${p.name}' on the waitlist instead`, 409);
+    return [{ type: 'SignUpOpened', payload: { tournamentId: p.tournamentId, cap: cap + 1, closes: signUp!.closes } }, entrant];
+  }
+  if (overCap === 'waitlist') {
+    if (!registeredOn) throw new CommandError(`'${p.name}' goes on the waitlist with the day it registered; give one such as 2024-09-12`);
+    const teamId = p.teamId ?? p.playerId!;
+    const payload = { tournamentId: p.tournamentId, teamId, name: p.name, players: p.players ?? [p.name], fee: p.fee, registeredOn, ...(p.gender ? { gender: p.gender } : {}), ...(p.codeSeed ? { codeSeed: p.codeSeed } : {}) };
+    return [{ type: 'TeamWaitlisted', payload }];
+  }
+  const waitingNow = waitingList(tournament).length;
+  throw new CommandError(
+    `${tournament.model.name} is full: ${holding} of ${cap} places are taken${waitingNow > 0 ? ` and ${waitingNow} wait${waitingNow === 1 ? 's' : ''}` : ''}. Raise the cap to ${cap + 1} to give '${p.name}' a place, or put '${p.name}' on the waitlist`,
+    409,
+  );
 }
 
 /** A director records an entrant's fee as paid: all it still owes. */

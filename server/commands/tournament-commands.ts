@@ -21,7 +21,7 @@ import { CommandError } from './commands.ts';
 import { tournamentById } from '../../events/lookup.ts';
 import { entrantNameProblem, idProblem, nameKey, nameProblem, normalName } from '../../events/names.ts';
 import { owed, waiting } from '../../events/registration-projection.ts';
-import { samePlayerProblem, withdrawalEvents } from './registration-commands.ts';
+import { type OverCap, deskRegistration, samePlayerProblem, startPromotions, withdrawalEvents } from './registration-commands.ts';
 import { entrantOf, refuseProblem, tournamentOf } from './tournament-lookup.ts';
 
 const isDate = (text: string) => /^\d{4}-\d{2}-\d{2}$/.test(text);
@@ -79,7 +79,7 @@ function checkRegisteredOn(tournament: TournamentState, registeredOn: string | u
  */
 export function registerTeam(
   models: ReadModels,
-  input: { tournamentId: string; teamId: string; name: string; players: string[]; registeredOn?: string; codeSeed?: string },
+  input: { tournamentId: string; teamId: string; name: string; players: string[]; registeredOn?: string; codeSeed?: string; overCap?: OverCap; today?: string },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   refuseProblem(idProblem(input.teamId, 'a team id'));
@@ -108,13 +108,14 @@ export function registerTeam(
   };
   if (registeredOn !== undefined) payload.registeredOn = registeredOn;
   if (input.codeSeed !== undefined) payload.codeSeed = input.codeSeed;
-  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'TeamRegistered', payload }] };
+  const events = deskRegistration(tournament, input.overCap, { type: 'TeamRegistered', payload }, registeredOn ?? input.today?.slice(0, 10));
+  return { stream: tournamentStream(input.tournamentId), events };
 }
 
 /** Registers one player for a progressive event (tournament-spades: partners change every round). */
 export function registerPlayer(
   models: ReadModels,
-  input: { tournamentId: string; playerId: string; name: string; gender?: 'male' | 'female'; registeredOn?: string; codeSeed?: string },
+  input: { tournamentId: string; playerId: string; name: string; gender?: 'male' | 'female'; registeredOn?: string; codeSeed?: string; overCap?: OverCap; today?: string },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
@@ -134,7 +135,8 @@ export function registerPlayer(
   if (input.gender) payload.gender = input.gender;
   if (registeredOn !== undefined) payload.registeredOn = registeredOn;
   if (input.codeSeed !== undefined) payload.codeSeed = input.codeSeed;
-  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'PlayerRegistered', payload }] };
+  const events = deskRegistration(tournament, input.overCap, { type: 'PlayerRegistered', payload }, registeredOn ?? input.today?.slice(0, 10));
+  return { stream: tournamentStream(input.tournamentId), events };
 }
 
 /**
@@ -176,9 +178,8 @@ export function pinScreen(models: ReadModels, input: { tournamentId: string }): 
 /** A registered team (or player) has arrived at the venue. */
 export function checkInTeam(models: ReadModels, input: { tournamentId: string; teamId: string; at: string; by?: string }): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
-  const queued = waiting(tournament.registration, input.teamId);
-  if (queued) throw new CommandError(`tournament ${input.tournamentId}: '${queued.name}' is on the waitlist; it checks in once it has a place`, 409);
-  const row = entrantOf(tournament, input.teamId);
+  // A waitlisted entrant checks in too: at the start, places freed go to the waitlisted who are here.
+  const row = waiting(tournament.registration, input.teamId) ?? entrantOf(tournament, input.teamId);
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${input.tournamentId} has started; check-in is closed`, 409);
   if (tournament.withdrawn.includes(input.teamId)) throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' has withdrawn and cannot check in`, 409);
   if (tournament.checkedIn.includes(input.teamId)) throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' is already checked in`, 409);
@@ -193,6 +194,8 @@ export function checkInTeam(models: ReadModels, input: { tournamentId: string; t
 export function withdrawTeam(models: ReadModels, input: { tournamentId: string; teamId: string }): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   const queued = waiting(tournament.registration, input.teamId);
+  const left = tournament.registration.waitlist.find((w) => w.teamId === input.teamId && w.withdrawn);
+  if (!queued && left && !tournament.model.teams.some((t) => t.teamId === input.teamId)) throw new CommandError(`'${left.name}' has already left the waitlist`, 409);
   const row = queued ?? entrantOf(tournament, input.teamId);
   if (tournament.model.status !== 'registration') {
     throw new CommandError(
@@ -226,16 +229,20 @@ export function startTournament(
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${id} has already started`, 409);
   const registered = tournament.model.teams.filter((t) => !tournament.withdrawn.includes(t.teamId)).map((t) => t.teamId);
   const what = tournament.progressive ? 'players' : 'teams';
+  const here = registered.filter((t) => tournament.checkedIn.includes(t));
   const gated = input.checkIn === 'required' || tournament.checkedIn.length > 0;
   const absent = gated ? registered.filter((t) => !tournament.checkedIn.includes(t)) : [];
+  // The places the absent free go to the waitlisted who checked in, in order (registration-commands.ts).
+  const promoted = startPromotions(tournament, absent);
   if (absent.length > 0 && !input.withdrawAbsent) {
     const names = absent.map((t) => tournament.model.teams.find((x) => x.teamId === t)!.name);
+    const takers = promoted.map((t) => waiting(tournament.registration, t)!.name);
     throw new CommandError(
-      `tournament ${id}: ${names.join(', ')} ${absent.length === 1 ? 'has' : 'have'} not checked in (${tournament.checkedIn.length} of ${registered.length} checked in); check them in, or start without them and they are withdrawn`,
+      `tournament ${id}: ${names.join(', ')} ${absent.length === 1 ? 'has' : 'have'} not checked in (${here.length} of ${registered.length} checked in); check them in, or start without them and they are withdrawn${takers.length > 0 ? `, and ${takers.join(', ')} from the waitlist take${takers.length === 1 ? 's' : ''} the place${takers.length === 1 ? '' : 's'}` : ''}`,
       409,
     );
   }
-  const teams = registered.filter((t) => !absent.includes(t));
+  const teams = [...registered.filter((t) => !absent.includes(t)), ...promoted];
   const unpaid = input.requirePaid ? teams.filter((t) => owed(tournament.registration, t) > 0) : [];
   if (unpaid.length > 0) {
     const names = unpaid.map((t) => tournament.model.teams.find((x) => x.teamId === t)!.name);
@@ -247,7 +254,10 @@ export function startTournament(
   if (teams.length < 2) {
     throw new CommandError(`tournament ${id} needs at least 2 ${what} to start; it has ${teams.length}${absent.length > 0 ? ` checked in (${absent.length} not checked in)` : ''}`);
   }
-  const withdrawals = absent.map((teamId) => ({ type: 'TeamWithdrawn', payload: { tournamentId: id, teamId } }));
+  const withdrawals = [
+    ...absent.map((teamId) => ({ type: 'TeamWithdrawn', payload: { tournamentId: id, teamId } })),
+    ...promoted.map((teamId) => ({ type: 'WaitlistPromoted', payload: { tournamentId: id, teamId } })),
+  ];
   let seeds: string[];
   let seeding: Record<string, unknown>;
   if (input.order) {

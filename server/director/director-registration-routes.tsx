@@ -5,14 +5,16 @@
  */
 import type { Context, Hono } from 'hono';
 import type { ReadModels } from '../../events/projections.ts';
-import { entrantName } from '../../events/lookup.ts';
+import { entrantName, tournamentById } from '../../events/lookup.ts';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import type { DirectorTournamentProps } from '../../views/director-pages.tsx';
 import { type Auth, signedBy } from '../auth/auth.ts';
 import { newCodeSeed } from '../auth/table-codes.ts';
 import { type BulkPreview, previewBulk, registerBulk } from '../commands/bulk-registration.ts';
 import { CommandError } from '../commands/commands.ts';
-import { recordPaid, setSignUp } from '../commands/registration-commands.ts';
+import { placed, recordPaid, setSignUp, waitingList } from '../commands/registration-commands.ts';
+import { entrantNameProblem, normalName } from '../../events/names.ts';
+import { closingWords } from '../../events/time-words.ts';
 import { tournamentOf } from '../commands/tournament-lookup.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
 import { field, fields, parseFields, readInput, slug } from '../http/request-input.ts';
@@ -63,6 +65,27 @@ async function bulkInput(c: Context): Promise<{ lines: string; confirm: boolean 
 /** A preview as the JSON API answers it. */
 function previewJson(tournamentId: string, preview: BulkPreview) {
   return { tournamentId, entrants: preview.entrants, already: preview.already, problems: preview.problems };
+}
+
+/** What a desk registration may answer a full cap with, as its form sends it. */
+export const overCapField = field.optionalText({ max: 10 }).refine((v) => v === '' || v === 'raise' || v === 'waitlist', {
+  error: (iss) => `a full event either raises its cap or waitlists the entrant, not '${String(iss.input)}'`,
+});
+
+/**
+ * The desk's question when a registration from its form meets a full cap (registration-commands.ts
+ * decides it), shown instead of a refusal; null when the cap has room, the director already
+ * answered, or the request is the API's (which hears the question as a 409).
+ */
+export async function capQuestion(c: Context, models: ReadModels, path: string, show: RegistrationRoutesContext['show']): Promise<Response | null> {
+  if (wantsJson(c)) return null;
+  const input = await readInput(c).catch(() => null);
+  if (!input || (typeof input.overCap === 'string' && input.overCap !== '') || typeof input.name !== 'string') return null;
+  const state = tournamentById(models, c.req.param('tournamentId')!);
+  const signUp = state?.registration.signUp;
+  if (!state || !signUp?.open || signUp.cap === null || placed(state).length < signUp.cap || entrantNameProblem(input.name, '')) return null;
+  const fields = Object.fromEntries(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== '_csrf'));
+  return show(c, { capChoice: { name: normalName(input.name), holding: placed(state).length, cap: signUp.cap, waiting: waitingList(state).length, path, fields } });
 }
 
 export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): void {
@@ -130,7 +153,7 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
       const promoted = decision.events.filter((e) => e.type === 'WaitlistPromoted').length;
       const closing = decision.events[0]!.payload.closes as string | null | undefined;
       const done = open
-        ? `Sign-up is open${cap !== null ? ` for ${cap} entrants` : ''}${closing ? ` until ${closing}` : ''}.${promoted > 0 ? ` ${promoted} promoted from the waitlist.` : ''}`
+        ? `Sign-up is open${cap !== null ? ` for ${cap} entrants` : ''}${closing ? ` until ${closingWords(closing)}` : ''}.${promoted > 0 ? ` ${promoted} promoted from the waitlist.` : ''}`
         : 'Sign-up is closed.';
       return { decision, done };
     }),

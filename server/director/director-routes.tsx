@@ -31,9 +31,9 @@ import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
 import { entrantName, tournamentById } from '../../events/lookup.ts';
 import { progressiveRoutes } from './director-progressive-routes.tsx';
 import { playerStandings, progressiveDirectorProps } from '../../views/progressive-panels.tsx';
-import { registrationRoutes } from './director-registration-routes.tsx';
+import { capQuestion, overCapField, registrationRoutes } from './director-registration-routes.tsx';
 import { registrationPanel } from './registration-panel.ts';
-import { freeId, signUpOpenAt } from '../commands/registration-commands.ts';
+import { type OverCap, freeId, signUpOpenAt } from '../commands/registration-commands.ts';
 import { playerLink, teamLink, tournamentLinks } from '../../events/addresses.ts';
 import { teamStandings } from '../../events/standings.ts';
 
@@ -49,12 +49,14 @@ const CreateFields = fields({
   // Progressive evenings (tournament-spades): how many rounds; left out, the format's own.
   rounds: field.optionalWhole({ min: 1, max: 99 }),
 });
+// Longer than any name may be, so an over-long one is refused with its own sentence (events/names.ts).
 const TeamFields = fields({
-  name: field.text({ max: 120 }),
-  player1: field.text({ max: 120 }),
-  player2: field.text({ max: 120 }),
+  name: field.text({ max: 16_000 }),
+  player1: field.text({ max: 16_000 }),
+  player2: field.text({ max: 16_000 }),
   registeredOn: field.optionalText({ max: 10 }),
   teamId: field.optionalText({ max: 60 }),
+  overCap: overCapField,
 });
 const TeamChoice = fields({ teamId: field.text({ max: 120 }) });
 const seed = field.optionalText({ max: 100 });
@@ -249,19 +251,23 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     });
   });
 
-  app.post('/tournaments/:tournamentId/teams', (c) =>
-    onTournament(c, 'register', (input) => {
+  app.post('/tournaments/:tournamentId/teams', async (c) => {
+    // Past a full cap the desk's form asks whether to raise it or waitlist the team, as the public page would.
+    const asked = await capQuestion(c, models, '/teams', show);
+    if (asked) return asked;
+    return onTournament(c, 'register', (input) => {
       const tournamentId = tournamentIdOf(c);
-      const { name, player1, player2, registeredOn, teamId: given } = parseFields(input, TeamFields);
+      const { name, player1, player2, registeredOn, teamId: given, overCap } = parseFields(input, TeamFields);
       const players = [player1, player2];
       const teamId = given || freeId(tournamentById(models, tournamentId)!, slug(name));
       if (!ID_PATTERN.test(teamId)) throw new CommandError(`a team id is letters, digits and dashes, not '${teamId}'`);
-      return {
-        decision: registerTeam(models, { tournamentId, teamId, name, players, codeSeed: newCodeSeed(), ...(registeredOn ? { registeredOn } : {}) }),
-        done: `Registered ${name} (${players.join(' & ')}).`,
-      };
-    }),
-  );
+      const decision = registerTeam(models, { tournamentId, teamId, name, players, codeSeed: newCodeSeed(), today: now(), ...(registeredOn ? { registeredOn } : {}), ...(overCap ? { overCap: overCap as OverCap } : {}) });
+      const event = decision.events.at(-1)!;
+      const said = `${String(event.payload.name)} (${(event.payload.players as string[]).join(' & ')})`;
+      const raised = decision.events[0]!.type === 'SignUpOpened' ? ` The cap is now ${String(decision.events[0]!.payload.cap)}.` : '';
+      return { decision, done: event.type === 'TeamWaitlisted' ? `Put ${said} on the waitlist.` : `Registered ${said}.${raised}` };
+    });
+  });
 
   app.post('/tournaments/:tournamentId/check-in', (c) =>
     onTournament(c, 'check-in', (input, session) => {

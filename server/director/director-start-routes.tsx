@@ -15,6 +15,7 @@ import { field, fields, parseFields, readInput } from '../http/request-input.ts'
 import { CommandError } from '../commands/commands.ts';
 import type { runCommand } from '../http/run-command.ts';
 import { startTournament, withdrawTeam } from '../commands/tournament-commands.ts';
+import { withdrawalEvents } from '../commands/registration-commands.ts';
 import { entrantOf, tournamentOf } from '../commands/tournament-lookup.ts';
 import { cardsOf } from './round-draw-input.ts';
 import { startPreview } from './start-preview.ts';
@@ -137,8 +138,9 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
       if (expect && expect !== started.seeds.join(',')) {
         throw new CommandError(`tournament ${tournamentId}: the draw is no longer the one previewed (the entrants changed); preview it again`, 409);
       }
-      const withdrawn = decision.events.length - 1;
-      const gone = withdrawn > 0 ? ` Withdrew ${withdrawn} not checked in.` : '';
+      const withdrawn = decision.events.filter((e) => e.type === 'TeamWithdrawn').length;
+      const promoted = decision.events.filter((e) => e.type === 'WaitlistPromoted').map((e) => waiting(tournamentOf(models, tournamentId).registration, String(e.payload.teamId))?.name ?? entrantName(models, tournamentId, String(e.payload.teamId)));
+      const gone = (withdrawn > 0 ? ` Withdrew ${withdrawn} not checked in.` : '') + (promoted.length > 0 ? ` From the waitlist: ${promoted.join(', ')}.` : '');
       return {
         decision,
         done: (tournamentOf(models, tournamentId).progressive
@@ -160,7 +162,9 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
           withdrawTeam(models, { tournamentId, teamId });
           const tournament = tournamentOf(models, tournamentId);
           const name = waiting(tournament.registration, teamId)?.name ?? entrantOf(tournament, teamId).name;
-          return show(c, { withdrawal: { teamId, name, progressive: Boolean(tournament.progressive) } });
+          const taker = withdrawalEvents(tournament, teamId).find((e) => e.type === 'WaitlistPromoted');
+          const takerName = taker ? (waiting(tournament.registration, String(taker.payload.teamId))?.name ?? null) : null;
+          return show(c, { withdrawal: { teamId, name, progressive: Boolean(tournament.progressive), taker: takerName } });
         }
       } catch (error) {
         const refusal = refusalOf(error);
@@ -170,7 +174,11 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
     }
     return onTournament(c, 'withdraw', (input) => {
       const { teamId } = parseFields(input, TeamChoice);
-      return { decision: withdrawTeam(models, { tournamentId, teamId }), done: `${word()} ${entrantName(models, tournamentId, teamId)} withdrew.` };
+      const tournament = tournamentOf(models, tournamentId);
+      const decision = withdrawTeam(models, { tournamentId, teamId });
+      const nameOf = (id: string) => waiting(tournament.registration, id)?.name ?? entrantName(models, tournamentId, id);
+      const taker = decision.events.find((e) => e.type === 'WaitlistPromoted');
+      return { decision, done: `${word()} ${nameOf(teamId)} withdrew.${taker ? ` ${nameOf(String(taker.payload.teamId))} takes the place from the waitlist.` : ''}` };
     });
   });
 }
