@@ -22,10 +22,10 @@ import { gameRecord } from '../../events/game-projection.ts';
 import { gameById, own, tournamentById } from '../../events/lookup.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { CommandError } from '../commands/commands.ts';
-import { EVENTS_CHANNEL, eventMessage, resumePoint } from '../live/event-stream.ts';
+import { EVENTS_CHANNEL, eventMessage, resumePoint, tournamentChannel, tournamentOfEvent } from '../live/event-stream.ts';
 import { type Broadcaster, createBroadcaster } from '../live/sse.ts';
 import { type FeedLimitOptions, createFeedLimits } from '../live/feed-limits.ts';
-import { eventFeedRoute } from '../live/feed-route.ts';
+import { FEED_OPEN, eventFeedRoute } from '../live/feed-route.ts';
 import { openStream } from '../live/open-stream.ts';
 import { type LiveView, renderLivePage } from '../audience/live-pages.tsx';
 import { channelOf, createLivePublisher } from './live-channels.tsx';
@@ -68,6 +68,8 @@ export interface AppOptions {
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
+/** The public event feed's addresses, which any site may read. */
+const FEED_PATHS = new Set(['/api/events', '/api/events/stream']);
 /** The only addresses another site may frame. */
 const EMBED_PATH = new RegExp(`^/embed/tournaments/[^/]+/(${Object.keys(EMBEDS).join('|')})$`);
 const require = createRequire(import.meta.url);
@@ -105,6 +107,12 @@ export function createApp(options: AppOptions) {
   const readHeaders = headersOf(read);
   app.use(async (c, next) => {
     if (EMBED_PATH.test(c.req.path)) return framed(c, next);
+    // The event feed is read by other sites as the read API is.
+    if (FEED_PATHS.has(c.req.path)) {
+      await read(c, next);
+      for (const [name, value] of Object.entries(FEED_OPEN)) c.res.headers.set(name, value);
+      return;
+    }
     if (!c.req.path.startsWith('/api/v1/')) return closed(c, next);
     await next();
     if (c.error) for (const [name, value] of Object.entries({ ...(await readHeaders), ...OPEN })) c.res.headers.set(name, value);
@@ -124,8 +132,15 @@ export function createApp(options: AppOptions) {
   // rendered once per channel when the burst of appends is over.
   const pages = createLivePublisher(broadcaster, ledger.models);
   ledger.onChange((change, events) => {
-    if (broadcaster.hasClients(EVENTS_CHANNEL)) {
-      for (const event of events) broadcaster.publish(EVENTS_CHANNEL, eventMessage(event));
+    for (const event of events) {
+      const whole = broadcaster.hasClients(EVENTS_CHANNEL);
+      const tournamentId = tournamentOfEvent(ledger.models.games, event);
+      const one = tournamentId !== null && broadcaster.hasClients(tournamentChannel(tournamentId));
+      if (!whole && !one) continue;
+      // Encoded once for the whole feed and the tournament's.
+      const message = eventMessage(event);
+      if (whole) broadcaster.publish(EVENTS_CHANNEL, message);
+      if (one) broadcaster.publish(tournamentChannel(tournamentId), message);
     }
     pages.changed(change);
   });

@@ -15,6 +15,22 @@ export interface FeedSource {
 }
 
 export const EVENTS_CHANNEL = 'events';
+
+/** The channel of one tournament's events: what `?tournament=` follows. */
+export function tournamentChannel(tournamentId: string): string {
+  return `${EVENTS_CHANNEL}:${tournamentId}`;
+}
+
+/**
+ * The tournament an event belongs to: the one its payload names, or the one its game is played
+ * in (a card, a bid, a claim name only their game); null for an event of no tournament.
+ */
+export function tournamentOfEvent(games: Readonly<Record<string, { tournamentId: string | null }>>, event: { position: number; payload?: unknown }): string | null {
+  const payload = event.payload as { tournamentId?: unknown; gameId?: unknown } | undefined;
+  if (typeof payload?.tournamentId === 'string') return payload.tournamentId;
+  if (typeof payload?.gameId === 'string' && Object.hasOwn(games, payload.gameId)) return games[payload.gameId]!.tournamentId;
+  return null;
+}
 // Events read and written in one turn: about 80 KB of feed, a few milliseconds' work.
 const PAGE = 200;
 
@@ -61,14 +77,22 @@ const UNPACED: CatchUpPacing = { spend: () => Promise.resolve(), turn: () => Pro
  * the models move and their events are broadcast together, so no event can fall between the
  * last one sent and the first one broadcast.
  */
-export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcaster, sink: SseSink, after: number, pacing: CatchUpPacing = UNPACED): Promise<void> {
+export async function catchUpAndAttach(
+  source: FeedSource,
+  broadcaster: Broadcaster,
+  sink: SseSink,
+  after: number,
+  pacing: CatchUpPacing = UNPACED,
+  only: { channel: string; keep: (event: { position: number }) => boolean } = { channel: EVENTS_CHANNEL, keep: () => true },
+): Promise<void> {
+  const channel = only.channel;
   const pauseAt = broadcaster.maxBufferedBytes / 2;
   let cursor = after;
   let closed = false;
   sink.onClose(() => (closed = true));
   // Nothing missed: attached at once, with no turn to wait for.
   if (cursor >= source.headPosition()) {
-    broadcaster.attach(EVENTS_CHANNEL, sink);
+    broadcaster.attach(channel, sink);
     return;
   }
   for (;;) {
@@ -91,6 +115,11 @@ export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcas
       for (const event of page) {
         // The rest of the page is read again in a later turn, once the client has taken some.
         if (sink.buffered() > pauseAt) break;
+        // An event of another tournament is passed over, the client's place moving past it.
+        if (!only.keep(event)) {
+          cursor = event.position;
+          continue;
+        }
         const message = eventMessage(event);
         if (!sink.write(message)) {
           sink.close();
@@ -100,7 +129,7 @@ export async function catchUpAndAttach(source: FeedSource, broadcaster: Broadcas
         cursor = event.position;
       }
       if (cursor >= source.headPosition()) {
-        broadcaster.attach(EVENTS_CHANNEL, sink);
+        broadcaster.attach(channel, sink);
         return;
       }
     } finally {

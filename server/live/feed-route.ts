@@ -1,15 +1,24 @@
 /**
  * `GET /api/events/stream`: the public event feed, within the feed's limits (feed-limits.ts).
  * A client that names no resume point starts at the head: the whole ledger is for
- * `GET /api/events` to page through, not for every new connection to be sent.
+ * `GET /api/events` to page through, not for every new connection to be sent. `?tournament=`
+ * follows one tournament's events only. Any site may read it: an overlay's EventSource on
+ * another origin is the feed's purpose.
  */
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
-import { catchUpAndAttach, resumePoint } from './event-stream.ts';
+import { EVENTS_CHANNEL, catchUpAndAttach, resumePoint, tournamentChannel, tournamentOfEvent } from './event-stream.ts';
 import { type FeedLimits, createCatchUpTurns } from './feed-limits.ts';
 import { openStream } from './open-stream.ts';
 import type { Broadcaster } from './sse.ts';
+
+/** The headers that let any site read the feed, as the read API's answers. */
+export const FEED_OPEN: Readonly<Record<string, string>> = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Retry-After',
+  'cross-origin-resource-policy': 'cross-origin',
+};
 
 export interface FeedRouteOptions {
   ledger: ServedLedger;
@@ -25,6 +34,12 @@ export function eventFeedRoute({ ledger, broadcaster, limits, addressOf }: FeedR
   return async (c: Context<{ Bindings: Partial<HttpBindings> }>) => {
     const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'), ledger.models.position);
     if (typeof after !== 'number') return c.json({ error: after.error }, 400);
+    const tournamentId = c.req.query('tournament');
+    if (tournamentId !== undefined && !Object.hasOwn(ledger.models.tournaments, tournamentId)) {
+      // Echoed only when it could be an id at all: a refusal never carries back what it was sent.
+      const named = /^[\w.:-]{1,80}$/.test(tournamentId) ? ` '${tournamentId}'` : ' by that id';
+      return c.json({ error: `there is no tournament${named} to follow; the tournaments are listed at /api/v1/tournaments` }, 404);
+    }
     // A screen resuming from another process may be ahead of this one: fold up to its id first.
     await ledger.syncTo(after);
     const admitted = limits.admit(addressOf(c), after < ledger.models.position);
@@ -46,7 +61,10 @@ export function eventFeedRoute({ ledger, broadcaster, limits, addressOf }: FeedR
         sink,
         after,
         { spend: ticket.spend, turn },
+        tournamentId === undefined
+          ? { channel: EVENTS_CHANNEL, keep: () => true }
+          : { channel: tournamentChannel(tournamentId), keep: (event) => tournamentOfEvent(ledger.models.games, event) === tournamentId },
       );
-    });
+    }, FEED_OPEN);
   };
 }

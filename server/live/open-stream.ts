@@ -16,10 +16,13 @@ export function openStream(
   c: Context<{ Bindings: Partial<HttpBindings> }>,
   broadcaster: Broadcaster,
   start: (sink: SseSink) => void | Promise<void>,
+  /** Headers besides the stream's own (the public feed's openness to other sites). */
+  headers: Readonly<Record<string, string>> = {},
 ): Response {
+  const sent = { ...SSE_HEADERS, ...headers };
   const res = c.env?.outgoing;
   if (res && 'writeHead' in res) {
-    res.writeHead(200, SSE_HEADERS);
+    res.writeHead(200, sent);
     res.flushHeaders();
     // A comment first, so proxies and browsers see the stream open at once.
     res.write(OPENED);
@@ -29,7 +32,7 @@ export function openStream(
   const { sink, stream } = streamSink(broadcaster.maxBufferedBytes);
   sink.write(OPENED);
   begin(c.req.path, sink, start);
-  return new Response(stream, { headers: SSE_HEADERS });
+  return new Response(stream, { headers: sent });
 }
 
 function begin(path: string, sink: SseSink, start: (sink: SseSink) => void | Promise<void>): void {
