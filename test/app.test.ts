@@ -2,11 +2,14 @@
  * The application's plain routes, in process: health, the files it serves, the way to the
  * venue screen, and a plain sentence for what does not exist.
  */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { createTournament } from '../server/commands/tournament-commands.ts';
 
+const STATIC = join(import.meta.dirname, '..', 'static');
 const open: { close(): void }[] = [];
 afterEach(() => {
   for (const item of open.splice(0)) item.close();
@@ -47,6 +50,27 @@ describe('the application', () => {
     const icon = await app.request('/favicon.ico');
     expect(icon.status).toBe(301);
     expect(icon.headers.get('location')).toBe('/static/favicon.svg');
+  });
+
+  it('serves the stylesheet kept in parts as one file, each part written in where app.css lists it', async () => {
+    const { app } = setUp();
+    const listed = readFileSync(join(STATIC, 'app.css'), 'utf8');
+    const parts = [...listed.matchAll(/^@import url\('(app\/[\w-]+\.css)'\);/gm)].map((m) => m[1]!);
+    // Split by page and component: several parts, each a file of its own, every one listed once.
+    expect(parts.length).toBeGreaterThan(10);
+    expect(parts.map((part) => part.slice(4)).sort()).toEqual(readdirSync(join(STATIC, 'app')).sort());
+    const response = await app.request('/static/app.css');
+    expect(response.headers.get('cache-control')).toBe('public, max-age=300');
+    const served = await response.text();
+    // Nothing left for the browser to fetch one by one, and the parts in the cascade order listed.
+    expect(served).not.toContain('@import');
+    let from = 0;
+    for (const part of parts) {
+      const text = readFileSync(join(STATIC, part), 'utf8');
+      const at = served.indexOf(text, from);
+      expect(at, part).toBeGreaterThanOrEqual(from);
+      from = at + text.length;
+    }
   });
 
   it('shows the pinned tournament’s venue screen at /screen, and says so when there is none', async () => {

@@ -90,6 +90,14 @@ const STATIC: Record<string, { type: string; path: string }> = {
   'hx-sse.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'ext', 'hx-sse.js') },
 };
 
+/**
+ * A stylesheet as a page loads it: each part it imports (`@import url('app/….css');`, one line
+ * each) written in at its place, so the parts keep their cascade order in one file.
+ */
+function stylesheet(path: string): string {
+  return readFileSync(path, 'utf8').replace(/^@import url\('([\w/-]+\.css)'\);.*$/gm, (_, part: string) => readFileSync(join(dirname(path), part), 'utf8'));
+}
+
 export function createApp(options: AppOptions) {
   const ledger = servedOf(options.ledger);
   const broadcaster = options.broadcaster ?? createBroadcaster();
@@ -179,7 +187,8 @@ export function createApp(options: AppOptions) {
   app.get('/static/:file', (c) => {
     const file = own(STATIC, c.req.param('file'));
     if (!file || !existsSync(file.path)) return c.text(`no static file '${c.req.param('file')}'`, 404);
-    return c.body(readFileSync(file.path), 200, { 'content-type': file.type, 'cache-control': 'public, max-age=300' });
+    const body = file.type.startsWith('text/css') ? stylesheet(file.path) : readFileSync(file.path);
+    return c.body(body, 200, { 'content-type': file.type, 'cache-control': 'public, max-age=300' });
   });
 
   app.get('/api/events', async (c) => {
