@@ -44,7 +44,7 @@ describe('GET /api/events', () => {
     ] as const) {
       const response = await fetch(`${server.url}/api/events?${query}`);
       expect(response.status, query).toBe(400);
-      expect(await response.json()).toEqual({ error: message });
+      expect(await response.json()).toEqual({ error: message, code: 'invalid-parameter' });
     }
   });
 });
@@ -112,7 +112,7 @@ describe('GET /api/events/stream', () => {
   it('refuses a Last-Event-ID that is not a ledger position', async () => {
     const response = await fetch(`${server.url}/api/events/stream`, { headers: { 'last-event-id': 'seven' } });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: "Last-Event-ID must be a ledger position (a whole number ≥ 0), not 'seven'" });
+    expect(await response.json()).toEqual({ error: "Last-Event-ID must be a ledger position (a whole number ≥ 0), not 'seven'", code: 'invalid-parameter' });
   });
 
   it('paces a long catch-up to a slow reader instead of dropping it at the buffer bound', async () => {

@@ -107,7 +107,7 @@ describe('a tournament’s matches', () => {
     ] as const) {
       const { res, body } = await api(`/api/v1/tournaments/t1/matches?${query}`, M);
       expect(res.status, query).toBe(400);
-      expect(body, query).toEqual({ error });
+      expect(body, query).toEqual({ error, code: 'invalid-parameter' });
     }
   });
 
@@ -135,7 +135,7 @@ describe('a tournament’s matches', () => {
     ] as const) {
       const { res, body } = await api(url, url.includes('/matches/') ? ONE : M);
       expect(res.status, url).toBe(404);
-      expect(body, url).toEqual({ error });
+      expect(body, url).toEqual({ error, code: 'not-found' });
     }
   });
 
@@ -249,7 +249,7 @@ describe('as-of reads', () => {
       ] as const) {
         const { res, body } = await api(url, template, { headers: { 'if-none-match': held } });
         expect(res.status, `${url} ${held}`).toBe(404);
-        expect(body).toEqual({ error });
+        expect(body).toEqual({ error, code: 'not-found' });
       }
     }
     // What was there is still spared.
@@ -383,7 +383,7 @@ describe('the list of tournaments', () => {
     ] as const) {
       const { res, body } = await api(`/api/v1/tournaments?${query}`, L);
       expect(res.status, query).toBe(400);
-      expect(body, query).toEqual({ error });
+      expect(body, query).toEqual({ error, code: query.startsWith('cursor') ? 'invalid-cursor' : 'invalid-parameter' });
     }
   });
 });

@@ -86,9 +86,32 @@ describe('the OpenAPI document', () => {
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(validator.version).toBe('3.1');
-    const paths = document.paths as Record<string, { get: { responses: Record<string, unknown> } }>;
-    expect(Object.keys(paths).sort()).toEqual([G, L, S, T, `${T}/matches`, `${T}/matches/{matchId}`, `${T}/entrants`].sort());
-    for (const path of Object.values(paths)) expect(Object.keys(path.get.responses).sort()).toEqual(['200', '304', '400', '404', '429']);
+    const paths = document.paths as Record<string, { get: { responses: Record<string, { headers?: Record<string, unknown> }> }; options?: unknown }>;
+    const api = Object.keys(paths).filter((path) => path.startsWith('/api/v1/'));
+    expect(api.sort()).toEqual([G, L, S, T, `${T}/matches`, `${T}/matches/{matchId}`, `${T}/entrants`].sort());
+    expect(Object.keys(paths).filter((path) => !path.startsWith('/api/v1/')).sort()).toEqual(['/api/events', '/api/events/stream']);
+    for (const path of api) {
+      expect(Object.keys(paths[path]!.get.responses).sort()).toEqual(['200', '304', '400', '404', '429']);
+      // A client told to wait is told how long, and a browser's preflight is described.
+      expect(Object.keys(paths[path]!.get.responses['429']!.headers ?? {})).toEqual(['Retry-After']);
+      expect(paths[path]!.options).toBeDefined();
+    }
+  });
+
+  it('names its server, the bounds of asOf, the refusals’ codes, and the 405 every other method gets', async () => {
+    expect(document.servers).toEqual([{ url: '/', description: expect.any(String) }]);
+    const get = (document.paths as Record<string, { get: { parameters: { name: string; schema: Record<string, unknown> }[] } }>)[T]!.get;
+    expect(get.parameters.find((p) => p.name === 'asOf')!.schema).toMatchObject({ minimum: 0, maximum: 999_999_999_999_999 });
+    const schemas = (document.components as { schemas: Record<string, { required?: string[]; properties: Record<string, { enum?: string[] }> }> }).schemas;
+    expect(schemas.Error!.required).toEqual(['error', 'code']);
+    expect(schemas.Error!.properties.code!.enum).toContain('too-many-reads');
+    const refused = await app.request('/api/v1/tournaments/t1', { method: 'DELETE' });
+    expect(refused.status).toBe(405);
+    expect(refused.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    const validate = ajv.getSchema('openapi.json#/components/responses/MethodNotAllowed/content/application~1json/schema')!;
+    const refusal = await refused.json();
+    expect(validate(refusal) ? [] : validate.errors).toEqual([]);
+    expect(refusal).toMatchObject({ code: 'method-not-allowed' });
   });
 
   it('is answered 304 while the server’s shapes are the same', async () => {
@@ -163,7 +186,7 @@ describe('the resources', () => {
     expect((evening.body!.stats as { players: { playerId: string }[] }).players).toHaveLength(12);
     const missing = await api('/api/v1/tournaments/nope/stats', S);
     expect(missing.res.status).toBe(404);
-    expect(missing.body).toEqual({ error: "there is no tournament 'nope'" });
+    expect(missing.body).toEqual({ error: "there is no tournament 'nope'", code: 'not-found' });
   });
 
   it('gives a game’s state and score hand by hand, with its record and replay', async () => {
@@ -248,7 +271,7 @@ describe('what is not there', () => {
     for (const [url, template, sentence] of cases) {
       const { res, body } = await api(url, template);
       expect(res.status, url).toBe(404);
-      expect(body, url).toEqual({ error: sentence });
+      expect(body, url).toEqual({ error: sentence, code: 'not-found' });
     }
     const elsewhere = await app.request('/api/v1/players');
     expect(elsewhere.status).toBe(404);

@@ -3,6 +3,8 @@
  * another origin), narrowed to one tournament's events with `?tournament=` while another plays,
  * resuming after Last-Event-ID with nothing of that tournament missed or repeated.
  */
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
@@ -112,6 +114,33 @@ describe('one tournament’s feed', () => {
   it('answers a tournament that is not there 404 with a sentence', async () => {
     const res = await fetch(`${server.url}/api/events/stream?tournament=nope`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "there is no tournament 'nope' to follow; the tournaments are listed at /api/v1/tournaments" });
+    expect(await res.json()).toEqual({ error: "there is no tournament 'nope' to follow; the tournaments are listed at /api/v1/tournaments", code: 'not-found' });
+  });
+});
+
+describe('the feed in the OpenAPI document', () => {
+  it('describes every event the feed sends, its payload by the schema of its type', async () => {
+    const document = (await (await fetch(`${server.url}/api/v1/openapi.json`)).json()) as Record<string, unknown>;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    ajv.addSchema(document, 'openapi.json');
+    const event = ajv.getSchema('openapi.json#/components/schemas/FeedEvent')!;
+    const page = ajv.getSchema('openapi.json#/paths/~1api~1events/get/responses/200/content/application~1json/schema')!;
+    const stream = (document.paths as Record<string, { get: { responses: Record<string, { content?: Record<string, Record<string, unknown>> }> } }>)['/api/events/stream']!.get;
+    expect(stream.responses['200']!.content!['text/event-stream']!['x-message-data']).toEqual({ $ref: '#/components/schemas/FeedEvent' });
+    const events = (await (await fetch(`${server.url}/api/events?limit=1000`)).json()) as { type: string }[];
+    expect(page(events) ? [] : page.errors).toEqual([]);
+    expect(new Set(events.map((e) => e.type)).size).toBeGreaterThan(5);
+    const reader = await openSse(`${server.url}/api/events/stream?after=${ledger.store.head().position - 300}`);
+    await waitFor('the catch-up', () => reader.messages.length >= 300);
+    reader.close();
+    for (const message of reader.messages) {
+      const ok = event(JSON.parse(message.data));
+      expect(ok ? [] : event.errors, `event ${message.id}`).toEqual([]);
+    }
+    // A payload the schema of its type refuses is refused by the document too.
+    const card = events.find((e) => e.type === 'CardPlayed') as { payload: Record<string, unknown> } | undefined;
+    expect(card).toBeDefined();
+    expect(event({ ...card, payload: { ...card!.payload, card: 'not a card' } })).toBe(false);
   });
 });

@@ -12,6 +12,7 @@ import { clientAddress } from '../http/client-address.ts';
 import { echoed } from '../http/request-input.ts';
 import { API_RESOURCES, type ApiResource, type ResourceAnswer } from './api-registry.ts';
 import { OPENAPI_PATH, servedDocument } from './openapi.ts';
+import type { ErrorCode } from './api-schemas.ts';
 
 /** A resource as of a past position, from the reader thread; `busy` when the heavy reads are all taken. */
 export type PastResource = (address: string, id: string, params: Readonly<Record<string, string>>, position: number) => Promise<{ answer: ResourceAnswer } | { busy: string }>;
@@ -75,8 +76,8 @@ export function apiRoutes(options: ApiOptions) {
     await next();
   });
   const send = (body: BodyInit | null, status: number, headers: Record<string, string>) => new Response(body, { status, headers: { ...base, ...headers } });
-  const refuse = (error: string, status: number, headers: Record<string, string> = {}) =>
-    send(JSON.stringify({ error }), status, { 'content-type': 'application/json', ...headers });
+  const refuse = (error: string, code: ErrorCode, status: number, headers: Record<string, string> = {}) =>
+    send(JSON.stringify({ error, code }), status, { 'content-type': 'application/json', ...headers });
   /**
    * How an answer is sent to this client: gzipped when it takes gzip (a browser, most HTTP
    * libraries: a tenth of the bytes on the venue's Wi-Fi). The gzipped bytes are another
@@ -136,7 +137,7 @@ export function apiRoutes(options: ApiOptions) {
     const route = resource.path.replace(/\{(\w+)\}/g, ':$1');
     app.get(route, async (c) => {
       const asked = askedQuery(c, ledger.models.position, resource);
-      if ('error' in asked) return refuse(asked.error, 400);
+      if ('error' in asked) return refuse(asked.error, 'invalid-parameter', 400);
       const params: Record<string, string> = { ...asked.query, ...Object.fromEntries(resource.params.map((p) => [p.name, c.req.param(p.name) ?? ''])) };
       // A resource whose links carry the query on (a list's next page) carries the position too.
       if (asked.position !== undefined) params.asOf = String(asked.position);
@@ -151,20 +152,20 @@ export function apiRoutes(options: ApiOptions) {
           // Folded even when the client holds an ETag of this position: only the fold says
           // whether the resource was there then, and a 404 is no answer a client holds.
           const folded = await past(clientAddress(c), resource.id, params, position);
-          if ('busy' in folded) return refuse(folded.busy, 429, { 'retry-after': '2' });
+          if ('busy' in folded) return refuse(folded.busy, 'too-many-reads', 429, { 'retry-after': '2' });
           answer = made(resource, folded.answer, position);
         }
         keep(key, answer);
       }
-      if ('invalid' in answer) return refuse(answer.invalid, 400);
-      if ('missing' in answer) return refuse(asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}`, 404);
+      if ('invalid' in answer) return refuse(answer.invalid, 'invalid-cursor', 400);
+      if ('missing' in answer) return refuse(asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}`, 'not-found', 404);
       const found = answer;
       return sendJson(c, etag(position), own, found.body, () => gzipped(found, key));
     });
   }
 
-  app.get('*', (c) => refuse(`there is nothing at ${c.req.path}; the read API's resources are listed in ${OPENAPI_PATH}`, 404));
-  app.all('*', (c) => refuse(`the read API only reads: ${c.req.method} is not taken here, use GET`, 405, { allow: 'GET, HEAD, OPTIONS' }));
+  app.get('*', (c) => refuse(`there is nothing at ${c.req.path}; the read API's resources are listed in ${OPENAPI_PATH}`, 'no-such-address', 404));
+  app.all('*', (c) => refuse(`the read API only reads: ${c.req.method} is not taken here, use GET`, 'method-not-allowed', 405, { allow: 'GET, HEAD, OPTIONS' }));
   return app;
 }
 

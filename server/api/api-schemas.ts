@@ -32,7 +32,22 @@ const tournamentDates = {
   completedAt: when('when its last result was decided; null again while a ruling reopens it'),
 };
 
-export const ErrorSchema = named('Error', 'A refusal: one sentence saying what was wrong and where.', z.object({ error: z.string() }));
+/**
+ * What a refusal was, for a program to branch on; the sentence beside it is for people. A code
+ * keeps its meaning for as long as /api/v1 stands, and new ones are only added.
+ */
+export const ErrorCodeSchema = z
+  .enum(['not-found', 'no-such-address', 'invalid-parameter', 'invalid-cursor', 'too-many-reads', 'too-many-streams', 'method-not-allowed', 'unavailable'])
+  .describe(
+    'not-found: no such id (now, or at the position asked for); no-such-address: nothing is served at that address; invalid-parameter: a parameter’s value is wrong; invalid-cursor: a cursor this list did not give; too-many-reads: too many ledger-wide (asOf) reads waiting, try again after Retry-After; too-many-streams: too many feed streams from this address or in all, try again after Retry-After; method-not-allowed: the API only reads; unavailable: the ledger cannot be read just now',
+  );
+export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
+
+export const ErrorSchema = named(
+  'Error',
+  'A refusal: one sentence saying what was wrong and where, and a stable code for programs.',
+  z.object({ error: z.string(), code: ErrorCodeSchema }),
+);
 
 export const TournamentSummarySchema = named(
   'TournamentSummary',

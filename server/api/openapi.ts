@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { API_RESOURCES } from './api-registry.ts';
 import { ErrorSchema, apiRegistry } from './api-schemas.ts';
+import { feedComponents, feedPaths } from './feed-document.ts';
 
 export const API_BASE = '/api/v1';
 export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
@@ -49,7 +50,7 @@ export function openApiDocument(): Record<string, unknown> {
             in: 'query',
             required: false,
             description: 'a ledger position: the answer as the ledger stood once the event at that position was appended (0 to the head)',
-            schema: { type: 'integer', minimum: 0 },
+            schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999, description: 'at most the ledger’s head, which every answer’s `position` names' },
           },
           {
             name: 'If-None-Match',
@@ -71,7 +72,26 @@ export function openApiDocument(): Record<string, unknown> {
           '304': { description: 'the answer held (If-None-Match) is still the answer' },
           '400': errorResponse('a query parameter is wrong: the sentence says which and why'),
           '404': errorResponse('nothing by that id, now or at the position asked for'),
-          '429': errorResponse('too many ledger-wide reads (asOf) at once from this address or in all; try again after Retry-After seconds'),
+          '429': {
+            ...errorResponse('too many ledger-wide reads (asOf) waiting from this address or in all; try again after Retry-After seconds'),
+            headers: { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } },
+          },
+        },
+      },
+      options: {
+        operationId: `${resource.id}Options`,
+        summary: 'What another site may send',
+        description: 'A browser’s preflight before a cross-origin request with If-None-Match. Any method but GET, HEAD and OPTIONS is answered 405 (MethodNotAllowed).',
+        parameters: resource.params.map((p) => ({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string' } })),
+        responses: {
+          '204': {
+            description: 'GET may be sent from any site, with If-None-Match',
+            headers: {
+              'Access-Control-Allow-Origin': { schema: { type: 'string', const: '*' } },
+              'Access-Control-Allow-Methods': { schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } },
+              'Access-Control-Allow-Headers': { schema: { type: 'string' } },
+            },
+          },
         },
       },
     };
@@ -83,10 +103,20 @@ export function openApiDocument(): Record<string, unknown> {
       title: 'Spades tournament ledger: read API',
       version: '1.0.0',
       description:
-        'Public, read-only JSON of what the ledger holds: tournaments, their brackets or rounds, standings and live tables, and games hand by hand. Every answer names the ledger position it was folded at, in its body and its ETag; `asOf` answers as the ledger stood at an earlier position. For changes as they happen, follow the server-sent event feed at /api/events/stream.',
+        'Public, read-only JSON of what the ledger holds: tournaments, their brackets or rounds, standings and live tables, and games hand by hand. Every answer names the ledger position it was folded at, in its body and its ETag; `asOf` answers as the ledger stood at an earlier position. A refusal carries a sentence for people and a stable `code` for programs. Query parameters an address does not take are ignored. For changes as they happen, follow the server-sent event feed at /api/events/stream (`?tournament=` for one tournament), which any site may read.',
     },
-    paths,
-    components: { schemas: componentSchemas() },
+    servers: [{ url: '/', description: 'the server this document was read from' }],
+    paths: { ...paths, ...feedPaths() },
+    components: {
+      schemas: { ...componentSchemas(), ...feedComponents() },
+      responses: {
+        MethodNotAllowed: {
+          description: 'the API only reads: any method but GET, HEAD and OPTIONS is refused, its Allow header naming those',
+          headers: { Allow: { schema: { type: 'string', const: 'GET, HEAD, OPTIONS' } } },
+          content: { 'application/json': { schema: ref(ErrorSchema) } },
+        },
+      },
+    },
   };
 }
 

@@ -154,7 +154,7 @@ export function createApp(options: AppOptions) {
   });
 
   app.onError((error, c) => {
-    if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof ReaderError) return c.json({ error: error.message }, 503);
+    if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof ReaderError) return c.json({ error: error.message, code: 'unavailable' }, 503);
     if (error instanceof CommandError) return c.json({ error: error.message }, error.status);
     if (error instanceof InvalidPayloadError) return c.json({ error: error.message }, 400);
     const refusal = refusalOf(error);
@@ -193,10 +193,10 @@ export function createApp(options: AppOptions) {
 
   app.get('/api/events', async (c) => {
     const after = resumePoint(undefined, c.req.query('after'));
-    if (typeof after !== 'number') return c.json({ error: after.error }, 400);
+    if (typeof after !== 'number') return c.json({ error: after.error, code: 'invalid-parameter' }, 400);
     const limitText = c.req.query('limit') ?? '100';
     if (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > 1000) {
-      return c.json({ error: `limit must be a whole number from 1 to 1000, not '${echoed(limitText)}'` }, 400);
+      return c.json({ error: `limit must be a whole number from 1 to 1000, not '${echoed(limitText)}'`, code: 'invalid-parameter' }, 400);
     }
     return c.json(await ledger.read({ after, limit: Number(limitText) }));
   });

@@ -33,19 +33,19 @@ export function eventFeedRoute({ ledger, broadcaster, limits, addressOf }: FeedR
   const turn = createCatchUpTurns();
   return async (c: Context<{ Bindings: Partial<HttpBindings> }>) => {
     const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'), ledger.models.position);
-    if (typeof after !== 'number') return c.json({ error: after.error }, 400);
+    if (typeof after !== 'number') return c.json({ error: after.error, code: 'invalid-parameter' }, 400);
     const tournamentId = c.req.query('tournament');
     if (tournamentId !== undefined && !Object.hasOwn(ledger.models.tournaments, tournamentId)) {
       // Echoed only when it could be an id at all: a refusal never carries back what it was sent.
       const named = /^[\w.:-]{1,80}$/.test(tournamentId) ? ` '${tournamentId}'` : ' by that id';
-      return c.json({ error: `there is no tournament${named} to follow; the tournaments are listed at /api/v1/tournaments` }, 404);
+      return c.json({ error: `there is no tournament${named} to follow; the tournaments are listed at /api/v1/tournaments`, code: 'not-found' }, 404);
     }
     // A screen resuming from another process may be ahead of this one: fold up to its id first.
     await ledger.syncTo(after);
     const admitted = limits.admit(addressOf(c), after < ledger.models.position);
     if ('refused' in admitted) {
       // The client is told to come back later: its connection is not kept waiting meanwhile.
-      return c.json({ error: admitted.refused }, 429, { 'retry-after': String(admitted.retryAfterSeconds), connection: 'close' });
+      return c.json({ error: admitted.refused, code: 'too-many-streams' }, 429, { 'retry-after': String(admitted.retryAfterSeconds), connection: 'close' });
     }
     const { ticket } = admitted;
     return openStream(c, broadcaster, (sink) => {
