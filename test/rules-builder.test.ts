@@ -116,3 +116,32 @@ describe('the rules builder', () => {
     ledger.close();
   });
 });
+
+describe('an entry fee on any event', () => {
+  it('a rulebook that names none may still charge: the desk’s fee column, the paid button and the sign-up page follow it', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const director = fixture.clients.director;
+    const created = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'fees', name: 'Fee Night', format: 'unc-intramural', entryFee: 20, earlyFee: 15, earlyUntil: '2026-02-20' } });
+    expect(created.status).toBe(200);
+    expect(ledger.models.tournaments.fees!.format.fees).toEqual({ early: 15, late: 20, deadline: '2026-02-20' });
+    for (const [name, on] of [['Early Birds', '2026-02-10'], ['Late Owls', '2026-02-25']] as const) {
+      expect((await send(app, director, 'POST', '/director/tournaments/fees/teams', { json: { name, player1: `${name} A`, player2: `${name} B`, registeredOn: on } })).status).toBe(200);
+    }
+    const desk = await (await send(app, director, 'GET', '/director/tournaments/fees')).text();
+    expect(desk).toContain('<th scope="col">Fee</th>');
+    expect(desk).toContain('Paid $15');
+    expect(desk).toContain('Paid $20');
+    const one = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'one-price', name: 'One Price', format: 'asher-theatre', entryFee: 25 } });
+    expect(one.status).toBe(200);
+    expect(ledger.models.tournaments['one-price']!.format.fees).toMatchObject({ early: 25, late: 25 });
+    ledger.close();
+  });
+
+  it('an early price without its last day is refused, saying what to give', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const res = await send(app, fixture.clients.director, 'POST', '/director/tournaments', { json: { tournamentId: 'fees', name: 'Fee Night', format: 'unc-intramural', entryFee: 20, earlyFee: 15 } });
+    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'an early price needs the day it ends, and a day needs the early price; give both or neither']);
+    expect(ledger.models.tournaments.fees).toBeUndefined();
+    ledger.close();
+  });
+});

@@ -203,6 +203,18 @@ export function CreateChoiceFields({ defaults, typed = {} }: { defaults: FormatD
           </option>
         </select>
       </label>
+      <fieldset class="entry-fee">
+        <legend>Entry fee (leave empty for the rulebook’s own, or none)</legend>
+        <label>
+          Entry fee, $ <input name="entryFee" class="narrow" inputmode="numeric" maxlength={6} value={typed.entryFee} />
+        </label>
+        <label>
+          Early price, $ <input name="earlyFee" class="narrow" inputmode="numeric" maxlength={6} value={typed.earlyFee} />
+        </label>
+        <label>
+          for those registered by <input name="earlyUntil" type="date" value={typed.earlyUntil} />
+        </label>
+      </fieldset>
       <details class="advanced-rules" open={Boolean(typed.ruleOverrides)}>
         <summary>Advanced: rule overrides by option name</summary>
         <label>

@@ -55,7 +55,7 @@ export function SignUpPage(props: SignUpPageProps) {
         )}
         {props.fees ? (
           <p>
-            Entry fee: ${props.fees.early} if registered by {props.fees.deadline}, ${props.fees.late} after; paid to the director.
+            {props.fees.early === props.fees.late ? <>Entry fee: ${props.fees.late}; paid to the director.</> : <>Entry fee: ${props.fees.early} if registered by {props.fees.deadline}, ${props.fees.late} after; paid to the director.</>}
           </p>
         ) : null}
         {props.error && props.error !== props.why ? <Notice error={props.error.endsWith('.') ? props.error : `${props.error}.`} /> : null}

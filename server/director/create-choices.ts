@@ -39,7 +39,23 @@ const ChoiceFields = fields({
     .optionalText({ max: 10 })
     .refine((per) => per === '' || per === 'match' || per === 'game', { error: (iss) => `a clock times the whole 'match' or each 'game', not '${String(iss.input)}'` }),
   ruleOverrides: field.raw().optional(),
+  // An entry fee, whatever the rulebook: the price, and an early price up to a day.
+  entryFee: field.optionalWhole({ min: 0, max: 100000 }),
+  earlyFee: field.optionalWhole({ min: 0, max: 100000 }),
+  earlyUntil: field.optionalText({ max: 10 }),
 });
+
+/** The entry fee chosen on the form, or undefined for the rulebook's own. */
+function feesOf(f: { entryFee: number | null; earlyFee: number | null; earlyUntil: string }): FormatOptions['fees'] | undefined {
+  if (f.entryFee === null) {
+    if (f.earlyFee !== null || f.earlyUntil !== '') throw new CommandError('an early price needs the entry fee it is cheaper than; give the entry fee too');
+    return undefined;
+  }
+  if ((f.earlyFee === null) !== (f.earlyUntil === '')) throw new CommandError('an early price needs the day it ends, and a day needs the early price; give both or neither');
+  if (f.earlyUntil !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(f.earlyUntil)) throw new CommandError(`the early price’s last day must be a date such as 2024-09-12, not '${f.earlyUntil}'`);
+  // One price: early and late alike; the day then changes nothing.
+  return f.earlyFee === null ? { early: f.entryFee, late: f.entryFee, deadline: '2000-01-01' } : { early: f.earlyFee, late: f.entryFee, deadline: f.earlyUntil };
+}
 
 /** The rules builder's changes to the main rounds' rules: the options that differ from the format's own. */
 export function builtRules(input: Record<string, unknown>, format: FormatId): Record<string, unknown> {
@@ -60,6 +76,8 @@ export function createChoices(input: Record<string, unknown>, format: FormatId):
   if (f.clockMinutes !== undefined) chosen.clockMinutes = f.clockMinutes;
   if (f.finalClockMinutes !== undefined) chosen.finalClockMinutes = f.finalClockMinutes;
   if (f.clockPer !== '') chosen.clockPer = f.clockPer as FormatOptions['clockPer'];
+  const fees = feesOf(f);
+  if (fees !== undefined) chosen.fees = fees;
   const lines = ruleOverrides(f.ruleOverrides);
   const base = formatOptions(format);
   // Each round's rules: the builder's values (a value set once holds in every round but those
