@@ -87,6 +87,24 @@ describe('the cap binds every way in', () => {
   });
 });
 
+describe('fees at the desk', () => {
+  it('charges a pasted line without a date the fee of the day it is recorded, and asks nothing of a withdrawn team', async () => {
+    const { app, ledger } = copyOf(fixture);
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'blp', name: 'BLP', format: 'blp-2024' }));
+    const lines = 'Early Birds, Ann, Bob, 2024-09-10\nWalk Ins, Cy, Di';
+    const pasted = await send(app, director(), 'POST', '/director/tournaments/blp/teams/bulk', { json: { lines, confirm: 'yes' } });
+    expect((await json(pasted)).entrants.map((e: { name: string; fee: number; registeredOn: string }) => [e.name, e.fee, e.registeredOn])).toEqual([
+      ['Early Birds', 30, '2024-09-10'],
+      ['Walk Ins', 40, '2026-03-01'],
+    ]);
+    expect((await send(app, director(), 'POST', '/director/tournaments/blp/withdraw', { json: { teamId: 'walk-ins' } })).status).toBe(200);
+    const deskView = unescape(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
+    expect(deskView).toContain('$40, nothing owed');
+    expect(deskView).not.toContain('$40 owed');
+    ledger.close();
+  });
+});
+
 describe('the start decides the waitlist', () => {
   it('gives the places of teams not checked in to the waitlisted who are, in order, and tells the rest on their pages', async () => {
     const { app, ledger } = copyOf(fixture);

@@ -318,9 +318,10 @@ export function DirectorTournament(props: DirectorTournamentProps) {
   );
 }
 
-/** An entrant's fee in words: "$40, paid", "$30, $30 owed". */
+/** An entrant's fee in words: "$40, paid", "$30, $30 owed", "$40, nothing owed" (withdrawn). */
 function feeWords(fee: { fee: number | null; paid: number; owed: number } | undefined): string {
   if (!fee || fee.fee === null) return '—';
+  if (fee.owed === 0 && fee.paid < fee.fee) return `$${fee.fee}, nothing owed`;
   return fee.owed === 0 ? `$${fee.fee}, paid` : `$${fee.fee}, $${fee.owed} owed`;
 }
 

@@ -79,12 +79,13 @@ function dayProblem(text: string): string | null {
 }
 
 /** What a paste would register, and every problem in it, deciding nothing. `idOf` makes an id from a name. */
-export function previewBulk(models: ReadModels, input: { tournamentId: string; lines: string; idOf: (name: string) => string }): BulkPreview {
+export function previewBulk(models: ReadModels, input: { tournamentId: string; lines: string; idOf: (name: string) => string; today?: string }): BulkPreview {
   const tournament = tournamentOf(models, input.tournamentId);
   const id = input.tournamentId;
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${id} has started; registration is closed`, 409);
   const rows = input.lines.split(/\r\n|\n|\r/);
   const progressive = Boolean(tournament.progressive);
+  const today = input.today?.slice(0, 10);
   const preview: BulkPreview = { entrants: [], already: [], problems: [] };
   const seen = new Map<string, number>();
   const ids = new Set<string>();
@@ -179,8 +180,9 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
       name,
       players,
       ...(gender ? { gender } : {}),
-      ...(registeredOn ? { registeredOn } : {}),
-      fee: feeFor(tournament.format, registeredOn),
+      ...(registeredOn ?? today ? { registeredOn: registeredOn ?? today } : {}),
+      // A line without a date registers today, and pays the fee of today.
+      fee: feeFor(tournament.format, registeredOn ?? today),
     });
   });
   return preview;

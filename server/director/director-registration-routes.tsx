@@ -95,7 +95,7 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
   const previewOrNull = (tournamentId: string, lines: string): BulkPreview | null => {
     if (!lines) return null;
     try {
-      return previewBulk(models, { tournamentId, lines, idOf: slug });
+      return previewBulk(models, { tournamentId, lines, idOf: slug, today: now() });
     } catch {
       return null;
     }
@@ -109,7 +109,7 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
     try {
       const input = await bulkInput(c);
       lines = input.lines;
-      const preview = previewBulk(models, { tournamentId, lines, idOf: slug });
+      const preview = previewBulk(models, { tournamentId, lines, idOf: slug, today: now() });
       if (!input.confirm) {
         if (json) return c.json({ ...previewJson(tournamentId, preview), recorded: 0 });
         return show(c, { bulkPreview: { lines, preview } });
@@ -119,7 +119,7 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
       // Decided again from the models at the head, and appended expecting the version it was decided from.
       const results = await ledger.append(
         () => {
-          recorded = previewBulk(models, { tournamentId, lines, idOf: slug });
+          recorded = previewBulk(models, { tournamentId, lines, idOf: slug, today: now() });
           const decision = registerBulk(recorded, { tournamentId, progressive: Boolean(tournamentOf(models, tournamentId).progressive), codeSeed: newCodeSeed });
           return decision ? [decision] : [];
         },

@@ -29,7 +29,8 @@ export function registrationPanel(state: TournamentState, at: string, codeOf: (t
     fees: Object.fromEntries(
       state.model.teams.map((t) => {
         const fee = reg.fees[t.teamId];
-        return [t.teamId, { fee: fee?.fee ?? null, paid: fee?.paid ?? 0, owed: owed(reg, t.teamId) }];
+        // A withdrawn entrant owes nothing more: its place is given up (feeTotals leaves it out too).
+        return [t.teamId, { fee: fee?.fee ?? null, paid: fee?.paid ?? 0, owed: state.withdrawn.includes(t.teamId) ? 0 : owed(reg, t.teamId) }];
       }),
     ),
     totals: feeTotals(state),
