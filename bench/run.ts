@@ -129,7 +129,10 @@ async function main(): Promise<void> {
     json = { machine: earlier.machine, groups: merged };
   }
   writeFileSync(here('results.json'), JSON.stringify(json, null, 2) + '\n');
-  writeFileSync(here('RESULTS.md'), markdown(json.machine, json.groups));
+  // Notes written under the table (a "## " section, such as figures measured before and after a
+  // change side by side) stay when the table is written again.
+  const notes = existsSync(here('RESULTS.md')) ? /\n## [\s\S]*$/.exec(readFileSync(here('RESULTS.md'), 'utf8'))?.[0] ?? '' : '';
+  writeFileSync(here('RESULTS.md'), markdown(json.machine, json.groups) + notes);
 
   const goals = groups.flatMap((g) => g.figures).filter((f) => f.met !== undefined);
   const missed = goals.filter((f) => !f.met);
