@@ -68,9 +68,14 @@ export function newGame(rules: Rules, start: GameStart = {}): GameState {
   };
 }
 
-/** Who deals after `dealer`: dealer's left, or after a misdeal the same dealer when the options say so. */
-export function nextDealer(options: Pick<RuleOptions, 'afterMisdeal'>, dealer: Seat, misdealt: boolean): Seat {
-  return misdealt && options.afterMisdeal === 'same-dealer' ? dealer : seatAfter(dealer);
+/**
+ * Who deals after `dealer`: dealer's left, or after a misdeal (`misdeal`, its reason) the same
+ * dealer when the options say so, for every reason or for all but a card flipped in the deal.
+ */
+export function nextDealer(options: Pick<RuleOptions, 'afterMisdeal'>, dealer: Seat, misdeal: string | null): Seat {
+  if (misdeal === null) return seatAfter(dealer);
+  const passes = options.afterMisdeal === 'next-dealer' || (options.afterMisdeal === 'next-dealer-after-flip' && misdeal === 'card-flipped');
+  return passes ? seatAfter(dealer) : dealer;
 }
 
 /** Time is called: the hand in progress is played out, then the higher score wins. */
@@ -125,7 +130,7 @@ export function applyHand(state: GameState, hand: GameHand): GameState {
   const options = state.rules.options;
   const handsRecorded = state.handsRecorded + 1;
   if (hand.kind === 'misdeal') {
-    return { ...state, handsRecorded, dealer: nextDealer(options, state.dealer, true), last: null };
+    return { ...state, handsRecorded, dealer: nextDealer(options, state.dealer, hand.reason), last: null };
   }
   const score = scoreHand(options, state.teams, hand);
   const handsPlayed = state.handsPlayed + 1;
@@ -133,7 +138,7 @@ export function applyHand(state: GameState, hand: GameHand): GameState {
   return {
     ...state,
     teams: score.after,
-    dealer: nextDealer(options, state.dealer, false),
+    dealer: nextDealer(options, state.dealer, null),
     handsRecorded,
     handsPlayed,
     winner: end?.winner ?? null,

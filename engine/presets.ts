@@ -8,7 +8,7 @@ export type BiddingOrder = 'clockwise' | 'non-dealing-team-first';
 export type NilTricks = 'overtricks' | 'nothing';
 export type RenegePenalty = 'transfer' | 'unc' | 'asher' | 'pitt-boss';
 export type FirstDealer = 'high-card' | 'coin-toss' | 'random';
-export type AfterMisdeal = 'same-dealer' | 'next-dealer';
+export type AfterMisdeal = 'same-dealer' | 'next-dealer' | 'next-dealer-after-flip';
 
 export interface BigBidOptions {
   /** Team bids at or above this are "10 for 200" bids. */
@@ -203,7 +203,9 @@ export const PRESETS: Readonly<Record<PresetId, RuleOptions>> = {
     bigBid: { from: 10, madeFloor: 200, madeBonus: 0, setPoints: 100 },
     firstSeven: 100,
     renegePenalty: 'pitt-boss',
-    afterMisdeal: 'next-dealer',
+    // "You may not flip a card during the deal ... This will result in a misdeal and your turn
+    // to deal will be forfeited"; any other misdeal is "voided and re-dealt".
+    afterMisdeal: 'next-dealer-after-flip',
     misdealReasons: ['card-flipped', 'wrong-card-count'],
   },
   asher: {

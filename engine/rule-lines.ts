@@ -259,7 +259,7 @@ const WORDS: { key: SheetLineKey; words: Words }[] = [
   {
     key: 'misdeal',
     words: (o) => ({
-      text: `A misdeal may be called for: ${o.misdealReasons.map(misdealWords).join('; ')}. After a misdeal ${o.afterMisdeal === 'same-dealer' ? 'the same dealer deals again' : 'the deal passes to the next player'}; a misdeal scores nothing.`,
+      text: `A misdeal may be called for: ${o.misdealReasons.map(misdealWords).join('; ')}. ${{ 'same-dealer': 'After a misdeal the same dealer deals again', 'next-dealer': 'After a misdeal the deal passes to the next player', 'next-dealer-after-flip': 'After a card flipped in the deal the dealer loses the turn to deal and the deal passes to the next player; after any other misdeal the same dealer deals again' }[o.afterMisdeal]}; a misdeal scores nothing.`,
     }),
   },
 ];

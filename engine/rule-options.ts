@@ -232,7 +232,11 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
     sheet: ['misdeal'],
     label: 'After a misdeal',
     help: 'Who deals after a misdeal.',
-    ...choice({ value: 'same-dealer', words: 'the same dealer deals again' }, { value: 'next-dealer', words: 'the deal passes on' }),
+    ...choice(
+      { value: 'same-dealer', words: 'the same dealer deals again' },
+      { value: 'next-dealer', words: 'the deal passes on' },
+      { value: 'next-dealer-after-flip', words: 'the deal passes on after a card flipped in the deal; otherwise the same dealer deals again' },
+    ),
   },
   misdealReasons: { sheet: ['misdeal'], label: 'Misdeal when', help: 'The reasons a misdeal may be called for.', ...reasons },
   dealerCarriesAcrossGames: { sheet: ['dealer-across-games'], label: 'Deal carries across games', help: 'The dealer rotation carries on across the games of a match.', ...yesNo },

@@ -434,7 +434,7 @@ export function handSoFar(game: GameModel): ReturnType<typeof replayPlays> | nul
 export function dealerOfNextHand(game: GameModel): Seat {
   const lastRow = game.rows[game.rows.length - 1];
   if (!lastRow) return game.dealer;
-  return nextDealer(resolveRules(game.rules).options, lastRow.dealer, Boolean(lastRow.misdeal));
+  return nextDealer(resolveRules(game.rules).options, lastRow.dealer, lastRow.misdeal ?? null);
 }
 
 /**

@@ -184,7 +184,7 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
     }
     if (hand.misdeal !== undefined) {
       add('MisdealCalled', { hand: number, reason: hand.misdeal });
-      dealer = nextDealer(options, dealer, true);
+      dealer = nextDealer(options, dealer, hand.misdeal);
       return;
     }
     for (const seat of biddingOrder(options, dealer)) add('BidMade', { hand: number, seat, bid: bidValue(parseBid(hand.bids![seat])!) });
@@ -208,7 +208,7 @@ export function importRecord(models: ReadModels, record: unknown, target: Import
       claims();
       add('TricksRecorded', { hand: number, tricks: hand.tricks, ...(hand.firstSeven ? { firstSeven: hand.firstSeven } : {}) });
     }
-    dealer = nextDealer(options, dealer, false);
+    dealer = nextDealer(options, dealer, null);
   });
   // The record was checked in its own words above; should an event still not take a value, the
   // refusal names the record's field, not the event it would have become.

@@ -200,21 +200,25 @@ describe('Misdeals and the deal: after a misdeal, and "A misdeal scores nothing"
   ];
   for (const [preset] of same) {
     it(`${preset}: "same dealer redeals"`, () => {
-      expect(nextDealer(PRESETS[preset], 'N', true)).toBe('N');
+      expect(nextDealer(PRESETS[preset], 'N', 'wrong-card-count')).toBe('N');
       const state = play(game(preset), MISDEAL);
       expect([state.dealer, state.teams.NS.score, state.teams.EW.score, state.handsPlayed]).toEqual(['N', 0, 0, 0]);
     });
   }
-  it('pitt-boss: "This will result in a misdeal and your turn to deal will be forfeited."', () => {
-    expect(nextDealer(PRESETS['pitt-boss'], 'N', true)).toBe('E');
-    expect(play(game('pitt-boss'), MISDEAL).dealer).toBe('E');
+  it('pitt-boss: a card flipped in the deal, "This will result in a misdeal and your turn to deal will be forfeited."', () => {
+    expect(nextDealer(PRESETS['pitt-boss'], 'N', 'card-flipped')).toBe('E');
+    expect(play(game('pitt-boss'), { kind: 'misdeal', reason: 'card-flipped' }).dealer).toBe('E');
+  });
+  it('pitt-boss: any other misdeal, "The hand is voided and re-dealt": the same dealer deals again', () => {
+    expect(nextDealer(PRESETS['pitt-boss'], 'N', 'wrong-card-count')).toBe('N');
+    expect(play(game('pitt-boss'), MISDEAL).dealer).toBe('N');
   });
   it('asher: "it is a misdeal, and the dealer forfeits his/her deal for that hand. The deal is then passed to the next player."', () => {
-    expect(nextDealer(PRESETS.asher, 'W', true)).toBe('N');
+    expect(nextDealer(PRESETS.asher, 'W', 'uneven-deal')).toBe('N');
   });
   for (const preset of PRESET_IDS) {
     it(`${preset}: after a played hand "the player to the dealer's left becomes the new dealer"`, () => {
-      expect(nextDealer(PRESETS[preset], 'W', false)).toBe('N');
+      expect(nextDealer(PRESETS[preset], 'W', null)).toBe('N');
       expect(play(game(preset, { dealer: 'S' }), NS_53).dealer).toBe('W');
     });
   }

@@ -133,7 +133,8 @@ describe('the rules sheet of each rulebook’s event', () => {
       // "tricks won by that player don't count toward making his/her partner's bid, but they do count as bags for the partnership."
       'A nil bidder’s tricks never count toward the partner’s bid; each counts as one of the team’s overtricks.',
       // "You may not flip a card during the deal for a spades check. This will result in a misdeal and your turn to deal will be forfeited."
-      'A misdeal may be called for: a card flipped during the deal; a player not dealt 13 cards. After a misdeal the deal passes to the next player; a misdeal scores nothing.',
+      // "Misdeal - Any deal resulting in the incorrect number of cards for each player ... The hand is voided and re-dealt if this occurs."
+      'A misdeal may be called for: a card flipped during the deal; a player not dealt 13 cards. After a card flipped in the deal the dealer loses the turn to deal and the deal passes to the next player; after any other misdeal the same dealer deals again; a misdeal scores nothing.',
       // "The losing team of the renege challenge is typically penalized 3 books."
       'A renege claim costs the side that loses it 3 tricks, given to the other team: the reneging team’s when upheld, the claiming team’s when denied.',
     ]));

@@ -152,7 +152,7 @@ describe('the five rulebook events through the ledger', () => {
     for (const game of games.filter((g) => g.number > 1)) {
       const before = ledger.models.games[games.find((g) => g.matchId === game.matchId && g.number === game.number - 1)!.gameId]!;
       const lastRow = before.rows[before.rows.length - 1]!;
-      expect(game.dealer, game.gameId).toBe(nextDealer(options, lastRow.dealer, Boolean(lastRow.misdeal)));
+      expect(game.dealer, game.gameId).toBe(nextDealer(options, lastRow.dealer, lastRow.misdeal ?? null));
       carried++;
     }
     expect(carried).toBeGreaterThan(0);

@@ -111,7 +111,7 @@ export function roundSheetRoutes(app: Hono, context: RoundSheetRoutesContext): v
   function sheetHtml(session: Session, at: SheetTable, values: Record<string, string>, extra: { error?: string; preview?: { hands: SheetPreviewHand[]; result: string } } = {}): string {
     const rules = resolveRules(at.game.rules).options;
     const dealers: Seat[] = [at.game.dealer];
-    while (dealers.length < formHands(at.game)) dealers.push(nextDealer(rules, dealers.at(-1)!, false));
+    while (dealers.length < formHands(at.game)) dealers.push(nextDealer(rules, dealers.at(-1)!, null));
     const seats = Object.fromEntries(SEATS.map((s) => [s, at.game.seats[s] ?? s])) as Record<Seat, string>;
     const path = `/entry/tables/${encodeURIComponent(at.tournamentId)}/${at.table}`;
     return String(
@@ -212,7 +212,7 @@ function previewOf(record: Record<string, unknown>, game: GameModel): { hands: S
       points: { NS: line.NS.points, EW: line.EW.points },
       score: { NS: line.NS.score, EW: line.EW.score },
     };
-    dealer = nextDealer(rules, dealer, false);
+    dealer = nextDealer(rules, dealer, null);
     return row;
   });
   const winner = scored.winner as Team;
