@@ -387,3 +387,14 @@ describe('the list of tournaments', () => {
     }
   });
 });
+
+describe('the as-of reads’ limit', () => {
+  it('is told in RateLimit headers on an as-of answer, and not on an answer now', async () => {
+    const { res } = await api('/api/v1/tournaments/t1?asOf=77', T);
+    expect(res.headers.get('ratelimit-policy')).toBe('"as-of-reads";q=4;qu="concurrent-requests"');
+    expect(res.headers.get('ratelimit')).toBe('"as-of-reads";r=4');
+    expect(res.headers.get('access-control-expose-headers')).toMatch(/RateLimit-Policy, RateLimit/);
+    const now = await api('/api/v1/tournaments/t1', T);
+    expect(now.res.headers.get('ratelimit-policy')).toBeNull();
+  });
+});

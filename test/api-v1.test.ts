@@ -93,7 +93,7 @@ describe('the OpenAPI document', () => {
     for (const path of api) {
       expect(Object.keys(paths[path]!.get.responses).sort()).toEqual(['200', '304', '400', '404', '429']);
       // A client told to wait is told how long, and a browser's preflight is described.
-      expect(Object.keys(paths[path]!.get.responses['429']!.headers ?? {})).toEqual(['Retry-After']);
+      expect(Object.keys(paths[path]!.get.responses['429']!.headers ?? {})).toEqual(['Retry-After', 'RateLimit-Policy', 'RateLimit']);
       expect(paths[path]!.options).toBeDefined();
     }
   });

@@ -85,9 +85,13 @@ describe('the feed caps', () => {
       const refused = await open(server.port, `/api/events/stream?after=${head}`);
       expect(refused.status).toBe(429);
       expect(refused.headers['retry-after']).toBe('30');
+      // The limit it reached, as the RateLimit headers state it: none left.
+      expect(refused.headers['ratelimit-policy']).toBe('"feed-streams";q=3;qu="concurrent-requests"');
+      expect(refused.headers.ratelimit).toBe('"feed-streams";r=0');
       await refused.ended;
       expect(JSON.parse(refused.body())).toEqual({
         error: 'this address already has 3 event feed connections open, the most one address may have at once; close one, or try again in 30 seconds',
+        code: 'too-many-streams',
       });
 
       // Another address, and this address's own page streams, are not held back by it.

@@ -144,3 +144,19 @@ describe('the feed in the OpenAPI document', () => {
     expect(event({ ...card, payload: { ...card!.payload, card: 'not a card' } })).toBe(false);
   });
 });
+
+describe('the feed’s limits', () => {
+  it('are told in RateLimit headers before a client reaches them', async () => {
+    await waitFor('the earlier clients to be gone', () => server.broadcaster.clientCount() === 0);
+    const first = await openSse(`${server.url}/api/events/stream`);
+    const second = await openSse(`${server.url}/api/events/stream?tournament=${TOURNAMENT}`);
+    for (const reader of [first, second]) {
+      expect(reader.response.headers.get('ratelimit-policy')).toBe('"feed-streams";q=48;qu="concurrent-requests"');
+      expect(reader.response.headers.get('access-control-expose-headers')).toMatch(/RateLimit-Policy, RateLimit/);
+    }
+    expect(first.response.headers.get('ratelimit')).toBe('"feed-streams";r=47');
+    expect(second.response.headers.get('ratelimit')).toBe('"feed-streams";r=46');
+    first.close();
+    second.close();
+  });
+});

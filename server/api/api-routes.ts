@@ -13,6 +13,7 @@ import { echoed } from '../http/request-input.ts';
 import { API_RESOURCES, type ApiResource, type ResourceAnswer } from './api-registry.ts';
 import { OPENAPI_PATH, servedDocument } from './openapi.ts';
 import type { ErrorCode } from './api-schemas.ts';
+import { RATE_LIMIT_EXPOSED, rateLimitHeaders } from '../live/rate-limit-headers.ts';
 
 /** A resource as of a past position, from the reader thread; `busy` when the heavy reads are all taken. */
 export type PastResource = (address: string, id: string, params: Readonly<Record<string, string>>, position: number) => Promise<{ answer: ResourceAnswer } | { busy: string }>;
@@ -21,6 +22,8 @@ export interface ApiOptions {
   ledger: ServedLedger;
   /** Answers `?asOf=` on the reader thread, through the heavy reads' gate. */
   past: PastResource;
+  /** The as-of reads one address may have at once through that gate, and how many more now. */
+  readsOf?: (address: string) => { quota: number; remaining: number };
   /** Headers every answer carries besides its own (the site's security headers), made once. */
   headers?: Promise<Readonly<Record<string, string>>>;
   /**
@@ -43,7 +46,7 @@ const KEPT_BYTES = 16 * 2 ** 20;
 /** The headers every answer of the API carries: any site may read it, and see its ETag. */
 export const OPEN = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'ETag, Retry-After',
+  'access-control-expose-headers': `ETag, Retry-After, ${RATE_LIMIT_EXPOSED}`,
 };
 
 /** The read API's routes, to mount at /api/v1. */
@@ -143,7 +146,12 @@ export function apiRoutes(options: ApiOptions) {
       if (asked.position !== undefined) params.asOf = String(asked.position);
       const position = asked.position ?? ledger.models.position;
       // The answer now may change with the next entry: ask each time, with the ETag. A past one never does.
-      const own = { 'cache-control': asked.position === undefined ? 'no-cache' : 'public, max-age=86400' };
+      const own: Record<string, string> = { 'cache-control': asked.position === undefined ? 'no-cache' : 'public, max-age=86400' };
+      // An as-of read says how many such reads its address may still ask for at once.
+      const quota = () => {
+        const reads = options.readsOf?.(clientAddress(c));
+        return reads ? rateLimitHeaders('as-of-reads', reads.quota, reads.remaining) : {};
+      };
       const key = `${resource.id}\u0000${Object.entries(params).flat().join('\u0000')}${asked.position === undefined ? '' : `@${position}`}`;
       let answer = kept.get(key);
       if (answer?.position !== position) {
@@ -152,11 +160,12 @@ export function apiRoutes(options: ApiOptions) {
           // Folded even when the client holds an ETag of this position: only the fold says
           // whether the resource was there then, and a 404 is no answer a client holds.
           const folded = await past(clientAddress(c), resource.id, params, position);
-          if ('busy' in folded) return refuse(folded.busy, 'too-many-reads', 429, { 'retry-after': '2' });
+          if ('busy' in folded) return refuse(folded.busy, 'too-many-reads', 429, { 'retry-after': '2', ...quota() });
           answer = made(resource, folded.answer, position);
         }
         keep(key, answer);
       }
+      if (asked.position !== undefined) Object.assign(own, quota());
       if ('invalid' in answer) return refuse(answer.invalid, 'invalid-cursor', 400);
       if ('missing' in answer) return refuse(asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}`, 'not-found', 404);
       const found = answer;

@@ -50,6 +50,10 @@ const error = (description: string, headers: Record<string, unknown> = {}) => ({
 });
 
 const open = { 'Access-Control-Allow-Origin': { description: 'every site may read it', schema: { type: 'string', const: '*' } } };
+const quota = {
+  'RateLimit-Policy': { description: '`"feed-streams";q=N;qu="concurrent-requests"`: the streams one address may have open at once (IETF draft)', schema: { type: 'string' } },
+  RateLimit: { description: '`"feed-streams";r=N`: how many more this address may open now', schema: { type: 'string' } },
+};
 const after = { name: 'after', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 } };
 
 /** The feed's paths. */
@@ -84,7 +88,7 @@ export function feedPaths(): Record<string, unknown> {
         responses: {
           '200': {
             description: 'the stream of events',
-            headers: { ...open, 'Cross-Origin-Resource-Policy': { description: 'readable across origins', schema: { type: 'string', const: 'cross-origin' } } },
+            headers: { ...open, ...quota, 'Cross-Origin-Resource-Policy': { description: 'readable across origins', schema: { type: 'string', const: 'cross-origin' } } },
             content: {
               'text/event-stream': {
                 schema: { type: 'string', description: 'server-sent events; each message’s data is a FeedEvent as JSON' },
@@ -94,7 +98,7 @@ export function feedPaths(): Record<string, unknown> {
           },
           '400': error('`after` or Last-Event-ID is not a position'),
           '404': error('no tournament by that id to follow'),
-          '429': error('too many streams from this address or in all', { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } }),
+          '429': error('too many streams from this address or in all', { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } }, ...quota }),
         },
       },
     },

@@ -13,6 +13,12 @@ export const OPENAPI_PATH = `${API_BASE}/openapi.json`;
 
 const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${apiRegistry.get(schema)!.id}` });
 
+/** The RateLimit headers an as-of read carries (IETF draft): its address's quota of such reads at once, and what is left of it. */
+const RATE_LIMIT_DOC = {
+  'RateLimit-Policy': { description: 'with asOf: `"as-of-reads";q=4;qu="concurrent-requests"`, the ledger-wide reads one address may have running or waiting at once', schema: { type: 'string' } },
+  RateLimit: { description: 'with asOf: `"as-of-reads";r=N`, how many more this address may ask for now', schema: { type: 'string' } },
+};
+
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ref(ErrorSchema) } } });
 
 /** The components every schema of the registry becomes, referring to each other by $ref. */
@@ -65,6 +71,7 @@ export function openApiDocument(): Record<string, unknown> {
             description: resource.summary,
             headers: {
               ETag: { description: 'names the ledger position the answer was folded at', schema: { type: 'string' } },
+              ...RATE_LIMIT_DOC,
               'Access-Control-Allow-Origin': { description: 'every site may read it', schema: { type: 'string', const: '*' } },
             },
             content: { 'application/json': { schema: ref(resource.schema) } },
@@ -74,7 +81,7 @@ export function openApiDocument(): Record<string, unknown> {
           '404': errorResponse('nothing by that id, now or at the position asked for'),
           '429': {
             ...errorResponse('too many ledger-wide reads (asOf) waiting from this address or in all; try again after Retry-After seconds'),
-            headers: { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } } },
+            headers: { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } }, ...RATE_LIMIT_DOC },
           },
         },
       },

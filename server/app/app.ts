@@ -215,7 +215,7 @@ export function createApp(options: AppOptions) {
   const reads = createHeavyReads(ledger);
   const gate = createHeavyReadGate();
   app.route('/', auditApp(ledger, { ...(options.now ? { now: options.now } : {}), reads, gate, signedBy: (c) => signedBy(auth.current(c)) }));
-  app.route('/api/v1', apiRoutes({ ledger, past: pastResources(reads, gate), headers: readHeaders }));
+  app.route('/api/v1', apiRoutes({ ledger, past: pastResources(reads, gate), readsOf: gate.readsOf, headers: readHeaders }));
   // A signed-out browser asking for a staff page signs in (or joins a table) and comes back to it.
   app.use('/login', returnAfterSignIn());
   app.use('/join', returnAfterSignIn());

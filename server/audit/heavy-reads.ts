@@ -50,7 +50,10 @@ export function createHeavyReadGate(limits: HeavyReadLimits = {}) {
   const waiting: (() => void)[] = [];
   let running = 0;
   let pending = 0;
-  return async function run<T>(address: string, work: () => Promise<T>): Promise<T> {
+  /** The reads one address may have at once, and how many more it may ask for now. */
+  const readsOf = (address: string) => ({ quota: perAddress, remaining: perAddress - (held.get(address)?.count ?? 0) });
+  return Object.assign(run, { readsOf });
+  async function run<T>(address: string, work: () => Promise<T>): Promise<T> {
     const mine = held.get(address);
     if (mine && mine.count >= perAddress) throw new BusyError(`at most ${perAddress} ledger-wide reads from one address at once, one running and the rest waiting their turn: wait for one to finish`);
     if (pending >= concurrent + queueLimit) throw new BusyError('the server is busy with ledger-wide reads; try again in a few seconds');
@@ -76,7 +79,7 @@ export function createHeavyReadGate(limits: HeavyReadLimits = {}) {
       if (now.count === 1) held.delete(address);
       else now.count--;
     }
-  };
+  }
 }
 
 /** The read API's `?asOf=` answered on the reader's thread, through the gate; `busy` when it turns the read away. */

@@ -52,6 +52,8 @@ export interface FeedLimits {
   admit(address: string, catchingUp: boolean): FeedAdmission;
   /** Streams open now (for tests and health). */
   openStreams(): number;
+  /** The streams one address may have open at once, and how many more it may open now. */
+  streamsOf(address: string): { quota: number; remaining: number };
 }
 
 /** An allowance of bytes: at most `capacity`, refilled at `rate` a second, overdrawn by what was sent past it. */
@@ -94,6 +96,7 @@ export function createFeedLimits(options: FeedLimitOptions = {}, now: () => numb
 
   return {
     openStreams: () => streams,
+    streamsOf: (address) => ({ quota: limits.streamsPerAddress, remaining: limits.streamsPerAddress - (addresses.get(address)?.streams ?? 0) }),
     admit(address, catchingUp) {
       sweep();
       let entry = addresses.get(address);

@@ -11,12 +11,13 @@ import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { EVENTS_CHANNEL, catchUpAndAttach, resumePoint, tournamentChannel, tournamentOfEvent } from './event-stream.ts';
 import { type FeedLimits, createCatchUpTurns } from './feed-limits.ts';
 import { openStream } from './open-stream.ts';
+import { RATE_LIMIT_EXPOSED, rateLimitHeaders } from './rate-limit-headers.ts';
 import type { Broadcaster } from './sse.ts';
 
 /** The headers that let any site read the feed, as the read API's answers. */
 export const FEED_OPEN: Readonly<Record<string, string>> = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Retry-After',
+  'access-control-expose-headers': `Retry-After, ${RATE_LIMIT_EXPOSED}`,
   'cross-origin-resource-policy': 'cross-origin',
 };
 
@@ -42,10 +43,13 @@ export function eventFeedRoute({ ledger, broadcaster, limits, addressOf }: FeedR
     }
     // A screen resuming from another process may be ahead of this one: fold up to its id first.
     await ledger.syncTo(after);
-    const admitted = limits.admit(addressOf(c), after < ledger.models.position);
+    const address = addressOf(c);
+    const admitted = limits.admit(address, after < ledger.models.position);
+    const streams = () => limits.streamsOf(address);
+    const quota = () => rateLimitHeaders('feed-streams', streams().quota, streams().remaining);
     if ('refused' in admitted) {
       // The client is told to come back later: its connection is not kept waiting meanwhile.
-      return c.json({ error: admitted.refused, code: 'too-many-streams' }, 429, { 'retry-after': String(admitted.retryAfterSeconds), connection: 'close' });
+      return c.json({ error: admitted.refused, code: 'too-many-streams' }, 429, { 'retry-after': String(admitted.retryAfterSeconds), connection: 'close', ...quota() });
     }
     const { ticket } = admitted;
     return openStream(c, broadcaster, (sink) => {
@@ -65,6 +69,6 @@ export function eventFeedRoute({ ledger, broadcaster, limits, addressOf }: FeedR
           ? { channel: EVENTS_CHANNEL, keep: () => true }
           : { channel: tournamentChannel(tournamentId), keep: (event) => tournamentOfEvent(ledger.models.games, event) === tournamentId },
       );
-    }, FEED_OPEN);
+    }, { ...FEED_OPEN, ...quota() });
   };
 }
