@@ -41,6 +41,7 @@ import { type EventStore, createEventStore } from '../events/store/sqlite/event-
 import { VersionConflictError } from '../events/store/append.ts';
 import { type PgEventStore, openPostgresStore } from '../events/store/postgres/event-store.ts';
 import type { GroupCommitStats } from '../events/store/postgres/group-commit.ts';
+import type { WriterLinkStats } from '../events/store/postgres/writer-link.ts';
 import { postgres, startPostgres } from '../test/fixtures/postgres.ts';
 import pg from 'pg';
 import { type Benchmark, type Figure, percentile, rateFigure, withGoal } from './harness.ts';
@@ -66,7 +67,7 @@ const PROCESSES = WRITERS / WRITERS_PER_PROCESS;
 
 /** A writer process: appends `count` events on each of its writers' streams, answering its store's commit counts. */
 interface WriterProcess {
-  run(count: number): Promise<GroupCommitStats>;
+  run(count: number): Promise<GroupCommitStats & WriterLinkStats>;
   close(): Promise<void>;
 }
 
@@ -76,14 +77,14 @@ async function startWriterProcesses(url: string): Promise<WriterProcess[]> {
   return Promise.all(Array.from({ length: PROCESSES }, (_, index) =>
     new Promise<WriterProcess>((resolve, reject) => {
       const child: ChildProcess = fork(runTs, [entry, url, String(index), String(WRITERS_PER_PROCESS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      let answer: { done: (stats: GroupCommitStats) => void; failed: (error: Error) => void } | null = null;
+      let answer: { done: (stats: GroupCommitStats & WriterLinkStats) => void; failed: (error: Error) => void } | null = null;
       child.once('error', reject);
       child.once('exit', (code) => {
         const error = new Error(`writer process ${index} exited with ${code}`);
         reject(error);
         answer?.failed(error);
       });
-      child.on('message', (message: 'ready' | { done: boolean; stats?: GroupCommitStats; error?: string }) => {
+      child.on('message', (message: 'ready' | { done: boolean; stats?: GroupCommitStats & WriterLinkStats; error?: string }) => {
         if (message === 'ready') {
           resolve({
             run: (count) => new Promise((done, failed) => {
@@ -271,7 +272,7 @@ export const pgAppendBench: Benchmark = {
       threads = await startThreads(path, WRITERS);
       processes = await startWriterProcesses(cluster.url);
       // The writer processes' commit counts after their last round, summed.
-      let processStats: GroupCommitStats[] = [];
+      let processStats: (GroupCommitStats & WriterLinkStats)[] = [];
 
       let runs = 0;
       const sharedRun = async (store: PgEventStore<BenchEvent> | PgEventStore<BenchEvent>[]) => {
@@ -320,6 +321,7 @@ export const pgAppendBench: Benchmark = {
       const steps = Object.fromEntries(Object.keys(sides).map((k) => [k, [] as GroupCommitStats[]])) as Record<Side, GroupCommitStats[]>;
       const conflicts: Record<'sqliteShared' | 'pgShared', number[]> = { sqliteShared: [], pgShared: [] };
       const queuedShare: number[] = [];
+      const forwardedShare: number[] = [];
       // Rounds of each side first, unmeasured: connections, statements, caches and compiled code
       // warmed, so each side's first rounds measure neither the connection nor the compiler.
       for (let round = 0; round < WARM_ROUNDS; round++) for (const side of Object.keys(sides) as Side[]) await sides[side]();
@@ -334,7 +336,10 @@ export const pgAppendBench: Benchmark = {
             const after = statsOf(side)!;
             const transactions = after.transactions - before.transactions;
             batches[side].push((after.appends - before.appends) / transactions);
-            if (side === 'pgProcesses') queuedShare.push((after.queued - before.queued) / (after.appends - before.appends));
+            if (side === 'pgProcesses') {
+              queuedShare.push((after.queued - before.queued) / (after.appends - before.appends));
+              forwardedShare.push(processStats.reduce((n, p) => n + p.forwarded, 0) / events.pgProcesses);
+            }
             const per = (name: keyof GroupCommitStats['steps']) => (after.steps[name] - before.steps[name]) / transactions;
             steps[side].push({ ...after, steps: { connect: per('connect'), lock: per('lock'), decide: per('decide'), write: per('write') } });
           }
@@ -414,6 +419,10 @@ export const pgAppendBench: Benchmark = {
         batchFigure('pgOwnApart', names.pgOwnApart),
         { ...rateFigure(names.pgProcesses, 'events/s', rates.pgProcesses), comparedTo: { name: names.pg1, ratio: percentile(rates.pgProcesses.map((r, i) => r / rates.pg1[i]!), 50) } },
         batchFigure('pgProcesses', names.pgProcesses),
+        {
+          name: `PostgreSQL, ${WRITERS} writers in ${PROCESSES} processes: share of appends forwarded to the writer process`,
+          unit: 'share', median: percentile(forwardedShare, 50), p99: percentile(forwardedShare, 99), samples: forwardedShare.length,
+        },
         {
           name: `PostgreSQL, ${WRITERS} writers in ${PROCESSES} processes: share of appends left in the intake for another process to chain`,
           unit: 'share', median: percentile(queuedShare, 50), p99: percentile(queuedShare, 99), samples: queuedShare.length,

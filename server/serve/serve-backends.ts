@@ -34,8 +34,8 @@ export interface Backend {
 // A process holding the demo's lease renews it every tick; one killed outright loses it after this.
 const DEMO_LEASE_MS = 5000;
 
-export async function openBackend(target: LedgerTarget, dataDir: string): Promise<Backend> {
-  if (target.kind === 'postgres') return openPostgresBackend(target.url);
+export async function openBackend(target: LedgerTarget, dataDir: string, writerHost = '127.0.0.1'): Promise<Backend> {
+  if (target.kind === 'postgres') return openPostgresBackend(target.url, writerHost);
   mkdirSync(dataDir, { recursive: true });
   const path = target.path ?? join(dataDir, 'spades.db');
   removeAbandonedBuilds(path);
@@ -65,13 +65,14 @@ export async function openBackend(target: LedgerTarget, dataDir: string): Promis
   };
 }
 
-async function openPostgresBackend(url: string): Promise<Backend> {
+async function openPostgresBackend(url: string, writerHost: string): Promise<Backend> {
   const name = shownPgUrl(url);
   let ledger;
   let fresh: boolean;
   try {
     fresh = !(await postgresLedgerInstalled(url));
-    ledger = await openPostgresLedger({ url });
+    // The server processes elect one of them to commit for all (events/store/postgres/writer-link.ts).
+    ledger = await openPostgresLedger({ url, writerHost });
   } catch (error) {
     throw new UsageError(`spades serve: cannot open the ledger at ${name}: ${pgRefusal(error)}`);
   }

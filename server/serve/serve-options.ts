@@ -1,6 +1,6 @@
 /**
  * What `spades serve` is told: its flags and the settings from the environment (PORT, HOST,
- * DATA_DIR, TRUST_PROXY), each checked with a one-line refusal naming the setting.
+ * DATA_DIR, TRUST_PROXY, LEDGER_WRITER_HOST), each checked with a one-line refusal naming the setting.
  */
 import { UsageError } from '../cli/io.ts';
 import { trustProxyProblem } from '../http/client-address.ts';
@@ -18,6 +18,12 @@ export interface ServeOptions {
   demoKind: DemoKind;
   /** Milliseconds between entries at each table. */
   paceMs: number;
+  /**
+   * On PostgreSQL, the address this process listens on for the other server processes' appends
+   * while it is the ledger's writer (events/store/postgres/writer-link.ts): this machine only,
+   * unless the processes run on several machines.
+   */
+  writerHost: string;
 }
 
 /** The options as `spades serve` was given them (see its entry in cli/command-table.ts). */
@@ -33,6 +39,7 @@ export function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv):
     demo: values['no-demo'] !== true,
     demoKind: 'pitt-boss',
     paceMs: 1000,
+    writerHost: '127.0.0.1',
   };
   if (values.demo !== undefined) {
     if (!DEMO_KINDS.includes(values.demo as DemoKind)) throw new UsageError(`--demo is ${DEMO_KINDS.join(' or ')}, not '${values.demo}'`);
@@ -49,6 +56,12 @@ export function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv):
     // An address or a name; whether this machine has it is for listen to say.
     if (!/^[A-Za-z0-9.:%_-]+$/.test(env.HOST)) throw new UsageError(`HOST must be an address to listen on (127.0.0.1, ::1, 0.0.0.0, a host name), not '${env.HOST}'`);
     options.host = env.HOST;
+  }
+  if (env.LEDGER_WRITER_HOST !== undefined && env.LEDGER_WRITER_HOST !== '') {
+    if (!/^[A-Za-z0-9.:%_-]+$/.test(env.LEDGER_WRITER_HOST)) {
+      throw new UsageError(`LEDGER_WRITER_HOST must be this machine's address as the other server processes reach it (10.0.0.5, a host name), not '${env.LEDGER_WRITER_HOST}'`);
+    }
+    options.writerHost = env.LEDGER_WRITER_HOST;
   }
   if (values.pace !== undefined) {
     if (!/^\d+$/.test(values.pace)) throw new UsageError(`--pace takes milliseconds between entries at a table, not '${values.pace}'`);

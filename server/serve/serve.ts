@@ -180,7 +180,7 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const options = readOptions(args, process.env);
   const feedLimits = feedLimitsFromEnv(process.env);
   if ('error' in feedLimits) throw new UsageError(feedLimits.error);
-  const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir);
+  const backend = await openBackend(ledgerTarget('serve', undefined, process.env), options.dataDir, options.writerHost);
   const { ledger, auth } = backend;
   const head = (await ledger.head()).position;
   // The demo goes only into a ledger this start made: a file or database that already held the

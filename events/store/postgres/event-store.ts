@@ -33,7 +33,8 @@ import {
   prepareAppend,
   recordedEvent,
 } from '../append.ts';
-import { type GroupCommitStats, groupCommitter } from './group-commit.ts';
+import { type GroupCommitStats, groupCommitter, refusalOf, refusalText } from './group-commit.ts';
+import { type WriterLinkStats, writerLink } from './writer-link.ts';
 import {
   type ChainHead,
   type ChainReport,
@@ -75,6 +76,12 @@ export interface PostgresStoreOptions<E extends AnyEvent> {
    * refused. For the commands that only read (verify, export).
    */
   existing?: boolean;
+  /**
+   * Take part in electing the ledger's writer process, as a server process does: the elected one
+   * commits every process's appends, listening on `host` for the others (writer-link.ts), and the
+   * others forward theirs to it. Without it, the store appends directly (the CLI, imports, tools).
+   */
+  writerLink?: { host: string; onNotice?: (line: string) => void };
 }
 
 /** The event store on PostgreSQL: the SQLite store's methods, each answering with a promise. */
@@ -109,7 +116,9 @@ export interface PgEventStore<E extends AnyEvent = AnyEvent> {
    * How many transactions this store's appends took and how many appends they answered: appends
    * sent while a commit is in flight share the next transaction (see group-commit.ts).
    */
-  commitStats(): GroupCommitStats;
+  commitStats(): GroupCommitStats & WriterLinkStats;
+  /** Whether this store commits for the other server processes now (see `writerLink`). */
+  isWriter(): boolean;
   /** Answers the appends already sent, then stops every listener and closes the pool. */
   close(): Promise<void>;
 }
@@ -401,12 +410,36 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
     },
   });
 
+  // A server process forwards its appends to the elected writer process, or is that writer.
+  const link = options.writerLink
+    ? writerLink<E>({
+        connection,
+        pool,
+        host: options.writerLink.host,
+        submit: (batches, commandId, request) => committer.submit(batches, commandId, request),
+        toRecorded,
+        errorText: (error) =>
+          error instanceof LedgerUnavailableError
+            ? JSON.stringify({ kind: error instanceof AppendOutcomeUnknownError ? 'unknown' : 'unavailable', reason: error.reason, code: error.code })
+            : refusalText(error),
+        errorOf: (text) => {
+          const r = JSON.parse(text) as { kind: string; reason: string; code: string };
+          if (r.kind === 'unknown') return new AppendOutcomeUnknownError(r.reason, r.code);
+          if (r.kind === 'unavailable') return new LedgerUnavailableError(r.reason, r.code);
+          return refusalOf(text);
+        },
+        writerLost: (reason) => new AppendOutcomeUnknownError(reason, 'writer-lost'),
+        ...(options.writerLink.onNotice ? { onNotice: options.writerLink.onNotice } : {}),
+      })
+    : null;
+  const submit = link ? link.submit : committer.submit;
+
   const appendMany: PgEventStore<E>['appendMany'] = async (appends, appendOptions = {}) => {
     const { commandId = null, request = null } = appendOptions;
     // Checks and serialisation happen before the command is queued, so a bad event costs no other
     // writer any waiting, and nothing is written unless every event of the batch is good.
     const batches = prepareAppend(registry, appends, appendOptions, clock);
-    return appendResults(appends, await committer.submit(batches, commandId, request));
+    return appendResults(appends, await submit(batches, commandId, request));
   };
 
   const head = async (): Promise<ChainHead> => {
@@ -501,8 +534,10 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
     digest: async () => formatDigest(await head()),
     verifyChain,
     listen,
-    commitStats: () => committer.stats(),
+    commitStats: () => ({ ...committer.stats(), ...(link?.stats() ?? { forwarded: 0, servedForOthers: 0, own: 0 }) }),
+    isWriter: () => link?.isWriter() ?? false,
     async close() {
+      await link?.close();
       await committer.idle();
       await Promise.all([...stoppers].map((stop) => stop()));
       await kysely.destroy();

@@ -211,7 +211,7 @@ function intakeCommand<E extends AnyEvent>(row: { id: number; command_id: string
 }
 
 /** A refusal as left in `ledger_outcomes` for the process whose command it was. */
-function refusalText(error: unknown): string {
+export function refusalText(error: unknown): string {
   if (error instanceof VersionConflictError) return JSON.stringify({ kind: 'version', stream: error.stream, expected: error.expected, actual: error.actual });
   if (error instanceof CommandIdReusedError) {
     return JSON.stringify({ kind: 'reused', commandId: error.commandId, stream: error.stream, usedFor: error.usedFor, message: error.message });
@@ -220,7 +220,7 @@ function refusalText(error: unknown): string {
 }
 
 /** The refusal left in `ledger_outcomes`, as the error the caller would have met deciding it itself. */
-function refusalOf(text: string): Error {
+export function refusalOf(text: string): Error {
   const r = JSON.parse(text) as { kind: string; stream: string; expected: number; actual: number; commandId: string; usedFor: string; message: string };
   if (r.kind === 'version') return new VersionConflictError(r.stream, r.expected, r.actual);
   if (r.kind === 'reused') {

@@ -42,6 +42,11 @@ export interface OpenPostgresLedgerOptions {
   snapshotEvery?: number;
   /** One line about something the ledger did by itself (a snapshot refused or not stored). Default: stderr. */
   onNotice?: (line: string) => void;
+  /**
+   * Take part in electing the process that commits for every server process, listening on this
+   * address for the others while elected (writer-link.ts). Without it, this process appends directly.
+   */
+  writerHost?: string;
 }
 
 const FOLD_PAGE = 1000;
@@ -49,8 +54,14 @@ const OUTSIDE = '; the ledger was changed outside the app (`spades verify` check
 
 /** Opens the ledger in PostgreSQL, folds it, and starts listening for every process's commits. */
 export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Promise<PostgresLedger> {
-  const store = await openPostgresStore({ url: options.url, registry: domainEvents, poolSize: options.poolSize ?? 10, ...(options.clock ? { clock: options.clock } : {}) });
   const notice = options.onNotice ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const store = await openPostgresStore({
+    url: options.url,
+    registry: domainEvents,
+    poolSize: options.poolSize ?? 10,
+    ...(options.clock ? { clock: options.clock } : {}),
+    ...(options.writerHost ? { writerLink: { host: options.writerHost, onNotice: notice } } : {}),
+  });
   let loaded: Awaited<ReturnType<typeof loadPgSnapshot>>;
   try {
     loaded = await loadPgSnapshot(store);
