@@ -85,8 +85,10 @@ describe('HOST', () => {
     for (const [host, sentence] of [
       ['192.0.2.1', /^spades serve: cannot listen on 192\.0\.2\.1 port 0: this machine has no such address\n$/],
       ['a host', /^HOST must be an address to listen on .*not 'a host'\n$/],
+      ['writer: a host', /^LEDGER_WRITER_HOST must be this machine's address .*not 'a host'\n$/],
     ] as const) {
-      const refused = await serve(tempDir(), ['--no-demo'], { HOST: host }).then(
+      const env: Record<string, string> = host.startsWith('writer: ') ? { LEDGER_WRITER_HOST: host.slice('writer: '.length) } : { HOST: host };
+      const refused = await serve(tempDir(), ['--no-demo'], env).then(
         () => null,
         (error: { code: number; output: string }) => error,
       );
