@@ -7,7 +7,7 @@ import { parseCard } from './cards.ts';
 import { deckFor } from './deck.ts';
 import { cardSymbol } from './rule-lines.ts';
 import { PRESETS, PRESET_IDS, type PresetId, type RuleOptions, isPresetId } from './presets.ts';
-import { optionProblem, ruleOption } from './rule-options.ts';
+import { RULE_OPTIONS, optionProblem, optionText, ruleOption } from './rule-options.ts';
 
 /** Rules as a game plays them: the options, the preset they came from, and a name for messages. */
 export interface Rules {
@@ -105,6 +105,19 @@ export function rulesConflicts(options: RuleOptions): string[] {
     const name = cardSymbol(parseCard(card)!);
     return `${name} is both taken out of the deck (${label('removed')}) and ranked as a trump (${label('promoted')}); take it out of one of the two: keep it in the deck to play it as a trump, or take it off the trumps`;
   });
+}
+
+/**
+ * Where two sets of options differ, in the options' words, `ours` named `here` and `theirs`
+ * `there`: "Points to win a game is 200 here and 300 in the record" (the first three, and how
+ * many more).
+ */
+export function rulesDifference(ours: RuleOptions, theirs: RuleOptions, here: string, there: string): string {
+  const differ = RULE_OPTIONS.filter((o) => JSON.stringify(ours[o.key]) !== JSON.stringify(theirs[o.key]));
+  const text = (v: unknown) => (typeof v === 'boolean' ? (v ? 'yes' : 'no') : optionText(v));
+  const said = differ.slice(0, 3).map((o) => `${o.label} is ${text(ours[o.key])} ${here} and ${text(theirs[o.key])} ${there}`);
+  const more = differ.length > 3 ? `; and ${differ.length - 3} more` : '';
+  return `${said.join('; ')}${more}`;
 }
 
 /** An option's name as a refusal says it. */

@@ -12,7 +12,7 @@ import { matchViews } from '../engine/bracket.ts';
 import { deckFor } from '../engine/deck.ts';
 import { nextDealer } from '../engine/game.ts';
 import { type RecordHeader, readHeader, scoreNextHand, scoreRecord, startRecordGame } from '../engine/record.ts';
-import { resolveRules } from '../engine/rules.ts';
+import { resolveRules, rulesDifference } from '../engine/rules.ts';
 import { replayPlays } from '../engine/trick.ts';
 import { canonicalJson } from './hash-chain.ts';
 import { gameStream, matchGameId } from './streams.ts';
@@ -259,7 +259,7 @@ function placeOf(models: ReadModels, record: unknown, header: RecordHeader, targ
   const view = matchViews(tournament.bracket).find((v) => v.id === target.matchId)!;
   const matchRules = resolveRules(rulesForMatch(tournament.format, view));
   if (canonicalJson(matchRules.options) !== canonicalJson(header.rules.options)) {
-    throw new RecordImportError(`${where} plays under ${matchRules.name}, but the record was played under ${header.rules.name}`);
+    throw new RecordImportError(`${where} plays under this event’s rules, not the record’s: ${rulesDifference(matchRules.options, header.rules.options, 'here', 'in the record')}`);
   }
   const number = match.games.length + 1;
   let dealer = header.dealer;
@@ -329,7 +329,7 @@ function roundSheetTarget(models: ReadModels, tournament: TournamentState, heade
   }
   const rules = resolveRules(game.rules);
   if (canonicalJson(rules.options) !== canonicalJson(header.rules.options)) {
-    throw new RecordImportError(`record: rules: the tables of tournament ${id} play ${rules.name}, but the record was played under ${header.rules.name}`);
+    throw new RecordImportError(`record: rules: the tables of tournament ${id} play this event’s rules, not the record’s: ${rulesDifference(rules.options, header.rules.options, 'here', 'in the record')}`);
   }
   if (dealerGiven && header.dealer !== game.dealer) {
     throw new RecordImportError(`record: dealer: ${where} was seated with ${SEAT_WORDS[game.dealer]} (${game.dealer}) dealing first, drawn at random when the round was seated, not ${header.dealer}`);

@@ -154,7 +154,7 @@ describe('a round’s sheet checked as the table’s own entries are', () => {
     await refuse('R1-T1', sheet([NS_AHEAD, EW_AHEAD, NS_AHEAD, EW_AHEAD]), 400, 'record: hands: the sheet ends with the sides tied at 242 after 4 hands; a tie at the table plays one more hand, and the sheet needs it');
     await refuse('R1-T1', sheet([NS_AHEAD, { bids: { N: 3, E: 3, S: 3, W: 3 }, tricks: { N: 3, E: 3, S: 3, W: 3 } }]), 400, 'record: hand 2: tricks add up to 12 (N 3, E 3, S 3, W 3); a hand has 13');
     await refuse('R1-T1', sheet([{ bids: { N: 14, E: 3, S: 3, W: 3 }, tricks: NS_AHEAD.tricks }]), 400, 'record: hand 1: bids: N\'s bid 14 is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"');
-    await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { rules: 'unc-300' }), 400, 'record: rules: the tables of tournament ck play tournament-spades, but the record was played under unc-300');
+    await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { rules: 'unc-300' }), 400, 'record: rules: the tables of tournament ck play this event’s rules, not the record’s: Points to win a game is none here and 300 in the record; Hands in a game is 4 here and none in the record; Cards taken out is none here and 2H 2D in the record; and 14 more');
     const other = (['N', 'E', 'S', 'W'] as const).find((s) => s !== game.dealer)!;
     const words = { N: 'North', E: 'East', S: 'South', W: 'West' } as const;
     await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { dealer: other }), 400, `record: dealer: round 1 at table 1 was seated with ${words[game.dealer]} (${game.dealer}) dealing first, drawn at random when the round was seated, not ${other}`);
