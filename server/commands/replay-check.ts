@@ -44,6 +44,8 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
       players: p.players,
       ...(p.registeredOn ? { registeredOn: p.registeredOn } : {}),
       ...(p.codeSeed ? { codeSeed: p.codeSeed } : {}),
+      // A desk registration past a full cap raised it in the same decision (or, before the desk asked, took a place anyway).
+      overCap: 'raise',
     }),
   PlayerRegistered: (m, p) =>
     registerPlayer(m, {
@@ -53,6 +55,7 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
       ...(p.gender ? { gender: p.gender } : {}),
       ...(p.registeredOn ? { registeredOn: p.registeredOn } : {}),
       ...(p.codeSeed ? { codeSeed: p.codeSeed } : {}),
+      overCap: 'raise',
     }),
   TeamCheckedIn: (m, p) => checkInTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId, at: p.at, ...(p.by ? { by: p.by } : {}) }),
   SignUpClosed: (m, p) => setSignUp(m, { tournamentId: p.tournamentId, open: false, cap: null, closes: null, at: new Date(0).toISOString() }),
@@ -107,8 +110,11 @@ const STATE_RULES: Record<string, (models: ReadModels, p: P) => string | null> =
     const tournament = tournamentById(m, p.tournamentId);
     if (!tournament) return `tournament ${p.tournamentId} does not exist`;
     if (tournament.model.status !== 'registration') return `tournament ${p.tournamentId} has started`;
-    const first = waitingList(tournament)[0];
-    if (!first || first.teamId !== p.teamId) return `${p.teamId} is not first on the waitlist of tournament ${p.tournamentId}`;
+    // The first waiting takes a freed place; at the start, the first of those checked in (registration-commands.ts).
+    const queue = waitingList(tournament);
+    const at = queue.findIndex((w) => w.teamId === p.teamId);
+    const here = (id: string) => tournament.checkedIn.includes(id);
+    if (at < 0 || (at > 0 && !(here(p.teamId) && queue.slice(0, at).every((w) => !here(w.teamId))))) return `${p.teamId} is not first on the waitlist of tournament ${p.tournamentId}`;
     const cap = tournament.registration.signUp?.cap ?? null;
     if (cap !== null && placed(tournament).length >= cap) return `tournament ${p.tournamentId} has no place free for ${p.teamId}`;
     return null;
