@@ -218,6 +218,17 @@ describe('the rule options’ catalogue', () => {
         expect(builder).toMatch(new RegExp(`<select name="${name.replace('.', '\\.')}" id="[^"]+"><option value="none"${value === null ? ' selected=""' : ''}>${c.none}</option><option value="yes"${value === null ? '' : ' selected=""'}>yes</option></select>`));
         for (const part of c.fields) expect(builder).toContain(`<label class="rule-part">${part.label} `);
         for (const part of c.fields) expect(builder).toMatch(new RegExp(`name="${name.replace('.', '\\.')}\\.${part.key}"`));
+      } else if (c.kind === 'reasons') {
+        // A box a reason, in the sheet's words, ticked where the rulebook calls a misdeal for it.
+        const held = PRESETS['pitt-boss'][option.key] as string[];
+        for (const r of c.choices) {
+          expect(builder).toContain(`<input type="checkbox" name="${name}.${r.value}" value="on"${held.includes(r.value) ? ' checked=""' : ''}/> ${r.words.replace(/&/g, '&amp;')}</label>`);
+        }
+        const ticked = (values: string[]) => builtRules({ rulesFormat: 'pitt-boss', [name]: 'checks', ...Object.fromEntries(values.map((v) => [`${name}.${v}`, 'on'])) }, 'pitt-boss');
+        expect(ticked(held)).toEqual({});
+        expect(ticked([...held].reverse())).toEqual({});
+        expect(ticked([...held, 'no-trumps'])).toEqual({ [option.key]: [...held, 'no-trumps'] });
+        expect(ticked(['uneven-deal'])).toEqual({ [option.key]: ['uneven-deal'] });
       } else {
         expect(builder).toMatch(new RegExp(`<input name="${name.replace('.', '\\.')}" id="[^"]+" value="${optionText(PRESETS['pitt-boss'][option.key]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
       }

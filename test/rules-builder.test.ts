@@ -19,6 +19,8 @@ function formFields(html: string): Record<string, string> {
   const fields: Record<string, string> = {};
   for (const m of html.matchAll(/<input ([^>]*)>/g)) {
     const name = /name="([^"]+)"/.exec(m[1]!)?.[1];
+    // A box not ticked sends nothing.
+    if (/type="checkbox"/.test(m[1]!) && !/ checked/.test(m[1]!)) continue;
     if (name) fields[name] = /value="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
   }
   for (const m of html.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) fields[m[1]!] = /<option value="([^"]*)" selected/.exec(m[2]!)?.[1] ?? /<option value="([^"]*)"/.exec(m[2]!)![1]!;
@@ -57,7 +59,8 @@ describe('the rules builder', () => {
     const director = fixture.clients.director;
     const builder = await (await send(app, director, 'POST', '/director/rules-builder', { form: { format: 'unc-intramural', rulesFrom: 'standard' } })).text();
     const fields = formFields(builder);
-    expect(fields).toMatchObject({ rulesFrom: 'standard', 'rule.target': '500', 'rule.jokers': 'false', 'rule.removed': 'none', 'rule.nil': '100', 'rule.renegePenalty': 'transfer', 'rule.overtricks': 'point-and-bag', 'rule.blindNil': 'none', 'rule.misdealReasons': 'wrong-card-count' });
+    expect(fields).toMatchObject({ rulesFrom: 'standard', 'rule.target': '500', 'rule.jokers': 'false', 'rule.removed': 'none', 'rule.nil': '100', 'rule.renegePenalty': 'transfer', 'rule.overtricks': 'point-and-bag', 'rule.blindNil': 'none', 'rule.misdealReasons': 'checks', 'rule.misdealReasons.wrong-card-count': 'on' });
+    expect(fields['rule.misdealReasons.no-trumps']).toBeUndefined();
     expect(fields['rule.target@final']).toBeUndefined();
     const created = await send(app, director, 'POST', '/director/tournaments', { form: { tournamentId: 'plain', name: 'Plain Spades', format: 'unc-intramural', ...fields, 'rule.target': '300' } });
     expect(created.status).toBe(303);

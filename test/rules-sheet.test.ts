@@ -265,7 +265,8 @@ describe('an event with the house’s own rules', () => {
     expect(builder).toMatch(/^<fieldset id="rules-builder"/);
     expect(builder).toContain('<p class="rule-help">Non-natural trumps ranked just below the jokers and above A♠, high to low (e.g. 2D, 2S).</p>');
     const fields: Record<string, string> = {};
-    for (const m of builder.matchAll(/<input [^>]*?name="([^"]+)"[^>]*value="([^"]*)"/g)) fields[m[1]!] = m[2]!;
+    // Every field as the form sends it: a box not ticked sends nothing.
+    for (const m of builder.matchAll(/<input [^>]*?name="([^"]+)"[^>]*value="([^"]*)"[^>]*>/g)) if (!/type="checkbox"/.test(m[0]) || / checked/.test(m[0])) fields[m[1]!] = m[2]!;
     for (const m of builder.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) fields[m[1]!] = /<option value="([^"]+)" selected/.exec(m[2]!)![1]!;
     expect(fields).toMatchObject({
       rulesFormat: 'pitt-boss',

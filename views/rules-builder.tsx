@@ -119,6 +119,17 @@ function Field({ shown, name, label }: { shown: ShownControl; name: string; labe
       return <Select name={name} value={value} choices={YES_NO} problem={problem} {...named} />;
     case 'fields':
       return <Parts name={name} shown={shown} fields={control.fields} none={control.none} {...named} />;
+    case 'reasons':
+      return (
+        <span class="rule-parts" role="group" aria-label={label ?? shown.control.option.label}>
+          <input type="hidden" name={name} value="checks" />
+          {control.choices.map((c) => (
+            <label class="rule-part">
+              <input type="checkbox" name={`${name}.${c.value}`} value="on" checked={shown.values[`${name}.${c.value}`] === 'on'} /> {c.words}
+            </label>
+          ))}
+        </span>
+      );
     case 'number':
       return <Text name={name} value={value} numeric={control.none === null} hint={control.none === null ? undefined : 'none'} problem={problem} {...named} />;
     default:

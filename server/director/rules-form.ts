@@ -45,11 +45,18 @@ export function ownRounds(rounds: readonly StartingRound[], control: BuilderCont
 }
 
 /** An option's value as sent in a field, or undefined when the form did not send it. */
-function sentOption(input: Record<string, unknown>, option: RuleOption, round: RoundKey): unknown {
+function sentOption(input: Record<string, unknown>, option: RuleOption, round: RoundKey, start: RuleOptions): unknown {
   const name = fieldName(option.key, round);
   const text = input[name];
   if (typeof text !== 'string') return undefined;
   if (text.length > 200) throw new CommandError(`${option.label}: at most 200 characters, not ${text.length}`);
+  if (option.control.kind === 'reasons' && text === 'checks') {
+    // A box a reason, ticked or not: the round's own reasons keep their order, others follow.
+    const ticked = (value: string) => typeof input[`${name}.${value}`] === 'string' && input[`${name}.${value}`] !== '';
+    const known = option.control.choices.map((c) => c.value);
+    const own = (start[option.key] as string[]).filter((r) => !known.includes(r) || ticked(r));
+    return [...own, ...known.filter((r) => ticked(r) && !own.includes(r))];
+  }
   if (option.control.kind === 'fields') {
     if (/^none$/i.test(text.trim())) return null;
     if (text === 'yes') {
@@ -66,9 +73,9 @@ function sentOption(input: Record<string, unknown>, option: RuleOption, round: R
 }
 
 /** The values a control's fields hold in a round: each of its options as sent, or undefined. */
-function sentValues(input: Record<string, unknown>, control: BuilderControl, round: RoundKey): Partial<Record<keyof RuleOptions, unknown>> | undefined {
+function sentValues(input: Record<string, unknown>, control: BuilderControl, round: RoundKey, start: RuleOptions): Partial<Record<keyof RuleOptions, unknown>> | undefined {
   if (control.kind === 'option') {
-    const value = sentOption(input, control.option, round);
+    const value = sentOption(input, control.option, round, start);
     return value === undefined ? undefined : { [control.option.key]: value };
   }
   const text = input[fieldName(control.compound.key, round)];
@@ -90,12 +97,12 @@ export function builtRounds(input: Record<string, unknown>, format: FormatId): P
   if (shown !== format) throw new CommandError(`the rules builder shows the rules of ${String(shown)}, but the format chosen is ${format}; show ${format}'s rules before changing them`);
   const rounds = startingRounds(format, rulesFromOf(input));
   const built: Partial<Record<RoundKey, Record<string, unknown>>> = {};
-  const main = Object.fromEntries(BUILDER_CONTROLS.map((c) => [controlKey(c), sentValues(input, c, 'rules')]));
+  const main = Object.fromEntries(BUILDER_CONTROLS.map((c) => [controlKey(c), sentValues(input, c, 'rules', rounds[0]!.start)]));
   for (const round of rounds) {
     const values: Record<string, unknown> = { ...round.start };
     for (const control of BUILDER_CONTROLS) {
       const own = round.key !== 'rules' && ownRounds(rounds, control).includes(round.key);
-      Object.assign(values, (own ? sentValues(input, control, round.key) : main[controlKey(control)]) ?? {});
+      Object.assign(values, (own ? sentValues(input, control, round.key, round.start) : main[controlKey(control)]) ?? {});
     }
     // What the round records: the options that differ from its preset's own.
     const preset = resolveRules(round.preset).options as unknown as Record<string, unknown>;
@@ -129,10 +136,15 @@ export function shownControls(input: Record<string, unknown>, format: FormatId):
           const sub = `${name}.${part.key}`;
           values[sub] = typed && typeof input[sub] === 'string' ? (input[sub] as string) : optionText((example as Record<string, unknown>)[part.key]);
         }
+      } else if (option.control.kind === 'reasons') {
+        // A box a reason, ticked as typed, else as the round starts.
+        values[name] = 'checks';
+        const held = text !== null ? (sentOption(input, option, round.key, round.start) as string[]) : (start as string[]);
+        for (const c of option.control.choices) values[`${name}.${c.value}`] = held.includes(c.value) ? 'on' : '';
       } else values[name] = text ?? optionText(start);
       if (text === null) continue;
       try {
-        const value = sentOption(input, option, round.key);
+        const value = sentOption(input, option, round.key, round.start);
         const problem = value === undefined ? null : optionProblem(option, value);
         if (problem) problems[name] = problem;
       } catch (error) {
