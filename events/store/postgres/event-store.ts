@@ -396,8 +396,11 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
   const toRecorded = (row: ChainedRow): RecordedEvent<E> => recordedEvent(registry, row);
 
   // Appends go through the group committer: those sent while a commit is in flight share the next.
+  // Set below once the writer link exists: the committer asks it before each commit.
+  let gather: ((lastCommitMs: number) => Promise<void>) | undefined;
   const committer = groupCommitter<E>({
     pool,
+    gather: (lastCommitMs) => gather?.(lastCommitMs) ?? Promise.resolve(),
     channel: LEDGER_CHANNEL,
     toRecorded,
     isFault: (error) => pgStorageFaultOf(error) !== null,
@@ -433,6 +436,7 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
       })
     : null;
   const submit = link ? link.submit : committer.submit;
+  gather = link?.gather;
 
   const appendMany: PgEventStore<E>['appendMany'] = async (appends, appendOptions = {}) => {
     const { commandId = null, request = null } = appendOptions;

@@ -115,6 +115,12 @@ export interface GroupCommitOptions<E extends AnyEvent> {
   isFault(error: unknown): boolean;
   /** Commands one transaction takes at most. Default 500. */
   maxBatch?: number;
+  /**
+   * Called before each commit with commands waiting, with how long the one before took; the
+   * commit starts once it settles. The writer process waits here, briefly, for the appends of
+   * other processes it has just answered to come back (writer-link.ts).
+   */
+  gather?: (lastCommitMs: number) => Promise<void>;
 }
 
 export interface GroupCommitter<E extends AnyEvent> {
@@ -855,6 +861,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
     }
   };
 
+  let lastCommitMs = 0;
   const drain = async (): Promise<void> => {
     for (;;) {
       // Whatever was sent while the last commit was in flight, and in this turn of the event loop.
@@ -878,9 +885,12 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         client = null;
         return;
       }
+      if (options.gather) await options.gather(lastCommitMs);
       const commands = queue.splice(0, maxBatch).map(localCommand);
+      const began = performance.now();
       try {
         await commit(commands);
+        lastCommitMs = performance.now() - began;
       } catch (error) {
         if (!(error instanceof BatchRefused)) {
           for (const command of commands) settle(command, { ok: false, error });

@@ -68,6 +68,12 @@ export interface WriterLinkStats {
 
 export interface WriterLink<E extends AnyEvent> {
   submit: Submit<E>;
+  /**
+   * For the committer, before each commit: while this process is the writer and has just
+   * answered other processes' appends, waits for them to send their next (at most one commit's
+   * time), so those join this commit rather than the one after it.
+   */
+  gather(lastCommitMs: number): Promise<void>;
   /** Whether this process is the writer now. */
   isWriter(): boolean;
   stats(): WriterLinkStats;
@@ -88,6 +94,11 @@ const DIRECT_FOR_MS = 200;
 const FAREWELL_MS = 2000;
 // How long a process stopping waits for the answers to what it forwarded, before it takes them back.
 const ANSWERS_MS = 2500;
+// The longest the writer holds a commit back for answered processes to send again.
+const GATHER_MAX_MS = 10;
+// Commits that start without waiting after a wait in vain: processes that were answered and
+// sent nothing more (a request served, say) cost the commits after them nothing.
+const GATHER_REST = 8;
 // A forwarder's line the writer will hold at most before refusing the link (a whole import is far less).
 const MAX_LINE = 256 * 1024 * 1024;
 
@@ -168,6 +179,11 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
   const writers = new WeakMap<net.Socket, (message: unknown) => void>();
   // Forwarded appends received and not yet answered.
   const serving = new Set<Promise<unknown>>();
+  // Forwarded appends answered whose process has not sent another since, and the commit waiting for them.
+  let expected = 0;
+  let lastAnswerAt = 0;
+  let rest = 0;
+  let gathered: (() => void) | null = null;
 
   const serve = (socket: net.Socket, token: string) => {
     links.add(socket);
@@ -186,6 +202,7 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
           return;
         }
         const request = message as Request;
+        if (expected > 0 && --expected === 0) gathered?.();
         const batches: PreparedBatch[] = request.b.map(([stream, expectedVersion, events]) => ({
           stream,
           expectedVersion: expectedVersion ?? undefined,
@@ -200,6 +217,8 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
           (error: unknown): Answer => ({ i: request.i, e: errorText(error) }),
         ).then((answer) => {
           stats.servedForOthers++;
+          expected++;
+          lastAnswerAt = performance.now();
           send(answer);
         });
         serving.add(answered);
@@ -422,8 +441,31 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
     return submit(batches, commandId, request);
   };
 
+  const gather = (lastCommitMs: number): Promise<void> => {
+    // Answers sent long before this commit are not coming back: the committer had gone quiet.
+    if (performance.now() - lastAnswerAt > 2 * lastCommitMs + 1) expected = 0;
+    if (!server || expected === 0 || rest > 0) {
+      rest = Math.max(0, rest - 1);
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        gathered = null;
+        expected = 0;
+        rest = GATHER_REST;
+        resolve();
+      }, Math.min(GATHER_MAX_MS, lastCommitMs));
+      gathered = () => {
+        clearTimeout(timer);
+        gathered = null;
+        resolve();
+      };
+    });
+  };
+
   return {
     submit: route,
+    gather,
     isWriter: () => server !== null,
     stats: () => ({ ...stats }),
     async close() {
