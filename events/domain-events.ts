@@ -309,6 +309,18 @@ export const FeePaid = defineEvent({
   version: 1,
   validate: check.object({ tournamentId: id, teamId: id, amount: check.number() }),
 });
+/** A fee payment recorded by mistake taken back, as the director undid it: the entrant owes `amount` again. */
+export const FeePaymentUndone = defineEvent({
+  type: 'FeePaymentUndone',
+  version: 1,
+  validate: check.object({ tournamentId: id, teamId: id, amount: check.number() }),
+});
+/** A check-in recorded by mistake taken back before the start, as the director undid it. */
+export const CheckInUndone = defineEvent({
+  type: 'CheckInUndone',
+  version: 1,
+  validate: check.object({ tournamentId: id, teamId: id }),
+});
 export const GameResultCorrected = defineEvent({
   type: 'GameResultCorrected',
   version: 1,
@@ -414,6 +426,8 @@ export type SignUpClosed = Payload<typeof SignUpClosed>;
 export type TeamWaitlisted = Payload<typeof TeamWaitlisted>;
 export type WaitlistPromoted = Payload<typeof WaitlistPromoted>;
 export type FeePaid = Payload<typeof FeePaid>;
+export type FeePaymentUndone = Payload<typeof FeePaymentUndone>;
+export type CheckInUndone = Payload<typeof CheckInUndone>;
 export type TeamStart = { score: number; bags: number; sets: number };
 export type { Team };
 
@@ -450,4 +464,6 @@ export const domainEvents = eventRegistry(
   TeamWaitlisted,
   WaitlistPromoted,
   FeePaid,
+  FeePaymentUndone,
+  CheckInUndone,
 );

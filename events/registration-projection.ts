@@ -3,7 +3,7 @@
  * cap and closing time, the waitlist in order, each entrant's fee and what it has paid, the seed
  * of its check-in code, and who checked it in. Folded by tournament-projection.ts.
  */
-import type { FeePaid, SignUpOpened, TeamWaitlisted } from './domain-events.ts';
+import type { FeePaid, FeePaymentUndone, SignUpOpened, TeamWaitlisted } from './domain-events.ts';
 
 /** An entrant signed up past the cap, in the order it signed up. */
 export interface WaitlistEntry {
@@ -74,6 +74,12 @@ export function waiting(state: RegistrationState, teamId: string): WaitlistEntry
 export function feePaid(state: RegistrationState, e: FeePaid): void {
   const entry = (state.fees[e.teamId] ??= { fee: null, paid: 0 });
   entry.paid += e.amount;
+}
+
+/** A payment taken back: the entrant owes it again. */
+export function feePaymentUndone(state: RegistrationState, e: FeePaymentUndone): void {
+  const entry = state.fees[e.teamId];
+  if (entry) entry.paid = Math.max(0, entry.paid - e.amount);
 }
 
 /** What an entrant still owes: its fee less what it paid, never below 0. */

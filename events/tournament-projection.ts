@@ -6,12 +6,12 @@
  * so a corrected game flows through everything after it and nothing is edited by hand.
  */
 import type { GameModel } from './read-models.ts';
-import { feePaid, signUpClosed, signUpOpened, waitlisted } from './registration-projection.ts';
+import { feePaid, feePaymentUndone, signUpClosed, signUpOpened, waitlisted } from './registration-projection.ts';
 import { progressiveGameSeen } from './progressive-projection.ts';
 import { bracketRoundDrawn, matchSettled, matchStarted, seatMatch, settle, tournamentStarted } from './tournament-bracket.ts';
 import { refresh, refreshDecided, refreshGame } from './tournament-placings.ts';
 import { noteRoundFinished, progressiveRoundStarted, progressiveRoundsChanged, roundsOver } from './tournament-progressive.ts';
-import { playerRegistered, teamCheckedIn, teamRegistered, teamWithdrawn, waitlistPromoted } from './tournament-registration.ts';
+import { checkInUndone, playerRegistered, teamCheckedIn, teamRegistered, teamWithdrawn, waitlistPromoted } from './tournament-registration.ts';
 import { CAUSES, clockStarted, gameResultCorrected, gameWinner, noteLateClaim, teamDisqualified, timeCalled } from './tournament-rulings.ts';
 import { type TournamentEvent, type TournamentState, infoFor } from './tournament-state.ts';
 
@@ -54,6 +54,12 @@ export function evolveTournament(
       return;
     case 'FeePaid':
       feePaid(state.registration, event.payload);
+      return;
+    case 'FeePaymentUndone':
+      feePaymentUndone(state.registration, event.payload);
+      return;
+    case 'CheckInUndone':
+      checkInUndone(state, event.payload);
       return;
     case 'TeamWithdrawn':
       if (teamWithdrawn(state, event.payload)) refresh(state, games);

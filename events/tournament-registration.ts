@@ -3,7 +3,7 @@
  * promoted from the waitlist and withdrawn before the start. Sign-up, fees and check-in codes are
  * kept in registration-projection.ts.
  */
-import type { PlayerRegistered, TeamCheckedIn, TeamRegistered, TeamWithdrawn, WaitlistPromoted } from './domain-events.ts';
+import type { CheckInUndone, PlayerRegistered, TeamCheckedIn, TeamRegistered, TeamWithdrawn, WaitlistPromoted } from './domain-events.ts';
 import { playerRegistered as progressivePlayerRegistered, playerWithdrawn } from './progressive-projection.ts';
 import { entrantRegistered, waiting } from './registration-projection.ts';
 import { type TournamentState, newRow } from './tournament-state.ts';
@@ -25,6 +25,12 @@ export function playerRegistered(state: TournamentState, e: PlayerRegistered): v
 export function teamCheckedIn(state: TournamentState, e: TeamCheckedIn): void {
   if (!state.checkedIn.includes(e.teamId)) state.checkedIn.push(e.teamId);
   if (e.by) state.registration.checkedInBy[e.teamId] = e.by;
+}
+
+/** A check-in taken back: the entrant is no longer counted as here. */
+export function checkInUndone(state: TournamentState, e: CheckInUndone): void {
+  state.checkedIn = state.checkedIn.filter((t) => t !== e.teamId);
+  delete state.registration.checkedInBy[e.teamId];
 }
 
 /** A waitlisted entrant takes a place among the entrants; false when no one of that id waits. */

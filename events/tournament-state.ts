@@ -11,6 +11,8 @@ import type {
   BracketRoundDrawn,
   ClockStarted,
   FeePaid,
+  FeePaymentUndone,
+  CheckInUndone,
   SignUpClosed,
   SignUpOpened,
   TeamWaitlisted,
@@ -55,7 +57,9 @@ export type TournamentEvent =
   | { type: 'SignUpClosed'; payload: SignUpClosed }
   | { type: 'TeamWaitlisted'; payload: TeamWaitlisted }
   | { type: 'WaitlistPromoted'; payload: WaitlistPromoted }
-  | { type: 'FeePaid'; payload: FeePaid };
+  | { type: 'FeePaid'; payload: FeePaid }
+  | { type: 'FeePaymentUndone'; payload: FeePaymentUndone }
+  | { type: 'CheckInUndone'; payload: CheckInUndone };
 
 /** Live facts about a bracket match that the bracket itself does not hold. */
 export interface MatchInfo {

@@ -118,6 +118,36 @@ describe('fees at the desk', () => {
   });
 });
 
+describe('undoing at the desk', () => {
+  it('takes back a payment and a check-in recorded by mistake with compensating events, the ledger keeping both', async () => {
+    const { app, ledger } = copyOf(fixture);
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'blp', name: 'BLP', format: 'blp-2024' }));
+    await send(app, director(), 'POST', '/director/tournaments/blp/teams/bulk', { json: { lines: 'Early Birds, Ann, Bob, 2024-09-10', confirm: 'yes' } });
+    expect((await send(app, director(), 'POST', '/director/tournaments/blp/teams/early-birds/paid', { json: {} })).status).toBe(200);
+    expect((await send(app, director(), 'POST', '/director/tournaments/blp/check-in', { json: { teamId: 'early-birds' } })).status).toBe(200);
+    const deskBefore = unescape(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
+    expect(deskBefore).toContain('data-action="unpaid"');
+    expect(deskBefore).toContain('data-action="undo-check-in"');
+    const before = ledger.models.position;
+    const unpaid = await send(app, director(), 'POST', '/director/tournaments/blp/teams/early-birds/unpaid', { json: {} });
+    expect((await json(unpaid)).done).toBe('Took back the $30 recorded as paid by Early Birds.');
+    const undone = await send(app, director(), 'POST', '/director/tournaments/blp/teams/early-birds/check-in/undo', { json: {} });
+    expect((await json(undone)).done).toBe('Early Birds is no longer checked in.');
+    expect(ledger.store.readAll({ after: before }).map((e) => e.type)).toEqual(['FeePaymentUndone', 'CheckInUndone']);
+    expect(ledger.models.tournaments.blp!.registration.fees['early-birds']).toEqual({ fee: 30, paid: 0 });
+    expect(ledger.models.tournaments.blp!.checkedIn).toEqual([]);
+    const deskAfter = unescape(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
+    expect(deskAfter).toContain('$30, $30 owed');
+    // Nothing more to take back: said in words.
+    const again = await send(app, director(), 'POST', '/director/tournaments/blp/teams/early-birds/unpaid', { json: {} });
+    expect([again.status, (await json(again)).error]).toEqual([409, "'Early Birds' has no payment recorded to take back"]);
+    const twice = await send(app, director(), 'POST', '/director/tournaments/blp/teams/early-birds/check-in/undo', { json: {} });
+    expect([twice.status, (await json(twice)).error]).toEqual([409, "'Early Birds' is not checked in"]);
+    expectReplays(ledger);
+    ledger.close();
+  });
+});
+
 describe('the start decides the waitlist', () => {
   it('gives the places of teams not checked in to the waitlisted who are, in order, and tells the rest on their pages', async () => {
     const { app, ledger } = copyOf(fixture);

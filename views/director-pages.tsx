@@ -217,6 +217,20 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                       </button>
                     </PostForm>
                   ) : null}
+                  {reg?.charges && (reg.fees[t.teamId]?.paid ?? 0) > 0 ? (
+                    <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/unpaid`)} class="inline-form" confirm={`Take back the payment recorded for ${t.name}? The ledger keeps both.`}>
+                      <button type="submit" data-action="unpaid">
+                        Undo paid
+                      </button>
+                    </PostForm>
+                  ) : null}
+                  {props.status === 'registration' && t.checkedIn ? (
+                    <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/check-in/undo`)} class="inline-form">
+                      <button type="submit" data-action="undo-check-in">
+                        Undo check-in
+                      </button>
+                    </PostForm>
+                  ) : null}
                   {props.status === 'registration' && t.status === 'registered' ? (
                     <>
                       {t.checkedIn ? null : (

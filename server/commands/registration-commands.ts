@@ -14,7 +14,7 @@ import type { ReadModels } from '../../events/projections.ts';
 import { entrantNameProblem, idProblem, nameKey, normalName } from '../../events/names.ts';
 import { closingWords } from '../../events/time-words.ts';
 import { CommandError } from './commands.ts';
-import { refuseProblem, tournamentOf } from './tournament-lookup.ts';
+import { entrantOf, refuseProblem, tournamentOf } from './tournament-lookup.ts';
 
 type NewEvent = Decision['events'][number];
 
@@ -223,6 +223,25 @@ export function recordPaid(models: ReadModels, input: { tournamentId: string; te
   const amount = owed(tournament.registration, row.teamId);
   if (amount === 0) throw new CommandError(`tournament ${id}: '${row.name}' has already paid its $${fee} fee`, 409);
   return { stream: tournamentStream(id), events: [{ type: 'FeePaid', payload: { tournamentId: id, teamId: row.teamId, amount } }] };
+}
+
+/** A director takes back an entrant's last payment, recorded by mistake: a compensating event, the payment kept in the ledger. */
+export function undoPaid(models: ReadModels, input: { tournamentId: string; teamId: string }): Decision {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const row = entrantOf(tournament, input.teamId);
+  const entry = tournament.registration.fees[row.teamId];
+  if (!entry || entry.paid <= 0) throw new CommandError(`'${row.name}' has no payment recorded to take back`, 409);
+  const amount = Math.min(entry.paid, entry.fee ?? entry.paid);
+  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'FeePaymentUndone', payload: { tournamentId: input.tournamentId, teamId: row.teamId, amount } }] };
+}
+
+/** A director takes back a check-in recorded by mistake, before the start: a compensating event. */
+export function undoCheckIn(models: ReadModels, input: { tournamentId: string; teamId: string }): Decision {
+  const tournament = tournamentOf(models, input.tournamentId);
+  const row = waiting(tournament.registration, input.teamId) ?? entrantOf(tournament, input.teamId);
+  if (tournament.model.status !== 'registration') throw new CommandError(`${tournament.model.name} has started, so '${row.name}'’s check-in stands`, 409);
+  if (!tournament.checkedIn.includes(input.teamId)) throw new CommandError(`'${row.name}' is not checked in`, 409);
+  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'CheckInUndone', payload: { tournamentId: input.tournamentId, teamId: input.teamId } }] };
 }
 
 /** The fees of the entrants holding a place: due, paid, still outstanding. */

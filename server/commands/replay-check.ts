@@ -20,7 +20,7 @@ import { CommandError, callMisdeal, claimRenege, correctScore, dealHand, giveRul
 import { callTime, correctGameResult, disqualifyTeam } from './match-commands.ts';
 import { changeRounds, checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from './tournament-commands.ts';
 import { drawRound } from './round-commands.ts';
-import { holderOf, placed, recordPaid, setSignUp, waitingList } from './registration-commands.ts';
+import { holderOf, placed, recordPaid, setSignUp, undoCheckIn, undoPaid, waitingList } from './registration-commands.ts';
 import { withdrawRuling } from './ruling-withdrawals.ts';
 
 /** A row with its payload already read through its schema. */
@@ -60,6 +60,8 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
   TeamCheckedIn: (m, p) => checkInTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId, at: p.at, ...(p.by ? { by: p.by } : {}) }),
   SignUpClosed: (m, p) => setSignUp(m, { tournamentId: p.tournamentId, open: false, cap: null, closes: null, at: new Date(0).toISOString() }),
   FeePaid: (m, p) => recordPaid(m, { tournamentId: p.tournamentId, teamId: p.teamId }),
+  FeePaymentUndone: (m, p) => undoPaid(m, { tournamentId: p.tournamentId, teamId: p.teamId }),
+  CheckInUndone: (m, p) => undoCheckIn(m, { tournamentId: p.tournamentId, teamId: p.teamId }),
   TeamWithdrawn: (m, p) => withdrawTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId }),
   ScreenPinned: (m, p) => pinScreen(m, { tournamentId: p.tournamentId }),
   TeamDisqualified: (m, p) => disqualifyTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId, reason: p.reason, ...(p.kind ? { kind: p.kind } : {}) }),

@@ -12,7 +12,7 @@ import { type Auth, signedBy } from '../auth/auth.ts';
 import { newCodeSeed } from '../auth/table-codes.ts';
 import { type BulkPreview, previewBulk, registerBulk } from '../commands/bulk-registration.ts';
 import { CommandError } from '../commands/commands.ts';
-import { placed, recordPaid, setSignUp, waitingList } from '../commands/registration-commands.ts';
+import { placed, recordPaid, setSignUp, undoCheckIn, undoPaid, waitingList } from '../commands/registration-commands.ts';
 import { entrantNameProblem, normalName } from '../../events/names.ts';
 import { closingWords } from '../../events/time-words.ts';
 import { tournamentOf } from '../commands/tournament-lookup.ts';
@@ -156,6 +156,22 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
         ? `Sign-up is open${cap !== null ? ` for ${cap} entrants` : ''}${closing ? ` until ${closingWords(closing)}` : ''}.${promoted > 0 ? ` ${promoted} promoted from the waitlist.` : ''}`
         : 'Sign-up is closed.';
       return { decision, done };
+    }),
+  );
+
+  // What can be undone is undone by a compensating event: a payment or a check-in recorded by mistake.
+  app.post('/tournaments/:tournamentId/teams/:teamId/unpaid', (c) =>
+    onTournament(c, 'unpaid', () => {
+      const [tournamentId, teamId] = [c.req.param('tournamentId')!, c.req.param('teamId')!];
+      const decision = undoPaid(models, { tournamentId, teamId });
+      return { decision, done: `Took back the $${String(decision.events[0]!.payload.amount)} recorded as paid by ${entrantName(models, tournamentId, teamId)}.` };
+    }),
+  );
+  app.post('/tournaments/:tournamentId/teams/:teamId/check-in/undo', (c) =>
+    onTournament(c, 'undo-check-in', () => {
+      const [tournamentId, teamId] = [c.req.param('tournamentId')!, c.req.param('teamId')!];
+      const name = waitingList(tournamentOf(models, tournamentId)).find((w) => w.teamId === teamId)?.name ?? entrantName(models, tournamentId, teamId);
+      return { decision: undoCheckIn(models, { tournamentId, teamId }), done: `${name} is no longer checked in.` };
     }),
   );
 
