@@ -111,6 +111,14 @@ describe('one tournament’s feed', () => {
     expect(positions(resumed.messages)).toEqual(live);
   });
 
+  it('is linked from the tournament', async () => {
+    const links = ((await (await fetch(`${server.url}/api/v1/tournaments/${PROGRESSIVE_DEMO}`)).json()) as { links: { feed: string } }).links;
+    expect(links.feed).toBe(`/api/events/stream?tournament=${PROGRESSIVE_DEMO}`);
+    const reader = await openSse(`${server.url}${links.feed}`);
+    expect(reader.response.status).toBe(200);
+    reader.close();
+  });
+
   it('answers a tournament that is not there 404 with a sentence', async () => {
     const res = await fetch(`${server.url}/api/events/stream?tournament=nope`);
     expect(res.status).toBe(404);

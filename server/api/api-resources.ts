@@ -100,6 +100,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       screen: pages.screen,
       standingsCsv: `${pages.home}/standings.csv`,
       stream: '/api/events/stream',
+      feed: `/api/events/stream?tournament=${encodeURIComponent(tournamentId)}`,
       embedBracket: apiLinks.embed(tournamentId, 'bracket'),
       embedStandings: apiLinks.embed(tournamentId, 'standings'),
     },
