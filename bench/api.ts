@@ -99,7 +99,7 @@ export const apiBench: Benchmark = {
     let server: ServeProcess | null = null;
     const agent = new Agent({ keepAlive: true, maxSockets: 32 });
     try {
-      const { path, events } = tournamentLedgerCopy(dir);
+      const { path, events } = await tournamentLedgerCopy(dir);
       const dataDir = join(dir, 'data');
       mkdirSync(dataDir);
       renameSync(path, join(dataDir, 'spades.db'));

@@ -67,7 +67,7 @@ export const exportsBench: Benchmark = {
     let server: ServeProcess | null = null;
     let readers: ChildProcess | null = null;
     try {
-      const { path, events } = tournamentLedgerCopy(dir);
+      const { path, events } = await tournamentLedgerCopy(dir);
       const dataDir = join(dir, 'data');
       mkdirSync(dataDir);
       renameSync(path, join(dataDir, 'spades.db'));

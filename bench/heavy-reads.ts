@@ -53,14 +53,14 @@ export const heavyReadsBench: Benchmark = {
     const dir = mkdtempSync(join(tmpdir(), 'spades-heavy-'));
     let server: { child: ChildProcess; port: number } | null = null;
     try {
-      const { path, events } = tournamentLedgerCopy(dir);
+      const { path, events } = await tournamentLedgerCopy(dir);
       const dataDir = join(dir, 'data');
       mkdirSync(dataDir);
       const served = join(dataDir, 'spades.db');
       renameSync(path, served);
       // The demo beside it, for the server's bots to play while the reads run.
       const setup = openLedger({ path: served });
-      createDemo(setup);
+      await createDemo(setup);
       setup.close();
       const add = spawn(process.execPath, [SPADES, 'add-user', 'Dee Rector', '--role', 'director', '--password', 'director-password-1', '--db', served], { cwd: ROOT });
       await new Promise((resolve) => add.once('exit', resolve));

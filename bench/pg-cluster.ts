@@ -6,8 +6,8 @@
  * are made by a process of their own, as a scorekeeper's would be on another server.
  */
 import { readFileSync } from 'node:fs';
-import { driveServedTables, nextEntry } from '../server/serve/table-driver.ts';
-import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve/serve.ts';
+import { driveTables, nextEntry } from '../server/serve/table-driver.ts';
+import { DEMO_TOURNAMENT, createDemo } from '../server/serve/serve.ts';
 import { type PostgresLedger, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { postgres, startPostgres } from '../test/fixtures/postgres.ts';
 import { nginx, startNginx } from '../test/fixtures/nginx.ts';
@@ -87,9 +87,9 @@ export const clusterBench: Benchmark = {
     try {
       const url = await cluster.createDatabase('bench');
       entries = await openPostgresLedger({ url });
-      await createServedDemo(entries);
+      await createDemo(entries);
       // The matches seated and their first games started: every table has a game to enter.
-      await driveServedTables(entries, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
+      await driveTables(entries, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
       const one = await measure(url, entries, 1, CLIENTS_PER_PROCESS);
       const oneCrowded = await measure(url, entries, 1, CLIENTS_PER_PROCESS * 3);
       const three = await measure(url, entries, 3, CLIENTS_PER_PROCESS * 3);

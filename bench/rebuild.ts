@@ -13,7 +13,7 @@ import { driveTables } from '../server/serve/table-driver.ts';
 import { type Benchmark, comparedTo, rateFigure, withGoal } from './harness.ts';
 
 /** Plays the whole tournament into a fresh ledger file; returns its path and event count. */
-export function simulateTournamentLedger(dir: string, teams = 64): { path: string; events: number } {
+export async function simulateTournamentLedger(dir: string, teams = 64): Promise<{ path: string; events: number }> {
   const path = join(dir, 'tournament.db');
   const ledger = openLedger({ path, synchronous: 'NORMAL', snapshotEvery: Number.MAX_SAFE_INTEGER });
   const tournamentId = 'bench';
@@ -29,7 +29,7 @@ export function simulateTournamentLedger(dir: string, teams = 64): { path: strin
     ledger.execute(registerTeam(ledger.models, { tournamentId, teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
   }
   ledger.execute(startTournament(ledger.models, { tournamentId, seed: 'bench' }));
-  while (driveTables(ledger, { tournamentId, seed: 'bench', now: () => '2026-01-01T00:00:00.000Z' }) > 0) {
+  while ((await driveTables(ledger, { tournamentId, seed: 'bench', now: () => '2026-01-01T00:00:00.000Z' })) > 0) {
     // every table makes one entry per pass until the champion is known
   }
   const events = ledger.store.head().position;
@@ -44,7 +44,7 @@ let simulated: { path: string; events: number } | null = null;
  * copied for each benchmark that needs it. The original goes when the process exits (one named by
  * BENCH_LEDGER is used as it is, and kept).
  */
-export function tournamentLedgerCopy(dir: string): { path: string; events: number } {
+export async function tournamentLedgerCopy(dir: string): Promise<{ path: string; events: number }> {
   // A copy kept from an earlier run (BENCH_LEDGER=path) saves the minute, when only a group or two is run.
   const kept = process.env.BENCH_LEDGER;
   if (!simulated && kept) {
@@ -56,7 +56,7 @@ export function tournamentLedgerCopy(dir: string): { path: string; events: numbe
     const home = mkdtempSync(join(tmpdir(), 'spades-simulated-'));
     process.once('exit', () => rmSync(home, { recursive: true, force: true }));
     process.stdout.write('  simulating a 64-team tournament card by card…\n');
-    simulated = simulateTournamentLedger(home);
+    simulated = await simulateTournamentLedger(home);
   }
   const path = join(dir, 'tournament.db');
   copyFileSync(simulated.path, path);
@@ -65,10 +65,10 @@ export function tournamentLedgerCopy(dir: string): { path: string; events: numbe
 
 export const rebuildBench: Benchmark = {
   group: 'ledger rebuild',
-  run() {
+  async run() {
     const dir = mkdtempSync(join(tmpdir(), 'spades-rebuild-'));
     try {
-      const { path, events } = tournamentLedgerCopy(dir);
+      const { path, events } = await tournamentLedgerCopy(dir);
       const ledger = openLedger({ path });
       const rebuildRates: number[] = [];
       const scanRates: number[] = [];

@@ -44,11 +44,11 @@ const valibotShapes = {
 
 export const schemasBench: Benchmark = {
   group: 'schemas',
-  run() {
+  async run() {
     const dir = mkdtempSync(join(tmpdir(), 'spades-schemas-'));
     try {
       const ledger = openLedger({ path: join(dir, 'played.db'), synchronous: 'NORMAL' });
-      playTournament(ledger, { format: 'pitt-boss', teams: 8, renegeChance: 0.02, stopAt: 6000 });
+      await playTournament(ledger, { format: 'pitt-boss', teams: 8, renegeChance: 0.02, stopAt: 6000 });
       const events = ledger.store.readAll().map((e) => ({ type: e.type, payload: e.payload }));
       const ndjson = [...exportLedger(ledger.database)].join('');
       ledger.close();

@@ -74,7 +74,7 @@ async function measure(dir: string): Promise<Figure[]> {
     }
     ledger.execute((m) => startTournament(m, { tournamentId: TOURNAMENT, seed: SEED }));
     // The director seats every table.
-    driveTables(ledger, { tournamentId: TOURNAMENT, seed: SEED });
+    await driveTables(ledger, { tournamentId: TOURNAMENT, seed: SEED });
     const tables = Object.values(ledger.models.games).filter((g) => g.tournamentId === TOURNAMENT && !g.winner).map((g) => g.gameId);
     if (tables.length < TABLES) throw new Error(`only ${tables.length} of ${TABLES} tables are playing`);
     ledger.snapshot();

@@ -27,9 +27,9 @@ const send = (reply: ServerReply) => process.send!(reply);
 
 const dir = mkdtempSync(join(tmpdir(), 'spades-sse-bench-'));
 const ledger = openLedger({ path: join(dir, 'bench.db'), synchronous: 'NORMAL' });
-createDemo(ledger);
+await createDemo(ledger);
 // Matches under way, so there is always a table with an entry to make.
-for (let i = 0; i < 5; i++) driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
+for (let i = 0; i < 5; i++) await driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
 // Every screen of the bench comes from this one machine: the feed's caps on one address (and on
 // the server) are lifted, to measure the broadcaster's own fan-out to thousands of clients.
 const { app, broadcaster } = createApp({ ledger, feedLimits: { streamsPerAddress: 10_000, streams: 10_000 } });
@@ -42,7 +42,7 @@ const gc = (globalThis as { gc?: () => void }).gc;
 let table = 0;
 
 /** One entry at the next table in turn: the smallest append a scorekeeper makes. */
-function appendOne(): void {
+async function appendOne(): Promise<void> {
   const games = Object.values(ledger.models.games).filter((g) => !g.winner);
   for (let tries = 0; tries < games.length; tries++) {
     const game = games[table++ % games.length]!;
@@ -54,11 +54,11 @@ function appendOne(): void {
     send({ kind: 'appended', first, last: ledger.models.position, at });
     return;
   }
-  driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
-  appendOne();
+  await driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
+  await appendOne();
 }
 
-process.on('message', (request: ServerRequest) => {
+process.on('message', async (request: ServerRequest) => {
   switch (request.kind) {
     case 'memory': {
       for (let i = 0; i < 3; i++) gc?.();
@@ -67,7 +67,7 @@ process.on('message', (request: ServerRequest) => {
       break;
     }
     case 'append':
-      appendOne();
+      await appendOne();
       break;
     case 'stop':
       broadcaster.close();

@@ -36,12 +36,12 @@ function teamName(i: number): string {
 }
 
 /** A pitt-boss event of `teams` teams, started and played `steps` rounds of entries by the bots. */
-function playEvent(ledger: Ledger, tournamentId: string, name: string, teams: number, steps: number, renegeChance: number): void {
+async function playEvent(ledger: Ledger, tournamentId: string, name: string, teams: number, steps: number, renegeChance: number): Promise<void> {
   const m = ledger.models;
   ledger.execute(createTournament(m, { tournamentId, name, format: 'pitt-boss' }));
   for (let i = 0; i < teams; i++) ledger.execute(registerTeam(m, { tournamentId, teamId: `${tournamentId}-${i + 1}`, name: teamName(i), players: [`Player ${2 * i + 1}`, `Player ${2 * i + 2}`] }));
   ledger.execute(startTournament(m, { tournamentId, seed: `${tournamentId}-pictures` }));
-  for (let i = 0; i < steps; i++) if (driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures`, renegeChance }) === 0) break;
+  for (let i = 0; i < steps; i++) if ((await driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures`, renegeChance })) === 0) break;
 }
 
 const PLAYERS: [string, 'male' | 'female'][] = [
@@ -50,13 +50,13 @@ const PLAYERS: [string, 'male' | 'female'][] = [
 ];
 
 /** A 13-player progressive evening played until its second round is seated and under way. */
-function playEvening(ledger: Ledger, tournamentId: string): void {
+async function playEvening(ledger: Ledger, tournamentId: string): Promise<void> {
   const m = ledger.models;
   ledger.execute(createTournament(m, { tournamentId, name: 'Thursday Progressive', format: 'tournament-spades', options: { rounds: 4 } }));
   for (const [name, gender] of PLAYERS) ledger.execute(registerPlayer(m, { tournamentId, playerId: name.toLowerCase(), name, gender }));
   ledger.execute(startTournament(m, { tournamentId, seed: `${tournamentId}-pictures` }));
-  for (let i = 0; i < 5000 && (m.tournaments[tournamentId]!.progressive!.rounds.length < 2); i++) driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures` });
-  for (let i = 0; i < 40; i++) driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures` });
+  for (let i = 0; i < 5000 && (m.tournaments[tournamentId]!.progressive!.rounds.length < 2); i++) await driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures` });
+  for (let i = 0; i < 40; i++) await driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures` });
 }
 
 /** A picture of the page as it shows now, in as few colours as it needs. */
@@ -72,10 +72,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'spades-screenshots-'));
   const ledger = openLedger({ path: join(dir, 'ledger.db'), synchronous: 'NORMAL' });
   try {
-    playEvent(ledger, 'friday-4', 'Friday Four', 4, 700, 0);
-    playEvent(ledger, 'spring-16', 'Spring Pitt Boss', 16, 2600, 0.001);
-    playEvent(ledger, 'open-64', 'City Open (64 teams)', 64, 200, 0.002);
-    playEvening(ledger, 'thursday-13');
+    await playEvent(ledger, 'friday-4', 'Friday Four', 4, 700, 0);
+    await playEvent(ledger, 'spring-16', 'Spring Pitt Boss', 16, 2600, 0.001);
+    await playEvent(ledger, 'open-64', 'City Open (64 teams)', 64, 200, 0.002);
+    await playEvening(ledger, 'thursday-13');
     // The director's desk: 8 registered, 6 checked in, not started.
     ledger.execute(createTournament(ledger.models, { tournamentId: 'saturday-8', name: 'Saturday Eight', format: 'unc-intramural' }));
     for (let i = 0; i < 8; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'saturday-8', teamId: `saturday-8-${i + 1}`, name: teamName(i), players: [`Player ${2 * i + 1}`, `Player ${2 * i + 2}`] }));

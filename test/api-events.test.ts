@@ -9,8 +9,8 @@ let ledger: Ledger;
 let server: InProcessServer;
 
 beforeAll(async () => {
-  ledger = demoLedger(tempDir());
-  play(ledger, 40);
+  ledger = await demoLedger(tempDir());
+  await play(ledger, 40);
   server = await serveInProcess(ledger);
 });
 
@@ -55,7 +55,7 @@ describe('GET /api/events/stream', () => {
     const reader = await openSse(`${server.url}/api/events/stream?after=0`);
     expect(reader.response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     await waitFor('the catch-up to reach the head', () => reader.messages.length >= head);
-    play(ledger, 2);
+    await play(ledger, 2);
     const newHead = ledger.store.head().position;
     await waitFor('the live events', () => reader.messages.length >= newHead);
     reader.close();
@@ -86,7 +86,7 @@ describe('GET /api/events/stream', () => {
     const live = await openSse(`${server.url}/api/events/stream?after=${ledger.store.head().position}`);
     await waitFor('the live client to attach', () => server.broadcaster.clientCount() === 1);
     const from = ledger.store.head().position;
-    play(ledger, 1);
+    await play(ledger, 1);
     const to = ledger.store.head().position;
     await waitFor('the live events', () => live.messages.length >= to - from);
     live.close();
@@ -102,7 +102,7 @@ describe('GET /api/events/stream', () => {
     const reader = await openSse(`${server.url}/api/events/stream`);
     await waitFor('the client to attach', () => server.broadcaster.clientCount() === 1);
     expect(reader.messages).toEqual([]);
-    play(ledger, 1);
+    await play(ledger, 1);
     const newHead = ledger.store.head().position;
     await waitFor('the live events', () => reader.messages.length >= newHead - head);
     reader.close();

@@ -17,11 +17,11 @@ let api: ApiCall;
 beforeAll(async () => {
   fixture = tempLedger();
   // A Pitt Boss event of 4 teams stopped while its tables play, and a progressive evening in its first round.
-  playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'api', stopAt: 2000 });
-  createDemo(fixture.ledger, 'progressive');
-  for (let i = 0; i < 40; i++) driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'api-evening' });
+  await playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'api', stopAt: 2000 });
+  await createDemo(fixture.ledger, 'progressive');
+  for (let i = 0; i < 40; i++) await driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'api-evening' });
   // A small event played to its end, and one still taking entries.
-  playTournament(fixture.ledger, { tournamentId: 'done1', format: 'blp-2024', teams: 2, seed: 'dates', renegeChance: 0 });
+  await playTournament(fixture.ledger, { tournamentId: 'done1', format: 'blp-2024', teams: 2, seed: 'dates', renegeChance: 0 });
   fixture.ledger.execute(createTournament(fixture.ledger.models, { tournamentId: 'open1', name: 'Open Entry', format: 'pitt-boss' }));
   ({ api } = await documentChecked(createApp({ ledger: fixture.ledger }).app));
 });

@@ -39,9 +39,9 @@ beforeAll(async () => {
     }
   });
   // A Pitt Boss event of 4 teams stopped while its tables play, and a progressive evening in its first round.
-  playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'api', stopAt: 2000 });
-  createDemo(fixture.ledger, 'progressive');
-  for (let i = 0; i < 40; i++) driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'api-evening' });
+  await playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'api', stopAt: 2000 });
+  await createDemo(fixture.ledger, 'progressive');
+  for (let i = 0; i < 40; i++) await driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'api-evening' });
   app = createApp({ ledger: fixture.ledger }).app;
   const res = await app.request('/api/v1/openapi.json');
   expect(res.status).toBe(200);
@@ -221,7 +221,7 @@ describe('positions, ETags and asOf', () => {
     const same = await api('/api/v1/tournaments/t1', T, { headers: { 'if-none-match': tag } });
     expect(same.res.status).toBe(304);
     expect(same.res.headers.get('etag')).toBe(tag);
-    expect(driveTables(fixture.ledger, { tournamentId: 't1', seed: 'api' })).toBeGreaterThan(0);
+    expect((await driveTables(fixture.ledger, { tournamentId: 't1', seed: 'api' }))).toBeGreaterThan(0);
     const moved = await api('/api/v1/tournaments/t1', T, { headers: { 'if-none-match': tag } });
     expect(moved.res.status).toBe(200);
     expect(moved.res.headers.get('etag')).not.toBe(tag);

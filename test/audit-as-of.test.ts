@@ -30,7 +30,7 @@ beforeAll(async () => {
       if (WATCHED.includes(event.position) && model) shown.set(event.position, structuredClone(model));
     }
   });
-  playTournament(fixture.ledger, { teams: 4, seed: 'as-of', renegeChance: 0.03 });
+  await playTournament(fixture.ledger, { teams: 4, seed: 'as-of', renegeChance: 0.03 });
   app = createApp({ ledger: fixture.ledger }).app;
   const ndjson = await app.request('/api/ledger.ndjson');
   lines = (await ndjson.text()).split('\n').filter((line) => line !== '');

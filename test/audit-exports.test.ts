@@ -20,7 +20,7 @@ let judge: Record<string, string>;
 
 beforeAll(async () => {
   fixture = tempLedger();
-  playTournament(fixture.ledger, { seed: 'exports' });
+  await playTournament(fixture.ledger, { seed: 'exports' });
   const created = createApp({ ledger: fixture.ledger });
   app = created.app;
   judge = await signedInAsJudge(app, created.auth.users);

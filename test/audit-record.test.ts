@@ -24,9 +24,9 @@ let app: ReturnType<typeof createApp>['app'];
 /** The games in the order they were started. */
 let games: GameModel[];
 
-beforeAll(() => {
+beforeAll(async () => {
   original = tempLedger();
-  playTournament(original.ledger, { renegeChance: 0.05, seed: 'records' });
+  await playTournament(original.ledger, { renegeChance: 0.05, seed: 'records' });
   app = createApp({ ledger: original.ledger }).app;
   const started = new Map(
     original.ledger.store

@@ -20,7 +20,7 @@ let games: GameModel[];
 
 beforeAll(async () => {
   fixture = tempLedger();
-  playTournament(fixture.ledger, { renegeChance: 0.05 });
+  await playTournament(fixture.ledger, { renegeChance: 0.05 });
   const created = createApp({ ledger: fixture.ledger });
   app = created.app;
   judge = await signedInAsJudge(app, created.auth.users);
@@ -184,12 +184,12 @@ describe('an entry taken back at the table', () => {
     // given a hand in which the scorekeeper took back an entry and entered it again
     const l = tempLedger();
     try {
-      playTournament(l.ledger, { renegeChance: 0, stopAt: 30 });
+      await playTournament(l.ledger, { renegeChance: 0, stopAt: 30 });
       const game = Object.values(l.ledger.models.games)[0]!;
       const [undo] = l.ledger.execute(undoLastEntry(l.ledger.models, { gameId: game.gameId }));
       const undonePosition = (undo!.events[0]!.payload as { undone: number }).undone;
       const undoPosition = undo!.positions[0]!;
-      while (game.hands.length === 0) driveTables(l.ledger, { tournamentId: 't1', seed: 'audit' });
+      while (game.hands.length === 0) await driveTables(l.ledger, { tournamentId: 't1', seed: 'audit' });
       const local = createApp({ ledger: l.ledger }).app;
       // when the hand is replayed step by step
       const positionsAt = async (step: number) => {
@@ -216,13 +216,13 @@ describe('the replay and the game projection', () => {
     // given a ledger written by something else, whose undo names the hand's first card while later cards follow it
     const l = tempLedger();
     try {
-      playTournament(l.ledger, { renegeChance: 0, stopAt: 30 });
+      await playTournament(l.ledger, { renegeChance: 0, stopAt: 30 });
       const game = Object.values(l.ledger.models.games).find((g) => (g.current?.plays.flat().length ?? 0) >= 2)!;
       expect(game).toBeDefined();
       const first = game.current!.playPositions[0]![0]!;
       l.ledger.execute({ stream: `game-${game.gameId}`, events: [{ type: 'EntryUndone', payload: { gameId: game.gameId, hand: game.current!.number, undone: first, entry: 'CardPlayed' } }] });
       const hand = game.current!.number;
-      while (game.hands.length < hand) driveTables(l.ledger, { tournamentId: 't1', seed: 'audit' });
+      while (game.hands.length < hand) await driveTables(l.ledger, { tournamentId: 't1', seed: 'audit' });
       const local = createApp({ ledger: l.ledger }).app;
       // when the hand is replayed, then every trick is the one the score was counted from, its first card included
       const trick1 = await (await local.request(replayUrl(game.gameId, hand, 1))).text();

@@ -33,12 +33,12 @@ let copies = 0;
 
 beforeAll(async () => {
   fixture = tempLedger();
-  const tournamentId = playTournament(fixture.ledger, { stopAt: 200, seed: 'verify' });
+  const tournamentId = await playTournament(fixture.ledger, { stopAt: 200, seed: 'verify' });
   // An auditor notes the digest the page offers while play is under way.
   const html = await (await createApp({ ledger: fixture.ledger }).app.request('/verify')).text();
   noted = text(html, 'head-digest');
   notedPosition = Number(noted.split(':')[0]);
-  keepPlaying(fixture.ledger, { tournamentId, seed: 'verify' });
+  await keepPlaying(fixture.ledger, { tournamentId, seed: 'verify' });
   head = fixture.ledger.store.head().position;
   fixture.ledger.close();
 });

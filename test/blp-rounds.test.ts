@@ -135,7 +135,7 @@ describe('blp-2024 played to the end by bots, drawn round by round', () => {
       const { ledger, app } = copyOf(fixture, NOW);
       await blpEvent(app, 'b', n, { order: '', seed: `blp-${n}` });
       let steps = 0;
-      while (driveTables(ledger, { tournamentId: 'b', seed: `bots-${n}`, now: NOW }) > 0) {
+      while ((await driveTables(ledger, { tournamentId: 'b', seed: `bots-${n}`, now: NOW })) > 0) {
         if (++steps > 200_000) throw new Error('the event did not finish');
       }
       expectRulebookBracket(ledger, 'b', n);
@@ -157,13 +157,13 @@ describe('a disqualification in a blp event drawn round by round', () => {
     const { ledger, app } = copyOf(fixture, NOW);
     await blpEvent(app, 'b', 7, { order: '', seed: 'dq' });
     const drive = () => driveTables(ledger, { tournamentId: 'b', seed: 'dq-bots', now: NOW });
-    for (let i = 0; i < 50_000 && !matchesOf(ledger, 'b').some((m) => m.round === 2); i++) drive();
+    for (let i = 0; i < 50_000 && !matchesOf(ledger, 'b').some((m) => m.round === 2); i++) await drive();
     // The team that had round 1's bye is put out while unbeaten, once round 2 is drawn.
     const cheat = matchesOf(ledger, 'b').find((m) => m.round === 1 && m.status === 'bye')!.winner!;
     await ok(send(app, fixture.clients.judge, 'POST', '/judge/disqualify', { json: { tournamentId: 'b', teamId: cheat, reason: 'marked cards' } }));
     const drawnBefore = eventsOf(ledger, 'BracketRoundDrawn').length;
     let steps = 0;
-    while (drive() > 0) if (++steps > 200_000) throw new Error('the event did not finish');
+    while ((await drive()) > 0) if (++steps > 200_000) throw new Error('the event did not finish');
     const model = ledger.models.tournaments.b!.model;
     expect(model.status).toBe('finished');
     expect(model.matches.filter((m) => m.status !== 'bye')).toHaveLength(12);
@@ -278,7 +278,7 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
 
     // Bots play on: the flagged matches are replayed, the rounds drawn, and the event ends by the rulebook.
     let steps = 0;
-    while (driveTables(ledger, { tournamentId: 'b', seed: 'after-correction', now: NOW }) > 0) if (++steps > 200_000) throw new Error('the event did not finish');
+    while ((await driveTables(ledger, { tournamentId: 'b', seed: 'after-correction', now: NOW })) > 0) if (++steps > 200_000) throw new Error('the event did not finish');
     const model = ledger.models.tournaments.b!.model;
     expect(model.status).toBe('finished');
     expect(model.teams.filter((t) => t.status === 'champion')).toHaveLength(1);

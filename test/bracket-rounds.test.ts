@@ -110,7 +110,7 @@ describe('a double-elimination bracket drawn round by round', () => {
     );
   });
 
-  it('draws round 1’s bye by high card in a custom event drawn round by round, and plays it through', () => {
+  it('draws round 1’s bye by high card in a custom event drawn round by round, and plays it through', async () => {
     const ledger = tempLedger();
     ledger.execute(createTournament(ledger.models, { tournamentId: 'c', name: 'Custom', format: 'custom', options: { elimination: 'double', roundByRound: true } }));
     for (let i = 1; i <= 5; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'c', teamId: `t${i}`, name: `Team ${i}`, players: ['a', 'b'] }));
@@ -118,7 +118,7 @@ describe('a double-elimination bracket drawn round by round', () => {
     const state = ledger.models.tournaments.c!;
     expect(state.byeDraw).not.toBeNull();
     expect(state.model.matches.filter((m) => m.status === 'bye').map((m) => m.winner)).toEqual([state.byeDraw!.team]);
-    driveToEnd(ledger, 'c', 'custom');
+    await driveToEnd(ledger, 'c', 'custom');
     expect(ledger.models.tournaments.c!.model.status).toBe('finished');
     expect(ledger.models.tournaments.c!.model.matches.filter((m) => m.status !== 'bye')).toHaveLength(8);
     ledger.close();

@@ -163,7 +163,7 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     TEAMS.forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'cup', teamId: `team-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })));
     ledger.execute(startTournament(m, { tournamentId: 'cup', order: TEAMS.map((_, i) => `team-${i + 1}`) }));
     const position = m.position;
-    for (let step = 0; step < 14; step++) driveTables(ledger, { tournamentId: 'cup', seed: 'accessibility', renegeChance: 0 });
+    for (let step = 0; step < 14; step++) await driveTables(ledger, { tournamentId: 'cup', seed: 'accessibility', renegeChance: 0 });
     const gameId = m.tournaments.cup!.model.matches.find((x) => x.table === 1)!.games[0]!;
     ledger.execute(claimRenege(m, { gameId, claimId: 'c1', hand: 1, seat: 'E', trick: null }));
     const other = m.tournaments.cup!.model.matches.find((x) => x.table === 2)!.games[0]!;
@@ -178,8 +178,8 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     ['Deuces', 'Treys', 'Fours', 'Fives', 'Sixes'].forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'open', teamId: `open-${i + 1}`, name, players: [`${name} A`, `${name} B`] })));
     for (const teamId of ['open-1', 'open-2', 'open-3', 'open-4']) ledger.execute(checkInTeam(m, { tournamentId: 'open', teamId, at: new Date().toISOString() }));
     // A progressive evening with its first round seated.
-    createDemo(ledger, 'progressive');
-    driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'accessibility' });
+    await createDemo(ledger, 'progressive');
+    await driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'accessibility' });
     const playerId = m.tournaments[PROGRESSIVE_DEMO]!.model.teams[0]!.teamId;
     scene = { gameId, teamId: 'team-1', playerId, position };
 

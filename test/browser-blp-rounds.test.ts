@@ -36,7 +36,7 @@ describe.skipIf(!hasChromium)('a blp event drawn round by round in the browser',
     };
     for (let i = 0; i < 50_000 && !round3Done(); i++) {
       // One step at a time, stopping before the bots draw round 4.
-      driveTables(ledger, { tournamentId: 'blp', seed: 'blp', now: () => '2026-01-01T10:00:00.000Z' });
+      await driveTables(ledger, { tournamentId: 'blp', seed: 'blp', now: () => '2026-01-01T10:00:00.000Z' });
     }
     expect(round3Done()).toBe(true);
     server = await serveInProcess(ledger);

@@ -262,7 +262,7 @@ describe.skipIf(!hasChromium)('the day of the event in a browser', () => {
         day.ledger.execute(createTournament(m, { tournamentId: id, name: `${teams}-team Open`, format: 'pitt-boss' }));
         for (let i = 1; i <= teams; i++) day.ledger.execute(registerTeam(m, { tournamentId: id, teamId: `${id}-${i}`, name: `Team ${i} of ${teams}`, players: ['A', 'B'] }));
         day.ledger.execute(startTournament(m, { tournamentId: id, seed: id }));
-        for (let step = 0; step < 60; step++) driveTables(day.ledger, { tournamentId: id, seed: id });
+        for (let step = 0; step < 60; step++) await driveTables(day.ledger, { tournamentId: id, seed: id });
       }
       const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
       try {

@@ -115,7 +115,7 @@ describe.skipIf(!hasChromium)('the venue pages laid out in chromium', () => {
   let server: InProcessServer;
   beforeAll(async () => {
     mkdirSync(OUTPUT, { recursive: true });
-    ledger = demoLedger(tempDir());
+    ledger = await demoLedger(tempDir());
     server = await serveInProcess(ledger);
     browser = await launchChromium();
   });
@@ -128,7 +128,7 @@ describe.skipIf(!hasChromium)('the venue pages laid out in chromium', () => {
 
   for (const { state, reached } of STATES) {
     it(`fits the venue screen on a 1920×1080 TV (${state}), every panel, with no text cut off or overlapping and no scrolling`, async () => {
-      playUntil(ledger, () => reached(ledger));
+      await playUntil(ledger, () => reached(ledger));
       const page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
       await page.goto(`${server.url}/screen`);
       await page.evaluate(() => document.fonts.ready);
@@ -153,7 +153,7 @@ describe.skipIf(!hasChromium)('the venue pages laid out in chromium', () => {
     });
 
     it(`fits the standings on a 390×844 phone (${state}) with no text cut off or overlapping`, async () => {
-      playUntil(ledger, () => reached(ledger));
+      await playUntil(ledger, () => reached(ledger));
       const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
       await page.goto(`${server.url}/tournaments/${TOURNAMENT}/leaderboard`);
       await page.evaluate(() => document.fonts.ready);
@@ -175,7 +175,7 @@ describe.skipIf(!hasChromium)('the venue pages laid out in chromium', () => {
 
   it(`shows both teams' columns of a table's score pad on a 390×844 phone`, async () => {
     const scored = () => Object.values(ledger.models.games).find((g) => g.tournamentId === TOURNAMENT && g.rows.length >= 2);
-    playUntil(ledger, () => scored() !== undefined);
+    await playUntil(ledger, () => scored() !== undefined);
     const game = scored()!;
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
     await page.goto(`${server.url}/tournaments/${TOURNAMENT}/tables/${game.gameId}`);

@@ -31,9 +31,9 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
     let server: InProcessServer;
     let page: Page;
     beforeAll(async () => {
-      ledger = demoLedger(tempDir());
+      ledger = await demoLedger(tempDir());
       // One match decided, so the results ticker has something to scroll.
-      playUntil(ledger, () => ledger.models.tournaments[TOURNAMENT]!.model.latest.length > 0);
+      await playUntil(ledger, () => ledger.models.tournaments[TOURNAMENT]!.model.latest.length > 0);
       server = await serveInProcess(ledger);
       page = await browser.newPage({ viewport: { width: 1920, height: 1080 } });
       await page.addInitScript(SSE_LOG);
@@ -62,7 +62,7 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
         }).observe(region, { childList: true, subtree: true, characterData: true });
       }, LIVE_TABLES_ID);
       const appendedAt = await page.evaluate(() => performance.now());
-      expect(play(ledger, 1)).toBeGreaterThan(0);
+      expect((await play(ledger, 1))).toBeGreaterThan(0);
 
       const changedAt = await waitFor('the live tables to change', () => page.evaluate(() => (window as unknown as { __changedAt?: number }).__changedAt));
       expect(changedAt - appendedAt).toBeLessThan(1000);
@@ -86,11 +86,11 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       const results = ledger.models.tournaments[TOURNAMENT]!.model.latest.length;
       const tickerBefore = await regionText(page, TICKER_ID);
 
-      play(ledger, 2);
+      await play(ledger, 2);
       await waitFor('the page to reach the ledger position', async () => (await sseLog(page)).ids.at(-1) === ledger.models.position);
       expect(await tickerKept()).toBe(true);
 
-      playUntil(ledger, () => ledger.models.tournaments[TOURNAMENT]!.model.latest.length > results);
+      await playUntil(ledger, () => ledger.models.tournaments[TOURNAMENT]!.model.latest.length > results);
       const newest = newsText(ledger.models.tournaments[TOURNAMENT]!.model.latest[0]!, ledger.models.tournaments[TOURNAMENT]!.model);
       await waitFor('the new result in the ticker', async () => (await regionText(page, TICKER_ID)).includes(newest));
       expect(await regionText(page, TICKER_ID)).not.toBe(tickerBefore);
@@ -107,8 +107,8 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
 
     it('reconnects by itself after the server is killed and restarted, and shows what was entered meanwhile', async () => {
       const dataDir = tempDir();
-      const setup = demoLedger(dataDir);
-      play(setup, 3);
+      const setup = await demoLedger(dataDir);
+      await play(setup, 3);
       setup.close();
       server = await startServeProcess(dataDir);
       const port = server.port;
@@ -134,8 +134,8 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       await waitFor('the reconnecting badge', async () => (await badge()).shown, 10_000);
       expect((await badge()).text).toContain('Reconnecting');
       // Entries made while the server is down, straight into its ledger.
-      const meanwhile = demoLedger(dataDir);
-      play(meanwhile, 2);
+      const meanwhile = await demoLedger(dataDir);
+      await play(meanwhile, 2);
       const position = meanwhile.models.position;
       meanwhile.close();
       server = await startServeProcess(dataDir, port);

@@ -35,7 +35,7 @@ describe.skipIf(!hasChromium)('a hand replayed in a browser', () => {
 
   beforeAll(async () => {
     fixture = tempLedger();
-    playTournament(fixture.ledger, { renegeChance: 0.05 });
+    await playTournament(fixture.ledger, { renegeChance: 0.05 });
     // A hand recorded card by card in which the plays show a renege.
     for (const g of Object.values(fixture.ledger.models.games)) {
       const found = g.rows.find((r) => r.reneges.length > 0 && g.hands[r.number - 1]!.plays);

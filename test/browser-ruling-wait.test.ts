@@ -43,7 +43,7 @@ describe.skipIf(!hasChromium)('a match waiting for a ruling, in a browser', () =
     ['Aces', 'Kings', 'Queens', 'Jacks'].forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'a', teamId: `t${i + 1}`, name, players: [`${name} One`, `${name} Two`] })));
     ledger.execute(startTournament(m, { tournamentId: 'a', order: ['t1', 't2', 't3', 't4'] }));
     for (let n = 0; !((game()?.current?.plays.length ?? 0) >= 3); n++) {
-      if (driveTables(ledger, { tournamentId: 'a', seed: 'browser-wait', judge: false }) === 0 || n > 5000) throw new Error('no trick was played');
+      if ((await driveTables(ledger, { tournamentId: 'a', seed: 'browser-wait', judge: false })) === 0 || n > 5000) throw new Error('no trick was played');
     }
     server = await serveInProcess(ledger);
     browser = await launchChromium();

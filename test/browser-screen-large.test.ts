@@ -48,7 +48,7 @@ describe.skipIf(!hasChromium)('a 64-team event on the venue screen', () => {
     ledger.execute(createTournament(ledger.models, { tournamentId: 'big', name: 'Asher 64', format: 'asher-theatre' }));
     for (let i = 1; i <= 64; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'big', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'big', seed: 'big' }));
-    step();
+    await step();
     server = await serveInProcess(ledger);
     browser = await launchChromium();
   });
@@ -101,7 +101,7 @@ describe.skipIf(!hasChromium)('a 64-team event on the venue screen', () => {
 
     // Play on until results are in; the bracket the stream pushes still fits.
     const before = await page.evaluate(() => document.querySelector('#bracket')!.outerHTML);
-    for (let i = 0; i < 3000 && ledger.models.tournaments.big!.model.latest.length < 3; i++) step();
+    for (let i = 0; i < 3000 && ledger.models.tournaments.big!.model.latest.length < 3; i++) await step();
     await page.waitForFunction((old) => document.querySelector('#bracket')!.outerHTML !== old, before, { timeout: 10_000 });
     await showBracket(page);
     expect(await offScreen(page)).toEqual([]);

@@ -73,7 +73,7 @@ describe.skipIf(!hasChromium)('bracket columns and standings on the TV', () => {
       ledger.execute(startTournament(ledger.models, { tournamentId: id, seed: id }));
       // Play on until a team is out, so the standings have a round to say it went out in.
       const out = () => ledger.models.tournaments[id]!.model.teams.some((t) => t.status === 'out');
-      for (let s = 0; s < 3000 && !(id === 't64' ? out() : s >= 200); s++) driveTables(ledger, { tournamentId: id, seed: id, now: () => '2026-01-01T10:00:00.000Z' });
+      for (let s = 0; s < 3000 && !(id === 't64' ? out() : s >= 200); s++) await driveTables(ledger, { tournamentId: id, seed: id, now: () => '2026-01-01T10:00:00.000Z' });
     }
     expect(ledger.models.tournaments.t64!.model.teams.some((t) => t.status === 'out')).toBe(true);
     server = await serveInProcess(ledger);

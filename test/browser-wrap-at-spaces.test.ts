@@ -34,8 +34,8 @@ describe.skipIf(!hasChromium)('names and headers wrap at spaces', () => {
   let ledger: Ledger;
   let server: InProcessServer;
   const finished = () => ledger.models.tournaments.t8!.model.status === 'finished';
-  const drive = (steps: number) => {
-    for (let s = 0; s < steps && !finished(); s++) driveTables(ledger, { tournamentId: 't8', seed: 't8', now: () => '2026-01-01T10:00:00.000Z' });
+  const drive = async (steps: number) => {
+    for (let s = 0; s < steps && !finished(); s++) await driveTables(ledger, { tournamentId: 't8', seed: 't8', now: () => '2026-01-01T10:00:00.000Z' });
   };
   beforeAll(async () => {
     ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
@@ -65,7 +65,7 @@ describe.skipIf(!hasChromium)('names and headers wrap at spaces', () => {
       }
       looks++;
       if (finished()) break;
-      drive(250);
+      await drive(250);
     }
     // Every stage of the event was looked at: the draw, each round in play, and the final.
     expect(finished()).toBe(true);

@@ -31,7 +31,7 @@ let digests: Map<number, string>;
 
 beforeAll(async () => {
   played = tempLedger();
-  playTournament(played.ledger, { teams: 4, stopAt: 1500, renegeChance: 0.03 });
+  await playTournament(played.ledger, { teams: 4, stopAt: 1500, renegeChance: 0.03 });
   events = played.ledger.store.head().position;
   digests = new Map(played.ledger.store.readAll({ after: 0 }).map((e) => [e.position, formatDigest({ position: e.position, hash: e.hash })]));
   played.ledger.close();
@@ -181,7 +181,7 @@ describe('spades import-ledger', () => {
     // A larger backup, so the import is surely under way when it is killed.
     const big = tempLedger();
     try {
-      playTournament(big.ledger, { teams: 8, stopAt: 6000 });
+      await playTournament(big.ledger, { teams: 8, stopAt: 6000 });
       big.ledger.close();
       const backup = join(dir, 'big.ndjson');
       writeFileSync(backup, (await cli(['export', '--db', big.path])).stdout);

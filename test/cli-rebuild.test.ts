@@ -16,13 +16,13 @@ import { driveToEnd, tempLedger } from './tournament-ledger.ts';
 
 
 /** A finished three-team event in a ledger file: its path, and the models it held when closed. */
-function playedLedger(): { path: string; live: ReadModels } {
+async function playedLedger(): Promise<{ path: string; live: ReadModels }> {
   const ledger = tempLedger();
   const m = ledger.models;
   ledger.execute(createTournament(m, { tournamentId: 't1', name: 'Rebuild Cup', format: 'unc-intramural' }));
   for (const i of [1, 2, 3]) ledger.execute(registerTeam(m, { tournamentId: 't1', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
   ledger.execute(startTournament(m, { tournamentId: 't1', seed: 'rebuild' }));
-  driveToEnd(ledger, 't1', 'rebuild');
+  await driveToEnd(ledger, 't1', 'rebuild');
   const live = structuredClone(ledger.models);
   const path = ledger.database.sqlite.name;
   ledger.close();
@@ -42,7 +42,7 @@ function withFile<T>(path: string, use: (db: BetterSqlite3.Database) => T): T {
 
 describe('spades rebuild', () => {
   it('folds every read model again from position 0, drawing its progress, and leaves the models the ledger held', async () => {
-    const { path, live } = playedLedger();
+    const { path, live } = await playedLedger();
     expect(live.tournaments.t1!.model.status).toBe('finished');
     // A snapshot of an older model shape is left over, for the rebuild to clear away.
     withFile(path, (db) => {
@@ -64,7 +64,7 @@ describe('spades rebuild', () => {
     ['type', 'Card"Played', 'its type "Card\\"Played" is not an event type'],
   ] as const) {
     it(`exits 2 with one line naming the event when a row's ${column} was changed so it cannot be read, and keeps the models it had`, async () => {
-      const { path } = playedLedger();
+      const { path } = await playedLedger();
       const position = 40;
       const snapshot = () => withFile(path, (db) => db.prepare('SELECT position, state FROM read_models').all());
       withFile(path, (db) => db.prepare(`UPDATE events SET ${column} = ? WHERE position = ?`).run(value, position));
@@ -92,7 +92,7 @@ describe('spades rebuild', () => {
 
 describe('spades serve', () => {
   it('exits 2 with one line naming the event when a row cannot be folded, instead of a stack trace', async () => {
-    const { path } = playedLedger();
+    const { path } = await playedLedger();
     withFile(path, (db) => {
       db.prepare('UPDATE events SET type = ? WHERE position = ?').run('Nope', 40);
       // Without stored models, opening folds every row, the edited one too.

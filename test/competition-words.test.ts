@@ -15,7 +15,7 @@ import { bracketSources } from '../engine/bracket.ts';
 import { teamStandings } from '../events/standings.ts';
 
 describe('a pitt-boss event in the competition’s own words', () => {
-  it('keeps first-round losers in the losers’ bracket until they lose again, and labels the final and the match for 3rd', () => {
+  it('keeps first-round losers in the losers’ bracket until they lose again, and labels the final and the match for 3rd', async () => {
     const ledger = tempLedger();
     const m = ledger.models;
     ledger.execute(createTournament(m, { tournamentId: 'pb', name: 'Pitt Boss Friday', format: 'pitt-boss' }));
@@ -29,7 +29,7 @@ describe('a pitt-boss event in the competition’s own words', () => {
     // Every team's standing after every entry at the tables.
     const seen = new Map<string, Set<string>>();
     let leaderboardWithLosers: string | null = null;
-    for (let step = 0; driveTables(ledger, { tournamentId: 'pb', seed: 'words' }) > 0; step++) {
+    for (let step = 0; (await driveTables(ledger, { tournamentId: 'pb', seed: 'words' })) > 0; step++) {
       if (step > 100_000) throw new Error('the event did not finish');
       const t = tournament();
       const standings = teamStandings(t);

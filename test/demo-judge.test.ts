@@ -21,7 +21,7 @@ afterEach(() => {
 const PACE_MS = 1000;
 
 describe('the demo judge', () => {
-  it('rules every bot claim within a minute of demo time, under its own name, and the event plays to the end', () => {
+  it('rules every bot claim within a minute of demo time, under its own name, and the event plays to the end', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spades-demo-judge-'));
     dirs.push(dir);
     let clock = Date.parse('2026-03-01T18:00:00.000Z');
@@ -35,7 +35,7 @@ describe('the demo judge', () => {
     const waiting = () => Object.values(ledger.models.games).some((g) => g.claims.some((c) => !c.ruling));
     for (let tick = 0; ; tick++) {
       if (tick > 200_000) throw new Error('the demo never finished');
-      const made = driveTables(ledger, { tournamentId: 'demo', seed: 'demo-judge', renegeChance: 0.03, now });
+      const made = await driveTables(ledger, { tournamentId: 'demo', seed: 'demo-judge', renegeChance: 0.03, now });
       if (ledger.models.tournaments.demo!.model.matches.some((m) => m.awaitingRuling)) held++;
       clock += PACE_MS;
       if (made === 0 && !waiting()) break;

@@ -53,10 +53,10 @@ let server: ServeProcess;
 let head = 0;
 beforeAll(async () => {
   const dataDir = tempDir('spades-feed-abuse-');
-  const ledger = demoLedger(dataDir);
+  const ledger = await demoLedger(dataDir);
   // The bots' entries, appended in process: about 20,000 events (8 MB of feed) in a few seconds,
   // far more than a socket's buffers hold.
-  while (ledger.store.head().position < 20_000) if (play(ledger, 10) === 0) break;
+  while (ledger.store.head().position < 20_000) if ((await play(ledger, 10)) === 0) break;
   head = ledger.store.head().position;
   ledger.close();
   server = await startServeProcess(dataDir);

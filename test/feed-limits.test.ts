@@ -14,9 +14,9 @@ import { type FeedLimitOptions, createCatchUpTurns, createFeedLimits, feedLimits
 import { TOURNAMENT, demoLedger, play, removeTempDirs, tempDir, waitFor } from './fixtures/live-server.ts';
 
 let ledger: Ledger;
-beforeAll(() => {
-  ledger = demoLedger(tempDir());
-  play(ledger, 400);
+beforeAll(async () => {
+  ledger = await demoLedger(tempDir());
+  await play(ledger, 400);
 });
 afterAll(() => {
   ledger.close();

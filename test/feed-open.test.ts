@@ -15,15 +15,15 @@ import { type InProcessServer, TOURNAMENT, demoLedger, openSse, play, removeTemp
 let ledger: Ledger;
 let server: InProcessServer;
 
-const playEvening = (steps: number) => {
-  for (let i = 0; i < steps; i++) driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'feed-evening' });
+const playEvening = async (steps: number) => {
+  for (let i = 0; i < steps; i++) await driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'feed-evening' });
 };
 
 beforeAll(async () => {
-  ledger = demoLedger(tempDir());
-  createDemo(ledger, 'progressive');
-  play(ledger, 20);
-  playEvening(20);
+  ledger = await demoLedger(tempDir());
+  await createDemo(ledger, 'progressive');
+  await play(ledger, 20);
+  await playEvening(20);
   server = await serveInProcess(ledger);
 });
 
@@ -76,8 +76,8 @@ describe('one tournament’s feed', () => {
     const reader = await openSse(`${server.url}/api/events/stream?tournament=${PROGRESSIVE_DEMO}&after=0`);
     await waitFor('the catch-up', () => reader.messages.length >= theirs.length);
     // Both play on: only the evening's events arrive.
-    play(ledger, 3);
-    playEvening(3);
+    await play(ledger, 3);
+    await playEvening(3);
     const now = ownersByPosition();
     const expected = [...now].filter(([, owner]) => owner === PROGRESSIVE_DEMO).map(([position]) => position);
     expect(ledger.store.head().position).toBeGreaterThan(head);
@@ -96,8 +96,8 @@ describe('one tournament’s feed', () => {
     const fresh = await openSse(`${server.url}/api/events/stream?tournament=${TOURNAMENT}`);
     await waitFor('the client to attach', () => server.broadcaster.clientCount() >= 1);
     const from = ledger.store.head().position;
-    play(ledger, 2);
-    playEvening(2);
+    await play(ledger, 2);
+    await playEvening(2);
     const owners = ownersByPosition();
     const live = [...owners].filter(([position, owner]) => position > from && owner === TOURNAMENT).map(([position]) => position);
     await waitFor('the live events', () => fresh.messages.length >= live.length);

@@ -10,9 +10,9 @@ import { refusal } from './tournament-ledger.ts';
 
 let fixture: AuditLedger;
 
-beforeAll(() => {
+beforeAll(async () => {
   fixture = tempLedger();
-  playTournament(fixture.ledger, { teams: 4, seed: 'finished-game' });
+  await playTournament(fixture.ledger, { teams: 4, seed: 'finished-game' });
 }, 60_000);
 afterAll(() => fixture.remove());
 
@@ -29,11 +29,11 @@ describe('a finished game in the read models', () => {
     }
   });
 
-  it('keeps every entry since the deal while the game is played', () => {
+  it('keeps every entry since the deal while the game is played', async () => {
     const partial = tempLedger();
     try {
       // The same tournament stopped in the middle of its hands.
-      playTournament(partial.ledger, { teams: 4, seed: 'finished-game', stopAt: 300 });
+      await playTournament(partial.ledger, { teams: 4, seed: 'finished-game', stopAt: 300 });
       const playing = Object.values(partial.ledger.models.games).filter((game) => game.winner === null && game.current !== null && game.current.plays.length > 1);
       expect(playing.length).toBeGreaterThan(0);
       for (const game of playing) {

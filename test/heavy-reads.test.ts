@@ -20,9 +20,9 @@ import { createTournament } from '../server/commands/tournament-commands.ts';
 import { type AuditLedger, keepPlaying, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 
 let temp: AuditLedger;
-beforeAll(() => {
+beforeAll(async () => {
   temp = tempLedger();
-  playTournament(temp.ledger, { stopAt: 3000 });
+  await playTournament(temp.ledger, { stopAt: 3000 });
 });
 afterAll(() => temp.remove());
 
@@ -122,7 +122,7 @@ describe('ledger-wide reads', () => {
     const watch = createLedgerReader(temp.ledger.database, { fullEveryMs: 1000, clock: () => now });
     const first = watch.check();
     expect(first.report).toMatchObject({ ok: true, count: temp.ledger.store.head().position });
-    keepPlaying(temp.ledger, { tournamentId: 't1', seed: 'audit', stopAt: 3200 });
+    await keepPlaying(temp.ledger, { tournamentId: 't1', seed: 'audit', stopAt: 3200 });
     expect(watch.check().report).toMatchObject({ ok: true, count: temp.ledger.store.head().position });
 
     const db = new BetterSqlite3(temp.path);

@@ -19,10 +19,10 @@ let dir: string;
 let lines: LedgerLine[];
 
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'spades-import-checks-'));
   const ledger = openLedger({ path: join(dir, 'played.db'), synchronous: 'NORMAL' });
-  playTournament(ledger, { stopAt: 400 });
+  await playTournament(ledger, { stopAt: 400 });
   lines = [...exportLines(ledger.database)].map((text) => JSON.parse(text) as LedgerLine);
   ledger.close();
 });

@@ -23,10 +23,10 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function played(name: string, play: (ledger: Ledger) => void): LedgerLine[] {
+async function played(name: string, play: (ledger: Ledger) => Promise<unknown>): Promise<LedgerLine[]> {
   const ledger = openLedger({ path: join(dir, `${name}.db`), synchronous: 'NORMAL' });
   try {
-    play(ledger);
+    await play(ledger);
     return [...exportLines(ledger.database)].map((text) => JSON.parse(text) as LedgerLine);
   } finally {
     ledger.close();
@@ -37,7 +37,7 @@ const importInto = (name: string, text: string) => cli(['import-ledger', '-', '-
 
 describe('import-ledger over whole played events', () => {
   it('takes a blp bracket of 7 teams drawn round by round, and refuses a bye forged to a lower card', async () => {
-    const lines = played('blp7', (ledger) => void playTournament(ledger, { teams: 7, seed: 'odd', renegeChance: 0.02 }));
+    const lines = await played('blp7', (ledger) => playTournament(ledger, { teams: 7, seed: 'odd', renegeChance: 0.02 }));
     const draws = lines.filter((l) => l.type === 'BracketRoundDrawn');
     expect(draws.length).toBeGreaterThan(2);
     expect(await importInto('blp7-copy', rechained(lines))).toMatchObject({ code: 0 });
@@ -51,19 +51,19 @@ describe('import-ledger over whole played events', () => {
   });
 
   it('takes an Asher challenge with its coin toss and a clock per game', async () => {
-    const lines = played('asher', (ledger) => void playTournament(ledger, { format: 'asher-theatre', teams: 4, seed: 'toss', renegeChance: 0 }));
+    const lines = await played('asher', (ledger) => playTournament(ledger, { format: 'asher-theatre', teams: 4, seed: 'toss', renegeChance: 0 }));
     expect(lines.some((l) => l.type === 'MatchStarted' && (l.payload as { firstDealer?: { method: string } }).firstDealer?.method === 'coin-toss')).toBe(true);
     expect(await importInto('asher-copy', rechained(lines))).toMatchObject({ code: 0 });
   });
 
   it('takes a progressive evening of 13 with its sit-outs, and refuses a change of rounds once the last round has started', async () => {
-    const lines = played('evening', (ledger) => {
+    const lines = await played('evening', async (ledger) => {
       const m = () => ledger.models;
       ledger.execute(createTournament(m(), { tournamentId: 'eve', name: 'Evening', format: 'tournament-spades', options: { rounds: 2 } }));
       for (let i = 1; i <= 13; i++) ledger.execute(registerPlayer(m(), { tournamentId: 'eve', playerId: `p${i}`, name: `Player ${i}` }));
       ledger.execute(startTournament(m(), { tournamentId: 'eve', seed: 'eve' }));
       ledger.execute(changeRounds(m(), { tournamentId: 'eve', rounds: 3 }));
-      for (let step = 0; step < 5000 && driveTables(ledger, { tournamentId: 'eve', seed: 'eve', now: () => '2026-01-01T20:00:00.000Z' }) > 0; step++);
+      for (let step = 0; step < 5000 && (await driveTables(ledger, { tournamentId: 'eve', seed: 'eve', now: () => '2026-01-01T20:00:00.000Z' })) > 0; step++);
       expect(m().tournaments.eve!.model.status).toBe('finished');
     });
     expect(lines.filter((l) => l.type === 'ProgressiveRoundStarted')).toHaveLength(3);

@@ -3,7 +3,7 @@
  * still playing (furthest on first), the places decided, then the teams out (latest out first);
  * points only break ties, and the table says so.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import type { TournamentModel } from '../events/read-models.ts';
@@ -16,7 +16,7 @@ import { rankTeams, bracketReach, compareReach } from '../events/standings.ts';
 
 afterAll(() => removeTempDirs());
 
-function playedKnockout(teams: number, results: number): TournamentModel {
+async function playedKnockout(teams: number, results: number): Promise<TournamentModel> {
   const ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
   try {
     ledger.execute(createTournament(ledger.models, { tournamentId: 'ko', name: 'Knockout', format: 'asher-theatre' }));
@@ -24,7 +24,7 @@ function playedKnockout(teams: number, results: number): TournamentModel {
     ledger.execute(startTournament(ledger.models, { tournamentId: 'ko', seed: 'ko' }));
     const model = () => ledger.models.tournaments.ko!.model;
     for (let i = 0; i < 20_000 && model().matches.filter((m) => m.status === 'done').length < results && model().status !== 'finished'; i++) {
-      driveTables(ledger, { tournamentId: 'ko', seed: 'ko', now: () => '2026-01-01T10:00:00.000Z' });
+      await driveTables(ledger, { tournamentId: 'ko', seed: 'ko', now: () => '2026-01-01T10:00:00.000Z' });
     }
     return structuredClone(model());
   } finally {
@@ -33,7 +33,10 @@ function playedKnockout(teams: number, results: number): TournamentModel {
 }
 
 describe('knockout standings', () => {
-  const midway = playedKnockout(8, 5);
+  let midway: TournamentModel;
+  beforeAll(async () => {
+    midway = await playedKnockout(8, 5);
+  });
 
   it('ranks teams still in the bracket above teams out, whatever their points, and orders each group by how far it got', () => {
     const reach = bracketReach(midway);
@@ -78,8 +81,8 @@ describe('knockout standings', () => {
     expect(html).not.toContain('Winners’ bracket');
   });
 
-  it('puts the champion first and the runner-up second once the event is over', () => {
-    const done = playedKnockout(4, 99);
+  it('puts the champion first and the runner-up second once the event is over', async () => {
+    const done = await playedKnockout(4, 99);
     expect(done.status).toBe('finished');
     const ranked = rankTeams(done);
     expect(ranked[0]!.status).toBe('champion');

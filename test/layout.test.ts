@@ -328,8 +328,6 @@ const ALL_FOLDERS = ['server', 'views', 'events', 'engine', 'static', 'bin', 'te
  */
 const STORE_NAMED: Record<string, string> = {
   'server/serve/serve-backends.ts': 'chooses the store the server runs on (a file, or DATABASE_URL) and opens it',
-  'server/serve/serve.ts': 'its synchronous demo (createDemo) takes the SQLite ledger, kept for the tests beside the served one',
-  'server/serve/table-driver.ts': 'its synchronous driver (driveTables) takes the SQLite ledger, kept for the tests beside the served one',
   'server/cli/ledger-target.ts': 'chooses the store a command line tool works on, a ledger file or a PostgreSQL address',
   'server/cli/import-ledger.ts': "imports a whole ledger into the store named, with each store's own import",
   'server/cli/export.ts': "exports a PostgreSQL ledger with that store's own reader",

@@ -22,8 +22,8 @@ import { AppendRefusedError, CommandIdReusedError, type AppendResult, VersionCon
 import { type AnyEvent, InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
 import { type ChainedRow, GENESIS_HASH, chainHash } from '../events/hash-chain.ts';
 import { gameRecord } from '../events/game-projection.ts';
-import { type Decision, type ExecuteOptions, projected } from '../events/store/served-ledger.ts';
-import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
+import { type Decision, type Decisions, type ExecuteOptions, projected } from '../events/store/served-ledger.ts';
+import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { type ReadModels, applyEvent, emptyModels } from '../events/projections.ts';
 import { importRecord } from '../events/record-import.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
@@ -58,32 +58,44 @@ interface Step {
 }
 
 /**
- * Plays a small tournament with the table bots on a SQLite ledger (the driver decides
- * synchronously), noting every append it made; returns those and the models the ledger held.
+ * Plays a small tournament with the table bots on a SQLite ledger (one writer: the driver decides
+ * from the models as they stand), noting every append it made; returns those and the models the ledger held.
  */
-function playedSteps(): { steps: Step[]; live: ReadModels } {
+async function playedSteps(): Promise<{ steps: Step[]; live: ReadModels }> {
   const dir = mkdtempSync(join(tmpdir(), 'spades-backends-play-'));
   let tick = 0;
   const ledger = openLedger({ path: join(dir, 'ledger.db'), synchronous: 'NORMAL', clock: () => new Date(Date.UTC(2026, 0, 1) + tick++ * 1000).toISOString() });
   try {
     const steps: Step[] = [];
-    const recording: Ledger = {
-      ...ledger,
-      execute(decisions, options = {}) {
-        // The driver decides against the models as they are; one writer, so nothing to fold first.
-        const decided = typeof decisions === 'function' ? decisions(ledger.models) : decisions;
-        const list = Array.isArray(decided) ? decided : [decided];
-        const results = ledger.execute(list, options);
-        const at = results.flatMap((r) => r.events)[0]?.meta.at;
-        if (at !== undefined) steps.push({ decisions: structuredClone(list), options: structuredClone(options), at });
-        return results;
+    const note = (list: Decision[], options: ExecuteOptions, results: AppendResult[]) => {
+      const at = results.flatMap((r) => r.events)[0]?.meta.at;
+      if (at !== undefined) steps.push({ decisions: structuredClone(list), options: structuredClone(options), at });
+      return results;
+    };
+    const decided = (decisions: Decisions) => {
+      // The driver decides against the models as they are; one writer, so nothing to fold first.
+      const made = typeof decisions === 'function' ? decisions(ledger.models) : decisions;
+      return Array.isArray(made) ? made : [made];
+    };
+    const recording = {
+      execute: (decisions: Decisions, options: ExecuteOptions = {}) => {
+        const list = decided(decisions);
+        return note(list, options, ledger.execute(list, options));
+      },
+      // The table driver's appends, through the ledger the server serves.
+      served: {
+        ...ledger.served,
+        append: async (decisions: Decisions, options: ExecuteOptions = {}) => {
+          const list = decided(decisions);
+          return note(list, options, await ledger.served.append(list, options));
+        },
       },
     };
     const m = ledger.models;
     recording.execute(createTournament(m, { tournamentId: 't1', name: 'Both Back Ends Cup', format: 'unc-intramural' }));
     for (const i of [1, 2, 3]) recording.execute(registerTeam(m, { tournamentId: 't1', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
     recording.execute(startTournament(m, { tournamentId: 't1', seed: 'backends' }));
-    for (let step = 0; driveTables(recording, { tournamentId: 't1', seed: 'backends', renegeChance: 0.05, now: () => '2026-01-01T10:00:00.000Z' }) > 0; step++) {
+    for (let step = 0; (await driveTables(recording, { tournamentId: 't1', seed: 'backends', renegeChance: 0.05, now: () => '2026-01-01T10:00:00.000Z' })) > 0; step++) {
       if (step > 100_000) throw new Error('the tournament did not finish');
     }
     return { steps, live: structuredClone(ledger.models) };
@@ -193,7 +205,7 @@ async function tamper(backend: Backend, location: string, mutation: Mutation, si
 
 let played: { steps: Step[]; live: ReadModels } | null = null;
 /** The tournament both back ends replay, played once for the whole file. */
-const tournamentSteps = () => (played ??= playedSteps());
+const tournamentSteps = async () => (played ??= (await playedSteps()));
 
 for (const backend of ledgerBackends()) {
   describe.skipIf(!backend.available)(`the ledger on ${backend.name}`, () => {
@@ -606,7 +618,7 @@ for (const backend of ledgerBackends()) {
     describe('read models folded from the store', () => {
       it('equal the models the appends produced, for a tournament played card by card', async () => {
         // given the appends of a tournament the bots played, made again on this back end
-        const { steps, live: played } = tournamentSteps();
+        const { steps, live: played } = await tournamentSteps();
         let at = '';
         const store = await backend.open(await backend.create(), undefined, { clock: () => at });
         try {

@@ -96,7 +96,7 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
     await admin.connect();
     // Eight teams, so the tournament is still running at 3,000 events, with reneges claimed and ruled on.
     played = tempLedger();
-    playTournament(played.ledger, { teams: 8, stopAt: 3000, renegeChance: 0.05 });
+    await playTournament(played.ledger, { teams: 8, stopAt: 3000, renegeChance: 0.05 });
     head = played.ledger.store.digest();
     sqliteModels = rebuildModels(played.ledger.database, played.ledger.store);
     played.ledger.close();

@@ -50,12 +50,12 @@ describe('the models as snapshot bytes', () => {
     expect(modelsBytes(big).toString('utf8')).toBe(JSON.stringify(big));
   });
 
-  it('are what a played ledger stores as its snapshot', () => {
+  it('are what a played ledger stores as its snapshot', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'spades-models-bytes-'));
     try {
       const path = join(dir, 'played.db');
       const ledger = openLedger({ path, synchronous: 'NORMAL', snapshotEvery: 100_000 });
-      playTournament(ledger, { stopAt: 400 });
+      await playTournament(ledger, { stopAt: 400 });
       const expected = JSON.stringify(ledger.models);
       ledger.close();
       const db = new BetterSqlite3(path, { readonly: true });

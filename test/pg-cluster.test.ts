@@ -12,8 +12,8 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type PostgresLedger, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
 import { LIVE_TABLES_ID } from '../views/screen.tsx';
-import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve/serve.ts';
-import { driveServedTables } from '../server/serve/table-driver.ts';
+import { DEMO_TOURNAMENT, createDemo } from '../server/serve/serve.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
 import { hasChromium, killHard, launchChromium, noteMissingChromium, removeTempDirs, type ServeProcess, startServeProcess, tempDir, waitFor } from './fixtures/live-server.ts';
 import { NGINX_TEMPLATE, type NginxProxy, nginx, noteMissingNginx, startNginx } from './fixtures/nginx.ts';
@@ -111,7 +111,7 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
     playing = true;
     playingDone = (async () => {
       while (playing) {
-        await driveServedTables(bots, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
+        await driveTables(bots, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     })();
@@ -127,8 +127,8 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
     cluster = await startPostgres();
     url = await cluster.createDatabase('cluster');
     bots = await openPostgresLedger({ url });
-    await createServedDemo(bots);
-    await driveServedTables(bots, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
+    await createDemo(bots);
+    await driveTables(bots, { tournamentId: DEMO_TOURNAMENT, seed: SEED });
     const started = await Promise.allSettled([1, 2, 3].map(() => startServer()));
     // Whatever started is stopped by afterAll, even when another did not.
     servers.push(...started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : [])));
@@ -272,7 +272,7 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
 
       const entry = async () => {
         const before = bots.models.position;
-        expect(await driveServedTables(bots, { tournamentId: DEMO_TOURNAMENT, seed: SEED })).toBeGreaterThan(0);
+        expect(await driveTables(bots, { tournamentId: DEMO_TOURNAMENT, seed: SEED })).toBeGreaterThan(0);
         const position = bots.models.position;
         expect(position).toBeGreaterThan(before);
         // Every screen is brought the entry by its own process, without a reload. How soon is the

@@ -9,8 +9,8 @@ import { checkPgSnapshots } from '../events/store/postgres/snapshots.ts';
 import { MODELS_VERSION } from '../events/store/served-ledger.ts';
 import { foldPostgresModels } from '../events/store/postgres/ledger-tools.ts';
 import { type PostgresLedger, lease, openPostgresLedger } from '../events/store/postgres/served-ledger.ts';
-import { DEMO_TOURNAMENT, createServedDemo } from '../server/serve/serve.ts';
-import { driveServedTables } from '../server/serve/table-driver.ts';
+import { DEMO_TOURNAMENT, createDemo } from '../server/serve/serve.ts';
+import { driveTables } from '../server/serve/table-driver.ts';
 import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
 import { createApp } from '../server/app/app.ts';
 import { createAuth, postgresAuthStorage } from '../server/auth/auth.ts';
@@ -43,8 +43,8 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
     try {
       const seen: number[] = [];
       b.onChange((_change, events) => seen.push(...events.map((e) => e.position)));
-      await createServedDemo(a);
-      for (let i = 0; i < 40; i++) await driveServedTables(a, { tournamentId: DEMO_TOURNAMENT, seed: 'fold' });
+      await createDemo(a);
+      for (let i = 0; i < 40; i++) await driveTables(a, { tournamentId: DEMO_TOURNAMENT, seed: 'fold' });
       const head = a.models.position;
       expect(head).toBeGreaterThan(100);
       await waitFor('the other process to fold every event', () => b.models.position === head, 1000);
@@ -64,13 +64,13 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
     const ledgers: PostgresLedger[] = await Promise.all([1, 2, 3].map(() => openPostgresLedger({ url })));
     try {
       // Each set-up step has its command id: done once however many processes race for it.
-      await Promise.all(ledgers.map((ledger) => createServedDemo(ledger)));
+      await Promise.all(ledgers.map((ledger) => createDemo(ledger)));
       await Promise.all(ledgers.map((ledger) => ledger.syncTo(Number.MAX_SAFE_INTEGER)));
       expect(ledgers[0]!.models.tournaments[DEMO_TOURNAMENT]!.model.teams).toHaveLength(16);
       // Same seed, same tables: the three would make the same entries, and only one of each lands.
       await Promise.all(
         ledgers.map(async (ledger) => {
-          for (let i = 0; i < 30; i++) await driveServedTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'race' });
+          for (let i = 0; i < 30; i++) await driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'race' });
         }),
       );
       const report = await ledgers[0]!.store.verifyChain();
@@ -137,8 +137,8 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
     const ledger = await openPostgresLedger({ url });
     const { app, broadcaster } = createApp({ ledger, auth: createAuth({ ledger, storage: await postgresAuthStorage(ledger.store.kysely) }) });
     try {
-      await createServedDemo(ledger);
-      for (let i = 0; i < 30; i++) await driveServedTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'reads' });
+      await createDemo(ledger);
+      for (let i = 0; i < 30; i++) await driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'reads' });
       const head = await ledger.store.head();
 
       const exported = await app.request('/api/ledger.ndjson');
@@ -193,12 +193,12 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
     const url = await newDatabase();
     const closing: string[] = [];
     const a = await openPostgresLedger({ url, snapshotEvery: 50, onNotice: (line) => closing.push(line) });
-    await createServedDemo(a);
-    for (let i = 0; i < 30; i++) await driveServedTables(a, { tournamentId: DEMO_TOURNAMENT, seed: 'snap' });
+    await createDemo(a);
+    for (let i = 0; i < 30; i++) await driveTables(a, { tournamentId: DEMO_TOURNAMENT, seed: 'snap' });
     await a.snapshot();
     const stored = a.models.position;
     // Two more entries after the snapshot.
-    for (let i = 0; i < 2; i++) await driveServedTables(a, { tournamentId: DEMO_TOURNAMENT, seed: 'snap' });
+    for (let i = 0; i < 2; i++) await driveTables(a, { tournamentId: DEMO_TOURNAMENT, seed: 'snap' });
     const head = a.models.position;
     const live = JSON.parse(JSON.stringify(a.models));
     await a.store.kysely.deleteFrom('read_models' as never).execute();

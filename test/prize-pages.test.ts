@@ -13,7 +13,7 @@ describe('prizes and individual totals on the pages', () => {
     ledger.execute(createTournament(ledger.models, { tournamentId: 'pb', name: 'Pitt Boss', format: 'pitt-boss' }));
     for (let i = 1; i <= 16; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'pb', teamId: `t${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'pb', seed: 'prizes' }));
-    driveToEnd(ledger, 'pb', 'prizes');
+    await driveToEnd(ledger, 'pb', 'prizes');
     const model = ledger.models.tournaments.pb!.model;
     const name = (place: number) => model.teams.find((t) => t.teamId === model.placings.find((p) => p.place === place)!.teamId)!.name;
     const { app, broadcaster } = createApp({ ledger });
@@ -32,7 +32,7 @@ describe('prizes and individual totals on the pages', () => {
       ledger.execute(registerPlayer(ledger.models, { tournamentId: 'prog', playerId: `p${i}`, name: `Player ${i}`, gender: i % 2 ? 'male' : 'female' }));
     }
     ledger.execute(startTournament(ledger.models, { tournamentId: 'prog', seed: 'prog' }));
-    driveToEnd(ledger, 'prog', 'prog');
+    await driveToEnd(ledger, 'prog', 'prog');
     const players = ledger.models.tournaments.prog!.progressive!.players;
     const { app, broadcaster } = createApp({ ledger });
     const board = await (await app.request('/tournaments/prog/leaderboard')).text();

@@ -12,14 +12,14 @@ import { tempLedger } from './tournament-ledger.ts';
 describe('the progressive demo', () => {
   it('sets up 12 players in 4 rounds, and its bots seat and play every round to a winner', async () => {
     const ledger = tempLedger();
-    createDemo(ledger, 'progressive');
-    createDemo(ledger, 'progressive');
+    await createDemo(ledger, 'progressive');
+    await createDemo(ledger, 'progressive');
     const state = () => ledger.models.tournaments[PROGRESSIVE_DEMO]!;
     expect(state().model.teams).toHaveLength(12);
     expect(state().model.status).toBe('running');
     expect(state().format.rounds).toBe(4);
     let steps = 0;
-    while (driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'progressive-demo' }) > 0) {
+    while ((await driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'progressive-demo' })) > 0) {
       if (++steps === 1) {
         const html = await (await createApp({ ledger }).app.request('/screen')).text();
         expect(html).toContain('Round 1 of 4: where everyone sits');

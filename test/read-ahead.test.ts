@@ -22,9 +22,9 @@ const PAGE_SQL = `SELECT json_group_array(json_array(position, type)), max(posit
 let fixture: AuditLedger;
 let head: number;
 
-beforeAll(() => {
+beforeAll(async () => {
   fixture = tempLedger();
-  playTournament(fixture.ledger, { teams: 4, seed: 'read-ahead', renegeChance: 0.05 });
+  await playTournament(fixture.ledger, { teams: 4, seed: 'read-ahead', renegeChance: 0.05 });
   head = fixture.ledger.store.head().position;
   fixture.ledger.close();
 }, 60_000);

@@ -134,9 +134,9 @@ describe('records and targets the import refuses, with nothing appended', () => 
     expect(error.message).toBe('record: timeCalled needs a match to be imported into; game timed would have no match clock to call time on');
   });
 
-  it('a match that does not exist, that is over, or that plays under other rules', () => {
+  it('a match that does not exist, that is over, or that plays under other rules', async () => {
     const l = ledger();
-    const tournamentId = playTournament(l, { renegeChance: 0 });
+    const tournamentId = await playTournament(l, { renegeChance: 0 });
     const done = l.models.tournaments[tournamentId]!.model.matches.find((m) => m.status === 'done')!;
     expect(refusal(() => importRecord(l.models, fullGameRecord(), { tournamentId, matchId: 'nope' }, AT)).status).toBe(404);
     const over = refusal(() => importRecord(l.models, fullGameRecord(), { tournamentId, matchId: done.matchId }, AT));

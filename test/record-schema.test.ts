@@ -60,7 +60,7 @@ beforeAll(async () => {
   for (const format of FORMATS) {
     const l = tempLedger();
     ledgers.push(l);
-    playTournament(l.ledger, { format, teams: 4, renegeChance: 0.05, seed: `schema ${format}`, stopAt: 2500 });
+    await playTournament(l.ledger, { format, teams: 4, renegeChance: 0.05, seed: `schema ${format}`, stopAt: 2500 });
     const { app } = createApp({ ledger: l.ledger });
     for (const game of Object.values(l.ledger.models.games) as GameModel[]) {
       const res = await app.request(`/games/${game.gameId}/record`);

@@ -207,7 +207,7 @@ describe('giving and withdrawing a ruling', () => {
 });
 
 describe('a game reopened by a ruling after later games of its match were played', () => {
-  it('is played on before any further game, and the team page scores it, not a game after the last', () => {
+  it('is played on before any further game, and the team page scores it, not a game after the last', async () => {
     const ledger = tempLedger();
     const m = ledger.models;
     ledger.execute(createTournament(m, { tournamentId: 'b', name: 'Two of three', format: 'custom', options: { rules: 'blp-r1', gamesToWin: 2 } }));
@@ -265,7 +265,7 @@ describe('a game reopened by a ruling after later games of its match were played
     expect(teamPageModel(m.tournaments.b!, m.games, 't1')!.live!.game).toMatchObject({ number: 1, over: false });
     expect(tournamentResource(m, 'b')!.liveTables).toEqual([expect.objectContaining({ table: 1, gameId: g1 })]);
     const started = eventsOf(ledger, 'GameStarted').length;
-    driveToEnd(ledger, 'b', 'reopened-game');
+    await driveToEnd(ledger, 'b', 'reopened-game');
     expect(eventsOf(ledger, 'GameStarted')).toHaveLength(started);
     expect(m.games[g1]!.winner).not.toBeNull();
     expect(final().status).toBe('done');

@@ -37,7 +37,7 @@ function wholePost(port: number, from: string): Promise<{ status: number; header
 
 describe('request bodies', () => {
   it('are refused from an address that already has its most bodies arriving, and from no other', async () => {
-    const ledger = demoLedger(tempDir());
+    const ledger = await demoLedger(tempDir());
     const server = await serveInProcess(ledger);
     const port = Number(new URL(server.url).port);
     const slow: Socket[] = [];
@@ -67,7 +67,7 @@ describe('request bodies', () => {
   it(`time out within 30 seconds under spades serve (408, connection closed), while an event stream stays open`, async () => {
     expect(REQUEST_TIMEOUT_MS).toBeLessThanOrEqual(25_000);
     const dataDir = tempDir('spades-bodies-');
-    demoLedger(dataDir).close();
+    (await demoLedger(dataDir)).close();
     const server = await startServeProcess(dataDir);
     try {
       const stream = await openSse(`http://127.0.0.1:${server.port}/api/events/stream`);

@@ -119,7 +119,7 @@ describe('a team’s own page', () => {
       expect(waits.status_).toContain(`Won against ${name(loser)}`);
 
       // Played to the end: the champion, and the others out with the place they share.
-      driveToEnd(ledger, 'cup', 'team-page');
+      await driveToEnd(ledger, 'cup', 'team-page');
       expect(t().status).toBe('finished');
       const champion = t().teams.find((x) => x.status === 'champion')!;
       const top = await page(app, `/tournaments/cup/teams/${champion.teamId}`);
@@ -288,7 +288,7 @@ describe('a player’s page in a progressive evening', () => {
       expect(playing.status_).toContain('Round 1, now: Table 1, East');
       expect(playing.html).toContain('data-score="0-0"');
 
-      driveToEnd(ledger, 'eve', 'player-page');
+      await driveToEnd(ledger, 'eve', 'player-page');
       expect(m.tournaments.eve!.model.status).toBe('finished');
       const standing = p().standings.find((s) => s.playerId === resting)!;
       const done = await page(app, `/tournaments/eve/players/${resting}`);

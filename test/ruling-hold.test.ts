@@ -35,21 +35,21 @@ const match = (ledger: Ledger, id: string): MatchModel => matchesOf(ledger).find
 // No judge at these tables: the claims wait until the test rules on them.
 const step = (ledger: Ledger) => driveTables(ledger, { tournamentId: 'a', seed: SEED, now: NOW, judge: false });
 
-function driveUntil(ledger: Ledger, done: () => boolean): void {
+async function driveUntil(ledger: Ledger, done: () => boolean): Promise<void> {
   for (let n = 0; !done(); n++) {
-    if (step(ledger) === 0 || n > 50_000) throw new Error('the state was never reached');
+    if ((await step(ledger)) === 0 || n > 50_000) throw new Error('the state was never reached');
   }
 }
 
-function driveAll(ledger: Ledger): void {
-  for (let n = 0; step(ledger) > 0; n++) if (n > 50_000) throw new Error('the tables never stopped');
+async function driveAll(ledger: Ledger): Promise<void> {
+  for (let n = 0; (await step(ledger)) > 0; n++) if (n > 50_000) throw new Error('the tables never stopped');
 }
 
 /** The first round-1 match, how it went when nobody claimed anything: its deciding game, that game's hands, its winner. */
-function playedOut(): { matchId: string; deciding: string; hands: number; winner: string; games: number; next: string } {
+async function playedOut(): Promise<{ matchId: string; deciding: string; hands: number; winner: string; games: number; next: string }> {
   const ledger = tempLedger();
   asherEvent(ledger);
-  driveAll(ledger);
+  await driveAll(ledger);
   expect(ledger.models.tournaments.a!.model.status).toBe('finished');
   const first = matchesOf(ledger).find((m) => m.round === 1)!;
   const deciding = first.games.at(-1)!;
@@ -58,12 +58,12 @@ function playedOut(): { matchId: string; deciding: string; hands: number; winner
 }
 
 describe('a claim waiting for a ruling', () => {
-  it('in the last hand of a match’s deciding game holds the match and the next round until the ruling', () => {
-    const plain = playedOut();
+  it('in the last hand of a match’s deciding game holds the match and the next round until the ruling', async () => {
+    const plain = await playedOut();
     const ledger = tempLedger();
     asherEvent(ledger);
     // The same tables, up to the second trick of the deciding game's last hand: the opponents claim a renege.
-    driveUntil(ledger, () => {
+    await driveUntil(ledger, () => {
       const current = ledger.models.games[plain.deciding]?.current;
       return current?.number === plain.hands && current.plays.length >= 2;
     });
@@ -74,7 +74,7 @@ describe('a claim waiting for a ruling', () => {
     expect(match(ledger, plain.matchId).awaitingRuling).toEqual({ since: claimedAt, claims: 1 });
 
     // The game goes on at the table and ends as it did before; everything else plays on until nothing can.
-    driveAll(ledger);
+    await driveAll(ledger);
     expect(game().winner).not.toBeNull();
     expect(game().teams[game().winner!]).toBe(plain.winner);
     const held = match(ledger, plain.matchId);
@@ -103,30 +103,30 @@ describe('a claim waiting for a ruling', () => {
     expect(decided.awaitingRuling).toBeUndefined();
     expect(waitingLine(decided, later)).toBeNull();
     expect(match(ledger, plain.next).teams).toContain(plain.winner);
-    driveAll(ledger);
+    await driveAll(ledger);
     expect(ledger.models.tournaments.a!.model.status).toBe('finished');
     expectRebuildEqualsLive(ledger);
   });
 
-  it('made after its match was decided holds nothing', () => {
-    const plain = playedOut();
+  it('made after its match was decided holds nothing', async () => {
+    const plain = await playedOut();
     const ledger = tempLedger();
     asherEvent(ledger);
-    driveUntil(ledger, () => match(ledger, plain.matchId).status === 'done');
+    await driveUntil(ledger, () => match(ledger, plain.matchId).status === 'done');
     ledger.execute(claimRenege(ledger.models, { gameId: plain.deciding, claimId: 'late', hand: plain.hands, seat: 'N', trick: 1 }));
     expect(match(ledger, plain.matchId)).toMatchObject({ status: 'done', winner: plain.winner });
     expect(match(ledger, plain.matchId).awaitingRuling).toBeUndefined();
     expectRebuildEqualsLive(ledger);
   });
 
-  it('in an earlier game holds the match even when later games would decide it', () => {
-    const plain = playedOut();
+  it('in an earlier game holds the match even when later games would decide it', async () => {
+    const plain = await playedOut();
     const ledger = tempLedger();
     asherEvent(ledger);
     const firstGame = () => ledger.models.games[match(ledger, plain.matchId).games[0]!];
-    driveUntil(ledger, () => (firstGame()?.current?.plays.length ?? 0) >= 3);
+    await driveUntil(ledger, () => (firstGame()?.current?.plays.length ?? 0) >= 3);
     ledger.execute(claimRenege(ledger.models, { gameId: firstGame()!.gameId, claimId: 'early', seat: 'W', trick: 2 }));
-    driveAll(ledger);
+    await driveAll(ledger);
     expect(match(ledger, plain.matchId)).toMatchObject({ status: 'live', winner: null });
     expect(match(ledger, plain.matchId).games).toHaveLength(plain.games);
     ledger.execute(giveRuling(ledger.models, { gameId: firstGame()!.gameId, claimId: 'early', upheld: false, note: 'not proven', judge: 'Judge Ray' }));
@@ -188,17 +188,17 @@ describe('the window for a claim, as the rules sheet and the docs say it', () =>
 });
 
 describe('a claim waiting for a ruling at a progressive table', () => {
-  it('holds that table’s result, so the round is not over and the next round is not seated until the ruling', () => {
+  it('holds that table’s result, so the round is not over and the next round is not seated until the ruling', async () => {
     const ledger = tempLedger();
-    createDemo(ledger, 'progressive');
+    await createDemo(ledger, 'progressive');
     const id = PROGRESSIVE_DEMO;
     const state = () => ledger.models.tournaments[id]!;
     const drive = () => driveTables(ledger, { tournamentId: id, seed: 'held-table', judge: false });
     const gameAt = () => ledger.models.games[Object.values(state().progressive!.rounds[0]?.games ?? {})[0] ?? ''];
-    for (let n = 0; !((gameAt()?.current?.plays.length ?? 0) >= 2); n++) if (drive() === 0 || n > 5000) throw new Error('no trick was played');
+    for (let n = 0; !((gameAt()?.current?.plays.length ?? 0) >= 2); n++) if ((await drive()) === 0 || n > 5000) throw new Error('no trick was played');
     const game = gameAt()!;
     ledger.execute(claimRenege(ledger.models, { gameId: game.gameId, claimId: 'p1', seat: 'E', trick: 1 }));
-    for (let n = 0; drive() > 0; n++) if (n > 20_000) throw new Error('the tables never stopped');
+    for (let n = 0; (await drive()) > 0; n++) if (n > 20_000) throw new Error('the tables never stopped');
     // Every game of round 1 is over at its table, but the held one decides nothing yet.
     expect(Object.values(state().progressive!.rounds[0]!.games).every((g) => ledger.models.games[g]!.winner !== null)).toBe(true);
     expect(state().progressive!.rounds[0]!.results).toBeNull();
@@ -210,7 +210,7 @@ describe('a claim waiting for a ruling at a progressive table', () => {
     ledger.execute(giveRuling(ledger.models, { gameId: game.gameId, claimId: 'p1', upheld: false, note: 'not proven', judge: 'Judge Ray' }));
     expect(state().progressive!.rounds[0]!.results).not.toBeNull();
     expect(state().model.matches.find((m) => m.games.includes(game.gameId))).toMatchObject({ status: 'done' });
-    for (let n = 0; drive() > 0; n++) if (n > 50_000) throw new Error('the evening never finished');
+    for (let n = 0; (await drive()) > 0; n++) if (n > 50_000) throw new Error('the evening never finished');
     expect(state().model.status).toBe('finished');
     expectRebuildEqualsLive(ledger);
   }, 120_000);

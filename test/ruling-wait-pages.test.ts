@@ -21,7 +21,7 @@ describe('a match waiting for a ruling, on the pages', () => {
     const first = () => m.tournaments.a!.model.matches.find((x) => x.round === 1)!;
     const game = () => m.games[first().games[0] ?? '']!;
     for (let n = 0; !((game()?.current?.plays.length ?? 0) >= 3); n++) {
-      if (driveTables(ledger, { tournamentId: 'a', seed: 'pages', now: () => '2026-01-01T10:00:00.000Z', judge: false }) === 0 || n > 5000) throw new Error('no trick was played');
+      if ((await driveTables(ledger, { tournamentId: 'a', seed: 'pages', now: () => '2026-01-01T10:00:00.000Z', judge: false })) === 0 || n > 5000) throw new Error('no trick was played');
     }
     ledger.execute(claimRenege(m, { gameId: game().gameId, claimId: 'c1', seat: 'S', trick: 2 }));
     const claimedAt = game().claims[0]!.at;

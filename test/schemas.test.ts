@@ -21,12 +21,12 @@ const validate = new Ajv2020({ allErrors: false, strict: false }).compile(JSON.p
 
 const ledgers: AuditLedger[] = [];
 let lines: LedgerLine[] = [];
-beforeAll(() => {
+beforeAll(async () => {
   const formats: FormatId[] = ['blp-2024', 'unc-intramural', 'pitt-boss', 'asher-theatre'];
   for (const format of formats) {
     const l = tempLedger();
     ledgers.push(l);
-    playTournament(l.ledger, { format, teams: 4, renegeChance: 0.05, stopAt: 1500 });
+    await playTournament(l.ledger, { format, teams: 4, renegeChance: 0.05, stopAt: 1500 });
     lines = lines.concat([...exportLines(l.ledger.database)].map((text) => JSON.parse(text) as LedgerLine));
   }
 });

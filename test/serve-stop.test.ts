@@ -20,14 +20,14 @@ import { type PostgresCluster, postgres, startPostgres } from './fixtures/postgr
 afterAll(() => removeTempDirs());
 
 /** A 64-team knockout played to its champion, card by card, and a second event taking sign-ups. */
-function busyDay(dataDir: string): number {
+async function busyDay(dataDir: string): Promise<number> {
   const ledger = openLedger({ path: ledgerPath(dataDir), synchronous: 'NORMAL' });
   try {
     const m = ledger.models;
     ledger.execute(createTournament(m, { tournamentId: 'big', name: 'Big Day', format: 'custom', options: { elimination: 'single', gamesToWin: 1, rules: { preset: 'pitt-boss', target: 200 } } }));
     for (let i = 1; i <= 64; i++) ledger.execute(registerTeam(m, { tournamentId: 'big', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
     ledger.execute(startTournament(m, { tournamentId: 'big', seed: 'busy-day' }));
-    while (driveTables(ledger, { tournamentId: 'big', seed: 'busy-day', now: () => '2026-01-01T12:00:00.000Z' }) > 0) {
+    while ((await driveTables(ledger, { tournamentId: 'big', seed: 'busy-day', now: () => '2026-01-01T12:00:00.000Z' })) > 0) {
       // every table makes one entry a pass until the champion is known
     }
     ledger.execute(createTournament(m, { tournamentId: 'late', name: 'Late Show', format: 'unc-intramural' }));
@@ -69,7 +69,7 @@ describe('spades serve stopped with SIGTERM after a busy day', () => {
 
   it('ends every stream with a retry hint, records what it acknowledged, and exits within 3 s leaving no -wal or -shm', async () => {
     const dataDir = tempDir('spades-stop-');
-    const events = busyDay(dataDir);
+    const events = await busyDay(dataDir);
     expect(events).toBeGreaterThan(10_000);
     // Each sign-up from its own phone, as nginx names it in X-Real-IP.
     server = await startServeProcess(dataDir, 0, ['--no-demo'], { TRUST_PROXY: '127.0.0.1' });

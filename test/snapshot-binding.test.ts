@@ -23,11 +23,11 @@ let rebuilt: ReadModels;
 
 const plain = (models: ReadModels) => JSON.parse(JSON.stringify(models)) as unknown;
 
-beforeAll(() => {
+beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'spades-snapshot-'));
   played = join(dir, 'played.db');
   const ledger = openLedger({ path: played, synchronous: 'NORMAL', snapshotEvery: 100_000 });
-  playTournament(ledger, { stopAt: 700 });
+  await playTournament(ledger, { stopAt: 700 });
   ledger.close();
   const again = openLedger({ path: played, onNotice: () => {} });
   rebuilt = plain(rebuildModels(again.database, again.store)) as ReadModels;

@@ -20,7 +20,7 @@ import { createTournament, registerTeam } from '../server/commands/tournament-co
 import type { ReadModels } from '../events/projections.ts';
 import { createApp } from '../server/app/app.ts';
 import { createHeavyReads } from '../server/audit/heavy-reads.ts';
-import { createServedDemo, demoBots } from '../server/serve/serve.ts';
+import { createDemo, demoBots } from '../server/serve/serve.ts';
 import { refusalOf } from '../server/http/refusals.ts';
 
 const dirs: string[] = [];
@@ -224,7 +224,7 @@ describe('group commit on the SQLite file', () => {
     expect(servedLedger(ledger)).toBe(served);
     const { app } = createApp({ ledger });
     createHeavyReads(ledger);
-    expect(await createServedDemo(served)).toBe(true);
+    expect(await createDemo(served)).toBe(true);
     const before = served.commitStats().appends;
     const bots = demoBots(ledger, () => {});
     await bots();

@@ -37,10 +37,10 @@ async function heldMemory(): Promise<number> {
 }
 
 let ledger: Ledger;
-beforeAll(() => {
-  ledger = demoLedger(tempDir());
+beforeAll(async () => {
+  ledger = await demoLedger(tempDir());
   // Enough events that a catch-up from position 0 is far more than the socket buffers hold.
-  play(ledger, 500);
+  await play(ledger, 500);
 });
 afterAll(() => {
   ledger.close();

@@ -11,8 +11,8 @@ let ledger: Ledger;
 let server: InProcessServer;
 
 beforeAll(async () => {
-  ledger = demoLedger(tempDir());
-  play(ledger, 2);
+  ledger = await demoLedger(tempDir());
+  await play(ledger, 2);
   server = await serveInProcess(ledger);
 });
 
@@ -80,7 +80,7 @@ describe('the event feed under random disconnects', () => {
     let appended = 0;
     const appender = (async () => {
       while (appending) {
-        for (; appended < reconnects / 4; appended++) play(ledger, 1);
+        for (; appended < reconnects / 4; appended++) await play(ledger, 1);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();

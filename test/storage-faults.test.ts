@@ -21,7 +21,7 @@ afterEach(() => {
 async function setUp() {
   temp = tempLedger();
   const { ledger } = temp;
-  createDemo(ledger);
+  await createDemo(ledger);
   const notices: string[] = [];
   const tick = demoBots(ledger, (line) => notices.push(line));
   for (let i = 0; i < 30; i++) await tick();
@@ -107,18 +107,20 @@ describe.each([
     expect(rows(ledger).length).toBeGreaterThan(acknowledged.length);
   });
 
-  it('closes without throwing while the storage refuses writes, and the ledger opens again intact', () => {
+  it('closes without throwing while the storage refuses writes, and the ledger opens again intact', async () => {
     temp = tempLedger();
     const path = temp.path;
     temp.ledger.close();
     const notices: string[] = [];
     const ledger = openLedger({ path, onNotice: (line) => notices.push(line) });
-    createDemo(ledger);
-    for (let i = 0; i < 20; i++) driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'x' });
+    await createDemo(ledger);
+    for (let i = 0; i < 20; i++) await driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'x' });
     breakStorage(ledger);
-    expect(() => {
-      for (let i = 0; i < 500; i++) driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'x' });
-    }).toThrow(LedgerUnavailableError);
+    await expect(
+      (async () => {
+        for (let i = 0; i < 500; i++) await driveTables(ledger, { tournamentId: DEMO_TOURNAMENT, seed: 'x' });
+      })(),
+    ).rejects.toThrow(LedgerUnavailableError);
     // Everything appended before the fault was acknowledged, and must be there after.
     const head = ledger.store.head();
     // close() is what SIGTERM runs: a snapshot the storage refuses is reported, and the file still closes.

@@ -24,8 +24,8 @@ let ledger: Ledger;
 let server: InProcessServer;
 let logged: string[];
 beforeAll(async () => {
-  ledger = demoLedger(tempDir());
-  play(ledger, 3);
+  ledger = await demoLedger(tempDir());
+  await play(ledger, 3);
   server = await serveInProcess(ledger);
 });
 afterAll(async () => {
@@ -83,7 +83,7 @@ describe('a live stream that fails', () => {
     await waitFor('all three to attach', () => server.broadcaster.clientCount() === 3);
 
     failing.on = true;
-    play(ledger, 2);
+    await play(ledger, 2);
     await Promise.race([table.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the failed stream was left open')), 3000))]);
     expect(server.broadcaster.hasClients(`table:${gameId}`)).toBe(false);
     expect(logged.some((line) => line.includes(`the live page 'table:${gameId}' failed to draw and its streams were closed`))).toBe(true);
@@ -94,7 +94,7 @@ describe('a live stream that fails', () => {
     const seenFeed = feed.messages.length;
     expect(seenFeed).toBeGreaterThan(0);
     failing.on = false;
-    play(ledger, 2);
+    await play(ledger, 2);
     await waitFor('the feed to go on', () => feed.messages.length > seenFeed);
     for (const s of [leaderboard, feed]) s.close();
   });

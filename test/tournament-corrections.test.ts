@@ -24,14 +24,14 @@ const matchesOf = (ledger: Ledger) => ledger.models.tournaments.b!.model.matches
 const match = (ledger: Ledger, id: string): MatchModel => matchesOf(ledger).find((m) => m.matchId === id)!;
 
 /** Drives the tables one step at a time until `done` holds. */
-function driveUntil(ledger: Ledger, done: () => boolean): void {
+async function driveUntil(ledger: Ledger, done: () => boolean): Promise<void> {
   for (let step = 0; !done(); step++) {
-    if (driveTables(ledger, { tournamentId: 'b', seed: 'corrections', now: NOW }) === 0 || step > 50_000) throw new Error('the state was never reached');
+    if ((await driveTables(ledger, { tournamentId: 'b', seed: 'corrections', now: NOW })) === 0 || step > 50_000) throw new Error('the state was never reached');
   }
 }
 
 describe('a disqualification and a correction in the middle of an event', () => {
-  it('moves the bracket on, flags played downstream matches, loses nothing, and rebuilds to the same result', () => {
+  it('moves the bracket on, flags played downstream matches, loses nothing, and rebuilds to the same result', async () => {
     const ledger = tempLedger();
     blpEvent(ledger);
     const firstMatch = () => match(ledger, 'W1-1');
@@ -39,7 +39,7 @@ describe('a disqualification and a correction in the middle of an event', () => 
     const midMatch = () =>
       matchesOf(ledger).find((m) => m.status === 'live' && !m.teams.includes(a) && !m.teams.includes(b) && (ledger.models.games[m.games.at(-1)!]?.hands.length ?? 0) > 0);
     // Play on until the matches after W1-1 on both sides are played, and another match is under way.
-    driveUntil(ledger, () => match(ledger, 'W2-1')?.status === 'done' && match(ledger, 'L2-1')?.status === 'done' && midMatch() !== undefined);
+    await driveUntil(ledger, () => match(ledger, 'W2-1')?.status === 'done' && match(ledger, 'L2-1')?.status === 'done' && midMatch() !== undefined);
 
     // A disqualification mid-match: the match in progress is forfeited, the opponent moves on.
     const live = midMatch()!;
@@ -73,7 +73,7 @@ describe('a disqualification and a correction in the middle of an event', () => 
     expect(ledger.models.tournaments.b!.model.latest.some((l) => newsText(l, ledger.models.tournaments.b!.model) === `Judge Judge Ray corrected game ${game1}: Team ${rightWinner.slice(1)} won (tricks miscounted in hand 3)`)).toBe(true);
 
     // Play on to the end: the flagged matches are replayed between the right teams.
-    driveToEnd(ledger, 'b', 'corrections');
+    await driveToEnd(ledger, 'b', 'corrections');
     const state = ledger.models.tournaments.b!;
     expect(state.model.status).toBe('finished');
     for (const flagged of [w21, l21]) {
@@ -100,12 +100,12 @@ describe('a disqualification and a correction in the middle of an event', () => 
     ['reopen-2', '2–0 becomes 1–1: the match is open again and the event no longer finished'],
     ['reopen', '2–1 becomes 1–2: the match changes hands and so do the placings'],
   ] as const) {
-    it(`a correction in a best-of-3 final: ${outcome}; a correction back restores it`, () => {
+    it(`a correction in a best-of-3 final: ${outcome}; a correction back restores it`, async () => {
       const ledger = tempLedger();
       ledger.execute(createTournament(ledger.models, { tournamentId: 'b', name: 'Two of three', format: 'custom', options: { rules: 'blp-r1', gamesToWin: 2 } }));
       for (let i = 1; i <= 2; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'b', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
       ledger.execute(startTournament(ledger.models, { tournamentId: 'b', order: ['t1', 't2'] }));
-      driveToEnd(ledger, 'b', seed);
+      await driveToEnd(ledger, 'b', seed);
       const final = () => match(ledger, 'F');
       const played = structuredClone(final());
       expect(ledger.models.tournaments.b!.model.status).toBe('finished');

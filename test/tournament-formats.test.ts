@@ -34,7 +34,7 @@ function rulesByMatch(ledger: Ledger): Map<string, Set<string>> {
 }
 
 describe('the five rulebook events through the ledger', () => {
-  it('blp-2024: fees by the deadline, the recorded bye draw, blp-r1 in round 1, blp-r2 after, blp-final in the final, out after two losses', () => {
+  it('blp-2024: fees by the deadline, the recorded bye draw, blp-r1 in round 1, blp-r2 after, blp-final in the final, out after two losses', async () => {
     const ledger = tempLedger();
     setUpTeams(ledger, 'blp', 'blp-2024', 7, (i) => (i <= 4 ? '2024-09-12' : '2024-09-13'));
     const state = () => ledger.models.tournaments.blp!;
@@ -47,7 +47,7 @@ describe('the five rulebook events through the ledger', () => {
     const byeTeam = state().byeDraw!.team;
     expect(state().model.matches.find((m) => m.status === 'bye')?.winner).toBe(byeTeam);
 
-    driveToEnd(ledger, 'blp', 'blp-2024');
+    await driveToEnd(ledger, 'blp', 'blp-2024');
     const model = state().model;
     expect(model.status).toBe('finished');
     for (const [matchId, rules] of rulesByMatch(ledger)) {
@@ -73,12 +73,12 @@ describe('the five rulebook events through the ledger', () => {
     ledger.close();
   });
 
-  it('unc-intramural: unc-300 with a 30-minute clock, the championship unc-500 with 45; matches cut by the clock go to the team ahead', () => {
+  it('unc-intramural: unc-300 with a 30-minute clock, the championship unc-500 with 45; matches cut by the clock go to the team ahead', async () => {
     const ledger = tempLedger();
     setUpTeams(ledger, 'unc', 'unc-intramural', 6);
     ledger.execute(startTournament(ledger.models, { tournamentId: 'unc', seed: 'unc' }));
     // Six seconds a table entry: a long game to 300 runs past its 30 minutes and the director calls time.
-    driveToEnd(ledger, 'unc', 'unc', 6 / 60);
+    await driveToEnd(ledger, 'unc', 'unc', 6 / 60);
     const state = ledger.models.tournaments.unc!;
     expect(state.model.status).toBe('finished');
     for (const [matchId, rules] of rulesByMatch(ledger)) expect([...rules], matchId).toEqual([matchId === 'F' ? 'unc-500' : 'unc-300']);
@@ -100,11 +100,11 @@ describe('the five rulebook events through the ledger', () => {
     ledger.close();
   });
 
-  it('pitt-boss: 16 teams, best 2 of 3 to 350, first-round losers play for 3rd, prizes $300 + trophies / $100 / $50', () => {
+  it('pitt-boss: 16 teams, best 2 of 3 to 350, first-round losers play for 3rd, prizes $300 + trophies / $100 / $50', async () => {
     const ledger = tempLedger();
     setUpTeams(ledger, 'pitt', 'pitt-boss', 16);
     ledger.execute(startTournament(ledger.models, { tournamentId: 'pitt', seed: 'pitt' }));
-    driveToEnd(ledger, 'pitt', 'pitt');
+    await driveToEnd(ledger, 'pitt', 'pitt');
     const state = ledger.models.tournaments.pitt!;
     expect(state.model.status).toBe('finished');
     for (const [matchId, rules] of rulesByMatch(ledger)) expect([...rules], matchId).toEqual(['pitt-boss']);
@@ -126,12 +126,12 @@ describe('the five rulebook events through the ledger', () => {
     ledger.close();
   });
 
-  it('asher-theatre: seeded single elimination, best 2 of 3 to 350 with a 1-hour clock, the lower seed calls the toss, the deal carries across games', () => {
+  it('asher-theatre: seeded single elimination, best 2 of 3 to 350 with a 1-hour clock, the lower seed calls the toss, the deal carries across games', async () => {
     const ledger = tempLedger();
     setUpTeams(ledger, 'asher', 'asher-theatre', 16);
     const order = Array.from({ length: 16 }, (_, i) => `team${16 - i}`);
     ledger.execute(startTournament(ledger.models, { tournamentId: 'asher', order }));
-    driveToEnd(ledger, 'asher', 'asher');
+    await driveToEnd(ledger, 'asher', 'asher');
     const state = ledger.models.tournaments.asher!;
     expect(state.model.status).toBe('finished');
     expect(state.model.teams.find((t) => t.teamId === 'team16')!.seed).toBe(1);
@@ -161,14 +161,14 @@ describe('the five rulebook events through the ledger', () => {
     ledger.close();
   });
 
-  it('tournament-spades: 16 players at 4 progressive tables, 4 rounds of 4 hands, winners up and split, individual totals, high player / male / female', () => {
+  it('tournament-spades: 16 players at 4 progressive tables, 4 rounds of 4 hands, winners up and split, individual totals, high player / male / female', async () => {
     const ledger = tempLedger();
     ledger.execute(createTournament(ledger.models, { tournamentId: 'prog', name: 'Progressive night', format: 'tournament-spades' }));
     for (let i = 1; i <= 16; i++) {
       ledger.execute(registerPlayer(ledger.models, { tournamentId: 'prog', playerId: `p${i}`, name: `Player ${i}`, gender: i % 2 === 0 ? 'female' : 'male' }));
     }
     ledger.execute(startTournament(ledger.models, { tournamentId: 'prog', seed: 'prog' }));
-    driveToEnd(ledger, 'prog', 'prog');
+    await driveToEnd(ledger, 'prog', 'prog');
     const state = ledger.models.tournaments.prog!;
     const progressive = state.progressive!;
     expect(state.model.status).toBe('finished');

@@ -39,11 +39,11 @@ export function eventsOf<P = Record<string, any>>(ledger: Ledger, type: string):
  * Drives every table with bots until nothing is left to do. `minutesPerStep` moves the
  * director's clock on by that much per step, so match clocks run out and time gets called.
  */
-export function driveToEnd(ledger: Ledger, tournamentId: string, seed: string, minutesPerStep = 0): number {
+export async function driveToEnd(ledger: Ledger, tournamentId: string, seed: string, minutesPerStep = 0): Promise<number> {
   let step = 0;
   const start = Date.parse('2026-01-01T10:00:00.000Z');
   const now = () => new Date(start + step * minutesPerStep * 60_000).toISOString();
-  while (driveTables(ledger, { tournamentId, seed, now }) > 0) {
+  while ((await driveTables(ledger, { tournamentId, seed, now })) > 0) {
     step++;
     if (step > 200_000) throw new Error(`tournament ${tournamentId} did not finish`);
   }

@@ -191,7 +191,7 @@ describe('a custom event', () => {
     expect(refusal(create({ rules: 'no-such-preset' })).status).toBe(400);
   });
 
-  it('runs with its own options: double elimination with a reset, best of 3, its own preset per round, clock and prizes', () => {
+  it('runs with its own options: double elimination with a reset, best of 3, its own preset per round, clock and prizes', async () => {
     const ledger = tempLedger();
     ledger.execute(
       createTournament(ledger.models, {
@@ -203,7 +203,7 @@ describe('a custom event', () => {
     );
     teams(ledger, 'c', 5);
     ledger.execute(startTournament(ledger.models, { tournamentId: 'c', seed: 'club' }));
-    driveToEnd(ledger, 'c', 'club');
+    await driveToEnd(ledger, 'c', 'club');
     const state = ledger.models.tournaments.c!;
     expect(state.model.status).toBe('finished');
     for (const game of eventsOf(ledger, 'GameStarted')) {

@@ -24,7 +24,7 @@ function tempLedger(): Ledger {
 }
 
 /** Sets up a tournament of `teams` teams and drives every table with bots until nothing is left to do. */
-function runTournament(ledger: Ledger, format: FormatId, teams: number, seed: string) {
+async function runTournament(ledger: Ledger, format: FormatId, teams: number, seed: string) {
   const tournamentId = 't1';
   ledger.execute(createTournament(ledger.models, { tournamentId, name: `${format} test`, format }));
   for (let i = 1; i <= teams; i++) {
@@ -32,7 +32,7 @@ function runTournament(ledger: Ledger, format: FormatId, teams: number, seed: st
   }
   ledger.execute(startTournament(ledger.models, { tournamentId, seed }));
   let steps = 0;
-  while (driveTables(ledger, { tournamentId, seed, now: () => '2026-01-01T10:00:00.000Z' }) > 0) {
+  while ((await driveTables(ledger, { tournamentId, seed, now: () => '2026-01-01T10:00:00.000Z' })) > 0) {
     steps++;
     if (steps > 200_000) throw new Error('the tournament did not finish');
   }
@@ -41,9 +41,9 @@ function runTournament(ledger: Ledger, format: FormatId, teams: number, seed: st
 
 describe('a whole simulated tournament through the ledger', () => {
   for (const [format, teams] of [['pitt-boss', 16], ['blp-2024', 7], ['unc-intramural', 6], ['asher-theatre', 8]] as const) {
-    it(`${format} with ${teams} teams finishes with a champion, and the ledger verifies`, () => {
+    it(`${format} with ${teams} teams finishes with a champion, and the ledger verifies`, async () => {
       const ledger = tempLedger();
-      const model = runTournament(ledger, format, teams, `seed-${format}`);
+      const model = await runTournament(ledger, format, teams, `seed-${format}`);
       expect(model.status).toBe('finished');
       expect(model.placings[0]?.place).toBe(1);
       expect(model.teams.filter((t) => t.status === 'champion')).toHaveLength(1);
@@ -71,15 +71,15 @@ describe('read models are folds', () => {
     const fc = await import('fast-check');
     const { applyEvent } = await import('../events/projections.ts');
     const { projected } = await import('../events/store/served-ledger.ts');
-    fc.assert(
-      fc.property(
+    await fc.assert(
+      fc.asyncProperty(
         fc.constantFrom<FormatId>('pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre'),
         fc.integer({ min: 3, max: 5 }),
         fc.string({ minLength: 1, maxLength: 8 }),
-        (format, teams, seed) => {
+        async (format, teams, seed) => {
           const ledger = tempLedger();
           try {
-            runTournament(ledger, format, teams, seed);
+            await runTournament(ledger, format, teams, seed);
             const live = structuredClone(ledger.models);
             for (const event of ledger.store.readAll()) applyEvent(ledger.models, projected(event));
             expect(ledger.models).toEqual(live);
@@ -112,7 +112,7 @@ describe('the ledger and the record agree through the real command', () => {
     const { execFileSync } = await import('node:child_process');
     const { writeFileSync } = await import('node:fs');
     const ledger = tempLedger();
-    runTournament(ledger, 'unc-intramural', 3, 'record-check');
+    await runTournament(ledger, 'unc-intramural', 3, 'record-check');
     const games = Object.values(ledger.models.games).filter((g) => g.winner);
     expect(games.length).toBeGreaterThan(0);
     for (const game of games) {

@@ -32,10 +32,10 @@ let played: AuditLedger;
 let app: ReturnType<typeof createApp>['app'];
 const tournamentId = 'stats';
 
-beforeAll(() => {
+beforeAll(async () => {
   played = tempLedger();
   // unc-intramural plays unc-300 (nil, blind nil, 10 for 120) and unc-500 in the final.
-  playTournament(played.ledger, { tournamentId, format: 'unc-intramural', teams: 4, seed: 'stats-5', renegeChance: 0.05 });
+  await playTournament(played.ledger, { tournamentId, format: 'unc-intramural', teams: 4, seed: 'stats-5', renegeChance: 0.05 });
   app = createApp({ ledger: played.ledger }).app;
 });
 afterAll(() => played.remove());
@@ -271,13 +271,13 @@ describe('a game entered from a paper record, bids and tricks without cards', ()
 describe('a progressive evening', () => {
   let evening: AuditLedger;
   const names = ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal'];
-  beforeAll(() => {
+  beforeAll(async () => {
     evening = tempLedger();
     const { ledger } = evening;
     ledger.execute(createTournament(ledger.models, { tournamentId: 'eve', name: 'Evening', format: 'tournament-spades', options: { rounds: 2 } }));
     names.forEach((name, i) => ledger.execute(registerPlayer(ledger.models, { tournamentId: 'eve', playerId: `p${i + 1}`, name })));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'eve', seed: 'eve' }));
-    while (driveTables(ledger, { tournamentId: 'eve', seed: 'eve', renegeChance: 0, now: () => '2026-01-01T20:00:00.000Z' }) > 0);
+    while ((await driveTables(ledger, { tournamentId: 'eve', seed: 'eve', renegeChance: 0, now: () => '2026-01-01T20:00:00.000Z' })) > 0);
   });
   afterAll(() => evening.remove());
 

@@ -9,7 +9,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
 import { type Decision, type LedgerHandle, type ServedLedger, servedOf } from '../../events/store/served-ledger.ts';
-import type { Ledger } from '../../events/store/sqlite/ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
 import { CommandIdReusedError, LedgerUnavailableError } from '../../events/store/append.ts';
@@ -22,7 +21,7 @@ import { ledgerTarget } from '../cli/ledger-target.ts';
 import { randomBytes } from 'node:crypto';
 import { type CliIo, UsageError } from '../cli/io.ts';
 import { createTournament, registerPlayer, registerTeam, startTournament } from '../commands/tournament-commands.ts';
-import { driveServedTables, nextEntry } from './table-driver.ts';
+import { driveTables, nextEntry } from './table-driver.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
 import { type DemoKind, type ServeArguments, readOptions } from './serve-options.ts';
 
@@ -94,24 +93,12 @@ async function until(done: () => boolean, ms: number): Promise<void> {
   while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
 }
 
-/** Sets up the demo on a SQLite ledger (see `demoSteps`). */
-export function createDemo(ledger: Ledger, kind: DemoKind = 'pitt-boss'): void {
-  for (const [commandId, decide] of demoSteps(kind)) {
-    try {
-      ledger.execute(decide, { commandId });
-    } catch (error) {
-      // Another process set this step up first: the ledger decides a lost race again, so it says so as a refusal.
-      if (!(error instanceof CommandError)) throw error;
-      ledger.sync();
-    }
-  }
-}
-
 /**
  * Sets up the demo on either back end (see `demoSteps`). Says whether this process created it,
  * rather than finding it created by another.
  */
-export async function createServedDemo(ledger: ServedLedger, kind: DemoKind = 'pitt-boss'): Promise<boolean> {
+export async function createDemo(handle: LedgerHandle, kind: DemoKind = 'pitt-boss'): Promise<boolean> {
+  const ledger = servedOf(handle);
   let created = false;
   for (const [commandId, decide] of demoSteps(kind)) {
     try {
@@ -144,7 +131,7 @@ export function demoBots(
   let running = false;
   const tournamentId = kind === 'progressive' ? PROGRESSIVE_DEMO : DEMO_TOURNAMENT;
   const seed = kind === 'progressive' ? PROGRESSIVE_SEED : DEMO_SEED;
-  const drive = () => driveServedTables(ledger, { tournamentId, seed, renegeChance: kind === 'progressive' ? 0 : 0.001 });
+  const drive = () => driveTables(ledger, { tournamentId, seed, renegeChance: kind === 'progressive' ? 0 : 0.001 });
   return async () => {
     // Nothing to play until the demo is there (set up by this process or one beside it).
     if (running || !ledger.models.tournaments[tournamentId]) return;
@@ -193,7 +180,7 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   await ledger.syncTo(head);
   // A progressive evening asked for by name is set up beside whatever the ledger holds.
   const wanted = options.demo && (fresh || (options.demoKind === 'progressive' && !ledger.models.tournaments[PROGRESSIVE_DEMO]));
-  const created = wanted && (await createServedDemo(ledger, options.demoKind)) && fresh;
+  const created = wanted && (await createDemo(ledger, options.demoKind)) && fresh;
   const { app, broadcaster, close: closeApp } = createApp({ ledger, auth, feedLimits });
   // The demo's sign-ins are made with the ledger, and their passwords shown only then, by the
   // process that set the demo up (others starting on the same database at once find it made).

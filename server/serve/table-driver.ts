@@ -15,8 +15,7 @@ import { deckFor, TRUMPS } from '../../engine/deck.ts';
 import { createRandom } from '../../engine/random.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { handSoFar, nextBidder } from '../../events/game-projection.ts';
-import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
-import type { Ledger } from '../../events/store/sqlite/ledger.ts';
+import { type Decision, type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import type { MatchModel } from '../../events/read-models.ts';
@@ -66,25 +65,11 @@ function botEntry(step: Step): { decide: () => Decision | Decision[]; made: () =
 const EXPECTED = (error: unknown) => error instanceof CommandError || error instanceof VersionConflictError || error instanceof CommandIdReusedError;
 
 /**
- * Takes one step at every table: returns how many entries were made (0 when the tournament
- * has nothing left for bots to do).
+ * Takes one step at every table, one entry after another, through the served ledger of either
+ * store: returns how many entries were made (0 when the tournament has nothing left for bots to do).
  */
-export function driveTables(ledger: Ledger, options: DriverOptions): number {
-  let entries = 0;
-  for (const step of tableSteps(ledger, options)) {
-    const entry = botEntry(step);
-    try {
-      ledger.execute(entry.decide, step.by ? { meta: { by: step.by } } : BY_BOTS);
-      if (entry.made()) entries++;
-    } catch (error) {
-      if (!EXPECTED(error)) throw error;
-    }
-  }
-  return entries;
-}
-
-/** `driveTables` through the served ledger, on either store: one entry after another. */
-export async function driveServedTables(ledger: ServedLedger, options: DriverOptions): Promise<number> {
+export async function driveTables(handle: LedgerHandle, options: DriverOptions): Promise<number> {
+  const ledger = servedOf(handle);
   let entries = 0;
   for (const step of tableSteps(ledger, options)) {
     const entry = botEntry(step);
