@@ -330,8 +330,6 @@ const STORE_NAMED: Record<string, string> = {
   'server/serve/serve-backends.ts': 'chooses the store the server runs on (a file, or DATABASE_URL) and opens it',
   'server/cli/ledger-target.ts': 'chooses the store a command line tool works on, a ledger file or a PostgreSQL address',
   'server/cli/import-ledger.ts': "imports a whole ledger into the store named, with each store's own import",
-  'server/cli/export.ts': "exports a PostgreSQL ledger with that store's own reader",
-  'server/cli/verify.ts': "checks a chain, a digest and snapshots with each store's own checks",
   'server/cli/rebuild.ts': 'rebuilds the read models of a ledger file, which only the SQLite store keeps beside its events',
   'server/cli/import.ts': 'records a game record into a ledger file, opened as the SQLite store',
   'server/cli/add-user.ts': 'adds an account to the ledger file, opened as the SQLite store',

@@ -5,9 +5,7 @@
  * import-ledger` reads it back.
  */
 import type { CliIo } from './io.ts';
-import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
-import { exportLedger } from '../../events/store/sqlite/ledger-tools.ts';
-import { exportPostgresLedger } from '../../events/store/postgres/ledger-tools.ts';
+import { ledgerTarget, withLedgerTools } from './ledger-target.ts';
 
 // Writing a line at a time would make a large export crawl; a chunk keeps memory small too.
 const CHUNK_LINES = 1000;
@@ -26,12 +24,5 @@ async function writeLines(io: CliIo, lines: Iterable<string> | AsyncIterable<str
 }
 
 export async function run({ values }: { values: { db?: string } }, io: CliIo): Promise<number> {
-  const target = ledgerTarget('export', values.db);
-  if (target.kind === 'postgres') return withPostgresLedger('export', target, { existing: true }, (store) => writeLines(io, exportPostgresLedger(store)));
-  const database = openLedgerForReading('export', target.path);
-  try {
-    return await writeLines(io, exportLedger(database));
-  } finally {
-    database.close();
-  }
+  return withLedgerTools('export', ledgerTarget('export', values.db), (ledger) => writeLines(io, ledger.exportLines()));
 }

@@ -7,6 +7,9 @@
 import { UsageError } from './io.ts';
 import { LedgerFileError, type LedgerDatabase, defaultDatabasePath, openDatabase } from '../../events/store/sqlite/database.ts';
 import { type PgEventStore, openPostgresStore, pgStorageFaultOf, shownPgUrl } from '../../events/store/postgres/event-store.ts';
+import type { LedgerTools } from '../../events/store/ledger-tools.ts';
+import { fileLedgerTools } from '../../events/store/sqlite/ledger-tools.ts';
+import { postgresLedgerTools } from '../../events/store/postgres/ledger-tools.ts';
 
 export type LedgerTarget = { kind: 'sqlite'; path: string | undefined } | PostgresTarget;
 
@@ -68,5 +71,19 @@ export function openLedgerForReading(command: string, path: string | undefined):
   } catch (error) {
     if (error instanceof LedgerFileError) throw new UsageError(`spades ${command}: ${error.message}`);
     throw error;
+  }
+}
+
+/**
+ * Opens the ledger named, whichever store holds it, for the tools that only read it (verify,
+ * export), runs `use` on it and closes it; what cannot be opened is refused in one line.
+ */
+export async function withLedgerTools<T>(command: string, target: LedgerTarget, use: (tools: LedgerTools) => Promise<T>): Promise<T> {
+  if (target.kind === 'postgres') return withPostgresLedger(command, target, { existing: true }, (store) => use(postgresLedgerTools(store, target.name)));
+  const database = openLedgerForReading(command, target.path);
+  try {
+    return await use(fileLedgerTools(database));
+  } finally {
+    database.close();
   }
 }

@@ -7,48 +7,15 @@
  * 2 for bad input.
  */
 import { type CliIo, UsageError } from './io.ts';
-import { type DigestCheck } from '../../events/store/append.ts';
-import { checkDigest } from '../../events/store/sqlite/ledger-tools.ts';
-import { verifyChain } from '../../events/store/sqlite/event-store.ts';
-import { type ChainReport, DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
-import { checkPostgresDigest, recordedPostgresImports } from '../../events/store/postgres/ledger-tools.ts';
-import type { RecordedImport } from '../../events/store/ledger-file.ts';
-import { recordedImports } from '../../events/store/sqlite/ledger-tools.ts';
-import { ledgerTarget, openLedgerForReading, withPostgresLedger } from './ledger-target.ts';
-import { type SnapshotReport, checkSnapshots } from '../../events/store/sqlite/snapshots.ts';
-import { checkPgSnapshots } from '../../events/store/postgres/snapshots.ts';
-
-/** What a verify asks of a ledger, whichever store holds it. */
-interface Audited {
-  /** How the ledger is named in what is printed: its file, or its database URL without a password. */
-  name: string;
-  verify(): Promise<ChainReport>;
-  checkDigest(digest: string): Promise<DigestCheck>;
-  /** The stored read-model snapshots, each folded again from the chain; none where the store keeps none. */
-  snapshots(): Promise<SnapshotReport[]>;
-  /** The imports that brought positions in, as recorded beside the ledger. */
-  imports(): Promise<RecordedImport[]>;
-}
+import { DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
+import type { LedgerTools } from '../../events/store/ledger-tools.ts';
+import { ledgerTarget, withLedgerTools } from './ledger-target.ts';
 
 export async function run({ values }: { values: { db?: string; digest?: string } }, io: CliIo): Promise<number> {
-  const target = ledgerTarget('verify', values.db);
-  if (target.kind === 'postgres') {
-    return withPostgresLedger('verify', target, { existing: true }, (store) =>
-      verifyLedger(io, { name: target.name, verify: () => store.verifyChain(), checkDigest: (digest) => checkPostgresDigest(store, digest), snapshots: () => checkPgSnapshots(store), imports: () => recordedPostgresImports(store) }, values.digest));
-  }
-  const database = openLedgerForReading('verify', target.path);
-  try {
-    return await verifyLedger(
-      io,
-      { name: database.path, verify: async () => verifyChain(database), checkDigest: async (digest) => checkDigest(database, digest), snapshots: async () => checkSnapshots(database), imports: async () => recordedImports(database) },
-      values.digest,
-    );
-  } finally {
-    database.close();
-  }
+  return withLedgerTools('verify', ledgerTarget('verify', values.db), (ledger) => verifyLedger(io, ledger, values.digest));
 }
 
-async function verifyLedger(io: CliIo, ledger: Audited, digest: string | undefined): Promise<number> {
+async function verifyLedger(io: CliIo, ledger: LedgerTools, digest: string | undefined): Promise<number> {
   const report = await ledger.verify();
   if (!report.ok) {
     const bad = report.firstBad!;

@@ -20,6 +20,8 @@ import {
   walkPgChain,
 } from './event-store.ts';
 import { type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
+import type { LedgerTools } from '../ledger-tools.ts';
+import { checkPgSnapshots } from './snapshots.ts';
 
 // Events read at a time while folding, and rows per INSERT while importing.
 const FOLD_PAGE = 5000;
@@ -194,4 +196,16 @@ export async function checkPostgresDigest(store: PgEventStore, digest: string): 
   const report = await store.verifyChain({ upTo: noted.position });
   if (!report.ok) return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
   return { ok: true, head: noted };
+}
+
+/** The tools' view of a PostgreSQL ledger (../ledger-tools.ts), named as `name` says (its URL without a password). */
+export function postgresLedgerTools(store: PgEventStore, name: string): LedgerTools {
+  return {
+    name,
+    verify: () => store.verifyChain(),
+    checkDigest: (digest) => checkPostgresDigest(store, digest),
+    snapshots: () => checkPgSnapshots(store),
+    imports: () => recordedPostgresImports(store),
+    exportLines: () => exportPostgresLedger(store),
+  };
 }

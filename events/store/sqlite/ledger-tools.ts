@@ -13,7 +13,8 @@ import { type EventStore, iterateRows, ledgerHead, verifyChain } from './event-s
 import { type ReadModels, emptyModels } from '../../projections.ts';
 import { MODELS_VERSION } from '../served-ledger.ts';
 import { catchUp } from './page-fold.ts';
-import { writeSnapshot } from './snapshots.ts';
+import { checkSnapshots, writeSnapshot } from './snapshots.ts';
+import type { LedgerTools } from '../ledger-tools.ts';
 
 /** The ledger's rows in position order, one NDJSON line each (with its newline), without the export's header and trailer. */
 export function* exportLines(database: LedgerDatabase, options: { upTo?: number } = {}): Generator<string> {
@@ -119,4 +120,16 @@ export function rebuildModels(database: LedgerDatabase, store: EventStore, onPro
     writeSnapshot(database, models);
   })();
   return models;
+}
+
+/** The tools' view of a ledger file opened for reading (../ledger-tools.ts). */
+export function fileLedgerTools(database: LedgerDatabase): LedgerTools {
+  return {
+    name: database.path,
+    verify: async () => verifyChain(database),
+    checkDigest: async (digest) => checkDigest(database, digest),
+    snapshots: async () => checkSnapshots(database),
+    imports: async () => recordedImports(database),
+    exportLines: () => exportLedger(database),
+  };
 }
