@@ -27,9 +27,9 @@ addFormats(ajv);
 
 beforeAll(async () => {
   fixture = tempLedger();
-  playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'property', stopAt: 1200 });
-  createDemo(fixture.ledger, 'progressive');
-  for (let i = 0; i < 20; i++) driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'property-evening' });
+  await playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'property', stopAt: 1200 });
+  await createDemo(fixture.ledger, 'progressive');
+  for (let i = 0; i < 20; i++) await driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'property-evening' });
   app = createApp({ ledger: fixture.ledger }).app;
   document = (await (await app.request('/api/v1/openapi.json')).json()) as typeof document;
   ajv.addSchema(document, 'openapi.json');

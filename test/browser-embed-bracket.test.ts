@@ -14,8 +14,8 @@ describe.skipIf(!hasChromium)('the bracket embed in a 600 px column', () => {
   let ledger: Ledger;
   let server: InProcessServer;
   beforeAll(async () => {
-    ledger = demoLedger(tempDir());
-    play(ledger, 30);
+    ledger = await demoLedger(tempDir());
+    await play(ledger, 30);
     server = await serveInProcess(ledger);
     browser = await launchChromium();
   });
