@@ -23,14 +23,14 @@ describe.skipIf(!hasChromium)('the example overlay on another site', () => {
   let server: InProcessServer;
   let host: Server;
   let hostUrl: string;
-  const playEvening = (steps: number) => {
-    for (let i = 0; i < steps; i++) driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'overlay-evening' });
+  const playEvening = async (steps: number) => {
+    for (let i = 0; i < steps; i++) await driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'overlay-evening' });
   };
   beforeAll(async () => {
-    ledger = demoLedger(tempDir());
-    createDemo(ledger, 'progressive');
-    play(ledger, 5);
-    playEvening(5);
+    ledger = await demoLedger(tempDir());
+    await createDemo(ledger, 'progressive');
+    await play(ledger, 5);
+    await playEvening(5);
     server = await serveInProcess(ledger);
     // The streamer's own page, on a port of its own: another origin.
     host = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(OVERLAY));
@@ -63,12 +63,12 @@ describe.skipIf(!hasChromium)('the example overlay on another site', () => {
     expect(first).toBeGreaterThan(0);
 
     // The other tournament plays: nothing of it reaches the overlay.
-    play(ledger, 5);
+    await play(ledger, 5);
     await new Promise((resolve) => setTimeout(resolve, 800));
     expect(await page.evaluate(() => document.body.dataset.lastEvent)).toBeUndefined();
 
     // The evening plays: the overlay hears it and reads the tournament again.
-    playEvening(2);
+    await playEvening(2);
     const heard = Number(await waitFor('an event of the evening', () => page.evaluate(() => document.body.dataset.lastEvent)));
     const event = ledger.store.readAll({ after: heard - 1, limit: 1 })[0]!;
     const payload = event.payload as { tournamentId?: string; gameId?: string };
