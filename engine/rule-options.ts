@@ -307,8 +307,12 @@ export function optionText(value: unknown): string {
   return String(value);
 }
 
-/** What is wrong with `value` as the option's value, in the option's words; null when nothing is. */
-export function optionProblem(option: RuleOption, value: unknown): string | null {
+/**
+ * What is wrong with `value` as the option's value, in the option's words; null when nothing is.
+ * `names`: whether a part of an option made of a few is named by its key too, as the override
+ * lines write it (a form's field beside the problem needs only its words).
+ */
+export function optionProblem(option: RuleOption, value: unknown, names = true): string | null {
   const checked = option.schema.safeParse(value);
   if (checked.success) return null;
   // An option made of a few values says which of them is wrong.
@@ -319,8 +323,10 @@ export function optionProblem(option: RuleOption, value: unknown): string | null
     if ((issue.code as string) === 'unrecognized_keys') {
       return `${option.label}: ${String((issue as { keys?: string[] }).keys?.[0])} is not one of its values; write none (${option.control.none}), or ${option.control.example}`;
     }
-    if (part && given[part.key] === undefined) return `${option.label}: ${part.label} (${part.key}) is missing from ${JSON.stringify(value)}`;
-    if (part) return `${option.label}: ${part.label} (${part.key}) must be ${part.expects}, got ${JSON.stringify(given[part.key])}`;
+    const key = names && part ? ` (${part.key})` : '';
+    if (part && given[part.key] === undefined) return names ? `${option.label}: ${part.label}${key} is missing from ${JSON.stringify(value)}` : `${option.label}: ${part.label} is missing`;
+    if (part && !names) return `${option.label}, “${part.label}”: ${part.expects} is needed, not ${JSON.stringify(given[part.key])}`;
+    if (part) return `${option.label}: ${part.label}${key} must be ${part.expects}, got ${JSON.stringify(given[part.key])}`;
   }
   return `${option.label} must be ${option.expects}, got ${JSON.stringify(value)}`;
 }

@@ -114,7 +114,7 @@ describe('the rules builder', () => {
     for (const [name, value] of Object.entries(typed)) if (name !== '_csrf') expect(shown[name], name).toBe(value);
     // The problem, in words, beside the field it is about.
     expect(html).toMatch(/<input name="rule\.blindBid\.deficit" id="rule\.blindBid\.deficit" value="lots"/);
-    expect(html).toContain('data-problem="rule.blindBid">Blind bids: only when behind by (deficit) must be a whole number 0 or more, got &quot;lots&quot;</p>');
+    expect(html).toContain('data-problem="rule.blindBid">Blind bids, “only when behind by”: a whole number 0 or more is needed, not &quot;lots&quot;</p>');
     expect(ledger.models.tournaments.flyer).toBeUndefined();
     ledger.close();
   });

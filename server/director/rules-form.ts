@@ -145,7 +145,7 @@ export function shownControls(input: Record<string, unknown>, format: FormatId):
       if (text === null) continue;
       try {
         const value = sentOption(input, option, round.key, round.start);
-        const problem = value === undefined ? null : optionProblem(option, value);
+        const problem = value === undefined ? null : optionProblem(option, value, false);
         if (problem) problems[name] = problem;
       } catch (error) {
         if (!(error instanceof CommandError)) throw error;
