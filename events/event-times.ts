@@ -35,11 +35,19 @@ export function noteTournamentTimes(state: TournamentState, at: string): void {
   }
 }
 
-/** Notes what the event appended at `at` started or completed in the game. */
-export function noteGameTimes(game: GameModel, at: string): void {
+/** Notes what the event appended at `at` started or completed in the game; true when it completed or reopened it. */
+export function noteGameTimes(game: GameModel, at: string): boolean {
   const times = (game.times ??= { startedAt: at, completedAt: null });
+  const before = times.completedAt;
   times.completedAt = game.winner !== null || game.abandoned ? (times.completedAt ?? at) : null;
+  return times.completedAt !== before;
 }
+
+/**
+ * Entries within a hand: they start no match (its game started it) and decide none unless they
+ * end their game, so after one that ends no game no tournament's times can have moved.
+ */
+export const WITHIN_A_HAND: ReadonlySet<string> = new Set(['HandDealt', 'BidMade', 'CardPlayed', 'TricksRecorded', 'MisdealCalled']);
 
 /** A match's times, as noted; both null for a match not seen yet. */
 export function matchTimes(state: TournamentState, matchId: string): Span {

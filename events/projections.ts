@@ -4,7 +4,7 @@
  * applying an event twice changes nothing.
  */
 import { type GameEvent, evolveGame, startGame } from './game-projection.ts';
-import { noteGameTimes, noteTournamentTimes } from './event-times.ts';
+import { WITHIN_A_HAND, noteGameTimes, noteTournamentTimes } from './event-times.ts';
 import { canKeyReadModel, own } from './lookup.ts';
 import type { GameModel, TournamentModel } from './read-models.ts';
 import { gameStatsAfter } from './stats-projection.ts';
@@ -76,10 +76,13 @@ export function applyEvent(models: ReadModels, event: ProjectedEvent, change: Ch
   const [games, tournaments] = [change.games.length, change.tournaments.length];
   foldEvent(models, event, change);
   // What the event changed is noted with its time: what it created, started or completed.
+  let ended = false;
   for (const gameId of new Set(change.games.slice(games))) {
     const game = models.games[gameId];
-    if (game) noteGameTimes(game, event.at);
+    if (game && noteGameTimes(game, event.at)) ended = true;
   }
+  // Most events are a card or a bid that ends no game: no match or tournament time moves.
+  if (!ended && WITHIN_A_HAND.has(event.type)) return change;
   for (const tournamentId of new Set(change.tournaments.slice(tournaments))) {
     const state = models.tournaments[tournamentId];
     if (state) noteTournamentTimes(state, event.at);
