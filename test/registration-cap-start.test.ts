@@ -84,6 +84,22 @@ describe('the cap binds every way in', () => {
     ledger.close();
   });
 
+  it('asks the same of a progressive evening’s desk, and takes its answer', async () => {
+    const { app, ledger } = copyOf(fixture);
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'eve', name: 'Eve', format: 'tournament-spades' }));
+    expect((await send(app, director(), 'POST', '/director/tournaments/eve/sign-up', { json: { open: true, cap: 2 } })).status).toBe(200);
+    const desk = (body: Record<string, string>) => send(app, director(), 'POST', '/director/tournaments/eve/players', { json: body });
+    for (const name of ['Ann Lee', 'Bo Kim']) expect((await desk({ name })).status).toBe(200);
+    const full = await desk({ name: 'Cy Dee' });
+    expect([full.status, (await json(full)).error]).toEqual([409, "Eve is full: 2 of 2 places are taken. Raise the cap to 3 to give 'Cy Dee' a place, or put 'Cy Dee' on the waitlist"]);
+    const asked = unescape(await (await send(app, director(), 'POST', '/director/tournaments/eve/players', { form: { name: 'Cy Dee' } })).text());
+    expect(asked).toContain('Put Cy Dee on the waitlist, number 1');
+    expect((await json(await desk({ name: 'Cy Dee', overCap: 'waitlist' }))).done).toBe('Put Cy Dee on the waitlist.');
+    expect((await json(await api(app, '10.6.0.1', 'GET', '/tournaments/eve/sign-up'))).waitlist).toEqual(['cy-dee']);
+    expectReplays(ledger);
+    ledger.close();
+  });
+
   it('says who takes a withdrawn team’s place, by name, and that a team gone from the waitlist has already left it', async () => {
     const { app, ledger } = copyOf(fixture);
     await openEvent(app, ledger, 'cap', { open: true, cap: 2 });

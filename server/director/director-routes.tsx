@@ -303,7 +303,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     }),
   );
 
-  progressiveRoutes(app, models, onTournament);
+  progressiveRoutes(app, models, onTournament, show, now);
 
   app.post('/tournaments/:tournamentId/matches/:matchId/start', (c) =>
     onTournament(c, 'seat', (input) => {
