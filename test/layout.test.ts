@@ -29,7 +29,7 @@ import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { importGraph, runtimeCycles, storeAdapterImports, viewImportsBelow } from './fixtures/import-graph.ts';
+import { importGraph, runtimeCycles, storeAdapterImports, storeRoleGaps, viewImportsBelow } from './fixtures/import-graph.ts';
 import { SHARED_THREAD_SUITES } from '../vitest.config.ts';
 import { CHROMIUM_ARGS, featuresLeftOn } from './fixtures/shared-chromium.ts';
 
@@ -350,6 +350,10 @@ describe('layering across every folder', () => {
     expect(listedNoLonger, 'take these off STORE_NAMED').toEqual([]);
   });
 
+  it("has each store's folder hold the same files by role", () => {
+    expect(storeRoleGaps(ROOT), 'give the store the file its twin has').toEqual([]);
+  });
+
   it('has no runtime import cycle', () => {
     expect(runtimeCycles(graph), 'move what both modules need into a third that imports neither').toEqual([]);
   });
@@ -440,6 +444,15 @@ describe('the layering checks, on a small tree with a violation planted in each'
     expect(withTree(planted, checks).stores.sort()).toEqual(expected);
     const listed = Object.fromEntries(Object.keys(planted).map((file) => [file, 'a reason']));
     expect(withTree(planted, (root) => storeAdapterImports(importGraph(root, ALL_FOLDERS), listed)).sort()).toEqual(expected);
+  });
+
+  it("fails on a store's folder without a file its twin holds by role", () => {
+    const roles = Object.fromEntries(['sqlite', 'postgres'].flatMap((store) => ['event-store.ts', 'snapshots.ts', 'ledger-tools.ts', 'served-ledger.ts'].map((role) => [`events/store/${store}/${role}`, 'export const role = 1;\n'])));
+    expect(withTree({ ...clean, ...roles }, storeRoleGaps)).toEqual([]);
+    const { 'events/store/postgres/snapshots.ts': _gone, ...withoutSnapshots } = roles;
+    expect(withTree({ ...clean, ...withoutSnapshots }, storeRoleGaps)).toEqual(['events/store/postgres has no snapshots.ts']);
+    // A file by another name does not stand in for it.
+    expect(withTree({ ...clean, ...withoutSnapshots, 'events/store/postgres/pg-snapshots.ts': 'export const role = 1;\n' }, storeRoleGaps)).toEqual(['events/store/postgres has no snapshots.ts']);
   });
 
   it('fails on a runtime cycle of two modules or more, and lets types and imports on demand go round', () => {
