@@ -80,6 +80,13 @@ describe.skipIf(!hasChromium)('the director’s desk in a browser', () => {
       await page.goto(`${url}/director/tournaments/${id}`);
       const position = () => ledger.models.position;
 
+      // On a phone each entrant is a card with its actions beside its name, inside the screen.
+      if (size.width < 600) {
+        const name = (await page.locator('tr', { hasText: 'Tens' }).locator('.entrant-name').boundingBox())!;
+        const withdraw = (await page.locator('tr', { hasText: 'Tens' }).locator('button', { hasText: 'Withdraw' }).boundingBox())!;
+        expect(withdraw.x + withdraw.width).toBeLessThanOrEqual(size.width);
+        expect(Math.abs(withdraw.y - name.y)).toBeLessThan(60);
+      }
       // Tens never came: withdrawing asks first, and only the confirmation records.
       const before = position();
       await page.locator('tr', { hasText: 'Tens' }).locator('button', { hasText: 'Withdraw' }).click();
@@ -118,6 +125,9 @@ describe.skipIf(!hasChromium)('the director’s desk in a browser', () => {
       const name = (teamId: string | null) => started.teams.find((t) => t.teamId === teamId)?.name;
       expect(started.matches.filter((m) => m.round === 1).map((m) => `${m.label}: ${name(m.teams[0])} vs ${name(m.teams[1])}`)).toEqual(shown);
       expect([...started.teams].filter((t) => t.seed !== null).sort((a, b) => a.seed! - b.seed!).map((t) => t.name)).toEqual(['Jacks', 'Queens', 'Aces', 'Kings']);
+      // Started, nothing of the desk runs past the screen's edge, not even inside the entrants' box.
+      const past = await page.evaluate(() => Array.from(document.querySelectorAll('main *')).filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => `${e.tagName}.${e.className}`));
+      expect(past).toEqual([]);
       await page.close();
     });
   }

@@ -199,17 +199,17 @@ export function DirectorTournament(props: DirectorTournamentProps) {
           <tbody>
             {props.teams.map((t) => (
               <tr data-team={t.teamId}>
-                {props.progressive ? null : <td>{t.teamId}</td>}
-                <td>{props.progressive ? <a href={playerLink(props.tournamentId, t.teamId)}>{t.name}</a> : t.name}</td>
-                {props.progressive ? null : <td>{t.players.join(' & ')}</td>}
-                {props.progressive ? null : <td>{t.seed ?? '—'}</td>}
-                <td>
+                {props.progressive ? null : <td data-label="Id">{t.teamId}</td>}
+                <td class="entrant-name">{props.progressive ? <a href={playerLink(props.tournamentId, t.teamId)}>{t.name}</a> : t.name}</td>
+                {props.progressive ? null : <td data-label="Players">{t.players.join(' & ')}</td>}
+                {props.progressive ? null : <td data-label="Seed">{t.seed ?? '—'}</td>}
+                <td data-label={props.progressive ? 'Where' : 'Status'}>
                   {t.standing}
                   {t.checkedIn ? (reg?.checkedInBy[t.teamId] === 'team' ? ' · checked in by the team' : ' · checked in') : ''}
                 </td>
-                {reg?.charges ? <td data-fee={t.teamId}>{feeWords(reg.fees[t.teamId])}</td> : null}
-                {reg ? <td class="code-cell">{reg.codes[t.teamId] ?? ''}</td> : null}
-                <td>
+                {reg?.charges ? <td data-fee={t.teamId} data-label="Fee">{feeWords(reg.fees[t.teamId])}</td> : null}
+                {reg ? <td class="code-cell" data-label="Check-in code">{reg.codes[t.teamId] ?? ''}</td> : null}
+                <td class="entrant-actions">
                   {reg?.charges && t.status !== 'withdrawn' && (reg.fees[t.teamId]?.owed ?? 0) > 0 ? (
                     <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/paid`)} class="inline-form" confirm={`Record $${reg.fees[t.teamId]!.owed} paid by ${t.name}? A payment recorded stays in the ledger.`}>
                       <button type="submit" data-action="paid">
