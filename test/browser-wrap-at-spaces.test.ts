@@ -62,6 +62,12 @@ describe.skipIf(!hasChromium)('names and headers wrap at spaces', () => {
         await page.goto(`${server.url}/screen?t=t8`);
         await showPanel(page, 1);
         for (const problem of await wordBreaks(page, TEXTS)) found.add(problem);
+        // A name that takes two lines does not slide under the next match's card.
+        const covered = await page.evaluate(() => {
+          const boxes = Array.from(document.querySelectorAll<HTMLElement>('#bracket .match')).map((m) => ({ text: (m.textContent ?? '').replace(/\s+/g, ' ').trim(), box: m.getBoundingClientRect() }));
+          return boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => a.box.left < b.box.right - 1 && b.box.left < a.box.right - 1 && a.box.top < b.box.bottom - 1 && b.box.top < a.box.bottom - 1).map((b) => `${a.text} covers ${b.text}`));
+        });
+        for (const problem of covered) found.add(`${page.viewportSize()!.width}: ${problem}`);
       }
       looks++;
       if (finished()) break;
