@@ -96,8 +96,9 @@ const FAREWELL_MS = 2000;
 const ANSWERS_MS = 2500;
 // The longest the writer holds a commit back for answered processes to send again.
 const GATHER_MAX_MS = 10;
-// Commits that start without waiting after a wait in vain: processes that were answered and
-// sent nothing more (a request served, say) cost the commits after them nothing.
+// Commits that start without waiting after a wait in vain (fewer than a quarter came back):
+// processes that were answered and sent nothing more (a request served, say) cost the commits
+// after them nothing.
 const GATHER_REST = 8;
 // A forwarder's line the writer will hold at most before refusing the link (a whole import is far less).
 const MAX_LINE = 256 * 1024 * 1024;
@@ -144,18 +145,20 @@ function readLines(socket: net.Socket, onMessage: (message: unknown) => void): v
   });
 }
 
-/** Writes lines to a socket, those of one turn of the event loop in one write. */
+/** Writes lines to a socket, those of one tick in one write (corked until the tick ends). */
 function lineWriter(socket: net.Socket): (message: unknown) => void {
-  let pending: string[] = [];
+  let corked = false;
   return (message) => {
-    if (pending.length === 0) {
-      setImmediate(() => {
-        const text = pending.join('');
-        pending = [];
-        if (!socket.destroyed) socket.write(text);
+    if (socket.destroyed) return;
+    if (!corked) {
+      corked = true;
+      socket.cork();
+      process.nextTick(() => {
+        corked = false;
+        socket.uncork();
       });
     }
-    pending.push(`${JSON.stringify(message)}\n`);
+    socket.write(`${JSON.stringify(message)}\n`);
   };
 }
 
@@ -448,13 +451,15 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
       rest = Math.max(0, rest - 1);
       return Promise.resolve();
     }
+    const awaited = expected;
     return new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         gathered = null;
+        // Most came back, just not all in time: worth waiting for next time too.
+        if (awaited - expected < awaited / 4) rest = GATHER_REST;
         expected = 0;
-        rest = GATHER_REST;
         resolve();
-      }, Math.min(GATHER_MAX_MS, lastCommitMs));
+      }, Math.min(GATHER_MAX_MS, Math.max(1, lastCommitMs)));
       gathered = () => {
         clearTimeout(timer);
         gathered = null;
