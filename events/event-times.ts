@@ -22,24 +22,27 @@ export interface TournamentTimes extends Span {
 
 const DECIDED = new Set<MatchModel['status']>(['done', 'forfeit']);
 
-/** Notes what the event appended at `at` started or completed in the tournament. */
-export function noteTournamentTimes(state: TournamentState, at: string): void {
-  const times = (state.times ??= { createdAt: at, startedAt: null, completedAt: null, matches: {} });
+/**
+ * Notes what the event appended at `at()` started or completed in the tournament. The time is
+ * asked for only when something takes it: reading it can cost a read of the stored row.
+ */
+export function noteTournamentTimes(state: TournamentState, at: () => string): void {
+  const times = (state.times ??= { createdAt: at(), startedAt: null, completedAt: null, matches: {} });
   const status = state.model.status;
-  if (status !== 'registration') times.startedAt ??= at;
-  times.completedAt = status === 'finished' ? (times.completedAt ?? at) : null;
+  if (status !== 'registration') times.startedAt ??= at();
+  times.completedAt = status === 'finished' ? (times.completedAt ?? at()) : null;
   for (const match of state.model.matches) {
     const span = (times.matches[match.matchId] ??= { startedAt: null, completedAt: null });
-    if (match.status === 'live' || match.games.length > 0) span.startedAt ??= at;
-    span.completedAt = DECIDED.has(match.status) ? (span.completedAt ?? at) : null;
+    if (match.status === 'live' || match.games.length > 0) span.startedAt ??= at();
+    span.completedAt = DECIDED.has(match.status) ? (span.completedAt ?? at()) : null;
   }
 }
 
-/** Notes what the event appended at `at` started or completed in the game; true when it completed or reopened it. */
-export function noteGameTimes(game: GameModel, at: string): boolean {
-  const times = (game.times ??= { startedAt: at, completedAt: null });
+/** Notes what the event appended at `at()` started or completed in the game; true when it completed or reopened it. */
+export function noteGameTimes(game: GameModel, at: () => string): boolean {
+  const times = (game.times ??= { startedAt: at(), completedAt: null });
   const before = times.completedAt;
-  times.completedAt = game.winner !== null || game.abandoned ? (times.completedAt ?? at) : null;
+  times.completedAt = game.winner !== null || game.abandoned ? (times.completedAt ?? at()) : null;
   return times.completedAt !== before;
 }
 

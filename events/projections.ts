@@ -75,17 +75,20 @@ export function applyEvent(models: ReadModels, event: ProjectedEvent, change: Ch
   if (event.position <= models.position) return change;
   const [games, tournaments] = [change.games.length, change.tournaments.length];
   foldEvent(models, event, change);
-  // What the event changed is noted with its time: what it created, started or completed.
+  // What the event changed is noted with its time: what it created, started or completed. The
+  // time is read once, and only if something takes it (most cards and bids start and end nothing).
+  let time: string | undefined;
+  const at = () => (time ??= event.at);
   let ended = false;
   for (const gameId of new Set(change.games.slice(games))) {
     const game = models.games[gameId];
-    if (game && noteGameTimes(game, event.at)) ended = true;
+    if (game && noteGameTimes(game, at)) ended = true;
   }
   // Most events are a card or a bid that ends no game: no match or tournament time moves.
   if (!ended && WITHIN_A_HAND.has(event.type)) return change;
   for (const tournamentId of new Set(change.tournaments.slice(tournaments))) {
     const state = models.tournaments[tournamentId];
-    if (state) noteTournamentTimes(state, event.at);
+    if (state) noteTournamentTimes(state, at);
   }
   return change;
 }
