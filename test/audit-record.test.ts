@@ -77,7 +77,8 @@ describe('a game exported as a record', () => {
 function comparable(game: GameModel) {
   // `recent` is the undo window: it holds when during the hand a claim was entered, which a
   // record does not say (it names the trick, and its claims follow the hand's cards).
-  const { handPositions: _h, rows, claims, recent: _r, closedHand, ...rest } = game;
+  // `times` are when the ledger recorded the game's start and end: a record entered later has its own.
+  const { handPositions: _h, rows, claims, recent: _r, closedHand, times: _t, ...rest } = game;
   return {
     ...rest,
     closedHand: closedHand ? { ...closedHand, playPositions: [] } : closedHand,
