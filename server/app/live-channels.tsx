@@ -24,7 +24,9 @@ import { ScreenPin, bracketProps, gamePlace, html, progressiveOf, progressiveSea
 import { INDIVIDUAL_ID, WHERE_TO_SIT_ID, playerStandings } from '../../views/progressive-panels.tsx';
 import { subjectPartials, subjectTournament } from '../audience/team-pages.tsx';
 
-export type LiveKind = 'home' | 'pinned' | 'judge' | 'screen' | 'tournament' | 'leaderboard' | 'bracket' | 'table' | 'team' | 'player';
+const LIVE_KINDS = ['home', 'pinned', 'judge', 'screen', 'tournament', 'leaderboard', 'bracket', 'table', 'team', 'player'] as const;
+export type LiveKind = (typeof LIVE_KINDS)[number];
+const LIVE_KIND_SET: ReadonlySet<string> = new Set(LIVE_KINDS);
 
 /** The channel a page's clients share. */
 export function channelOf(kind: LiveKind, id = ''): string {
@@ -34,7 +36,9 @@ export function channelOf(kind: LiveKind, id = ''): string {
 function parseChannel(channel: string): { kind: LiveKind; id: string } | null {
   const at = channel.indexOf(':');
   if (at < 0) return null;
-  return { kind: channel.slice(0, at) as LiveKind, id: channel.slice(at + 1) };
+  // Other channels share the broadcaster (one tournament's event feed, `events:<id>`): they have no page regions.
+  const kind = channel.slice(0, at);
+  return LIVE_KIND_SET.has(kind) ? { kind: kind as LiveKind, id: channel.slice(at + 1) } : null;
 }
 
 /** The channels among `channels` whose page an event's change touches. */
