@@ -45,6 +45,22 @@ type GameEventBody =
   | { type: 'TimeCalled'; payload: TimeCalled }
   | { type: 'EntryUndone'; payload: EntryUndone };
 
+/** Every event type the game fold takes (`GameEvent`). A time call is also the match's. */
+export const GAME_EVENT_TYPES: ReadonlySet<string> = new Set<GameEvent['type']>([
+  'GameStarted',
+  'HandDealt',
+  'BidMade',
+  'CardPlayed',
+  'TricksRecorded',
+  'MisdealCalled',
+  'RenegeClaimed',
+  'RulingGiven',
+  'ScoreCorrected',
+  'RulingWithdrawn',
+  'TimeCalled',
+  'EntryUndone',
+]);
+
 /** A new game model from its first event. */
 export function startGame(e: GameStarted): GameModel {
   return {

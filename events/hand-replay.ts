@@ -11,7 +11,7 @@ import { scoreRecord } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { type Violation, replayPlays } from '../engine/trick.ts';
 import type { BidValue } from './domain-events.ts';
-import { type GameEvent, evolveGame, gameRecord, startGame } from './game-projection.ts';
+import { GAME_EVENT_TYPES, type GameEvent, evolveGame, gameRecord, startGame } from './game-projection.ts';
 import type { GameModel, HandInProgress, HandRow, RecordHand } from './read-models.ts';
 import type { RecordedEvent } from './store/append.ts';
 
@@ -97,21 +97,6 @@ export interface HandReplay {
 export function stepCount(replay: HandReplay): number {
   return 1 + replay.tricks.length + (replay.counted ? 1 : 0);
 }
-
-const GAME_EVENT_TYPES: ReadonlySet<string> = new Set<GameEvent['type']>([
-  'GameStarted',
-  'HandDealt',
-  'BidMade',
-  'CardPlayed',
-  'TricksRecorded',
-  'MisdealCalled',
-  'RenegeClaimed',
-  'RulingGiven',
-  'ScoreCorrected',
-  'RulingWithdrawn',
-  'TimeCalled',
-  'EntryUndone',
-]);
 
 /** A game's stored entry as the game projection reads it. */
 interface GameEntry {

@@ -3,7 +3,7 @@
  * skips events it has already seen, so a rebuild from position 0 equals the live models and
  * applying an event twice changes nothing.
  */
-import { type GameEvent, evolveGame, startGame } from './game-projection.ts';
+import { GAME_EVENT_TYPES, type GameEvent, evolveGame, startGame } from './game-projection.ts';
 import { WITHIN_A_HAND, noteGameTimes, noteTournamentTimes } from './event-times.ts';
 import { canKeyReadModel, own } from './lookup.ts';
 import type { GameModel, TournamentModel } from './read-models.ts';
@@ -46,20 +46,6 @@ export interface ReadModels {
 export function emptyModels(): ReadModels {
   return { position: 0, games: {}, tournaments: {}, currentTournament: null, screenDefault: null, streams: {} };
 }
-
-const GAME_TYPES = new Set([
-  'GameStarted',
-  'HandDealt',
-  'BidMade',
-  'CardPlayed',
-  'TricksRecorded',
-  'MisdealCalled',
-  'RenegeClaimed',
-  'RulingGiven',
-  'ScoreCorrected',
-  'RulingWithdrawn',
-  'EntryUndone',
-]);
 
 /** What an event changed, so live screens re-render only that. */
 export interface Change {
@@ -114,7 +100,7 @@ function foldEvent(models: ReadModels, event: ProjectedEvent, change: Change): C
     touchTournament(models, game, event.position, change);
     return change;
   }
-  if (GAME_TYPES.has(event.type) || event.type === 'TimeCalled') {
+  if (GAME_EVENT_TYPES.has(event.type)) {
     const game = models.games[payload.gameId as string];
     if (game) {
       const scored = evolveGame(game, event as unknown as GameEvent, event.position);
@@ -126,7 +112,8 @@ function foldEvent(models: ReadModels, event: ProjectedEvent, change: Change): C
         change.tournaments.push(game.tournamentId);
       }
     }
-    if (!GAME_TYPES.has(event.type)) applyTournamentEvent(models, event, payload, change);
+    // A time call is the match's too: its clock.
+    if (event.type === 'TimeCalled') applyTournamentEvent(models, event, payload, change);
     return change;
   }
   applyTournamentEvent(models, event, payload, change);
