@@ -38,25 +38,18 @@ const clock = () => '2025-03-01T19:00:00.000Z';
 
 describe.skipIf(!postgres.available)('one writer process for every server process on PostgreSQL', () => {
   let cluster: PostgresCluster;
-  let admin: pg.Client;
   let url: string;
   let sqlClient: pg.Client;
-  let databases = 0;
   const opened = new Set<PgEventStore<LedgerTestEvent>>();
 
   beforeAll(async () => {
     cluster = await startPostgres();
-    admin = new pg.Client({ connectionString: cluster.url });
-    await admin.connect();
   });
   afterAll(async () => {
-    await admin?.end();
     await cluster?.stop();
   });
   beforeEach(async () => {
-    const name = `writer_${++databases}`;
-    await admin.query(`CREATE DATABASE ${name}`);
-    url = cluster.urlFor(name);
+    url = await cluster.createDatabase('writer');
     sqlClient = new pg.Client({ connectionString: url });
     await sqlClient.connect();
   });
