@@ -178,8 +178,8 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
   // ---- As the writer: the election, the listening socket, the forwarded appends. ----
   let lockClient: pg.Client | null = null;
   let server: net.Server | null = null;
-  const links = new Set<net.Socket>();
-  const writers = new WeakMap<net.Socket, (message: unknown) => void>();
+  // The forwarders' open links, each with how to send on it.
+  const links = new Map<net.Socket, (message: unknown) => void>();
   // Forwarded appends received and not yet answered.
   const serving = new Set<Promise<unknown>>();
   // Forwarded appends answered whose process has not sent another since, and the commit waiting for them.
@@ -189,12 +189,11 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
   let gathered: (() => void) | null = null;
 
   const serve = (socket: net.Socket, token: string) => {
-    links.add(socket);
+    const send = lineWriter(socket);
+    links.set(socket, send);
     socket.on('close', () => links.delete(socket));
     socket.on('error', () => undefined);
     socket.setNoDelay(true);
-    const send = lineWriter(socket);
-    writers.set(socket, send);
     let trusted = false;
     readLines(
       socket,
@@ -237,12 +236,12 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
     server = null;
     if (!listening) return;
     listening.close();
-    for (const socket of links) writers.get(socket)?.({ bye: true });
+    for (const send of links.values()) send({ bye: true });
     const until = Date.now() + FAREWELL_MS;
     while (links.size > 0 && Date.now() < until) await sleep(10);
     while (serving.size > 0) await Promise.allSettled([...serving]);
     await sleep(0);
-    for (const socket of links) socket.destroy();
+    for (const socket of links.keys()) socket.destroy();
   };
 
   const becomeWriter = async (client: pg.Client) => {
