@@ -6,8 +6,7 @@
  * holding one gets a 304 until an entry moves the ledger on; any site may read it.
  */
 import { gunzipSync } from 'node:zlib';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type Ajv2020 from 'ajv/dist/2020.js';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MatchModel, TeamRow } from '../events/read-models.ts';
@@ -20,12 +19,14 @@ import { acceptsGzip, apiRoutes } from '../server/api/api-routes.ts';
 import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
+import { type ApiCall, documentChecked } from './fixtures/api-document.ts';
 
 let fixture: AuditLedger;
 let app: ReturnType<typeof createApp>['app'];
 let document: Record<string, unknown>;
-const ajv = new Ajv2020({ strict: false, allErrors: true });
-addFormats(ajv);
+let ajv: Ajv2020;
+/** A request to the API whose answer is checked against the served document (fixtures/api-document.ts). */
+let api: ApiCall;
 /** The bracket's matches and the teams as the live models held them right after these positions. */
 const shown = new Map<number, { matches: MatchModel[]; teams: TeamRow[] }>();
 const WATCHED = [30, 200];
@@ -43,36 +44,9 @@ beforeAll(async () => {
   await createDemo(fixture.ledger, 'progressive');
   for (let i = 0; i < 40; i++) await driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'api-evening' });
   app = createApp({ ledger: fixture.ledger }).app;
-  const res = await app.request('/api/v1/openapi.json');
-  expect(res.status).toBe(200);
-  expect(res.headers.get('access-control-allow-origin')).toBe('*');
-  document = (await res.json()) as Record<string, unknown>;
-  ajv.addSchema(document, 'openapi.json');
+  ({ document, api, ajv } = await documentChecked(app));
 });
 afterAll(() => fixture.remove());
-
-const escape = (path: string) => path.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/**
- * A request to the API whose answer is checked against the served document: a 200 against its
- * path's schema, a 4xx against the Error schema, a 304 for having no body.
- */
-async function api(url: string, template: string, init?: RequestInit): Promise<{ res: Response; body: Record<string, unknown> | null }> {
-  const res = await app.request(url, init);
-  expect(res.headers.get('access-control-allow-origin'), url).toBe('*');
-  if (res.status === 304) {
-    expect(await res.text()).toBe('');
-    return { res, body: null };
-  }
-  expect(res.headers.get('content-type'), url).toContain('application/json');
-  const body = (await res.json()) as Record<string, unknown>;
-  const pointer = `openapi.json#/paths/${escape(template)}/get/responses/${res.status}/content/application~1json/schema`;
-  const validate = ajv.getSchema(pointer);
-  expect(validate, `the document describes ${res.status} at ${template}`).toBeDefined();
-  const ok = validate!(body);
-  expect(ok ? [] : validate!.errors, `${url} answered ${res.status} as the document says`).toEqual([]);
-  return { res, body };
-}
 
 const T = '/api/v1/tournaments/{tournamentId}';
 const G = '/api/v1/games/{gameId}';
