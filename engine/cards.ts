@@ -96,12 +96,12 @@ for (let c = 0; c < 54; c++) NAME_TO_CARD.set(cardName(c), c);
 // `parseCard` reads (the record schema's test holds them to it); `\u017f` is the long s, which
 // JavaScript upper-cases to S.
 const SPACE = String.raw`\s*`;
-const RANK = String.raw`(?:[AaKkQqJjTt2-9]|10)`;
+const RANK = '(?:[AaKkQqJjTt2-9]|10)';
 const SUIT = String.raw`[Ss\u017fHhDdCc♠♤♥♡♦♢♣♧]`;
 /** Any card's name, jokers too, as `parseCard` reads it. */
-export const CARD_PATTERN = new RegExp(String.raw`^${SPACE}(?:${RANK}${SUIT}|[BbLl][Jj])${SPACE}$`, 'u');
+export const CARD_PATTERN = new RegExp(`^${SPACE}(?:${RANK}${SUIT}|[BbLl][Jj])${SPACE}$`, 'u');
 /** A natural card's name (no joker), as `parseCard` reads it. */
-export const NATURAL_CARD_PATTERN = new RegExp(String.raw`^${SPACE}${RANK}${SUIT}${SPACE}$`, 'u');
+export const NATURAL_CARD_PATTERN = new RegExp(`^${SPACE}${RANK}${SUIT}${SPACE}$`, 'u');
 
 /**
  * Reads a card name, case-insensitively, with `T` for ten; null when it names no card.
@@ -124,7 +124,10 @@ export function parseCard(text: string): Card | null {
  * names; null when a word names no card.
  */
 export function parseCardList(text: string): string[] | null {
-  const words = text.trim().split(/[\s,]+/).filter((w) => w !== '');
+  const words = text
+    .trim()
+    .split(/[\s,]+/)
+    .filter((w) => w !== '');
   if (words.length === 1 && /^(none|-|—)$/i.test(words[0]!)) return [];
   const cards = words.map(parseCard);
   return cards.every((c) => c !== null) ? cards.map((c) => cardName(c!)) : null;

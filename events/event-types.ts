@@ -27,6 +27,7 @@ export interface EventDefinition<T extends string = string, P = unknown> {
   /** The payload's schema. */
   readonly validate: Check<P>;
   /** `upcasters[n]` turns a version-n payload into a version n+1 payload. */
+  // biome-ignore lint/suspicious/noExplicitAny: an upcaster takes the payload an older version wrote, whatever its shape
   readonly upcasters: Readonly<Record<number, (payload: any) => unknown>>;
 }
 
@@ -44,6 +45,7 @@ export function defineEvent<const T extends string, P>(definition: {
   type: T;
   version: number;
   validate: Check<P>;
+  // biome-ignore lint/suspicious/noExplicitAny: an upcaster takes the payload an older version wrote, whatever its shape
   upcasters?: Record<number, (payload: any) => unknown>;
 }): EventDefinition<T, P> {
   const { type, version } = definition;
@@ -96,9 +98,8 @@ export interface EventRegistry<E extends AnyEvent = AnyEvent> {
 }
 
 /** Collects event definitions into the registry a store checks and upcasts with. */
-export function eventRegistry<const D extends readonly EventDefinition<any, any>[]>(
-  ...definitions: D
-): EventRegistry<EventOf<D[number]>> {
+// biome-ignore lint/suspicious/noExplicitAny: the constraint admits every definition; each keeps its own types through D
+export function eventRegistry<const D extends readonly EventDefinition<any, any>[]>(...definitions: D): EventRegistry<EventOf<D[number]>> {
   const byType = new Map<string, EventDefinition>();
   for (const definition of definitions) {
     if (byType.has(definition.type)) throw new Error(`event type ${definition.type} is defined twice`);
@@ -124,17 +125,13 @@ export function eventRegistry<const D extends readonly EventDefinition<any, any>
       const definition = find(type);
       if (schemaVersion === definition.version) return payload;
       if (schemaVersion > definition.version || schemaVersion < 1) {
-        throw new UpcastError(
-          `${type} was written as version ${schemaVersion}, but this build knows versions 1 to ${definition.version}`,
-        );
+        throw new UpcastError(`${type} was written as version ${schemaVersion}, but this build knows versions 1 to ${definition.version}`);
       }
       let value = payload;
       for (let from = schemaVersion; from < definition.version; from++) value = definition.upcasters[from]!(value);
       const checked = checkValue(definition.validate, value);
       if (!checked.ok) {
-        throw new UpcastError(
-          `${type} upcast from version ${schemaVersion} to ${definition.version}: ${checked.issue.field} ${checked.issue.problem}`,
-        );
+        throw new UpcastError(`${type} upcast from version ${schemaVersion} to ${definition.version}: ${checked.issue.field} ${checked.issue.problem}`);
       }
       return checked.value;
     },
@@ -145,7 +142,15 @@ export function eventRegistry<const D extends readonly EventDefinition<any, any>
 // enumerations, and the problem text of each schema becomes the error a director reads.
 
 const describe = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'string' ? `"${value}"` : typeof value === 'object' ? 'an object' : String(value);
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'string'
+        ? `"${value}"`
+        : typeof value === 'object'
+          ? 'an object'
+          : String(value);
 
 type Issue = z.core.$ZodIssue;
 
@@ -191,7 +196,9 @@ function text(options: { min?: number; max?: number; pattern?: RegExp } = {}): z
 
 /** A whole number, optionally within `min`…`max`. */
 function integer(options: { min?: number; max?: number } = {}): z.ZodNumber {
-  let schema = z.number({ error: (iss) => `must be a whole number, not ${describe(iss.input)}` }).int({ error: (iss) => `must be a whole number, not ${describe(iss.input)}` });
+  let schema = z
+    .number({ error: (iss) => `must be a whole number, not ${describe(iss.input)}` })
+    .int({ error: (iss) => `must be a whole number, not ${describe(iss.input)}` });
   if (options.min !== undefined) schema = schema.min(options.min, { error: (iss) => `must be at least ${options.min}, not ${String(iss.input)}` });
   if (options.max !== undefined) schema = schema.max(options.max, { error: (iss) => `must be at most ${options.max}, not ${String(iss.input)}` });
   return schema;
@@ -208,7 +215,9 @@ function boolean(): z.ZodBoolean {
 
 /** One of the listed strings or numbers. */
 function oneOf<const V extends string | number>(values: readonly V[]): Check<V> {
-  return z.literal(values as V[], { error: (iss) => `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, not ${describe(iss.input)}` }) as unknown as Check<V>;
+  return z.literal(values as V[], {
+    error: (iss) => `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}, not ${describe(iss.input)}`,
+  }) as unknown as Check<V>;
 }
 
 /** The first schema that passes (e.g. a bid that is a number or "nil"). */

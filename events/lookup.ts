@@ -41,7 +41,12 @@ export function teamNames(tournament: TournamentModel | undefined): Record<strin
   for (const t of tournament?.teams ?? []) names[t.teamId] = t.name;
   // A progressive table's sides are pairs of players for one round, `a+b`: named by their players.
   for (const match of tournament?.matches ?? []) {
-    for (const id of match.teams) if (id && id.includes('+') && !names[id]) names[id] = id.split('+').map((p) => names[p] ?? p).join(' & ');
+    for (const id of match.teams)
+      if (id?.includes('+') && !names[id])
+        names[id] = id
+          .split('+')
+          .map((p) => names[p] ?? p)
+          .join(' & ');
   }
   return names;
 }

@@ -46,6 +46,7 @@ const UNSEEN_ALL = new RegExp(UNSEEN.source, 'gu');
 // What shows as nothing at all even where it is allowed between letters: spaces, format
 // characters, the soft hyphen, the combining grapheme joiner, and the fillers and blank
 // patterns that fonts draw empty.
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each listed character is blank on its own and matched one by one
 const BLANK = /^[\s\p{Cf}\p{Z}\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0]*$/u;
 
 /** What kind of character `ch` is, in people's words. */
@@ -87,7 +88,10 @@ export const ENTRANT_NAME_MAX = 60;
 
 /** A name as it is stored and compared: Unicode NFKC, each run of spaces one space, trimmed. */
 export function normalName(text: string): string {
-  return text.normalize('NFKC').replace(/\p{Zs}+/gu, ' ').trim();
+  return text
+    .normalize('NFKC')
+    .replace(/\p{Zs}+/gu, ' ')
+    .trim();
 }
 
 /** What two names that read alike share: the normal name in lower case. */
@@ -106,7 +110,8 @@ export function entrantNameProblem(name: string, what: string): string | null {
   if (problem) return problem;
   const normal = normalName(name);
   const length = [...normal].length;
-  if (length > ENTRANT_NAME_MAX) return `${lead(what)}is ${length.toLocaleString('en-US')} characters long; a name is at most ${ENTRANT_NAME_MAX}, so shorten it`;
+  if (length > ENTRANT_NAME_MAX)
+    return `${lead(what)}is ${length.toLocaleString('en-US')} characters long; a name is at most ${ENTRANT_NAME_MAX}, so shorten it`;
   if (normal !== '' && !/[\p{L}\p{N}]/u.test(normal)) return `${lead(what)}has no letter or digit; write the name in letters or digits`;
   return null;
 }

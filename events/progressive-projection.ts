@@ -145,14 +145,17 @@ export function deriveProgressive(
   try {
     if (!last && state.order.length > 0) {
       ({ seating: state.nextSeating, sittingOut: state.nextSittingOut } = firstRound(state.order));
-    } else if (last && last.results && last.round < roundsInEvent) {
+    } else if (last?.results && last.round < roundsInEvent) {
       ({ seating: state.nextSeating, sittingOut: state.nextSittingOut } = nextRound(state.order, last.round, last.seating, last.sittingOut, last.results));
     }
   } catch (error) {
     state.problem = (error as Error).message;
   }
   state.prizes = progressiveFinished(state, roundsInEvent)
-    ? prizeWinners(state.players.map((p) => ({ id: p.playerId, ...(p.gender ? { gender: p.gender } : {}) })), totals)
+    ? prizeWinners(
+        state.players.map((p) => ({ id: p.playerId, ...(p.gender ? { gender: p.gender } : {}) })),
+        totals,
+      )
     : null;
   return over;
 }

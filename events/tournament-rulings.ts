@@ -36,7 +36,7 @@ export function gameResultCorrected(state: TournamentState, e: GameResultCorrect
 export function teamDisqualified(state: TournamentState, e: TeamDisqualified, position: number): void {
   const kind = e.kind ?? 'disqualified';
   state.disqualified.push({ teamId: e.teamId, kind, reason: e.reason, position });
-  if (state.bracket && state.bracket.bracket.teams.includes(e.teamId) && !state.bracket.withdrawn.includes(e.teamId)) {
+  if (state.bracket?.bracket.teams.includes(e.teamId) && !state.bracket.withdrawn.includes(e.teamId)) {
     state.bracket = forfeitTeam(state.bracket, e.teamId);
   }
   if (state.model.status === 'registration' && !state.withdrawn.includes(e.teamId)) state.withdrawn.push(e.teamId);
@@ -123,7 +123,12 @@ export function voidGames(state: TournamentState, games: Readonly<Record<string,
     for (const id of ids) {
       const game = games[id];
       if (!game) continue;
-      const stands = view.status !== 'not-needed' && view.teams[0] !== null && view.teams[1] !== null && view.teams.includes(game.teams.NS) && view.teams.includes(game.teams.EW);
+      const stands =
+        view.status !== 'not-needed' &&
+        view.teams[0] !== null &&
+        view.teams[1] !== null &&
+        view.teams.includes(game.teams.NS) &&
+        view.teams.includes(game.teams.EW);
       if (stands === (state.voided[id] === undefined)) continue;
       const info = state.matchInfo[view.id]!;
       if (stands) {
@@ -141,7 +146,12 @@ export function voidGames(state: TournamentState, games: Readonly<Record<string,
 }
 
 /** What a match's model says of rulings that undid it: its voided games, and the ruling that reopened it while it is played again. */
-export function voidedOf(state: TournamentState, view: MatchView, info: MatchInfo | undefined, games: Readonly<Record<string, GameModel>>): Pick<MatchModel, 'voided' | 'reopened'> {
+export function voidedOf(
+  state: TournamentState,
+  view: MatchView,
+  info: MatchInfo | undefined,
+  games: Readonly<Record<string, GameModel>>,
+): Pick<MatchModel, 'voided' | 'reopened'> {
   const by = (position: number) => state.causes[String(position)] ?? 'a later ruling';
   const voided = (info?.games ?? []).flatMap((gameId) => {
     const position = state.voided[gameId];

@@ -28,7 +28,7 @@
   /** @param {number} ms */
   function waitedText(ms) {
     var minutes = Math.floor(Math.max(0, ms) / 60000);
-    if (!isFinite(minutes) || minutes < 1) return 'for less than a minute';
+    if (!Number.isFinite(minutes) || minutes < 1) return 'for less than a minute';
     var hours = Math.floor(minutes / 60);
     var rest = minutes % 60;
     if (hours === 0) return 'for ' + part(rest, 'minute');

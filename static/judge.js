@@ -36,7 +36,7 @@
         osc.start(now + at);
         osc.stop(now + at + 0.21);
       });
-    } catch (e) {
+    } catch {
       // No sound on this device: the words and the flash still say it.
     }
   }

@@ -54,7 +54,7 @@
     storageKey = 'spades-outbox:' + p.getAttribute('data-outbox');
     try {
       queue = JSON.parse(localStorage.getItem(storageKey) || '[]');
-    } catch (e) {
+    } catch {
       queue = [];
     }
   }
@@ -64,7 +64,7 @@
     try {
       if (queue.length) localStorage.setItem(storageKey, JSON.stringify(queue));
       else localStorage.removeItem(storageKey);
-    } catch (e) {
+    } catch {
       // A phone without storage still sends; it only cannot keep entries across a reload.
     }
   }
@@ -89,20 +89,27 @@
       if (queue.length) {
         line.appendChild(
           document.createTextNode(
-            plural(queue.length) + ' tapped after it ' + (queue.length === 1 ? 'is' : 'are') + ' still on this phone. Compare the cards on the table with this page, then: ',
+            plural(queue.length) +
+              ' tapped after it ' +
+              (queue.length === 1 ? 'is' : 'are') +
+              ' still on this phone. Compare the cards on the table with this page, then: ',
           ),
         );
-        line.appendChild(button('Send them', 'send', function () {
-          conflict = null;
-          render();
-          drain();
-        }));
-        line.appendChild(button('Drop them and enter again', 'drop', function () {
-          queue = [];
-          conflict = null;
-          save();
-          reload();
-        }));
+        line.appendChild(
+          button('Send them', 'send', function () {
+            conflict = null;
+            render();
+            drain();
+          }),
+        );
+        line.appendChild(
+          button('Drop them and enter again', 'drop', function () {
+            queue = [];
+            conflict = null;
+            save();
+            reload();
+          }),
+        );
       } else {
         line.appendChild(document.createTextNode('Check the table and enter it again if it still needs entering.'));
       }
@@ -204,7 +211,7 @@
   function reload() {
     try {
       if (focusInPanel && !byPointer) sessionStorage.setItem(FOCUS_KEPT, focusKey || '');
-    } catch (e) {
+    } catch {
       // Without storage the reloaded page starts from its top, as any page does.
     }
     location.reload();
@@ -215,7 +222,7 @@
     try {
       kept = sessionStorage.getItem(FOCUS_KEPT);
       sessionStorage.removeItem(FOCUS_KEPT);
-    } catch (e) {
+    } catch {
       return;
     }
     if (kept === null) return;
@@ -230,12 +237,20 @@
     focusInPanel = Boolean(p && target && p.contains(target));
     focusKey = focusInPanel && target ? keyOf(target) : null;
   });
-  document.addEventListener('pointerdown', function () {
-    byPointer = true;
-  }, true);
-  document.addEventListener('keydown', function () {
-    byPointer = false;
-  }, true);
+  document.addEventListener(
+    'pointerdown',
+    function () {
+      byPointer = true;
+    },
+    true,
+  );
+  document.addEventListener(
+    'keydown',
+    function () {
+      byPointer = false;
+    },
+    true,
+  );
 
   // ---- taking a tap ----
 
@@ -367,7 +382,12 @@
       });
       var best = 0;
       for (var i = 1; i < 4; i++) if (beats(cards[i], cards[best], cards[0].suit)) best = i;
-      if (cards.some(function (c) { return c.suit === 0; })) broken = true;
+      if (
+        cards.some(function (c) {
+          return c.suit === 0;
+        })
+      )
+        broken = true;
       next = seatAfter(leader, best);
       leader = next;
       onTable = [];
@@ -429,8 +449,12 @@
     }
     var led = onTable.length ? grid.querySelector('button[data-card="' + onTable[0] + '"]') : null;
     var ledSuit = led ? Number(led.getAttribute('data-suit')) : null;
-    var follows = mine.filter(function (k) { return ledSuit !== null && Number(k.getAttribute('data-suit')) === ledSuit; });
-    var other = mine.filter(function (k) { return Number(k.getAttribute('data-suit')) !== 0; });
+    var follows = mine.filter(function (k) {
+      return ledSuit !== null && Number(k.getAttribute('data-suit')) === ledSuit;
+    });
+    var other = mine.filter(function (k) {
+      return Number(k.getAttribute('data-suit')) !== 0;
+    });
     for (var j = 0; j < mine.length; j++) {
       var suit = Number(mine[j].getAttribute('data-suit'));
       var breaks = ledSuit !== null ? follows.length > 0 && suit !== ledSuit : !broken && suit === 0 && other.length > 0;

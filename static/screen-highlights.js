@@ -13,7 +13,7 @@
   var shown = 0;
   try {
     shown = Number(sessionStorage.getItem(key)) || 0;
-  } catch (e) {
+  } catch {
     // storage refused: every load starts from nothing shown
   }
   var showing = false;
@@ -54,7 +54,7 @@
       shown = latest;
       try {
         sessionStorage.setItem(key, String(shown));
-      } catch (e) {
+      } catch {
         // kept in this page only
       }
       showing = false;

@@ -1,9 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Browser, type Page, chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { demoLedger, hasChromium, type InProcessServer, launchChromium, noteMissingChromium, playUntil, removeTempDirs, ROOT, serveInProcess, tempDir, TOURNAMENT } from './fixtures/live-server.ts';
+import {
+  demoLedger,
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  playUntil,
+  removeTempDirs,
+  ROOT,
+  serveInProcess,
+  tempDir,
+  TOURNAMENT,
+} from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-layout');
 
@@ -30,6 +42,8 @@ function layoutProblems(): string[] {
     // Text for screen readers only is kept in a 1px box on purpose.
     return box.width > 1 && box.height > 1;
   };
+  // innerText, not textContent: text hidden by the page's own styles is not text a reader sees.
+  // biome-ignore lint/performance/useDomNodeTextContent: what is rendered is the point here
   const showsText = (el: Element) => shown(el) && ((el as HTMLElement).innerText ?? '').trim().length > 0;
   const overlap = (a: DOMRect, b: DOMRect) => {
     const across = Math.min(a.right, b.right) - Math.max(a.left, b.left);
@@ -93,12 +107,15 @@ const PANELS = ['standings', 'bracket', 'tables'] as const;
  * cycle, so at 7 s into turn k only panel k is up.
  */
 async function showPanel(page: Page, index: number): Promise<void> {
-  await page.evaluate((at) => {
-    for (const animation of document.getAnimations()) {
-      animation.pause();
-      animation.currentTime = at;
-    }
-  }, index * 15_000 + 7_000);
+  await page.evaluate(
+    (at) => {
+      for (const animation of document.getAnimations()) {
+        animation.pause();
+        animation.currentTime = at;
+      }
+    },
+    index * 15_000 + 7_000,
+  );
 }
 
 /** Tournament states to lay out, in the order the ledger reaches them. */
@@ -161,7 +178,9 @@ describe.skipIf(!hasChromium)('the venue pages laid out in chromium', () => {
       expect(await page.evaluate(layoutProblems)).toEqual([]);
       // The page may scroll down, never sideways, and neither may the standings in their own box.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      const sideways = await page.evaluate(() => Array.from(document.querySelectorAll('#leaderboard .table-scroll')).map((box) => box.scrollWidth - box.clientWidth));
+      const sideways = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('#leaderboard .table-scroll')).map((box) => box.scrollWidth - box.clientWidth),
+      );
       expect(sideways.length).toBeGreaterThan(0);
       for (const extra of sideways) expect(extra, 'the standings scroll sideways on a phone').toBeLessThanOrEqual(0);
       // The knockout's points say they only break ties, and the headers read apart ("Points, tiebreakStanding" did not).

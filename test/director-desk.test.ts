@@ -10,6 +10,7 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { checkInTeam, createTournament, registerPlayer, registerTeam } from '../server/commands/tournament-commands.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf } from './tournament-ledger.ts';
+import { htmlText } from './fixtures/html.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -30,8 +31,6 @@ function eventWith(ledger: Ledger, id: string, format: string, count: number, ch
   for (let i = 0; i < checkedIn; i++) ledger.execute(checkInTeam(ledger.models, { tournamentId: id, teamId: `t${i + 1}`, at: AT }));
 }
 
-const unescape = (text: string) => text.replace(/&#10;/g, '\n').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
-
 /** The hidden fields of the form whose button carries `data-action="<action>"`. */
 function formFields(html: string, action: string): Record<string, string> {
   const end = html.indexOf(`data-action="${action}"`);
@@ -39,7 +38,7 @@ function formFields(html: string, action: string): Record<string, string> {
   const start = html.lastIndexOf('<form', end);
   const form = html.slice(start, end);
   const out: Record<string, string> = {};
-  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) out[m[1]!] = unescape(m[2]!);
+  for (const m of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) out[m[1]!] = htmlText(m[2]!);
   delete out._csrf;
   return out;
 }
@@ -54,7 +53,7 @@ describe('check-in gates the start', () => {
     const before = ledger.models.position;
     const res = await post(app, '/director/tournaments/d1/start', {});
     expect(res.status).toBe(409);
-    const text = unescape(await res.text());
+    const text = htmlText(await res.text());
     expect(text).toContain('0 of 8 checked in');
     for (const name of NAMES) expect(text).toContain(name);
     // Asked to confirm without a preview, it is still refused: the gate is in the command.
@@ -70,7 +69,7 @@ describe('check-in gates the start', () => {
     const before = ledger.models.position;
     const asked = await post(app, '/director/tournaments/d2/start', { withdrawAbsent: 'yes' });
     expect(asked.status).toBe(200);
-    const html = unescape(await asked.text());
+    const html = htmlText(await asked.text());
     expect(html).toContain('Record this draw and start?');
     expect(html).toMatch(/withdrawn by this start: Eights, Sevens/);
     expect(ledger.models.position).toBe(before);
@@ -92,7 +91,7 @@ describe('a preview of the draw, then the confirmation', () => {
     const before = ledger.models.position;
     const asked = await post(app, '/director/tournaments/d3/start', {}, true);
     expect(asked.status).toBe(200);
-    const html = unescape(await asked.text());
+    const html = htmlText(await asked.text());
     expect(html).toMatch(/^<section id="director-panel"/);
     const seeds = /data-seeds="([^"]+)"/.exec(html)![1]!.split(',');
     expect(seeds.sort()).toEqual(['t1', 't2', 't3', 't4', 't5', 't6']);
@@ -113,7 +112,13 @@ describe('a preview of the draw, then the confirmation', () => {
     // Round 1 on the director's list is the round 1 the preview showed.
     const t = ledger.models.tournaments.d3!.model;
     const name = (id: string | null) => t.teams.find((x) => x.teamId === id)?.name;
-    const drawn = t.matches.filter((m) => m.round === 1 && m.side === 'winners').map((m) => (m.teams.includes(null) || m.status === 'bye' ? `${m.label}: ${m.teams.filter(Boolean).map(name).join('')} has a bye` : `${m.label}: ${name(m.teams[0])} vs ${name(m.teams[1])}`));
+    const drawn = t.matches
+      .filter((m) => m.round === 1 && m.side === 'winners')
+      .map((m) =>
+        m.teams.includes(null) || m.status === 'bye'
+          ? `${m.label}: ${m.teams.filter(Boolean).map(name).join('')} has a bye`
+          : `${m.label}: ${name(m.teams[0])} vs ${name(m.teams[1])}`,
+      );
     expect(drawn).toEqual(shown);
     ledger.close();
   });
@@ -121,14 +126,14 @@ describe('a preview of the draw, then the confirmation', () => {
   it('refuses a confirmation whose draw is no longer the one previewed, and records nothing', async () => {
     const { app, ledger } = copyOf(fixture);
     eventWith(ledger, 'd4', 'unc-intramural', 6, 5);
-    const html = unescape(await (await post(app, '/director/tournaments/d4/start', { withdrawAbsent: 'yes' })).text());
+    const html = htmlText(await (await post(app, '/director/tournaments/d4/start', { withdrawAbsent: 'yes' })).text());
     const fields = formFields(html, 'confirm-start');
     // The absent team arrives after the preview: the draw would now include it.
     ledger.execute(checkInTeam(ledger.models, { tournamentId: 'd4', teamId: 't6', at: AT }));
     const before = ledger.models.position;
     const res = await post(app, '/director/tournaments/d4/start', fields);
     expect(res.status).toBe(409);
-    expect(unescape(await res.text())).toContain('no longer the one previewed');
+    expect(htmlText(await res.text())).toContain('no longer the one previewed');
     expect(ledger.models.position).toBe(before);
     ledger.close();
   });
@@ -140,7 +145,7 @@ describe('a preview of the draw, then the confirmation', () => {
     players.forEach((name, i) => ledger.execute(registerPlayer(ledger.models, { tournamentId: 'p1', playerId: `p${i + 1}`, name })));
     players.forEach((_, i) => ledger.execute(checkInTeam(ledger.models, { tournamentId: 'p1', teamId: `p${i + 1}`, at: AT })));
     const before = ledger.models.position;
-    const html = unescape(await (await post(app, '/director/tournaments/p1/start', { seed: 'evening' })).text());
+    const html = htmlText(await (await post(app, '/director/tournaments/p1/start', { seed: 'evening' })).text());
     expect(html).toContain('Record this seating and start?');
     const tables = [...html.matchAll(/<li data-table="(\d+)">([^<]+)</g)].map((m) => m[2]!.replace(/\s+/g, ' ').trim());
     expect(tables).toHaveLength(2);
@@ -163,7 +168,7 @@ describe('withdraw asks once', () => {
     const before = ledger.models.position;
     const asked = await post(app, '/director/tournaments/d5/withdraw', { teamId: 't2' }, true);
     expect(asked.status).toBe(200);
-    const html = unescape(await asked.text());
+    const html = htmlText(await asked.text());
     expect(html).toContain('Withdraw Kings?');
     expect(ledger.models.position).toBe(before);
     expect(ledger.models.tournaments.d5!.withdrawn).toEqual([]);
@@ -173,7 +178,7 @@ describe('withdraw asks once', () => {
     // Asking again for one already withdrawn is refused with its sentence, before any question.
     const again = await post(app, '/director/tournaments/d5/withdraw', { teamId: 't2' }, true);
     expect(again.status).toBe(409);
-    expect(unescape(await again.text())).toContain("'Kings' has already withdrawn");
+    expect(htmlText(await again.text())).toContain("'Kings' has already withdrawn");
     ledger.close();
   });
 });
@@ -183,11 +188,11 @@ describe('seeding without typing ids', () => {
     const { app, ledger } = copyOf(fixture);
     eventWith(ledger, 'd6', 'unc-intramural', 4, 4);
     const numbers = { 'seedOf-t1': '3', 'seedOf-t2': '1', 'seedOf-t3': '4', 'seedOf-t4': '2' };
-    const html = unescape(await (await post(app, '/director/tournaments/d6/start', numbers)).text());
+    const html = htmlText(await (await post(app, '/director/tournaments/d6/start', numbers)).text());
     expect(/data-seeds="([^"]+)"/.exec(html)![1]).toBe('t2,t4,t1,t3');
     // Aces (seed 3) moved up a row: a new preview, nothing recorded.
     const up = formFields(html.slice(html.indexOf('data-team="t1"')), 'seed-up');
-    const moved = unescape(await (await post(app, '/director/tournaments/d6/start', up)).text());
+    const moved = htmlText(await (await post(app, '/director/tournaments/d6/start', up)).text());
     expect(/data-seeds="([^"]+)"/.exec(moved)![1]).toBe('t2,t1,t4,t3');
     expect(ledger.models.tournaments.d6!.model.status).toBe('registration');
     await post(app, '/director/tournaments/d6/start', formFields(moved, 'confirm-start'));
@@ -199,14 +204,14 @@ describe('seeding without typing ids', () => {
   it('takes a pasted list of names, and refuses a name nobody registered or a seed given twice', async () => {
     const { app, ledger } = copyOf(fixture);
     eventWith(ledger, 'd7', 'unc-intramural', 4, 4);
-    const html = unescape(await (await post(app, '/director/tournaments/d7/start', { order: 'jacks\nQueens\nKings\nAces' })).text());
+    const html = htmlText(await (await post(app, '/director/tournaments/d7/start', { order: 'jacks\nQueens\nKings\nAces' })).text());
     expect(/data-seeds="([^"]+)"/.exec(html)![1]).toBe('t4,t3,t2,t1');
     const unknown = await post(app, '/director/tournaments/d7/start', { order: 'Jacks\nJokers\nKings\nAces' });
     expect(unknown.status).toBe(400);
-    expect(unescape(await unknown.text())).toContain("seeding, line 2: 'Jokers' is not the name or id of an entrant still registered");
+    expect(htmlText(await unknown.text())).toContain("seeding, line 2: 'Jokers' is not the name or id of an entrant still registered");
     const twice = await post(app, '/director/tournaments/d7/start', { 'seedOf-t1': '1', 'seedOf-t2': '1' });
     expect(twice.status).toBe(400);
-    expect(unescape(await twice.text())).toContain('seed 1 is given to Aces and Kings; each seed once');
+    expect(htmlText(await twice.text())).toContain('seed 1 is given to Aces and Kings; each seed once');
     expect(ledger.models.tournaments.d7!.model.status).toBe('registration');
     ledger.close();
   });
@@ -215,7 +220,7 @@ describe('seeding without typing ids', () => {
 describe('words that fit the format', () => {
   it('describes each format in a sentence on the create form', async () => {
     const { app, ledger } = copyOf(fixture);
-    const html = unescape(await (await send(app, fixture.clients.director, 'GET', '/director')).text());
+    const html = htmlText(await (await send(app, fixture.clients.director, 'GET', '/director')).text());
     expect(html).toContain('UNC intramural: single elimination of one-game matches to 300');
     expect(html).toContain('Pitt Boss house rules: 16 teams');
     expect(html).toContain('BLP 2024: double elimination drawn round by round');
@@ -227,7 +232,7 @@ describe('words that fit the format', () => {
   it('never labels a team of a single-elimination event as in a winners’ bracket', async () => {
     const { app, ledger } = copyOf(fixture);
     eventWith(ledger, 'd8', 'unc-intramural', 8, 8);
-    const html = unescape(await (await post(app, '/director/tournaments/d8/start', { seed: 's' })).text());
+    const html = htmlText(await (await post(app, '/director/tournaments/d8/start', { seed: 's' })).text());
     await post(app, '/director/tournaments/d8/start', formFields(html, 'confirm-start'));
     const page = await (await send(app, fixture.clients.director, 'GET', '/director/tournaments/d8')).text();
     expect(page).toContain('Playing round 1');

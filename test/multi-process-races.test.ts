@@ -86,7 +86,11 @@ interface Answer {
 }
 
 async function send(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', ...headers }, body: JSON.stringify(body) });
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
   const text = await res.text();
   let parsed: Record<string, unknown>;
   try {
@@ -137,7 +141,12 @@ for (const where of [onSqlite(), onPostgres()]) {
     it(`answers ${SIGN_UPS} sign-ups at once, split between them, against a cap of ${CAP}: ${CAP} registered and the rest waitlisted in the order answered, every answer 200`, async () => {
       const answers = await Promise.all(
         Array.from({ length: SIGN_UPS }, (_, i) =>
-          send(urls[i % 2]!, `/tournaments/${ID}/sign-up`, { name: `Team ${i + 1}`, player1: `Ann ${i + 1}`, player2: `Bo ${i + 1}` }, { 'x-real-ip': `10.1.${i >> 8}.${(i % 250) + 1}` }),
+          send(
+            urls[i % 2]!,
+            `/tournaments/${ID}/sign-up`,
+            { name: `Team ${i + 1}`, player1: `Ann ${i + 1}`, player2: `Bo ${i + 1}` },
+            { 'x-real-ip': `10.1.${i >> 8}.${(i % 250) + 1}` },
+          ),
         ),
       );
       expect(answers.filter((a) => a.status !== 200)).toEqual([]);
@@ -169,10 +178,25 @@ for (const where of [onSqlite(), onPostgres()]) {
       // freeing its place for the first on the waitlist), sign-up closed, and a cap below the field.
       const once = [200, 409];
       const actions = [
-        ...state.registered.slice(0, 6).map((teamId) => ({ path: `/director/tournaments/${ID}/check-in`, body: { teamId }, statuses: once, refusal: `'${state.names[teamId]}' is already checked in` })),
-        ...state.registered.slice(6).map((teamId) => ({ path: `/director/tournaments/${ID}/withdraw`, body: { teamId }, statuses: once, refusal: `'${state.names[teamId]}' has already withdrawn` })),
+        ...state.registered.slice(0, 6).map((teamId) => ({
+          path: `/director/tournaments/${ID}/check-in`,
+          body: { teamId },
+          statuses: once,
+          refusal: `'${state.names[teamId]}' is already checked in`,
+        })),
+        ...state.registered.slice(6).map((teamId) => ({
+          path: `/director/tournaments/${ID}/withdraw`,
+          body: { teamId },
+          statuses: once,
+          refusal: `'${state.names[teamId]}' has already withdrawn`,
+        })),
         { path: `/director/tournaments/${ID}/sign-up`, body: { open: false }, statuses: once, refusal: 'sign-up for tournament burst is not open' },
-        { path: `/director/tournaments/${ID}/sign-up`, body: { open: true, cap: 7 }, statuses: [409, 409], refusal: '8 entrants are already registered, so the cap cannot be 7' },
+        {
+          path: `/director/tournaments/${ID}/sign-up`,
+          body: { open: true, cap: 7 },
+          statuses: [409, 409],
+          refusal: '8 entrants are already registered, so the cap cannot be 7',
+        },
       ];
       const answers = await Promise.all(actions.flatMap((action) => [0, 1].map((i) => send(urls[i]!, action.path, action.body, heads[i]))));
       expect(answers).toHaveLength(20);

@@ -15,7 +15,17 @@ import { LIVE_TABLES_ID } from '../views/screen.tsx';
 import { DEMO_TOURNAMENT, createDemo } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
-import { hasChromium, killHard, launchChromium, noteMissingChromium, removeTempDirs, type ServeProcess, startServeProcess, tempDir, waitFor } from './fixtures/live-server.ts';
+import {
+  hasChromium,
+  killHard,
+  launchChromium,
+  noteMissingChromium,
+  removeTempDirs,
+  type ServeProcess,
+  startServeProcess,
+  tempDir,
+  waitFor,
+} from './fixtures/live-server.ts';
 import { NGINX_TEMPLATE, type NginxProxy, nginx, noteMissingNginx, startNginx } from './fixtures/nginx.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 
@@ -29,7 +39,10 @@ const STANDINGS = '.panel--standings';
 /** deploy/nginx.conf, saying in each answer which process gave it, so the test knows where each screen is attached. */
 function templateNamingUpstream(): string {
   const template = readFileSync(NGINX_TEMPLATE, 'utf8');
-  const marked = template.replace(/^([ \t]*)proxy_pass http:\/\/spades;\n/gm, (line, indent: string) => `${line}${indent}add_header X-Upstream $upstream_addr always;\n`);
+  const marked = template.replace(
+    /^([ \t]*)proxy_pass http:\/\/spades;\n/gm,
+    (line, indent: string) => `${line}${indent}add_header X-Upstream $upstream_addr always;\n`,
+  );
   expect(marked).not.toBe(template);
   return marked;
 }
@@ -59,7 +72,10 @@ function follow(base: string): Follower {
       // From the start of the ledger at first (a client naming no position would start at the head).
       const last = follower.ids.at(-1);
       try {
-        const response = await fetch(`${base}/api/events/stream`, { headers: { accept: 'text/event-stream', 'last-event-id': String(last ?? 0) }, signal: abort.signal });
+        const response = await fetch(`${base}/api/events/stream`, {
+          headers: { accept: 'text/event-stream', 'last-event-id': String(last ?? 0) },
+          signal: abort.signal,
+        });
         follower.upstreams.push(response.headers.get('x-upstream') ?? 'unknown');
         const parser = createParser({
           onEvent: (message) => {
@@ -192,7 +208,7 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
       }
     }
     // The process comes back on its port, for the next case.
-    const index = servers.findIndex((s) => s === undefined);
+    const index = servers.indexOf(undefined);
     servers[index] = await startServer(victim);
   }, 180_000);
 
@@ -201,7 +217,9 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
     const reader = new pg.Client({ connectionString: demoUrl });
     await reader.connect();
     const holder = async () => {
-      const { rows } = await reader.query<{ holder: string }>("SELECT holder FROM leases WHERE name = 'demo-bots' AND expires_at > now()").catch(() => ({ rows: [] as { holder: string }[] }));
+      const { rows } = await reader
+        .query<{ holder: string }>("SELECT holder FROM leases WHERE name = 'demo-bots' AND expires_at > now()")
+        .catch(() => ({ rows: [] as { holder: string }[] }));
       return rows[0]?.holder;
     };
     // Both start at once on the new database; should either fail to, the other is not left running.
@@ -228,7 +246,9 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
       try {
         await waitFor('the other process to take the lease', async () => Number((await holder())?.split(':')[1]) === other.child.pid, 30_000);
       } catch (error) {
-        throw new Error(`${(error as Error).message}; the lease is held by ${await holder()}; process ${other.child.pid} (exit ${other.child.exitCode}) wrote:\n${other.output()}`);
+        throw new Error(
+          `${(error as Error).message}; the lease is held by ${await holder()}; process ${other.child.pid} (exit ${other.child.exitCode}) wrote:\n${other.output()}`,
+        );
       }
       await waitFor('the bots to carry on', () => watcher.models.position > at + 20, 20_000);
       const report = await watcher.store.verifyChain();
@@ -277,7 +297,11 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
         expect(position).toBeGreaterThan(before);
         // Every screen is brought the entry by its own process, without a reload. How soon is the
         // bench's to measure ("commit to screen through nginx"), not a test's on a shared machine.
-        await waitFor('every screen to reach the entry', async () => (await Promise.all(screens.map((s) => sseLog(s.page)))).every((log) => log.ids.at(-1) === position), 10_000);
+        await waitFor(
+          'every screen to reach the entry',
+          async () => (await Promise.all(screens.map((s) => sseLog(s.page)))).every((log) => log.ids.at(-1) === position),
+          10_000,
+        );
         const texts = await Promise.all(screens.map((s) => shown(s.page)));
         expect(new Set(texts).size).toBe(1);
         return texts[0]!;
@@ -291,10 +315,14 @@ describe.skipIf(!postgres.available || !nginx.available)('three server processes
       await killHard(serverOn(victim)!.child);
       servers[servers.findIndex((s) => s?.port === victim)] = undefined;
       const moved = screens.filter((s) => s.upstream() === victim);
-      await waitFor('the screens of the killed process to reconnect elsewhere', async () => {
-        for (const s of moved) if ((await sseLog(s.page)).opened < 2 || s.upstream() === victim) return false;
-        return true;
-      }, 30_000);
+      await waitFor(
+        'the screens of the killed process to reconnect elsewhere',
+        async () => {
+          for (const s of moved) if ((await sseLog(s.page)).opened < 2 || s.upstream() === victim) return false;
+          return true;
+        },
+        30_000,
+      );
       // Entries after the move reach every screen, the moved ones included, and all show the same.
       const third = await entry();
       expect(third).not.toBe(second);

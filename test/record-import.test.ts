@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { openDatabase } from '../events/store/sqlite/database.ts';
-import { exportLedger, exportLines, importLedger } from '../events/store/sqlite/ledger-tools.ts';
+import { exportLedger, importLedger } from '../events/store/sqlite/ledger-tools.ts';
 import { replayProblem } from '../server/commands/replay-check.ts';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -103,7 +103,12 @@ describe('a record entered as a game of its own', () => {
 
   it('keeps a deal given with the record, so the replay shows the hands as dealt', () => {
     const deal = dealFor('unc-300', 'E', 9);
-    const record = { format: 'spades-game/1', rules: 'unc-300', dealer: 'E', hands: [{ deal: dealNames(deal), bids: { N: 3, E: 3, S: 3, W: 3 }, plays: names(playOut('unc-300', 'E', deal)) }] };
+    const record = {
+      format: 'spades-game/1',
+      rules: 'unc-300',
+      dealer: 'E',
+      hands: [{ deal: dealNames(deal), bids: { N: 3, E: 3, S: 3, W: 3 }, plays: names(playOut('unc-300', 'E', deal)) }],
+    };
     const l = ledger();
     l.execute(importRecord(l.models, record, { gameId: 'dealt' }, AT));
     const dealt = l.store.readStream('game-dealt').find((e) => e.type === 'HandDealt')!.payload;
@@ -140,7 +145,10 @@ describe('records and targets the import refuses, with nothing appended', () => 
     const done = l.models.tournaments[tournamentId]!.model.matches.find((m) => m.status === 'done')!;
     expect(refusal(() => importRecord(l.models, fullGameRecord(), { tournamentId, matchId: 'nope' }, AT)).status).toBe(404);
     const over = refusal(() => importRecord(l.models, fullGameRecord(), { tournamentId, matchId: done.matchId }, AT));
-    expect([over.status, over.message]).toEqual([409, `tournament ${tournamentId} match ${done.matchId} is done; a game can be entered only into a match that is ready or being played`]);
+    expect([over.status, over.message]).toEqual([
+      409,
+      `tournament ${tournamentId} match ${done.matchId} is done; a game can be entered only into a match that is ready or being played`,
+    ]);
 
     const fresh = ledger();
     fresh.execute(createTournament(fresh.models, { tournamentId: 't2', name: 'Paper cup', format: 'blp-2024' }));
@@ -221,13 +229,18 @@ describe('spades import', () => {
     open.push(l);
     l.ledger.close();
     const file = join(l.dir, 'bad.json');
-    writeFileSync(file, JSON.stringify({ format: 'spades-game/1', rules: 'unc-300', hands: [{ bids: { N: 3, E: 3, S: 3, W: 3 }, tricks: { N: 3, E: 3, S: 3, W: 3 } }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({ format: 'spades-game/1', rules: 'unc-300', hands: [{ bids: { N: 3, E: 3, S: 3, W: 3 }, tricks: { N: 3, E: 3, S: 3, W: 3 } }] }),
+    );
     const { out, io: cli } = io();
     expect(await main(['import', file, '--game', 'bad', '--db', l.path], cli)).toBe(2);
     expect(out.stderr).toBe(`spades import: ${file}: record: hand 1: tricks add up to 12 (N 3, E 3, S 3, W 3); a hand has 13; nothing was imported\n`);
     const { out: out2, io: cli2 } = io();
     expect(await main(['import', file, '--db', l.path], cli2)).toBe(2);
-    expect(out2.stderr).toBe('spades import: say where the game goes; usage: spades import FILE|- (--tournament ID --match ID | --game ID) [--by NAME] [--db FILE]\n');
+    expect(out2.stderr).toBe(
+      'spades import: say where the game goes; usage: spades import FILE|- (--tournament ID --match ID | --game ID) [--by NAME] [--db FILE]\n',
+    );
     const reopened = openLedger({ path: l.path });
     expect(reopened.store.head().position).toBe(0);
     reopened.close();
@@ -258,7 +271,9 @@ describe('spades import', () => {
     expect(await refusal('empty-seat.json', JSON.stringify({ ...record, seats: { N: '' } }))).toMatch(/^FILE: record: seats\.N: an empty name/);
     expect(await refusal('list.json', '[1]')).toBe('FILE: record: expected a JSON object, got a list; nothing was imported\n');
     expect(await refusal('stray.json', JSON.stringify({ ...record, bogus: 1 }))).toMatch(/^FILE: record: unknown field 'bogus'/);
-    expect(await refusal('long-id.json', JSON.stringify(record), ['--game', 'g'.repeat(121)])).toMatch(/^FILE: the game id 'g+…' is 121 characters long; a game id is at most 120; nothing/);
+    expect(await refusal('long-id.json', JSON.stringify(record), ['--game', 'g'.repeat(121)])).toMatch(
+      /^FILE: the game id 'g+…' is 121 characters long; a game id is at most 120; nothing/,
+    );
     // A file cut short says so, and that nothing was imported.
     const text = JSON.stringify(record);
     expect(await refusal('cut.json', text.slice(0, text.length / 2))).toBe('FILE is cut short: the record ends before its JSON closes; nothing was imported\n');

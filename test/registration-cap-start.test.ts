@@ -11,12 +11,16 @@ import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { projected } from '../events/store/served-ledger.ts';
 import { replayProblem } from '../server/commands/replay-check.ts';
+import { htmlText } from './fixtures/html.ts';
 
 /** Every row of the ledger is one a live command would have recorded at its point. */
 function expectReplays(ledger: Ledger): void {
   const models = emptyModels();
   for (const row of ledger.store.readAll({})) {
-    expect(replayProblem(models, { stream: row.stream, type: row.type, payload: row.payload as Record<string, unknown> }), `${row.position} ${row.type}`).toBeNull();
+    expect(
+      replayProblem(models, { stream: row.stream, type: row.type, payload: row.payload as Record<string, unknown> }),
+      `${row.position} ${row.type}`,
+    ).toBeNull();
     applyEvent(models, projected(row));
   }
 }
@@ -28,7 +32,6 @@ beforeAll(async () => {
 afterAll(() => fixture?.close());
 
 type App = ReturnType<typeof copyOf>['app'];
-const unescape = (text: string) => text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 const director = () => fixture.clients.director;
 const json = async (res: Response) => (await res.json()) as Record<string, any>;
 
@@ -37,7 +40,10 @@ function api(app: App, address: string, method: string, path: string, body?: unk
   if (body !== undefined) init.body = JSON.stringify(body);
   return Promise.resolve(app.request(path, init, { incoming: { socket: { remoteAddress: address } } }));
 }
-const html = (app: App, path: string) => Promise.resolve(app.request(path, { headers: { accept: 'text/html' } })).then((r) => r.text()).then(unescape);
+const html = (app: App, path: string) =>
+  Promise.resolve(app.request(path, { headers: { accept: 'text/html' } }))
+    .then((r) => r.text())
+    .then(unescape);
 
 async function openEvent(app: App, ledger: Ledger, id: string, body: Record<string, unknown>) {
   ledger.execute(createTournament(ledger.models, { tournamentId: id, name: `${id} night`, format: 'pitt-boss' }));
@@ -59,11 +65,16 @@ describe('the cap binds every way in', () => {
     // Full: the API hears the question, and nothing is recorded.
     const before = ledger.models.position;
     const full = await desk({ name: 'Three', player1: 'A3', player2: 'B3' });
-    expect([full.status, (await json(full)).error]).toEqual([409, "cap night is full: 2 of 2 places are taken. Raise the cap to 3 to give 'Three' a place, or put 'Three' on the waitlist"]);
+    expect([full.status, (await json(full)).error]).toEqual([
+      409,
+      "cap night is full: 2 of 2 places are taken. Raise the cap to 3 to give 'Three' a place, or put 'Three' on the waitlist",
+    ]);
     expect(ledger.models.position).toBe(before);
 
     // The desk's form asks it, with both answers carrying what was typed.
-    const asked = unescape(await (await send(app, director(), 'POST', '/director/tournaments/cap/teams', { form: { name: 'Three', player1: 'A3', player2: 'B3' } })).text());
+    const asked = htmlText(
+      await (await send(app, director(), 'POST', '/director/tournaments/cap/teams', { form: { name: 'Three', player1: 'A3', player2: 'B3' } })).text(),
+    );
     expect(asked).toContain('The event is full: register Three?');
     expect(asked).toContain('Raise the cap to 3 and register Three');
     expect(asked).toContain('Put Three on the waitlist, number 1');
@@ -77,7 +88,7 @@ describe('the cap binds every way in', () => {
     const publicState = await json(await api(app, '10.4.0.2', 'GET', '/tournaments/cap/sign-up'));
     expect(publicState).toMatchObject({ cap: 3, registered: ['one', 'two', 'three'], waitlist: ['four'] });
     expect(await html(app, '/tournaments/cap/sign-up')).toContain('3 of 3 places taken: you join the waitlist (1 waiting)');
-    const deskView = unescape(await (await send(app, director(), 'GET', '/director/tournaments/cap')).text());
+    const deskView = htmlText(await (await send(app, director(), 'GET', '/director/tournaments/cap')).text());
     expect(deskView).toContain('3 of 3 places taken');
     expect(deskView).not.toContain('2026-03-02T13:00');
     expectReplays(ledger);
@@ -91,8 +102,11 @@ describe('the cap binds every way in', () => {
     const desk = (body: Record<string, string>) => send(app, director(), 'POST', '/director/tournaments/eve/players', { json: body });
     for (const name of ['Ann Lee', 'Bo Kim']) expect((await desk({ name })).status).toBe(200);
     const full = await desk({ name: 'Cy Dee' });
-    expect([full.status, (await json(full)).error]).toEqual([409, "Eve is full: 2 of 2 places are taken. Raise the cap to 3 to give 'Cy Dee' a place, or put 'Cy Dee' on the waitlist"]);
-    const asked = unescape(await (await send(app, director(), 'POST', '/director/tournaments/eve/players', { form: { name: 'Cy Dee' } })).text());
+    expect([full.status, (await json(full)).error]).toEqual([
+      409,
+      "Eve is full: 2 of 2 places are taken. Raise the cap to 3 to give 'Cy Dee' a place, or put 'Cy Dee' on the waitlist",
+    ]);
+    const asked = htmlText(await (await send(app, director(), 'POST', '/director/tournaments/eve/players', { form: { name: 'Cy Dee' } })).text());
     expect(asked).toContain('Put Cy Dee on the waitlist, number 1');
     expect((await json(await desk({ name: 'Cy Dee', overCap: 'waitlist' }))).done).toBe('Put Cy Dee on the waitlist.');
     expect((await json(await api(app, '10.6.0.1', 'GET', '/tournaments/eve/sign-up'))).waitlist).toEqual(['cy-dee']);
@@ -103,8 +117,9 @@ describe('the cap binds every way in', () => {
   it('says who takes a withdrawn team’s place, by name, and that a team gone from the waitlist has already left it', async () => {
     const { app, ledger } = copyOf(fixture);
     await openEvent(app, ledger, 'cap', { open: true, cap: 2 });
-    for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta']) expect((await api(app, '10.4.1.1', 'POST', '/tournaments/cap/sign-up', { name, player1: `${name} 1`, player2: `${name} 2` })).status).toBe(200);
-    const asked = unescape(await (await send(app, director(), 'POST', '/director/tournaments/cap/withdraw', { form: { teamId: 'alpha' } })).text());
+    for (const name of ['Alpha', 'Bravo', 'Charlie', 'Delta'])
+      expect((await api(app, '10.4.1.1', 'POST', '/tournaments/cap/sign-up', { name, player1: `${name} 1`, player2: `${name} 2` })).status).toBe(200);
+    const asked = htmlText(await (await send(app, director(), 'POST', '/director/tournaments/cap/withdraw', { form: { teamId: 'alpha' } })).text());
     expect(asked).toContain('Charlie, first on the waitlist, takes its place.');
     const out = await send(app, director(), 'POST', '/director/tournaments/cap/withdraw', { json: { teamId: 'alpha' } });
     expect((await json(out)).done).toBe('Team Alpha withdrew. Charlie takes the place from the waitlist.');
@@ -127,7 +142,7 @@ describe('fees at the desk', () => {
       ['Walk Ins', 40, '2026-03-01'],
     ]);
     expect((await send(app, director(), 'POST', '/director/tournaments/blp/withdraw', { json: { teamId: 'walk-ins' } })).status).toBe(200);
-    const deskView = unescape(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
+    const deskView = htmlText(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
     expect(deskView).toContain('$40, nothing owed');
     expect(deskView).not.toContain('$40 owed');
     ledger.close();
@@ -141,7 +156,7 @@ describe('undoing at the desk', () => {
     await send(app, director(), 'POST', '/director/tournaments/blp/teams/bulk', { json: { lines: 'Early Birds, Ann, Bob, 2024-09-10', confirm: 'yes' } });
     expect((await send(app, director(), 'POST', '/director/tournaments/blp/teams/early-birds/paid', { json: {} })).status).toBe(200);
     expect((await send(app, director(), 'POST', '/director/tournaments/blp/check-in', { json: { teamId: 'early-birds' } })).status).toBe(200);
-    const deskBefore = unescape(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
+    const deskBefore = htmlText(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
     expect(deskBefore).toContain('data-action="unpaid"');
     expect(deskBefore).toContain('data-action="undo-check-in"');
     const before = ledger.models.position;
@@ -152,7 +167,7 @@ describe('undoing at the desk', () => {
     expect(ledger.store.readAll({ after: before }).map((e) => e.type)).toEqual(['FeePaymentUndone', 'CheckInUndone']);
     expect(ledger.models.tournaments.blp!.registration.fees['early-birds']).toEqual({ fee: 30, paid: 0 });
     expect(ledger.models.tournaments.blp!.checkedIn).toEqual([]);
-    const deskAfter = unescape(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
+    const deskAfter = htmlText(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
     expect(deskAfter).toContain('$30, $30 owed');
     // Nothing more to take back: said in words.
     const again = await send(app, director(), 'POST', '/director/tournaments/blp/teams/early-birds/unpaid', { json: {} });

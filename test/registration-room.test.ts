@@ -9,6 +9,7 @@ import { createTournament } from '../server/commands/tournament-commands.ts';
 import { CHECK_IN_FAILURES_PER_ENTRANT, SIGN_UPS_PER_TEN_MINUTES } from '../server/auth/rate-limits.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf } from './tournament-ledger.ts';
+import { htmlText } from './fixtures/html.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -18,7 +19,6 @@ afterAll(() => fixture?.close());
 
 type App = ReturnType<typeof copyOf>['app'];
 const ROOM = '203.0.113.7';
-const unescape = (text: string) => text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 
 /** A phone at `address`: it keeps the cookies the server sets, as a browser does. */
 function phone(app: App, address = ROOM) {
@@ -27,7 +27,11 @@ function phone(app: App, address = ROOM) {
     const h: Record<string, string> = { accept: 'text/html', ...headers };
     if (jar.size > 0) h.cookie = [...jar].map(([k, v]) => `${k}=${v}`).join('; ');
     if (form) h['content-type'] = 'application/x-www-form-urlencoded';
-    const res = await app.request(path, { method, headers: h, ...(form ? { body: new URLSearchParams(form).toString() } : {}) }, { incoming: { socket: { remoteAddress: address } } });
+    const res = await app.request(
+      path,
+      { method, headers: h, ...(form ? { body: new URLSearchParams(form).toString() } : {}) },
+      { incoming: { socket: { remoteAddress: address } } },
+    );
     for (const line of res.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const at = pair!.indexOf('=');
@@ -78,7 +82,8 @@ describe('a room behind one address', () => {
     expect(ledger.models.tournaments.room!.checkedIn).toHaveLength(64);
 
     // The address's share is a room's, not a flood's: past it, the answer speaks in minutes.
-    for (let i = 65; i <= SIGN_UPS_PER_TEN_MINUTES; i++) expect((await api(app, ROOM, 'POST', '/tournaments/room/sign-up', { name: `Extra ${i}`, player1: 'C', player2: 'D' })).status).toBe(200);
+    for (let i = 65; i <= SIGN_UPS_PER_TEN_MINUTES; i++)
+      expect((await api(app, ROOM, 'POST', '/tournaments/room/sign-up', { name: `Extra ${i}`, player1: 'C', player2: 'D' })).status).toBe(200);
     const flood = await api(app, ROOM, 'POST', '/tournaments/room/sign-up', { name: 'One too many', player1: 'C', player2: 'D' });
     expect(flood.status).toBe(429);
     const said = ((await flood.json()) as { error: string }).error;
@@ -104,7 +109,7 @@ describe('a room behind one address', () => {
     // Even the right code waits on the guesser's phone…
     const held = await guesser.request('POST', `${page}/check-in`, { code });
     expect(held.status).toBe(429);
-    expect(unescape(await held.text())).toContain('this phone has tried 10 wrong check-in codes in the last minute; try again in a minute');
+    expect(htmlText(await held.text())).toContain('this phone has tried 10 wrong check-in codes in the last minute; try again in a minute');
     // …while the partner's phone, behind the same address, checks the team in with it.
     const partner = phone(app);
     await partner.request('GET', page);
@@ -147,7 +152,11 @@ describe('one name, one entrant', () => {
       [{ name: ' RED\u00a0aces ', player1: 'Cy', player2: 'Di' }, 409, "'RED aces' is already signed up for names night; choose another name"],
       [{ name: 'Ｒｅｄ Ａｃｅｓ', player1: 'Cy', player2: 'Di' }, 409, "'Red Aces' is already signed up for names night; choose another name"],
       [{ name: 'Пиковые\u200b Дамы', player1: 'Cy', player2: 'Di' }, 400, 'the team name holds a character that cannot be seen (U+200B) at character 8'],
-      [{ name: 'Evil\u202eGNP.exe', player1: 'Cy', player2: 'Di' }, 400, 'the team name holds a character that changes the direction of the text (U+202E) at character 5'],
+      [
+        { name: 'Evil\u202eGNP.exe', player1: 'Cy', player2: 'Di' },
+        400,
+        'the team name holds a character that changes the direction of the text (U+202E) at character 5',
+      ],
       [{ name: '!!!', player1: 'Cy', player2: 'Di' }, 400, 'the team name has no letter or digit; write the name in letters or digits'],
       [{ name: 'Solo Act', player1: 'Cy Young', player2: 'cy  young' }, 400, "both players are 'Cy Young'; a team is two people, so name the second player"],
       [{ name: 'Two\nLines', player1: 'Cy', player2: 'Di' }, 400, 'the team name holds a line break (U+000A) at character 4'],
@@ -179,7 +188,7 @@ describe('one name, one entrant', () => {
     expect((await desk({ name: '???', player1: 'Cy', player2: 'Di' })).status).toBe(400);
 
     const lines = ['Queen  of Hearts, Eve, Fay', 'queen of hearts, Gil, Hal', 'Mirror, Ivy, ivy', '—, Jo, Kim', 'Evil\u202eGNP.exe, Lu, Mo'].join('\n');
-    const page = unescape(await (await send(app, fixture.clients.director, 'POST', '/director/tournaments/names/teams/bulk', { form: { lines } })).text());
+    const page = htmlText(await (await send(app, fixture.clients.director, 'POST', '/director/tournaments/names/teams/bulk', { form: { lines } })).text());
     expect(page).toContain("Line 2, name: 'queen of hearts' is given twice in this paste (first on line 1)");
     expect(page).toContain("Line 3, player 2: both players are 'Ivy'");
     expect(page).toContain('Line 4, name: has no letter or digit');
@@ -195,7 +204,10 @@ describe('one name, one entrant', () => {
     await openEvent(app, ledger, 'names');
     const ids = [];
     for (const name of ['Пиковые Дамы', 'Пиковые Короли', '黑桃皇后', 'Άσσοι Μπαστούνι']) {
-      ids.push(((await (await api(app, '10.9.0.2', 'POST', '/tournaments/names/sign-up', { name, player1: 'Ann', player2: 'Bob' })).json()) as { teamId: string }).teamId);
+      ids.push(
+        ((await (await api(app, '10.9.0.2', 'POST', '/tournaments/names/sign-up', { name, player1: 'Ann', player2: 'Bob' })).json()) as { teamId: string })
+          .teamId,
+      );
     }
     expect(ids).toEqual(['pikovye-damy', 'pikovye-koroli', 'heitaohuanghou', 'assoi-mpastoyni']);
     ledger.close();
@@ -211,7 +223,7 @@ describe('one name, one entrant', () => {
     const long = 'Long '.repeat(30).trim();
     const res = await device.request('POST', '/tournaments/names/sign-up', { name: long, player1: 'Ann', player2: 'Bob' });
     expect(res.status).toBe(400);
-    const text = unescape(await res.text());
+    const text = htmlText(await res.text());
     expect(text).toContain('the team name is 149 characters long; a name is at most 60, so shorten it.');
     expect(text).toContain(`value="${long}"`);
     expect(text).toContain('value="Ann"');
@@ -255,7 +267,7 @@ describe('no dead ends on a phone', () => {
     await other.request('GET', '/tournaments/eve/teams/night-owls');
     const wrong = await other.request('POST', '/tournaments/eve/teams/night-owls/check-in', { code: 'ZZZZZZZZZZ' });
     expect(wrong.status).toBe(403);
-    const page = unescape(await wrong.text());
+    const page = htmlText(await wrong.text());
     expect(page).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"');
     expect(page).toContain('class="skip-link"');
     expect(page).toContain('<a href="/tournaments/eve">eve night</a>');
@@ -278,8 +290,11 @@ describe('no dead ends on a phone', () => {
     await openEvent(app, ledger, 'eve', { open: true, cap: 16, closes: '2026-03-01T13:00:00Z' });
     clock = '2026-03-01T13:05:00.000Z';
     const device = phone(app);
-    for (const res of [await device.request('GET', '/tournaments/eve/sign-up'), await device.request('POST', '/tournaments/eve/sign-up', { name: 'Late Pair', player1: 'A', player2: 'B' })]) {
-      const text = unescape(await res.text());
+    for (const res of [
+      await device.request('GET', '/tournaments/eve/sign-up'),
+      await device.request('POST', '/tournaments/eve/sign-up', { name: 'Late Pair', player1: 'A', player2: 'B' }),
+    ]) {
+      const text = htmlText(await res.text());
       expect(text).not.toContain('2026-03-01T13:00');
       expect(text.match(/closed at/g)).toHaveLength(1);
       expect(text).toContain('ask the director at the desk to register you');

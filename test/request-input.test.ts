@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { CommandError } from '../server/commands/commands.ts';
 import { field, fields, parseFields, readFields } from '../server/http/request-input.ts';
 
@@ -109,7 +109,11 @@ describe('a schema of several fields', () => {
   });
 
   it('words a route’s own check as the route wrote it', () => {
-    const Dealer = fields({ dealer: field.text({ max: 5 }).refine((d) => ['N', 'E', 'S', 'W'].includes(d), { error: (iss) => `the dealer must be N, E, S or W, not '${String(iss.input)}'` }) });
+    const Dealer = fields({
+      dealer: field
+        .text({ max: 5 })
+        .refine((d) => ['N', 'E', 'S', 'W'].includes(d), { error: (iss) => `the dealer must be N, E, S or W, not '${String(iss.input)}'` }),
+    });
     expect(read(Dealer, { dealer: 'Q' })).toEqual({ refused: "the dealer must be N, E, S or W, not 'Q'", status: 400 });
     expect(read(Dealer, {})).toEqual({ refused: 'dealer is missing', status: 400 });
   });

@@ -61,7 +61,9 @@ describe('the card grid', () => {
       // card of the preset's deck, in that order.
       const deck = deckFor(resolveRules(ledger.models.games[gameId]!.rules).options);
       const inDeck = new Set(deck.cards.map(cardName));
-      const order = ['S', 'H', 'C', 'D'].flatMap((suit) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'].map((rank) => rank + suit)).concat(['BJ', 'LJ']);
+      const order = ['S', 'H', 'C', 'D']
+        .flatMap((suit) => ['A', 'K', 'Q', 'J', '10', '9', '8', '7', '6', '5', '4', '3', '2'].map((rank) => rank + suit))
+        .concat(['BJ', 'LJ']);
       expect(before.map((c) => c.card)).toEqual(order.filter((c) => inDeck.has(c)));
       expect(before).toHaveLength(deck.cards.length);
       // Only the seat to play's own cards can be tapped (the system dealt, so its hand is known).
@@ -105,7 +107,7 @@ describe('the card grid', () => {
   });
 
   it('tells each card’s form the hand and the count of cards it is tapped at', async () => {
-    const { app, ledger, gameId } = biddenGame();
+    const { app, ledger } = biddenGame();
     try {
       const html = await (await send(app, fixture.clients.scorekeeper, 'GET', '/entry/tables/t1/1')).text();
       const form = element(html, /<form method="post" action="\/entry\/games\/[^"]+\/play"/);
@@ -127,14 +129,18 @@ describe('a tap for a moment that has passed', () => {
     const { app, ledger, gameId } = biddenGame();
     try {
       const first = legalCard(ledger, gameId);
-      const ok = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, { form: { ...first, hand: '1', played: '0', commandId: 'tap-one-aaaa' } });
+      const ok = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, {
+        form: { ...first, hand: '1', played: '0', commandId: 'tap-one-aaaa' },
+      });
       expect(ok.status).toBe(303);
       const position = ledger.models.position;
 
       // A second tap made for the same moment (card 1 of the hand), arriving after the first: the
       // next seat's card, tapped as if it were still the first card of the hand.
       const next = legalCard(ledger, gameId);
-      const stale = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, { json: { ...next, hand: 1, played: 0, commandId: 'tap-two-bbbb' } });
+      const stale = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, {
+        json: { ...next, hand: 1, played: 0, commandId: 'tap-two-bbbb' },
+      });
       expect(stale.status).toBe(409);
       const { error } = (await stale.json()) as { error: string };
       const face = next.card.replace('10', '10').replace(/[SHDC]$/, (s) => ({ S: '♠', H: '♥', D: '♦', C: '♣' })[s]!);
@@ -144,17 +150,28 @@ describe('a tap for a moment that has passed', () => {
       expect(ledger.models.position).toBe(position);
 
       // The phone's panel says the same, in place of the last entry.
-      const panel = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, { form: { ...next, hand: '1', played: '0', commandId: 'tap-three-cc' } }, { 'hx-request': 'true' });
+      const panel = await send(
+        app,
+        fixture.clients.scorekeeper,
+        'POST',
+        `/entry/games/${gameId}/play`,
+        { form: { ...next, hand: '1', played: '0', commandId: 'tap-three-cc' } },
+        { 'hx-request': 'true' },
+      );
       expect(panel.status).toBe(409);
       expect(await panel.text()).toContain('but the table has moved on');
 
       // A tap for a hand that is over names the hand.
-      const old = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, { json: { ...next, hand: 7, played: 1, commandId: 'tap-four-dddd' } });
+      const old = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, {
+        json: { ...next, hand: 7, played: 1, commandId: 'tap-four-dddd' },
+      });
       expect(old.status).toBe(409);
       expect(((await old.json()) as { error: string }).error).toContain('as card 2 of hand 7 (trick 1), but the table has moved on');
 
       // Sent for the right moment, it is recorded.
-      const right = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, { json: { ...next, hand: 1, played: 1, commandId: 'tap-five-eeee' } });
+      const right = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, {
+        json: { ...next, hand: 1, played: 1, commandId: 'tap-five-eeee' },
+      });
       expect(right.status).toBe(200);
       expect(ledger.models.games[gameId]!.current!.plays.flat()).toEqual([first.card, next.card]);
     } finally {
@@ -183,7 +200,14 @@ describe('the pinned last entry', () => {
     const { app, ledger, gameId } = biddenGame();
     try {
       const tap = legalCard(ledger, gameId);
-      const res = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, { form: { ...tap, commandId: 'pinned-one-1' } }, { 'hx-request': 'true' });
+      const res = await send(
+        app,
+        fixture.clients.scorekeeper,
+        'POST',
+        `/entry/games/${gameId}/play`,
+        { form: { ...tap, commandId: 'pinned-one-1' } },
+        { 'hx-request': 'true' },
+      );
       const html = await res.text();
       const status = element(html, /<div class="entry-status entry-status--pinned"/);
       const face = tap.card.replace(/[SHDC]$/, (s) => ({ S: '♠', H: '♥', D: '♦', C: '♣' })[s]!);
@@ -219,7 +243,14 @@ describe('the pinned last entry', () => {
           continue;
         }
         const trick = so.tricks.length;
-        const res = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/play`, { form: { seat, card: cardName(off), commandId: 'renege-tap-1' } }, { 'hx-request': 'true' });
+        const res = await send(
+          app,
+          fixture.clients.scorekeeper,
+          'POST',
+          `/entry/games/${gameId}/play`,
+          { form: { seat, card: cardName(off), commandId: 'renege-tap-1' } },
+          { 'hx-request': 'true' },
+        );
         const html = await res.text();
         expect(element(html, /<div class="entry-status/)).toContain(`Flagged: ${SEAT_NAMES[seat]}’s`);
         const claim = element(html, /<form method="post" action="[^"]+\/claims\/renege"/);

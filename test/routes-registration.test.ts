@@ -15,6 +15,7 @@ import { projected } from '../events/store/served-ledger.ts';
 import { replayProblem } from '../server/commands/replay-check.ts';
 import { SIGN_UPS_PER_TEN_MINUTES } from '../server/auth/rate-limits.ts';
 import { closingWords } from '../events/time-words.ts';
+import { htmlText } from './fixtures/html.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -26,11 +27,13 @@ type App = ReturnType<typeof copyOf>['app'];
 
 const director = () => fixture.clients.director;
 const json = async (res: Response) => (await res.json()) as Record<string, any>;
-const unescape = (text: string) => text.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>');
 
 /** A request from a phone at `address`, as the per-address limits count it. */
 function from(app: App, address: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  const init: RequestInit = { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : { accept: 'application/json' }), ...headers } };
+  const init: RequestInit = {
+    method,
+    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : { accept: 'application/json' }), ...headers },
+  };
   if (body !== undefined) init.body = JSON.stringify(body);
   return Promise.resolve(app.request(path, init, { incoming: { socket: { remoteAddress: address } } }));
 }
@@ -78,7 +81,7 @@ describe('bulk entry with a preview', () => {
     expect(eventsOf(ledger, 'TeamRegistered').filter((e) => e.tournamentId === 'blp')).toEqual([]);
 
     // The director's page names each problem by line and field, and offers no confirmation.
-    const page = unescape(await (await send(app, director(), 'POST', path, { form: { lines: bad.join('\n') } })).text());
+    const page = htmlText(await (await send(app, director(), 'POST', path, { form: { lines: bad.join('\n') } })).text());
     expect(page).toContain("Line 20, date registered: must be a day such as 2024-09-12, not 'Sept 13'");
     expect(page).not.toContain('data-action="confirm-bulk"');
 
@@ -86,10 +89,10 @@ describe('bulk entry with a preview', () => {
     const fixedPage = await (await send(app, director(), 'POST', path, { form: { lines: good.join('\n') } })).text();
     expect(fixedPage).toContain('Yes, register these 64');
     const carried = /<input type="hidden" name="lines" value="([^"]*)"/.exec(fixedPage)![1]!.replace(/&#10;/g, '\n');
-    expect(unescape(carried)).toBe(good.join('\n'));
+    expect(htmlText(carried)).toBe(good.join('\n'));
     expect(ledger.models.position).toBe(before);
 
-    const recorded = await send(app, director(), 'POST', path, { form: { lines: unescape(carried), confirm: 'yes' } });
+    const recorded = await send(app, director(), 'POST', path, { form: { lines: htmlText(carried), confirm: 'yes' } });
     expect(recorded.status).toBe(200);
     expect(await recorded.text()).toContain('Registered 64 entrants in one decision.');
     const events = ledger.store.readAll({ after: before, limit: 100 });
@@ -116,13 +119,19 @@ describe('bulk entry with a preview', () => {
     form.set('_csrf', director().csrf);
     form.set('confirm', 'yes');
     form.set('file', new Blob(['name,category\nAnn,female\nBob,male\nCy,\nDee,other\n'], { type: 'text/csv' }), 'players.csv');
-    const refused = await Promise.resolve(app.request('/director/tournaments/eve/players/bulk', { method: 'POST', headers: { cookie: director().cookie }, body: form }));
+    const refused = await Promise.resolve(
+      app.request('/director/tournaments/eve/players/bulk', { method: 'POST', headers: { cookie: director().cookie }, body: form }),
+    );
     expect(refused.status).toBe(400);
-    expect(unescape(await refused.text())).toContain("Line 5, prize category: must be male or female (for the high male / high female prizes), not 'other'");
+    expect(htmlText(await refused.text())).toContain("Line 5, prize category: must be male or female (for the high male / high female prizes), not 'other'");
     expect(ledger.models.tournaments.eve!.model.teams).toEqual([]);
     const ok = await send(app, director(), 'POST', '/director/tournaments/eve/players/bulk', { json: { lines: 'Ann, female\nBob, male\nCy', confirm: 'yes' } });
     expect((await json(ok)).recorded).toBe(3);
-    expect(eventsOf(ledger, 'PlayerRegistered').filter((e) => e.tournamentId === 'eve').map((e) => [e.name, e.gender])).toEqual([
+    expect(
+      eventsOf(ledger, 'PlayerRegistered')
+        .filter((e) => e.tournamentId === 'eve')
+        .map((e) => [e.name, e.gender]),
+    ).toEqual([
       ['Ann', 'female'],
       ['Bob', 'male'],
       ['Cy', undefined],
@@ -183,7 +192,7 @@ describe('public sign-up', () => {
     expect(after.registered).not.toContain('club-3');
     expect(after.waitlist).toEqual(['club-10']);
 
-    const desk = unescape(await (await send(app, director(), 'GET', '/director/tournaments/pb')).text());
+    const desk = htmlText(await (await send(app, director(), 'GET', '/director/tournaments/pb')).text());
     expect(desk).toContain('8 registered · 1 waitlisted · 1 withdrawn');
     expect(desk).toMatch(/<tr data-team="club-10"><td>1<\/td><td>Club 10<\/td>/);
     expect(desk).toContain('registered from the waitlist');
@@ -195,7 +204,7 @@ describe('public sign-up', () => {
     expect((await send(app, director(), 'POST', '/director/tournaments/pb/withdraw', { json: { teamId: 'club-10' } })).status).toBe(200);
     expect(ledger.store.readAll({ after: left }).map((e) => e.type)).toEqual(['TeamWithdrawn']);
     expect((await json(await from(app, '10.0.0.50', 'GET', '/tournaments/pb/sign-up'))).waitlist).toEqual([]);
-    expect(unescape(await (await send(app, director(), 'GET', '/director/tournaments/pb')).text())).toContain('8 registered · 0 waitlisted · 2 withdrawn');
+    expect(htmlText(await (await send(app, director(), 'GET', '/director/tournaments/pb')).text())).toContain('8 registered · 0 waitlisted · 2 withdrawn');
     ledger.close();
   });
 
@@ -204,7 +213,9 @@ describe('public sign-up', () => {
     create(ledger, 'pb', 'pitt-boss');
     await openSignUp(app, 'pb', { open: true, cap: 8 });
     const answers = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => from(app, `10.3.0.${i + 1}`, 'POST', '/tournaments/pb/sign-up', { name: `Rush ${i + 1}`, player1: 'A', player2: 'B' }).then(json)),
+      Array.from({ length: 10 }, (_, i) =>
+        from(app, `10.3.0.${i + 1}`, 'POST', '/tournaments/pb/sign-up', { name: `Rush ${i + 1}`, player1: 'A', player2: 'B' }).then(json),
+      ),
     );
     expect(answers.filter((a) => a.status === 'registered')).toHaveLength(8);
     expect(answers.filter((a) => a.status === 'waitlisted')).toHaveLength(2);
@@ -223,15 +234,21 @@ describe('public sign-up', () => {
       expect((await from(app, '10.0.0.1', 'POST', '/tournaments/pb/sign-up', { name: `Duo ${i}`, player1: 'A', player2: 'B' })).status).toBe(200);
     }
     // The rest of the address's share is taken by refused sign-ups (the cap is 16): a flood is still stopped.
-    for (let i = 6; i <= SIGN_UPS_PER_TEN_MINUTES; i++) await from(app, '10.0.0.1', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 1', player1: 'A', player2: 'B' });
+    for (let i = 6; i <= SIGN_UPS_PER_TEN_MINUTES; i++)
+      await from(app, '10.0.0.1', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 1', player1: 'A', player2: 'B' });
     const flood = await from(app, '10.0.0.1', 'POST', '/tournaments/pb/sign-up', { name: 'Duo 97', player1: 'A', player2: 'B' });
     expect(flood.status).toBe(429);
     expect(flood.headers.get('retry-after')).toMatch(/^\d+$/);
-    expect((await json(flood)).error).toBe(`${SIGN_UPS_PER_TEN_MINUTES} sign-ups have come from this network in the last ten minutes, more than a room makes; try again in 10 minutes, or sign up at the director's desk`);
+    expect((await json(flood)).error).toBe(
+      `${SIGN_UPS_PER_TEN_MINUTES} sign-ups have come from this network in the last ten minutes, more than a room makes; try again in 10 minutes, or sign up at the director's desk`,
+    );
 
     clock = '2026-03-01T13:00:00.000Z';
     const late = await from(app, '10.0.0.2', 'POST', '/tournaments/pb/sign-up', { name: 'Late pair', player1: 'A', player2: 'B' });
-    expect([late.status, (await json(late)).error]).toEqual([409, `sign-up for pb day closed at ${closingWords('2026-03-01T13:00:00.000Z')}; to play, ask the director at the desk to register you`]);
+    expect([late.status, (await json(late)).error]).toEqual([
+      409,
+      `sign-up for pb day closed at ${closingWords('2026-03-01T13:00:00.000Z')}; to play, ask the director at the desk to register you`,
+    ]);
     expect((await json(await from(app, '10.0.0.2', 'GET', '/tournaments/pb/sign-up'))).open).toBe(false);
 
     clock = '2026-03-01T12:00:00.000Z';
@@ -279,7 +296,10 @@ describe('public sign-up', () => {
 
     const checkIn = `${signed.page}/check-in`;
     const wrong = await from(app, '10.0.0.66', 'POST', checkIn, { code: 'AAAAAAAAAA' });
-    expect([wrong.status, (await json(wrong)).error]).toEqual([403, "that is not the check-in code of Spade Kings; it is on the card or the sign-up answer it was given, and the director's desk can check you in"]);
+    expect([wrong.status, (await json(wrong)).error]).toEqual([
+      403,
+      "that is not the check-in code of Spade Kings; it is on the card or the sign-up answer it was given, and the director's desk can check you in",
+    ]);
     for (let i = 0; i < 9; i++) expect((await from(app, '10.0.0.66', 'POST', checkIn, { code: 'AAAAAAAAAA' })).status).toBe(403);
     // Without a phone's cookie, the address has had its ten wrong codes: even the right one waits there.
     expect((await from(app, '10.0.0.66', 'POST', checkIn, { code: signed.code })).status).toBe(429);
@@ -342,18 +362,30 @@ describe('the ledger of a sign-up, brought in whole', () => {
     const from0 = ledger.models.position;
     expect((await send(app, director(), 'POST', '/director/tournaments/blp/sign-up', { json: { open: true, cap: 2 } })).status).toBe(200);
     const codes: string[] = [];
-    for (let i = 1; i <= 3; i++) codes.push((await json(await from(app, `10.1.0.${i}`, 'POST', '/tournaments/blp/sign-up', { name: `Pair ${i}`, player1: 'A', player2: 'B' }))).code);
+    for (let i = 1; i <= 3; i++)
+      codes.push((await json(await from(app, `10.1.0.${i}`, 'POST', '/tournaments/blp/sign-up', { name: `Pair ${i}`, player1: 'A', player2: 'B' }))).code);
     expect((await send(app, director(), 'POST', '/director/tournaments/blp/teams/pair-1/paid', { json: {} })).status).toBe(200);
     expect((await from(app, '10.1.0.1', 'POST', '/tournaments/blp/teams/pair-1/check-in', { code: codes[0] })).status).toBe(200);
     expect((await send(app, director(), 'POST', '/director/tournaments/blp/withdraw', { json: { teamId: 'pair-2' } })).status).toBe(200);
     expect((await send(app, director(), 'POST', '/director/tournaments/blp/sign-up', { json: { open: false } })).status).toBe(200);
     const rows = ledger.store.readAll({});
     expect(rows.slice(from0).map((r) => r.type)).toEqual([
-      'SignUpOpened', 'TeamRegistered', 'TeamRegistered', 'TeamWaitlisted', 'FeePaid', 'TeamCheckedIn', 'TeamWithdrawn', 'WaitlistPromoted', 'SignUpClosed',
+      'SignUpOpened',
+      'TeamRegistered',
+      'TeamRegistered',
+      'TeamWaitlisted',
+      'FeePaid',
+      'TeamCheckedIn',
+      'TeamWithdrawn',
+      'WaitlistPromoted',
+      'SignUpClosed',
     ]);
     const models = emptyModels();
     for (const row of rows) {
-      expect(replayProblem(models, { stream: row.stream, type: row.type, payload: row.payload as Record<string, unknown> }), `${row.position} ${row.type}`).toBeNull();
+      expect(
+        replayProblem(models, { stream: row.stream, type: row.type, payload: row.payload as Record<string, unknown> }),
+        `${row.position} ${row.type}`,
+      ).toBeNull();
       applyEvent(models, projected(row));
     }
     // A promotion the waitlist does not give is not one a command would have recorded.
@@ -372,7 +404,7 @@ describe('fees', () => {
     create(ledger, 'blp', 'blp-2024');
     const lines = ['Aces, A1, A2, 2024-09-01', 'Kings, K1, K2, 2024-09-12', 'Queens, Q1, Q2, 2024-09-13'].join('\n');
     expect((await json(await send(app, director(), 'POST', '/director/tournaments/blp/teams/bulk', { json: { lines, confirm: 'yes' } }))).recorded).toBe(3);
-    const desk = async () => unescape(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
+    const desk = async () => htmlText(await (await send(app, director(), 'GET', '/director/tournaments/blp')).text());
     expect(await desk()).toContain('Fees: $100 due · $0 paid · $100 outstanding');
 
     const paid = await send(app, director(), 'POST', '/director/tournaments/blp/teams/aces/paid', { json: {} });
@@ -387,7 +419,8 @@ describe('fees', () => {
       409,
       'tournament blp: Kings, Queens have not paid the entry fee (1 of 3 paid); record their fees, or start without requiring payment',
     ]);
-    for (const team of ['kings', 'queens']) expect((await send(app, director(), 'POST', `/director/tournaments/blp/teams/${team}/paid`, { json: {} })).status).toBe(200);
+    for (const team of ['kings', 'queens'])
+      expect((await send(app, director(), 'POST', `/director/tournaments/blp/teams/${team}/paid`, { json: {} })).status).toBe(200);
     expect(eventsOf(ledger, 'FeePaid').map((e) => e.amount)).toEqual([30, 30, 40]);
     expect(await desk()).toContain('Fees: $100 due · $100 paid · $0 outstanding');
     expect((await send(app, director(), 'POST', '/director/tournaments/blp/start', { json: { seed: 's', requirePaid: true } })).status).toBe(200);

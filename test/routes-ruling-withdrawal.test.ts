@@ -16,7 +16,7 @@ import { withdrawRuling } from '../server/commands/ruling-withdrawals.ts';
 import { element } from './fixtures/html.ts';
 import { cli } from './fixtures/cli.ts';
 import { rechained } from './fixtures/rechain.ts';
-import { type Fixture, bidAll, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
+import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -40,7 +40,14 @@ describe('withdrawing a renege ruling', () => {
       const plainPoints = standing();
 
       ledger.execute(claimRenege(m, { gameId, claimId: 'c1', hand: 1, seat: 'N', trick: null }));
-      const ruled = await send(app, fixture.clients.judge, 'POST', `/judge/games/${gameId}/claims/c1/ruling`, { form: { upheld: 'yes', confirm: 'yes' } }, { 'hx-request': 'true' });
+      const ruled = await send(
+        app,
+        fixture.clients.judge,
+        'POST',
+        `/judge/games/${gameId}/claims/c1/ruling`,
+        { form: { upheld: 'yes', confirm: 'yes' } },
+        { 'hx-request': 'true' },
+      );
       expect(ruled.status).toBe(200);
       const penalised = { ...m.games[gameId]!.score };
       expect(penalised).not.toEqual(plain);
@@ -50,13 +57,23 @@ describe('withdrawing a renege ruling', () => {
       const page = await (await send(app, fixture.clients.judge, 'GET', '/judge')).text();
       const line = element(page, /<li class="ruling" data-ruling="c1"/);
       const delta = (team: 'NS' | 'EW') => penalised[team] - plain[team];
-      const parts = [delta('NS') !== 0 ? `${delta('NS') > 0 ? '+' : ''}${delta('NS')} to Aces (N/S)` : null, delta('EW') !== 0 ? `${delta('EW') > 0 ? '+' : ''}${delta('EW')} to Jacks (E/W)` : null].filter(Boolean);
+      const parts = [
+        delta('NS') !== 0 ? `${delta('NS') > 0 ? '+' : ''}${delta('NS')} to Aces (N/S)` : null,
+        delta('EW') !== 0 ? `${delta('EW') > 0 ? '+' : ''}${delta('EW')} to Jacks (E/W)` : null,
+      ].filter(Boolean);
       expect(text(line)).toContain(`Effect: ${parts.join(', ')}, hand 1.`);
       expect(line).toContain('data-action="withdraw"');
 
       // Asked: the confirm step, nothing recorded.
       const before = ledger.store.head().position;
-      const asked = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', { form: { gameId, claimId: 'c1', reason: 'the card was found under the table' } }, { 'hx-request': 'true' });
+      const asked = await send(
+        app,
+        fixture.clients.judge,
+        'POST',
+        '/judge/withdrawals',
+        { form: { gameId, claimId: 'c1', reason: 'the card was found under the table' } },
+        { 'hx-request': 'true' },
+      );
       expect(asked.status).toBe(200);
       const confirm = element(await asked.text(), /<section class="confirm-step" aria-labelledby="confirm-withdrawal-title"/);
       expect(text(confirm)).toContain('Withdraw this ruling?');
@@ -64,7 +81,14 @@ describe('withdrawing a renege ruling', () => {
       expect(confirm).toContain('<input type="hidden" name="confirm" value="yes"/>');
       expect(ledger.store.head().position).toBe(before);
 
-      const done = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', { form: { gameId, claimId: 'c1', reason: 'the card was found under the table', confirm: 'yes' } }, { 'hx-request': 'true' });
+      const done = await send(
+        app,
+        fixture.clients.judge,
+        'POST',
+        '/judge/withdrawals',
+        { form: { gameId, claimId: 'c1', reason: 'the card was found under the table', confirm: 'yes' } },
+        { 'hx-request': 'true' },
+      );
       expect(done.status).toBe(200);
       const after = await done.text();
       expect(after).toContain('Withdrawn: Jo Judge upheld the renege claim against North');
@@ -72,7 +96,10 @@ describe('withdrawing a renege ruling', () => {
       expect(last.type).toBe('RulingWithdrawn');
       expect(last.payload).toEqual({ gameId, claimId: 'c1', reason: 'the card was found under the table', judge: 'Jo Judge' });
       // The ruling is still on record; its penalty no longer counts, in the game and the standings.
-      expect(m.games[gameId]!.claims[0]!.ruling).toMatchObject({ upheld: true, withdrawn: { judge: 'Jo Judge', reason: 'the card was found under the table' } });
+      expect(m.games[gameId]!.claims[0]!.ruling).toMatchObject({
+        upheld: true,
+        withdrawn: { judge: 'Jo Judge', reason: 'the card was found under the table' },
+      });
       expect(m.games[gameId]!.score).toEqual(plain);
       expect(standing()).toBe(plainPoints);
       const withdrawn = element(after, /<li class="ruling is-withdrawn" data-ruling="c1"/);
@@ -111,7 +138,9 @@ describe('withdrawing a score correction', () => {
       expect(m.games[gameId]!.score).toEqual({ NS: plain.NS - 30, EW: plain.EW + 30 });
 
       const page = await (await send(app, fixture.clients.judge, 'GET', '/judge')).text();
-      expect(text(element(page, new RegExp(`<li class="ruling" data-ruling="correction-${position}"`)))).toContain('Effect: -30 to Aces (N/S), +30 to Jacks (E/W), on the game.');
+      expect(text(element(page, new RegExp(`<li class="ruling" data-ruling="correction-${position}"`)))).toContain(
+        'Effect: -30 to Aces (N/S), +30 to Jacks (E/W), on the game.',
+      );
 
       const missing = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', { json: { gameId, correction: position + 50, reason: 'x' } });
       expect(missing.status).toBe(404);
@@ -119,12 +148,16 @@ describe('withdrawing a score correction', () => {
       const neither = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', { json: { gameId, reason: 'x' } });
       expect(neither.status).toBe(400);
       expect(await neither.text()).toContain('name the ruling to withdraw');
-      const disqualification = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', { json: { kind: 'disqualification', gameId, reason: 'x' } });
+      const disqualification = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', {
+        json: { kind: 'disqualification', gameId, reason: 'x' },
+      });
       expect(disqualification.status).toBe(409);
       expect(await disqualification.text()).toContain('a disqualification is not withdrawn');
       expect(ledger.store.head().position).toBe(position);
 
-      const done = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', { json: { gameId, correction: position, reason: 'the bags were right' } });
+      const done = await send(app, fixture.clients.judge, 'POST', '/judge/withdrawals', {
+        json: { gameId, correction: position, reason: 'the bags were right' },
+      });
       expect(done.status).toBe(200);
       expect(m.games[gameId]!.score).toEqual(plain);
       expect(m.games[gameId]!.corrections[0]!.withdrawn).toMatchObject({ judge: 'Jo Judge', reason: 'the bags were right' });
@@ -157,7 +190,10 @@ describe('a ledger with withdrawals', () => {
     expect(await cli(['import-ledger', '-', '--db', path('copy')], rechained(lines))).toMatchObject({ code: 0 });
     expect(await cli(['verify', '--db', path('copy')])).toMatchObject({ code: 0 });
     const withdrawal = lines.find((l) => l.type === 'RulingWithdrawn')!;
-    const twice = await cli(['import-ledger', '-', '--db', path('twice')], rechained(lines, (ls) => void ls.push({ ...structuredClone(withdrawal), position: ls.length + 1, version: withdrawal.version + 1 })));
+    const twice = await cli(
+      ['import-ledger', '-', '--db', path('twice')],
+      rechained(lines, (ls) => void ls.push({ ...structuredClone(withdrawal), position: ls.length + 1, version: withdrawal.version + 1 })),
+    );
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('was already withdrawn by Jo Judge');
   });

@@ -34,7 +34,12 @@ async function setUp() {
   });
   expect(login.status).toBe(200);
   const { csrf } = (await login.json()) as { csrf: string };
-  const headers = { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': csrf, 'content-type': 'application/json', accept: 'application/json' };
+  const headers = {
+    cookie: login.headers.get('set-cookie')!.split(';')[0]!,
+    'x-csrf-token': csrf,
+    'content-type': 'application/json',
+    accept: 'application/json',
+  };
   return { ledger, app, headers, tick, notices };
 }
 
@@ -79,7 +84,9 @@ describe.each([
     // The bots keep trying until an entry needs what the storage cannot give.
     for (let i = 0; i < 500 && ledger.health().writable; i++) await tick();
     expect(ledger.health()).toMatchObject({ writable: false, reason });
-    expect(notices.filter((n) => n.startsWith('demo tables paused'))).toEqual([`demo tables paused: the ledger cannot record anything right now: ${reason}; nothing was recorded`]);
+    expect(notices.filter((n) => n.startsWith('demo tables paused'))).toEqual([
+      `demo tables paused: the ledger cannot record anything right now: ${reason}; nothing was recorded`,
+    ]);
     const acknowledged = rows(ledger);
 
     const health = await app.request('/healthz');
@@ -90,7 +97,7 @@ describe.each([
     const refused = await app.request(path, { method: 'POST', headers, body: JSON.stringify(body) });
     expect(refused.status).toBe(503);
     expect(((await refused.json()) as { error: string }).error).toBe(`the ledger cannot record anything right now: ${reason}; nothing was recorded`);
-    expect(() => ledger.execute((models) => [], {})).not.toThrow();
+    expect(() => ledger.execute((_models) => [], {})).not.toThrow();
     // Paused bots make one attempt a tick, each refused, none fatal.
     for (let i = 0; i < 5; i++) await tick();
     expect(rows(ledger)).toEqual(acknowledged);

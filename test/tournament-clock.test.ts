@@ -9,7 +9,8 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { dealHand, makeBid, recordTricks } from '../server/commands/commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
-import { callTime, startMatch, startNextGame } from '../server/commands/match-commands.ts';
+import { startMatch, startNextGame } from '../server/commands/match-commands.ts';
+import { callTime } from '../server/commands/ruling-commands.ts';
 import { eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 import { newsText } from '../views/news.ts';
 
@@ -18,7 +19,8 @@ const at = (minutes: number) => new Date(Date.parse(START) + minutes * 60_000).t
 
 function event(ledger: Ledger, format: 'unc-intramural' | 'pitt-boss', teams: number) {
   ledger.execute(createTournament(ledger.models, { tournamentId: 't', name: 'Clock test', format }));
-  for (let i = 1; i <= teams; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 't', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+  for (let i = 1; i <= teams; i++)
+    ledger.execute(registerTeam(ledger.models, { tournamentId: 't', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
   ledger.execute(startTournament(ledger.models, { tournamentId: 't', order: Array.from({ length: teams }, (_, i) => `t${i + 1}`) }));
 }
 
@@ -41,7 +43,15 @@ describe('time called on a match clock', () => {
     const ledger = tempLedger();
     event(ledger, 'unc-intramural', 2);
     // Two teams: the only match is the championship, played with unc-500 and 45 minutes.
-    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'F', table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+    ledger.execute(
+      startMatch(ledger.models, {
+        tournamentId: 't',
+        matchId: 'F',
+        table: 1,
+        at: START,
+        draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+      }),
+    );
     const gameId = 't-F-g1';
     dealAndBid(ledger, gameId, THREES);
     tricks(ledger, gameId, { N: 3, S: 3, E: 3, W: 4 }); // NS 60, EW 61
@@ -54,7 +64,9 @@ describe('time called on a match clock', () => {
     ledger.execute(callTime(ledger.models, { tournamentId: 't', matchId: 'F', at: at(45) }));
     expect(eventsOf(ledger, 'TimeCalled')).toEqual([{ tournamentId: 't', matchId: 'F', gameId, at: at(45), hand: 2 }]);
     expect(ledger.models.games[gameId]!.winner).toBeNull(); // the hand in progress is played out first
-    expect(refusal(() => callTime(ledger.models, { tournamentId: 't', matchId: 'F', at: at(46) })).message).toBe(`time was already called in match F at ${at(45)}`);
+    expect(refusal(() => callTime(ledger.models, { tournamentId: 't', matchId: 'F', at: at(46) })).message).toBe(
+      `time was already called in match F at ${at(45)}`,
+    );
 
     tricks(ledger, gameId, { N: 3, S: 3, E: 3, W: 4 }); // NS 120, EW 122
     const game = ledger.models.games[gameId]!;
@@ -75,7 +87,15 @@ describe('time called on a match clock', () => {
   it('tied at the end of the hand in progress: one more hand is played, and its leader wins', () => {
     const ledger = tempLedger();
     event(ledger, 'unc-intramural', 2);
-    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'F', table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+    ledger.execute(
+      startMatch(ledger.models, {
+        tournamentId: 't',
+        matchId: 'F',
+        table: 1,
+        at: START,
+        draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+      }),
+    );
     const gameId = 't-F-g1';
     dealAndBid(ledger, gameId, THREES);
     tricks(ledger, gameId, { N: 3, S: 3, E: 3, W: 4 }); // NS 60, EW 61
@@ -100,7 +120,15 @@ describe('time called on a match clock', () => {
   it('a best-of-3 match cut by the clock: the team ahead in the current game wins the match, though games stand 1–1', () => {
     const ledger = tempLedger();
     event(ledger, 'pitt-boss', 4);
-    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'W1-1', table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+    ledger.execute(
+      startMatch(ledger.models, {
+        tournamentId: 't',
+        matchId: 'W1-1',
+        table: 1,
+        at: START,
+        draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+      }),
+    );
     const match = () => ledger.models.tournaments.t!.model.matches.find((m) => m.matchId === 'W1-1')!;
     expect(match().teams).toEqual(['t1', 't4']);
 
@@ -137,9 +165,18 @@ describe('time called on a match clock', () => {
   it('refuses a call on a match without a clock, or after its game is over', () => {
     const ledger = tempLedger();
     ledger.execute(createTournament(ledger.models, { tournamentId: 't', name: 'No clock', format: 'custom', options: { rules: 'blp-r1' } }));
-    for (let i = 1; i <= 2; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 't', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+    for (let i = 1; i <= 2; i++)
+      ledger.execute(registerTeam(ledger.models, { tournamentId: 't', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 't', order: ['t1', 't2'] }));
-    ledger.execute(startMatch(ledger.models, { tournamentId: 't', matchId: 'F', table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+    ledger.execute(
+      startMatch(ledger.models, {
+        tournamentId: 't',
+        matchId: 'F',
+        table: 1,
+        at: START,
+        draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+      }),
+    );
     const none = refusal(() => callTime(ledger.models, { tournamentId: 't', matchId: 'F', at: at(90) }));
     expect([none.status, none.message]).toEqual([409, 'match F has no clock: no time limit was set for it when it was seated']);
     expect(refusal(() => callTime(ledger.models, { tournamentId: 't', matchId: 'W9-9', at: at(90) })).status).toBe(404);

@@ -8,7 +8,7 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { MatchModel } from '../events/read-models.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
-import { correctGameResult, disqualifyTeam } from '../server/commands/match-commands.ts';
+import { correctGameResult, disqualifyTeam } from '../server/commands/ruling-commands.ts';
 import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 import { newsText } from '../views/news.ts';
 
@@ -16,7 +16,8 @@ const NOW = () => '2026-01-01T10:00:00.000Z';
 
 function blpEvent(ledger: Ledger): void {
   ledger.execute(createTournament(ledger.models, { tournamentId: 'b', name: 'BLP 2024', format: 'blp-2024' }));
-  for (let i = 1; i <= 8; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'b', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+  for (let i = 1; i <= 8; i++)
+    ledger.execute(registerTeam(ledger.models, { tournamentId: 'b', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
   ledger.execute(startTournament(ledger.models, { tournamentId: 'b', order: Array.from({ length: 8 }, (_, i) => `t${i + 1}`) }));
 }
 
@@ -26,7 +27,8 @@ const match = (ledger: Ledger, id: string): MatchModel => matchesOf(ledger).find
 /** Drives the tables one step at a time until `done` holds. */
 async function driveUntil(ledger: Ledger, done: () => boolean): Promise<void> {
   for (let step = 0; !done(); step++) {
-    if ((await driveTables(ledger, { tournamentId: 'b', seed: 'corrections', now: NOW })) === 0 || step > 50_000) throw new Error('the state was never reached');
+    if ((await driveTables(ledger, { tournamentId: 'b', seed: 'corrections', now: NOW })) === 0 || step > 50_000)
+      throw new Error('the state was never reached');
   }
 }
 
@@ -37,7 +39,9 @@ describe('a disqualification and a correction in the middle of an event', () => 
     const firstMatch = () => match(ledger, 'W1-1');
     const [a, b] = firstMatch().teams as [string, string];
     const midMatch = () =>
-      matchesOf(ledger).find((m) => m.status === 'live' && !m.teams.includes(a) && !m.teams.includes(b) && (ledger.models.games[m.games.at(-1)!]?.hands.length ?? 0) > 0);
+      matchesOf(ledger).find(
+        (m) => m.status === 'live' && !m.teams.includes(a) && !m.teams.includes(b) && (ledger.models.games[m.games.at(-1)!]?.hands.length ?? 0) > 0,
+      );
     // Play on until the matches after W1-1 on both sides are played, and another match is under way.
     await driveUntil(ledger, () => match(ledger, 'W2-1')?.status === 'done' && match(ledger, 'L2-1')?.status === 'done' && midMatch() !== undefined);
 
@@ -58,7 +62,9 @@ describe('a disqualification and a correction in the middle of an event', () => 
     const w21 = structuredClone(match(ledger, 'W2-1'));
     const l21 = structuredClone(match(ledger, 'L2-1'));
     const recorded = structuredClone(ledger.models.tournaments.b!.bracket!.results);
-    ledger.execute(correctGameResult(ledger.models, { tournamentId: 'b', gameId: game1, winner: rightWinner, reason: 'tricks miscounted in hand 3', judge: 'Judge Ray' }));
+    ledger.execute(
+      correctGameResult(ledger.models, { tournamentId: 'b', gameId: game1, winner: rightWinner, reason: 'tricks miscounted in hand 3', judge: 'Judge Ray' }),
+    );
 
     expect(firstMatch()).toMatchObject({ status: 'done', winner: rightWinner });
     for (const flagged of [w21, l21]) {
@@ -70,7 +76,13 @@ describe('a disqualification and a correction in the middle of an event', () => 
       expect(now.teams).toContain(flagged.matchId === 'W2-1' ? rightWinner : wrongWinner);
     }
     expect(ledger.models.tournaments.b!.reviews.map((r) => r.matchId).sort()).toEqual(['L2-1', 'W2-1']);
-    expect(ledger.models.tournaments.b!.model.latest.some((l) => newsText(l, ledger.models.tournaments.b!.model) === `Judge Judge Ray corrected game ${game1}: Team ${rightWinner.slice(1)} won (tricks miscounted in hand 3)`)).toBe(true);
+    expect(
+      ledger.models.tournaments.b!.model.latest.some(
+        (l) =>
+          newsText(l, ledger.models.tournaments.b!.model) ===
+          `Judge Judge Ray corrected game ${game1}: Team ${rightWinner.slice(1)} won (tricks miscounted in hand 3)`,
+      ),
+    ).toBe(true);
 
     // Play on to the end: the flagged matches are replayed between the right teams.
     await driveToEnd(ledger, 'b', 'corrections');
@@ -102,8 +114,11 @@ describe('a disqualification and a correction in the middle of an event', () => 
   ] as const) {
     it(`a correction in a best-of-3 final: ${outcome}; a correction back restores it`, async () => {
       const ledger = tempLedger();
-      ledger.execute(createTournament(ledger.models, { tournamentId: 'b', name: 'Two of three', format: 'custom', options: { rules: 'blp-r1', gamesToWin: 2 } }));
-      for (let i = 1; i <= 2; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'b', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+      ledger.execute(
+        createTournament(ledger.models, { tournamentId: 'b', name: 'Two of three', format: 'custom', options: { rules: 'blp-r1', gamesToWin: 2 } }),
+      );
+      for (let i = 1; i <= 2; i++)
+        ledger.execute(registerTeam(ledger.models, { tournamentId: 'b', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
       ledger.execute(startTournament(ledger.models, { tournamentId: 'b', order: ['t1', 't2'] }));
       await driveToEnd(ledger, 'b', seed);
       const final = () => match(ledger, 'F');
@@ -115,7 +130,9 @@ describe('a disqualification and a correction in the middle of an event', () => 
         const game = ledger.models.games[g]!;
         return game.teams[game.winner!] === winner;
       })!;
-      ledger.execute(correctGameResult(ledger.models, { tournamentId: 'b', gameId: wonGame, winner: loser, reason: 'renege found on the score sheet', judge: 'Judge Ann' }));
+      ledger.execute(
+        correctGameResult(ledger.models, { tournamentId: 'b', gameId: wonGame, winner: loser, reason: 'renege found on the score sheet', judge: 'Judge Ann' }),
+      );
       if (seed === 'reopen-2') {
         expect(played.games).toHaveLength(2);
         expect(final()).toMatchObject({ status: 'live', winner: null, gamesWon: [1, 1] });
@@ -128,7 +145,9 @@ describe('a disqualification and a correction in the middle of an event', () => 
         expect(ledger.models.tournaments.b!.model.placings[0]).toEqual({ place: 1, teamId: loser });
       }
       expectRebuildEqualsLive(ledger);
-      ledger.execute(correctGameResult(ledger.models, { tournamentId: 'b', gameId: wonGame, winner, reason: 'the sheet was right after all', judge: 'Judge Ann' }));
+      ledger.execute(
+        correctGameResult(ledger.models, { tournamentId: 'b', gameId: wonGame, winner, reason: 'the sheet was right after all', judge: 'Judge Ann' }),
+      );
       expect(final()).toMatchObject({ status: 'done', winner });
       expect(ledger.models.tournaments.b!.model.placings[0]).toEqual({ place: 1, teamId: winner });
 

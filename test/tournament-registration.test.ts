@@ -7,14 +7,16 @@ import { describe, expect, it } from 'vitest';
 import { naturalRank, parseCard } from '../engine/cards.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament, withdrawTeam } from '../server/commands/tournament-commands.ts';
-import { disqualifyTeam, startMatch, startRound } from '../server/commands/match-commands.ts';
+import { startMatch, startRound } from '../server/commands/match-commands.ts';
+import { disqualifyTeam } from '../server/commands/ruling-commands.ts';
 import { driveToEnd, eventsOf, expectRebuildEqualsLive, refusal, tempLedger } from './tournament-ledger.ts';
 import { newsText } from '../views/news.ts';
 
 const AT = '2026-01-01T09:00:00.000Z';
 
 function teams(ledger: Ledger, tournamentId: string, count: number): void {
-  for (let i = 1; i <= count; i++) ledger.execute(registerTeam(ledger.models, { tournamentId, teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+  for (let i = 1; i <= count; i++)
+    ledger.execute(registerTeam(ledger.models, { tournamentId, teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
 }
 
 describe('registration', () => {
@@ -46,7 +48,10 @@ describe('registration', () => {
     expect(refusal(() => checkInTeam(ledger.models, { tournamentId: 'u', teamId: 't9', at: AT })).status).toBe(404);
 
     const waiting = refusal(() => startTournament(ledger.models, { tournamentId: 'u', seed: 's' }));
-    expect([waiting.status, waiting.message]).toEqual([409, 'tournament u: Team 5 has not checked in (4 of 5 checked in); check them in, or start without them and they are withdrawn']);
+    expect([waiting.status, waiting.message]).toEqual([
+      409,
+      'tournament u: Team 5 has not checked in (4 of 5 checked in); check them in, or start without them and they are withdrawn',
+    ]);
 
     ledger.execute(withdrawTeam(ledger.models, { tournamentId: 'u', teamId: 't5' }));
     expect(ledger.models.tournaments.u!.model.teams.find((t) => t.teamId === 't5')!.status).toBe('withdrawn');
@@ -151,10 +156,22 @@ describe('the first dealer', () => {
     teams(ledger, 'b', 2);
     ledger.execute(startTournament(ledger.models, { tournamentId: 'b', order: ['t1', 't2'] }));
     const toss = refusal(() =>
-      startMatch(ledger.models, { tournamentId: 'b', matchId: 'W1-1', table: 1, at: AT, draw: { method: 'coin-toss', caller: 't1', call: 'heads', toss: 'tails', choice: 'N' } }),
+      startMatch(ledger.models, {
+        tournamentId: 'b',
+        matchId: 'W1-1',
+        table: 1,
+        at: AT,
+        draw: { method: 'coin-toss', caller: 't1', call: 'heads', toss: 'tails', choice: 'N' },
+      }),
     );
     expect(toss.message).toBe('match W1-1: the first dealer is chosen by a draw for high card in this event, not by a coin toss');
-    const draw = { method: 'high-card' as const, rounds: [{ N: 'QS', E: 'QD', S: '4H', W: '9C' }, { N: '2C', E: 'JH' }] };
+    const draw = {
+      method: 'high-card' as const,
+      rounds: [
+        { N: 'QS', E: 'QD', S: '4H', W: '9C' },
+        { N: '2C', E: 'JH' },
+      ],
+    };
     ledger.execute(startMatch(ledger.models, { tournamentId: 'b', matchId: 'W1-1', table: 1, at: AT, draw }));
     expect(eventsOf(ledger, 'MatchStarted')[0]!.firstDealer).toEqual({ ...draw, dealer: 'E' });
     expect(eventsOf(ledger, 'GameStarted')[0]!.dealer).toBe('E');
@@ -167,10 +184,24 @@ describe('the first dealer', () => {
     teams(ledger, 'a', 2);
     ledger.execute(startTournament(ledger.models, { tournamentId: 'a', order: ['t2', 't1'] }));
     const wrong = refusal(() =>
-      startMatch(ledger.models, { tournamentId: 'a', matchId: 'F', table: 1, at: AT, draw: { method: 'coin-toss', caller: 't1', call: 'heads', toss: 'heads', choice: 'W' } }),
+      startMatch(ledger.models, {
+        tournamentId: 'a',
+        matchId: 'F',
+        table: 1,
+        at: AT,
+        draw: { method: 'coin-toss', caller: 't1', call: 'heads', toss: 'heads', choice: 'W' },
+      }),
     );
     expect(wrong.message).toBe("match F: coin toss: 't2' has the lower seed number (1), so it calls the toss, not 't1'");
-    ledger.execute(startMatch(ledger.models, { tournamentId: 'a', matchId: 'F', table: 1, at: AT, draw: { method: 'coin-toss', caller: 't2', call: 'heads', toss: 'tails', choice: 'W' } }));
+    ledger.execute(
+      startMatch(ledger.models, {
+        tournamentId: 'a',
+        matchId: 'F',
+        table: 1,
+        at: AT,
+        draw: { method: 'coin-toss', caller: 't2', call: 'heads', toss: 'tails', choice: 'W' },
+      }),
+    );
     expect(eventsOf(ledger, 'MatchStarted')[0]!.firstDealer).toMatchObject({ winner: 't1', dealer: 'W' });
     expect(eventsOf(ledger, 'GameStarted')[0]!.dealer).toBe('W');
     ledger.close();
@@ -180,11 +211,14 @@ describe('the first dealer', () => {
 describe('a custom event', () => {
   it('refuses options that do not make sense, naming them', () => {
     const ledger = tempLedger();
-    const create = (options: Record<string, unknown>) => () => createTournament(ledger.models, { tournamentId: 'c', name: 'Custom', format: 'custom', options });
+    const create = (options: Record<string, unknown>) => () =>
+      createTournament(ledger.models, { tournamentId: 'c', name: 'Custom', format: 'custom', options });
     expect(refusal(create({ elimination: 'single', reset: true })).message).toBe("tournament c: a reset final exists only in double elimination, not 'single'");
     expect(refusal(create({ gamesToWin: 0 })).message).toBe('tournament c: games to win a match must be 1 to 4 (1 = one game, 2 = best of 3), not 0');
     expect(refusal(create({ clockMinutes: 0 })).message).toBe('tournament c: the clock must be whole minutes from 1 to 600, or none, not 0');
-    expect(refusal(create({ fees: { early: 10, late: 20, deadline: 'soon' } })).message).toBe("tournament c: the fee deadline must be a date such as 2024-09-12, not 'soon'");
+    expect(refusal(create({ fees: { early: 10, late: 20, deadline: 'soon' } })).message).toBe(
+      "tournament c: the fee deadline must be a date such as 2024-09-12, not 'soon'",
+    );
     expect(refusal(create({ elimination: 'progressive', rules: 'tournament-spades' })).message).toBe(
       'tournament c: a progressive event needs a number of rounds of 1 or more, not null',
     );
@@ -198,7 +232,16 @@ describe('a custom event', () => {
         tournamentId: 'c',
         name: 'Club championship',
         format: 'custom',
-        options: { elimination: 'double', reset: true, gamesToWin: 2, clockMinutes: 40, rules: 'blp-r2', firstRoundRules: 'blp-r1', finalRules: 'blp-final', prizes: ['Cup', 'Plate'] },
+        options: {
+          elimination: 'double',
+          reset: true,
+          gamesToWin: 2,
+          clockMinutes: 40,
+          rules: 'blp-r2',
+          firstRoundRules: 'blp-r1',
+          finalRules: 'blp-final',
+          prizes: ['Cup', 'Plate'],
+        },
       }),
     );
     teams(ledger, 'c', 5);
@@ -231,7 +274,9 @@ describe('progressive registration', () => {
       'tournament p plays progressive tables, where partners change every round; register individual players',
     );
     for (let i = 1; i <= 10; i++) ledger.execute(registerPlayer(ledger.models, { tournamentId: 'p', playerId: `p${i}`, name: `Player ${i}` }));
-    expect(refusal(() => startRound(ledger.models, { tournamentId: 'p', seed: 's' })).message).toBe('tournament p has not started; start it to seat the first round');
+    expect(refusal(() => startRound(ledger.models, { tournamentId: 'p', seed: 's' })).message).toBe(
+      'tournament p has not started; start it to seat the first round',
+    );
     for (const gone of ['p10', 'p9', 'p8']) ledger.execute(withdrawTeam(ledger.models, { tournamentId: 'p', teamId: gone }));
     expect(refusal(() => startTournament(ledger.models, { tournamentId: 'p', seed: 's' })).message).toBe(
       'tournament p: progressive tables: 7 players; it takes at least 8, two tables of four ("Two or more tables being played")',
@@ -239,7 +284,9 @@ describe('progressive registration', () => {
     ledger.execute(registerPlayer(ledger.models, { tournamentId: 'p', playerId: 'p11', name: 'Player 11' }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'p', seed: 's' }));
     ledger.execute(startRound(ledger.models, { tournamentId: 'p', seed: 's' }));
-    expect(refusal(() => startRound(ledger.models, { tournamentId: 'p', seed: 's' })).message).toBe('tournament p: round 1 is still being played at tables 1, 2');
+    expect(refusal(() => startRound(ledger.models, { tournamentId: 'p', seed: 's' })).message).toBe(
+      'tournament p: round 1 is still being played at tables 1, 2',
+    );
     expect(refusal(() => disqualifyTeam(ledger.models, { tournamentId: 'p', teamId: 'p1', reason: 'left' })).status).toBe(409);
 
     const bracket = tempLedger();

@@ -11,7 +11,7 @@
  * A bracket drawn round by round (blp-2024) is drawn as its rounds come: the rounds drawn so
  * far, each bye with the high card that won it, and the next round shown as to be drawn.
  */
-import type { BracketState, SlotSource } from '../engine/bracket.ts';
+import type { BracketState } from '../engine/bracket.ts';
 import { nextRoundPlan } from '../engine/bracket-rounds.ts';
 import type { MatchModel, TournamentModel } from '../events/read-models.ts';
 import type { Child } from 'hono/jsx';
@@ -106,21 +106,32 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn, singl
         // come keeps room for "Winner of / match 49" on two lines and its title on no more.)
         const widths = fit ? ` bracket-side--wide-${wide} bracket-side--grow-${Math.min(30, 4 * wide + 2 * (group.rounds.length - wide))}` : '';
         return (
-          <section class={`bracket-side bracket-side--${group.side} bracket-side--rounds-${Math.min(group.rounds.length, 6)}${widths}`} aria-labelledby={titleId}>
+          <section
+            class={`bracket-side bracket-side--${group.side} bracket-side--rounds-${Math.min(group.rounds.length, 6)}${widths}`}
+            aria-labelledby={titleId}
+          >
             <h3 id={titleId}>
               {group.side === 'winners' && single ? 'Single elimination' : (SIDE_TITLES[group.side] ?? group.side)}
-              {group.side === 'losers' && purpose ? <span class="side-note"> · {purpose === 'third' ? 'plays for 3rd place' : 'its winner plays the final'}</span> : null}
+              {group.side === 'losers' && purpose ? (
+                <span class="side-note"> · {purpose === 'third' ? 'plays for 3rd place' : 'its winner plays the final'}</span>
+              ) : null}
             </h3>
             <div class="bracket-scroll" role="region" aria-labelledby={titleId} tabindex={0}>
               {layout ? (
                 <ol class={`rounds bracket-grid bracket-grid--${group.rounds.length}-rounds`}>
                   {group.rounds.map(({ round, matches }, column) => (
                     <li class="round">
-                      {group.rounds.length > 1 || group.side === 'winners' || drawn ? <h4 class={`round-title gc-${column + 1}`}>{keepEnd(roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn)), fit !== undefined)}</h4> : null}
+                      {group.rounds.length > 1 || group.side === 'winners' || drawn ? (
+                        <h4 class={`round-title gc-${column + 1}`}>
+                          {keepEnd(roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn)), fit !== undefined)}
+                        </h4>
+                      ) : null}
                       <ol class="matches">
                         {cellsOf(matches, layout).map((cell) =>
                           cell.match ? (
-                            <li class={`cell gc-${column + 1} gs-${cell.span}${cell.lines}`}>{card(cell.match, group.side === 'losers' && round === lastRound)}</li>
+                            <li class={`cell gc-${column + 1} gs-${cell.span}${cell.lines}`}>
+                              {card(cell.match, group.side === 'losers' && round === lastRound)}
+                            </li>
                           ) : (
                             <li class={`cell cell--gap gc-${column + 1} gs-${cell.span}`} aria-hidden="true"></li>
                           ),
@@ -133,7 +144,9 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn, singl
                 <ol class="rounds">
                   {group.rounds.map(({ round, matches, hidden = 0 }) => (
                     <li class="round">
-                      {group.rounds.length > 1 || drawn ? <h4 class="round-title">{keepEnd(roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn)), fit !== undefined)}</h4> : null}
+                      {group.rounds.length > 1 || drawn ? (
+                        <h4 class="round-title">{keepEnd(roundTitle(group.side, round, lastRound, matches, purpose, Boolean(drawn)), fit !== undefined)}</h4>
+                      ) : null}
                       <ol class="matches">
                         {matches.map((match) => (
                           <li>{card(match, group.side === 'losers' && round === lastRound)}</li>
@@ -177,7 +190,14 @@ function keepEnd(text: string, short: boolean): Child {
   );
 }
 
-function roundTitle(side: string, round: number, lastRound: number, matches: readonly MatchModel[], purpose: ReturnType<typeof losersPlayFor>, byRound = false): string {
+function roundTitle(
+  side: string,
+  round: number,
+  lastRound: number,
+  matches: readonly MatchModel[],
+  purpose: ReturnType<typeof losersPlayFor>,
+  byRound = false,
+): string {
   if (matches.every((m) => m.side === 'final')) return 'Final';
   // Drawn round by round, both brackets play the event's rounds: round 3 is round 3 in either.
   if (byRound) return `Round ${round}`;
@@ -215,7 +235,11 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
   if (match.reopened || match.voided) classes.push('is-reopened');
   const title = match.side === 'final' ? 'Final' : match.side === 'third-place' || forThird ? 'For 3rd place' : `Match ${number}`;
   return (
-    <article class={classes.join(' ')} data-match={match.matchId} aria-label={`${title}${match.side === 'final' || forThird ? ` (match ${number})` : ''}, ${match.label}`}>
+    <article
+      class={classes.join(' ')}
+      data-match={match.matchId}
+      aria-label={`${title}${match.side === 'final' || forThird ? ` (match ${number})` : ''}, ${match.label}`}
+    >
       <header class="match-head">
         {/* On the screen the final and the match for 3rd show their number too: the slots feeding on name matches by number. */}
         <span class="match-label">
@@ -246,7 +270,9 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
         <p class="match-undone" data-undone>
           {[
             match.reopened ? `Reopened by ${match.reopened.by}` : null,
-            match.voided && match.voided.length > 0 ? `${match.voided.length === 1 ? 'Game' : 'Games'} ${match.voided.map((v) => v.number).join(', ')} voided by ${match.voided[0]!.by}` : null,
+            match.voided && match.voided.length > 0
+              ? `${match.voided.length === 1 ? 'Game' : 'Games'} ${match.voided.map((v) => v.number).join(', ')} voided by ${match.voided[0]!.by}`
+              : null,
           ]
             .filter(Boolean)
             .join('; ')}
@@ -260,7 +286,11 @@ function MatchCard({ match, number, names, gamesToWin, slotText, forThird, byeCa
             <li class={teamClass(teamId, won, match.status)}>
               <span class="slot-name">
                 {teamId === null ? (
-                  match.status === 'bye' ? byeText(byeCard, short) : slotText(slot)
+                  match.status === 'bye' ? (
+                    byeText(byeCard, short)
+                  ) : (
+                    slotText(slot)
+                  )
                 ) : link ? (
                   <a class="team-link" href={link(teamId)}>
                     {names.get(teamId) ?? teamId}

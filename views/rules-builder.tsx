@@ -60,9 +60,26 @@ const YES_NO = [
   { value: 'false', words: 'no' },
 ];
 
-function Select({ name, value, choices, problem, label }: { name: string; value: string; choices: readonly { value: string; words: string }[]; problem?: string; label?: string }) {
+function Select({
+  name,
+  value,
+  choices,
+  problem,
+  label,
+}: {
+  name: string;
+  value: string;
+  choices: readonly { value: string; words: string }[];
+  problem?: string;
+  label?: string;
+}) {
   return (
-    <select name={name} id={name} {...(problem ? { 'aria-invalid': 'true', 'aria-describedby': `${name}-problem` } : {})} {...(label ? { 'aria-label': label } : {})}>
+    <select
+      name={name}
+      id={name}
+      {...(problem ? { 'aria-invalid': 'true', 'aria-describedby': `${name}-problem` } : {})}
+      {...(label ? { 'aria-label': label } : {})}
+    >
       {choices.map((c) => (
         <option value={c.value} selected={c.value === value}>
           {c.words}
@@ -72,7 +89,21 @@ function Select({ name, value, choices, problem, label }: { name: string; value:
   );
 }
 
-function Text({ name, value, hint, numeric, problem, label }: { name: string; value: string; hint?: string; numeric?: boolean; problem?: string; label?: string }) {
+function Text({
+  name,
+  value,
+  hint,
+  numeric,
+  problem,
+  label,
+}: {
+  name: string;
+  value: string;
+  hint?: string;
+  numeric?: boolean;
+  problem?: string;
+  label?: string;
+}) {
   return (
     <input
       name={name}
@@ -91,13 +122,25 @@ function Text({ name, value, hint, numeric, problem, label }: { name: string; va
 function Parts({ name, shown, fields, none, label }: { name: string; shown: ShownControl; fields: readonly RuleField[]; none: string; label?: string }) {
   return (
     <span class="rule-parts">
-      <Select name={name} value={shown.values[name]!} choices={[{ value: 'none', words: none }, { value: 'yes', words: 'yes' }]} problem={shown.problems[name]} {...(label ? { label } : {})} />
+      <Select
+        name={name}
+        value={shown.values[name]!}
+        choices={[
+          { value: 'none', words: none },
+          { value: 'yes', words: 'yes' },
+        ]}
+        problem={shown.problems[name]}
+        {...(label ? { label } : {})}
+      />
       {fields.map((part) => {
         const sub = `${name}.${part.key}`;
-        return (
+        return part.control.kind === 'yes-no' ? (
           <label class="rule-part">
-            {part.label}{' '}
-            {part.control.kind === 'yes-no' ? <Select name={sub} value={shown.values[sub]!} choices={YES_NO} /> : <Text name={sub} value={shown.values[sub]!} numeric={part.control.none === null} />}
+            {part.label} <Select name={sub} value={shown.values[sub]!} choices={YES_NO} />
+          </label>
+        ) : (
+          <label class="rule-part">
+            {part.label} <Text name={sub} value={shown.values[sub]!} numeric={part.control.none === null} />
           </label>
         );
       })}
@@ -155,7 +198,8 @@ export function RulesBuilder(props: RulesBuilderProps) {
         </select>
       </label>
       <p class="hint">
-        A value set here holds in every round; where a round plays a value of its own, its field follows, and it is changed there. Cards as players write them (<code>2D 2S</code> or <code>2♦ 2♠</code>), <code>none</code> for no value.
+        A value set here holds in every round; where a round plays a value of its own, its field follows, and it is changed there. Cards as players write them (
+        <code>2D 2S</code> or <code>2♦ 2♠</code>), <code>none</code> for no value.
       </p>
       <div class="rules-builder-options">
         {props.controls.map((shown) => {

@@ -4,7 +4,7 @@
  * page and pushed whole over SSE, so a card played redraws the trick and the counts together.
  */
 import { SeatList, roundHandWords } from './progressive-panels.tsx';
-import { SEAT_NAMES, type Seat, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
+import { SEAT_NAMES, type Team, SEATS, TEAMS, seatsOf } from '../engine/cards.ts';
 import { misdealWords } from '../engine/rule-lines.ts';
 import { resolveRules } from '../engine/rules.ts';
 import type { PlayResult } from '../engine/trick.ts';
@@ -22,7 +22,6 @@ import type { GameUndoing } from '../events/reopening.ts';
 export function tableId(gameId: string): string {
   return `table-${gameId}`;
 }
-
 
 const END_REASONS: Record<string, string> = {
   boston: 'took all 13 tricks',
@@ -69,9 +68,7 @@ export function TableView({ game, teamNames, clock, now, round, undoing }: Table
         <h2 id={headingId}>
           <span class="team-ns">{name('NS')}</span> <span class="vs">vs</span> <span class="team-ew">{name('EW')}</span>
         </h2>
-        <p class="table-meta">
-          {round ? roundHandWords(round, game) : `Game ${game.number}${current ? ` · Hand ${current.number}` : ''}`}
-        </p>
+        <p class="table-meta">{round ? roundHandWords(round, game) : `Game ${game.number}${current ? ` · Hand ${current.number}` : ''}`}</p>
         {timer ? <Clock clock={timer} now={now ?? new Date()} scope={clockScope(timer, game.number)} /> : null}
         <SeatList seats={game.seats} />
       </header>
@@ -95,9 +92,7 @@ export function TableView({ game, teamNames, clock, now, round, undoing }: Table
       {openClaims.length > 0 ? (
         <p class="notice notice--review" role="status">
           <strong>Under review:</strong>{' '}
-          {openClaims
-            .map((c) => `renege claimed against ${SEAT_NAMES[c.seat]}, hand ${c.hand}${c.trick !== null ? `, trick ${c.trick}` : ''}`)
-            .join('; ')}
+          {openClaims.map((c) => `renege claimed against ${SEAT_NAMES[c.seat]}, hand ${c.hand}${c.trick !== null ? `, trick ${c.trick}` : ''}`).join('; ')}
         </p>
       ) : null}
 
@@ -113,7 +108,10 @@ export function TableView({ game, teamNames, clock, now, round, undoing }: Table
             </dd>
             <dd class="bags">
               {/* Where overtricks are not counted as bags, no bag is spoken of. */}
-              {[...(bagsCounted ? [`${game.bags[team]} ${game.bags[team] === 1 ? 'bag' : 'bags'}`] : []), ...(game.sets[team] > 0 ? [`${game.sets[team]} ${game.sets[team] === 1 ? 'set' : 'sets'}`] : [])].join(' · ')}
+              {[
+                ...(bagsCounted ? [`${game.bags[team]} ${game.bags[team] === 1 ? 'bag' : 'bags'}`] : []),
+                ...(game.sets[team] > 0 ? [`${game.sets[team]} ${game.sets[team] === 1 ? 'set' : 'sets'}`] : []),
+              ].join(' · ')}
             </dd>
           </div>
         ))}
@@ -122,7 +120,9 @@ export function TableView({ game, teamNames, clock, now, round, undoing }: Table
       {current && !voided ? (
         <CurrentHand game={game} current={current} play={play} />
       ) : game.winner || game.abandoned || voided ? null : (
-        <p class="table-waiting">Waiting for the next deal. {SEAT_NAMES[dealerOfNextHand(game)]} deals hand {game.hands.length + 1}.</p>
+        <p class="table-waiting">
+          Waiting for the next deal. {SEAT_NAMES[dealerOfNextHand(game)]} deals hand {game.hands.length + 1}.
+        </p>
       )}
 
       <ScorePad game={game} name={name} />
@@ -136,7 +136,7 @@ function GameStatus({ game, name }: { game: GameModel; name: (team: Team) => str
   if (game.winner) {
     // A claim still open holds the result: a ruling can move tricks, and so the winner.
     const waiting = game.claims.filter((claim) => !claim.ruling).length;
-    const why = game.reason ? END_REASONS[game.reason] ?? game.reason : null;
+    const why = game.reason ? (END_REASONS[game.reason] ?? game.reason) : null;
     return (
       <p class="notice notice--result">
         <strong>{name(game.winner)}</strong> won{why ? ` (${why})` : ''}, {pointsPair(game.score[game.winner], game.score[game.winner === 'NS' ? 'EW' : 'NS'])}
@@ -350,7 +350,9 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                     ) : null}
                   </>
                 ))}
-                <th scope="col" class="notes">Notes</th>
+                <th scope="col" class="notes">
+                  Notes
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -424,12 +426,7 @@ export function ScoreChart({ game, teamNames = {} }: ScoreChartProps) {
 
   return (
     <figure class="score-chart">
-      <svg
-        class="chart"
-        viewBox={`0 0 ${CHART.width} ${CHART.height}`}
-        role="img"
-        aria-labelledby={`${titleId} ${descId}`}
-      >
+      <svg class="chart" viewBox={`0 0 ${CHART.width} ${CHART.height}`} role="img" aria-labelledby={`${titleId} ${descId}`}>
         <title id={titleId}>
           Running score by hand: {label('NS')} and {label('EW')}
         </title>
@@ -458,13 +455,7 @@ export function ScoreChart({ game, teamNames = {} }: ScoreChartProps) {
         <text x={CHART.left + plotW / 2} y={CHART.height - 6} text-anchor="middle" class="axis-label">
           Hand
         </text>
-        <text
-          x={-(CHART.top + plotH / 2)}
-          y={16}
-          transform="rotate(-90)"
-          text-anchor="middle"
-          class="axis-label"
-        >
+        <text x={-(CHART.top + plotH / 2)} y={16} transform="rotate(-90)" text-anchor="middle" class="axis-label">
           Score
         </text>
         {TEAMS.map((team) => (

@@ -27,8 +27,6 @@ export class CommandError extends Error {
   }
 }
 
-
-
 function gameOf(models: ReadModels, gameId: string): GameModel {
   const game = gameById(models, gameId);
   if (!game) throw new CommandError(`game ${gameId} does not exist`, 404);
@@ -57,7 +55,7 @@ export function dealHand(models: ReadModels, input: { gameId: string; seed?: str
     const seen = new Set<string>();
     for (const seat of SEATS) {
       const cards = input.deal[seat];
-      if (!cards || cards.length !== 13) throw new CommandError(`game ${game.gameId} hand ${hand}: ${seat} must be dealt 13 cards`);
+      if (cards?.length !== 13) throw new CommandError(`game ${game.gameId} hand ${hand}: ${seat} must be dealt 13 cards`);
       for (const name of cards) {
         const card = parseCard(name);
         if (card === null || !inDeck(deck, card)) throw new CommandError(`game ${game.gameId} hand ${hand}: ${seat}'s ${name} is not in this deck`);
@@ -105,7 +103,8 @@ export function makeBid(models: ReadModels, input: { gameId: string; seat: strin
     trial[seat] = bid;
     if (current.bids[partner] === undefined) trial[partner] = bid.kind === 'blind' ? bid : { kind: 'number', tricks: 13 };
     // Only the bidder's own team is asked about: the other team's seats are placeholders here.
-    const reason = teamBidProblem(rules.options, teamOf(seat), trial, scoresBefore(game), EVENT_RULES) ?? `${seat} may not bid ${bidValue(bid)} under this event’s rules`;
+    const reason =
+      teamBidProblem(rules.options, teamOf(seat), trial, scoresBefore(game), EVENT_RULES) ?? `${seat} may not bid ${bidValue(bid)} under this event’s rules`;
     throw new CommandError(`${where}: ${reason}`);
   }
   return { stream: gameStream(game.gameId), events: [{ type: 'BidMade', payload: { gameId: game.gameId, hand: current.number, seat, bid: bidValue(bid) } }] };
@@ -121,7 +120,6 @@ export interface TapPlace {
   hand?: number;
   played?: number;
 }
-
 
 /**
  * Records a card as played. Cards are physical: a card that breaks a rule (a renege, an
@@ -148,7 +146,10 @@ export function playCard(models: ReadModels, input: { gameId: string; seat: stri
   const so = handSoFar(game)!;
   const played = current.plays.reduce((n, trick) => n + trick.length, 0);
   if ((expected.hand !== undefined && expected.hand !== current.number) || (expected.played !== undefined && expected.played !== played)) {
-    const tapped = expected.played !== undefined ? `card ${expected.played + 1} of hand ${expected.hand ?? current.number} (trick ${Math.floor(expected.played / 4) + 1})` : `hand ${expected.hand}`;
+    const tapped =
+      expected.played !== undefined
+        ? `card ${expected.played + 1} of hand ${expected.hand ?? current.number} (trick ${Math.floor(expected.played / 4) + 1})`
+        : `hand ${expected.hand}`;
     const now = so.next ? `${SEAT_WORDS[so.next]} is to play card ${played + 1} (trick ${Math.floor(played / 4) + 1})` : 'the hand is complete';
     throw new CommandError(
       `${where}: ${cardText(cardName(card))} was tapped for ${SEAT_WORDS[input.seat]} as ${tapped}, but the table has moved on: ${now}. Nothing was recorded; tap the card again if it is still to be entered`,
@@ -161,7 +162,10 @@ export function playCard(models: ReadModels, input: { gameId: string; seat: stri
   if (current.deal && !current.deal[input.seat].includes(name)) {
     throw new CommandError(`${where}: ${input.seat} was not dealt ${name}`);
   }
-  return { stream: gameStream(game.gameId), events: [{ type: 'CardPlayed', payload: { gameId: game.gameId, hand: current.number, seat: input.seat, card: name } }] };
+  return {
+    stream: gameStream(game.gameId),
+    events: [{ type: 'CardPlayed', payload: { gameId: game.gameId, hand: current.number, seat: input.seat, card: name } }],
+  };
 }
 
 /** Quick mode: records the tricks each seat took, for tables that do not track cards. */
@@ -211,7 +215,6 @@ export function giveRuling(models: ReadModels, input: { gameId: string; claimId:
   };
 }
 
-
 /** A misdeal called at the table, for one of the reasons the preset allows; the hand is dealt again. */
 export function callMisdeal(models: ReadModels, input: { gameId: string; reason: string }): Decision {
   const game = gameOf(models, input.gameId);
@@ -247,16 +250,27 @@ const ENTRY_NAMES: Record<string, string> = {
 export function undoLastEntry(models: ReadModels, input: { gameId: string }): Decision {
   const game = gameOf(models, input.gameId);
   if (game.winner) {
-    throw new CommandError(`game ${game.gameId} is over (${game.teams[game.winner]} won); a finished game is changed by a judge’s correction, not by undo`, 409);
+    throw new CommandError(
+      `game ${game.gameId} is over (${game.teams[game.winner]} won); a finished game is changed by a judge’s correction, not by undo`,
+      409,
+    );
   }
   const last = game.recent?.[game.recent.length - 1];
   if (!last) {
     const hand = game.current?.number;
-    throw new CommandError(hand ? `game ${game.gameId} hand ${hand}: nothing has been entered since the deal; the deal itself is not undone` : `game ${game.gameId}: nothing has been entered yet`, 409);
+    throw new CommandError(
+      hand
+        ? `game ${game.gameId} hand ${hand}: nothing has been entered since the deal; the deal itself is not undone`
+        : `game ${game.gameId}: nothing has been entered yet`,
+      409,
+    );
   }
   const what = ENTRY_NAMES[last.type];
   if (what || last.hand === null) {
-    throw new CommandError(`game ${game.gameId}: the last thing recorded is ${what ?? last.type}${last.seat ? ` (against ${last.seat})` : ''}; undo takes back only a bid, a card, tricks or a misdeal — ask a judge`, 409);
+    throw new CommandError(
+      `game ${game.gameId}: the last thing recorded is ${what ?? last.type}${last.seat ? ` (against ${last.seat})` : ''}; undo takes back only a bid, a card, tricks or a misdeal — ask a judge`,
+      409,
+    );
   }
   return {
     stream: gameStream(game.gameId),
@@ -287,12 +301,18 @@ export function correctScore(models: ReadModels, input: { gameId: string; points
   const game = gameOf(models, input.gameId);
   for (const team of ['NS', 'EW'] as const) {
     const n = input.points[team];
-    if (!Number.isSafeInteger(n) || Math.abs(n) > 2000) throw new CommandError(`game ${game.gameId}: the correction for ${team} must be a whole number of points from -2000 to 2000`);
+    if (!Number.isSafeInteger(n) || Math.abs(n) > 2000)
+      throw new CommandError(`game ${game.gameId}: the correction for ${team} must be a whole number of points from -2000 to 2000`);
   }
   if (input.points.NS === 0 && input.points.EW === 0) throw new CommandError(`game ${game.gameId}: a correction of 0 points to each team changes nothing`);
   if (!input.reason.trim()) throw new CommandError(`game ${game.gameId}: a score correction says why (what the judge found)`);
   return {
     stream: gameStream(game.gameId),
-    events: [{ type: 'ScoreCorrected', payload: { gameId: game.gameId, points: { NS: input.points.NS, EW: input.points.EW }, reason: input.reason.trim(), judge: input.judge } }],
+    events: [
+      {
+        type: 'ScoreCorrected',
+        payload: { gameId: game.gameId, points: { NS: input.points.NS, EW: input.points.EW }, reason: input.reason.trim(), judge: input.judge },
+      },
+    ],
   };
 }

@@ -1,7 +1,7 @@
 /**
- * Match and round commands: what a director and judges ask of an event once it has started.
- * Seating bracket matches with their first dealer, the next game of a match, progressive rounds,
- * calling time, disqualifications and corrections of a game's result. Each is decided against
+ * Match and round commands: what a director asks of an event once it has started. Seating
+ * bracket matches with their first dealer, the next game of a match and progressive rounds (a
+ * judge's rulings are in ruling-commands.ts). Each is decided against
  * the read models and the engine, and either refused with a sentence naming what was wrong and
  * where, or turned into events.
  */
@@ -20,10 +20,14 @@ import { type TournamentState, matchDecidedAtTable } from '../../events/tourname
 import { CommandError } from './commands.ts';
 import { gameInPlay } from '../../events/reopening.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
-import { entrantOf, tournamentOf } from './tournament-lookup.ts';
+import { tournamentOf } from './tournament-lookup.ts';
 
 function bracketMatch(tournament: TournamentState, matchId: string): MatchView {
-  if (!tournament.bracket) throw new CommandError(`tournament ${tournament.model.tournamentId} has no bracket ${tournament.progressive ? '(it plays progressive tables)' : 'yet'}`, 409);
+  if (!tournament.bracket)
+    throw new CommandError(
+      `tournament ${tournament.model.tournamentId} has no bracket ${tournament.progressive ? '(it plays progressive tables)' : 'yet'}`,
+      409,
+    );
   const view = matchViews(tournament.bracket).find((m) => m.id === matchId);
   if (!view) throw new CommandError(`tournament ${tournament.model.tournamentId}: match ${matchId} does not exist`, 404);
   return view;
@@ -46,20 +50,37 @@ export interface FirstDealerChoice {
 const methodWords = (method: unknown) => choiceLabel('firstDealer', method);
 
 /** The first dealer of a match and what is recorded of how it was chosen, or a refusal naming what is wrong. */
-function decideFirstDealer(tournament: TournamentState, matchId: string, teams: [string, string], choice: FirstDealerChoice): { dealer: Seat; record: Record<string, unknown> } {
+function decideFirstDealer(
+  tournament: TournamentState,
+  matchId: string,
+  teams: [string, string],
+  choice: FirstDealerChoice,
+): { dealer: Seat; record: Record<string, unknown> } {
   const method = tournament.format.firstDealer;
   const { draw, firstDealer } = choice;
-  if (firstDealer !== undefined && !SEATS.includes(firstDealer)) throw new CommandError(`match ${matchId}: the first dealer is N, E, S or W, not '${String(firstDealer)}'`);
+  if (firstDealer !== undefined && !SEATS.includes(firstDealer))
+    throw new CommandError(`match ${matchId}: the first dealer is N, E, S or W, not '${String(firstDealer)}'`);
   if (!draw) {
     if (firstDealer === undefined) {
-      const how = method === 'coin-toss' ? 'record the toss: who called it, the call, how it came down and the dealer its winner chose' : method === 'high-card' ? 'record the card each seat drew' : 'give the seed it is drawn from';
+      const how =
+        method === 'coin-toss'
+          ? 'record the toss: who called it, the call, how it came down and the dealer its winner chose'
+          : method === 'high-card'
+            ? 'record the card each seat drew'
+            : 'give the seed it is drawn from';
       throw new CommandError(`match ${matchId}: the first dealer is chosen by ${methodWords(method)} in this event; ${how}`);
     }
     const because = choice.namedBecause?.trim();
-    if (!because) throw new CommandError(`match ${matchId}: a first dealer named without ${methodWords(method)} needs a reason (for example, the draw was made on paper before the match was entered)`);
+    if (!because)
+      throw new CommandError(
+        `match ${matchId}: a first dealer named without ${methodWords(method)} needs a reason (for example, the draw was made on paper before the match was entered)`,
+      );
     return { dealer: firstDealer, record: { method: 'named', dealer: firstDealer, because } };
   }
-  if (draw.method !== method) throw new CommandError(`match ${matchId}: the first dealer is chosen by ${methodWords(method)} in this event, not by ${methodWords(draw.method) ?? `'${String(draw.method)}'`}`);
+  if (draw.method !== method)
+    throw new CommandError(
+      `match ${matchId}: the first dealer is chosen by ${methodWords(method)} in this event, not by ${methodWords(draw.method) ?? `'${String(draw.method)}'`}`,
+    );
   const seedOf = (teamId: string) => tournament.model.teams.find((t) => t.teamId === teamId)?.seed ?? null;
   let dealer: Seat;
   try {
@@ -71,7 +92,12 @@ function decideFirstDealer(tournament: TournamentState, matchId: string, teams: 
     throw new CommandError(`match ${matchId}: ${(error as Error).message}`);
   }
   if (firstDealer !== undefined && firstDealer !== dealer) {
-    const why = draw.method === 'high-card' ? `${dealer} drew the highest card` : draw.method === 'coin-toss' ? `the toss's winner chose ${dealer}` : `the draw gives ${dealer}`;
+    const why =
+      draw.method === 'high-card'
+        ? `${dealer} drew the highest card`
+        : draw.method === 'coin-toss'
+          ? `the toss's winner chose ${dealer}`
+          : `the draw gives ${dealer}`;
     throw new CommandError(`match ${matchId}: ${why}, so ${dealer} deals first, not ${firstDealer}`);
   }
   return { dealer, record: { ...draw, dealer, ...(draw.method === 'coin-toss' ? { winner: tossWinner(draw, teams) } : {}) } };
@@ -99,7 +125,8 @@ export function startMatch(
   const replay = view.status === 'under-review' && view.teams[0] !== null && view.teams[1] !== null;
   if (view.status !== 'ready' && !replay) throw new CommandError(`match ${input.matchId} is ${view.status}, not ready to play`, 409);
   if (info?.started) throw new CommandError(`match ${input.matchId} has already started`, 409);
-  if (!Number.isInteger(input.table) || input.table < 1) throw new CommandError(`match ${input.matchId}: the table must be a number from 1, not ${String(input.table)}`);
+  if (!Number.isInteger(input.table) || input.table < 1)
+    throw new CommandError(`match ${input.matchId}: the table must be a number from 1, not ${String(input.table)}`);
   const minutes = input.clockMinutes === undefined ? clockForMatch(tournament.format, view) : input.clockMinutes;
   if (minutes !== null && (!Number.isInteger(minutes) || minutes < 1 || minutes > 600)) {
     throw new CommandError(`match ${input.matchId}: a time limit is whole minutes from 1 to 600, or none, not ${String(minutes)}`);
@@ -111,7 +138,10 @@ export function startMatch(
   const number = (info?.games.length ?? 0) + 1;
   const game = nextGame(tournament, input.matchId, teams, view, dealer, number);
   const events: Decision['events'] = [
-    { type: 'MatchStarted', payload: { tournamentId: input.tournamentId, matchId: input.matchId, teams, table: input.table, firstDealer: record, clock: { per, minutes } } },
+    {
+      type: 'MatchStarted',
+      payload: { tournamentId: input.tournamentId, matchId: input.matchId, teams, table: input.table, firstDealer: record, clock: { per, minutes } },
+    },
   ];
   if (minutes !== null) events.push(clockStarted(input.tournamentId, input.matchId, input.at, minutes, per === 'game' ? game.gameId : null));
   return [{ stream: matchStream(input.tournamentId, input.matchId), events }, game.decision];
@@ -131,10 +161,16 @@ export function carriedFirstDealer(models: ReadModels, tournamentId: string, mat
   return resolveRules(last.rules).options.dealerCarriesAcrossGames ? { dealer: firstDealerAfter(last), after: last } : null;
 }
 
-function keepRotation(matchId: string, carried: { dealer: Seat; after: GameModel }, choice: FirstDealerChoice): { dealer: Seat; record: Record<string, unknown> } {
+function keepRotation(
+  matchId: string,
+  carried: { dealer: Seat; after: GameModel },
+  choice: FirstDealerChoice,
+): { dealer: Seat; record: Record<string, unknown> } {
   const { dealer, after } = carried;
   if (choice.firstDealer !== undefined && choice.firstDealer !== dealer) {
-    throw new CommandError(`match ${matchId}: the deal keeps its rotation through the challenge; game ${after.number} left it to ${dealer}, so ${dealer} deals first, not ${choice.firstDealer}`);
+    throw new CommandError(
+      `match ${matchId}: the deal keeps its rotation through the challenge; game ${after.number} left it to ${dealer}, so ${dealer} deals first, not ${choice.firstDealer}`,
+    );
   }
   return { dealer, record: { method: 'rotation', dealer, after: after.gameId } };
 }
@@ -143,7 +179,14 @@ function clockStarted(tournamentId: string, matchId: string, at: string, minutes
   return { type: 'ClockStarted', payload: { tournamentId, matchId, at, minutes, ...(gameId ? { gameId } : {}) } };
 }
 
-function nextGame(tournament: TournamentState, matchId: string, teams: [string, string], view: MatchView, dealer: Seat, number: number): { gameId: string; decision: Decision } {
+function nextGame(
+  tournament: TournamentState,
+  matchId: string,
+  teams: [string, string],
+  view: MatchView,
+  dealer: Seat,
+  number: number,
+): { gameId: string; decision: Decision } {
   const tournamentId = tournament.model.tournamentId;
   const rules = rulesForMatch(tournament.format, view);
   const gameId = matchGameId(tournamentId, matchId, number);
@@ -177,10 +220,17 @@ export function startNextGame(models: ReadModels, input: { tournamentId: string;
   if (last && !last.winner) throw new CommandError(`game ${last.gameId} is still being played`, 409);
   // A game a ruling reopened is finished before any further game of its match is started.
   const reopened = gameInPlay(match, models.games);
-  if (reopened) throw new CommandError(`${match.label}: game ${reopened.number} was reopened by ${match.reopened?.by ?? 'a ruling'} and is played on before any further game`, 409);
+  if (reopened)
+    throw new CommandError(
+      `${match.label}: game ${reopened.number} was reopened by ${match.reopened?.by ?? 'a ruling'} and is played on before any further game`,
+      409,
+    );
   // Its games as played decide it: no further game is played while its result waits for a ruling.
   if (match.awaitingRuling && matchDecidedAtTable(tournament, input.matchId, models.games)) {
-    throw new CommandError(`match ${input.matchId} needs no further game: its games decide it as played, and its result waits for a ruling on ${match.table !== null ? `table ${match.table}` : match.label}`, 409);
+    throw new CommandError(
+      `match ${input.matchId} needs no further game: its games decide it as played, and its result waits for a ruling on ${match.table !== null ? `table ${match.table}` : match.label}`,
+      409,
+    );
   }
   // The deal keeps rotating across the games of a match where the rules say so (asher: "The
   // deal will keep this rotation throughout the entire challenge").
@@ -190,101 +240,11 @@ export function startNextGame(models: ReadModels, input: { tournamentId: string;
   const info = tournament.matchInfo[input.matchId];
   // A match seated before the plan was recorded keeps its one clock, as it was played.
   const plan = info?.clockPlan;
-  if (!plan || plan.per !== 'game' || plan.minutes === null) return [game.decision];
-  return [{ stream: matchStream(input.tournamentId, input.matchId), events: [clockStarted(input.tournamentId, input.matchId, input.at, plan.minutes, game.gameId)] }, game.decision];
-}
-
-/**
- * Puts a team out of the event at any moment: a disqualification, a no-show at its play time,
- * or a forfeit. Its remaining matches (a match in progress included) are forfeited to their
- * opponents and the bracket moves on; results already recorded stand. Before the start it
- * simply leaves the draw.
- */
-export function disqualifyTeam(
-  models: ReadModels,
-  input: { tournamentId: string; teamId: string; reason: string; kind?: 'disqualified' | 'no-show' | 'forfeit' },
-): Decision {
-  const tournament = tournamentOf(models, input.tournamentId);
-  const row = entrantOf(tournament, input.teamId);
-  const id = input.tournamentId;
-  if (!input.reason?.trim()) throw new CommandError(`tournament ${id}: say why '${row.name}' is put out (the rule or what happened)`);
-  if (tournament.model.status === 'finished') throw new CommandError(`tournament ${id} is finished; its results stand`, 409);
-  if (tournament.disqualified.some((d) => d.teamId === input.teamId)) throw new CommandError(`tournament ${id}: '${row.name}' is already out of the event`, 409);
-  if (tournament.withdrawn.includes(input.teamId)) throw new CommandError(`tournament ${id}: '${row.name}' has withdrawn`, 409);
-  if (tournament.progressive && tournament.model.status !== 'registration') {
-    throw new CommandError(`tournament ${id}: progressive tables need all four seats filled every round, so a player cannot leave once play has started; a judge corrects the table's score instead`, 409);
-  }
-  const payload: Record<string, unknown> = { tournamentId: id, teamId: input.teamId, reason: input.reason.trim() };
-  if (input.kind) payload.kind = input.kind;
-  return { stream: tournamentStream(id), events: [{ type: 'TeamDisqualified', payload }] };
-}
-
-/**
- * Calls time on a match whose clock has run out. The hand in progress is played out, then the
- * team ahead wins; on a tie one more hand is played (the game projection ends the game). On a
- * match clock the match goes to the team that wins the game time was called in; on a game's
- * own clock (asher) time ends that game only and the match plays on.
- */
-export function callTime(models: ReadModels, input: { tournamentId: string; matchId: string; at: string }): Decision {
-  const tournament = tournamentOf(models, input.tournamentId);
-  const match = tournament.model.matches.find((m) => m.matchId === input.matchId);
-  if (!match) throw new CommandError(`tournament ${input.tournamentId}: match ${input.matchId} does not exist`, 404);
-  if (match.status !== 'live') throw new CommandError(`match ${input.matchId} is ${match.status}; time is called only while it is played`, 409);
-  const clock = match.clock;
-  if (!clock) throw new CommandError(`match ${input.matchId} has no clock: no time limit was set for it when it was seated`, 409);
-  const gameId = match.games[match.games.length - 1];
-  const game = gameId ? gameById(models, gameId) : undefined;
-  if (!game) throw new CommandError(`match ${input.matchId} has no game in play`, 409);
-  const whose = clock.gameId ? `game ${game.number} of match ${input.matchId}` : `match ${input.matchId}`;
-  if (clock.gameId && clock.gameId !== game.gameId) throw new CommandError(`${whose} has no clock of its own; time is called in the game its clock was started with`, 409);
-  if (clock.calledAt) throw new CommandError(`time was already called in ${whose} at ${clock.calledAt}`, 409);
-  const endsAt = new Date(Date.parse(clock.startedAt) + clock.minutes * 60_000);
-  const at = Date.parse(input.at);
-  if (Number.isNaN(at)) throw new CommandError(`match ${input.matchId}: the time of the call must be an ISO time, not '${input.at}'`);
-  if (at < endsAt.getTime()) {
-    throw new CommandError(`${whose}: its ${clock.minutes}-minute clock started at ${clock.startedAt} and runs out at ${endsAt.toISOString()}; time cannot be called at ${input.at}`, 409);
-  }
-  if (game.winner) throw new CommandError(`game ${game.gameId} of match ${input.matchId} is over; start the next game, then call time in it`, 409);
-  const hand = game.current ? game.current.number : Math.max(1, game.hands.length);
-  return {
-    stream: matchStream(input.tournamentId, input.matchId),
-    events: [{ type: 'TimeCalled', payload: { tournamentId: input.tournamentId, matchId: input.matchId, gameId: game.gameId, at: new Date(at).toISOString(), hand } }],
-  };
-}
-
-/**
- * A judge corrects the result of a finished game (a miscount found after the fact). Everything
- * after it is worked out again: the match result, the bracket, standings and placings; matches
- * downstream that were already played are marked under review, never erased.
- */
-export function correctGameResult(
-  models: ReadModels,
-  input: { tournamentId: string; gameId: string; winner: string; reason: string; judge: string },
-): Decision {
-  const tournament = tournamentOf(models, input.tournamentId);
-  const game = gameById(models, input.gameId);
-  if (!game || game.tournamentId !== input.tournamentId || !game.matchId) {
-    throw new CommandError(`tournament ${input.tournamentId}: game ${input.gameId} is not one of its games`, 404);
-  }
-  if (!tournament.bracket) throw new CommandError(`tournament ${input.tournamentId}: progressive tables are corrected by a score correction at the table, not by a game's winner`, 409);
-  if (!game.winner) throw new CommandError(`game ${input.gameId} is still being played; a judge corrects a finished game's result`, 409);
-  if (input.winner !== game.teams.NS && input.winner !== game.teams.EW) {
-    throw new CommandError(`game ${input.gameId}: '${input.winner}' did not play in it (${game.teams.NS} v ${game.teams.EW})`);
-  }
-  if (!input.reason?.trim()) throw new CommandError(`game ${input.gameId}: a correction says why (what the judge found)`);
-  if (!input.judge?.trim()) throw new CommandError(`game ${input.gameId}: a correction names the judge who made it`);
-  const latest = [...tournament.corrections].reverse().find((c) => c.gameId === input.gameId);
-  const standing = latest ? latest.winner : game.teams[game.winner];
-  if (standing === input.winner) throw new CommandError(`game ${input.gameId}: '${input.winner}' is already its recorded winner; nothing to correct`, 409);
-  return {
-    stream: matchStream(input.tournamentId, game.matchId),
-    events: [
-      {
-        type: 'GameResultCorrected',
-        payload: { tournamentId: input.tournamentId, matchId: game.matchId, gameId: input.gameId, winner: input.winner, reason: input.reason.trim(), judge: input.judge.trim() },
-      },
-    ],
-  };
+  if (plan?.per !== 'game' || plan.minutes === null) return [game.decision];
+  return [
+    { stream: matchStream(input.tournamentId, input.matchId), events: [clockStarted(input.tournamentId, input.matchId, input.at, plan.minutes, game.gameId)] },
+    game.decision,
+  ];
 }
 
 /**

@@ -36,7 +36,8 @@ export function holderOf(tournament: TournamentState, name: string): { teamId: s
 
 /** An id for a new entrant from `base` (made from its name) that no entrant, waiting or not, holds yet. */
 export function freeId(tournament: TournamentState, base: string, taken: ReadonlySet<string> = new Set()): string {
-  const used = (id: string) => taken.has(id) || tournament.model.teams.some((t) => t.teamId === id) || tournament.registration.waitlist.some((w) => w.teamId === id);
+  const used = (id: string) =>
+    taken.has(id) || tournament.model.teams.some((t) => t.teamId === id) || tournament.registration.waitlist.some((w) => w.teamId === id);
   const root = base && !idProblem(base.slice(0, 52), 'an id') ? base.slice(0, 52) : tournament.progressive ? 'player' : 'team';
   if (!used(root)) return root;
   for (let n = 2; ; n++) if (!used(`${root}-${n}`)) return `${root}-${n}`;
@@ -56,9 +57,11 @@ export function signUpOpenAt(tournament: TournamentState, at: string): { open: t
   const name = tournament.model.name;
   const signUp = tournament.registration.signUp;
   const desk = 'to play, ask the director at the desk to register you';
-  if (tournament.model.status !== 'registration') return { open: false, why: `${name} has started, so sign-up is closed`, next: 'its standings are on its page' };
-  if (!signUp || !signUp.open) return { open: false, why: `sign-up for ${name} is not open`, next: desk };
-  if (signUp.closes !== null && Date.parse(at) >= Date.parse(signUp.closes)) return { open: false, why: `sign-up for ${name} closed at ${closingWords(signUp.closes)}`, next: desk };
+  if (tournament.model.status !== 'registration')
+    return { open: false, why: `${name} has started, so sign-up is closed`, next: 'its standings are on its page' };
+  if (!signUp?.open) return { open: false, why: `sign-up for ${name} is not open`, next: desk };
+  if (signUp.closes !== null && Date.parse(at) >= Date.parse(signUp.closes))
+    return { open: false, why: `sign-up for ${name} closed at ${closingWords(signUp.closes)}`, next: desk };
   return { open: true };
 }
 
@@ -84,10 +87,14 @@ export function setSignUp(models: ReadModels, input: { tournamentId: string; ope
   }
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${id} has started; sign-up cannot open`, 409);
   const { cap, closes } = input;
-  if (cap !== null && (!Number.isInteger(cap) || cap < 2 || cap > 512)) throw new CommandError(`tournament ${id}: the cap must be a whole number of entrants from 2 to 512, not ${String(cap)}`);
+  if (cap !== null && (!Number.isInteger(cap) || cap < 2 || cap > 512))
+    throw new CommandError(`tournament ${id}: the cap must be a whole number of entrants from 2 to 512, not ${String(cap)}`);
   const holding = placed(tournament).length;
   if (cap !== null && cap < holding) {
-    throw new CommandError(`tournament ${id}: ${holding} entrants are already registered, so the cap cannot be ${cap}; withdraw entrants first or set a cap of ${holding} or more`, 409);
+    throw new CommandError(
+      `tournament ${id}: ${holding} entrants are already registered, so the cap cannot be ${cap}; withdraw entrants first or set a cap of ${holding} or more`,
+      409,
+    );
   }
   let closing: string | null = null;
   if (closes !== null) {
@@ -132,7 +139,8 @@ export function signUp(models: ReadModels, input: SignUpInput): Decision {
   const players = input.players.map(normalName);
   if (!tournament.progressive) {
     input.players.forEach((p, k) => refuseProblem(entrantNameProblem(p, `player ${k + 1}’s name`)));
-    if (players.length !== 2 || players.some((p) => !p)) throw new CommandError(`team '${name}' needs two named players: ${players[0] ? 'the second player' : 'the first player'} is missing`);
+    if (players.length !== 2 || players.some((p) => !p))
+      throw new CommandError(`team '${name}' needs two named players: ${players[0] ? 'the second player' : 'the first player'} is missing`);
     refuseProblem(samePlayerProblem(players));
   }
   const registeredOn = input.at.slice(0, 10);
@@ -144,7 +152,10 @@ export function signUp(models: ReadModels, input: SignUpInput): Decision {
     return { stream: tournamentStream(id), events: [{ type: 'TeamWaitlisted', payload }] };
   }
   if (tournament.progressive) {
-    return { stream: tournamentStream(id), events: [{ type: 'PlayerRegistered', payload: { ...common, playerId: input.teamId, ...(input.gender ? { gender: input.gender } : {}) } }] };
+    return {
+      stream: tournamentStream(id),
+      events: [{ type: 'PlayerRegistered', payload: { ...common, playerId: input.teamId, ...(input.gender ? { gender: input.gender } : {}) } }],
+    };
   }
   return { stream: tournamentStream(id), events: [{ type: 'TeamRegistered', payload: { ...common, teamId: input.teamId, players } }] };
 }
@@ -189,7 +200,16 @@ export function deskRegistration(tournament: TournamentState, overCap: OverCap |
   const cap = signUp?.open ? signUp.cap : null;
   const holding = placed(tournament).length;
   if (cap === null || holding < cap) return [entrant];
-  const p = entrant.payload as { tournamentId: string; name: string; fee: number | null; codeSeed?: string; gender?: string; teamId?: string; playerId?: string; players?: string[] };
+  const p = entrant.payload as {
+    tournamentId: string;
+    name: string;
+    fee: number | null;
+    codeSeed?: string;
+    gender?: string;
+    teamId?: string;
+    playerId?: string;
+    players?: string[];
+  };
   if (overCap === 'raise') {
     if (cap >= 512) throw new CommandError(`${tournament.model.name} has 512 places, the most an event holds; put '${p.name}' on the waitlist instead`, 409);
     return [{ type: 'SignUpOpened', payload: { tournamentId: p.tournamentId, cap: cap + 1, closes: signUp!.closes } }, entrant];
@@ -197,7 +217,16 @@ export function deskRegistration(tournament: TournamentState, overCap: OverCap |
   if (overCap === 'waitlist') {
     if (!registeredOn) throw new CommandError(`'${p.name}' goes on the waitlist with the day it registered; give one such as 2024-09-12`);
     const teamId = p.teamId ?? p.playerId!;
-    const payload = { tournamentId: p.tournamentId, teamId, name: p.name, players: p.players ?? [p.name], fee: p.fee, registeredOn, ...(p.gender ? { gender: p.gender } : {}), ...(p.codeSeed ? { codeSeed: p.codeSeed } : {}) };
+    const payload = {
+      tournamentId: p.tournamentId,
+      teamId,
+      name: p.name,
+      players: p.players ?? [p.name],
+      fee: p.fee,
+      registeredOn,
+      ...(p.gender ? { gender: p.gender } : {}),
+      ...(p.codeSeed ? { codeSeed: p.codeSeed } : {}),
+    };
     return [{ type: 'TeamWaitlisted', payload }];
   }
   const waitingNow = waitingList(tournament).length;
@@ -232,7 +261,10 @@ export function undoPaid(models: ReadModels, input: { tournamentId: string; team
   const entry = tournament.registration.fees[row.teamId];
   if (!entry || entry.paid <= 0) throw new CommandError(`'${row.name}' has no payment recorded to take back`, 409);
   const amount = Math.min(entry.paid, entry.fee ?? entry.paid);
-  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'FeePaymentUndone', payload: { tournamentId: input.tournamentId, teamId: row.teamId, amount } }] };
+  return {
+    stream: tournamentStream(input.tournamentId),
+    events: [{ type: 'FeePaymentUndone', payload: { tournamentId: input.tournamentId, teamId: row.teamId, amount } }],
+  };
 }
 
 /** A director takes back a check-in recorded by mistake, before the start: a compensating event. */
@@ -241,7 +273,10 @@ export function undoCheckIn(models: ReadModels, input: { tournamentId: string; t
   const row = waiting(tournament.registration, input.teamId) ?? entrantOf(tournament, input.teamId);
   if (tournament.model.status !== 'registration') throw new CommandError(`${tournament.model.name} has started, so '${row.name}'’s check-in stands`, 409);
   if (!tournament.checkedIn.includes(input.teamId)) throw new CommandError(`'${row.name}' is not checked in`, 409);
-  return { stream: tournamentStream(input.tournamentId), events: [{ type: 'CheckInUndone', payload: { tournamentId: input.tournamentId, teamId: input.teamId } }] };
+  return {
+    stream: tournamentStream(input.tournamentId),
+    events: [{ type: 'CheckInUndone', payload: { tournamentId: input.tournamentId, teamId: input.teamId } }],
+  };
 }
 
 /** The fees of the entrants holding a place: due, paid, still outstanding. */

@@ -15,9 +15,9 @@ import { type ReadModels, applyEvent, emptyModels } from '../../events/projectio
 import { gameStream, matchStream, tournamentStream } from '../../events/streams.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { matchViews } from '../../engine/bracket.ts';
-import { type FormatId } from '../../engine/formats.ts';
+import type { FormatId } from '../../engine/formats.ts';
 import { CommandError, callMisdeal, claimRenege, correctScore, dealHand, giveRuling, makeBid, playCard, recordTricks, undoLastEntry } from './commands.ts';
-import { callTime, correctGameResult, disqualifyTeam } from './match-commands.ts';
+import { callTime, correctGameResult, disqualifyTeam } from './ruling-commands.ts';
 import { changeRounds, checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from './tournament-commands.ts';
 import { drawRound } from './round-commands.ts';
 import { holderOf, placed, recordPaid, setSignUp, undoCheckIn, undoPaid, waitingList } from './registration-commands.ts';
@@ -31,6 +31,7 @@ export interface ReplayRow {
 }
 
 /** A payload already read through its schema, its fields read by name. */
+// biome-ignore lint/suspicious/noExplicitAny: each field is handed to the command that wrote it, whose own type checks it
 type P = Record<string, any>;
 
 /** The command each single-event row records, asked again with the row's own values. */
@@ -67,7 +68,8 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
   TeamDisqualified: (m, p) => disqualifyTeam(m, { tournamentId: p.tournamentId, teamId: p.teamId, reason: p.reason, ...(p.kind ? { kind: p.kind } : {}) }),
   TimeCalled: (m, p) => callTime(m, { tournamentId: p.tournamentId, matchId: p.matchId, at: p.at }),
   GameResultCorrected: (m, p) => correctGameResult(m, { tournamentId: p.tournamentId, gameId: p.gameId, winner: p.winner, reason: p.reason, judge: p.judge }),
-  HandDealt: (m, p) => dealHand(m, { gameId: p.gameId, dealer: p.dealer, ...(p.seed !== undefined ? { seed: p.seed } : {}), ...(p.deal ? { deal: p.deal } : {}) }),
+  HandDealt: (m, p) =>
+    dealHand(m, { gameId: p.gameId, dealer: p.dealer, ...(p.seed !== undefined ? { seed: p.seed } : {}), ...(p.deal ? { deal: p.deal } : {}) }),
   BidMade: (m, p) => makeBid(m, { gameId: p.gameId, seat: p.seat, bid: p.bid }),
   CardPlayed: (m, p) => playCard(m, { gameId: p.gameId, seat: p.seat, card: p.card }),
   TricksRecorded: (m, p) => recordTricks(m, { gameId: p.gameId, tricks: p.tricks }),
@@ -77,14 +79,21 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
   ScoreCorrected: (m, p) => correctScore(m, { gameId: p.gameId, points: p.points, reason: p.reason, judge: p.judge }),
   EntryUndone: (m, p) => undoLastEntry(m, { gameId: p.gameId }),
   RulingWithdrawn: (m, p) =>
-    withdrawRuling(m, { gameId: p.gameId, ...(p.claimId !== undefined ? { claimId: p.claimId } : { correction: p.correction }), reason: p.reason, judge: p.judge }),
+    withdrawRuling(m, {
+      gameId: p.gameId,
+      ...(p.claimId !== undefined ? { claimId: p.claimId } : { correction: p.correction }),
+      reason: p.reason,
+      judge: p.judge,
+    }),
   ProgressiveRoundsChanged: (m, p) => changeRounds(m, { tournamentId: p.tournamentId, rounds: p.rounds }),
   // The round drawn again with the cards the row records for each group's bye.
   BracketRoundDrawn: (m, p) =>
     drawRound(m, {
       tournamentId: p.tournamentId,
       round: p.round,
-      ...Object.fromEntries((p.draws as { group: 'winners' | 'losers'; cards: Record<string, string>[]; bye: string }[]).map((d) => [d.group, { cards: d.cards, bye: d.bye }])),
+      ...Object.fromEntries(
+        (p.draws as { group: 'winners' | 'losers'; cards: Record<string, string>[]; bye: string }[]).map((d) => [d.group, { cards: d.cards, bye: d.bye }]),
+      ),
       ...(p.seed ? { seed: p.seed } : {}),
     }),
 };
@@ -96,7 +105,8 @@ const STATE_RULES: Record<string, (models: ReadModels, p: P) => string | null> =
     const tournament = tournamentById(m, p.tournamentId);
     if (!tournament) return `tournament ${p.tournamentId} does not exist`;
     if (tournament.model.status !== 'registration') return `tournament ${p.tournamentId} has started; sign-up cannot open`;
-    if (p.cap !== null && p.cap < placed(tournament).length) return `tournament ${p.tournamentId}: ${placed(tournament).length} entrants are already registered, over a cap of ${p.cap}`;
+    if (p.cap !== null && p.cap < placed(tournament).length)
+      return `tournament ${p.tournamentId}: ${placed(tournament).length} entrants are already registered, over a cap of ${p.cap}`;
     return null;
   },
   TeamWaitlisted: (m, p) => {
@@ -104,7 +114,8 @@ const STATE_RULES: Record<string, (models: ReadModels, p: P) => string | null> =
     if (!tournament) return `tournament ${p.tournamentId} does not exist`;
     const signUp = tournament.registration.signUp;
     if (tournament.model.status !== 'registration' || !signUp?.open) return `sign-up for tournament ${p.tournamentId} is not open`;
-    if (signUp.cap === null || placed(tournament).length < signUp.cap) return `tournament ${p.tournamentId} has places left, so ${p.name} would be registered, not waitlisted`;
+    if (signUp.cap === null || placed(tournament).length < signUp.cap)
+      return `tournament ${p.tournamentId} has places left, so ${p.name} would be registered, not waitlisted`;
     if (holderOf(tournament, p.name)) return `'${p.name}' is already signed up for tournament ${p.tournamentId}`;
     return null;
   },
@@ -116,7 +127,8 @@ const STATE_RULES: Record<string, (models: ReadModels, p: P) => string | null> =
     const queue = waitingList(tournament);
     const at = queue.findIndex((w) => w.teamId === p.teamId);
     const here = (id: string) => tournament.checkedIn.includes(id);
-    if (at < 0 || (at > 0 && !(here(p.teamId) && queue.slice(0, at).every((w) => !here(w.teamId))))) return `${p.teamId} is not first on the waitlist of tournament ${p.tournamentId}`;
+    if (at < 0 || (at > 0 && !(here(p.teamId) && queue.slice(0, at).every((w) => !here(w.teamId)))))
+      return `${p.teamId} is not first on the waitlist of tournament ${p.tournamentId}`;
     const cap = tournament.registration.signUp?.cap ?? null;
     if (cap !== null && placed(tournament).length >= cap) return `tournament ${p.tournamentId} has no place free for ${p.teamId}`;
     return null;
@@ -186,8 +198,10 @@ const STATE_RULES: Record<string, (models: ReadModels, p: P) => string | null> =
 function paperTimeCall(models: ReadModels, p: P): string | null {
   const game = gameById(models, p.gameId);
   if (!game) return `game ${p.gameId} was never started`;
-  if (game.tournamentId !== p.tournamentId || game.matchId !== p.matchId) return `game ${p.gameId} is not a game of match ${p.matchId} of tournament ${p.tournamentId}`;
-  if (game.current?.number !== p.hand) return `game ${p.gameId}: time is called in the hand being played (${game.current?.number ?? 'none'}), not hand ${p.hand}`;
+  if (game.tournamentId !== p.tournamentId || game.matchId !== p.matchId)
+    return `game ${p.gameId} is not a game of match ${p.matchId} of tournament ${p.tournamentId}`;
+  if (game.current?.number !== p.hand)
+    return `game ${p.gameId}: time is called in the hand being played (${game.current?.number ?? 'none'}), not hand ${p.hand}`;
   return null;
 }
 
@@ -253,7 +267,14 @@ export function replayDecisionProblem(models: ReadModels, decision: Decision): s
     if (existing && !scratch.games[existing.gameId]) scratch.games[existing.gameId] = structuredClone(existing);
     const problem = replayProblem(scratch, { stream: decision.stream, type: event.type, payload });
     if (problem) return problem;
-    applyEvent(scratch, { position: scratch.position + 1, type: event.type, payload, at: new Date(0).toISOString(), stream: decision.stream, version: (scratch.streams[decision.stream] ?? models.streams[decision.stream] ?? 0) + 1 });
+    applyEvent(scratch, {
+      position: scratch.position + 1,
+      type: event.type,
+      payload,
+      at: new Date(0).toISOString(),
+      stream: decision.stream,
+      version: (scratch.streams[decision.stream] ?? models.streams[decision.stream] ?? 0) + 1,
+    });
   }
   return null;
 }

@@ -18,26 +18,37 @@ import { builtRounds, rulesFromOf, startingRounds } from './rules-form.ts';
 
 /** Minutes as sent: '' for the rulebook's, `none` for no clock, digits or a JSON number. */
 const minutes = (name: string) =>
-  field.raw().optional().transform((raw, ctx): number | null | undefined => {
-    if (raw === undefined || raw === '') return undefined;
-    if (raw === null || (typeof raw === 'string' && /^\s*none\s*$/i.test(raw))) return null;
-    const value = typeof raw === 'string' && /^\s*-?\d{1,9}\s*$/.test(raw) ? Number(raw) : raw;
-    if (typeof value !== 'number') ctx.addIssue({ code: 'custom', message: `${name} must be whole minutes from 1 to 600, or none, not ${JSON.stringify(raw)}` });
-    return typeof value === 'number' ? value : undefined;
-  });
+  field
+    .raw()
+    .optional()
+    .transform((raw, ctx): number | null | undefined => {
+      if (raw === undefined || raw === '') return undefined;
+      if (raw === null || (typeof raw === 'string' && /^\s*none\s*$/i.test(raw))) return null;
+      const value = typeof raw === 'string' && /^\s*-?\d{1,9}\s*$/.test(raw) ? Number(raw) : raw;
+      if (typeof value !== 'number')
+        ctx.addIssue({ code: 'custom', message: `${name} must be whole minutes from 1 to 600, or none, not ${JSON.stringify(raw)}` });
+      return typeof value === 'number' ? value : undefined;
+    });
 
 const ChoiceFields = fields({
-  gamesToWin: field.raw().optional().transform((raw, ctx): number | undefined => {
-    if (raw === undefined || raw === null || raw === '') return undefined;
-    const value = typeof raw === 'string' && /^\s*-?\d{1,9}\s*$/.test(raw) ? Number(raw) : raw;
-    if (typeof value !== 'number') ctx.addIssue({ code: 'custom', message: `games to win a match must be a whole number from 1 to 4 (1 = one game, 2 = best of 3), not ${JSON.stringify(raw)}` });
-    return typeof value === 'number' ? value : undefined;
-  }),
+  gamesToWin: field
+    .raw()
+    .optional()
+    .transform((raw, ctx): number | undefined => {
+      if (raw === undefined || raw === null || raw === '') return undefined;
+      const value = typeof raw === 'string' && /^\s*-?\d{1,9}\s*$/.test(raw) ? Number(raw) : raw;
+      if (typeof value !== 'number')
+        ctx.addIssue({
+          code: 'custom',
+          message: `games to win a match must be a whole number from 1 to 4 (1 = one game, 2 = best of 3), not ${JSON.stringify(raw)}`,
+        });
+      return typeof value === 'number' ? value : undefined;
+    }),
   clockMinutes: minutes('the match clock'),
   finalClockMinutes: minutes('the final’s clock'),
-  clockPer: field
-    .optionalText({ max: 10 })
-    .refine((per) => per === '' || per === 'match' || per === 'game', { error: (iss) => `a clock times the whole 'match' or each 'game', not '${String(iss.input)}'` }),
+  clockPer: field.optionalText({ max: 10 }).refine((per) => per === '' || per === 'match' || per === 'game', {
+    error: (iss) => `a clock times the whole 'match' or each 'game', not '${String(iss.input)}'`,
+  }),
   ruleOverrides: field.raw().optional(),
   // An entry fee, whatever the rulebook: the price, and an early price up to a day.
   entryFee: field.optionalWhole({ min: 0, max: 100000 }),
@@ -51,10 +62,14 @@ function feesOf(f: { entryFee: number | null; earlyFee: number | null; earlyUnti
     if (f.earlyFee !== null || f.earlyUntil !== '') throw new CommandError('an early price needs the entry fee it is cheaper than; give the entry fee too');
     return undefined;
   }
-  if ((f.earlyFee === null) !== (f.earlyUntil === '')) throw new CommandError('an early price needs the day it ends, and a day needs the early price; give both or neither');
-  if (f.earlyUntil !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(f.earlyUntil)) throw new CommandError(`the early price’s last day must be a date such as 2024-09-12, not '${f.earlyUntil}'`);
+  if ((f.earlyFee === null) !== (f.earlyUntil === ''))
+    throw new CommandError('an early price needs the day it ends, and a day needs the early price; give both or neither');
+  if (f.earlyUntil !== '' && !/^\d{4}-\d{2}-\d{2}$/.test(f.earlyUntil))
+    throw new CommandError(`the early price’s last day must be a date such as 2024-09-12, not '${f.earlyUntil}'`);
   // One price: early and late alike; the day then changes nothing.
-  return f.earlyFee === null ? { early: f.entryFee, late: f.entryFee, deadline: '2000-01-01' } : { early: f.earlyFee, late: f.entryFee, deadline: f.earlyUntil };
+  return f.earlyFee === null
+    ? { early: f.entryFee, late: f.entryFee, deadline: '2000-01-01' }
+    : { early: f.earlyFee, late: f.entryFee, deadline: f.earlyUntil };
 }
 
 /** The rules builder's changes to the main rounds' rules: the options that differ from the format's own. */
@@ -86,7 +101,9 @@ export function createChoices(input: Record<string, unknown>, format: FormatId):
   const main = built?.rules ?? {};
   for (const [key, value] of Object.entries(lines)) {
     if (Object.hasOwn(main, key) && JSON.stringify(main[key]) !== JSON.stringify(value)) {
-      throw new CommandError(`${ruleOption(key)?.label ?? key} is set to ${JSON.stringify(main[key])} in the rules builder and to ${JSON.stringify(value)} in the override lines; set it in one place`);
+      throw new CommandError(
+        `${ruleOption(key)?.label ?? key} is set to ${JSON.stringify(main[key])} in the rules builder and to ${JSON.stringify(value)} in the override lines; set it in one place`,
+      );
     }
   }
   for (const round of ['rules', 'firstRoundRules', 'finalRules'] as const) {

@@ -1,6 +1,7 @@
 /**
- * The director's routes: tournament set-up, registration and check-in, seeding and the draw,
- * seating matches at tables, progressive rounds, and the printable table codes. Directors only.
+ * The director's routes: tournament set-up, registration and check-in, and the panel every
+ * other director route answers with (the start, seating, progressive rounds and the table codes
+ * are added from their own modules). Directors only.
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -9,39 +10,40 @@ import { rulesFromOf } from './rules-form.ts';
 import { builderProps, typedText } from './create-form.ts';
 import { RulesBuilder, RulesPreview } from '../../views/rules-builder.tsx';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
-import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps, TableCodesPage } from '../../views/director-pages.tsx';
+import { DirectorHome, DirectorPage, DirectorTournament, type DirectorTournamentProps } from '../../views/director-pages.tsx';
 import type { Auth } from '../auth/auth.ts';
-import { refuse, wantsJson } from '../http/refusals.ts';
+import { refuse } from '../http/refusals.ts';
 import { field, fields, parseFields, readInput, ID_PATTERN, slug } from '../http/request-input.ts';
 import type { Session } from '../auth/sessions.ts';
 import { newCodeSeed, tableCount } from '../auth/table-codes.ts';
 import { runCommand } from '../http/run-command.ts';
 import { CommandError } from '../commands/commands.ts';
-import { publicAddress } from '../http/public-address.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import { checkInTeam, createTournament, pinScreen, registerTeam } from '../commands/tournament-commands.ts';
 import { startRoutes } from './director-start-routes.tsx';
-import { carriedFirstDealer, startMatch, startRound } from '../commands/match-commands.ts';
+import { carriedFirstDealer } from '../commands/match-commands.ts';
 import { waitingParts } from '../../events/ruling-wait.ts';
-import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
+import { firstDealerWords, seatingInfo } from '../http/seating-input.ts';
 import { createChoices } from './create-choices.ts';
-import { drawRound, roundToDraw } from '../commands/round-commands.ts';
-import { roundDrawInput } from './round-draw-input.ts';
+import { roundToDraw } from '../commands/round-commands.ts';
 import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
 import { entrantName, tournamentById } from '../../events/lookup.ts';
 import { progressiveRoutes } from './director-progressive-routes.tsx';
+import { seatingRoutes } from './director-seating-routes.ts';
+import { codeRoutes } from './director-code-routes.tsx';
 import { playerStandings, progressiveDirectorProps } from '../../views/progressive-panels.tsx';
 import { capQuestion, overCapField, registrationRoutes } from './director-registration-routes.tsx';
 import { registrationPanel } from './registration-panel.ts';
-import { type OverCap, freeId, signUpOpenAt } from '../commands/registration-commands.ts';
-import { playerLink, teamLink, tournamentLinks } from '../../events/addresses.ts';
+import { type OverCap, freeId } from '../commands/registration-commands.ts';
 import { teamStandings } from '../../events/standings.ts';
 
 const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
 
 // What each director's form sends, its fields in the order they are checked.
 const CreateFields = fields({
-  tournamentId: field.text({ max: 60 }).refine((id) => ID_PATTERN.test(id), { error: (iss) => `a tournament id is letters, digits and dashes, not '${String(iss.input)}'` }),
+  tournamentId: field
+    .text({ max: 60 })
+    .refine((id) => ID_PATTERN.test(id), { error: (iss) => `a tournament id is letters, digits and dashes, not '${String(iss.input)}'` }),
   name: field.text({ max: 200 }),
   format: field
     .text({ max: 40 })
@@ -59,10 +61,6 @@ const TeamFields = fields({
   overCap: overCapField,
 });
 const TeamChoice = fields({ teamId: field.text({ max: 120 }) });
-const seed = field.optionalText({ max: 100 });
-const RoundFields = fields({ seed });
-// The first dealer and the clock are read by http/seating-input.ts, as at the table.
-const SeatFields = fields({ table: field.whole({ min: 1, max: 999 }) });
 
 export interface DirectorRoutesOptions {
   ledger: ServedLedger;
@@ -128,7 +126,9 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       roundToDraw: roundToDraw(models, tournamentId),
       ...(state.progressive ? { progressivePanel: progressiveDirectorProps(state, models.games) } : {}),
       tables: tableCount(models, tournamentId),
-      seatings: Object.fromEntries(t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m, carriedFirstDealer(models, tournamentId, m.matchId))])),
+      seatings: Object.fromEntries(
+        t.matches.filter((m) => m.status === 'ready').map((m) => [m.matchId, seatingInfo(state, m, carriedFirstDealer(models, tournamentId, m.matchId))]),
+      ),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',
       registration: registrationPanel(state, now(), (teamId, seed) => auth.checkInCode(tournamentId, teamId, seed)),
       error: notice.error ?? null,
@@ -148,18 +148,21 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   const onTournament = (c: Context, scope: string, decide: Parameters<typeof runCommand>[3]['decide']) => {
     const session = auth.current(c);
     const id = c.req.param('tournamentId')!;
-    const props = (notice: { error?: string; done?: string }) =>
-      tournamentById(models, id) ? tournamentProps(session, id, notice) : null;
+    const props = (notice: { error?: string; done?: string }) => (tournamentById(models, id) ? tournamentProps(session, id, notice) : null);
     return runCommand(c, ledger, session, {
       scope,
       decide,
       fragment: async (notice) => {
         const p = props(notice);
-        return p ? String(<DirectorTournament {...p} />) : String(<DirectorHome {...await homeProps(session, notice)} />);
+        return p ? String(<DirectorTournament {...p} />) : String(<DirectorHome {...(await homeProps(session, notice))} />);
       },
       page: async (notice) => {
         const p = props(notice);
-        return String(<DirectorPage title="Director" signedIn={session?.name}>{p ? <DirectorTournament {...p} /> : <DirectorHome {...await homeProps(session, notice)} />}</DirectorPage>);
+        return String(
+          <DirectorPage title="Director" signedIn={session?.name}>
+            {p ? <DirectorTournament {...p} /> : <DirectorHome {...(await homeProps(session, notice))} />}
+          </DirectorPage>,
+        );
       },
       redirect: `/director/tournaments/${encodeURIComponent(id)}`,
     });
@@ -169,10 +172,21 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   const show = async (c: Context, extra: Partial<DirectorTournamentProps>, status: 200 | 400 | 404 | 409 = 200) => {
     const session = auth.current(c);
     const id = c.req.param('tournamentId')!;
-    const body = tournamentById(models, id)
-      ? <DirectorTournament {...tournamentProps(session, id)} {...extra} />
-      : <DirectorHome {...await homeProps(session, { error: extra.error ?? `tournament ${id} does not exist` })} />;
-    return c.html(c.req.header('hx-request') ? String(body) : String(<DirectorPage title={`Director · ${id}`} signedIn={session?.name}>{body}</DirectorPage>), status);
+    const body = tournamentById(models, id) ? (
+      <DirectorTournament {...tournamentProps(session, id)} {...extra} />
+    ) : (
+      <DirectorHome {...(await homeProps(session, { error: extra.error ?? `tournament ${id} does not exist` }))} />
+    );
+    return c.html(
+      c.req.header('hx-request')
+        ? String(body)
+        : String(
+            <DirectorPage title={`Director · ${id}`} signedIn={session?.name}>
+              {body}
+            </DirectorPage>,
+          ),
+      status,
+    );
   };
 
   // The rules builder of the format chosen on the create form, and the rules sheet the form would make.
@@ -191,42 +205,26 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     return c.html(String(<RulesPreview preview={builderProps(format as FormatId, input).preview} />));
   });
 
-  app.get('/', async (c) => c.html(String(<DirectorPage title="Director" signedIn={auth.current(c)?.name}><DirectorHome {...await homeProps(auth.current(c))} /></DirectorPage>)));
+  app.get('/', async (c) =>
+    c.html(
+      String(
+        <DirectorPage title="Director" signedIn={auth.current(c)?.name}>
+          <DirectorHome {...(await homeProps(auth.current(c)))} />
+        </DirectorPage>,
+      ),
+    ),
+  );
 
   app.get('/tournaments/:tournamentId', (c) => {
     const id = c.req.param('tournamentId');
     if (!tournamentById(models, id)) return c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
-    return c.html(String(<DirectorPage title={`Director · ${id}`} signedIn={auth.current(c)?.name}><DirectorTournament {...tournamentProps(auth.current(c), id)} /></DirectorPage>));
-  });
-
-  app.get('/tournaments/:tournamentId/codes', async (c) => {
-    const id = c.req.param('tournamentId');
-    const state = tournamentById(models, id);
-    if (!state) return c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
-    // The address phones reach, never the localhost a director may have opened the page at.
-    const { origin, note } = publicAddress(c.req.url, options.publicUrl);
-    const cards = (await auth.tableCodes(id, tableCount(models, id))).map((code, i) => ({ table: i + 1, code, link: `${origin}/join?code=${code}` }));
-    const rotate = { csrf: auth.current(c).csrf, action: (table: number) => `/director/tournaments/${encodeURIComponent(id)}/tables/${table}/code` };
-    // Each entrant's own page, where it reads where to play next.
-    const link = state.progressive ? playerLink : teamLink;
-    const teams = state.model.teams.filter((t) => t.status !== 'withdrawn').map((t) => ({ name: t.name, link: `${origin}${link(id, t.teamId)}` }));
-    const signUpLink = signUpOpenAt(state, now()).open ? `${origin}/tournaments/${encodeURIComponent(id)}/sign-up` : null;
-    return c.html(String(<TableCodesPage tournamentName={state.model.name} cards={cards} rotate={rotate} address={{ origin, note }} teams={teams} signUpLink={signUpLink} rules={`${origin}${tournamentLinks(id).rules}`} />));
-  });
-
-  // A code that got out (photographed, said aloud) is replaced; whoever joined with it is signed out.
-  app.post('/tournaments/:tournamentId/tables/:table/code', async (c) => {
-    const id = c.req.param('tournamentId');
-    if (!tournamentById(models, id)) return refuse(c, 404, `tournament ${id} does not exist`);
-    const tables = tableCount(models, id);
-    const text = c.req.param('table');
-    if (!/^\d{1,4}$/.test(text) || Number(text) < 1 || Number(text) > tables) {
-      return refuse(c, 404, `tournament ${id} has tables 1 to ${tables}, not '${text}'`);
-    }
-    const table = Number(text);
-    const code = await auth.rotateTableCode(id, table);
-    if (wantsJson(c)) return c.json({ ok: true, tournamentId: id, table, code });
-    return c.redirect(`/director/tournaments/${encodeURIComponent(id)}/codes`, 303);
+    return c.html(
+      String(
+        <DirectorPage title={`Director · ${id}`} signedIn={auth.current(c)?.name}>
+          <DirectorTournament {...tournamentProps(auth.current(c), id)} />
+        </DirectorPage>,
+      ),
+    );
   });
 
   app.post('/tournaments', (c) => {
@@ -245,8 +243,13 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       fragment: async (notice) =>
         notice.done && tournamentById(models, created)
           ? String(<DirectorTournament {...tournamentProps(session, created, notice)} />)
-          : String(<DirectorHome {...await homeProps(session, notice, notice.error ? typed : undefined)} />),
-      page: async (notice) => String(<DirectorPage title="Director" signedIn={session?.name}><DirectorHome {...await homeProps(session, notice, notice.error ? typed : undefined)} /></DirectorPage>),
+          : String(<DirectorHome {...(await homeProps(session, notice, notice.error ? typed : undefined))} />),
+      page: async (notice) =>
+        String(
+          <DirectorPage title="Director" signedIn={session?.name}>
+            <DirectorHome {...(await homeProps(session, notice, notice.error ? typed : undefined))} />
+          </DirectorPage>,
+        ),
       redirect: '/director',
     });
   });
@@ -261,7 +264,16 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       const players = [player1, player2];
       const teamId = given || freeId(tournamentById(models, tournamentId)!, slug(name));
       if (!ID_PATTERN.test(teamId)) throw new CommandError(`a team id is letters, digits and dashes, not '${teamId}'`);
-      const decision = registerTeam(models, { tournamentId, teamId, name, players, codeSeed: newCodeSeed(), today: now(), ...(registeredOn ? { registeredOn } : {}), ...(overCap ? { overCap: overCap as OverCap } : {}) });
+      const decision = registerTeam(models, {
+        tournamentId,
+        teamId,
+        name,
+        players,
+        codeSeed: newCodeSeed(),
+        today: now(),
+        ...(registeredOn ? { registeredOn } : {}),
+        ...(overCap ? { overCap: overCap as OverCap } : {}),
+      });
       const event = decision.events.at(-1)!;
       const said = `${String(event.payload.name)} (${(event.payload.players as string[]).join(' & ')})`;
       const raised = decision.events[0]!.type === 'SignUpOpened' ? ` The cap is now ${String(decision.events[0]!.payload.cap)}.` : '';
@@ -273,7 +285,10 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     onTournament(c, 'check-in', (input, session) => {
       const tournamentId = tournamentIdOf(c);
       const { teamId } = parseFields(input, TeamChoice);
-      return { decision: checkInTeam(models, { tournamentId, teamId, at: now(), by: session.name }), done: `${entrantWord(tournamentId)} ${entrantName(models, tournamentId, teamId)} checked in.` };
+      return {
+        decision: checkInTeam(models, { tournamentId, teamId, at: now(), by: session.name }),
+        done: `${entrantWord(tournamentId)} ${entrantName(models, tournamentId, teamId)} checked in.`,
+      };
     }),
   );
 
@@ -287,44 +302,16 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     }),
   );
 
-  app.post('/tournaments/:tournamentId/rounds', (c) =>
-    onTournament(c, 'round', (input) => {
-      const tournamentId = tournamentIdOf(c);
-      const seed = parseFields(input, RoundFields).seed || `${tournamentId}:${models.position}`;
-      return { decision: startRound(models, { tournamentId, seed }), done: 'Seated the next round.' };
-    }),
-  );
-
-  // A bracket drawn round by round (blp-2024): the next round, with its byes' card draws.
-  app.post('/tournaments/:tournamentId/rounds/draw', (c) =>
-    onTournament(c, 'draw-round', (input) => {
-      const draw = roundDrawInput(input);
-      return { decision: drawRound(models, { tournamentId: tournamentIdOf(c), ...draw }), done: `Drew round ${draw.round}.` };
-    }),
-  );
-
   progressiveRoutes(app, models, onTournament, show, now);
-
-  app.post('/tournaments/:tournamentId/matches/:matchId/start', (c) =>
-    onTournament(c, 'seat', (input) => {
-      const tournamentId = tournamentIdOf(c);
-      const matchId = c.req.param('matchId')!;
-      const { table } = parseFields(input, SeatFields);
-      const seating = seatingInput(input);
-      const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
-      if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; seat ${matchId} at another table`, 409);
-      const decision = startMatch(models, { tournamentId, matchId, table, at: now(), ...seating });
-      const teamName = (id: string) => tournamentById(models, tournamentId)!.model.teams.find((t) => t.teamId === id)?.name ?? id;
-      const dealer = firstDealerWords(decision[0]!.events[0]!.payload.firstDealer as Record<string, unknown> | undefined, teamName);
-      return { decision, done: `Seated ${matchId} at table ${table}; ${dealer}.` };
-    }),
-  );
+  seatingRoutes(app, { models, now, onTournament });
+  codeRoutes(app, { models, auth, now, publicUrl: options.publicUrl });
 
   return app;
 }
 
 /** The format a refused form was typed for, when it is one; the first offered otherwise. */
-const typedFormat = (typed: Record<string, unknown> | undefined): FormatId => (FORMATS.includes(typed?.format as FormatId) ? (typed!.format as FormatId) : FORMATS[0]!);
+const typedFormat = (typed: Record<string, unknown> | undefined): FormatId =>
+  FORMATS.includes(typed?.format as FormatId) ? (typed!.format as FormatId) : FORMATS[0]!;
 
 /** The rulebook values the create form shows for a format. */
 function pick({ gamesToWin, clockMinutes, finalClockMinutes, clockPer }: FormatOptions) {

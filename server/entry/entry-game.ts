@@ -11,7 +11,7 @@ import { legalPlays } from '../../engine/trick.ts';
 import { handSoFar, nextBidder } from '../../events/game-projection.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
-import { type EntryCard, type EntryGame, type EntryPanelProps } from '../../views/entry-table.tsx';
+import type { EntryCard, EntryGame, EntryPanelProps } from '../../views/entry-table.tsx';
 import { roundHandWords } from '../../views/progressive-panels.tsx';
 import { bidsOpenTo, dealerOfNextHand, lastEntryLabel } from '../commands/commands.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
@@ -33,8 +33,10 @@ export function flagOf(game: GameModel, seat: Seat, card: string): string | null
     reneges = row?.reneges ?? [];
     leads = row?.illegalLeads ?? [];
   }
-  if (reneges.some((r) => r.seat === seat && r.trick === trick)) return `${SEAT_NAMES[seat]}’s ${cardText(card)} at trick ${trick} is a renege: ${SEAT_NAMES[seat]} held the suit led`;
-  if (leads.some((r) => r.seat === seat && r.trick === trick)) return `${SEAT_NAMES[seat]} led ${cardText(card)} at trick ${trick} before trumps were broken while holding another suit`;
+  if (reneges.some((r) => r.seat === seat && r.trick === trick))
+    return `${SEAT_NAMES[seat]}’s ${cardText(card)} at trick ${trick} is a renege: ${SEAT_NAMES[seat]} held the suit led`;
+  if (leads.some((r) => r.seat === seat && r.trick === trick))
+    return `${SEAT_NAMES[seat]} led ${cardText(card)} at trick ${trick} before trumps were broken while holding another suit`;
   return null;
 }
 
@@ -66,7 +68,8 @@ export function entryGame(game: GameModel, name: (teamId: string) => string): En
     const cell = (card: Card): EntryCard => {
       const name = cardName(card);
       const mine = !hand || hand.includes(card);
-      const breaks = legal && mine && !legal.has(card) ? (open ? `a renege: ${SEAT_NAMES[seat]} holds the suit led` : 'a trump lead before trumps are broken') : null;
+      const breaks =
+        legal && mine && !legal.has(card) ? (open ? `a renege: ${SEAT_NAMES[seat]} holds the suit led` : 'a trump lead before trumps are broken') : null;
       return {
         card: name,
         state: played.has(name) ? 'played' : mine ? 'open' : 'elsewhere',
@@ -92,7 +95,9 @@ export function entryGame(game: GameModel, name: (teamId: string) => string): En
   const handsSoFar = game.hands.length + (current ? 1 : 0);
   const claimHands: number[] = [];
   for (let h = handsSoFar; h >= Math.max(1, handsSoFar - 2); h--) claimHands.push(h);
-  const over = game.winner ? `${name(game.teams[game.winner])} won game ${game.number}, ${game.score[game.winner]} to ${game.score[game.winner === 'NS' ? 'EW' : 'NS']}.` : null;
+  const over = game.winner
+    ? `${name(game.teams[game.winner])} won game ${game.number}, ${game.score[game.winner]} to ${game.score[game.winner === 'NS' ? 'EW' : 'NS']}.`
+    : null;
   return {
     gameId: game.gameId,
     number: game.number,
@@ -172,7 +177,6 @@ function unclaimedFinding(game: GameModel): EntryGame['finding'] {
   const open = found.filter((f) => !game.claims.some((c) => c.hand === f.hand && c.seat === f.seat && (c.trick === null || c.trick === f.trick)));
   return open[open.length - 1] ?? null;
 }
-
 
 /**
  * A refusal as the scorekeeper's phone shows it: the ledger's sentence without the internal ids

@@ -3,12 +3,12 @@
  * route reads the fields, asks a command in commands/commands.ts to decide, appends with the form's
  * command id, and answers with the panel the next tap needs: JSON for API clients, the panel
  * for htmx, a redirect for a plain form. A refusal answers the same way with the sentence.
- * What the panel shows of a game is worked out in entry-game.ts.
+ * What the panel shows of a game is worked out in entry-game.ts; the entries of a hand (deal,
+ * bid, card, tricks, take-back, claims) are in hand-entry-routes.ts.
  */
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { SEAT_NAMES, type Seat, SEATS } from '../../engine/cards.ts';
 import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import { Layout } from '../../views/layout.tsx';
@@ -21,45 +21,18 @@ import { field, fields, parseFields } from '../http/request-input.ts';
 import type { Session } from '../auth/sessions.ts';
 import { tableOfGame } from '../auth/table-codes.ts';
 import { runCommand } from '../http/run-command.ts';
-import {
-  CommandError,
-  callMisdeal,
-  claimRenege,
-  dealHand,
-  dealerOfNextHand,
-  lastEntryLabel,
-  makeBid,
-  playCard,
-  recordTricks,
-  undoLastEntry,
-} from '../commands/commands.ts';
+import { CommandError } from '../commands/commands.ts';
 import { carriedFirstDealer, startMatch, startNextGame } from '../commands/match-commands.ts';
 import { gameById, teamNames, tournamentById } from '../../events/lookup.ts';
-import { entryGame, eveningAtTable, flagOf, phoneWords, roundAtTable } from './entry-game.ts';
+import { entryGame, eveningAtTable, phoneWords, roundAtTable } from './entry-game.ts';
 import { firstDealerWords, seatingInfo, seatingInput } from '../http/seating-input.ts';
 import { roundSheetRoutes, sheetOpen } from './round-sheet-routes.tsx';
+import { TABLE_ROLES, handEntryRoutes } from './hand-entry-routes.ts';
 import { readyTables as tablesForReady } from '../../events/table-assignment.ts';
-import { cardText } from '../../engine/card-names.ts';
 import { gameInPlay } from '../../events/reopening.ts';
 
 // What each entry sends, its fields in the order they are checked.
-const seat = field.text({ max: 5 });
 const StartFields = fields({ matchId: field.text({ max: 120 }) });
-const DealFields = fields({
-  shuffle: field
-    .optionalText({ max: 10 })
-    .transform((shuffle) => shuffle || 'table')
-    .refine((shuffle) => shuffle === 'system' || shuffle === 'table', { error: (iss) => `shuffle must be 'system' or 'table', not '${String(iss.input)}'` }),
-  dealer: field.optionalText({ max: 5 }),
-});
-// A form sends "4"; the command reads numbers as numbers and "nil", "blind 6" as text.
-const BidFields = fields({ seat, bid: field.raw().transform((raw) => (typeof raw === 'string' && /^\d{1,2}$/.test(raw.trim()) ? Number(raw) : raw)) });
-// Where the tap was made, when the form says: a tap for a moment that has passed is refused.
-const PlayFields = fields({ seat, card: field.text({ max: 5 }), hand: field.optionalWhole({ min: 1, max: 999 }), played: field.optionalWhole({ min: 0, max: 51 }) });
-const tricksTaken = field.whole({ min: 0, max: 13 });
-const TricksFields = fields({ N: tricksTaken, E: tricksTaken, S: tricksTaken, W: tricksTaken });
-const RenegeFields = fields({ seat, hand: field.optionalWhole({ min: 1, max: 999 }), trick: field.optionalWhole({ min: 1, max: 13 }) });
-const MisdealFields = fields({ reason: field.text({ max: 200 }) });
 
 export interface EntryRoutesOptions {
   ledger: ServedLedger;
@@ -69,9 +42,6 @@ export interface EntryRoutesOptions {
   /** ISO time for match clocks. */
   now?: () => string;
 }
-
-const TABLE_ROLES = ['scorekeeper', 'director'] as const;
-const CLAIM_ROLES = ['scorekeeper', 'judge', 'director'] as const;
 
 export function entryRoutes(options: EntryRoutesOptions) {
   const { ledger, auth } = options;
@@ -127,13 +97,19 @@ export function entryRoutes(options: EntryRoutesOptions) {
     const shown = here ?? tableRound;
     // The game a ruling reopened is played on before the match's later ones.
     const lastGameId = (shown ? gameInPlay(shown, models.games)?.gameId : undefined) ?? shown?.games[shown.games.length - 1];
-    const game = lastGameId ? gameById(models, lastGameId) ?? null : null;
+    const game = lastGameId ? (gameById(models, lastGameId) ?? null) : null;
     const start: EntryPanelProps['start'] = [];
     if (here && (!game || game.winner)) start.push({ matchId: here.matchId, label: here.label, teams: [name(here.teams[0]), name(here.teams[1])], next: true });
     if (!here) {
       const tables = readyTables(tournamentId);
       for (const m of tournament.matches.filter((x) => x.status === 'ready' && (session.role === 'director' || tables.get(x.matchId) === table))) {
-        start.push({ matchId: m.matchId, label: m.label, teams: [name(m.teams[0]), name(m.teams[1])], next: false, firstDealer: seatingInfo(state, m, carriedFirstDealer(models, tournamentId, m.matchId)).firstDealer });
+        start.push({
+          matchId: m.matchId,
+          label: m.label,
+          teams: [name(m.teams[0]), name(m.teams[1])],
+          next: false,
+          firstDealer: seatingInfo(state, m, carriedFirstDealer(models, tournamentId, m.matchId)).firstDealer,
+        });
       }
     }
     return {
@@ -158,7 +134,12 @@ export function entryRoutes(options: EntryRoutesOptions) {
     // With no game in play (none here, or the last one over) the page follows its tournament, so
     // a match the director seats here reaches the phone without a tap (static/outbox.js fetches
     // the panel on each message, and loads the page whole when it follows another stream).
-    const live = { url: game && !game.winner ? `/games/${encodeURIComponent(game.gameId)}/stream?after=${models.position}` : `/tournaments/${encodeURIComponent(props.tournamentId)}/stream?after=${models.position}` };
+    const live = {
+      url:
+        game && !game.winner
+          ? `/games/${encodeURIComponent(game.gameId)}/stream?after=${models.position}`
+          : `/tournaments/${encodeURIComponent(props.tournamentId)}/stream?after=${models.position}`,
+    };
     return String(
       <Layout title={`Table ${props.table} · entry`} live={live} signedIn={`Table ${props.table} scorekeeper`} scripts={['/static/outbox.js']}>
         <EntryPanel {...props} />
@@ -223,7 +204,8 @@ export function entryRoutes(options: EntryRoutesOptions) {
       if (!refusal) throw error;
       if (wantsJson(c)) return c.json({ error: refusal.message }, refusal.status);
       // A table that does not exist is a page that does not exist; any other refusal says why.
-      if (refusal.status === 404) return c.html(String(NotFoundPage({ message: `${refusal.message[0]!.toUpperCase()}${refusal.message.slice(1)}.`, path: c.req.path })), 404);
+      if (refusal.status === 404)
+        return c.html(String(NotFoundPage({ message: `${refusal.message[0]!.toUpperCase()}${refusal.message.slice(1)}.`, path: c.req.path })), 404);
       return refuse(c, refusal.status, refusal.message);
     }
   });
@@ -251,13 +233,21 @@ export function entryRoutes(options: EntryRoutesOptions) {
         const seating = seatingInput(input);
         // The table records the rulebook's draw or toss; naming a dealer outright or setting a
         // clock is the director's, from the seating page.
-        if (session.role !== 'director' && seating.namedBecause !== undefined) throw new CommandError(`match ${matchId}: only the director names a first dealer without the draw or toss; record the draw or toss made at the table`, 403);
-        if (session.role !== 'director' && seating.clockMinutes !== undefined) throw new CommandError(`match ${matchId}: only the director sets a time limit, when seating the match`, 403);
+        if (session.role !== 'director' && seating.namedBecause !== undefined)
+          throw new CommandError(
+            `match ${matchId}: only the director names a first dealer without the draw or toss; record the draw or toss made at the table`,
+            403,
+          );
+        if (session.role !== 'director' && seating.clockMinutes !== undefined)
+          throw new CommandError(`match ${matchId}: only the director sets a time limit, when seating the match`, 403);
         const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
         if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; it cannot start ${matchId} until that match is over`, 409);
         const itsTable = match?.status === 'ready' ? readyTables(tournamentId).get(match.matchId) : undefined;
         if (session.role !== 'director' && match && itsTable !== undefined && itsTable !== table) {
-          throw new CommandError(`${match.label} is to be started at table ${itsTable}, not table ${table}: the ready matches go to the free tables in order, and only the director seats a match elsewhere`, 403);
+          throw new CommandError(
+            `${match.label} is to be started at table ${itsTable}, not table ${table}: the ready matches go to the free tables in order, and only the director seats a match elsewhere`,
+            403,
+          );
         }
         const decision = startMatch(models, { tournamentId, matchId, table, at: now(), ...seating });
         const teamName = (id: string) => tournamentById(models, tournamentId)!.model.teams.find((t) => t.teamId === id)?.name ?? id;
@@ -269,77 +259,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
     ),
   );
 
-  app.post('/games/:gameId/deal', auth.guard(TABLE_ROLES), (c) =>
-    record(c, TABLE_ROLES, 'deal', placeOfGame(c), (input, session) => {
-      const game = gameFor(c, session);
-      const { shuffle, dealer } = parseFields(input, DealFields);
-      const decision = dealHand(models, { gameId: game.gameId, ...(shuffle === 'system' ? { seed: newSeed() } : {}), ...(dealer ? { dealer } : {}) });
-      return { decision, done: `${SEAT_NAMES[dealerOfNextHand(game)]} dealt hand ${game.hands.length + 1}${shuffle === 'system' ? ' from the system’s shuffle' : ''}.` };
-    }),
-  );
-
-  app.post('/games/:gameId/bid', auth.guard(TABLE_ROLES), (c) =>
-    record(c, TABLE_ROLES, 'bid', placeOfGame(c), (input, session) => {
-      const game = gameFor(c, session);
-      const { seat, bid } = parseFields(input, BidFields);
-      return { decision: makeBid(models, { gameId: game.gameId, seat, bid }), done: `${SEAT_NAMES[seat as Seat] ?? seat} bid ${String(bid)}.` };
-    }),
-  );
-
-  app.post('/games/:gameId/play', auth.guard(TABLE_ROLES), (c) => {
-    let played: { seat: Seat; card: string; gameId: string } | null = null;
-    return record(
-      c,
-      TABLE_ROLES,
-      'play',
-      placeOfGame(c),
-      (input, session) => {
-        const game = gameFor(c, session);
-        const { seat, card, hand, played: before } = parseFields(input, PlayFields);
-        const expect = { ...(hand !== null ? { hand } : {}), ...(before !== null ? { played: before } : {}) };
-        const decision = playCard(models, { gameId: game.gameId, seat, card, expect });
-        const name = (decision.events[0]!.payload as { card: string }).card;
-        played = { seat: seat as Seat, card: name, gameId: game.gameId };
-        return { decision, done: `${SEAT_NAMES[seat as Seat]} played ${cardText(name)}.` };
-      },
-      () => (played ? flagOf(gameById(models, played.gameId)!, played.seat, played.card) : null),
-    );
-  });
-
-  app.post('/games/:gameId/tricks', auth.guard(TABLE_ROLES), (c) =>
-    record(c, TABLE_ROLES, 'tricks', placeOfGame(c), (input, session) => {
-      const game = gameFor(c, session);
-      const tricks = parseFields(input, TricksFields);
-      return { decision: recordTricks(models, { gameId: game.gameId, tricks }), done: `Recorded the tricks: ${SEATS.map((s) => `${s} ${String(tricks[s])}`).join(', ')}.` };
-    }),
-  );
-
-  app.post('/games/:gameId/undo', auth.guard(TABLE_ROLES), (c) =>
-    record(c, TABLE_ROLES, 'undo', placeOfGame(c), (_input, session) => {
-      const game = gameFor(c, session);
-      const label = lastEntryLabel(game);
-      return { decision: undoLastEntry(models, { gameId: game.gameId }), done: `Took back ${label ?? 'the last entry'}.` };
-    }),
-  );
-
-  app.post('/games/:gameId/claims/renege', auth.guard(CLAIM_ROLES), (c) =>
-    record(c, CLAIM_ROLES, 'renege', placeOfGame(c), (input, session) => {
-      const game = gameFor(c, session);
-      const { seat, hand, trick } = parseFields(input, RenegeFields);
-      const claimId = `${game.gameId}-c${game.claims.length + 1}`;
-      const decision = claimRenege(models, { gameId: game.gameId, claimId, seat, ...(hand !== null ? { hand } : {}), trick });
-      return { decision, done: `Renege claimed against ${seat}${trick !== null ? ` at trick ${trick}` : ''}; a judge will rule.` };
-    }),
-  );
-
-  app.post('/games/:gameId/claims/misdeal', auth.guard(CLAIM_ROLES), (c) =>
-    record(c, CLAIM_ROLES, 'misdeal', placeOfGame(c), (input, session) => {
-      const game = gameFor(c, session);
-      const { reason } = parseFields(input, MisdealFields);
-      return { decision: callMisdeal(models, { gameId: game.gameId, reason }), done: `Misdeal (${reason}); deal the hand again.` };
-    }),
-  );
-
+  handEntryRoutes(app, { models, auth, newSeed, record, placeOfGame, gameFor });
   roundSheetRoutes(app, { ledger, auth, now, tableParams, checkTable });
 
   return app;

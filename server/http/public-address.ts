@@ -20,13 +20,9 @@ type Interfaces = NodeJS.Dict<NetworkInterfaceInfo[]> | (() => NodeJS.Dict<Netwo
 const LOOPBACK = /^(localhost|127(\.\d+){3}|\[::1\]|0\.0\.0\.0|\[::\])$/i;
 
 /** The address for a page asked for at `requestUrl`, given the configured public address (if any). */
-export function publicAddress(
-  requestUrl: string,
-  configured: string | undefined,
-  interfaces: Interfaces = networkInterfaces,
-): PublicAddress {
+export function publicAddress(requestUrl: string, configured: string | undefined, interfaces: Interfaces = networkInterfaces): PublicAddress {
   const asked = new URL(requestUrl);
-  if (configured && configured.trim()) {
+  if (configured?.trim()) {
     let url: URL | null = null;
     try {
       url = new URL(configured.trim());
@@ -38,7 +34,10 @@ export function publicAddress(
       return { origin, note: origin === asked.origin ? null : `The codes use the venue’s public address ${origin} (PUBLIC_URL).` };
     }
     const fallback = reachable(asked, interfaces);
-    return { origin: fallback.origin, note: `PUBLIC_URL '${configured}' is not an http or https address, so the codes use ${fallback.origin}. ${fallback.note ?? ''}`.trim() };
+    return {
+      origin: fallback.origin,
+      note: `PUBLIC_URL '${configured}' is not an http or https address, so the codes use ${fallback.origin}. ${fallback.note ?? ''}`.trim(),
+    };
   }
   return reachable(asked, interfaces);
 }
@@ -51,7 +50,10 @@ function reachable(asked: URL, interfaces: Interfaces): PublicAddress {
     .flat()
     .find((i): i is NetworkInterfaceInfo => Boolean(i && i.family === 'IPv4' && !i.internal));
   if (!lan) {
-    return { origin: asked.origin, note: `This page was opened at ${asked.host}, which phones cannot reach, and this machine has no network address to use instead; set PUBLIC_URL to the address phones use.` };
+    return {
+      origin: asked.origin,
+      note: `This page was opened at ${asked.host}, which phones cannot reach, and this machine has no network address to use instead; set PUBLIC_URL to the address phones use.`,
+    };
   }
   const origin = `${asked.protocol}//${lan.address}${asked.port ? `:${asked.port}` : ''}`;
   return {

@@ -7,15 +7,22 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
-import { type JudgeConsoleProps, type PendingDisqualification, type PendingRuling, type PendingWithdrawal, JudgeConsole, JudgePage } from '../../views/judge-console.tsx';
+import {
+  type JudgeConsoleProps,
+  type PendingDisqualification,
+  type PendingRuling,
+  type PendingWithdrawal,
+  JudgeConsole,
+  JudgePage,
+} from '../../views/judge-console.tsx';
 import { SEAT_NAMES } from '../../engine/cards.ts';
 import type { Auth } from '../auth/auth.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
-import { field, fields, parseFields, readInput } from '../http/request-input.ts';
+import { parseFields, readInput } from '../http/request-input.ts';
 import type { Session } from '../auth/sessions.ts';
 import { runCommand } from '../http/run-command.ts';
 import { CommandError, correctScore, giveRuling } from '../commands/commands.ts';
-import { callTime, correctGameResult, disqualifyTeam } from '../commands/match-commands.ts';
+import { callTime, correctGameResult, disqualifyTeam } from '../commands/ruling-commands.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { gameLabel, judgeConsoleProps, judgeVersion, signed, teamName } from './judge-console-model.ts';
 import { renegeSentence } from '../../engine/rule-lines.ts';
@@ -23,59 +30,21 @@ import { resolveRules } from '../../engine/rules.ts';
 import { REFUSED_KINDS, withdrawRuling } from '../commands/ruling-withdrawals.ts';
 import { asksReopening, checkReopening, reopeningBy } from '../commands/reopenings.ts';
 import { reopeningPreview } from './reopening-preview.ts';
+import {
+  CorrectionFields,
+  DisqualifyChoice,
+  DisqualifyParts,
+  ResultChoice,
+  ResultParts,
+  RulingFields,
+  TimeChoice,
+  TimeParts,
+  WithdrawalFields,
+  sentAsParts,
+} from './judge-fields.ts';
 import type { PendingReopening } from '../../views/judge-console.tsx';
 
 const JUDGE_ROLES = ['judge', 'director'] as const;
-
-/**
- * A "tournament/item" choice from the console's selects: the field `name` names both, and reads as the pair
- * (a JSON client may send the two parts as fields of their own instead; see `sentAsParts`).
- */
-function choice(name: string, first: string, second: string) {
-  const what = (id: string) => id.replace(/Id$/, '');
-  return field
-    .text({ max: 250 })
-    .refine((value) => value.lastIndexOf('/') > 0, {
-      error: (iss) => `${name} must name a ${what(first)} and a ${what(second)}, as 'one/other', not '${String(iss.input)}'`,
-    })
-    .transform((value): [string, string] => [value.slice(0, value.lastIndexOf('/')), value.slice(value.lastIndexOf('/') + 1)]);
-}
-const part = field.text({ max: 120 });
-const reason = field.text({ max: 500 });
-
-/** Whether the request sends a choice's two parts rather than the choice. */
-const sentAsParts = (input: Record<string, unknown>, first: string, second: string) =>
-  (Object.hasOwn(input, first) && input[first] !== undefined) || (Object.hasOwn(input, second) && input[second] !== undefined);
-
-// What each judge's form sends, its fields in the order they are checked.
-const RulingFields = fields({ upheld: field.raw(), note: field.optionalText({ max: 1000 }) });
-const TimeParts = fields({ tournamentId: part, matchId: part });
-const TimeChoice = fields({ match: choice('match', 'tournamentId', 'matchId') }).transform(({ match: [tournamentId, matchId] }) => ({ tournamentId, matchId }));
-const disqualifying = {
-  kind: field
-    .optionalText({ max: 20 })
-    .transform((kind) => kind || 'disqualified')
-    .refine((kind) => kind === 'disqualified' || kind === 'no-show' || kind === 'forfeit', {
-      error: (iss) => `kind must be disqualified, no-show or forfeit, not '${String(iss.input)}'`,
-    }),
-  reason,
-};
-const DisqualifyParts = fields({ tournamentId: part, teamId: part, ...disqualifying });
-const DisqualifyChoice = fields({ team: choice('team', 'tournamentId', 'teamId'), ...disqualifying }).transform(({ team: [tournamentId, teamId], ...rest }) => ({
-  tournamentId,
-  teamId,
-  ...rest,
-}));
-const CorrectionFields = fields({ gameId: part, NS: field.whole({ min: -2000, max: 2000 }), EW: field.whole({ min: -2000, max: 2000 }), reason });
-const WithdrawalFields = fields({
-  kind: field.optionalText({ max: 40 }),
-  gameId: part,
-  claimId: field.optionalText({ max: 120 }),
-  correction: field.optionalWhole({ min: 1 }),
-  reason,
-});
-const ResultParts = fields({ gameId: part, winner: part, reason });
-const ResultChoice = fields({ result: choice('result', 'gameId', 'winner'), reason }).transform(({ result: [gameId, winner], reason: why }) => ({ gameId, winner, reason: why }));
 
 export interface JudgeRoutesOptions {
   ledger: ServedLedger;
@@ -103,13 +72,18 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
    * The confirmation of a decision that would change a decided match, shown in full in place of
    * the ordinary one; null when the decision changes no decided match.
    */
-  const reopeningProps = (session: Session, decision: Decision | Decision[], asked: string, action: string, fields: Record<string, string>): JudgeConsoleProps | null => {
+  const reopeningProps = (
+    session: Session,
+    decision: Decision | Decision[],
+    asked: string,
+    action: string,
+    fields: Record<string, string>,
+  ): JudgeConsoleProps | null => {
     const reopening = reopeningBy(models, decision, now());
     if (!reopening) return null;
     const pending: PendingReopening = reopeningPreview(reopening, asked, action, fields);
     return { ...consoleProps(session), confirmReopening: pending };
   };
-
 
   const page = (props: JudgeConsoleProps) => String(<JudgePage {...props} stream={`/judge/stream?after=${models.position}`} signal={judgeVersion(models)} />);
 
@@ -173,10 +147,20 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       const r = ruling(c, input, session.name);
       const claim = `Renege claimed against ${SEAT_NAMES[r.claim.seat]} in ${gameLabel(models, r.game)}, hand ${r.claim.hand}${r.claim.trick !== null ? `, trick ${r.claim.trick}` : ''}.`;
       const action = `/judge/games/${encodeURIComponent(r.gameId)}/claims/${encodeURIComponent(r.claimId)}/ruling`;
-      const reopening = reopeningProps(session, r.decision, `${r.upheld ? 'Uphold' : 'Deny'}: ${claim}`, action, { upheld: r.upheld ? 'yes' : 'no', note: r.note });
+      const reopening = reopeningProps(session, r.decision, `${r.upheld ? 'Uphold' : 'Deny'}: ${claim}`, action, {
+        upheld: r.upheld ? 'yes' : 'no',
+        note: r.note,
+      });
       if (reopening) return reopening;
       const rules = resolveRules(r.game.rules);
-      return consoleProps(session, {}, null, { gameId: r.gameId, claimId: r.claimId, upheld: r.upheld, note: r.note, claim, effect: renegeSentence(rules.options) });
+      return consoleProps(session, {}, null, {
+        gameId: r.gameId,
+        claimId: r.claimId,
+        upheld: r.upheld,
+        note: r.note,
+        claim,
+        effect: renegeSentence(rules.options),
+      });
     });
     if (asked) return asked;
     return run(c, 'ruling', (input, current) => {
@@ -196,12 +180,19 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
 
   /** The disqualification a request asks for, read and checked, without recording it. */
   function disqualification(input: Record<string, unknown>): PendingDisqualification {
-    const { tournamentId, teamId, kind: chosen, reason } = parseFields(input, sentAsParts(input, 'tournamentId', 'teamId') ? DisqualifyParts : DisqualifyChoice);
+    const {
+      tournamentId,
+      teamId,
+      kind: chosen,
+      reason,
+    } = parseFields(input, sentAsParts(input, 'tournamentId', 'teamId') ? DisqualifyParts : DisqualifyChoice);
     const kind = chosen as PendingDisqualification['kind'];
     // Decided now, so a team that cannot be put out is refused before the confirmation is asked.
     disqualifyTeam(models, { tournamentId, teamId, reason, kind });
     const tournament = tournamentById(models, tournamentId)!.model;
-    const forfeits = tournament.matches.filter((m) => m.teams.includes(teamId) && (m.status === 'ready' || m.status === 'live' || m.status === 'waiting')).length;
+    const forfeits = tournament.matches.filter(
+      (m) => m.teams.includes(teamId) && (m.status === 'ready' || m.status === 'live' || m.status === 'waiting'),
+    ).length;
     return { tournamentId, teamId, team: teamName(models, tournamentId, teamId), tournament: tournament.name, kind, reason, forfeits };
   }
 
@@ -210,7 +201,15 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       const pending = disqualification(input);
       const decision = disqualifyTeam(models, { tournamentId: pending.tournamentId, teamId: pending.teamId, reason: pending.reason, kind: pending.kind });
       const fields = { team: `${pending.tournamentId}/${pending.teamId}`, kind: pending.kind, reason: pending.reason };
-      return reopeningProps(session, decision, `Put ${pending.team} out of ${pending.tournament} (${pending.kind}): “${pending.reason}”.`, '/judge/disqualify', fields) ?? consoleProps(session, {}, pending);
+      return (
+        reopeningProps(
+          session,
+          decision,
+          `Put ${pending.team} out of ${pending.tournament} (${pending.kind}): “${pending.reason}”.`,
+          '/judge/disqualify',
+          fields,
+        ) ?? consoleProps(session, {}, pending)
+      );
     });
     if (asked) return asked;
     return run(c, 'disqualify', (input) => {
@@ -236,8 +235,13 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       const { gameId, NS, EW, reason } = parseFields(input, CorrectionFields);
       const game = gameById(models, gameId);
       const label = game ? gameLabel(models, game) : `game ${gameId}`;
-      const names = game ? { NS: teamName(models, game.tournamentId, game.teams.NS), EW: teamName(models, game.tournamentId, game.teams.EW) } : { NS: 'North–South', EW: 'East–West' };
-      return { decision: correctScore(models, { gameId, points: { NS, EW }, reason, judge: session.name }), done: `Corrected ${label}: ${names.NS} ${signed(NS)}, ${names.EW} ${signed(EW)}.` };
+      const names = game
+        ? { NS: teamName(models, game.tournamentId, game.teams.NS), EW: teamName(models, game.tournamentId, game.teams.EW) }
+        : { NS: 'North–South', EW: 'East–West' };
+      return {
+        decision: correctScore(models, { gameId, points: { NS, EW }, reason, judge: session.name }),
+        done: `Corrected ${label}: ${names.NS} ${signed(NS)}, ${names.EW} ${signed(EW)}.`,
+      };
     });
   });
 
@@ -246,11 +250,17 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
     const { kind, gameId, claimId, correction, reason: why } = parseFields(input, WithdrawalFields);
     const refused = REFUSED_KINDS[kind];
     if (refused) throw new CommandError(`${refused}.`, 409);
-    if (kind && kind !== 'renege' && kind !== 'correction') throw new CommandError(`kind must be renege or correction (or one of ${Object.keys(REFUSED_KINDS).join(', ')}, which are not withdrawn), not '${kind}'`);
-    if (Boolean(claimId) === (correction !== null)) throw new CommandError(`game ${gameId}: name the ruling to withdraw: a claimId for a renege ruling or a correction (its ledger position) for a score correction, one of the two`);
+    if (kind && kind !== 'renege' && kind !== 'correction')
+      throw new CommandError(`kind must be renege or correction (or one of ${Object.keys(REFUSED_KINDS).join(', ')}, which are not withdrawn), not '${kind}'`);
+    if (Boolean(claimId) === (correction !== null))
+      throw new CommandError(
+        `game ${gameId}: name the ruling to withdraw: a claimId for a renege ruling or a correction (its ledger position) for a score correction, one of the two`,
+      );
     const ref = claimId ? { claimId } : { correction: correction! };
     const decision = withdrawRuling(models, { gameId, ...ref, reason: why, judge: session.name });
-    const line = judgeConsoleProps(models, now, session).rulings.find((r) => r.withdraw?.gameId === gameId && (claimId ? r.withdraw.claimId === claimId : r.withdraw.correction === correction));
+    const line = judgeConsoleProps(models, now, session).rulings.find(
+      (r) => r.withdraw?.gameId === gameId && (claimId ? r.withdraw.claimId === claimId : r.withdraw.correction === correction),
+    );
     return { gameId, ...ref, ruling: line ? `${line.judge} ${line.text}.` : '', effect: line?.effect ?? '', reason: why.trim(), decision };
   }
 
@@ -260,7 +270,10 @@ export function judgeRoutes(options: JudgeRoutesOptions) {
       const fields: Record<string, string> = { gameId: pending.gameId, reason: pending.reason };
       if (pending.claimId !== undefined) fields.claimId = pending.claimId;
       if (pending.correction !== undefined) fields.correction = String(pending.correction);
-      return reopeningProps(session, decision, `Withdraw: ${pending.ruling} Your reason: “${pending.reason}”.`, '/judge/withdrawals', fields) ?? consoleProps(session, {}, null, null, pending);
+      return (
+        reopeningProps(session, decision, `Withdraw: ${pending.ruling} Your reason: “${pending.reason}”.`, '/judge/withdrawals', fields) ??
+        consoleProps(session, {}, null, null, pending)
+      );
     });
     if (asked) return asked;
     return run(c, 'withdrawal', (input, session) => {

@@ -8,7 +8,7 @@
  */
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { serve } from '@hono/node-server';
-import { type Decision, type LedgerHandle, type ServedLedger, servedOf } from '../../events/store/served-ledger.ts';
+import { type Decision, type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
 import { CommandIdReusedError, LedgerUnavailableError } from '../../events/store/append.ts';
@@ -33,8 +33,18 @@ const PROGRESSIVE_SEED = 'progressive-demo';
 
 // Twelve players, three tables; a prize category each for the high male / high female prizes.
 const EVENING_PLAYERS: [string, 'male' | 'female'][] = [
-  ['Ana', 'female'], ['Ben', 'male'], ['Cy', 'male'], ['Dee', 'female'], ['Eli', 'male'], ['Fay', 'female'],
-  ['Gus', 'male'], ['Hana', 'female'], ['Ike', 'male'], ['Jo', 'female'], ['Kai', 'male'], ['Lia', 'female'],
+  ['Ana', 'female'],
+  ['Ben', 'male'],
+  ['Cy', 'male'],
+  ['Dee', 'female'],
+  ['Eli', 'male'],
+  ['Fay', 'female'],
+  ['Gus', 'male'],
+  ['Hana', 'female'],
+  ['Ike', 'male'],
+  ['Jo', 'female'],
+  ['Kai', 'male'],
+  ['Lia', 'female'],
 ];
 
 const DEMO_TEAMS: [string, [string, string]][] = [
@@ -67,15 +77,25 @@ function demoSteps(kind: DemoKind = 'pitt-boss'): DemoStep[] {
   if (kind === 'progressive') {
     const tournamentId = PROGRESSIVE_DEMO;
     return [
-      ['evening-create', (models) => createTournament(models, { tournamentId, name: 'Progressive Evening (demo)', format: 'tournament-spades', options: { rounds: 4 } })],
-      ...EVENING_PLAYERS.map(([name, gender]): DemoStep => [`evening-register-${name}`, (models) => registerPlayer(models, { tournamentId, playerId: name.toLowerCase(), name, gender })]),
+      [
+        'evening-create',
+        (models) => createTournament(models, { tournamentId, name: 'Progressive Evening (demo)', format: 'tournament-spades', options: { rounds: 4 } }),
+      ],
+      ...EVENING_PLAYERS.map(
+        ([name, gender]): DemoStep => [
+          `evening-register-${name}`,
+          (models) => registerPlayer(models, { tournamentId, playerId: name.toLowerCase(), name, gender }),
+        ],
+      ),
       ['evening-start', (models) => startTournament(models, { tournamentId, seed: PROGRESSIVE_SEED })],
     ];
   }
   const tournamentId = DEMO_TOURNAMENT;
   return [
     ['demo-create', (models) => createTournament(models, { tournamentId, name: 'Pitt Boss Spades (demo)', format: 'pitt-boss' })],
-    ...DEMO_TEAMS.map(([name, players], i): DemoStep => [`demo-register-${i + 1}`, (models) => registerTeam(models, { tournamentId, teamId: `team-${i + 1}`, name, players })]),
+    ...DEMO_TEAMS.map(
+      ([name, players], i): DemoStep => [`demo-register-${i + 1}`, (models) => registerTeam(models, { tournamentId, teamId: `team-${i + 1}`, name, players })],
+    ),
     ['demo-start', (models) => startTournament(models, { tournamentId, seed: DEMO_SEED })],
   ];
 }
@@ -186,7 +206,10 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   // process that set the demo up (others starting on the same database at once find it made).
   const logins: string[] = [];
   if (created) {
-    for (const [name, role] of [['Demo Director', 'director'], ['Demo Judge', 'judge']] as const) {
+    for (const [name, role] of [
+      ['Demo Director', 'director'],
+      ['Demo Judge', 'judge'],
+    ] as const) {
       const password = randomBytes(9).toString('base64url');
       await auth.users.add(name, role, password);
       logins.push(`  ${role} sign-in:  name '${name}', password '${password}'`);
@@ -199,23 +222,32 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
   const current = ledger.models.currentTournament;
   const accounts = (await auth.users.list()).length;
   // A request still arriving after 20 seconds is answered 408 (Node would wait five minutes).
-  const server = serve({ fetch: app.fetch, port: options.port, serverOptions: REQUEST_TIMEOUTS, ...(options.host ? { hostname: options.host } : {}) }, (info) => {
-    const base = `http://${shownHost(options.host)}:${info.port}`;
-    const lines = [`Spades ledger: ${backend.where} (${events} events)`, `Listening on ${base}`];
-    if (current) {
-      const links = tournamentLinks(current);
-      const game = Object.values(ledger.models.games).find((g) => g.tournamentId === current);
-      lines.push(`  venue screen:  ${base}${links.screen}`, `  standings:     ${base}${links.leaderboard}`, `  bracket:       ${base}${links.bracket}`);
-      if (game) lines.push(`  a table:       ${base}${links.table(game.gameId)}`);
-    }
-    lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
-    if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
-    else if (accounts === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
-    if (current) lines.push(`Table codes: signed in as a director, print them from ${base}/tournaments/${encodeURIComponent(current)}/codes (scorekeepers join at ${base}/join)`);
-    if (declined && !created) lines.push(`No demo: ${backend.where} already held a ledger (with no events), and the demo is set up only in a new data folder; start with --no-demo to say so.`);
-    else if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
-    io.stdout(lines.join('\n') + '\n');
-  });
+  const server = serve(
+    { fetch: app.fetch, port: options.port, serverOptions: REQUEST_TIMEOUTS, ...(options.host ? { hostname: options.host } : {}) },
+    (info) => {
+      const base = `http://${shownHost(options.host)}:${info.port}`;
+      const lines = [`Spades ledger: ${backend.where} (${events} events)`, `Listening on ${base}`];
+      if (current) {
+        const links = tournamentLinks(current);
+        const game = Object.values(ledger.models.games).find((g) => g.tournamentId === current);
+        lines.push(`  venue screen:  ${base}${links.screen}`, `  standings:     ${base}${links.leaderboard}`, `  bracket:       ${base}${links.bracket}`);
+        if (game) lines.push(`  a table:       ${base}${links.table(game.gameId)}`);
+      }
+      lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
+      if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
+      else if (accounts === 0) lines.push('No one can sign in yet: add a director with `npx spades add-user NAME --role director`.');
+      if (current)
+        lines.push(
+          `Table codes: signed in as a director, print them from ${base}/tournaments/${encodeURIComponent(current)}/codes (scorekeepers join at ${base}/join)`,
+        );
+      if (declined && !created)
+        lines.push(
+          `No demo: ${backend.where} already held a ledger (with no events), and the demo is set up only in a new data folder; start with --no-demo to say so.`,
+        );
+      else if (options.demo) lines.push(`Demo tables play one entry every ${options.paceMs} ms (--pace MS to change, --no-demo to stop).`);
+      io.stdout(lines.join('\n') + '\n');
+    },
+  );
 
   let timer: NodeJS.Timeout | null = null;
   const demoId = options.demoKind === 'progressive' ? PROGRESSIVE_DEMO : DEMO_TOURNAMENT;
@@ -246,7 +278,9 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
         // Every open stream is told to come back in a second (to another process behind nginx,
         // or to this one restarted) and ended; it resumes from its last event id.
         // (A stream's response is written past the framework, so its socket says whether it is open.)
-        const streams = [...open].filter(([res, stream]) => stream && res.headersSent && !res.destroyed && res.socket && !res.socket.destroyed).map(([res]) => res);
+        const streams = [...open]
+          .filter(([res, stream]) => stream && res.headersSent && !res.destroyed && res.socket && !res.socket.destroyed)
+          .map(([res]) => res);
         for (const res of streams) res.write(RECONNECT_HINT);
         // The hint goes out before the streams are ended (ending one drops what it has not sent),
         // but a screen that stopped reading is not waited for long.

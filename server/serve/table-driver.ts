@@ -25,7 +25,8 @@ import { gameInPlay } from '../../events/reopening.ts';
 import { type FirstDealerDraw, drawFromSeed } from '../../engine/formats.ts';
 import { CommandError, claimRenege, dealHand, giveRuling, makeBid, playCard } from '../commands/commands.ts';
 import { CommandIdReusedError, VersionConflictError } from '../../events/store/append.ts';
-import { callTime, startMatch, startNextGame, startRound } from '../commands/match-commands.ts';
+import { startMatch, startNextGame, startRound } from '../commands/match-commands.ts';
+import { callTime } from '../commands/ruling-commands.ts';
 import { drawRound, roundToDraw } from '../commands/round-commands.ts';
 
 export interface DriverOptions {
@@ -91,7 +92,7 @@ export async function driveTables(handle: LedgerHandle, options: DriverOptions):
 function* tableSteps(ledger: { readonly models: ReadModels }, options: DriverOptions): Generator<Step> {
   const now = options.now ?? (() => new Date().toISOString());
   const tournament = ledger.models.tournaments[options.tournamentId];
-  if (!tournament || tournament.model.status !== 'running') return;
+  if (tournament?.model.status !== 'running') return;
 
   if (options.judge !== false) yield* judgeSteps(ledger, options.tournamentId, now, options.judgeAfterMs ?? JUDGE_AFTER_MS);
 
@@ -213,7 +214,11 @@ function firstDealerDraw(tournament: TournamentState, match: MatchModel, seed: s
 }
 
 /** The next entry a scorekeeper makes for a game: a deal, a bid, a card, or a renege claim. */
-export function nextEntry(ledger: { readonly models: ReadModels }, game: GameModel, options: Pick<DriverOptions, 'seed' | 'renegeChance' | 'judge'>): Decision | null {
+export function nextEntry(
+  ledger: { readonly models: ReadModels },
+  game: GameModel,
+  options: Pick<DriverOptions, 'seed' | 'renegeChance' | 'judge'>,
+): Decision | null {
   const models = ledger.models;
   const current = game.current;
   const handNo = game.hands.length + 1;

@@ -17,8 +17,8 @@
 import { sql } from 'kysely';
 import pg from 'pg';
 import { domainEvents } from '../../domain-events.ts';
-import { type AppendResult, LedgerUnavailableError, type RecordedEvent, VersionConflictError } from '../append.ts';
-import type { ChangeListener, CommandFound, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../served-ledger.ts';
+import { type AppendResult, type LedgerUnavailableError, type RecordedEvent, VersionConflictError } from '../append.ts';
+import type { ChangeListener, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../served-ledger.ts';
 import { LedgerReadError, type StorageVerdict, appendDecidingAgain, appendOptionsOf, decisionAppends, foldEvents, healthChecks } from '../served-ledger.ts';
 import { type PgEventStore, connectionLost, openPostgresStore, pgStorageFaultOf } from './event-store.ts';
 import { type ReadModels, emptyModels } from '../../projections.ts';
@@ -114,7 +114,9 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
     if (sinceSnapshot >= snapshotEvery) {
       sinceSnapshot = 0;
       // The models' bytes are taken at once; the writing does not hold up the turn.
-      void storePgSnapshot(store, models).catch((error: unknown) => notice(`read models: not stored at position ${models.position}: ${(error as Error).message}`));
+      void storePgSnapshot(store, models).catch((error: unknown) =>
+        notice(`read models: not stored at position ${models.position}: ${(error as Error).message}`),
+      );
     }
     return folded;
   };
@@ -136,7 +138,8 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
   // healthy database look late.
   const healthClient = probeConnection(options.url);
   // The fault's reason without the driver's code in brackets: an operator reads it on /healthz.
-  const unanswered = (error: unknown) => `the database does not answer: ${(pgStorageFaultOf(error)?.reason ?? (error as Error).message).replace(/ \([^()]*\)$/, '')}`;
+  const unanswered = (error: unknown) =>
+    `the database does not answer: ${(pgStorageFaultOf(error)?.reason ?? (error as Error).message).replace(/ \([^()]*\)$/, '')}`;
   const askDatabase = healthChecks(healthClient.ask, unanswered, 'the database does not answer within a second');
 
   // The races this process's commands lost, and the most tries one took.
@@ -161,7 +164,10 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
           continue;
         }
         const sent = store.appendMany(decisionAppends(list, models), appendOptionsOf(opts));
-        const settled = sent.then(() => undefined, () => undefined);
+        const settled = sent.then(
+          () => undefined,
+          () => undefined,
+        );
         for (const { stream } of list) inFlight.set(stream, settled);
         void settled.then(() => {
           for (const { stream } of list) if (inFlight.get(stream) === settled) inFlight.delete(stream);
@@ -263,10 +269,12 @@ export async function openPostgresLedger(options: OpenPostgresLedgerOptions): Pr
 export function lease(store: PgEventStore, name: string, holder: string, forMs: number): () => Promise<boolean> {
   let ready: Promise<unknown> | null = null;
   return async () => {
-    ready ??= inSchemaLock(store, sql`CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)`).catch((error: unknown) => {
-      ready = null;
-      throw error;
-    });
+    ready ??= inSchemaLock(store, sql`CREATE TABLE IF NOT EXISTS leases (name text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)`).catch(
+      (error: unknown) => {
+        ready = null;
+        throw error;
+      },
+    );
     await ready;
     const { rows } = await sql<{ holder: string }>`
       INSERT INTO leases (name, holder, expires_at) VALUES (${name}, ${holder}, now() + ${`${forMs} milliseconds`}::interval)

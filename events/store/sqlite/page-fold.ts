@@ -58,7 +58,7 @@ export function catchUp(store: EventStore, models: ReadModels, onProgress?: (don
         if ('text' in page) fold.text(models, page.text);
         else {
           // A page the reader had not read is read here, as a fold on one thread reads.
-          while (models.position < page.own.upTo && fold(models, page.own.upTo, reading.page) > 0) continue;
+          while (models.position < page.own.upTo && fold(models, page.own.upTo, reading.page) > 0);
         }
         onProgress?.(models.position, total);
       }
@@ -148,7 +148,11 @@ function readPage(sqlite: LedgerDatabase['sqlite'], text: string, after: number)
 
 /** The first row of a page that cannot be read: its payload is not JSON, or its type is not a name. */
 function unreadableRow(sqlite: LedgerDatabase['sqlite'], after: number): string {
-  const rows = sqlite.prepare(`SELECT position, type, payload FROM events WHERE position > ? ORDER BY position LIMIT ${PAGE}`).raw(true).all(after) as [number, string, string][];
+  const rows = sqlite.prepare(`SELECT position, type, payload FROM events WHERE position > ? ORDER BY position LIMIT ${PAGE}`).raw(true).all(after) as [
+    number,
+    string,
+    string,
+  ][];
   for (const [position, type, payload] of rows) {
     if (!/^[A-Za-z0-9]+$/.test(type)) return `event ${position}: its type ${JSON.stringify(type)} is not an event type`;
     try {

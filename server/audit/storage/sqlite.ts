@@ -10,7 +10,7 @@
  * tables' entries or the screens, nor their garbage collection.
  */
 import { type LedgerDatabase, openDatabase } from '../../../events/store/sqlite/database.ts';
-import { type DigestCheck } from '../../../events/store/append.ts';
+import type { DigestCheck } from '../../../events/store/append.ts';
 import { createEventStore, ledgerHead } from '../../../events/store/sqlite/event-store.ts';
 import { domainEvents } from '../../../events/domain-events.ts';
 import { type ChainReport, type ChainVerifier, type ChainedRow, chainVerifier } from '../../../events/hash-chain.ts';
@@ -43,10 +43,14 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
   const keep = options.keep ?? 1;
   const { sqlite } = database;
   const store = createEventStore(database, { registry: domainEvents });
-  const rows = sqlite.prepare<[number, number, number], ChainedRow>(`SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`);
+  const rows = sqlite.prepare<[number, number, number], ChainedRow>(
+    `SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position LIMIT ?`,
+  );
   const countUpTo = sqlite.prepare<[number], number>('SELECT count(*) FROM events WHERE position <= ?').pluck();
   const metaAt = sqlite.prepare<[number], string>('SELECT meta FROM events WHERE position = ?').pluck();
-  const metaPage = sqlite.prepare<[number, number], { position: number; meta: string }>('SELECT position, meta FROM events WHERE position > ? ORDER BY position LIMIT ?');
+  const metaPage = sqlite.prepare<[number, number], { position: number; meta: string }>(
+    'SELECT position, meta FROM events WHERE position > ? ORDER BY position LIMIT ?',
+  );
   const foldPage = pageFolder(store);
   let verifier: ChainVerifier | null = null;
   let walkedFrom = 0;

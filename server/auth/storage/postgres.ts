@@ -96,9 +96,15 @@ CREATE INDEX IF NOT EXISTS rate_limit_hits_key_at ON rate_limit_hits (key, at);
 
 /** Whether every sign-in table is in place, so a role that may not create tables can still use them. */
 async function installed(db: Db): Promise<boolean> {
-  const { rows } = await sql<{ missing: Bigint }>`SELECT count(*) FILTER (WHERE to_regclass(t) IS NULL) AS missing FROM unnest(${TABLES}::text[]) AS t`.execute(db);
+  const { rows } = await sql<{ missing: Bigint }>`SELECT count(*) FILTER (WHERE to_regclass(t) IS NULL) AS missing FROM unnest(${TABLES}::text[]) AS t`.execute(
+    db,
+  );
   if (Number(rows[0]!.missing) !== 0) return false;
-  const columns = await sql<{ n: Bigint }>`SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'users' AND column_name = 'display_name'`.execute(db);
+  const columns = await sql<{
+    n: Bigint;
+  }>`SELECT count(*) AS n FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'users' AND column_name = 'display_name'`.execute(
+    db,
+  );
   return Number(columns.rows[0]!.n) === 1;
 }
 
@@ -117,7 +123,11 @@ async function secretOf(db: Db): Promise<string> {
   const found = await read();
   if (found) return found;
   const made = randomBytes(32).toString('base64url');
-  await db.insertInto('auth_settings').values({ name: 'session-secret', value: made }).onConflict((oc) => oc.column('name').doNothing()).execute();
+  await db
+    .insertInto('auth_settings')
+    .values({ name: 'session-secret', value: made })
+    .onConflict((oc) => oc.column('name').doNothing())
+    .execute();
   return (await read())!;
 }
 
@@ -151,7 +161,12 @@ const displayName = sql<string>`coalesce(display_name, name)`.as('displayName');
 
 function postgresAccounts(db: Db): AccountStore {
   return {
-    find: async (name) => (await db.selectFrom('users').select(['name', displayName, 'role', 'password']).where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`).executeTakeFirst()) ?? null,
+    find: async (name) =>
+      (await db
+        .selectFrom('users')
+        .select(['name', displayName, 'role', 'password'])
+        .where(sql<string>`lower(name)`, '=', sql<string>`lower(${name})`)
+        .executeTakeFirst()) ?? null,
     list: () => db.selectFrom('users').select(['name', displayName, 'role']).orderBy(sql`lower(name)`).orderBy('name').execute(),
     save: (user, endSessionsOf) =>
       db.transaction().execute(async (trx) => {
@@ -178,7 +193,10 @@ function postgresSessions(db: Db): SessionStore {
   return {
     start: (session, expired) =>
       db.transaction().execute(async (trx) => {
-        const over = trx.selectFrom('sessions').select('id').where((eb) => eb.or([eb('seen_at', '<=', expired.seenBy), eb('started_at', '<=', expired.startedBy)]));
+        const over = trx
+          .selectFrom('sessions')
+          .select('id')
+          .where((eb) => eb.or([eb('seen_at', '<=', expired.seenBy), eb('started_at', '<=', expired.startedBy)]));
         await trx.deleteFrom('sessions').where('id', 'in', over.forUpdate().skipLocked()).execute();
         // The generation is read in the insert itself: a sign-out committed before it ends this
         // session too (its generation is then behind), one committed after it deletes its row.
@@ -208,7 +226,8 @@ function postgresSessions(db: Db): SessionStore {
     touch: async (id, at) => void (await db.updateTable('sessions').set({ seen_at: at }).where('id', '=', id).where('seen_at', '<', at).execute()),
     list: async (account) => (await rows().where('sessions.account', '=', account).orderBy('sessions.seen_at', 'desc').execute()).map(storedSession),
     endOne: async (account, id) => (await db.deleteFrom('sessions').where('id', '=', id).where('account', '=', account).returning('id').execute()).length > 0,
-    endOthers: async (account, keep) => (await db.deleteFrom('sessions').where('account', '=', account).where('id', '!=', keep).returning('id').execute()).length,
+    endOthers: async (account, keep) =>
+      (await db.deleteFrom('sessions').where('account', '=', account).where('id', '!=', keep).returning('id').execute()).length,
     endAccount: (account) => db.transaction().execute((trx) => endAccount(trx, account)),
   };
 }
@@ -236,10 +255,21 @@ function postgresTableCodes(db: Db): TableCodeStore {
 
 function postgresHits(db: Db): HitStore {
   const read = async (trx: Db, keys: readonly string[], since: number) => {
-    const rows = await trx.selectFrom('rate_limit_hits').select(['key', 'at']).where('key', 'in', [...keys]).where('at', '>=', since).orderBy('at').execute();
+    const rows = await trx
+      .selectFrom('rate_limit_hits')
+      .select(['key', 'at'])
+      .where('key', 'in', [...keys])
+      .where('at', '>=', since)
+      .orderBy('at')
+      .execute();
     return hitView(rows.map((r) => ({ key: r.key, at: Number(r.at) })));
   };
-  const insert = (trx: Db, hits: readonly NewHit[]) => trx.insertInto('rate_limit_hits').values(hits.map(({ key, at }) => ({ key, at }) as AuthTables['rate_limit_hits'])).returning(['id', 'key', 'at']).execute();
+  const insert = (trx: Db, hits: readonly NewHit[]) =>
+    trx
+      .insertInto('rate_limit_hits')
+      .values(hits.map(({ key, at }) => ({ key, at }) as AuthTables['rate_limit_hits']))
+      .returning(['id', 'key', 'at'])
+      .execute();
   return {
     read: (keys, since) => read(db, keys, since),
     take: (keys, since, decide) =>
@@ -266,7 +296,11 @@ function postgresHits(db: Db): HitStore {
       }),
     add: async (key, at) => Number((await insert(db, [{ key, at }]))[0]!.id),
     async remove(ids) {
-      if (ids.length > 0) await db.deleteFrom('rate_limit_hits').where('id', 'in', [...ids]).execute();
+      if (ids.length > 0)
+        await db
+          .deleteFrom('rate_limit_hits')
+          .where('id', 'in', [...ids])
+          .execute();
     },
   };
 }
@@ -276,6 +310,7 @@ function postgresHits(db: Db): HitStore {
  * where they are missing and the signing key when there is none. The connections are the
  * caller's to close (`kysely.destroy()`, or the event store's `close()` for its own).
  */
+// biome-ignore lint/suspicious/noExplicitAny: the ledger's own database handle, whose tables are the ledger's types, not these
 export async function postgresAuthStorage(kysely: Kysely<any>): Promise<AuthStorage> {
   const db = kysely.withTables<AuthTables>() as unknown as Db;
   let secret: string;

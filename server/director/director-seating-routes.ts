@@ -1,0 +1,68 @@
+/**
+ * The director's routes that seat play once an event has started: a bracket match at a table
+ * with its first dealer, the next progressive round, and the next round of a bracket drawn
+ * round by round, with its byes' card draws. Each answers through the tournament's panel.
+ */
+import type { Context, Hono } from 'hono';
+import type { ReadModels } from '../../events/projections.ts';
+import { tournamentById } from '../../events/lookup.ts';
+import { CommandError } from '../commands/commands.ts';
+import { startMatch, startRound } from '../commands/match-commands.ts';
+import { drawRound } from '../commands/round-commands.ts';
+import type { runCommand } from '../http/run-command.ts';
+import { field, fields, parseFields } from '../http/request-input.ts';
+import { firstDealerWords, seatingInput } from '../http/seating-input.ts';
+import { roundDrawInput } from './round-draw-input.ts';
+
+type Decide = Parameters<typeof runCommand>[3]['decide'];
+
+export interface SeatingRoutesContext {
+  models: ReadModels;
+  now: () => string;
+  /** A command on one tournament, answered with its page's panel. */
+  onTournament: (c: Context, scope: string, decide: Decide) => Promise<Response>;
+}
+
+const RoundFields = fields({ seed: field.optionalText({ max: 100 }) });
+// The first dealer and the clock are read by http/seating-input.ts, as at the table.
+const SeatFields = fields({ table: field.whole({ min: 1, max: 999 }) });
+
+/** Adds the seating routes to the director's app. */
+export function seatingRoutes(app: Hono, { models, now, onTournament }: SeatingRoutesContext): void {
+  const tournamentIdOf = (c: Context) => {
+    const id = c.req.param('tournamentId')!;
+    if (!tournamentById(models, id)) throw new CommandError(`tournament ${id} does not exist`, 404);
+    return id;
+  };
+
+  app.post('/tournaments/:tournamentId/rounds', (c) =>
+    onTournament(c, 'round', (input) => {
+      const tournamentId = tournamentIdOf(c);
+      const seed = parseFields(input, RoundFields).seed || `${tournamentId}:${models.position}`;
+      return { decision: startRound(models, { tournamentId, seed }), done: 'Seated the next round.' };
+    }),
+  );
+
+  // A bracket drawn round by round (blp-2024): the next round, with its byes' card draws.
+  app.post('/tournaments/:tournamentId/rounds/draw', (c) =>
+    onTournament(c, 'draw-round', (input) => {
+      const draw = roundDrawInput(input);
+      return { decision: drawRound(models, { tournamentId: tournamentIdOf(c), ...draw }), done: `Drew round ${draw.round}.` };
+    }),
+  );
+
+  app.post('/tournaments/:tournamentId/matches/:matchId/start', (c) =>
+    onTournament(c, 'seat', (input) => {
+      const tournamentId = tournamentIdOf(c);
+      const matchId = c.req.param('matchId')!;
+      const { table } = parseFields(input, SeatFields);
+      const seating = seatingInput(input);
+      const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
+      if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; seat ${matchId} at another table`, 409);
+      const decision = startMatch(models, { tournamentId, matchId, table, at: now(), ...seating });
+      const teamName = (id: string) => tournamentById(models, tournamentId)!.model.teams.find((t) => t.teamId === id)?.name ?? id;
+      const dealer = firstDealerWords(decision[0]!.events[0]!.payload.firstDealer as Record<string, unknown> | undefined, teamName);
+      return { decision, done: `Seated ${matchId} at table ${table}; ${dealer}.` };
+    }),
+  );
+}
