@@ -55,7 +55,7 @@ describe('the application', () => {
   it('serves the stylesheet kept in parts as one file, each part written in where app.css lists it', async () => {
     const { app } = setUp();
     const listed = readFileSync(join(STATIC, 'app.css'), 'utf8');
-    const parts = [...listed.matchAll(/^@import url\('(app\/[\w-]+\.css)'\);/gm)].map((m) => m[1]!);
+    const parts = [...listed.matchAll(/^@import url\((['"])(app\/[\w-]+\.css)\1\);/gm)].map((m) => m[2]!);
     // Split by page and component: several parts, each a file of its own, every one listed once.
     expect(parts.length).toBeGreaterThan(10);
     expect(parts.map((part) => part.slice(4)).sort()).toEqual(readdirSync(join(STATIC, 'app')).sort());

@@ -91,11 +91,11 @@ const STATIC: Record<string, { type: string; path: string }> = {
 };
 
 /**
- * A stylesheet as a page loads it: each part it imports (`@import url('app/….css');`, one line
- * each) written in at its place, so the parts keep their cascade order in one file.
+ * A stylesheet as a page loads it: each part it imports (`@import url("app/….css");`, one line
+ * each, in either quote) written in at its place, so the parts keep their cascade order in one file.
  */
 function stylesheet(path: string): string {
-  return readFileSync(path, 'utf8').replace(/^@import url\('([\w/-]+\.css)'\);.*$/gm, (_, part: string) => readFileSync(join(dirname(path), part), 'utf8'));
+  return readFileSync(path, 'utf8').replace(/^@import url\((['"])([\w/-]+\.css)\1\);.*$/gm, (_, _quote: string, part: string) => readFileSync(join(dirname(path), part), 'utf8'));
 }
 
 export function createApp(options: AppOptions) {
