@@ -56,10 +56,14 @@ function get(agent: Agent, port: number, path: string, headers: Record<string, s
 
 /** The open-loop load, sent by a process of its own (bench/api-clients.ts). */
 async function loadFrom(port: number, games: string[], coding: 'gzip' | 'identity' | 'healthz', settle = 3): Promise<{ times: number[]; failed: number }> {
-  const clients = spawn(process.execPath, [join(ROOT, 'bin', 'run-ts.js'), join(ROOT, 'bench', 'api-clients.ts'), String(port), String(RATE), String(SECONDS), coding, String(settle)], {
-    cwd: ROOT,
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const clients = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'run-ts.js'), join(ROOT, 'bench', 'api-clients.ts'), String(port), String(RATE), String(SECONDS), coding, String(settle)],
+    {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   clients.stdin.end(JSON.stringify(games));
   const output = text(clients.stdout);
   const [code] = (await once(clients, 'close')) as [number | null];
@@ -74,11 +78,16 @@ function freshAnswer(path: string): { games: string[]; fresh: Figure } {
     const games = Object.keys(view.models.games);
     // Made afresh: what the first answer after each ledger entry costs the server.
     const fresh = withGoal(
-      measureTime('the 64-team tournament’s answer made afresh: folded to JSON, checked against its schema, written as text and gzipped', () => {
-        const body = tournamentResource(view.models, 'bench');
-        if (!TournamentSchema.safeParse(body).success) throw new Error('the bench tournament’s answer does not match its schema');
-        gzipSync(new TextEncoder().encode(JSON.stringify(body)));
-      }, 200, 100),
+      measureTime(
+        'the 64-team tournament’s answer made afresh: folded to JSON, checked against its schema, written as text and gzipped',
+        () => {
+          const body = tournamentResource(view.models, 'bench');
+          if (!TournamentSchema.safeParse(body).success) throw new Error('the bench tournament’s answer does not match its schema');
+          gzipSync(new TextEncoder().encode(JSON.stringify(body)));
+        },
+        200,
+        100,
+      ),
       { atMost: 5 },
     );
     return { games, fresh };
@@ -88,9 +97,18 @@ function freshAnswer(path: string): { games: string[]; fresh: Figure } {
 }
 
 /** A time figure beside another, p99 to p99. */
-const comparedToP99 = (figure: Figure, other: Figure): Figure => ({ ...figure, comparedTo: { name: `${other.name} (p99 to p99)`, ratio: figure.p99 / other.p99 } });
+const comparedToP99 = (figure: Figure, other: Figure): Figure => ({
+  ...figure,
+  comparedTo: { name: `${other.name} (p99 to p99)`, ratio: figure.p99 / other.p99 },
+});
 
-const timeFigure = (name: string, times: number[]): Figure => ({ name, unit: 'ms', median: percentile(times, 50), p99: percentile(times, 99), samples: times.length });
+const timeFigure = (name: string, times: number[]): Figure => ({
+  name,
+  unit: 'ms',
+  median: percentile(times, 50),
+  p99: percentile(times, 99),
+  samples: times.length,
+});
 
 export const apiBench: Benchmark = {
   group: 'read api',
@@ -114,7 +132,10 @@ export const apiBench: Benchmark = {
       // A server just started is still collecting what folding the whole ledger left for some
       // seconds (a venue's runs for hours): the first load settles it for 15 s before it counts.
       const loaded = await loadFrom(port, games, 'gzip', 15);
-      const load = withGoal(timeFigure(`the read API at ${RATE.toLocaleString('en-US')} requests/s for ${SECONDS} s, clients taking gzip ${mix}`, loaded.times), { atMost: 5 });
+      const load = withGoal(
+        timeFigure(`the read API at ${RATE.toLocaleString('en-US')} requests/s for ${SECONDS} s, clients taking gzip ${mix}`, loaded.times),
+        { atMost: 5 },
+      );
       const plain = await loadFrom(port, games, 'identity');
       const unzipped = comparedToP99(timeFigure(`the same, clients taking no gzip (every answer in full, 62 KB for the tournament) ${mix}`, plain.times), load);
       const lightest = await loadFrom(port, games, 'healthz');
@@ -148,7 +169,13 @@ export const apiBench: Benchmark = {
       figures.push(
         // Beside the same answer in full, for reference only: over loopback its 62 KB cost next to nothing, so the two differ by noise.
         { ...held, comparedTo: { name: spared.name, ratio: ratio(held, spared) } },
-        { ...held, name: `${held.name}, against the page`, comparedTo: { name: scraped.name, ratio: ratio(held, scraped) }, goal: '< 1 x the page it spares', met: ratio(held, scraped) < 1 },
+        {
+          ...held,
+          name: `${held.name}, against the page`,
+          comparedTo: { name: scraped.name, ratio: ratio(held, scraped) },
+          goal: '< 1 x the page it spares',
+          met: ratio(held, scraped) < 1,
+        },
         spared,
         scraped,
       );

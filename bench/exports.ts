@@ -88,7 +88,8 @@ export const exportsBench: Benchmark = {
       const stopped = () => new Promise<ReadersReply>((resolve) => child.once('message', (reply: ReadersReply) => resolve(reply)));
 
       // Warm: the reader thread started and every route compiled and run once.
-      for (const path of ['/api/ledger.ndjson', '/tournaments/bench/standings.csv', `/games/${game.gameId}/record`, '/tournaments/bench/as-of?position=1']) await timed(port, path);
+      for (const path of ['/api/ledger.ndjson', '/tournaments/bench/standings.csv', `/games/${game.gameId}/record`, '/tournaments/bench/as-of?position=1'])
+        await timed(port, path);
       const before = residentMB(pid, 'VmRSS');
 
       // Each loaded spell right after an idle one: a pair runs back to back, so a neighbour's
@@ -117,7 +118,8 @@ export const exportsBench: Benchmark = {
       const quiet = healthFigure('/healthz with no one reading (the spell before each loaded one)', idle);
       const figures: Figure[] = [quiet];
       for (const { read, words } of READS) {
-        const name = read === 'export' ? `/healthz while four clients loop on exports (${words}, ${events} events)` : `/healthz while four clients loop on ${words}`;
+        const name =
+          read === 'export' ? `/healthz while four clients loop on exports (${words}, ${events} events)` : `/healthz while four clients loop on ${words}`;
         // The ratio is the median of each pair's p99 ratio: the goal is the live loop's p99 within twice its idle p99.
         const ratio = percentile(ratios.get(read)!, 50);
         figures.push({
@@ -131,15 +133,36 @@ export const exportsBench: Benchmark = {
         const replies = answered.get(read)!;
         const sum = (key: 'answered' | 'refused' | 'failed' | 'bytes') => replies.reduce((n, r) => n + r[key], 0);
         const seconds = (ROUNDS * SPELL_MS) / 1000;
-        process.stdout.write(`  ${words}: ${sum('answered')} answered in full, ${sum('refused')} told to wait (429), ${sum('failed')} failed, ${Math.round(sum('bytes') / 2 ** 20)} MB read in ${seconds} s (a read under way when a spell ends is dropped, its bytes counted)\n`);
-        figures.push({ name: `${words}: reads answered in full by four clients in ${seconds} s`, unit: 'reads', median: sum('answered'), p99: sum('answered'), samples: 1 });
+        process.stdout.write(
+          `  ${words}: ${sum('answered')} answered in full, ${sum('refused')} told to wait (429), ${sum('failed')} failed, ${Math.round(sum('bytes') / 2 ** 20)} MB read in ${seconds} s (a read under way when a spell ends is dropped, its bytes counted)\n`,
+        );
+        figures.push({
+          name: `${words}: reads answered in full by four clients in ${seconds} s`,
+          unit: 'reads',
+          median: sum('answered'),
+          p99: sum('answered'),
+          samples: 1,
+        });
         const mb = Math.round(sum('bytes') / 2 ** 20);
         figures.push({ name: `${words}: read by four clients in ${seconds} s`, unit: 'MB', median: mb, p99: mb, samples: 1 });
-        if (sum('refused') > 0 || sum('failed') > 0) figures.push({ name: `${words}: reads refused or failed`, unit: 'reads', median: sum('refused') + sum('failed'), p99: sum('refused') + sum('failed'), samples: 1 });
+        if (sum('refused') > 0 || sum('failed') > 0)
+          figures.push({
+            name: `${words}: reads refused or failed`,
+            unit: 'reads',
+            median: sum('refused') + sum('failed'),
+            p99: sum('refused') + sum('failed'),
+            samples: 1,
+          });
       }
       figures.push(
         { name: 'server resident memory before the reads', unit: 'MB', median: before, p99: before, samples: 1 },
-        { name: 'server peak resident memory meanwhile (the reader thread folding the as-of models included)', unit: 'MB', median: peak, p99: peak, samples: 1 },
+        {
+          name: 'server peak resident memory meanwhile (the reader thread folding the as-of models included)',
+          unit: 'MB',
+          median: peak,
+          p99: peak,
+          samples: 1,
+        },
       );
       return figures;
     } finally {

@@ -40,13 +40,7 @@ export function percentile(samples: readonly number[], p: number): number {
  * warm-up and reports units per second, median and p99 (p99 of a rate is the slow tail: the 1st
  * percentile of the per-repeat rates).
  */
-export function measureRate(
-  name: string,
-  unit: string,
-  perBatch: number,
-  batch: () => void,
-  repeats = 15,
-): Figure {
+export function measureRate(name: string, unit: string, perBatch: number, batch: () => void, repeats = 15): Figure {
   batch();
   const rates: number[] = [];
   for (let i = 0; i < repeats; i++) {

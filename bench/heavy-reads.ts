@@ -23,13 +23,20 @@ const SPADES = join(ROOT, 'bin', 'spades.js');
 const SECONDS = 20;
 
 /** One request from a given local address; resolves with the status and the time to the last byte. */
-function timed(port: number, path: string, options: { localAddress?: string; method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<{ status: number; ms: number }> {
+function timed(
+  port: number,
+  path: string,
+  options: { localAddress?: string; method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; ms: number }> {
   const start = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress }, (res) => {
-      res.on('data', () => {});
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - start) / 1e6 }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers, localAddress: options.localAddress },
+      (res) => {
+        res.on('data', () => {});
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: Number(process.hrtime.bigint() - start) / 1e6 }));
+      },
+    );
     req.on('error', reject);
     if (options.body) req.write(options.body);
     req.end();
@@ -62,14 +69,25 @@ export const heavyReadsBench: Benchmark = {
       const setup = openLedger({ path: served });
       await createDemo(setup);
       setup.close();
-      const add = spawn(process.execPath, [SPADES, 'add-user', 'Dee Rector', '--role', 'director', '--password', 'director-password-1', '--db', served], { cwd: ROOT });
+      const add = spawn(process.execPath, [SPADES, 'add-user', 'Dee Rector', '--role', 'director', '--password', 'director-password-1', '--db', served], {
+        cwd: ROOT,
+      });
       await new Promise((resolve) => add.once('exit', resolve));
       server = await startServeProcess(dataDir, 0, ['--pace', '200']);
       const { port } = server;
 
-      const login = await fetch(`http://127.0.0.1:${port}/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Dee Rector', password: 'director-password-1' }) });
+      const login = await fetch(`http://127.0.0.1:${port}/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Dee Rector', password: 'director-password-1' }),
+      });
       const { csrf } = (await login.json()) as { csrf: string };
-      const headers = { cookie: login.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': csrf, 'content-type': 'application/json', accept: 'application/json' };
+      const headers = {
+        cookie: login.headers.get('set-cookie')!.split(';')[0]!,
+        'x-csrf-token': csrf,
+        'content-type': 'application/json',
+        accept: 'application/json',
+      };
 
       const view = openLedger({ path: served, readonly: true, snapshotEvery: Number.MAX_SAFE_INTEGER, onNotice: () => {} });
       /** Makes the next entry at a live demo table every 100 ms until `until`, timing each request. */
@@ -95,7 +113,11 @@ export const heavyReadsBench: Benchmark = {
 
       // The heavy clients run in a process of their own (bench/heavy-clients.ts): this one only
       // times /healthz and the entries, so its own callbacks are not held up by their downloads.
-      const load = spawn(process.execPath, [join(ROOT, 'bin', 'run-ts.js'), join(ROOT, 'bench', 'heavy-clients.ts'), String(port), String(SECONDS), String(events)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+      const load = spawn(
+        process.execPath,
+        [join(ROOT, 'bin', 'run-ts.js'), join(ROOT, 'bench', 'heavy-clients.ts'), String(port), String(SECONDS), String(events)],
+        { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] },
+      );
       let loadOutput = '';
       const started = new Promise<void>((resolve) =>
         load.stdout!.setEncoding('utf8').on('data', (chunk: string) => {

@@ -89,15 +89,27 @@ export const ledgerBench: Benchmark = {
       };
 
       const batch = Array.from({ length: BATCH }, () => event);
-      const batched = measureRate(`append in batches of ${BATCH} events (synchronous=FULL)`, 'events/s', BATCH * BATCHES, () => {
-        for (let i = 0; i < BATCHES; i++) store.append('game-8', batch);
-      }, 7);
+      const batched = measureRate(
+        `append in batches of ${BATCH} events (synchronous=FULL)`,
+        'events/s',
+        BATCH * BATCHES,
+        () => {
+          for (let i = 0; i < BATCHES; i++) store.append('game-8', batch);
+        },
+        7,
+      );
 
       const events = store.head().position;
       const verify = withGoal(
-        measureRate(`verify the chain (${events} events)`, 'events/s', events, () => {
-          if (!verifyChain(ledger).ok) throw new Error('the benchmark ledger does not verify');
-        }, 5),
+        measureRate(
+          `verify the chain (${events} events)`,
+          'events/s',
+          events,
+          () => {
+            if (!verifyChain(ledger).ok) throw new Error('the benchmark ledger does not verify');
+          },
+          5,
+        ),
         { atLeast: 50_000 },
       );
       raw.close();

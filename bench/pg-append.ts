@@ -74,37 +74,43 @@ interface WriterProcess {
 async function startWriterProcesses(url: string): Promise<WriterProcess[]> {
   const runTs = new URL('../bin/run-ts.js', import.meta.url).pathname;
   const entry = new URL('./pg-writer-process.ts', import.meta.url).pathname;
-  return Promise.all(Array.from({ length: PROCESSES }, (_, index) =>
-    new Promise<WriterProcess>((resolve, reject) => {
-      const child: ChildProcess = fork(runTs, [entry, url, String(index), String(WRITERS_PER_PROCESS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-      let answer: { done: (stats: GroupCommitStats & WriterLinkStats) => void; failed: (error: Error) => void } | null = null;
-      child.once('error', reject);
-      child.once('exit', (code) => {
-        const error = new Error(`writer process ${index} exited with ${code}`);
-        reject(error);
-        answer?.failed(error);
-      });
-      child.on('message', (message: 'ready' | { done: boolean; stats?: GroupCommitStats & WriterLinkStats; error?: string }) => {
-        if (message === 'ready') {
-          resolve({
-            run: (count) => new Promise((done, failed) => {
-              answer = { done, failed };
-              child.send({ count });
-            }),
-            close: async () => {
-              child.removeAllListeners('exit');
-              child.send('close');
-              await new Promise((ended) => child.once('exit', ended));
-            },
+  return Promise.all(
+    Array.from(
+      { length: PROCESSES },
+      (_, index) =>
+        new Promise<WriterProcess>((resolve, reject) => {
+          const child: ChildProcess = fork(runTs, [entry, url, String(index), String(WRITERS_PER_PROCESS)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+          let answer: { done: (stats: GroupCommitStats & WriterLinkStats) => void; failed: (error: Error) => void } | null = null;
+          child.once('error', reject);
+          child.once('exit', (code) => {
+            const error = new Error(`writer process ${index} exited with ${code}`);
+            reject(error);
+            answer?.failed(error);
           });
-          return;
-        }
-        const waiting = answer;
-        answer = null;
-        if (message.done) waiting?.done(message.stats!);
-        else waiting?.failed(new Error(`writer process ${index}: ${message.error}`));
-      });
-    })));
+          child.on('message', (message: 'ready' | { done: boolean; stats?: GroupCommitStats & WriterLinkStats; error?: string }) => {
+            if (message === 'ready') {
+              resolve({
+                run: (count) =>
+                  new Promise((done, failed) => {
+                    answer = { done, failed };
+                    child.send({ count });
+                  }),
+                close: async () => {
+                  child.removeAllListeners('exit');
+                  child.send('close');
+                  await new Promise((ended) => child.once('exit', ended));
+                },
+              });
+              return;
+            }
+            const waiting = answer;
+            answer = null;
+            if (message.done) waiting?.done(message.stats!);
+            else waiting?.failed(new Error(`writer process ${index}: ${message.error}`));
+          });
+        }),
+    ),
+  );
 }
 
 type Mode = 'own' | 'shared';
@@ -114,7 +120,13 @@ type Mode = 'own' | 'shared';
  * retries on a conflict, each event under a command id of its own (`tag`, the writer, the event).
  * Returns the conflicts met.
  */
-async function writeAs(store: Pick<PgEventStore<BenchEvent>, 'append' | 'streamVersion'>, writer: number, mode: Mode, count: number, tag = ''): Promise<number> {
+async function writeAs(
+  store: Pick<PgEventStore<BenchEvent>, 'append' | 'streamVersion'>,
+  writer: number,
+  mode: Mode,
+  count: number,
+  tag = '',
+): Promise<number> {
   let conflicts = 0;
   for (let done = 0; done < count; ) {
     if (mode === 'own') {
@@ -191,29 +203,32 @@ interface ThreadWriter {
 async function startThreads(path: string, count: number): Promise<ThreadWriter[]> {
   const loader = new URL('../bin/typescript.js', import.meta.url).href;
   return Promise.all(
-    Array.from({ length: count }, (_, writer) =>
-      new Promise<ThreadWriter>((resolve, reject) => {
-        const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { loader, entry: import.meta.url, path, writer } });
-        let answer: ((conflicts: number) => void) | null = null;
-        worker.on('error', reject);
-        worker.on('message', (message: 'ready' | { conflicts: number }) => {
-          if (message === 'ready') {
-            resolve({
-              run: (job) =>
-                new Promise<number>((done) => {
-                  answer = done;
-                  worker.postMessage(job);
-                }),
-              close: async () => {
-                worker.postMessage('close');
-                await new Promise((ended) => worker.once('exit', ended));
-              },
-            });
-          } else {
-            answer?.(message.conflicts);
-          }
-        });
-      })),
+    Array.from(
+      { length: count },
+      (_, writer) =>
+        new Promise<ThreadWriter>((resolve, reject) => {
+          const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { loader, entry: import.meta.url, path, writer } });
+          let answer: ((conflicts: number) => void) | null = null;
+          worker.on('error', reject);
+          worker.on('message', (message: 'ready' | { conflicts: number }) => {
+            if (message === 'ready') {
+              resolve({
+                run: (job) =>
+                  new Promise<number>((done) => {
+                    answer = done;
+                    worker.postMessage(job);
+                  }),
+                close: async () => {
+                  worker.postMessage('close');
+                  await new Promise((ended) => worker.once('exit', ended));
+                },
+              });
+            } else {
+              answer?.(message.conflicts);
+            }
+          });
+        }),
+    ),
   );
 }
 
@@ -230,7 +245,7 @@ export const pgAppendBench: Benchmark = {
     // Group commit within one process on the file, which needs no PostgreSQL.
     const withinProcess = await sqliteServedFigures();
     if (!postgres.available) {
-      console.log('  skipped: PostgreSQL\'s initdb, pg_ctl and postgres are not under /usr/lib/postgresql/*/bin (apt-get install postgresql to run it)');
+      console.log("  skipped: PostgreSQL's initdb, pg_ctl and postgres are not under /usr/lib/postgresql/*/bin (apt-get install postgresql to run it)");
       return withinProcess;
     }
     const cluster = await startPostgres();
@@ -265,7 +280,18 @@ export const pgAppendBench: Benchmark = {
       const rawInserts = async () => {
         for (let i = 0; i < SINGLE; i++) {
           rawPosition++;
-          await raw.query('INSERT INTO raw_rows VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [rawPosition, 'game-7', rawPosition, 'CardPlayed', 1, payload, meta, null, hash, hash]);
+          await raw.query('INSERT INTO raw_rows VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
+            rawPosition,
+            'game-7',
+            rawPosition,
+            'CardPlayed',
+            1,
+            payload,
+            meta,
+            null,
+            hash,
+            hash,
+          ]);
         }
         return 0;
       };
@@ -278,14 +304,18 @@ export const pgAppendBench: Benchmark = {
       const sharedRun = async (store: PgEventStore<BenchEvent> | PgEventStore<BenchEvent>[]) => {
         const tag = `run${++runs}`;
         const writerStore = (w: number) => (Array.isArray(store) ? store[w]! : store);
-        return (await Promise.all(Array.from({ length: WRITERS }, (_, w) => writeAs(writerStore(w), w, 'shared', EACH_SHARED, tag)))).reduce((a, b) => a + b, 0);
+        return (await Promise.all(Array.from({ length: WRITERS }, (_, w) => writeAs(writerStore(w), w, 'shared', EACH_SHARED, tag)))).reduce(
+          (a, b) => a + b,
+          0,
+        );
       };
       const sides = {
         sqlite1: async () => writeSqlite(sqliteSingle, 0, 'own', SINGLE),
         pg1: async () => writeAs(pgSingle, 0, 'own', SINGLE),
         pgRaw: rawInserts,
         sqliteOwn: async () => (await Promise.all(threads.map((t) => t.run({ mode: 'own', count: EACH })))).reduce((a, b) => a + b, 0),
-        pgOwn: async () => (await Promise.all(Array.from({ length: WRITERS }, (_, w) => writeAs(pgGrouped, w, 'own', EACH_GROUPED)))).reduce((a, b) => a + b, 0),
+        pgOwn: async () =>
+          (await Promise.all(Array.from({ length: WRITERS }, (_, w) => writeAs(pgGrouped, w, 'own', EACH_GROUPED)))).reduce((a, b) => a + b, 0),
         pgOwnApart: async () => (await Promise.all(pgApart.map((s, w) => writeAs(s, w, 'own', EACH)))).reduce((a, b) => a + b, 0),
         pgProcesses: async () => {
           processStats = await Promise.all(processes.map((p) => p.run(EACH_GROUPED)));
@@ -295,24 +325,46 @@ export const pgAppendBench: Benchmark = {
         pgShared: () => sharedRun(pgGrouped),
       };
       const events = {
-        sqlite1: SINGLE, pg1: SINGLE, pgRaw: SINGLE,
-        sqliteOwn: WRITERS * EACH, pgOwn: WRITERS * EACH_GROUPED, pgOwnApart: WRITERS * EACH, pgProcesses: WRITERS * EACH_GROUPED,
-        sqliteShared: WRITERS * EACH_SHARED, pgShared: WRITERS * EACH_SHARED,
+        sqlite1: SINGLE,
+        pg1: SINGLE,
+        pgRaw: SINGLE,
+        sqliteOwn: WRITERS * EACH,
+        pgOwn: WRITERS * EACH_GROUPED,
+        pgOwnApart: WRITERS * EACH,
+        pgProcesses: WRITERS * EACH_GROUPED,
+        sqliteShared: WRITERS * EACH_SHARED,
+        pgShared: WRITERS * EACH_SHARED,
       };
       type Side = keyof typeof sides;
       // The stores each PostgreSQL side appends through, whose commits it counts.
       const storesOf: Partial<Record<Side, PgEventStore<BenchEvent>[]>> = { pg1: [pgSingle], pgOwn: [pgGrouped], pgOwnApart: pgApart, pgShared: [pgGrouped] };
-      const zero: GroupCommitStats = { transactions: 0, appends: 0, largest: 0, oneTrip: 0, queued: 0, forOthers: 0, steps: { connect: 0, lock: 0, decide: 0, write: 0 } };
+      const zero: GroupCommitStats = {
+        transactions: 0,
+        appends: 0,
+        largest: 0,
+        oneTrip: 0,
+        queued: 0,
+        forOthers: 0,
+        steps: { connect: 0, lock: 0, decide: 0, write: 0 },
+      };
       const sum = (all: GroupCommitStats[]): GroupCommitStats =>
-        all.reduce((a, b) => ({
-          transactions: a.transactions + b.transactions,
-          appends: a.appends + b.appends,
-          largest: Math.max(a.largest, b.largest),
-          oneTrip: a.oneTrip + b.oneTrip,
-          queued: a.queued + b.queued,
-          forOthers: a.forOthers + b.forOthers,
-          steps: { connect: a.steps.connect + b.steps.connect, lock: a.steps.lock + b.steps.lock, decide: a.steps.decide + b.steps.decide, write: a.steps.write + b.steps.write },
-        }), zero);
+        all.reduce(
+          (a, b) => ({
+            transactions: a.transactions + b.transactions,
+            appends: a.appends + b.appends,
+            largest: Math.max(a.largest, b.largest),
+            oneTrip: a.oneTrip + b.oneTrip,
+            queued: a.queued + b.queued,
+            forOthers: a.forOthers + b.forOthers,
+            steps: {
+              connect: a.steps.connect + b.steps.connect,
+              lock: a.steps.lock + b.steps.lock,
+              decide: a.steps.decide + b.steps.decide,
+              write: a.steps.write + b.steps.write,
+            },
+          }),
+          zero,
+        );
       // Each side's commit counts so far: its stores', or what its writer processes last answered.
       const statsOf = (side: Side): GroupCommitStats | null =>
         side === 'pgProcesses' ? sum(processStats) : storesOf[side] ? sum(storesOf[side].map((s) => s.commitStats())) : null;
@@ -350,15 +402,22 @@ export const pgAppendBench: Benchmark = {
       if (!(await pgSingle.verifyChain()).ok) throw new Error('the PostgreSQL benchmark ledger does not verify');
       // The racing writers' every event recorded once: one a command id, versions 1…n with none twice.
       const expectedShared = (WARM_ROUNDS + ROUNDS) * WRITERS * EACH_SHARED;
-      const { rows: [shared] } = await raw.query<{ n: string; top: number; commands: string }>(
-        'SELECT count(*) AS n, max(version) AS top, count(DISTINCT command_id) AS commands FROM events WHERE stream = $1', [SHARED_STREAM]);
+      const {
+        rows: [shared],
+      } = await raw.query<{ n: string; top: number; commands: string }>(
+        'SELECT count(*) AS n, max(version) AS top, count(DISTINCT command_id) AS commands FROM events WHERE stream = $1',
+        [SHARED_STREAM],
+      );
       if (Number(shared!.n) !== expectedShared || Number(shared!.top) !== expectedShared || Number(shared!.commands) !== expectedShared) {
-        throw new Error(`the writers racing on one stream recorded ${shared!.n} events (top version ${shared!.top}, ${shared!.commands} command ids), not ${expectedShared} once each`);
+        throw new Error(
+          `the writers racing on one stream recorded ${shared!.n} events (top version ${shared!.top}, ${shared!.commands} command ids), not ${expectedShared} once each`,
+        );
       }
       // The writer processes' every event recorded once, each stream's versions 1…n.
       const expectedEach = (WARM_ROUNDS + ROUNDS) * EACH_GROUPED;
       const { rows: apart } = await raw.query<{ stream: string; n: string; top: number }>(
-        "SELECT stream, count(*) AS n, max(version) AS top FROM events WHERE stream LIKE 'game-p%' GROUP BY stream");
+        "SELECT stream, count(*) AS n, max(version) AS top FROM events WHERE stream LIKE 'game-p%' GROUP BY stream",
+      );
       if (apart.length !== WRITERS || apart.some((r) => Number(r.n) !== expectedEach || Number(r.top) !== expectedEach)) {
         throw new Error(`the writer processes recorded ${JSON.stringify(apart)}, not ${expectedEach} events on each of ${WRITERS} streams`);
       }
@@ -387,12 +446,18 @@ export const pgAppendBench: Benchmark = {
         (['connect', 'lock', 'decide', 'write'] as const).map((step) => {
           const what = {
             connect: 'waiting for a connection',
-            lock: 'BEGIN, head locked, versions and command ids read (the long way\'s first round trip)',
+            lock: "BEGIN, head locked, versions and command ids read (the long way's first round trip)",
             decide: 'commands checked and chained',
-            write: 'rows inserted, head moved, committed (one round trip: the whole of a lone process\'s transaction, or the long way\'s second)',
+            write: "rows inserted, head moved, committed (one round trip: the whole of a lone process's transaction, or the long way's second)",
           }[step];
           const values = steps[side].map((s) => s.steps[step]);
-          return { name: `PostgreSQL commit step, ${writers}: ${what}`, unit: 'ms/transaction', median: percentile(values, 50), p99: percentile(values, 99), samples: values.length };
+          return {
+            name: `PostgreSQL commit step, ${writers}: ${what}`,
+            unit: 'ms/transaction',
+            median: percentile(values, 50),
+            p99: percentile(values, 99),
+            samples: values.length,
+          };
         });
       const ratioFigure = (name: string, top: Side, bottom: Side, atLeast: number): Figure => {
         const ratios = rates[top].map((r, i) => r / rates[bottom][i]!);
@@ -408,24 +473,57 @@ export const pgAppendBench: Benchmark = {
       return [
         ...pair('pg1', 'sqlite1', names.pg1, 'SQLite: append, 1 writer, one event per transaction (synchronous=FULL)'),
         batchFigure('pg1', names.pg1),
-        { ...rawFigure, comparedTo: { name: names.pg1, ratio: percentile(rates.pgRaw.map((r, i) => r / rates.pg1[i]!), 50) } },
+        {
+          ...rawFigure,
+          comparedTo: {
+            name: names.pg1,
+            ratio: percentile(
+              rates.pgRaw.map((r, i) => r / rates.pg1[i]!),
+              50,
+            ),
+          },
+        },
         ratioFigure('PostgreSQL: append, 1 writer, against a raw INSERT per transaction', 'pg1', 'pgRaw', 0.6),
         ...stepFigures('pg1', '1 writer'),
         ...pair('pgOwn', 'sqliteOwn', names.pgOwn, `SQLite: append, ${WRITERS} writers at once (threads), a stream each`),
         batchFigure('pgOwn', names.pgOwn),
         ratioFigure(`PostgreSQL: append, ${WRITERS} writers at once against 1 writer`, 'pgOwn', 'pg1', 8),
         ...stepFigures('pgOwn', `${WRITERS} writers on one store`),
-        { ...rateFigure(names.pgOwnApart, 'events/s', rates.pgOwnApart), comparedTo: { name: names.pg1, ratio: percentile(rates.pgOwnApart.map((r, i) => r / rates.pg1[i]!), 50) } },
+        {
+          ...rateFigure(names.pgOwnApart, 'events/s', rates.pgOwnApart),
+          comparedTo: {
+            name: names.pg1,
+            ratio: percentile(
+              rates.pgOwnApart.map((r, i) => r / rates.pg1[i]!),
+              50,
+            ),
+          },
+        },
         batchFigure('pgOwnApart', names.pgOwnApart),
-        { ...rateFigure(names.pgProcesses, 'events/s', rates.pgProcesses), comparedTo: { name: names.pg1, ratio: percentile(rates.pgProcesses.map((r, i) => r / rates.pg1[i]!), 50) } },
+        {
+          ...rateFigure(names.pgProcesses, 'events/s', rates.pgProcesses),
+          comparedTo: {
+            name: names.pg1,
+            ratio: percentile(
+              rates.pgProcesses.map((r, i) => r / rates.pg1[i]!),
+              50,
+            ),
+          },
+        },
         batchFigure('pgProcesses', names.pgProcesses),
         {
           name: `PostgreSQL, ${WRITERS} writers in ${PROCESSES} processes: share of appends forwarded to the writer process`,
-          unit: 'share', median: percentile(forwardedShare, 50), p99: percentile(forwardedShare, 99), samples: forwardedShare.length,
+          unit: 'share',
+          median: percentile(forwardedShare, 50),
+          p99: percentile(forwardedShare, 99),
+          samples: forwardedShare.length,
         },
         {
           name: `PostgreSQL, ${WRITERS} writers in ${PROCESSES} processes: share of appends left in the intake for another process to chain`,
-          unit: 'share', median: percentile(queuedShare, 50), p99: percentile(queuedShare, 99), samples: queuedShare.length,
+          unit: 'share',
+          median: percentile(queuedShare, 50),
+          p99: percentile(queuedShare, 99),
+          samples: queuedShare.length,
         },
         ratioFigure(`PostgreSQL: append, ${WRITERS} writers in ${PROCESSES} processes against 1 writer`, 'pgProcesses', 'pg1', 4),
         ratioFigure(`PostgreSQL: append, ${WRITERS} writers in ${PROCESSES} processes against ${WRITERS} writers in one process`, 'pgProcesses', 'pgOwn', 0.5),

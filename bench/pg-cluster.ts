@@ -51,7 +51,11 @@ async function measure(url: string, entries: PostgresLedger, processes: number, 
   let clients: ClientsChild[] = [];
   let proxy: Awaited<ReturnType<typeof startNginx>> | null = null;
   try {
-    servers.push(...(await Promise.all(Array.from({ length: processes }, () => startServeProcess(tempDir('spades-cluster-bench-'), 0, ['--no-demo'], { DATABASE_URL: url, ...ONE_ADDRESS })))));
+    servers.push(
+      ...(await Promise.all(
+        Array.from({ length: processes }, () => startServeProcess(tempDir('spades-cluster-bench-'), 0, ['--no-demo'], { DATABASE_URL: url, ...ONE_ADDRESS })),
+      )),
+    );
     proxy = await startNginx({ upstreamPorts: servers.map((s) => s.port) });
     const memory = () => servers.reduce((sum, s) => sum + residentBytes(s.child.pid!), 0);
     // The processes' code paths warmed by a few entries before their memory is read.

@@ -14,7 +14,13 @@ if (!url || index === undefined || !writers || !process.send) throw new Error('u
 const WRITERS_PER_PROCESS = Number(writers);
 const send = (message: unknown) => process.send!(message);
 // Each process takes part in electing the writer, as a server process does.
-const store = await openPostgresStore<BenchEvent>({ url, registry, clock: () => '2026-01-01T00:00:00.000Z', poolSize: WRITERS_PER_PROCESS, writerLink: { host: '127.0.0.1' } });
+const store = await openPostgresStore<BenchEvent>({
+  url,
+  registry,
+  clock: () => '2026-01-01T00:00:00.000Z',
+  poolSize: WRITERS_PER_PROCESS,
+  writerLink: { host: '127.0.0.1' },
+});
 
 process.on('message', (message: { count: number } | 'close') => {
   if (message === 'close') {
@@ -22,13 +28,23 @@ process.on('message', (message: { count: number } | 'close') => {
     return;
   }
   const before = store.commitStats();
-  void Promise.all(Array.from({ length: WRITERS_PER_PROCESS }, async (_, w) => {
-    for (let i = 0; i < message.count; i++) await store.append(`game-p${index}-w${w}`, [event]);
-  })).then(
+  void Promise.all(
+    Array.from({ length: WRITERS_PER_PROCESS }, async (_, w) => {
+      for (let i = 0; i < message.count; i++) await store.append(`game-p${index}-w${w}`, [event]);
+    }),
+  ).then(
     // The link's counts for this round alone; the committer's are summed over the run.
     () => {
       const after = store.commitStats();
-      send({ done: true, stats: { ...after, forwarded: after.forwarded - before.forwarded, servedForOthers: after.servedForOthers - before.servedForOthers, own: after.own - before.own } });
+      send({
+        done: true,
+        stats: {
+          ...after,
+          forwarded: after.forwarded - before.forwarded,
+          servedForOthers: after.servedForOthers - before.servedForOthers,
+          own: after.own - before.own,
+        },
+      });
     },
     (error: Error) => send({ done: false, error: error.message }),
   );

@@ -24,7 +24,20 @@ import { apiBench } from './api.ts';
 import type { Benchmark, Figure } from './harness.ts';
 
 /** Every benchmark, in the order run. Add a benchmark by importing it and listing it here. */
-const BENCHMARKS: Benchmark[] = [engineBench, scoreBench, ledgerBench, pgAppendBench, schemasBench, rebuildBench, heavyReadsBench, exportsBench, apiBench, renderBench, sseBench, clusterBench];
+const BENCHMARKS: Benchmark[] = [
+  engineBench,
+  scoreBench,
+  ledgerBench,
+  pgAppendBench,
+  schemasBench,
+  rebuildBench,
+  heavyReadsBench,
+  exportsBench,
+  apiBench,
+  renderBench,
+  sseBench,
+  clusterBench,
+];
 
 export interface Machine {
   cpu: string;
@@ -89,9 +102,7 @@ function markdown(m: Machine, groups: readonly GroupResult[]): string {
     for (const f of g.figures) {
       const compared = f.comparedTo ? `${format(f.comparedTo.ratio)}× ${f.comparedTo.name}` : '';
       const met = f.met === undefined ? '' : f.met ? 'yes' : '**no**';
-      lines.push(
-        `| ${g.group} | ${f.name} | ${format(f.median)} | ${format(f.p99)} | ${f.unit} | ${f.samples} | ${compared} | ${f.goal ?? ''} | ${met} |`,
-      );
+      lines.push(`| ${g.group} | ${f.name} | ${format(f.median)} | ${format(f.p99)} | ${f.unit} | ${f.samples} | ${compared} | ${f.goal ?? ''} | ${met} |`);
     }
   }
   return lines.join('\n') + '\n';
@@ -102,7 +113,8 @@ async function main(): Promise<void> {
   console.log(`benchmarks on ${m.cpu}, ${m.cores} cores, ${m.os}, Node ${m.node}`);
   const words = process.argv.slice(2).map((w) => w.toLowerCase());
   const chosen = words.length === 0 ? BENCHMARKS : BENCHMARKS.filter((b) => words.some((w) => b.group.toLowerCase().includes(w)));
-  if (chosen.length === 0) throw new Error(`no benchmark group's name contains ${words.join(' or ')}; the groups are: ${BENCHMARKS.map((b) => b.group).join(', ')}`);
+  if (chosen.length === 0)
+    throw new Error(`no benchmark group's name contains ${words.join(' or ')}; the groups are: ${BENCHMARKS.map((b) => b.group).join(', ')}`);
   const groups: GroupResult[] = [];
   const started = process.hrtime.bigint();
   for (const bench of chosen) {
@@ -121,7 +133,9 @@ async function main(): Promise<void> {
     // Only the groups run replace theirs; the rest, and the machine of the full run, stay.
     const earlier = JSON.parse(readFileSync(here('results.json'), 'utf8')) as { machine: Machine; groups: GroupResult[] };
     if (earlier.machine.cpu !== m.cpu || earlier.machine.cores !== m.cores) {
-      console.warn(`the other groups were measured on ${earlier.machine.cpu} (${earlier.machine.cores} cores), not this machine: run them all again to compare`);
+      console.warn(
+        `the other groups were measured on ${earlier.machine.cpu} (${earlier.machine.cores} cores), not this machine: run them all again to compare`,
+      );
     }
     const ran = new Map(groups.map((g) => [g.group, g]));
     const order = BENCHMARKS.map((b) => b.group);
@@ -131,7 +145,7 @@ async function main(): Promise<void> {
   writeFileSync(here('results.json'), JSON.stringify(json, null, 2) + '\n');
   // Notes written under the table (a "## " section, such as figures measured before and after a
   // change side by side) stay when the table is written again.
-  const notes = existsSync(here('RESULTS.md')) ? /\n## [\s\S]*$/.exec(readFileSync(here('RESULTS.md'), 'utf8'))?.[0] ?? '' : '';
+  const notes = existsSync(here('RESULTS.md')) ? (/\n## [\s\S]*$/.exec(readFileSync(here('RESULTS.md'), 'utf8'))?.[0] ?? '') : '';
   writeFileSync(here('RESULTS.md'), markdown(json.machine, json.groups) + notes);
 
   const goals = groups.flatMap((g) => g.figures).filter((f) => f.met !== undefined);

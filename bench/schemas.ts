@@ -19,7 +19,12 @@ import { type Benchmark, comparedTo, measureRate } from './harness.ts';
 const SEATS = ['N', 'E', 'S', 'W'] as const;
 const zodShapes = {
   CardPlayed: z.strictObject({ gameId: z.string().min(1).max(120), hand: z.int().min(1), seat: z.enum(SEATS), card: z.string().min(2).max(3) }),
-  BidMade: z.strictObject({ gameId: z.string().min(1).max(120), hand: z.int().min(1), seat: z.enum(SEATS), bid: z.union([z.int().min(0).max(13), z.string().min(3).max(10)]) }),
+  BidMade: z.strictObject({
+    gameId: z.string().min(1).max(120),
+    hand: z.int().min(1),
+    seat: z.enum(SEATS),
+    bid: z.union([z.int().min(0).max(13), z.string().min(3).max(10)]),
+  }),
   HandDealt: z.strictObject({
     gameId: z.string().min(1).max(120),
     hand: z.int().min(1),
@@ -32,7 +37,12 @@ const text = (min: number, max: number) => v.pipe(v.string(), v.minLength(min), 
 const whole = (min: number) => v.pipe(v.number(), v.integer(), v.minValue(min));
 const valibotShapes = {
   CardPlayed: v.strictObject({ gameId: text(1, 120), hand: whole(1), seat: v.picklist(SEATS), card: text(2, 3) }),
-  BidMade: v.strictObject({ gameId: text(1, 120), hand: whole(1), seat: v.picklist(SEATS), bid: v.union([v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(13)), text(3, 10)]) }),
+  BidMade: v.strictObject({
+    gameId: text(1, 120),
+    hand: whole(1),
+    seat: v.picklist(SEATS),
+    bid: v.union([v.pipe(v.number(), v.integer(), v.minValue(0), v.maxValue(13)), text(3, 10)]),
+  }),
   HandDealt: v.strictObject({
     gameId: text(1, 120),
     hand: whole(1),
@@ -67,12 +77,18 @@ export const schemasBench: Benchmark = {
         byValibot,
       );
       let imported = 0;
-      const importing = measureRate(`import-ledger of the played ledger, every row checked (${events.length} events)`, 'events/s', events.length, () => {
-        const database = openDatabase({ path: join(dir, `import-${imported++}.db`), synchronous: 'NORMAL' });
-        const report = importLedger(database, ndjson);
-        database.close();
-        if (!report.ok) throw new Error('the played ledger did not import');
-      }, 5);
+      const importing = measureRate(
+        `import-ledger of the played ledger, every row checked (${events.length} events)`,
+        'events/s',
+        events.length,
+        () => {
+          const database = openDatabase({ path: join(dir, `import-${imported++}.db`), synchronous: 'NORMAL' });
+          const report = importLedger(database, ndjson);
+          database.close();
+          if (!report.ok) throw new Error('the played ledger did not import');
+        },
+        5,
+      );
       return [catalogue, byZod, byValibot, importing];
     } finally {
       rmSync(dir, { recursive: true, force: true });

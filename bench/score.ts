@@ -71,9 +71,7 @@ export const scoreBench: Benchmark = {
       format: 'spades-game/1',
       rules: 'unc-300',
       hands: Array.from({ length: 8 }, (_, i) =>
-        i % 4 === 3
-          ? { misdeal: 'no-face-cards' }
-          : { bids: { N: 3, E: 2, S: 2, W: 2 }, tricks: { N: 4, E: 3, S: 3 + (i % 2), W: 3 - (i % 2) } },
+        i % 4 === 3 ? { misdeal: 'no-face-cards' } : { bids: { N: 3, E: 2, S: 2, W: 2 }, tricks: { N: 4, E: 3, S: 3 + (i % 2), W: 3 - (i % 2) } },
       ),
     };
     const records = measureRate('records of 8 hands read and scored', 'records/s', RECORDS_PER_BATCH, () => {

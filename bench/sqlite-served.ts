@@ -75,7 +75,9 @@ async function measure(dir: string): Promise<Figure[]> {
     ledger.execute((m) => startTournament(m, { tournamentId: TOURNAMENT, seed: SEED }));
     // The director seats every table.
     await driveTables(ledger, { tournamentId: TOURNAMENT, seed: SEED });
-    const tables = Object.values(ledger.models.games).filter((g) => g.tournamentId === TOURNAMENT && !g.winner).map((g) => g.gameId);
+    const tables = Object.values(ledger.models.games)
+      .filter((g) => g.tournamentId === TOURNAMENT && !g.winner)
+      .map((g) => g.gameId);
     if (tables.length < TABLES) throw new Error(`only ${tables.length} of ${TABLES} tables are playing`);
     ledger.snapshot();
   } finally {
@@ -156,7 +158,16 @@ async function measure(dir: string): Promise<Figure[]> {
       batch('one', oneName),
       { ...rateFigure(manyName, 'entries/s', rates.many), comparedTo: { name: oneName, ratio: percentile(ratios, 50) } },
       batch('many', manyName),
-      withGoal({ name: `SQLite: ${TABLES} table entries at once within one process against 1 writer`, unit: '×', median: percentile(ratios, 50), p99: percentile(ratios, 1), samples: ratios.length }, { atLeast: 5 }),
+      withGoal(
+        {
+          name: `SQLite: ${TABLES} table entries at once within one process against 1 writer`,
+          unit: '×',
+          median: percentile(ratios, 50),
+          p99: percentile(ratios, 1),
+          samples: ratios.length,
+        },
+        { atLeast: 5 },
+      ),
     ];
   } finally {
     await served.close();

@@ -91,7 +91,13 @@ async function latencies(server: ServerChild, clients: ClientsChild[]): Promise<
 
 function latencyFigure(clients: number, samples: number[], goalMs: number): Figure {
   return withGoal(
-    { name: `append to arrival at ${clients.toLocaleString('en-US')} SSE clients`, unit: 'ms', median: percentile(samples, 50), p99: percentile(samples, 99), samples: samples.length },
+    {
+      name: `append to arrival at ${clients.toLocaleString('en-US')} SSE clients`,
+      unit: 'ms',
+      median: percentile(samples, 50),
+      p99: percentile(samples, 99),
+      samples: samples.length,
+    },
     { atMost: goalMs },
   );
 }

@@ -10,11 +10,7 @@ import type { RuleOptions } from './presets.ts';
  * A seat's bid. A plain 0 is a number, not a nil: it has no bonus and no penalty.
  * `blind` is a blind bid of a number of tricks; both partners of a blind team bid blind.
  */
-export type Bid =
-  | { kind: 'number'; tricks: number }
-  | { kind: 'nil' }
-  | { kind: 'blind-nil' }
-  | { kind: 'blind'; tricks: number };
+export type Bid = { kind: 'number'; tricks: number } | { kind: 'nil' } | { kind: 'blind-nil' } | { kind: 'blind'; tricks: number };
 
 export type Bids = Record<Seat, Bid>;
 
@@ -202,12 +198,7 @@ const EVERY_BID = everyBid();
  * The bids `seat` may still make, given the bids made so far (its partner's, if made) and the
  * scores before the hand: each one leaves the team a legal pair of bids.
  */
-export function allowedBids(
-  options: RuleOptions,
-  seat: Seat,
-  bidsSoFar: Partial<Record<Seat, Bid>>,
-  before: ScoresBefore,
-): Bid[] {
+export function allowedBids(options: RuleOptions, seat: Seat, bidsSoFar: Partial<Record<Seat, Bid>>, before: ScoresBefore): Bid[] {
   const partner = seatAfter(seat, 2);
   const made = bidsSoFar[partner];
   const team = teamOf(seat);

@@ -83,12 +83,7 @@ export function botBid(input: BotBidInput): Bid {
       return blindBid(Math.min(maximum - p, Math.max(teamLeast - p, Math.ceil(teamLeast / 2))));
     }
   }
-  if (
-    options.blindNil !== null &&
-    behind >= options.blindNilDeficit &&
-    partnerBid === undefined &&
-    random.float() < (style.blind ?? 0.2)
-  ) {
+  if (options.blindNil !== null && behind >= options.blindNilDeficit && partnerBid === undefined && random.float() < (style.blind ?? 0.2)) {
     return { kind: 'blind-nil' };
   }
 
@@ -233,8 +228,7 @@ export function botPlay(input: BotPlayInput): Card {
   const opponent = seatAfter(seat, 1);
   const opponentsNeed = contractOf(bids, opponent) - tricksTowardContract(bids, taken, opponent);
   const overtricks = Math.max(0, -need);
-  const nearBags =
-    options.bagsCounted && options.bagLimit !== null && (input.bags ?? 0) + overtricks >= options.bagLimit - 2;
+  const nearBags = options.bagsCounted && options.bagLimit !== null && (input.bags ?? 0) + overtricks >= options.bagLimit - 2;
 
   if (leadCard === null) {
     if (myNil) return lowest(legal, deck);
@@ -364,4 +358,3 @@ function lowestOfLongestSuit(deck: Deck, legal: readonly Card[], hand: readonly 
     deck,
   );
 }
-

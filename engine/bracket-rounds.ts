@@ -109,7 +109,9 @@ export function nextRoundPlan(state: BracketState, views: readonly MatchView[] =
   const round = Math.max(...bracket.matches.map((m) => m.round));
   const open = views.filter((v) => !(v.status === 'played' || v.status === 'bye' || v.status === 'forfeit'));
   if (open.length > 0) {
-    throw new Error(`round ${round} is not over: ${open.map((v) => `${v.id} (${v.status === 'under-review' ? 'under review' : v.status})`).join(', ')} still to be decided`);
+    throw new Error(
+      `round ${round} is not over: ${open.map((v) => `${v.id} (${v.status === 'under-review' ? 'under review' : v.status})`).join(', ')} still to be decided`,
+    );
   }
   const consumed = new Set(bracket.matches.flatMap((m) => m.slots.flatMap((s) => (s.kind === 'winner' || s.kind === 'loser' ? [`${s.kind}:${s.match}`] : []))));
   const hadBye = new Set(views.filter((v) => v.status === 'bye' && v.winner !== null).map((v) => v.winner!));
@@ -165,7 +167,12 @@ export function decideByes(plan: RoundPlan, input: Partial<Record<RoundGroup, Gr
     if (drawing.length === 0) continue;
     const given = input[group] ?? {};
     const label = `round ${plan.round}, ${GROUP_NAMES[group]}`;
-    const cards: DrawRound[] = given.cards && given.cards.length > 0 ? given.cards : drawing.length > 1 ? (drawFromSeed(drawing, `${seed}:round-${plan.round}:${group}`) as DrawRound[]) : [];
+    const cards: DrawRound[] =
+      given.cards && given.cards.length > 0
+        ? given.cards
+        : drawing.length > 1
+          ? (drawFromSeed(drawing, `${seed}:round-${plan.round}:${group}`) as DrawRound[])
+          : [];
     let bye: string;
     let card: string | null = null;
     if (cards.length === 0) {
@@ -226,7 +233,8 @@ export function pairRound(plan: RoundPlan, draws: readonly Omit<GroupDraw, 'matc
 export function firstRoundBracket(seeds: readonly string[], bye: string | null): Bracket {
   const plan = firstRoundPlan(seeds);
   const needed = plan.groups[0]!.drawing.length > 0;
-  if (needed !== (bye !== null)) throw new Error(needed ? `${seeds.length} teams, an odd count: one drawn bye is needed` : `${seeds.length} teams, an even count: there is no bye`);
+  if (needed !== (bye !== null))
+    throw new Error(needed ? `${seeds.length} teams, an odd count: one drawn bye is needed` : `${seeds.length} teams, an even count: there is no bye`);
   if (bye !== null && !seeds.includes(bye)) throw new Error(`bye: team '${bye}' is not in the seeding`);
   const draws = bye === null ? [] : [{ group: 'winners' as const, teams: [...seeds], cards: [], bye, card: null }];
   const round = pairRound(plan, draws);

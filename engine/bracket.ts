@@ -23,11 +23,7 @@ export type BracketFormat = 'single' | 'double' | 'first-round-losers';
 export type BracketSide = 'winners' | 'losers' | 'final' | 'third-place';
 
 /** Where a match slot's team comes from. */
-export type SlotSource =
-  | { kind: 'team'; team: string; seed: number }
-  | { kind: 'winner'; match: string }
-  | { kind: 'loser'; match: string }
-  | { kind: 'bye' };
+export type SlotSource = { kind: 'team'; team: string; seed: number } | { kind: 'winner'; match: string } | { kind: 'loser'; match: string } | { kind: 'bye' };
 
 /** A match slot that a winner or loser moves on to. */
 export interface Route {
@@ -142,10 +138,8 @@ export function buildBracket(seeded: readonly string[], options: BracketOptions)
   // the best seeds meet as late as possible.
   const positions = seedPositions(size);
   const winnersFinal = options.format === 'double' ? null : 'F';
-  const wid = (round: number, index: number): string =>
-    round === rounds && winnersFinal ? winnersFinal : `W${round}-${index + 1}`;
-  const seedSlot = (seed: number): SlotSource =>
-    seed <= teams.length ? { kind: 'team', team: teams[seed - 1]!, seed } : { kind: 'bye' };
+  const wid = (round: number, index: number): string => (round === rounds && winnersFinal ? winnersFinal : `W${round}-${index + 1}`);
+  const seedSlot = (seed: number): SlotSource => (seed <= teams.length ? { kind: 'team', team: teams[seed - 1]!, seed } : { kind: 'bye' });
   for (let round = 1; round <= rounds; round++) {
     const count = size >> round;
     for (let i = 0; i < count; i++) {
@@ -164,8 +158,7 @@ export function buildBracket(seeded: readonly string[], options: BracketOptions)
     for (let round = 1; round < rounds; round++) {
       const count = size >> (round + 1);
       for (let i = 0; i < count; i++) {
-        const from = (k: number): SlotSource =>
-          round === 1 ? { kind: 'loser', match: wid(1, k) } : { kind: 'winner', match: `L${round - 1}-${k + 1}` };
+        const from = (k: number): SlotSource => (round === 1 ? { kind: 'loser', match: wid(1, k) } : { kind: 'winner', match: `L${round - 1}-${k + 1}` });
         add(`L${round}-${i + 1}`, 'losers', round, from(2 * i), from(2 * i + 1));
       }
     }
@@ -189,7 +182,13 @@ export function buildBracket(seeded: readonly string[], options: BracketOptions)
         }
         if (drop < rounds - 1) {
           for (let i = 0; i < count / 2; i++) {
-            add(`L${round + 1}-${i + 1}`, 'losers', round + 1, { kind: 'winner', match: `L${round}-${2 * i + 1}` }, { kind: 'winner', match: `L${round}-${2 * i + 2}` });
+            add(
+              `L${round + 1}-${i + 1}`,
+              'losers',
+              round + 1,
+              { kind: 'winner', match: `L${round}-${2 * i + 1}` },
+              { kind: 'winner', match: `L${round}-${2 * i + 2}` },
+            );
           }
         }
       }

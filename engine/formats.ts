@@ -159,7 +159,10 @@ export function formatProblem(options: FormatOptions): string | null {
   if (!Number.isInteger(options.gamesToWin) || options.gamesToWin < 1 || options.gamesToWin > 4) {
     return `games to win a match must be 1 to 4 (1 = one game, 2 = best of 3), not ${String(options.gamesToWin)}`;
   }
-  for (const [name, minutes] of [['clock', options.clockMinutes], ['final clock', options.finalClockMinutes]] as const) {
+  for (const [name, minutes] of [
+    ['clock', options.clockMinutes],
+    ['final clock', options.finalClockMinutes],
+  ] as const) {
     if (minutes !== null && (!Number.isInteger(minutes) || minutes < 1 || minutes > 600)) {
       return `the ${name} must be whole minutes from 1 to 600, or none, not ${String(minutes)}`;
     }
@@ -168,11 +171,14 @@ export function formatProblem(options: FormatOptions): string | null {
   if (options.fees !== null) {
     const { early, late, deadline } = options.fees;
     if (!(early >= 0) || !(late >= 0)) return `fees must be amounts of 0 or more, not early ${String(early)} / late ${String(late)}`;
-    if (typeof deadline !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(deadline)) return `the fee deadline must be a date such as 2024-09-12, not '${String(deadline)}'`;
+    if (typeof deadline !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(deadline))
+      return `the fee deadline must be a date such as 2024-09-12, not '${String(deadline)}'`;
   }
-  if (!Array.isArray(options.prizes) || options.prizes.some((p) => typeof p !== 'string' || p.trim() === '')) return 'prizes must be a list of non-empty descriptions, 1st first';
+  if (!Array.isArray(options.prizes) || options.prizes.some((p) => typeof p !== 'string' || p.trim() === ''))
+    return 'prizes must be a list of non-empty descriptions, 1st first';
   if (options.elimination === 'progressive') {
-    if (!Number.isInteger(options.rounds) || options.rounds! < 1) return `a progressive event needs a number of rounds of 1 or more, not ${String(options.rounds)}`;
+    if (!Number.isInteger(options.rounds) || options.rounds! < 1)
+      return `a progressive event needs a number of rounds of 1 or more, not ${String(options.rounds)}`;
     if (options.gamesToWin !== 1) return 'a progressive round is one game of 4 hands at each table, so games to win must be 1';
   } else if (options.rounds !== null) {
     return `a number of rounds belongs to progressive tables, not to '${options.elimination}' brackets`;
@@ -228,7 +234,8 @@ export function firstDealerFrom(draw: FirstDealerDraw, teams: readonly [{ id: st
             throw new Error(`${label}: no card for ${seat}, who ${r === 0 ? 'draws with the others' : 'is tied for the highest card and draws again'}`);
           }
           const card = parseCard(String(round[seat]));
-          if (card === null || naturalRank(card) === 0) throw new Error(`${label}: ${seat} drew '${String(round[seat])}', not a natural card such as AS or 10H`);
+          if (card === null || naturalRank(card) === 0)
+            throw new Error(`${label}: ${seat} drew '${String(round[seat])}', not a natural card such as AS or 10H`);
           const twin = seen.get(card);
           if (twin) throw new Error(`${label}: ${twin} and ${seat} both drew ${cardName(card)}; one deck has one of each card`);
           seen.set(card, seat);
@@ -247,9 +254,14 @@ export function firstDealerFrom(draw: FirstDealerDraw, teams: readonly [{ id: st
       const [a, b] = teams;
       const lower = (a.seed ?? Infinity) <= (b.seed ?? Infinity) ? a : b;
       if (draw.caller !== lower.id) {
-        throw new Error(`coin toss: '${lower.id}' has the lower seed number${lower.seed !== null ? ` (${lower.seed})` : ''}, so it calls the toss, not '${draw.caller}'`);
+        throw new Error(
+          `coin toss: '${lower.id}' has the lower seed number${lower.seed !== null ? ` (${lower.seed})` : ''}, so it calls the toss, not '${draw.caller}'`,
+        );
       }
-      for (const [what, value] of [['call', draw.call], ['result', draw.toss]] as const) {
+      for (const [what, value] of [
+        ['call', draw.call],
+        ['result', draw.toss],
+      ] as const) {
         if (value !== 'heads' && value !== 'tails') throw new Error(`coin toss: the ${what} is heads or tails, not '${String(value)}'`);
       }
       if (!SEATS.includes(draw.choice)) throw new Error(`coin toss: the winner chooses a dealer among N, E, S, W, not '${String(draw.choice)}'`);
@@ -279,7 +291,10 @@ export function drawFromSeed<Id extends string>(ids: readonly Id[], seed: string
   let drawing = [...ids];
   while (drawing.length > 1) {
     // More drawers than one deck holds (a 53- to 64-team bye draw) draw from two decks.
-    const deck = shuffleInPlace(Array.from({ length: drawing.length > 52 ? 104 : 52 }, (_, c) => c % 52), createRandom(`${seed}:draw-${rounds.length}`));
+    const deck = shuffleInPlace(
+      Array.from({ length: drawing.length > 52 ? 104 : 52 }, (_, c) => c % 52),
+      createRandom(`${seed}:draw-${rounds.length}`),
+    );
     const round: Partial<Record<Id, string>> = {};
     drawing.forEach((id, i) => (round[id] = cardName(deck[i]!)));
     rounds.push(round);

@@ -158,8 +158,7 @@ export function endOfGame(
   handsPlayed: number,
   timeCalled: boolean,
 ): { winner: Team; reason: EndReason } | null {
-  const higher = (): Team | null =>
-    teams.NS.score > teams.EW.score ? 'NS' : teams.EW.score > teams.NS.score ? 'EW' : null;
+  const higher = (): Team | null => (teams.NS.score > teams.EW.score ? 'NS' : teams.EW.score > teams.NS.score ? 'EW' : null);
 
   if (options.boston && tricks !== null) {
     for (const team of TEAMS) {

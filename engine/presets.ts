@@ -91,26 +91,9 @@ export interface RuleOptions {
   dealerCarriesAcrossGames: boolean;
 }
 
-export type PresetId =
-  | 'blp-r1'
-  | 'blp-r2'
-  | 'blp-final'
-  | 'unc-300'
-  | 'unc-500'
-  | 'pitt-boss'
-  | 'asher'
-  | 'tournament-spades';
+export type PresetId = 'blp-r1' | 'blp-r2' | 'blp-final' | 'unc-300' | 'unc-500' | 'pitt-boss' | 'asher' | 'tournament-spades';
 
-export const PRESET_IDS: readonly PresetId[] = [
-  'blp-r1',
-  'blp-r2',
-  'blp-final',
-  'unc-300',
-  'unc-500',
-  'pitt-boss',
-  'asher',
-  'tournament-spades',
-];
+export const PRESET_IDS: readonly PresetId[] = ['blp-r1', 'blp-r2', 'blp-final', 'unc-300', 'unc-500', 'pitt-boss', 'asher', 'tournament-spades'];
 
 /** Defaults every preset starts from: plain partnership Spades. */
 const BASE: RuleOptions = {

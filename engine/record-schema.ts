@@ -160,7 +160,12 @@ const dealtCards = z
 
 const trickProblem = (iss: Issue): string =>
   `plays: trick ${Number(at(iss.path, 1)) + 1} ${Array.isArray(iss.input) ? `has ${iss.input.length} cards` : 'is not a list of cards'}; a trick has 4`;
-const trick = z.array(card((path) => `trick ${Number(at(path, 2)) + 1}`), { error: trickProblem }).length(4, { error: trickProblem });
+const trick = z
+  .array(
+    card((path) => `trick ${Number(at(path, 2)) + 1}`),
+    { error: trickProblem },
+  )
+  .length(4, { error: trickProblem });
 
 const claimWhere = (path: Path | undefined, from: number): string => `reneges[${at(path, from)}]`;
 /** A renege claim and the judge's ruling on it; the claim is made by the other team. */
@@ -215,7 +220,11 @@ export const playedHandSchema = z
     }
     hand.reneges?.forEach((claim, i) => {
       if (claim.trick === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['reneges', i, 'trick'], message: `reneges[${i}]: the renege claim against ${claim.seat} needs its trick, since the plays are given` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['reneges', i, 'trick'],
+          message: `reneges[${i}]: the renege claim against ${claim.seat} needs its trick, since the plays are given`,
+        });
       }
     });
   })
@@ -324,7 +333,7 @@ export function recordJsonSchema(): Record<string, unknown> {
     title: 'A Spades game record, spades-game/1',
     description:
       'One game at one table: its rules, seats and hands, in order (spec: game-record.md). This schema is the shape only; ' +
-      'what depends on the preset or the game so far (a card outside the preset\'s deck, a bid the preset forbids, tricks that ' +
+      "what depends on the preset or the game so far (a card outside the preset's deck, a bid the preset forbids, tricks that " +
       'do not add up to 13, plays that do not replay, a hand after the game was won) is for `spades score` to check.',
     ...rest,
   };

@@ -38,4 +38,3 @@ export interface ShownControl {
   /** Field name → what is wrong with the value typed there. */
   problems: Record<string, string>;
 }
-

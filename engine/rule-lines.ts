@@ -32,8 +32,7 @@ export function cardSymbol(card: Card): string {
 
 const named = (names: readonly string[]) => names.map((n) => cardSymbol(parseCard(n)!));
 /** Items joined as a sentence joins them: "a, b and c". */
-export const list = (items: readonly string[]) =>
-  items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+export const list = (items: readonly string[]) => (items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`);
 const ordinal = (n: number) => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
 /** "1 point", "30 points". */
 export const points = (n: number) => `${n} point${n === 1 ? '' : 's'}`;
@@ -180,7 +179,10 @@ const WORDS: { key: SheetLineKey; words: Words }[] = [
   {
     key: 'bags',
     words: (o) => {
-      const penalty = o.bagLimit === null ? ', with no penalty' : `; every ${ordinal(o.bagLimit)} bag costs ${points(o.bagPenalty)} and the count starts again, the surplus carrying over`;
+      const penalty =
+        o.bagLimit === null
+          ? ', with no penalty'
+          : `; every ${ordinal(o.bagLimit)} bag costs ${points(o.bagPenalty)} and the count starts again, the surplus carrying over`;
       return {
         text: o.overtrickPoints
           ? o.bagsCounted
@@ -226,12 +228,16 @@ const WORDS: { key: SheetLineKey; words: Words }[] = [
   {
     key: 'boston',
     words: (o) =>
-      o.boston ? { text: 'A team that takes all 13 tricks (a Boston) wins the game at once.' } : { text: 'Taking all 13 tricks (a Boston) is scored like any other hand.', quiet: true },
+      o.boston
+        ? { text: 'A team that takes all 13 tricks (a Boston) wins the game at once.' }
+        : { text: 'Taking all 13 tricks (a Boston) is scored like any other hand.', quiet: true },
   },
   {
     key: 'set-out',
     words: (o) =>
-      o.setOut === null ? { text: 'A team may be set any number of times in a game.', quiet: true } : { text: `A team set for the ${ordinal(o.setOut)} time in a game loses it.` },
+      o.setOut === null
+        ? { text: 'A team may be set any number of times in a game.', quiet: true }
+        : { text: `A team set for the ${ordinal(o.setOut)} time in a game loses it.` },
   },
   { key: 'renege', words: (o) => ({ text: renegeSentence(o) }) },
   { key: 'claims', words: () => ({ text: CLAIMS }) },
@@ -240,7 +246,8 @@ const WORDS: { key: SheetLineKey; words: Words }[] = [
     words: (o) => ({
       text: {
         'high-card': 'The first dealer is chosen by a draw for high card; the deal then passes clockwise.',
-        'coin-toss': 'A coin toss decides the first dealer: the team with the lower seed number calls it, and the winner chooses the dealer; the deal then passes clockwise.',
+        'coin-toss':
+          'A coin toss decides the first dealer: the team with the lower seed number calls it, and the winner chooses the dealer; the deal then passes clockwise.',
         random: 'The first dealer is drawn at random; the deal then passes clockwise.',
       }[o.firstDealer],
     }),

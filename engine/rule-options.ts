@@ -158,22 +158,57 @@ type Entry<K extends keyof RuleOptions> = { label: string; help: string; sheet: 
 
 /** Every option, in the order the reference and the form list them. */
 const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
-  target: { sheet: ['game'], label: 'Points to win a game', help: 'Points that win the game; none when the game is a fixed number of hands.', ...orNone(whole(1), 'a game of a number of hands') },
-  hands: { sheet: ['game'], label: 'Hands in a game', help: 'A game of exactly this many hands (ties play on); none for a game to a number of points.', ...orNone(whole(1), 'a game to a number of points') },
+  target: {
+    sheet: ['game'],
+    label: 'Points to win a game',
+    help: 'Points that win the game; none when the game is a fixed number of hands.',
+    ...orNone(whole(1), 'a game of a number of hands'),
+  },
+  hands: {
+    sheet: ['game'],
+    label: 'Hands in a game',
+    help: 'A game of exactly this many hands (ties play on); none for a game to a number of points.',
+    ...orNone(whole(1), 'a game to a number of points'),
+  },
   removed: { sheet: ['deck', 'trumps'], label: 'Cards taken out', help: 'Cards taken out of the 52 (names as in records).', ...cards },
   jokers: { sheet: ['deck', 'trumps'], label: 'Jokers', help: 'Whether the two jokers are in the deck, as the two highest trumps.', ...yesNo },
-  promoted: { sheet: ['trumps'], label: 'Trumps above the ace of spades', help: 'Non-natural trumps ranked just below the jokers and above A♠, high to low (e.g. 2D, 2S).', ...cards },
+  promoted: {
+    sheet: ['trumps'],
+    label: 'Trumps above the ace of spades',
+    help: 'Non-natural trumps ranked just below the jokers and above A♠, high to low (e.g. 2D, 2S).',
+    ...cards,
+  },
   biddingOrder: {
     sheet: ['bidding-order'],
     label: 'Who bids first',
     help: 'Who bids first.',
     ...choice({ value: 'clockwise', words: 'clockwise from the dealer’s left' }, { value: 'non-dealing-team-first', words: 'the non-dealing team first' }),
   },
-  teamMinimum: { sheet: ['bid-range', 'blind-bid'], label: 'Board (the least a team may bid)', help: 'The least a team may bid (the partner’s bid when one partner bids nil).', ...whole(0, 13) },
+  teamMinimum: {
+    sheet: ['bid-range', 'blind-bid'],
+    label: 'Board (the least a team may bid)',
+    help: 'The least a team may bid (the partner’s bid when one partner bids nil).',
+    ...whole(0, 13),
+  },
   teamMaximum: { sheet: ['bid-range'], label: 'The most a team may bid', help: 'The most a team may bid.', ...whole(0, 13) },
-  nil: { sheet: ['nil', 'bid-range', 'nil-tricks'], label: 'Nil', help: 'Points for a nil made / lost; none when nil may not be bid.', ...orNone(whole(0), 'no nil') },
-  blindNil: { sheet: ['blind-nil', 'bid-range', 'nil-tricks'], label: 'Blind nil', help: 'Points for a blind nil made / lost; none when blind nil may not be bid.', ...orNone(whole(0), 'no blind nil') },
-  blindNilDeficit: { sheet: ['blind-nil'], label: 'Blind nil only when behind by', help: 'How far behind a team must be (at least) to bid blind nil.', ...whole(0) },
+  nil: {
+    sheet: ['nil', 'bid-range', 'nil-tricks'],
+    label: 'Nil',
+    help: 'Points for a nil made / lost; none when nil may not be bid.',
+    ...orNone(whole(0), 'no nil'),
+  },
+  blindNil: {
+    sheet: ['blind-nil', 'bid-range', 'nil-tricks'],
+    label: 'Blind nil',
+    help: 'Points for a blind nil made / lost; none when blind nil may not be bid.',
+    ...orNone(whole(0), 'no blind nil'),
+  },
+  blindNilDeficit: {
+    sheet: ['blind-nil'],
+    label: 'Blind nil only when behind by',
+    help: 'How far behind a team must be (at least) to bid blind nil.',
+    ...whole(0),
+  },
   blindBid: {
     sheet: ['blind-bid'],
     label: 'Blind bids',
@@ -192,7 +227,12 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
   },
   overtrickPoints: { sheet: ['bags'], label: 'Overtricks score a point', help: 'Whether overtricks score a point each.', ...yesNo },
   bagsCounted: { sheet: ['bags', 'renege'], label: 'Overtricks count as bags', help: 'Whether overtricks are counted as bags.', ...yesNo },
-  bagLimit: { sheet: ['bags'], label: 'Bags before a penalty', help: 'Every this-many bags costs the bag penalty and the count restarts; none for no penalty.', ...orNone(whole(1), 'no bag penalty') },
+  bagLimit: {
+    sheet: ['bags'],
+    label: 'Bags before a penalty',
+    help: 'Every this-many bags costs the bag penalty and the count restarts; none for no penalty.',
+    ...orNone(whole(1), 'no bag penalty'),
+  },
   bagPenalty: { sheet: ['bags'], label: 'Bag penalty', help: 'Points lost each time the bag limit is reached.', ...whole(0) },
   bigBid: {
     sheet: ['big-bid'],
@@ -202,10 +242,19 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
       from: { label: 'from a team bid of', help: 'Team bids at or above this are "10 for 200" bids.', kind: whole(0, 13) },
       madeFloor: { label: 'made, worth at least', help: 'Made: the contract is worth at least this many points (before overtricks).', kind: whole(0) },
       madeBonus: { label: 'made, a bonus of', help: 'Made: points added on top of 10 × bid.', kind: whole(0) },
-      setPoints: { label: 'set, it loses', help: 'Set: the team loses this many points; none means the ordinary −10 × bid.', kind: orNone(whole(0), '10 a trick bid') },
+      setPoints: {
+        label: 'set, it loses',
+        help: 'Set: the team loses this many points; none means the ordinary −10 × bid.',
+        kind: orNone(whole(0), '10 a trick bid'),
+      },
     }),
   },
-  firstSeven: { sheet: ['first-seven'], label: 'First seven tricks bonus', help: 'Bonus for a team that wins the first 7 tricks of a hand; none for no bonus.', ...orNone(whole(0), 'no bonus') },
+  firstSeven: {
+    sheet: ['first-seven'],
+    label: 'First seven tricks bonus',
+    help: 'Bonus for a team that wins the first 7 tricks of a hand; none for no bonus.',
+    ...orNone(whole(0), 'no bonus'),
+  },
   renegePenalty: {
     sheet: ['renege'],
     label: 'Renege penalty',
@@ -219,9 +268,19 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
   },
   renegeTricks: { sheet: ['renege'], label: 'Tricks a renege costs', help: 'Tricks a renege costs.', ...whole(0, 13) },
   renegePoints: { sheet: ['renege'], label: 'Points a renege pays', help: 'Flat points the other team gets for a renege; 0 for none.', ...whole(0) },
-  sixFour: { sheet: ['six-four'], label: '6–4 bids not played', help: 'Bids of exactly 6 and 4 (no nil or blind) are not played: +60 / +40, no bags.', ...yesNo },
+  sixFour: {
+    sheet: ['six-four'],
+    label: '6–4 bids not played',
+    help: 'Bids of exactly 6 and 4 (no nil or blind) are not played: +60 / +40, no bags.',
+    ...yesNo,
+  },
   boston: { sheet: ['boston'], label: 'A Boston wins the game', help: 'A team that takes all 13 tricks wins the game at once.', ...yesNo },
-  setOut: { sheet: ['set-out'], label: 'Sets that lose the game', help: 'A team’s n-th set in a game loses it; none for no set-out.', ...orNone(whole(1), 'no set-out') },
+  setOut: {
+    sheet: ['set-out'],
+    label: 'Sets that lose the game',
+    help: 'A team’s n-th set in a game loses it; none for no set-out.',
+    ...orNone(whole(1), 'no set-out'),
+  },
   firstDealer: {
     sheet: ['first-dealer'],
     label: 'First dealer',
@@ -239,13 +298,16 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
     ),
   },
   misdealReasons: { sheet: ['misdeal'], label: 'Misdeal when', help: 'The reasons a misdeal may be called for.', ...reasons },
-  dealerCarriesAcrossGames: { sheet: ['dealer-across-games'], label: 'Deal carries across games', help: 'The dealer rotation carries on across the games of a match.', ...yesNo },
+  dealerCarriesAcrossGames: {
+    sheet: ['dealer-across-games'],
+    label: 'Deal carries across games',
+    help: 'The dealer rotation carries on across the games of a match.',
+    ...yesNo,
+  },
 };
 
 /** Every rule option, in the order the reference and the form list them. */
-export const RULE_OPTIONS: readonly RuleOption[] = (Object.keys(ENTRIES) as (keyof RuleOptions)[]).map(
-  (key) => ({ key, ...ENTRIES[key] }) as RuleOption,
-);
+export const RULE_OPTIONS: readonly RuleOption[] = (Object.keys(ENTRIES) as (keyof RuleOptions)[]).map((key) => ({ key, ...ENTRIES[key] }) as RuleOption);
 
 const BY_KEY: ReadonlyMap<string, RuleOption> = new Map(RULE_OPTIONS.map((o) => [o.key, o]));
 
@@ -303,7 +365,10 @@ export const RULE_OPTION_NAMES: readonly (keyof RuleOptions)[] = RULE_OPTIONS.ma
 export function optionText(value: unknown): string {
   if (value === null) return 'none';
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.join(' ');
-  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k} ${optionText(v)}`).join(', ');
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${k} ${optionText(v)}`)
+      .join(', ');
   return String(value);
 }
 
@@ -324,7 +389,8 @@ export function optionProblem(option: RuleOption, value: unknown, names = true):
       return `${option.label}: ${String((issue as { keys?: string[] }).keys?.[0])} is not one of its values; write none (${option.control.none}), or ${option.control.example}`;
     }
     const key = names && part ? ` (${part.key})` : '';
-    if (part && given[part.key] === undefined) return names ? `${option.label}: ${part.label}${key} is missing from ${JSON.stringify(value)}` : `${option.label}: ${part.label} is missing`;
+    if (part && given[part.key] === undefined)
+      return names ? `${option.label}: ${part.label}${key} is missing from ${JSON.stringify(value)}` : `${option.label}: ${part.label} is missing`;
     if (part && !names) return `${option.label}, “${part.label}”: ${part.expects} is needed, not ${JSON.stringify(given[part.key])}`;
     if (part) return `${option.label}: ${part.label}${key} must be ${part.expects}, got ${JSON.stringify(given[part.key])}`;
   }

@@ -48,9 +48,12 @@ function gameLine(p: Play): RuleLine {
   const time = timed ? `, or by the team ahead when ${p.clockMinutes} minutes are called (the hand in progress is played out)` : '';
   const tie = 'a tie plays one more hand';
   let text: string;
-  if (target !== null && hands !== null) text = `A game is won at ${points(target)}${time}, or ends after ${hands} hands with the higher score winning; if both teams reach ${target} on the same hand, the higher score wins, and ${tie}.`;
-  else if (target !== null) text = `A game is won at ${points(target)}${time}; if both teams reach ${target} on the same hand, the higher score wins, and ${tie}.`;
-  else text = `A game is ${hands} hands${timed ? `, or ends when ${p.clockMinutes} minutes are called (the hand in progress is played out)` : ''}; the higher score wins, and ${tie}.`;
+  if (target !== null && hands !== null)
+    text = `A game is won at ${points(target)}${time}, or ends after ${hands} hands with the higher score winning; if both teams reach ${target} on the same hand, the higher score wins, and ${tie}.`;
+  else if (target !== null)
+    text = `A game is won at ${points(target)}${time}; if both teams reach ${target} on the same hand, the higher score wins, and ${tie}.`;
+  else
+    text = `A game is ${hands} hands${timed ? `, or ends when ${p.clockMinutes} minutes are called (the hand in progress is played out)` : ''}; the higher score wins, and ${tie}.`;
   return { key: 'game', text, options: [...lineOptions('game'), 'clockMinutes', 'clockPer'], house: false };
 }
 
@@ -77,7 +80,8 @@ function structureLine(format: FormatOptions): RuleLine {
   const out = {
     single: 'Single elimination: teams of two partners, seated across from each other; a team that loses a match is out.',
     double: `Double elimination: teams of two partners, seated across from each other; a team is out when it has lost two matches${format.reset ? ', and a grand final lost by the unbeaten team is played again' : ''}.`,
-    'first-round-losers': 'Single elimination with a second chance: teams of two partners, seated across from each other; a team that loses its first match plays on in a losers’ bracket, and any other loss puts a team out.',
+    'first-round-losers':
+      'Single elimination with a second chance: teams of two partners, seated across from each other; a team that loses its first match plays on in a losers’ bracket, and any other loss puts a team out.',
     progressive: 'A progressive evening: each player enters alone and is partnered at each table with another player.',
   }[format.elimination];
   return { key: 'structure', text: `${out}${made}`, options: ['elimination', 'reset', 'teams'], house: false };
@@ -99,7 +103,12 @@ function groups(format: FormatOptions): { title: string; rules: RulesChoice; clo
   const out: { title: string; rules: RulesChoice; clock: number | null; which: 'first' | 'main' | 'final' }[] = [];
   const losers = format.elimination === 'single' ? '' : ', and the losers’ bracket';
   if (format.firstRoundRules !== null) out.push({ title: 'Round 1', rules: format.firstRoundRules, clock: format.clockMinutes, which: 'first' });
-  const mainTitle = format.firstRoundRules !== null ? `Round 2 and later${losers}` : format.finalRules !== null || format.finalClockMinutes !== null ? 'Every game before the final' : 'Every game';
+  const mainTitle =
+    format.firstRoundRules !== null
+      ? `Round 2 and later${losers}`
+      : format.finalRules !== null || format.finalClockMinutes !== null
+        ? 'Every game before the final'
+        : 'Every game';
   out.push({ title: mainTitle, rules: format.rules, clock: format.clockMinutes, which: 'main' });
   if (format.finalRules !== null || (format.finalClockMinutes !== null && format.finalClockMinutes !== format.clockMinutes)) {
     out.push({ title: 'The final', rules: format.finalRules ?? format.rules, clock: format.finalClockMinutes ?? format.clockMinutes, which: 'final' });

@@ -116,7 +116,8 @@ export function drawHighCard(drawing: readonly string[], rounds: readonly DrawRo
       }
       const other = seen.get(card);
       // More teams than a deck holds (53 to 64) draw from two decks, where a card comes twice.
-      if (other !== undefined && left.length <= 52) throw new Error(`${label}: teams '${other}' and '${team}' both drew ${name}; one deck holds one of each card`);
+      if (other !== undefined && left.length <= 52)
+        throw new Error(`${label}: teams '${other}' and '${team}' both drew ${name}; one deck holds one of each card`);
       seen.set(card, team);
       best = Math.max(best, naturalRank(card));
     }
@@ -129,9 +130,7 @@ export function drawHighCard(drawing: readonly string[], rounds: readonly DrawRo
     }
     left = top;
   }
-  throw new Error(
-    `bye draw: ${left.map((t) => `'${t}'`).join(', ')} are still tied for the highest card; they redraw (record another round)`,
-  );
+  throw new Error(`bye draw: ${left.map((t) => `'${t}'`).join(', ')} are still tied for the highest card; they redraw (record another round)`);
 }
 
 function checkIds(ids: readonly string[], where: string, minimum = 2, maximum = MAX_TEAMS): void {

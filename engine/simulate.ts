@@ -229,7 +229,6 @@ export function randomHand(input: RandomHandInput): RandomHand {
   return { deal, plays, winners, renege };
 }
 
-
 /** One hand of a `spades-game/1` record, as simulated. */
 export interface RecordHandJson {
   dealer: Seat;

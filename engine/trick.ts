@@ -71,12 +71,7 @@ export function legalPlays(deck: Deck, hand: readonly Card[], led: Card | null, 
  * Throws PlayError for an impossible record (unknown card, a card played twice, too many cards,
  * a card the deal did not give that seat).
  */
-export function replayPlays(
-  deck: Deck,
-  dealer: Seat,
-  plays: readonly (readonly Card[])[],
-  deal?: Readonly<Record<Seat, readonly Card[]>>,
-): PlayResult {
+export function replayPlays(deck: Deck, dealer: Seat, plays: readonly (readonly Card[])[], deal?: Readonly<Record<Seat, readonly Card[]>>): PlayResult {
   if (plays.length > 13) throw new PlayError(`${plays.length} tricks were recorded; a hand has 13`, 14);
   const owner = new Int8Array(54).fill(-1);
   if (deal) for (const seat of SEATS) for (const card of deal[seat]) owner[card] = seatIndex(seat);

@@ -23,10 +23,11 @@ const bid: Check<BidValue> = check.either<number, string>(check.integer({ min: 0
 const rules: Check<RulesValue> = check.either<string, RulesValue>(check.text({ min: 1 }), check.anyObject() as Check<RulesValue>);
 const bySeat = <T>(c: Check<T>) => check.record(seat, c) as Check<Partial<Record<Seat, T>>>;
 const fullySeated = <T>(c: Check<T>): Check<Record<Seat, T>> =>
-  bySeat(c).superRefine((value, ctx) => {
-    const missing = SEATS.filter((s) => value[s] === undefined);
-    if (missing.length > 0) ctx.addIssue({ code: 'custom', message: `needs every seat; missing ${missing.join(', ')}` });
-  })
+  bySeat(c)
+    .superRefine((value, ctx) => {
+      const missing = SEATS.filter((s) => value[s] === undefined);
+      if (missing.length > 0) ctx.addIssue({ code: 'custom', message: `needs every seat; missing ${missing.join(', ')}` });
+    })
     // What the refinement checks, said to JSON Schema readers too.
     .meta({ required: [...SEATS] }) as unknown as Check<Record<Seat, T>>;
 const day = check.optional(check.text({ pattern: /^\d{4}-\d{2}-\d{2}$/ }));
@@ -359,7 +360,10 @@ export const ProgressiveRoundsChanged = defineEvent({
  * card, the bye's match) and the round's matches, each slot the winner or loser of an earlier
  * match or a bye. `seed` when the system drew the cards.
  */
-const roundSlot = check.either(check.object({ kind: check.oneOf(['winner', 'loser'] as const), match: id }), check.object({ kind: check.oneOf(['bye'] as const) }));
+const roundSlot = check.either(
+  check.object({ kind: check.oneOf(['winner', 'loser'] as const), match: id }),
+  check.object({ kind: check.oneOf(['bye'] as const) }),
+);
 export const BracketRoundDrawn = defineEvent({
   type: 'BracketRoundDrawn',
   version: 1,
@@ -377,10 +381,10 @@ export const BracketRoundDrawn = defineEvent({
       }),
       { max: 2 },
     ),
-    matches: check.array(
-      check.object({ id, side: check.oneOf(['winners', 'losers', 'final'] as const), slots: check.array(roundSlot, { min: 2, max: 2 }) }),
-      { min: 1, max: 64 },
-    ),
+    matches: check.array(check.object({ id, side: check.oneOf(['winners', 'losers', 'final'] as const), slots: check.array(roundSlot, { min: 2, max: 2 }) }), {
+      min: 1,
+      max: 64,
+    }),
     seed: check.optional(check.text({ max: 200 })),
   }),
 });

@@ -5,7 +5,14 @@
 
 /** A column's words: "player 2" for player2, "date registered" for registeredOn; none for the line as a whole. */
 export function fieldWords(field: string): string {
-  return ({ name: 'name', player1: 'player 1', player2: 'player 2', registeredOn: 'date registered', category: 'prize category', line: '' } as Record<string, string>)[field] ?? field;
+  return (
+    (
+      { name: 'name', player1: 'player 1', player2: 'player 2', registeredOn: 'date registered', category: 'prize category', line: '' } as Record<
+        string,
+        string
+      >
+    )[field] ?? field
+  );
 }
 
 /** A problem in words, for a refusal: `line 3, player 2: is missing: …`. */

@@ -26,7 +26,8 @@ export function eventCatalogueSchema(registry: EventRegistry): Record<string, un
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     $id: CATALOGUE_SCHEMA_ID,
     title: 'A Spades ledger event, as one line of spades export',
-    description: 'Each line of the NDJSON export between its first and last is one event: its place in the hash chain, its stream, and a payload checked against the schema of its type. Hashes are SHA-256 over the previous hash and the canonical bytes of the event (docs/ledger.md). The first line is the export\'s header and the last its trailer, {"header" (or "trailer"): "spades-ledger/1", "events": N, "head": {"position": N, "hash": "…"}}, with no position: they say how many events the export holds and its head, so a copy cut short is told from a whole one.',
+    description:
+      'Each line of the NDJSON export between its first and last is one event: its place in the hash chain, its stream, and a payload checked against the schema of its type. Hashes are SHA-256 over the previous hash and the canonical bytes of the event (docs/ledger.md). The first line is the export\'s header and the last its trailer, {"header" (or "trailer"): "spades-ledger/1", "events": N, "head": {"position": N, "hash": "…"}}, with no position: they say how many events the export holds and its head, so a copy cut short is told from a whole one.',
     type: 'object',
     additionalProperties: false,
     required: ['position', 'stream', 'version', 'type', 'schema_version', 'payload', 'meta', 'command_id', 'prev_hash', 'hash'],

@@ -144,7 +144,12 @@ function foldHand(entries: readonly GameEntry[], number: number): FoldedHand | n
  * Builds a hand's replay from the game's stream (in position order) and names for its teams.
  * Null when the game has no such hand.
  */
-export function handReplay(game: GameModel, number: number, events: readonly RecordedEvent[], teamNames: Readonly<Record<string, string>> = {}): HandReplay | null {
+export function handReplay(
+  game: GameModel,
+  number: number,
+  events: readonly RecordedEvent[],
+  teamNames: Readonly<Record<string, string>> = {},
+): HandReplay | null {
   const entries = gameEntries(events, game.gameId);
   const folded = foldHand(entries, number);
   if (!folded?.hand) return null;
@@ -155,8 +160,15 @@ export function handReplay(game: GameModel, number: number, events: readonly Rec
   const standing = entries.filter((e) => !undone.has(e.position) && 'hand' in e.event.payload && e.event.payload.hand === number);
 
   const dealt = standing.find((e) => e.event.type === 'HandDealt')!;
-  const bids = standing.flatMap((e) => (e.event.type === 'BidMade' ? [{ seat: e.event.payload.seat, bid: e.event.payload.bid, ref: ref(e, { kind: 'bid', seat: e.event.payload.seat, bid: e.event.payload.bid }) }] : []));
-  const misdeal = standing.flatMap((e) => (e.event.type === 'MisdealCalled' ? [{ reason: e.event.payload.reason, ref: ref(e, { kind: 'misdeal', reason: e.event.payload.reason }) }] : []))[0] ?? null;
+  const bids = standing.flatMap((e) =>
+    e.event.type === 'BidMade'
+      ? [{ seat: e.event.payload.seat, bid: e.event.payload.bid, ref: ref(e, { kind: 'bid', seat: e.event.payload.seat, bid: e.event.payload.bid }) }]
+      : [],
+  );
+  const misdeal =
+    standing.flatMap((e) =>
+      e.event.type === 'MisdealCalled' ? [{ reason: e.event.payload.reason, ref: ref(e, { kind: 'misdeal', reason: e.event.payload.reason }) }] : [],
+    )[0] ?? null;
   const countedEntry = hand.tricks ? standing.find((e) => e.event.type === 'TricksRecorded') : undefined;
   const counted = hand.tricks && countedEntry ? { tricks: hand.tricks, ref: ref(countedEntry, { kind: 'counted', tricks: hand.tricks }) } : null;
 
@@ -195,7 +207,15 @@ export function handReplay(game: GameModel, number: number, events: readonly Rec
               judge: r.judge,
               note: r.note,
               ref: at(r.position, { kind: 'ruling', judge: r.judge, upheld: r.upheld }),
-              ...(r.withdrawn ? { withdrawn: { judge: r.withdrawn.judge, reason: r.withdrawn.reason, ref: at(r.withdrawn.position, { kind: 'withdrawal', judge: r.withdrawn.judge }) } } : {}),
+              ...(r.withdrawn
+                ? {
+                    withdrawn: {
+                      judge: r.withdrawn.judge,
+                      reason: r.withdrawn.reason,
+                      ref: at(r.withdrawn.position, { kind: 'withdrawal', judge: r.withdrawn.judge }),
+                    },
+                  }
+                : {}),
             }
           : null,
         effect: null,
@@ -259,7 +279,11 @@ function tricksOf(
         leader: trick.leader,
         winner,
         taken: { ...taken },
-        cards: played[t]!.map((c, i) => ({ ...c, renege: marked(result.reneges, c.seat, t + 1), illegalLead: i === 0 && marked(result.illegalLeads, c.seat, t + 1) })),
+        cards: played[t]!.map((c, i) => ({
+          ...c,
+          renege: marked(result.reneges, c.seat, t + 1),
+          illegalLead: i === 0 && marked(result.illegalLeads, c.seat, t + 1),
+        })),
       };
     });
     return { tricks, problem: null };

@@ -69,10 +69,12 @@ export function canonicalJson(value: unknown, path = 'value'): string {
       return JSON.stringify(Object.is(value, -0) ? 0 : value);
     case 'object': {
       if (Array.isArray(value)) {
-        return `[${value.map((item, i) => {
-          if (item === undefined) throw new NotJsonError(`${path}[${i}]`, 'undefined');
-          return canonicalJson(item, `${path}[${i}]`);
-        }).join(',')}]`;
+        return `[${value
+          .map((item, i) => {
+            if (item === undefined) throw new NotJsonError(`${path}[${i}]`, 'undefined');
+            return canonicalJson(item, `${path}[${i}]`);
+          })
+          .join(',')}]`;
       }
       const proto = Object.getPrototypeOf(value);
       if (proto !== Object.prototype && proto !== null) {
@@ -203,9 +205,7 @@ export class DigestFormatError extends Error {}
 export function parseDigest(text: string): ChainHead {
   const match = /^(\d+):([0-9a-fA-F]{64})$/.exec(text.trim());
   if (!match) {
-    throw new DigestFormatError(
-      `digest '${text}' is not of the form POSITION:HASH (a position, a colon and 64 hex digits)`,
-    );
+    throw new DigestFormatError(`digest '${text}' is not of the form POSITION:HASH (a position, a colon and 64 hex digits)`);
   }
   return { position: Number(match[1]), hash: match[2]!.toLowerCase() };
 }

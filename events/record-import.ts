@@ -45,7 +45,11 @@ export class RecordImportError extends Error {
 export function targetProblem(target: ImportTarget): string | null {
   const ids: [string | undefined, string, number?][] =
     'matchId' in target
-      ? [[target.tournamentId, 'a tournament id'], [target.matchId, 'a match id'], [target.gameId, 'a game id', GAME_ID_MAX]]
+      ? [
+          [target.tournamentId, 'a tournament id'],
+          [target.matchId, 'a match id'],
+          [target.gameId, 'a game id', GAME_ID_MAX],
+        ]
       : [[target.gameId, 'a game id', GAME_ID_MAX]];
   for (const [id, what, max] of ids) {
     const bad = id === undefined ? null : idProblem(id, what, max);
@@ -67,9 +71,7 @@ export function targetProblem(target: ImportTarget): string | null {
 const TEAM_NAME_MAX = 120;
 
 /** Where an imported game goes: a match of a running tournament, or a game of its own. */
-export type ImportTarget =
-  | { tournamentId: string; matchId: string; gameId?: string }
-  | { gameId: string; teams?: Record<Team, string> };
+export type ImportTarget = { tournamentId: string; matchId: string; gameId?: string } | { gameId: string; teams?: Record<Team, string> };
 
 /**
  * What one game at one table can hold. A game ends at its target, its set-out or its clock (a
@@ -243,7 +245,15 @@ function placeOf(models: ReadModels, record: unknown, header: RecordHeader, targ
     if (header.timeCalled !== null) {
       throw new RecordImportError(`record: timeCalled needs a match to be imported into; game ${target.gameId} would have no match clock to call time on`);
     }
-    return { gameId: target.gameId, tournamentId: null, matchId: null, number: 1, teams: target.teams ?? { NS: 'NS', EW: 'EW' }, seats: { ...header.seats }, dealer: header.dealer };
+    return {
+      gameId: target.gameId,
+      tournamentId: null,
+      matchId: null,
+      number: 1,
+      teams: target.teams ?? { NS: 'NS', EW: 'EW' },
+      seats: { ...header.seats },
+      dealer: header.dealer,
+    };
   }
   const tournament = tournamentById(models, target.tournamentId);
   if (!tournament) throw new RecordImportError(`tournament ${target.tournamentId} does not exist`, 404);
@@ -259,7 +269,9 @@ function placeOf(models: ReadModels, record: unknown, header: RecordHeader, targ
   const view = matchViews(tournament.bracket).find((v) => v.id === target.matchId)!;
   const matchRules = resolveRules(rulesForMatch(tournament.format, view));
   if (canonicalJson(matchRules.options) !== canonicalJson(header.rules.options)) {
-    throw new RecordImportError(`${where} plays under this event’s rules, not the record’s: ${rulesDifference(matchRules.options, header.rules.options, 'here', 'in the record')}`);
+    throw new RecordImportError(
+      `${where} plays under this event’s rules, not the record’s: ${rulesDifference(matchRules.options, header.rules.options, 'here', 'in the record')}`,
+    );
   }
   const number = match.games.length + 1;
   let dealer = header.dealer;
@@ -291,7 +303,6 @@ function placeOf(models: ReadModels, record: unknown, header: RecordHeader, targ
   };
 }
 
-
 /**
  * A progressive table's score sheet for a round (tournament-spades "One player keeps the table's
  * bids and scores for the round"): it goes into the game the round started at that table, with
@@ -299,27 +310,44 @@ function placeOf(models: ReadModels, record: unknown, header: RecordHeader, targ
  * only while nothing has been recorded there yet. What the sheet says of those is checked
  * against them; what it leaves out is taken from them.
  */
-function roundSheetTarget(models: ReadModels, tournament: TournamentState, header: RecordHeader, dealerGiven: boolean, target: { tournamentId: string; matchId: string; gameId?: string }): Place {
+function roundSheetTarget(
+  models: ReadModels,
+  tournament: TournamentState,
+  header: RecordHeader,
+  dealerGiven: boolean,
+  target: { tournamentId: string; matchId: string; gameId?: string },
+): Place {
   const id = target.tournamentId;
   const progressive = tournament.progressive!;
   const at = parseProgressiveMatchId(target.matchId);
   if (!at) {
-    throw new RecordImportError(`tournament ${id} is played at progressive tables: a table's round is named R<round>-T<table> (R2-T3 is round 2 at table 3), not '${target.matchId}'`, 404);
+    throw new RecordImportError(
+      `tournament ${id} is played at progressive tables: a table's round is named R<round>-T<table> (R2-T3 is round 2 at table 3), not '${target.matchId}'`,
+      404,
+    );
   }
   const round = progressive.rounds.find((r) => r.round === at.round);
   if (!round) {
     const seated = progressive.rounds.length;
-    throw new RecordImportError(`tournament ${id}: round ${at.round} has not been seated${seated > 0 ? `; the rounds seated so far are 1–${seated}` : ' (no round has been seated yet)'}`, 409);
+    throw new RecordImportError(
+      `tournament ${id}: round ${at.round} has not been seated${seated > 0 ? `; the rounds seated so far are 1–${seated}` : ' (no round has been seated yet)'}`,
+      409,
+    );
   }
   const table = round.seating.find((t) => t.table === at.table);
-  if (!table) throw new RecordImportError(`tournament ${id}: round ${at.round} is played at tables 1–${round.seating.length}; there is no table ${at.table}`, 404);
+  if (!table)
+    throw new RecordImportError(`tournament ${id}: round ${at.round} is played at tables 1–${round.seating.length}; there is no table ${at.table}`, 404);
   const where = `round ${at.round} at table ${at.table}`;
   const game = gameById(models, round.games[String(at.table)] ?? '');
   if (!game) throw new RecordImportError(`tournament ${id}: ${where} has no game started`, 409);
   if (target.gameId !== undefined && target.gameId !== game.gameId) {
     throw new RecordImportError(`gameId: ${where} is game ${game.gameId}, not ${target.gameId}`);
   }
-  if (game.winner) throw new RecordImportError(`tournament ${id}: ${where} is over (NS ${game.score.NS}, EW ${game.score.EW}); its score stands as recorded, and a judge corrects it at /judge`, 409);
+  if (game.winner)
+    throw new RecordImportError(
+      `tournament ${id}: ${where} is over (NS ${game.score.NS}, EW ${game.score.EW}); its score stands as recorded, and a judge corrects it at /judge`,
+      409,
+    );
   const recorded = game.hands.length + (game.current ? 1 : 0);
   if (recorded > 0 || game.claims.length > 0 || game.corrections.length > 0) {
     throw new RecordImportError(
@@ -329,10 +357,14 @@ function roundSheetTarget(models: ReadModels, tournament: TournamentState, heade
   }
   const rules = resolveRules(game.rules);
   if (canonicalJson(rules.options) !== canonicalJson(header.rules.options)) {
-    throw new RecordImportError(`record: rules: the tables of tournament ${id} play this event’s rules, not the record’s: ${rulesDifference(rules.options, header.rules.options, 'here', 'in the record')}`);
+    throw new RecordImportError(
+      `record: rules: the tables of tournament ${id} play this event’s rules, not the record’s: ${rulesDifference(rules.options, header.rules.options, 'here', 'in the record')}`,
+    );
   }
   if (dealerGiven && header.dealer !== game.dealer) {
-    throw new RecordImportError(`record: dealer: ${where} was seated with ${SEAT_WORDS[game.dealer]} (${game.dealer}) dealing first, drawn at random when the round was seated, not ${header.dealer}`);
+    throw new RecordImportError(
+      `record: dealer: ${where} was seated with ${SEAT_WORDS[game.dealer]} (${game.dealer}) dealing first, drawn at random when the round was seated, not ${header.dealer}`,
+    );
   }
   for (const seat of SEATS) {
     const named = header.seats[seat];
@@ -344,7 +376,9 @@ function roundSheetTarget(models: ReadModels, tournament: TournamentState, heade
   for (const team of ['NS', 'EW'] as const) {
     const start = header.start[team];
     if ((start.score ?? 0) !== 0 || (start.bags ?? 0) !== 0 || (start.sets ?? 0) !== 0) {
-      throw new RecordImportError(`record: start.${team}: a round at a progressive table starts from nothing for both sides; each round's score is added to the players' totals`);
+      throw new RecordImportError(
+        `record: start.${team}: a round at a progressive table starts from nothing for both sides; each round's score is added to the players' totals`,
+      );
     }
   }
   if (header.timeCalled !== null) {

@@ -75,7 +75,12 @@ export function reopeningOf(models: ReadModels, events: readonly HypotheticalEve
     .filter((m) => newSince(own(after.reopened, m.matchId)))
     .map((m) => {
       const was = before.model.matches.find((x) => x.matchId === m.matchId)!;
-      return { matchId: m.matchId, name: matchName(after, m.matchId), was: resultText(before, was), now: m.status === 'done' ? resultText(after, m) : 'not decided: play goes on' };
+      return {
+        matchId: m.matchId,
+        name: matchName(after, m.matchId),
+        was: resultText(before, was),
+        now: m.status === 'done' ? resultText(after, m) : 'not decided: play goes on',
+      };
     });
   if (reopened.length === 0) return null;
   const voided = Object.keys(after.voided)
@@ -103,9 +108,14 @@ export function reopeningOf(models: ReadModels, events: readonly HypotheticalEve
 
 /** A reopening in one plain paragraph: what reopens, which games are voided, which matches are replayed, which teams move. */
 export function reopeningText(reopening: Reopening): string {
-  const parts = reopening.reopened.map((r) => `${r.name} (${r.was}) is ${r.now === 'not decided: play goes on' ? 'reopened: it is not decided, and play goes on' : `decided the other way: ${r.now}`}`);
-  if (reopening.voided.length > 0) parts.push(`${listed(reopening.voided.map((v) => `${v.where} (${v.result})`))} ${reopening.voided.length === 1 ? 'is' : 'are'} voided`);
-  if (reopening.replayed.length > 0) parts.push(`${listed(reopening.replayed.map((r) => r.name))} ${reopening.replayed.length === 1 ? 'is' : 'are'} played again`);
+  const parts = reopening.reopened.map(
+    (r) =>
+      `${r.name} (${r.was}) is ${r.now === 'not decided: play goes on' ? 'reopened: it is not decided, and play goes on' : `decided the other way: ${r.now}`}`,
+  );
+  if (reopening.voided.length > 0)
+    parts.push(`${listed(reopening.voided.map((v) => `${v.where} (${v.result})`))} ${reopening.voided.length === 1 ? 'is' : 'are'} voided`);
+  if (reopening.replayed.length > 0)
+    parts.push(`${listed(reopening.replayed.map((r) => r.name))} ${reopening.replayed.length === 1 ? 'is' : 'are'} played again`);
   for (const m of reopening.moved) parts.push(`${m.name} moves from ${m.from} to ${m.to}`);
   return `${parts.join('; ')}.`;
 }

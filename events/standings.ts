@@ -59,7 +59,7 @@ const ORDINALS = ['1st', '2nd', '3rd'];
 export function ordinal(place: number): string {
   if (place >= 1 && place <= ORDINALS.length) return ORDINALS[place - 1]!;
   const tens = place % 100;
-  return `${place}${tens >= 11 && tens <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][place % 10] ?? 'th'}`;
+  return `${place}${tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][place % 10] ?? 'th')}`;
 }
 
 const OPEN: ReadonlySet<MatchModel['status']> = new Set(['waiting', 'ready', 'live']);
@@ -91,7 +91,13 @@ export function teamStandings(tournament: Pick<TournamentModel, 'teams' | 'match
   return standings;
 }
 
-function standingOf(team: TeamRow, place: number | undefined, next: MatchModel | undefined, purpose: LosersPlayFor, lastRound: ReadonlyMap<string, number>): Standing {
+function standingOf(
+  team: TeamRow,
+  place: number | undefined,
+  next: MatchModel | undefined,
+  purpose: LosersPlayFor,
+  lastRound: ReadonlyMap<string, number>,
+): Standing {
   switch (team.status) {
     case 'registered':
       return { label: 'Registered', short: 'Registered', tone: 'registered' };
@@ -102,7 +108,9 @@ function standingOf(team: TeamRow, place: number | undefined, next: MatchModel |
     case 'champion':
       return { label: 'Champion', short: 'Champion', tone: 'champion' };
     case 'out':
-      return place !== undefined ? { label: `${ordinal(place)} place`, short: ordinal(place), tone: 'placed' } : { label: 'Eliminated', short: 'Out', tone: 'out' };
+      return place !== undefined
+        ? { label: `${ordinal(place)} place`, short: ordinal(place), tone: 'placed' }
+        : { label: 'Eliminated', short: 'Out', tone: 'out' };
     case 'alive': {
       if (place !== undefined) return { label: `${ordinal(place)} place`, short: ordinal(place), tone: 'placed' };
       // Between two rounds of a bracket drawn round by round, a team's bracket is its losses.
@@ -116,7 +124,9 @@ function standingOf(team: TeamRow, place: number | undefined, next: MatchModel |
           return { label: 'Winners’ bracket', short: 'Winners', tone: 'winners' };
         case 'losers':
           if (purpose === 'third') {
-            return next.round === lastRound.get('losers') ? { label: 'Losers’ final, for 3rd', short: 'For 3rd', tone: 'third' } : { label: 'Losers’ bracket, for 3rd', short: 'Losers', tone: 'losers' };
+            return next.round === lastRound.get('losers')
+              ? { label: 'Losers’ final, for 3rd', short: 'For 3rd', tone: 'third' }
+              : { label: 'Losers’ bracket, for 3rd', short: 'Losers', tone: 'losers' };
           }
           return { label: 'Losers’ bracket', short: 'Losers', tone: 'losers' };
         case 'final':
@@ -185,7 +195,8 @@ export function bracketReach(tournament: Pick<TournamentModel, 'teams' | 'matche
     else if (team.status === 'alive') {
       const now = current.get(team.teamId);
       reach.set(team.teamId, { tier: 1, place: 0, depth: d, losses: team.losses, round: now ? reachRoundName(now) : null });
-    } else if (team.status === 'out' || team.status === 'disqualified') reach.set(team.teamId, { tier: 3, place: 0, depth: d, losses: team.losses, round: out ? reachRoundName(out) : null });
+    } else if (team.status === 'out' || team.status === 'disqualified')
+      reach.set(team.teamId, { tier: 3, place: 0, depth: d, losses: team.losses, round: out ? reachRoundName(out) : null });
     else reach.set(team.teamId, { tier: 4, place: 0, depth: d, losses: team.losses, round: null });
   }
   return reach;
@@ -220,7 +231,9 @@ export function rankTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'
  * player's page place them): equal totals share a place. A player withdrawn before the start
  * has no place. A bracket event's rows hold the place of their row.
  */
-export function rankedTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): { team: TeamRow; place: number | null }[] {
+export function rankedTeams(
+  tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>,
+): { team: TeamRow; place: number | null }[] {
   if (isIndividual(tournament)) {
     const ranked = rankByTotal(tournament.teams.filter((t) => t.status !== 'withdrawn').map((team) => ({ team, name: team.name, total: team.points })));
     const withdrawn = tournament.teams.filter((t) => t.status === 'withdrawn').sort((a, b) => a.name.localeCompare(b.name));
@@ -256,7 +269,9 @@ function orderTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Pa
 }
 
 /** Each team's reach when the standings are a knockout's (a bracket drawn, not a progressive evening); null otherwise. */
-export function knockoutReach(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): Map<string, BracketReach> | null {
+export function knockoutReach(
+  tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>,
+): Map<string, BracketReach> | null {
   if (tournament.format === 'tournament-spades' || !tournament.matches || tournament.matches.length === 0) return null;
   return bracketReach({ teams: tournament.teams, placings: tournament.placings, matches: tournament.matches });
 }

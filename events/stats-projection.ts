@@ -256,4 +256,12 @@ export function addLine(into: SeatStatLine & { bestHand?: number | null }, from:
 }
 
 const SEAT_FIELDS = ['hands', 'bid', 'taken', 'nilsBid', 'nilsMade', 'blindNilsBid', 'blindNilsMade'] as const satisfies readonly (keyof SeatStatLine)[];
-const TEAM_FIELDS = ['contractsMade', 'contractsSet', 'bostons', 'bags', 'bagPenalties', 'renegesClaimed', 'renegesUpheld'] as const satisfies readonly (keyof TeamStatLine)[];
+const TEAM_FIELDS = [
+  'contractsMade',
+  'contractsSet',
+  'bostons',
+  'bags',
+  'bagPenalties',
+  'renegesClaimed',
+  'renegesUpheld',
+] as const satisfies readonly (keyof TeamStatLine)[];

@@ -35,7 +35,12 @@ export const teamStatsSchema = z
 export const playerStatsSchema = z
   .object({
     name: z.string(),
-    playerId: z.string().optional().describe('The event’s id for the player: in a progressive evening the registered player, in a team event the team’s id and the player’s place on its roster (`team3:2`); absent only for a name a game entered from a record seats and no roster holds.'),
+    playerId: z
+      .string()
+      .optional()
+      .describe(
+        'The event’s id for the player: in a progressive evening the registered player, in a team event the team’s id and the player’s place on its roster (`team3:2`); absent only for a name a game entered from a record seats and no roster holds.',
+      ),
     teamId: z.string().optional().describe('In a team event: the player’s team.'),
     ...seatCounts,
   })

@@ -30,7 +30,10 @@ export function tournamentStarted(state: TournamentState, e: TournamentStarted):
   }
   if (state.progressive) progressiveStarted(state.progressive, e.seeds);
   else if (state.format.roundByRound) startByRound(state, e.seeds, (e.byeDraw ?? []) as Record<string, string>[]);
-  else state.bracket = startBracket(buildBracket(e.seeds, { format: state.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: state.format.reset }));
+  else
+    state.bracket = startBracket(
+      buildBracket(e.seeds, { format: state.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: state.format.reset }),
+    );
 }
 
 /** A match is seated at its table, with its first dealer's draw and its time limit. */
@@ -112,7 +115,12 @@ export function seatMatch(state: TournamentState, matchId: string, info: MatchIn
 }
 
 /** Games won in a match by each of its two teams, counting only games between those two. */
-export function gamesWonIn(state: TournamentState, gameIds: readonly string[], teams: readonly [string | null, string | null], games: Readonly<Record<string, GameModel>>): [number, number] {
+export function gamesWonIn(
+  state: TournamentState,
+  gameIds: readonly string[],
+  teams: readonly [string | null, string | null],
+  games: Readonly<Record<string, GameModel>>,
+): [number, number] {
   const won: [number, number] = [0, 0];
   for (const gameId of gameIds) {
     const game = games[gameId];
@@ -174,14 +182,26 @@ function matchDecision(
  * `cause` (the type of the event that reopened it, one of CAUSES). True when the games voided
  * moved, so every standing must be counted again.
  */
-export function settle(state: TournamentState, games: Readonly<Record<string, GameModel>>, position: number, from: string | null = null, cause: string | null = null): boolean {
+export function settle(
+  state: TournamentState,
+  games: Readonly<Record<string, GameModel>>,
+  position: number,
+  from: string | null = null,
+  cause: string | null = null,
+): boolean {
   if (!state.bracket) return false;
   let views = viewsOf(state.bracket);
   const reopened: { matchId: string; result: NewsResult | null }[] = [];
   const replayed: string[] = [];
   // When only the games of match `from` changed, the matches before it in bracket order still
   // fit: each is fed only by matches before it, and none of their games moved.
-  const first = from === null ? 0 : Math.max(0, views.findIndex((view) => view.id === from));
+  const first =
+    from === null
+      ? 0
+      : Math.max(
+          0,
+          views.findIndex((view) => view.id === from),
+        );
   for (let i = first; i < views.length; i++) {
     const view = views[i]!;
     const [a, b] = view.teams;

@@ -202,7 +202,13 @@ function placeRows(state: TournamentState, bracket: BracketState, rows: Readonly
  * the other matches and their games stand as they were. False when the bracket's matches are
  * not the ones the model lists, and only a whole refresh can place them.
  */
-export function refreshDecided(state: TournamentState, games: Readonly<Record<string, GameModel>>, game: GameModel, known: boolean, before: BracketState | null): boolean {
+export function refreshDecided(
+  state: TournamentState,
+  games: Readonly<Record<string, GameModel>>,
+  game: GameModel,
+  known: boolean,
+  before: BracketState | null,
+): boolean {
   const bracket = state.bracket;
   const model = state.model;
   if (state.progressive || !bracket || !before) return false;

@@ -32,7 +32,12 @@ export function noteRoundFinished(state: TournamentState, progressive: Progressi
   if (now > over) addLatest(state, { kind: 'round-finished', round: now }, position);
 }
 
-export function refreshProgressive(state: TournamentState, progressive: ProgressiveState, rows: Map<string, TeamRow>, games: Readonly<Record<string, GameModel>>): void {
+export function refreshProgressive(
+  state: TournamentState,
+  progressive: ProgressiveState,
+  rows: Map<string, TeamRow>,
+  games: Readonly<Record<string, GameModel>>,
+): void {
   const model = state.model;
   // A table whose game a claim holds has no result yet, so its round is not over (tables move together).
   const held = (game: GameModel) => holdingClaims(state, game).length > 0;
@@ -77,16 +82,21 @@ export function refreshProgressive(state: TournamentState, progressive: Progress
     const prizes = progressive.prizes;
     const byPlace = prizesFor(
       state.format,
-      [...new Set(progressive.standings.map((s) => s.place))].map((place) => ({ place, teams: progressive.standings.filter((s) => s.place === place).map((s) => s.playerId) })),
+      [...new Set(progressive.standings.map((s) => s.place))].map((place) => ({
+        place,
+        teams: progressive.standings.filter((s) => s.place === place).map((s) => s.playerId),
+      })),
     );
     state.prizes = [
       ...byPlace,
       ...(prizes
-        ? ([
-            ['High player', prizes.highPlayer],
-            ['High male', prizes.highMale],
-            ['High female', prizes.highFemale],
-          ] as const)
+        ? (
+            [
+              ['High player', prizes.highPlayer],
+              ['High male', prizes.highMale],
+              ['High female', prizes.highFemale],
+            ] as const
+          )
             .filter(([, teams]) => teams.length > 0)
             .map(([prize, teams]) => ({ place: 1, prize, teams: [...teams] }))
         : []),

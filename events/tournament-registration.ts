@@ -41,7 +41,13 @@ export function waitlistPromoted(state: TournamentState, e: WaitlistPromoted): b
   state.model.teams.push(newRow(entry.teamId, entry.name, entry.players));
   entrantRegistered(state.registration, entry.teamId, entry.fee, entry.codeSeed);
   if (state.progressive) {
-    progressivePlayerRegistered(state.progressive, { tournamentId: state.model.tournamentId, playerId: entry.teamId, name: entry.name, fee: entry.fee, ...(entry.gender ? { gender: entry.gender } : {}) });
+    progressivePlayerRegistered(state.progressive, {
+      tournamentId: state.model.tournamentId,
+      playerId: entry.teamId,
+      name: entry.name,
+      fee: entry.fee,
+      ...(entry.gender ? { gender: entry.gender } : {}),
+    });
   }
   return true;
 }

@@ -50,7 +50,8 @@ export function tournamentStats(state: TournamentState, position: number): Tourn
   for (const row of state.model.teams) {
     if (row.status === 'withdrawn') continue;
     if (progressive) playerLine(`p:${row.teamId}`, () => ({ name: row.name, playerId: row.teamId, ...emptySeatLine() }));
-    else for (const { name, playerId } of rosterOf(row)) playerLine(`t:${row.teamId}:${name}`, () => ({ name, playerId, teamId: row.teamId, ...emptySeatLine() }));
+    else
+      for (const { name, playerId } of rosterOf(row)) playerLine(`t:${row.teamId}:${name}`, () => ({ name, playerId, teamId: row.teamId, ...emptySeatLine() }));
   }
 
   const totals: StatsTotals = {
@@ -120,7 +121,14 @@ export function tournamentStats(state: TournamentState, position: number): Tourn
     const text = `${sides.names[comeback.team]} came back from ${comeback.behind} behind to win (${sides.where})`;
     totals.biggestComeback = { game: gameId, hand: comeback.hand, behind: comeback.behind, text, ...(teamId !== undefined ? { teamId } : {}) };
     if (comeback.behind >= COMEBACK_FLOOR) {
-      highlights.push({ kind: 'comeback', text: `${text}: the biggest comeback yet`, game: gameId, hand: comeback.hand, position: comeback.position, ...(teamId !== undefined ? { teamId } : {}) });
+      highlights.push({
+        kind: 'comeback',
+        text: `${text}: the biggest comeback yet`,
+        game: gameId,
+        hand: comeback.hand,
+        position: comeback.position,
+        ...(teamId !== undefined ? { teamId } : {}),
+      });
     }
   }
   highlights.sort((a, b) => a.position - b.position || a.game.localeCompare(b.game));
@@ -146,9 +154,13 @@ function sidesOf(state: TournamentState, stats: GameStats, names: Map<string, st
     const players: Sides['players'] = {};
     for (const seat of SEATS) {
       const playerId = seating?.seats[seat];
-      if (playerId !== undefined) players[seat] = { key: `p:${playerId}`, make: () => ({ name: names.get(playerId) ?? playerId, playerId, ...emptySeatLine() }) };
+      if (playerId !== undefined)
+        players[seat] = { key: `p:${playerId}`, make: () => ({ name: names.get(playerId) ?? playerId, playerId, ...emptySeatLine() }) };
     }
-    const pair = (team: Team) => seatsOf(team).map((seat) => game.seatNames[seat] ?? seat).join(' & ');
+    const pair = (team: Team) =>
+      seatsOf(team)
+        .map((seat) => game.seatNames[seat] ?? seat)
+        .join(' & ');
     return { teamIds: {}, names: { NS: pair('NS'), EW: pair('EW') }, players, where };
   }
   const players: Sides['players'] = {};
@@ -157,9 +169,15 @@ function sidesOf(state: TournamentState, stats: GameStats, names: Map<string, st
     const name = game.seatNames[seat];
     const teamId = game.teams[teamOf(seat)];
     const playerId = seated[seat]?.playerId;
-    if (name !== undefined) players[seat] = { key: `t:${teamId}:${name}`, make: () => ({ name, ...(playerId ? { playerId } : {}), teamId, ...emptySeatLine() }) };
+    if (name !== undefined)
+      players[seat] = { key: `t:${teamId}:${name}`, make: () => ({ name, ...(playerId ? { playerId } : {}), teamId, ...emptySeatLine() }) };
   }
-  return { teamIds: { ...game.teams }, names: { NS: names.get(game.teams.NS) ?? game.teams.NS, EW: names.get(game.teams.EW) ?? game.teams.EW }, players, where };
+  return {
+    teamIds: { ...game.teams },
+    names: { NS: names.get(game.teams.NS) ?? game.teams.NS, EW: names.get(game.teams.EW) ?? game.teams.EW },
+    players,
+    where,
+  };
 }
 
 function whereOf(state: TournamentState, stats: GameStats): string {

@@ -29,7 +29,8 @@ export function readPng(png: Buffer): Image {
       width = body.readUInt32BE(0);
       height = body.readUInt32BE(4);
       const [depth, color, , , interlace] = [body[8], body[9], body[10], body[11], body[12]];
-      if (depth !== 8 || interlace !== 0 || (color !== 2 && color !== 6)) throw new Error(`a PNG of depth ${depth}, colour type ${color}, interlace ${interlace} is not read here`);
+      if (depth !== 8 || interlace !== 0 || (color !== 2 && color !== 6))
+        throw new Error(`a PNG of depth ${depth}, colour type ${color}, interlace ${interlace} is not read here`);
       channels = color === 6 ? 4 : 3;
     } else if (type === 'IDAT') data.push(body);
     at += 12 + length;
@@ -84,7 +85,9 @@ export function indexedPng(image: Image, colours = 96): Buffer {
     sum[k * 3 + 2] += rgb[i + 2]!;
   }
   const used = [...count.keys()].filter((k) => count[k]! > 0).sort((a, b) => count[b]! - count[a]!);
-  const palette = used.slice(0, colours).map((k) => [sum[k * 3]! / count[k]!, sum[k * 3 + 1]! / count[k]!, sum[k * 3 + 2]! / count[k]!].map(Math.round) as [number, number, number]);
+  const palette = used
+    .slice(0, colours)
+    .map((k) => [sum[k * 3]! / count[k]!, sum[k * 3 + 1]! / count[k]!, sum[k * 3 + 2]! / count[k]!].map(Math.round) as [number, number, number]);
   const nearest = new Int16Array(1 << 15).fill(-1);
   const pick = (k: number) => {
     if (nearest[k]! >= 0) return nearest[k]!;

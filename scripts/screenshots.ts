@@ -28,7 +28,20 @@ import { indexedPng, readPng } from './png-palette.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/fixtures/shared-chromium.ts';
 
 const OUT = 'docs/screenshots';
-const TEAM_NAMES = ['Aces High', 'Big Books', 'Nil Nation', 'Boston Tea', 'Bag Ladies', 'Trump Tight', 'Deuces Wild', 'Set Busters', 'Lucky Spades', 'High Joker', 'Renege Rangers', 'Blind Six'];
+const TEAM_NAMES = [
+  'Aces High',
+  'Big Books',
+  'Nil Nation',
+  'Boston Tea',
+  'Bag Ladies',
+  'Trump Tight',
+  'Deuces Wild',
+  'Set Busters',
+  'Lucky Spades',
+  'High Joker',
+  'Renege Rangers',
+  'Blind Six',
+];
 
 function teamName(i: number): string {
   const base = TEAM_NAMES[i % TEAM_NAMES.length]!;
@@ -39,14 +52,28 @@ function teamName(i: number): string {
 async function playEvent(ledger: Ledger, tournamentId: string, name: string, teams: number, steps: number, renegeChance: number): Promise<void> {
   const m = ledger.models;
   ledger.execute(createTournament(m, { tournamentId, name, format: 'pitt-boss' }));
-  for (let i = 0; i < teams; i++) ledger.execute(registerTeam(m, { tournamentId, teamId: `${tournamentId}-${i + 1}`, name: teamName(i), players: [`Player ${2 * i + 1}`, `Player ${2 * i + 2}`] }));
+  for (let i = 0; i < teams; i++)
+    ledger.execute(
+      registerTeam(m, { tournamentId, teamId: `${tournamentId}-${i + 1}`, name: teamName(i), players: [`Player ${2 * i + 1}`, `Player ${2 * i + 2}`] }),
+    );
   ledger.execute(startTournament(m, { tournamentId, seed: `${tournamentId}-pictures` }));
   for (let i = 0; i < steps; i++) if ((await driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures`, renegeChance })) === 0) break;
 }
 
 const PLAYERS: [string, 'male' | 'female'][] = [
-  ['Ana', 'female'], ['Ben', 'male'], ['Cy', 'male'], ['Dee', 'female'], ['Eli', 'male'], ['Fay', 'female'], ['Gus', 'male'],
-  ['Hana', 'female'], ['Ike', 'male'], ['Jo', 'female'], ['Kai', 'male'], ['Lia', 'female'], ['Mo', 'male'],
+  ['Ana', 'female'],
+  ['Ben', 'male'],
+  ['Cy', 'male'],
+  ['Dee', 'female'],
+  ['Eli', 'male'],
+  ['Fay', 'female'],
+  ['Gus', 'male'],
+  ['Hana', 'female'],
+  ['Ike', 'male'],
+  ['Jo', 'female'],
+  ['Kai', 'male'],
+  ['Lia', 'female'],
+  ['Mo', 'male'],
 ];
 
 /** A 13-player progressive evening played until its second round is seated and under way. */
@@ -55,7 +82,8 @@ async function playEvening(ledger: Ledger, tournamentId: string): Promise<void> 
   ledger.execute(createTournament(m, { tournamentId, name: 'Thursday Progressive', format: 'tournament-spades', options: { rounds: 4 } }));
   for (const [name, gender] of PLAYERS) ledger.execute(registerPlayer(m, { tournamentId, playerId: name.toLowerCase(), name, gender }));
   ledger.execute(startTournament(m, { tournamentId, seed: `${tournamentId}-pictures` }));
-  for (let i = 0; i < 5000 && (m.tournaments[tournamentId]!.progressive!.rounds.length < 2); i++) await driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures` });
+  for (let i = 0; i < 5000 && m.tournaments[tournamentId]!.progressive!.rounds.length < 2; i++)
+    await driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures` });
   for (let i = 0; i < 40; i++) await driveTables(ledger, { tournamentId, seed: `${tournamentId}-pictures` });
 }
 
@@ -78,8 +106,17 @@ async function main(): Promise<void> {
     await playEvening(ledger, 'thursday-13');
     // The director's desk: 8 registered, 6 checked in, not started.
     ledger.execute(createTournament(ledger.models, { tournamentId: 'saturday-8', name: 'Saturday Eight', format: 'unc-intramural' }));
-    for (let i = 0; i < 8; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'saturday-8', teamId: `saturday-8-${i + 1}`, name: teamName(i), players: [`Player ${2 * i + 1}`, `Player ${2 * i + 2}`] }));
-    for (let i = 0; i < 6; i++) ledger.execute(checkInTeam(ledger.models, { tournamentId: 'saturday-8', teamId: `saturday-8-${i + 1}`, at: new Date().toISOString() }));
+    for (let i = 0; i < 8; i++)
+      ledger.execute(
+        registerTeam(ledger.models, {
+          tournamentId: 'saturday-8',
+          teamId: `saturday-8-${i + 1}`,
+          name: teamName(i),
+          players: [`Player ${2 * i + 1}`, `Player ${2 * i + 2}`],
+        }),
+      );
+    for (let i = 0; i < 6; i++)
+      ledger.execute(checkInTeam(ledger.models, { tournamentId: 'saturday-8', teamId: `saturday-8-${i + 1}`, at: new Date().toISOString() }));
 
     const { app, auth, broadcaster } = createApp({ ledger });
     await auth.users.add('Jo Judge', 'judge', 'pictures-judge');
@@ -94,7 +131,11 @@ async function main(): Promise<void> {
       // The venue screen: each panel of each event, at half scale (960×540) to keep the files small.
       const tv = await browser.newContext({ viewport: { width: 1920, height: 1080 }, deviceScaleFactor: 0.5, bypassCSP: true });
       const screen = await tv.newPage();
-      for (const [id, size] of [['friday-4', 4], ['spring-16', 16], ['open-64', 64]] as const) {
+      for (const [id, size] of [
+        ['friday-4', 4],
+        ['spring-16', 16],
+        ['open-64', 64],
+      ] as const) {
         await screen.goto(`${url}/tournaments/${id}/screen`);
         for (const panel of ['standings', 'bracket', 'tables']) {
           const pin = await screen.addStyleTag({
@@ -146,7 +187,10 @@ async function main(): Promise<void> {
       if (grid) {
         const gameId = (await grid.getAttribute('data-game'))!;
         const seat = (await grid.getAttribute('data-seat'))!;
-        const tap = () => entry.evaluate(() => document.querySelector<HTMLButtonElement>('.card-grid button.card-key.is-open:not(.breaks-rule):not([disabled])')?.dataset.card ?? '');
+        const tap = () =>
+          entry.evaluate(
+            () => document.querySelector<HTMLButtonElement>('.card-grid button.card-key.is-open:not(.breaks-rule):not([disabled])')?.dataset.card ?? '',
+          );
         await keeper.setOffline(true);
         const first = await tap();
         await entry.tap(`.card-grid button[data-card="${first}"]`);
@@ -181,7 +225,10 @@ async function main(): Promise<void> {
       await phone.close();
 
       // The director's desk: the draw previewed, starting without the two who never came.
-      for (const [name, viewport] of [['laptop', { width: 1366, height: 768 }], ['phone', { width: 390, height: 844 }]] as const) {
+      for (const [name, viewport] of [
+        ['laptop', { width: 1366, height: 768 }],
+        ['phone', { width: 390, height: 844 }],
+      ] as const) {
         const context = await browser.newContext({ viewport, deviceScaleFactor: 1 });
         const desk = await context.newPage();
         await desk.goto(`${url}/login`);

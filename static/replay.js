@@ -25,7 +25,9 @@
     var copied = button;
     navigator.clipboard.writeText(copied.getAttribute('data-copy') || '').then(function () {
       copied.textContent = 'Copied';
-      setTimeout(function () { copied.textContent = 'Copy'; }, 1500);
+      setTimeout(function () {
+        copied.textContent = 'Copy';
+      }, 1500);
     });
   });
 })();

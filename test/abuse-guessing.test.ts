@@ -87,7 +87,9 @@ describe('table codes', () => {
     for (let i = 5; i < 10; i++) expect((await from('10.0.0.9', '/join', json({ code: wrongCode(i) }))).status).toBe(401);
     const join = await from('10.0.0.9', '/join', json({ code: await auth.tableCode('cup', 1) }));
     expect(join.status).toBe(429);
-    expect(((await join.json()) as { error: string }).error).toMatch(/^too many wrong table codes from this address in the last minute; try again in \d+ seconds$/);
+    expect(((await join.json()) as { error: string }).error).toMatch(
+      /^too many wrong table codes from this address in the last minute; try again in \d+ seconds$/,
+    );
   });
 
   it('tried 300 at once from one address, only 10 are checked', async () => {
@@ -167,12 +169,16 @@ describe('passwords', () => {
     const waits: number[] = [];
     const { clock, from, json } = await setUp({ sleep: async (ms) => void waits.push(ms) });
     const start = clock.t;
-    const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => from(`10.5.${i}.1`, '/login', json({ name: 'jo judge', password: `guess ${i}` }))));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => from(`10.5.${i}.1`, '/login', json({ name: 'jo judge', password: `guess ${i}` }))),
+    );
     expect(tally(responses)).toEqual({ 401: 15, 429: 25 });
     // Ten at once, then turns 1, 3, 7, 15 and 23 seconds on; a turn more than 30 seconds off is refused.
     expect(waits.sort((a, b) => a - b)).toEqual([1000, 3000, 7000, 15000, 23000]);
     const refused = (await responses.find((r) => r.status === 429)!.json()) as { error: string };
-    expect(refused.error).toMatch(/^jo judge has had many wrong passwords in the last 15 minutes, so its sign-ins are checked one at a time; try again in \d+ seconds$/);
+    expect(refused.error).toMatch(
+      /^jo judge has had many wrong passwords in the last 15 minutes, so its sign-ins are checked one at a time; try again in \d+ seconds$/,
+    );
     // A minute on, the spacing is at its most: 8 seconds, so at most 4 more fit the 30 seconds a try may wait.
     clock.t = start + 60_000;
     waits.length = 0;
@@ -198,7 +204,10 @@ describe('passwords', () => {
     // The owner signed in from this browser last week; the device cookie is kept, the session ended.
     const earlier = await from('10.9.0.1', '/login', json({ name: 'Jo Judge', password: 'correct horse' }));
     expect(earlier.status).toBe(200);
-    const device = earlier.headers.getSetCookie().find((c) => c.startsWith('spades_device='))!.split(';')[0]!;
+    const device = earlier.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('spades_device='))!
+      .split(';')[0]!;
     expect(earlier.headers.getSetCookie().find((c) => c.startsWith('spades_device='))).toMatch(/HttpOnly/);
     await Promise.all(Array.from({ length: 40 }, (_, i) => from(`10.10.${i}.1`, '/login', json({ name: 'Jo Judge', password: `guess ${i}` }))));
     waits.length = 0;
@@ -221,15 +230,21 @@ describe('passwords', () => {
     const { auth, clock, from, json } = await setUp({ sleep: async (ms) => void waits.push(ms) });
     await auth.users.add('Sam Other', 'judge', 'other password');
     const mine = await from('10.13.0.1', '/login', json({ name: 'Sam Other', password: 'other password' }));
-    const device = mine.headers.getSetCookie().find((c) => c.startsWith('spades_device='))!.split(';')[0]!;
+    const device = mine.headers
+      .getSetCookie()
+      .find((c) => c.startsWith('spades_device='))!
+      .split(';')[0]!;
     await Promise.all(Array.from({ length: 40 }, (_, i) => from(`10.14.${i}.1`, '/login', json({ name: 'Jo Judge', password: `guess ${i}` }))));
     const borrowed = await from('10.13.0.2', '/login', json({ name: 'Jo Judge', password: 'a guess' }, { cookie: device }));
     expect(borrowed.status).toBe(429);
     // Sam's own name, guessed with Sam's device cookie from ten addresses: after ten, the queue applies.
     clock.t += 60_000;
-    for (let i = 0; i < 10; i++) expect((await from(`10.15.${i}.1`, '/login', json({ name: 'Sam Other', password: `nope ${i}` }, { cookie: device }))).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await from(`10.15.${i}.1`, '/login', json({ name: 'Sam Other', password: `nope ${i}` }, { cookie: device }))).status).toBe(401);
     waits.length = 0;
-    await Promise.all(Array.from({ length: 3 }, (_, i) => from(`10.16.${i}.1`, '/login', json({ name: 'Sam Other', password: `nope ${i}` }, { cookie: device }))));
+    await Promise.all(
+      Array.from({ length: 3 }, (_, i) => from(`10.16.${i}.1`, '/login', json({ name: 'Sam Other', password: `nope ${i}` }, { cookie: device }))),
+    );
     expect(waits.length).toBeGreaterThan(0);
   });
 });

@@ -43,10 +43,24 @@ describe('deep JSON', () => {
       const gameId = seatMatch(ledger, fixture.matchId);
       const client = fixture.clients[route.who];
       const head = ledger.store.head().position;
-      const huge = await send(app, client, 'POST', route.path(gameId), { raw: nested(route.field, 100_000), type: 'application/json' }, { 'x-csrf-token': client.csrf });
+      const huge = await send(
+        app,
+        client,
+        'POST',
+        route.path(gameId),
+        { raw: nested(route.field, 100_000), type: 'application/json' },
+        { 'x-csrf-token': client.csrf },
+      );
       expect(huge.status).toBe(413);
       expect(((await huge.json()) as { error: string }).error).toBe('the request body is larger than the 16 KiB a form or a JSON request may send');
-      const deep = await send(app, client, 'POST', route.path(gameId), { raw: nested(route.field, 5_000), type: 'application/json' }, { 'x-csrf-token': client.csrf });
+      const deep = await send(
+        app,
+        client,
+        'POST',
+        route.path(gameId),
+        { raw: nested(route.field, 5_000), type: 'application/json' },
+        { 'x-csrf-token': client.csrf },
+      );
       expect(deep.status).toBe(400);
       expect(((await deep.json()) as { error: string }).error).toBe(
         `the request body is refused: it nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep (at character ${route.field.length + 5 + MAX_JSON_DEPTH})`,
@@ -96,11 +110,23 @@ describe('deep JSON', () => {
     );
     // A record of more hands than a game holds, each one scored, is refused by the count of hands.
     const dealt = fullGameRecord() as { hands: unknown[] };
-    const long = { ...dealt, hands: Array.from({ length: RECORD_MAX_HANDS + 1 }, (_, i) => dealt.hands[i % dealt.hands.length]).filter((h) => !('misdeal' in (h as object))) };
+    const long = {
+      ...dealt,
+      hands: Array.from({ length: RECORD_MAX_HANDS + 1 }, (_, i) => dealt.hands[i % dealt.hands.length]).filter((h) => !('misdeal' in (h as object))),
+    };
     while (long.hands.length <= RECORD_MAX_HANDS) long.hands.push(long.hands[0]);
-    const many = await send(app, judge, 'POST', '/api/games/import', { raw: JSON.stringify({ gameId: 'long', record: long }), type: 'application/json' }, { 'x-csrf-token': judge.csrf });
+    const many = await send(
+      app,
+      judge,
+      'POST',
+      '/api/games/import',
+      { raw: JSON.stringify({ gameId: 'long', record: long }), type: 'application/json' },
+      { 'x-csrf-token': judge.csrf },
+    );
     expect(many.status).toBe(413);
-    expect(((await many.json()) as { error: string }).error).toMatch(new RegExp(`^record: hands\\[${RECORD_MAX_HANDS}\\]: more than ${RECORD_MAX_HANDS} scored hands`));
+    expect(((await many.json()) as { error: string }).error).toMatch(
+      new RegExp(`^record: hands\\[${RECORD_MAX_HANDS}\\]: more than ${RECORD_MAX_HANDS} scored hands`),
+    );
     expect(ledger.store.head().position).toBe(head);
     ledger.close();
   });
@@ -112,9 +138,18 @@ describe('deep JSON', () => {
     const record = fullGameRecord() as { hands: Record<string, unknown>[] };
     const at = record.hands.findIndex((h) => 'misdeal' in h);
     record.hands[at] = { misdeal: 'the dealer sneezed' };
-    const res = await send(app, judge, 'POST', '/api/games/import', { raw: JSON.stringify({ gameId: 'sneeze', record }), type: 'application/json' }, { 'x-csrf-token': judge.csrf });
+    const res = await send(
+      app,
+      judge,
+      'POST',
+      '/api/games/import',
+      { raw: JSON.stringify({ gameId: 'sneeze', record }), type: 'application/json' },
+      { 'x-csrf-token': judge.csrf },
+    );
     expect(res.status).toBe(400);
-    expect(((await res.json()) as { error: string }).error).toMatch(/^record: game sneeze hand 2: .*the dealer sneezed.* is not a misdeal under this event’s rules; a misdeal is called for /);
+    expect(((await res.json()) as { error: string }).error).toMatch(
+      /^record: game sneeze hand 2: .*the dealer sneezed.* is not a misdeal under this event’s rules; a misdeal is called for /,
+    );
     expect(ledger.store.head().position).toBe(head);
     ledger.close();
   });
@@ -175,7 +210,12 @@ describe('ids that every object has', () => {
         { client: director, method: 'POST', path: `/director/tournaments/${id}/tables/1/code`, json: {} },
         { client: judge, method: 'POST', path: `/judge/games/${id}/claims/c1/ruling`, json: { upheld: true } },
         { client: judge, method: 'POST', path: '/judge/time', json: { tournamentId: id, matchId: 'm1' } },
-        { client: judge, method: 'POST', path: '/api/games/import', json: { tournamentId: id, matchId: 'm1', record: { format: 'spades-game/1', rules: 'unc-300', dealer: 'N', hands: [] } } },
+        {
+          client: judge,
+          method: 'POST',
+          path: '/api/games/import',
+          json: { tournamentId: id, matchId: 'm1', record: { format: 'spades-game/1', rules: 'unc-300', dealer: 'N', hands: [] } },
+        },
         { client: scorekeeper, method: 'GET', path: `/entry/tables/${id}/1` },
         { client: scorekeeper, method: 'POST', path: `/entry/games/${id}/bid`, json: { seat: 'N', bid: 3 } },
       ];
@@ -194,9 +234,13 @@ describe('ids that every object has', () => {
     const { ledger, app } = copyOf(fixture);
     const director = fixture.clients.director;
     const head = ledger.store.head().position;
-    const made = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'constructor', name: 'Builders Open', format: 'pitt-boss' } });
+    const made = await send(app, director, 'POST', '/director/tournaments', {
+      json: { tournamentId: 'constructor', name: 'Builders Open', format: 'pitt-boss' },
+    });
     expect(made.status).toBe(400);
-    expect(((await made.json()) as { error: string }).error).toBe("'constructor' cannot be a tournament id: the server keeps that word for itself; choose other letters, digits and dashes");
+    expect(((await made.json()) as { error: string }).error).toBe(
+      "'constructor' cannot be a tournament id: the server keeps that word for itself; choose other letters, digits and dashes",
+    );
     expect((await app.request('/tournaments/constructor')).status).toBe(404);
     expect(ledger.store.head().position).toBe(head);
     expect(() => createTournament(ledger.models, { tournamentId: '__proto__', name: 'Proto', format: 'pitt-boss' })).toThrow(
@@ -268,7 +312,10 @@ describe('spades with its output pipe closed', () => {
     const ledger = openLedger({ path, synchronous: 'NORMAL' });
     for (let i = 0; i < 50; i++) ledger.execute(createTournament(ledger.models, { tournamentId: `t${i}`, name: `T${i}`, format: 'pitt-boss' }));
     ledger.close();
-    for (const args of [['verify', '--db', path], ['export', '--db', path]]) {
+    for (const args of [
+      ['verify', '--db', path],
+      ['export', '--db', path],
+    ]) {
       const child = spawn(process.execPath, [join(ROOT, 'bin', 'spades.js'), ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
       // The reader goes away at once, as `head -1` does after its line.
       child.stdout.destroy();

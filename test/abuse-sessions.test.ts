@@ -49,7 +49,11 @@ async function setUp() {
   const asDirector = (device?: string) => signIn('/login', { name: 'Dana Director', password: 'director password' }, device);
   /** A changing request as `client`, with its token. */
   const post = (client: Client, path: string, body: unknown = {}) =>
-    request(path, { method: 'POST', headers: { cookie: client.cookie, 'x-csrf-token': client.csrf, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    request(path, {
+      method: 'POST',
+      headers: { cookie: client.cookie, 'x-csrf-token': client.csrf, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
   const get = (client: Client, path: string) => request(path, { headers: { cookie: client.cookie, accept: 'application/json' } });
   return { path, ledger, auth, clock, request, signIn, asJudge, asDirector, post, get };
 }

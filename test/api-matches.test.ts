@@ -164,7 +164,9 @@ describe('a tournament’s entrants and their players’ ids', () => {
       expect(entrant.players.map((p) => [p.playerId, p.name])).toEqual(team.players.map((name, i) => [`${team.teamId}:${i + 1}`, name]));
     }
     // The tournament resource names the same ids beside the names it always gave.
-    const teams = ((await api('/api/v1/tournaments/t1', T)).body!.entrants as { teams: { teamId: string; players: string[]; roster: { playerId: string }[] }[] }).teams;
+    const teams = (
+      (await api('/api/v1/tournaments/t1', T)).body!.entrants as { teams: { teamId: string; players: string[]; roster: { playerId: string }[] }[] }
+    ).teams;
     expect(teams.flatMap((t) => t.roster.map((p) => p.playerId))).toEqual(entrants.flatMap((e) => e.players.map((p) => p.playerId)));
     expect(teams[0]!.players).toEqual(['P1a', 'P1b']);
   });
@@ -182,7 +184,11 @@ describe('a tournament’s entrants and their players’ ids', () => {
 
   it('names the player at each seat of a game by the same ids', async () => {
     const ids = async (tournamentId: string) =>
-      new Map(((await api(`/api/v1/tournaments/${tournamentId}/entrants`, E)).body!.entrants as Entrant[]).flatMap((e) => e.players.map((p) => [p.playerId, p.name] as const)));
+      new Map(
+        ((await api(`/api/v1/tournaments/${tournamentId}/entrants`, E)).body!.entrants as Entrant[]).flatMap((e) =>
+          e.players.map((p) => [p.playerId, p.name] as const),
+        ),
+      );
     for (const tournamentId of ['t1', PROGRESSIVE_DEMO]) {
       const known = await ids(tournamentId);
       const games = Object.values(models().games).filter((g) => g.tournamentId === tournamentId);
@@ -278,7 +284,12 @@ describe('dates', () => {
   };
 
   it('gives each tournament when it was created, started and completed, as the ledger recorded them', async () => {
-    const list = (await api('/api/v1/tournaments', '/api/v1/tournaments')).body!.tournaments as { tournamentId: string; createdAt: string; startedAt: string | null; completedAt: string | null }[];
+    const list = (await api('/api/v1/tournaments', '/api/v1/tournaments')).body!.tournaments as {
+      tournamentId: string;
+      createdAt: string;
+      startedAt: string | null;
+      completedAt: string | null;
+    }[];
     expect(list.map((t) => t.tournamentId)).toEqual(['t1', PROGRESSIVE_DEMO, 'done1', 'open1']);
     for (const t of list) {
       expect(t.createdAt, t.tournamentId).toBe(firstAt('TournamentCreated', (p) => p.tournamentId === t.tournamentId));
@@ -291,7 +302,9 @@ describe('dates', () => {
     expect([t1!.completedAt, evening!.completedAt]).toEqual([null, null]);
     expect([open!.startedAt, open!.completedAt]).toEqual([null, null]);
     // The event is over when its final's deciding game ended.
-    const final = models().tournaments.done1!.model.matches.filter((m) => m.status === 'done').at(-1)!;
+    const final = models()
+      .tournaments.done1!.model.matches.filter((m) => m.status === 'done')
+      .at(-1)!;
     const lastGame = models().games[final.games.at(-1)!]!;
     expect(done!.completedAt).toBe(atOf(lastGame.handPositions.at(-1)!));
     expect(done!.startedAt! < done!.completedAt!).toBe(true);
@@ -321,7 +334,15 @@ describe('dates', () => {
     const waiting = t1.find((m) => m.status === 'waiting')!;
     expect([waiting.startedAt, waiting.completedAt]).toEqual([null, null]);
     // As of a position, the dates are those the ledger had recorded by then.
-    const early = (await api('/api/v1/tournaments/done1?asOf=' + (firstAt('TournamentCreated', (p) => p.tournamentId === 'done1') ? recorded().find((e) => e.type === 'TournamentCreated' && (e.payload as { tournamentId: string }).tournamentId === 'done1')!.position : 0), T)).body!;
+    const early = (
+      await api(
+        '/api/v1/tournaments/done1?asOf=' +
+          (firstAt('TournamentCreated', (p) => p.tournamentId === 'done1')
+            ? recorded().find((e) => e.type === 'TournamentCreated' && (e.payload as { tournamentId: string }).tournamentId === 'done1')!.position
+            : 0),
+        T,
+      )
+    ).body!;
     expect([early.startedAt, early.completedAt]).toEqual([null, null]);
   });
 });
@@ -352,7 +373,9 @@ describe('the list of tournaments', () => {
     }
     expect(seen).toEqual(['t1', PROGRESSIVE_DEMO, 'done1', 'open1']);
     // The filters and the position asked for are carried to the next page.
-    const created = fixture.ledger.store.readAll().find((e) => e.type === 'TournamentCreated' && (e.payload as { tournamentId: string }).tournamentId === 'done1')!.position;
+    const created = fixture.ledger.store
+      .readAll()
+      .find((e) => e.type === 'TournamentCreated' && (e.payload as { tournamentId: string }).tournamentId === 'done1')!.position;
     const first = (await api(`/api/v1/tournaments?format=blp-2024&limit=1&asOf=${created}&_=1`, L)).body!;
     expect(first.position).toBe(created);
     expect((first.tournaments as Summary[]).map((t) => t.tournamentId)).toEqual(['done1']);

@@ -63,7 +63,11 @@ describe('the OpenAPI document', () => {
     const paths = document.paths as Record<string, { get: { responses: Record<string, { headers?: Record<string, unknown> }> }; options?: unknown }>;
     const api = Object.keys(paths).filter((path) => path.startsWith('/api/v1/'));
     expect(api.sort()).toEqual([G, L, S, T, `${T}/matches`, `${T}/matches/{matchId}`, `${T}/entrants`].sort());
-    expect(Object.keys(paths).filter((path) => !path.startsWith('/api/v1/')).sort()).toEqual(['/api/events', '/api/events/stream']);
+    expect(
+      Object.keys(paths)
+        .filter((path) => !path.startsWith('/api/v1/'))
+        .sort(),
+    ).toEqual(['/api/events', '/api/events/stream']);
     for (const path of api) {
       expect(Object.keys(paths[path]!.get.responses).sort()).toEqual(['200', '304', '400', '404', '429']);
       // A client told to wait is told how long, and a browser's preflight is described.
@@ -99,7 +103,13 @@ describe('the resources', () => {
   it('lists every tournament with its counts and links', async () => {
     const { res, body } = await api('/api/v1/tournaments', L);
     expect(res.status).toBe(200);
-    const list = body!.tournaments as { tournamentId: string; format: string; status: string; counts: { entrants: number; liveTables: number }; links: { self: string } }[];
+    const list = body!.tournaments as {
+      tournamentId: string;
+      format: string;
+      status: string;
+      counts: { entrants: number; liveTables: number };
+      links: { self: string };
+    }[];
     expect(list.map((t) => t.tournamentId)).toEqual(['t1', PROGRESSIVE_DEMO]);
     expect(list[0]).toMatchObject({ format: 'pitt-boss', status: 'running', counts: { entrants: 4 }, links: { self: '/api/v1/tournaments/t1' } });
     expect(list[1]).toMatchObject({ format: 'tournament-spades', counts: { entrants: 12 } });
@@ -110,7 +120,15 @@ describe('the resources', () => {
   it('gives a bracket event’s matches with where each slot comes from, its standings and live tables', async () => {
     const { body } = await api('/api/v1/tournaments/t1', T);
     const model = fixture.ledger.models.tournaments.t1!.model;
-    const bracket = body!.bracket as { matches: { matchId: string; status: string; table: number | null; gamesWon: number[]; slots: { teamId: string | null; name: string | null; from: { kind: string } | null }[] }[] };
+    const bracket = body!.bracket as {
+      matches: {
+        matchId: string;
+        status: string;
+        table: number | null;
+        gamesWon: number[];
+        slots: { teamId: string | null; name: string | null; from: { kind: string } | null }[];
+      }[];
+    };
     expect(bracket.matches.map((m) => [m.matchId, m.status, m.gamesWon])).toEqual(model.matches.map((m) => [m.matchId, m.status, m.gamesWon]));
     // Round 1's slots hold seeds; every later slot says which match's winner or loser fills it.
     for (const match of bracket.matches) for (const slot of match.slots) expect(slot.from).not.toBeNull();
@@ -195,7 +213,7 @@ describe('positions, ETags and asOf', () => {
     const same = await api('/api/v1/tournaments/t1', T, { headers: { 'if-none-match': tag } });
     expect(same.res.status).toBe(304);
     expect(same.res.headers.get('etag')).toBe(tag);
-    expect((await driveTables(fixture.ledger, { tournamentId: 't1', seed: 'api' }))).toBeGreaterThan(0);
+    expect(await driveTables(fixture.ledger, { tournamentId: 't1', seed: 'api' })).toBeGreaterThan(0);
     const moved = await api('/api/v1/tournaments/t1', T, { headers: { 'if-none-match': tag } });
     expect(moved.res.status).toBe(200);
     expect(moved.res.headers.get('etag')).not.toBe(tag);
@@ -230,7 +248,9 @@ describe('positions, ETags and asOf', () => {
       expect(res.status, query).toBe(400);
       expect(body!.error, query).toMatch(/asOf/);
     }
-    expect((await api(`/api/v1/tournaments/t1?asOf=${head + 1}`, T)).body!.error).toBe(`asOf must be a ledger position, a whole number from 0 to ${head}, not '${head + 1}'`);
+    expect((await api(`/api/v1/tournaments/t1?asOf=${head + 1}`, T)).body!.error).toBe(
+      `asOf must be a ledger position, a whole number from 0 to ${head}, not '${head + 1}'`,
+    );
   });
 });
 
@@ -257,7 +277,10 @@ describe('what is not there', () => {
 
 describe('other sites', () => {
   it('may read every answer, and send If-None-Match after asking', async () => {
-    const preflight = await app.request('/api/v1/tournaments/t1', { method: 'OPTIONS', headers: { origin: 'https://club.example', 'access-control-request-headers': 'if-none-match' } });
+    const preflight = await app.request('/api/v1/tournaments/t1', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://club.example', 'access-control-request-headers': 'if-none-match' },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/If-None-Match/i);
@@ -308,7 +331,14 @@ describe('the site’s own headers', () => {
   it('come on every answer the API gives, and on one its server’s error handler gives instead', async () => {
     // The site's security headers as its pages carry them; only the resource policy differs, as any site may read the answers.
     const page = await app.request('/tournaments/t1/leaderboard');
-    const expected = ['content-security-policy', 'x-content-type-options', 'strict-transport-security', 'referrer-policy', 'x-frame-options', 'cross-origin-opener-policy'];
+    const expected = [
+      'content-security-policy',
+      'x-content-type-options',
+      'strict-transport-security',
+      'referrer-policy',
+      'x-frame-options',
+      'cross-origin-opener-policy',
+    ];
     const failing = createApp({
       ledger: new Proxy(fixture.ledger.served, {
         get: (target, name, receiver) =>
@@ -340,7 +370,9 @@ describe('an answer that does not match its schema', () => {
     const broken = { position: 1, models, sync: async () => {} };
     // A tournament with a status no schema allows: what a projection bug would hand the API.
     models.position = 1;
-    models.tournaments.x = { model: { tournamentId: 'x', name: 'X', format: 'pitt-boss', status: 'paused', teams: [], matches: [], placings: [], latest: [] } } as never;
+    models.tournaments.x = {
+      model: { tournamentId: 'x', name: 'X', format: 'pitt-boss', status: 'paused', teams: [], matches: [], placings: [], latest: [] },
+    } as never;
     const past = async () => ({ busy: 'not here' });
     const strict = apiRoutes({ ledger: broken as never, past, onInvalid: 'throw' });
     strict.onError((error, c) => c.json({ error: error.message }, 500));

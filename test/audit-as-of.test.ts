@@ -160,7 +160,11 @@ describe('bad requests', () => {
       ['/tournaments/nope/as-of', 404, 'tournament nope does not exist'],
       [`/tournaments/t1/as-of?position=${head + 1}`, 400, `tournament t1: position must be a whole number from 0 to ${head}, not &#39;${head + 1}&#39;`],
       ['/tournaments/t1/as-of?position=1&at=2026-01-01T00:00:00Z', 400, 'tournament t1: give a position or a time (at), not both'],
-      ['/tournaments/t1/as-of?at=yesterday', 400, 'tournament t1: at must be a time such as 2026-01-01T10:00:00Z, or a time of day such as 12:37 (today, by the venue&#39;s clock), not &#39;yesterday&#39;'],
+      [
+        '/tournaments/t1/as-of?at=yesterday',
+        400,
+        'tournament t1: at must be a time such as 2026-01-01T10:00:00Z, or a time of day such as 12:37 (today, by the venue&#39;s clock), not &#39;yesterday&#39;',
+      ],
       ['/tournaments/t1/as-of?at=24:10', 400, 'not &#39;24:10&#39;'],
     ];
     for (const [url, status, sentence] of cases) {
@@ -173,4 +177,3 @@ describe('bad requests', () => {
     expect(await csv.json()).toEqual({ error: `tournament t1: position must be a whole number from 0 to ${head}, not '-1'` });
   });
 });
-

@@ -76,7 +76,20 @@ describe('standings as CSV', () => {
   });
 
   it('quotes commas and quotes, and keeps a name a spreadsheet would run as a formula as text', () => {
-    const row: TeamRow = { teamId: 'x', name: '=HYPERLINK("evil")', players: ['Ann, Jr.', 'Bo'], seed: null, wins: 0, losses: 1, gamesWon: 0, gamesLost: 1, points: -40, bags: 0, sets: 1, status: 'out' };
+    const row: TeamRow = {
+      teamId: 'x',
+      name: '=HYPERLINK("evil")',
+      players: ['Ann, Jr.', 'Bo'],
+      seed: null,
+      wins: 0,
+      losses: 1,
+      gamesWon: 0,
+      gamesLost: 1,
+      points: -40,
+      bags: 0,
+      sets: 1,
+      status: 'out',
+    };
     expect(standingsCsv([{ team: row, place: 1 }]).split('\r\n')[1]).toBe(`1,x,"'=HYPERLINK(""evil"")","Ann, Jr. & Bo",,out,0,1,0,1,-40,0,1`);
   });
 
@@ -92,13 +105,23 @@ describe('importing a record over HTTP', () => {
     const before = fixture.ledger.store.head().position;
     const res = await post({ record: fullGameRecord(), gameId: 'paper-http', teams: { NS: 'Ana & Cy', EW: 'Ben & Dee' } });
     expect(res.status).toBe(201);
-    const body = (await res.json()) as { gameId: string; events: number; positions: { first: number; last: number }; digest: string; links: Record<string, string> };
+    const body = (await res.json()) as {
+      gameId: string;
+      events: number;
+      positions: { first: number; last: number };
+      digest: string;
+      links: Record<string, string>;
+    };
     expect(body.gameId).toBe('paper-http');
     expect(body.positions).toEqual({ first: before + 1, last: before + body.events });
     expect(body.digest).toBe(fixture.ledger.store.digest());
     expect(body.links).toEqual({ game: '/games/paper-http', record: '/games/paper-http/record', replay: '/games/paper-http/hands/1/replay' });
     // Signed by the judge who entered it, not by the import alone.
-    expect(fixture.ledger.store.readAll({ after: before, limit: 1 })[0]!.meta).toMatchObject({ by: 'judge:Judge Ruth', account: expect.stringMatching(/^acct-/), via: 'record-import' });
+    expect(fixture.ledger.store.readAll({ after: before, limit: 1 })[0]!.meta).toMatchObject({
+      by: 'judge:Judge Ruth',
+      account: expect.stringMatching(/^acct-/),
+      via: 'record-import',
+    });
   });
 
   it('refuses bad requests with 4xx and a sentence, appending nothing', async () => {

@@ -14,7 +14,6 @@ import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from '.
 import { spadesProcess } from './fixtures/spades-process.ts';
 import { newsText } from '../views/news.ts';
 
-
 /** `node bin/spades.js score -` with the record on standard input. */
 const spadesScore = (record: unknown) => spadesProcess(['score', '-'], JSON.stringify(record));
 
@@ -113,7 +112,10 @@ describe('the records entered into a new tournament on a new ledger', () => {
 
     // when each game's record is entered into its match, in the order the games were played, the
     // director drawing each later round with the cards the original's draw recorded
-    const drawn = original.ledger.store.readAll().filter((e) => e.type === 'BracketRoundDrawn').map((e) => e.payload as { round: number; draws: { group: 'winners' | 'losers'; cards: Record<string, string>[] }[] });
+    const drawn = original.ledger.store
+      .readAll()
+      .filter((e) => e.type === 'BracketRoundDrawn')
+      .map((e) => e.payload as { round: number; draws: { group: 'winners' | 'losers'; cards: Record<string, string>[] }[] });
     for (const game of games) {
       while (!l.models.tournaments.t1!.model.matches.some((m) => m.matchId === game.matchId)) {
         const next = drawn.shift()!;
@@ -121,7 +123,11 @@ describe('the records entered into a new tournament on a new ledger', () => {
         l.execute(drawRound(l.models, { tournamentId: 't1', round: next.round, ...cards }));
       }
       const record = await (await app.request(`/games/${game.gameId}/record`)).json();
-      const res = await copyApp.request('/api/games/import', { method: 'POST', headers: judge, body: JSON.stringify({ record, tournamentId: 't1', matchId: game.matchId }) });
+      const res = await copyApp.request('/api/games/import', {
+        method: 'POST',
+        headers: judge,
+        body: JSON.stringify({ record, tournamentId: 't1', matchId: game.matchId }),
+      });
       const body = (await res.json()) as { gameId: string; error?: string };
       expect(res.status, body.error).toBe(201);
       expect(body.gameId).toBe(game.gameId);
@@ -141,7 +147,9 @@ describe('the records entered into a new tournament on a new ledger', () => {
       body: JSON.stringify({ record: await (await app.request(`/games/${games[0]!.gameId}/record`)).json(), tournamentId: 't1', matchId: games[0]!.matchId }),
     });
     expect(again.status).toBe(409);
-    expect(await again.json()).toEqual({ error: `tournament t1 match ${games[0]!.matchId} is done; a game can be entered only into a match that is ready or being played` });
+    expect(await again.json()).toEqual({
+      error: `tournament t1 match ${games[0]!.matchId} is done; a game can be entered only into a match that is ready or being played`,
+    });
     expect(l.store.head().position).toBe(head);
   });
 });

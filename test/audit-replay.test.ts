@@ -72,7 +72,9 @@ describe('a played hand, step by step', () => {
       const seatHtml = element(html, new RegExp(`<div class="seat seat--${seat}\\b`));
       expect(attrValues(seatHtml, 'data-card').sort()).toEqual([...deal[seat]].sort());
     }
-    const bids = fixture.ledger.store.readStream(`game-${game.gameId}`).filter((e) => e.type === 'BidMade' && (e.payload as { hand: number }).hand === row.number);
+    const bids = fixture.ledger.store
+      .readStream(`game-${game.gameId}`)
+      .filter((e) => e.type === 'BidMade' && (e.payload as { hand: number }).hand === row.number);
     expect(attrValues(html, 'data-bid')).toEqual(bids.map((e) => (e.payload as { seat: string }).seat));
     const refs = element(html, /<table class="pad" id="replay-refs"/);
     const positions = attrValues(refs, 'data-position').map(Number);
@@ -96,7 +98,8 @@ describe('a played hand, step by step', () => {
       expect(cards.map((e) => (e.payload as { card: string }).card)).toEqual(trickCards);
       expect(cards[0]!.position).toBeGreaterThan(previous);
       previous = cards[3]!.position;
-      for (const e of cards) expect(html).toContain(`<code class="hash" title="${e.hash}">${e.hash}</code> <button type="button" class="copy-hash" data-copy="${e.hash}"`);
+      for (const e of cards)
+        expect(html).toContain(`<code class="hash" title="${e.hash}">${e.hash}</code> <button type="button" class="copy-hash" data-copy="${e.hash}"`);
       expect(attrValues(html, 'data-holding')).toEqual(['N', 'E', 'S', 'W'].map(() => String(13 - step)));
       if (step === 13) {
         const team = (t: 'NS' | 'EW') => element(html, new RegExp(`<div data-team-tricks="${t}"`));
@@ -220,7 +223,10 @@ describe('the replay and the game projection', () => {
       const game = Object.values(l.ledger.models.games).find((g) => (g.current?.plays.flat().length ?? 0) >= 2)!;
       expect(game).toBeDefined();
       const first = game.current!.playPositions[0]![0]!;
-      l.ledger.execute({ stream: `game-${game.gameId}`, events: [{ type: 'EntryUndone', payload: { gameId: game.gameId, hand: game.current!.number, undone: first, entry: 'CardPlayed' } }] });
+      l.ledger.execute({
+        stream: `game-${game.gameId}`,
+        events: [{ type: 'EntryUndone', payload: { gameId: game.gameId, hand: game.current!.number, undone: first, entry: 'CardPlayed' } }],
+      });
       const hand = game.current!.number;
       while (game.hands.length < hand) await driveTables(l.ledger, { tournamentId: 't1', seed: 'audit' });
       const local = createApp({ ledger: l.ledger }).app;
@@ -242,7 +248,11 @@ describe('the replay and the game projection', () => {
 
 describe('hands without cards, and bad addresses', () => {
   it('a misdeal is one step, a hand recorded by tricks is two, from a game entered from paper', async () => {
-    const res = await app.request('/api/games/import', { method: 'POST', headers: judge, body: JSON.stringify({ record: fullGameRecord(), gameId: 'paper-replay' }) });
+    const res = await app.request('/api/games/import', {
+      method: 'POST',
+      headers: judge,
+      body: JSON.stringify({ record: fullGameRecord(), gameId: 'paper-replay' }),
+    });
     expect(res.status).toBe(201);
     const misdeal = await page(replayUrl('paper-replay', 2));
     expect(misdeal.html).toContain('Misdeal: no-face-cards.');
@@ -254,7 +264,9 @@ describe('hands without cards, and bad addresses', () => {
     // The first hand: a renege by W at trick 2, upheld, costs EW points.
     const renege = await page(replayUrl('paper-replay', 1, 2));
     expect(element(renege.html, /<ol class="trick-cards"/)).toContain('data-seat="W" data-violation="renege"');
-    expect(element(renege.html, /<section aria-labelledby="replay-claims"/)).toMatch(/Ruling by paper record: upheld .*Effect on the hand&#39;s points: NS \+\d+, EW -\d+\./);
+    expect(element(renege.html, /<section aria-labelledby="replay-claims"/)).toMatch(
+      /Ruling by paper record: upheld .*Effect on the hand&#39;s points: NS \+\d+, EW -\d+\./,
+    );
   });
 
   it('answers 404 or 400 with a sentence naming what was wrong', async () => {

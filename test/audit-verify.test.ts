@@ -13,7 +13,6 @@ import { createApp } from '../server/app/app.ts';
 import { type AuditLedger, keepPlaying, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 import { spadesProcess } from './fixtures/spades-process.ts';
 
-
 const spadesVerify = (args: string[]) => spadesProcess(['verify', ...args]);
 
 function attr(html: string, id: string, name: string): string | undefined {
@@ -144,7 +143,9 @@ describe('a ledger edited in the file', () => {
 
       if (position <= notedPosition) {
         expect(attr(check.html, 'digest-result', 'data-ok')).toBe('false');
-        expect(check.html).toContain(`Digest ${noted} is not part of today&#39;s chain: the chain up to position ${notedPosition} does not verify: position ${position}`);
+        expect(check.html).toContain(
+          `Digest ${noted} is not part of today&#39;s chain: the chain up to position ${notedPosition} does not verify: position ${position}`,
+        );
       } else {
         expect(attr(check.html, 'digest-result', 'data-ok')).toBe('true');
       }

@@ -75,7 +75,8 @@ for (const backend of authBackends()) {
       const path = join(dir, 'ledger.db');
       const writer = openLedger({ path, synchronous: 'NORMAL' });
       writer.execute(createTournament(writer.models, { tournamentId: 'cup', name: 'Harbour Cup', format: 'pitt-boss' }));
-      for (let i = 1; i <= 6; i++) writer.execute(registerTeam(writer.models, { tournamentId: 'cup', teamId: `t${i}`, name: `Team ${i}`, players: ['a', 'b'] }));
+      for (let i = 1; i <= 6; i++)
+        writer.execute(registerTeam(writer.models, { tournamentId: 'cup', teamId: `t${i}`, name: `Team ${i}`, players: ['a', 'b'] }));
       const location = await backend.create(path);
       const clock = { t: Date.UTC(2026, 5, 1, 18) };
 
@@ -321,7 +322,9 @@ for (const backend of authBackends()) {
 
       it('30 at once from one address for 30 names: 10 are checked in the minute', async () => {
         const { either } = await setUp();
-        const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => either(i).from('10.5.0.1', '/login', json({ name: `Someone ${i}`, password: 'a guess' }))));
+        const responses = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => either(i).from('10.5.0.1', '/login', json({ name: `Someone ${i}`, password: 'a guess' }))),
+        );
         expect(tally(responses)).toEqual({ 401: 10, 429: 20 });
         const refused = responses.find((r) => r.status === 429)!;
         expect(((await refused.json()) as { error: string }).error).toMatch(/^too many wrong passwords in the last minute; try again in \d+ seconds$/);
@@ -330,7 +333,9 @@ for (const backend of authBackends()) {
       it('from 40 addresses at once, checks of one name are spaced as documented: 10, then 1, 2, 4, 8 seconds apart', async () => {
         const waits: number[] = [];
         const { either } = await setUp({ sleep: async (ms) => void waits.push(ms) });
-        const responses = await Promise.all(Array.from({ length: 40 }, (_, i) => either(i).from(`10.6.${i}.1`, '/login', json({ name: 'jo judge', password: `guess ${i}` }))));
+        const responses = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => either(i).from(`10.6.${i}.1`, '/login', json({ name: 'jo judge', password: `guess ${i}` }))),
+        );
         expect(tally(responses)).toEqual({ 401: 15, 429: 25 });
         expect(waits.sort((x, y) => x - y)).toEqual([1000, 3000, 7000, 15000, 23000]);
       });

@@ -102,7 +102,11 @@ describe('logging in', () => {
 
   it('a wrong password on the login page is said on the page', async () => {
     const { app, ledger } = await appWithUsers();
-    const res = await app.request('/login', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'name=Jo+Judge&password=nope' });
+    const res = await app.request('/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=Jo+Judge&password=nope',
+    });
     expect(res.status).toBe(401);
     expect(await res.text()).toContain('that name and password do not match an account');
     ledger.close();
@@ -155,6 +159,8 @@ describe('spades add-user', () => {
     const err: string[] = [];
     const io = { stdout: () => {}, stderr: (t: string) => void err.push(t), stdin: async () => 'a long password\n' };
     expect(await main(['add-user', 'Sam', '--role', 'judge', '--db', 'postgresql://postgres:hush@127.0.0.1:1/spades'], io)).toBe(2);
-    expect(err).toEqual(['spades add-user: cannot open the ledger at postgresql://postgres@127.0.0.1:1/spades: the database server cannot be reached (ECONNREFUSED)\n']);
+    expect(err).toEqual([
+      'spades add-user: cannot open the ledger at postgresql://postgres@127.0.0.1:1/spades: the database server cannot be reached (ECONNREFUSED)\n',
+    ]);
   });
 });

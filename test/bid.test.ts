@@ -63,7 +63,7 @@ describe('team bid 4–13 ("the minimum bid per team is 4 (board), maximum is 13
       expect(problem(preset, { N: 7, E: 2, S: 6, W: 2 })).toBeNull();
     });
   }
-  it('unc-300: the spec\'s own example message', () => {
+  it("unc-300: the spec's own example message", () => {
     expect(problem('unc-300', { N: 3, E: 1, S: 3, W: 2 })).toBe('EW bid 3 (E 1, W 2); the unc-300 team minimum is 4');
   });
   it('tournament-spades: "any 0–13" ("in theory any number from 0 to 13 is allowed")', () => {
@@ -99,9 +99,7 @@ describe('blind nil: unc "only for a team down ≥ 100 before the hand" ("A team
     it(`${preset}: down 100 may, down 99 may not`, () => {
       const raw = { N: 'blind nil', E: 2, S: 4, W: 2 };
       expect(problem(preset, raw, NS_DOWN(100))).toBeNull();
-      expect(problem(preset, raw, NS_DOWN(99))).toBe(
-        `N bid blind nil with NS down 99; the ${preset} rules allow blind nil only for a team down 100 or more`,
-      );
+      expect(problem(preset, raw, NS_DOWN(99))).toBe(`N bid blind nil with NS down 99; the ${preset} rules allow blind nil only for a team down 100 or more`);
     });
   }
   for (const preset of ['blp-r1', 'pitt-boss', 'asher', 'tournament-spades'] as const) {
@@ -139,7 +137,7 @@ describe('blind bids', () => {
 });
 
 describe('teamBidOf', () => {
-  it('"The partner\'s bid is the team\'s contract" for a nil; a double nil\'s contract is 0', () => {
+  it("\"The partner's bid is the team's contract\" for a nil; a double nil's contract is 0", () => {
     expect(teamBidOf(bids({ N: 'nil', E: 3, S: 5, W: 4 }), 'NS')).toEqual({ contract: 5, blind: false, nilSeats: ['N'], doubleNil: false });
     expect(teamBidOf(bids({ N: 'nil', E: 3, S: 'blind nil', W: 4 }), 'NS')).toEqual({
       contract: 0,
@@ -167,9 +165,7 @@ describe('allowedBids offers only what keeps the team legal', () => {
   });
   it('pitt-boss, partner bid blind 2 while down 100: only blind bids of 4 or more', () => {
     const partner = { S: parseBid('blind 2')! };
-    expect(names(allowedBids(PRESETS['pitt-boss'], 'N', partner, NS_DOWN(100)))).toEqual(
-      [4, 5, 6, 7, 8, 9, 10, 11].map((n) => `blind ${n}`),
-    );
+    expect(names(allowedBids(PRESETS['pitt-boss'], 'N', partner, NS_DOWN(100)))).toEqual([4, 5, 6, 7, 8, 9, 10, 11].map((n) => `blind ${n}`));
   });
   it('blp-r1: no nil, no blind, every number while the partner has not bid', () => {
     expect(names(allowedBids(PRESETS['blp-r1'], 'N', {}, NS_DOWN(500)))).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);

@@ -41,7 +41,9 @@ async function blpEvent(app: App, id: string, n: number, start: Record<string, u
   const director = fixture.clients.director;
   await ok(send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: id, name: `BLP ${n}`, format: 'blp-2024' } }));
   for (let i = 1; i <= n; i++) {
-    await ok(send(app, director, 'POST', `/director/tournaments/${id}/teams`, { json: { teamId: `t${i}`, name: `Team ${i}`, player1: `P${i}a`, player2: `P${i}b` } }));
+    await ok(
+      send(app, director, 'POST', `/director/tournaments/${id}/teams`, { json: { teamId: `t${i}`, name: `Team ${i}`, player1: `P${i}a`, player2: `P${i}b` } }),
+    );
   }
   await ok(send(app, director, 'POST', `/director/tournaments/${id}/start`, { json: start }));
 }
@@ -188,7 +190,11 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
       const ready = matchesOf(ledger, 'b').filter((m) => m.round === round && m.status === 'ready');
       expect(ready.length).toBeGreaterThan(0);
       for (const [i, match] of ready.entries()) {
-        await ok(send(app, director, 'POST', `/director/tournaments/b/matches/${match.matchId}/start`, { json: { table: i + 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' } }));
+        await ok(
+          send(app, director, 'POST', `/director/tournaments/b/matches/${match.matchId}/start`, {
+            json: { table: i + 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' },
+          }),
+        );
         finishGame(ledger, matchOf(ledger, 'b', match.matchId)!.games.at(-1)!);
       }
     };
@@ -206,7 +212,9 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
     expect(page).toContain('bye · high card AS');
     expect(page).toMatch(/Round 2<\/span> to be drawn once round 1 is decided/);
 
-    expect(await refused(draw({ round: 2, confirm: 'yes' }), 409)).toMatch(/^tournament b: round 1 is not over: W1-1 \(ready\), W1-2 \(ready\) still to be decided$/);
+    expect(await refused(draw({ round: 2, confirm: 'yes' }), 409)).toMatch(
+      /^tournament b: round 1 is not over: W1-1 \(ready\), W1-2 \(ready\) still to be decided$/,
+    );
     await seatAndPlay(1);
     const [w1, w2] = ['W1-1', 'W1-2'].map((id) => matchOf(ledger, 'b', id)!.winner!) as [string, string];
     const l1 = matchOf(ledger, 'b', 'W1-1')!.teams.find((t) => t !== w1)!;
@@ -243,10 +251,24 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
     await ok(draw({ round: 2, confirm: 'yes', winnersCards: `${w1} AS, ${w2} AH\n${w1} 3D, ${w2} 9C`, winnersBye: w2 }));
     const round2 = eventsOf(ledger, 'BracketRoundDrawn')[0]!;
     expect(round2.draws).toEqual([
-      { group: 'winners', teams: [w1, w2], cards: [{ [w1]: 'AS', [w2]: 'AH' }, { [w1]: '3D', [w2]: '9C' }], bye: w2, card: '9C', match: 'W2-2' },
+      {
+        group: 'winners',
+        teams: [w1, w2],
+        cards: [
+          { [w1]: 'AS', [w2]: 'AH' },
+          { [w1]: '3D', [w2]: '9C' },
+        ],
+        bye: w2,
+        card: '9C',
+        match: 'W2-2',
+      },
     ]);
     expect(round2.seed).toBeUndefined();
-    expect(matchesOf(ledger, 'b').filter((m) => m.round === 2).map((m) => [m.matchId, m.status, ...m.teams])).toEqual([
+    expect(
+      matchesOf(ledger, 'b')
+        .filter((m) => m.round === 2)
+        .map((m) => [m.matchId, m.status, ...m.teams]),
+    ).toEqual([
       ['W2-1', 'ready', w1, 't3'],
       ['W2-2', 'bye', w2, null],
       ['L2-1', 'ready', l1, matchOf(ledger, 'b', 'W1-2')!.teams.find((t) => t !== w2)!],
@@ -258,7 +280,11 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
     // Round 2 played and round 3 drawn (both groups even: no draw); then a judge corrects round 1.
     await seatAndPlay(2);
     await ok(draw({ round: 3, confirm: 'yes' }));
-    expect(matchesOf(ledger, 'b').filter((m) => m.round === 3).map((m) => m.matchId)).toEqual(['W3-1', 'L3-1']);
+    expect(
+      matchesOf(ledger, 'b')
+        .filter((m) => m.round === 3)
+        .map((m) => m.matchId),
+    ).toEqual(['W3-1', 'L3-1']);
     const w21 = structuredClone(matchOf(ledger, 'b', 'W2-1')!);
     const l21 = structuredClone(matchOf(ledger, 'b', 'L2-1')!);
     const results = structuredClone(ledger.models.tournaments.b!.bracket!.results);
@@ -278,7 +304,8 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
 
     // Bots play on: the flagged matches are replayed, the rounds drawn, and the event ends by the rulebook.
     let steps = 0;
-    while ((await driveTables(ledger, { tournamentId: 'b', seed: 'after-correction', now: NOW })) > 0) if (++steps > 200_000) throw new Error('the event did not finish');
+    while ((await driveTables(ledger, { tournamentId: 'b', seed: 'after-correction', now: NOW })) > 0)
+      if (++steps > 200_000) throw new Error('the event did not finish');
     const model = ledger.models.tournaments.b!.model;
     expect(model.status).toBe('finished');
     expect(model.teams.filter((t) => t.status === 'champion')).toHaveLength(1);
@@ -297,9 +324,9 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
     for (let i = 1; i <= 3; i++) {
       await ok(send(app, director, 'POST', '/director/tournaments/b/teams', { json: { teamId: `t${i}`, name: `Team ${i}`, player1: 'a', player2: 'b' } }));
     }
-    expect(await refused(send(app, director, 'POST', '/director/tournaments/b/start', { json: { order: '', seed: 's', byeCards: 't1 AS, t2 KS, t9 QS' } }), 400)).toBe(
-      "tournament b: bye draw: team 't9' is not one of the teams alive in this round",
-    );
+    expect(
+      await refused(send(app, director, 'POST', '/director/tournaments/b/start', { json: { order: '', seed: 's', byeCards: 't1 AS, t2 KS, t9 QS' } }), 400),
+    ).toBe("tournament b: bye draw: team 't9' is not one of the teams alive in this round");
     expect(ledger.models.tournaments.b!.model.status).toBe('registration');
     ledger.close();
   });

@@ -33,15 +33,17 @@ function toBids(written: Partial<Record<Seat, Written>>): Bids {
 
 /** The bot's bid for S, written as the record writes it. */
 function bid(options: RuleOptions, hand: Card[], bids: Partial<Record<Seat, Written>> = {}, extra: { behind?: number; nil?: number; blind?: number } = {}) {
-  return bidValue(botBid({
-    options,
-    seat: 'S',
-    hand,
-    bids: toBids(bids),
-    behind: extra.behind ?? 0,
-    random: createRandom(1),
-    style: { nil: extra.nil ?? 1, blind: extra.blind ?? 1 },
-  }));
+  return bidValue(
+    botBid({
+      options,
+      seat: 'S',
+      hand,
+      bids: toBids(bids),
+      behind: extra.behind ?? 0,
+      random: createRandom(1),
+      style: { nil: extra.nil ?? 1, blind: extra.blind ?? 1 },
+    }),
+  );
 }
 
 /**
@@ -337,11 +339,14 @@ describe('the bots bid nil as people do', () => {
       const rate = share(firsts, 'blind-nil');
       expect(rate, id).toBeGreaterThan(0.05);
       expect(rate, id).toBeLessThan(0.4);
-      expect(far.filter((m) => m.bid.kind === 'blind-nil' && !m.first), id).toEqual([]);
+      expect(
+        far.filter((m) => m.bid.kind === 'blind-nil' && !m.first),
+        id,
+      ).toEqual([]);
     }
   });
 
-  it('bid nil a little more readily when the team is behind by a nil\'s worth', () => {
+  it("bid nil a little more readily when the team is behind by a nil's worth", () => {
     const options = PRESETS['pitt-boss'];
     const level = share(bidRound(options, 2000, 0), 'nil');
     const behind = share(bidRound(options, 2000, options.nil!), 'nil');

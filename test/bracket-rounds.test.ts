@@ -36,7 +36,10 @@ describe('a double-elimination bracket drawn round by round', () => {
     for (let n = 2; n <= 64; n++) {
       const { state } = playOut(n, `rounds-${n}`);
       const views = matchViews(state);
-      expect(views.filter((v) => v.status === 'played'), `${n} teams`).toHaveLength(2 * n - 2);
+      expect(
+        views.filter((v) => v.status === 'played'),
+        `${n} teams`,
+      ).toHaveLength(2 * n - 2);
       expect(views.filter((v) => v.side === 'final').map((v) => v.id)).toEqual(['F']);
       const byRoundAndSide = new Map<string, { teams: number; byes: number }>();
       for (const v of views) {
@@ -81,20 +84,64 @@ describe('a double-elimination bracket drawn round by round', () => {
     expect(() => decideByes(plan, { winners: { cards: [{ t1: 'AS', t2: 'KS' }], bye: 't2' } }, 's')).toThrow(
       "round 2, winners’ bracket: the bye goes to the highest card, 't1' with AS, not to 't2'",
     );
-    expect(() => decideByes(plan, { losers: { cards: [{ t4: 'AS' }] } }, 's')).toThrow('round 2: the losers’ bracket has no bye to draw (it has 2 teams, an even count)');
-    const draws = decideByes(plan, { winners: { cards: [{ t1: 'AS', t2: 'AH' }, { t1: '2C', t2: '3C' }] } }, 's');
-    expect(draws).toEqual([{ group: 'winners', teams: ['t1', 't2'], cards: [{ t1: 'AS', t2: 'AH' }, { t1: '2C', t2: '3C' }], bye: 't2', card: '3C' }]);
+    expect(() => decideByes(plan, { losers: { cards: [{ t4: 'AS' }] } }, 's')).toThrow(
+      'round 2: the losers’ bracket has no bye to draw (it has 2 teams, an even count)',
+    );
+    const draws = decideByes(
+      plan,
+      {
+        winners: {
+          cards: [
+            { t1: 'AS', t2: 'AH' },
+            { t1: '2C', t2: '3C' },
+          ],
+        },
+      },
+      's',
+    );
+    expect(draws).toEqual([
+      {
+        group: 'winners',
+        teams: ['t1', 't2'],
+        cards: [
+          { t1: 'AS', t2: 'AH' },
+          { t1: '2C', t2: '3C' },
+        ],
+        bye: 't2',
+        card: '3C',
+      },
+    ]);
     const round = pairRound(plan, draws);
     expect(round.matches.map((m) => [m.id, m.slots])).toEqual([
-      ['W2-1', [{ kind: 'winner', match: 'W1-1' }, { kind: 'winner', match: 'W1-3' }]],
+      [
+        'W2-1',
+        [
+          { kind: 'winner', match: 'W1-1' },
+          { kind: 'winner', match: 'W1-3' },
+        ],
+      ],
       ['W2-2', [{ kind: 'winner', match: 'W1-2' }, { kind: 'bye' }]],
-      ['L2-1', [{ kind: 'loser', match: 'W1-1' }, { kind: 'loser', match: 'W1-2' }]],
+      [
+        'L2-1',
+        [
+          { kind: 'loser', match: 'W1-1' },
+          { kind: 'loser', match: 'W1-2' },
+        ],
+      ],
     ]);
     expect(() => appendRound(state.bracket, { ...round, round: 3 })).toThrow('round 3 cannot follow round 1');
   });
 
   it('draws high card among any count of teams, ties redrawing', () => {
-    expect(drawHighCard(['a', 'b'], [{ a: 'KS', b: 'KH' }, { a: '4C', b: '9D' }])).toEqual({ team: 'b', card: '9D', rounds: 2 });
+    expect(
+      drawHighCard(
+        ['a', 'b'],
+        [
+          { a: 'KS', b: 'KH' },
+          { a: '4C', b: '9D' },
+        ],
+      ),
+    ).toEqual({ team: 'b', card: '9D', rounds: 2 });
     expect(() => drawHighCard(['a', 'b'], [{ a: 'KS', b: 'KH' }])).toThrow("'a', 'b' are still tied for the highest card");
   });
 
@@ -112,7 +159,9 @@ describe('a double-elimination bracket drawn round by round', () => {
 
   it('draws round 1’s bye by high card in a custom event drawn round by round, and plays it through', async () => {
     const ledger = tempLedger();
-    ledger.execute(createTournament(ledger.models, { tournamentId: 'c', name: 'Custom', format: 'custom', options: { elimination: 'double', roundByRound: true } }));
+    ledger.execute(
+      createTournament(ledger.models, { tournamentId: 'c', name: 'Custom', format: 'custom', options: { elimination: 'double', roundByRound: true } }),
+    );
     for (let i = 1; i <= 5; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'c', teamId: `t${i}`, name: `Team ${i}`, players: ['a', 'b'] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'c', seed: 'custom' }));
     const state = ledger.models.tournaments.c!;

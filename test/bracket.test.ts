@@ -298,7 +298,11 @@ describe('pitt-boss: only first-round losers get a second chance', () => {
   it('every team loses at most twice and only first-round losers lose twice (random results)', () => {
     for (let seed = 0; seed < 20; seed++) {
       const { state, losses } = simulate(bracket, seed);
-      const firstRoundLosers = new Set(matchViews(state).filter((v) => v.side === 'winners' && v.round === 1).map((v) => v.loser));
+      const firstRoundLosers = new Set(
+        matchViews(state)
+          .filter((v) => v.side === 'winners' && v.round === 1)
+          .map((v) => v.loser),
+      );
       const [first, second, third] = placings(state);
       for (const [team, lost] of losses) {
         if (team === first!.teams[0]) expect(lost).toBe(0);
@@ -350,7 +354,11 @@ describe('results, forfeits and corrections', () => {
       state = recordResult(state, open[0]!.id, open[0]!.teams[1]!);
     }
     expect(isFinished(state)).toBe(true);
-    expect(matchViews(state).filter((v) => v.loser === 'T4').map((v) => v.status)).toEqual(['forfeit', 'forfeit']);
+    expect(
+      matchViews(state)
+        .filter((v) => v.loser === 'T4')
+        .map((v) => v.status),
+    ).toEqual(['forfeit', 'forfeit']);
     expect(matchViews(state).filter((v) => v.winner === 'T4')).toHaveLength(1);
   });
 

@@ -100,7 +100,13 @@ interface AxeViolation {
 async function violations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   const found = await page.evaluate(
-    async (tags) => (await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })).violations,
+    async (tags) =>
+      (
+        await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
+          runOnly: { type: 'tag', values: tags },
+          resultTypes: ['violations'],
+        })
+      ).violations,
     WCAG_TAGS,
   );
   return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}) at ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`));
@@ -118,7 +124,9 @@ async function tabTo(page: Page, selector: string, most = 80): Promise<void> {
     if (await focusedIs(page, selector)) return;
     await page.keyboard.press('Tab');
   }
-  throw new Error(`${most} presses of Tab did not reach ${selector}; the focus is on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))}`);
+  throw new Error(
+    `${most} presses of Tab did not reach ${selector}; the focus is on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200))}`,
+  );
 }
 
 const focusedIs = (page: Page, selector: string) => page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
@@ -138,7 +146,10 @@ async function nextStep(page: Page, before: string): Promise<string> {
       { timeout: 60_000 },
     );
   } catch (error) {
-    const stood = await page.evaluate(() => ({ next: document.querySelector('#entry-panel')?.getAttribute('data-next'), focus: document.activeElement?.outerHTML.slice(0, 200) }));
+    const stood = await page.evaluate(() => ({
+      next: document.querySelector('#entry-panel')?.getAttribute('data-next'),
+      focus: document.activeElement?.outerHTML.slice(0, 200),
+    }));
     throw new Error(`the entry panel stayed at ${stood.next ?? 'nothing'} after ${before} (focus on ${stood.focus ?? 'nothing'}): ${(error as Error).message}`);
   }
   return (await page.getAttribute('#entry-panel', 'data-next'))!;
@@ -160,7 +171,9 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     const m = ledger.models;
     // The cup: eight teams, its four tables part-way through their first hand.
     ledger.execute(createTournament(m, { tournamentId: 'cup', name: 'Friday Cup', format: 'pitt-boss' }));
-    TEAMS.forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'cup', teamId: `team-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })));
+    TEAMS.forEach((name, i) =>
+      ledger.execute(registerTeam(m, { tournamentId: 'cup', teamId: `team-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })),
+    );
     ledger.execute(startTournament(m, { tournamentId: 'cup', order: TEAMS.map((_, i) => `team-${i + 1}`) }));
     const position = m.position;
     for (let step = 0; step < 14; step++) await driveTables(ledger, { tournamentId: 'cup', seed: 'accessibility', renegeChance: 0 });
@@ -171,12 +184,17 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     ledger.execute(giveRuling(m, { gameId: other, claimId: 'c2', upheld: true, note: 'seen by both sides', judge: 'Jo Judge' }));
     // The duo: its first match ready for table 1 to start (the keyboard's hand).
     ledger.execute(createTournament(m, { tournamentId: 'duo', name: 'Saturday Pairs', format: 'pitt-boss' }));
-    TEAMS.slice(0, 4).forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'duo', teamId: `duo-${i + 1}`, name, players: [`${name} A`, `${name} B`] })));
+    TEAMS.slice(0, 4).forEach((name, i) =>
+      ledger.execute(registerTeam(m, { tournamentId: 'duo', teamId: `duo-${i + 1}`, name, players: [`${name} A`, `${name} B`] })),
+    );
     ledger.execute(startTournament(m, { tournamentId: 'duo', order: ['duo-1', 'duo-2', 'duo-3', 'duo-4'] }));
     // The open: still taking registrations.
     ledger.execute(createTournament(m, { tournamentId: 'open', name: 'Autumn Open', format: 'pitt-boss' }));
-    ['Deuces', 'Treys', 'Fours', 'Fives', 'Sixes'].forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'open', teamId: `open-${i + 1}`, name, players: [`${name} A`, `${name} B`] })));
-    for (const teamId of ['open-1', 'open-2', 'open-3', 'open-4']) ledger.execute(checkInTeam(m, { tournamentId: 'open', teamId, at: new Date().toISOString() }));
+    ['Deuces', 'Treys', 'Fours', 'Fives', 'Sixes'].forEach((name, i) =>
+      ledger.execute(registerTeam(m, { tournamentId: 'open', teamId: `open-${i + 1}`, name, players: [`${name} A`, `${name} B`] })),
+    );
+    for (const teamId of ['open-1', 'open-2', 'open-3', 'open-4'])
+      ledger.execute(checkInTeam(m, { tournamentId: 'open', teamId, at: new Date().toISOString() }));
     // A progressive evening with its first round seated.
     await createDemo(ledger, 'progressive');
     await driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'accessibility' });
@@ -267,7 +285,12 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     expect(await violations(page)).toEqual([]);
 
     // The first dealer drawn for high card: North's ace deals.
-    for (const [seat, card] of [['N', 'AS'], ['E', 'KD'], ['S', '4C'], ['W', '9H']] as const) {
+    for (const [seat, card] of [
+      ['N', 'AS'],
+      ['E', 'KD'],
+      ['S', '4C'],
+      ['W', '9H'],
+    ] as const) {
       await tabTo(page, `input[name=card${seat}]`);
       await page.keyboard.type(card);
     }

@@ -10,7 +10,16 @@ import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament, pinScreen, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import {
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  removeTempDirs,
+  ROOT,
+  serveInProcess,
+  tempDir,
+} from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-blp-rounds');
 const OUTPUT = join(ROOT, 'test-output');
@@ -26,7 +35,8 @@ describe.skipIf(!hasChromium)('a blp event drawn round by round in the browser',
     mkdirSync(OUTPUT, { recursive: true });
     ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
     ledger.execute(createTournament(ledger.models, { tournamentId: 'blp', name: 'BLP 2024', format: 'blp-2024' }));
-    for (let i = 1; i <= 9; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'blp', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
+    for (let i = 1; i <= 9; i++)
+      ledger.execute(registerTeam(ledger.models, { tournamentId: 'blp', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'blp', seed: 'blp' }));
     ledger.execute(pinScreen(ledger.models, { tournamentId: 'blp' }));
     // Play until round 3 is drawn and every one of its matches is decided: round 4 is then still to be drawn.
@@ -77,10 +87,11 @@ describe.skipIf(!hasChromium)('a blp event drawn round by round in the browser',
     // The screen's narrow cards give the bye's card alone.
     for (const text of await page.locator('#bracket .match--bye .slot.is-bye').allTextContents()) expect(text).toMatch(/^bye( · (10|[2-9AKQJ])[SHDC])?$/);
     await page.screenshot({ path: join(OUTPUT, 'screen-1920x1080-blp-rounds-bracket.png') });
-    const off = await page.evaluate(() =>
-      Array.from(document.querySelectorAll('#bracket .match, #bracket .bracket-next'))
-        .map((m) => m.getBoundingClientRect())
-        .filter((box) => box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth).length,
+    const off = await page.evaluate(
+      () =>
+        Array.from(document.querySelectorAll('#bracket .match, #bracket .bracket-next'))
+          .map((m) => m.getBoundingClientRect())
+          .filter((box) => box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth).length,
     );
     expect(off).toBe(0);
     expect(await widerThanScreen(page)).toBe(false);

@@ -24,7 +24,11 @@ function codeLines(): number[] {
   return Array.from(document.querySelectorAll('.table-card-code')).map((el) => {
     const range = document.createRange();
     range.selectNodeContents(el);
-    return new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+    return new Set(
+      Array.from(range.getClientRects())
+        .filter((r) => r.width > 0)
+        .map((r) => Math.round(r.top)),
+    ).size;
   });
 }
 
@@ -39,7 +43,9 @@ describe.skipIf(!hasChromium)('the director’s desk in a browser', () => {
     const m = ledger.models;
     for (const id of ['laptop', 'phone']) {
       ledger.execute(createTournament(m, { tournamentId: id, name: `${id} cup`, format: 'unc-intramural' }));
-      NAMES.forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: id, teamId: `${id}-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })));
+      NAMES.forEach((name, i) =>
+        ledger.execute(registerTeam(m, { tournamentId: id, teamId: `${id}-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })),
+      );
       for (let i = 1; i <= 4; i++) ledger.execute(checkInTeam(m, { tournamentId: id, teamId: `${id}-${i}`, at: AT }));
     }
     ledger.execute(createTournament(m, { tournamentId: 'codes', name: 'Codes cup', format: 'unc-intramural' }));
@@ -98,7 +104,12 @@ describe.skipIf(!hasChromium)('the director’s desk in a browser', () => {
       expect(ledger.models.tournaments[id]!.withdrawn).toEqual([`${id}-5`]);
 
       // Seeds typed beside the names: Jacks 1, Queens 2, Kings 3, Aces 4.
-      for (const [name, seed] of [['Jacks', '1'], ['Queens', '2'], ['Kings', '3'], ['Aces', '4']] as const) {
+      for (const [name, seed] of [
+        ['Jacks', '1'],
+        ['Queens', '2'],
+        ['Kings', '3'],
+        ['Aces', '4'],
+      ] as const) {
         await page.locator('.seed-list li', { hasText: name }).locator('input').fill(seed);
       }
       const asked = position();
@@ -110,7 +121,12 @@ describe.skipIf(!hasChromium)('the director’s desk in a browser', () => {
 
       // Aces moved up a row: a new preview, still nothing recorded.
       await page.locator('.seed-order li', { hasText: 'Aces' }).locator('[data-action=seed-up]').click();
-      await page.waitForFunction(() => Array.from(document.querySelectorAll('.seed-order .seed-name')).map((e) => e.textContent).join(',') === 'Jacks,Queens,Aces,Kings');
+      await page.waitForFunction(
+        () =>
+          Array.from(document.querySelectorAll('.seed-order .seed-name'))
+            .map((e) => e.textContent)
+            .join(',') === 'Jacks,Queens,Aces,Kings',
+      );
       expect(position()).toBe(asked);
       const shown = (await page.locator('.preview-matches li').allTextContents()).map((t) => t.trim());
       expect(shown.join(' / ')).toContain('Jacks vs Kings');
@@ -124,9 +140,18 @@ describe.skipIf(!hasChromium)('the director’s desk in a browser', () => {
       expect(started.status).toBe('running');
       const name = (teamId: string | null) => started.teams.find((t) => t.teamId === teamId)?.name;
       expect(started.matches.filter((m) => m.round === 1).map((m) => `${m.label}: ${name(m.teams[0])} vs ${name(m.teams[1])}`)).toEqual(shown);
-      expect([...started.teams].filter((t) => t.seed !== null).sort((a, b) => a.seed! - b.seed!).map((t) => t.name)).toEqual(['Jacks', 'Queens', 'Aces', 'Kings']);
+      expect(
+        [...started.teams]
+          .filter((t) => t.seed !== null)
+          .sort((a, b) => a.seed! - b.seed!)
+          .map((t) => t.name),
+      ).toEqual(['Jacks', 'Queens', 'Aces', 'Kings']);
       // Started, nothing of the desk runs past the screen's edge, not even inside the entrants' box.
-      const past = await page.evaluate(() => Array.from(document.querySelectorAll('main *')).filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1).map((e) => `${e.tagName}.${e.className}`));
+      const past = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('main *'))
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+          .map((e) => `${e.tagName}.${e.className}`),
+      );
       expect(past).toEqual([]);
       await page.close();
     });
@@ -137,11 +162,17 @@ describe.skipIf(!hasChromium)('the director’s desk in a browser', () => {
     await page.goto(`${url}/director/tournaments/codes/codes`);
     const screen = await page.evaluate(codeLines);
     expect(screen.length).toBeGreaterThanOrEqual(8);
-    expect(screen.every((n) => n === 1), `lines per code: ${screen.join(' ')}`).toBe(true);
+    expect(
+      screen.every((n) => n === 1),
+      `lines per code: ${screen.join(' ')}`,
+    ).toBe(true);
     await page.emulateMedia({ media: 'print' });
     await page.setViewportSize({ width: 240, height: 700 });
     const paper = await page.evaluate(codeLines);
-    expect(paper.every((n) => n === 1), `lines per code in print: ${paper.join(' ')}`).toBe(true);
+    expect(
+      paper.every((n) => n === 1),
+      `lines per code in print: ${paper.join(' ')}`,
+    ).toBe(true);
     await page.screenshot({ path: join(OUTPUT, 'director-table-codes-narrow.png'), fullPage: true });
     await page.close();
   });

@@ -5,7 +5,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { TOURNAMENT, demoLedger, hasChromium, type InProcessServer, launchChromium, noteMissingChromium, play, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import {
+  TOURNAMENT,
+  demoLedger,
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  play,
+  removeTempDirs,
+  serveInProcess,
+  tempDir,
+} from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-embed-bracket');
 
@@ -35,7 +46,13 @@ describe.skipIf(!hasChromium)('the bracket embed in a 600 px column', () => {
       const boxes = await page.$$eval('.cell > .match, .round-title', (nodes) =>
         nodes.map((node) => {
           const r = node.getBoundingClientRect();
-          return { text: (node.textContent ?? '').trim().slice(0, 40), left: r.left + window.scrollX, top: r.top + window.scrollY, right: r.right + window.scrollX, bottom: r.bottom + window.scrollY };
+          return {
+            text: (node.textContent ?? '').trim().slice(0, 40),
+            left: r.left + window.scrollX,
+            top: r.top + window.scrollY,
+            right: r.right + window.scrollX,
+            bottom: r.bottom + window.scrollY,
+          };
         }),
       );
       expect(boxes.length).toBeGreaterThan(4);

@@ -12,7 +12,16 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { startMatch } from '../server/commands/match-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { SSE_LOG, sseLog } from './fixtures/browser-page.ts';
-import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
+import {
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  removeTempDirs,
+  serveInProcess,
+  tempDir,
+  waitFor,
+} from './fixtures/live-server.ts';
 import { finishGame, open } from './routes-fixture.ts';
 
 noteMissingChromium('browser-embed');
@@ -29,7 +38,8 @@ describe.skipIf(!hasChromium)('an embed on another site', () => {
     ledger = open(`${tempDir('spades-embed-')}/ledger.db`);
     const m = ledger.models;
     ledger.execute(createTournament(m, { tournamentId: 'cup', name: 'Friday Cup', format: 'unc-intramural' }));
-    for (const i of [1, 2, 3, 4]) ledger.execute(registerTeam(m, { tournamentId: 'cup', teamId: `team-${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+    for (const i of [1, 2, 3, 4])
+      ledger.execute(registerTeam(m, { tournamentId: 'cup', teamId: `team-${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
     ledger.execute(startTournament(m, { tournamentId: 'cup', order: ['team-1', 'team-2', 'team-3', 'team-4'] }));
     server = await serveInProcess(ledger);
     // The club's own page, on a port of its own: another origin, framing the standings.
@@ -56,7 +66,9 @@ describe.skipIf(!hasChromium)('an embed on another site', () => {
       if (/frame|Content Security Policy/i.test(message.text())) refused.push(message.text());
     });
     await page.goto(hostUrl);
-    const frame = await waitFor('the embed to load in the frame', () => page.frames().find((f) => f.url().includes('/embed/tournaments/cup/standings') && f !== page.mainFrame()));
+    const frame = await waitFor('the embed to load in the frame', () =>
+      page.frames().find((f) => f.url().includes('/embed/tournaments/cup/standings') && f !== page.mainFrame()),
+    );
     await frame.waitForSelector('#leaderboard', { timeout: 10_000 });
     expect(new URL(frame.url()).origin).not.toBe(new URL(page.url()).origin);
     await waitFor('the embed to connect to its stream', async () => (await sseLog(frame as never)).opened === 1, 20_000);
@@ -79,7 +91,15 @@ describe.skipIf(!hasChromium)('an embed on another site', () => {
 
     // A semi-final is seated and won: the standings in the frame show the winner's 1–0.
     const semi = ledger.models.tournaments.cup!.model.matches.find((x) => x.status === 'ready')!;
-    ledger.execute(startMatch(ledger.models, { tournamentId: 'cup', matchId: semi.matchId, table: 1, at: new Date().toISOString(), draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+    ledger.execute(
+      startMatch(ledger.models, {
+        tournamentId: 'cup',
+        matchId: semi.matchId,
+        table: 1,
+        at: new Date().toISOString(),
+        draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+      }),
+    );
     finishGame(ledger, ledger.models.tournaments.cup!.model.matches.find((x) => x.matchId === semi.matchId)!.games[0]!);
     const winner = ledger.models.tournaments.cup!.model.matches.find((x) => x.matchId === semi.matchId)!.winner!;
     await waitFor('the frame to show the result', async () => (await row(winner)).includes('1–0'), 10_000);

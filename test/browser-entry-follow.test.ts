@@ -49,7 +49,11 @@ describe.skipIf(!hasChromium)('the scorekeeper’s phone between matches', () =>
       finishMatchAt(day.ledger, 2);
       // With the match over and nothing in play, the page turns by itself to following the
       // tournament (it reloads on its own, so a navigation of ours here would race it).
-      await phone.waitForFunction(() => /^\/tournaments\/cup\/stream\?after=\d+$/.test(document.querySelector('.live')?.getAttribute('hx-sse:connect') ?? ''), undefined, { timeout: 10_000 });
+      await phone.waitForFunction(
+        () => /^\/tournaments\/cup\/stream\?after=\d+$/.test(document.querySelector('.live')?.getAttribute('hx-sse:connect') ?? ''),
+        undefined,
+        { timeout: 10_000 },
+      );
       await phone.waitForLoadState('load');
       expect(await phone.getAttribute('.live', 'hx-sse:connect')).toMatch(/^\/tournaments\/cup\/stream\?after=\d+$/);
       expect(await phone.$('.entry-match')).toBeNull();
@@ -61,7 +65,15 @@ describe.skipIf(!hasChromium)('the scorekeeper’s phone between matches', () =>
       const next = m.tournaments.cup!.model.matches.find((x) => x.status === 'ready')!;
       const teams = next.teams.map((id) => m.tournaments.cup!.model.teams.find((t) => t.teamId === id)!.name);
       const started = Date.now();
-      day.ledger.execute(startMatch(m, { tournamentId: 'cup', matchId: next.matchId, table: 1, at: new Date().toISOString(), draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+      day.ledger.execute(
+        startMatch(m, {
+          tournamentId: 'cup',
+          matchId: next.matchId,
+          table: 1,
+          at: new Date().toISOString(),
+          draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+        }),
+      );
       await phone.waitForFunction(() => document.querySelector('#entry-panel .entry-match') !== null, undefined, { timeout: 1500 });
       expect(Date.now() - started).toBeLessThan(1500);
       const heading = (await phone.textContent('#entry-panel .entry-match'))!;

@@ -86,7 +86,13 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     expect(step).toBe('start');
     // The first dealer is drawn for high card at the table: North's ace deals.
     const startForm = phone.locator('.start-form').first();
-    for (const [seat, card] of [['N', 'AS'], ['E', 'KD'], ['S', '4C'], ['W', '9H']]) await startForm.locator(`input[name=card${seat}]`).fill(card!);
+    for (const [seat, card] of [
+      ['N', 'AS'],
+      ['E', 'KD'],
+      ['S', '4C'],
+      ['W', '9H'],
+    ])
+      await startForm.locator(`input[name=card${seat}]`).fill(card!);
     await startForm.locator('[data-action=start]').click();
     step = await nextStep(phone, step);
     expect(step).toBe('deal:1');
@@ -155,16 +161,15 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     const scoreBefore = { NS: game.score.NS, EW: game.score.EW };
     const screenScores = () =>
       screen.evaluate(() => {
-        const read = (team: string) => /[-\u2212]?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0]?.replace('\u2212', '-');
+        const read = (team: string) =>
+          /[-\u2212]?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0]?.replace('\u2212', '-');
         return { NS: Number(read('ns')), EW: Number(read('ew')) };
       });
-    await screen.waitForFunction(
-      (want) => {
-        const read = (team: string) => /[-\u2212]?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0]?.replace('\u2212', '-');
-        return Number(read('ns')) === want.NS && Number(read('ew')) === want.EW;
-      },
-      scoreBefore,
-    );
+    await screen.waitForFunction((want) => {
+      const read = (team: string) =>
+        /[-\u2212]?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0]?.replace('\u2212', '-');
+      return Number(read('ns')) === want.NS && Number(read('ew')) === want.EW;
+    }, scoreBefore);
 
     // North–South claim the renege from the table's phone: the form is open and filled in with
     // the renege the engine found.
@@ -202,13 +207,11 @@ describe.skipIf(!hasChromium)('a hand recorded by taps, a renege claimed and uph
     // The preset's penalty follows through the projection, and the screen shows it without reload.
     const corrected = { NS: game.score.NS, EW: game.score.EW };
     expect(corrected).not.toEqual(scoreBefore);
-    await screen.waitForFunction(
-      (want) => {
-        const read = (team: string) => /[-\u2212]?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0]?.replace('\u2212', '-');
-        return Number(read('ns')) === want.NS && Number(read('ew')) === want.EW;
-      },
-      corrected,
-    );
+    await screen.waitForFunction((want) => {
+      const read = (team: string) =>
+        /[-\u2212]?\d+/.exec(document.querySelector(`#live-tables .screen-score--${team} .score`)?.textContent ?? '')?.[0]?.replace('\u2212', '-');
+      return Number(read('ns')) === want.NS && Number(read('ew')) === want.EW;
+    }, corrected);
     expect(await screenScores()).toEqual(corrected);
     expect(await screen.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     expect(errors).toEqual([]);

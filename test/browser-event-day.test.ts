@@ -47,7 +47,8 @@ function buttonBoxes(page: Page): Promise<Record<string, { x: number; y: number;
  * claim and misdeal forms further down may come and go as the hand goes on.)
  */
 function expectUnmoved(before: Record<string, { x: number; y: number; w: number; h: number }>, after: typeof before, when: string): void {
-  const entry = (boxes: typeof before) => Object.fromEntries(Object.entries(boxes).filter(([key, box]) => (key.startsWith('card ') || key === 'action undo') && box.w > 0));
+  const entry = (boxes: typeof before) =>
+    Object.fromEntries(Object.entries(boxes).filter(([key, box]) => (key.startsWith('card ') || key === 'action undo') && box.w > 0));
   const a = entry(before);
   expect(Object.keys(a).length, when).toBeGreaterThanOrEqual(53);
   expect(entry(after), when).toEqual(a);
@@ -141,7 +142,11 @@ describe.skipIf(!hasChromium)('the day of the event in a browser', () => {
       }
       expect(recordedCards(day.ledger, day.gameId)).toHaveLength(before + 7);
       // The whole grid and Undo are on the phone's screen without scrolling.
-      const lowest = Math.max(...Object.entries(await buttonBoxes(phone)).filter(([key]) => key.startsWith('card ') || key === 'action undo').map(([, b]) => b.y + b.h));
+      const lowest = Math.max(
+        ...Object.entries(await buttonBoxes(phone))
+          .filter(([key]) => key.startsWith('card ') || key === 'action undo')
+          .map(([, b]) => b.y + b.h),
+      );
       expect(lowest).toBeLessThanOrEqual(844);
     } finally {
       await context.close();
@@ -152,7 +157,19 @@ describe.skipIf(!hasChromium)('the day of the event in a browser', () => {
     // A claim, a finished match and the replay exist to be shown.
     const m = day.ledger.models;
     if (!m.games[day.gameId]!.claims.length) day.ledger.execute(claimRenege(m, { gameId: day.gameId, claimId: 'fit-1', seat: 'N', trick: 1 }));
-    const pages = ['/', '/tournaments/cup', '/tournaments/cup/leaderboard', '/tournaments/cup/bracket', `/tournaments/cup/tables/${day.gameId}`, `/games/${day.gameId}/hands/1/replay`, '/tournaments/cup/as-of', '/verify', '/login', '/join', '/no/such/page'];
+    const pages = [
+      '/',
+      '/tournaments/cup',
+      '/tournaments/cup/leaderboard',
+      '/tournaments/cup/bracket',
+      `/tournaments/cup/tables/${day.gameId}`,
+      `/games/${day.gameId}/hands/1/replay`,
+      '/tournaments/cup/as-of',
+      '/verify',
+      '/login',
+      '/join',
+      '/no/such/page',
+    ];
     const staff = ['/judge', '/director', '/director/tournaments/cup', '/director/tournaments/cup/codes'];
     const context = await browser.newContext(PHONE);
     const keeper = await browser.newContext(PHONE);
@@ -247,20 +264,28 @@ describe.skipIf(!hasChromium)('the day of the event in a browser', () => {
     }
 
     async function showPanel(page: Page, index: number): Promise<void> {
-      await page.evaluate((at) => {
-        for (const animation of document.getAnimations()) {
-          animation.pause();
-          animation.currentTime = at;
-        }
-      }, index * 15_000 + 7_000);
+      await page.evaluate(
+        (at) => {
+          for (const animation of document.getAnimations()) {
+            animation.pause();
+            animation.currentTime = at;
+          }
+        },
+        index * 15_000 + 7_000,
+      );
     }
 
     it('shows no text under 28px on any panel, for events of 4, 16 and 64 teams', async () => {
       const m = day.ledger.models;
-      for (const [id, teams] of [['four', 4], ['sixteen', 16], ['sixty-four', 64]] as const) {
+      for (const [id, teams] of [
+        ['four', 4],
+        ['sixteen', 16],
+        ['sixty-four', 64],
+      ] as const) {
         if (m.tournaments[id]) continue;
         day.ledger.execute(createTournament(m, { tournamentId: id, name: `${teams}-team Open`, format: 'pitt-boss' }));
-        for (let i = 1; i <= teams; i++) day.ledger.execute(registerTeam(m, { tournamentId: id, teamId: `${id}-${i}`, name: `Team ${i} of ${teams}`, players: ['A', 'B'] }));
+        for (let i = 1; i <= teams; i++)
+          day.ledger.execute(registerTeam(m, { tournamentId: id, teamId: `${id}-${i}`, name: `Team ${i} of ${teams}`, players: ['A', 'B'] }));
         day.ledger.execute(startTournament(m, { tournamentId: id, seed: id }));
         for (let step = 0; step < 60; step++) await driveTables(day.ledger, { tournamentId: id, seed: id });
       }

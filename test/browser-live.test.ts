@@ -2,7 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { LIVE_TABLES_ID, TICKER_ID } from '../views/screen.tsx';
-import { demoLedger, hasChromium, type InProcessServer, killHard, launchChromium, noteMissingChromium, play, playUntil, removeTempDirs, serveInProcess, type ServeProcess, startServeProcess, tempDir, TOURNAMENT, waitFor } from './fixtures/live-server.ts';
+import {
+  demoLedger,
+  hasChromium,
+  type InProcessServer,
+  killHard,
+  launchChromium,
+  noteMissingChromium,
+  play,
+  playUntil,
+  removeTempDirs,
+  serveInProcess,
+  type ServeProcess,
+  startServeProcess,
+  tempDir,
+  TOURNAMENT,
+  waitFor,
+} from './fixtures/live-server.ts';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
 import { newsText } from '../views/news.ts';
 
@@ -62,7 +78,7 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
         }).observe(region, { childList: true, subtree: true, characterData: true });
       }, LIVE_TABLES_ID);
       const appendedAt = await page.evaluate(() => performance.now());
-      expect((await play(ledger, 1))).toBeGreaterThan(0);
+      expect(await play(ledger, 1)).toBeGreaterThan(0);
 
       const changedAt = await waitFor('the live tables to change', () => page.evaluate(() => (window as unknown as { __changedAt?: number }).__changedAt));
       expect(changedAt - appendedAt).toBeLessThan(1000);
@@ -119,14 +135,17 @@ describe.skipIf(!hasChromium)('the venue screen in a browser', () => {
       // Generous: on a busy machine the first stream of a freshly started server can be slow.
       await waitFor('the screen to connect', async () => (await sseLog(page)).opened === 1, 20_000);
       // The page caps the wait between attempts, so a screen is back within seconds of the server.
-      expect(await page.evaluate(() => (window as unknown as { htmx: { config: { sse: { reconnectMaxDelay: number } } } }).htmx.config.sse.reconnectMaxDelay)).toBe(5000);
+      expect(
+        await page.evaluate(() => (window as unknown as { htmx: { config: { sse: { reconnectMaxDelay: number } } } }).htmx.config.sse.reconnectMaxDelay),
+      ).toBe(5000);
       await markWindow(page);
       const before = await regionText(page, LIVE_TABLES_ID);
 
-      const badge = () => page.evaluate(() => {
-        const el = document.querySelector<HTMLElement>('[data-connection]')!;
-        return { shown: !el.hidden && el.getBoundingClientRect().height > 0, text: el.textContent };
-      });
+      const badge = () =>
+        page.evaluate(() => {
+          const el = document.querySelector<HTMLElement>('[data-connection]')!;
+          return { shown: !el.hidden && el.getBoundingClientRect().height > 0, text: el.textContent };
+        });
       expect((await badge()).shown).toBe(false);
       await killHard(server.child);
       server = undefined;

@@ -40,7 +40,10 @@ describe.skipIf(!hasChromium)('a scorekeeper through a Wi-Fi drop', () => {
         tapped.push({ seat, card });
         // The tap is greyed in its place, and the page says how many entries wait.
         expect(await phone.getAttribute(`.card-grid button[data-card="${card}"]`, 'disabled')).not.toBeNull();
-        await phone.waitForFunction((n) => document.querySelector('[data-outbox-state]')?.textContent?.startsWith(`Offline: ${n} ${n === 1 ? 'entry' : 'entries'} waiting`), i + 1);
+        await phone.waitForFunction(
+          (n) => document.querySelector('[data-outbox-state]')?.textContent?.startsWith(`Offline: ${n} ${n === 1 ? 'entry' : 'entries'} waiting`),
+          i + 1,
+        );
       }
       // Nothing has reached the ledger; the phone holds all ten, each with its own command id.
       expect(recordedCards(day.ledger, day.gameId)).toEqual([]);

@@ -11,7 +11,18 @@ import type { Browser } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { demoLedger, hasChromium, type InProcessServer, launchChromium, noteMissingChromium, play, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
+import {
+  demoLedger,
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  play,
+  removeTempDirs,
+  serveInProcess,
+  tempDir,
+  waitFor,
+} from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-overlay');
 

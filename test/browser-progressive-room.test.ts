@@ -64,7 +64,13 @@ describe.skipIf(!hasChromium)('the venue screen at the end of a progressive roun
     expect(await page.locator('#where-to-sit').getAttribute('data-hold')).toBe('false');
     // The rotation is on the individual standings' turn, as it would be half the time.
     await page.evaluate(() => {
-      for (const animation of document.getAnimations()) if (animation.effect && (animation.effect as KeyframeEffect).target instanceof Element && ((animation.effect as KeyframeEffect).target as Element).matches('.panel, .panel-dots li')) animation.currentTime = 20_000;
+      for (const animation of document.getAnimations())
+        if (
+          animation.effect &&
+          (animation.effect as KeyframeEffect).target instanceof Element &&
+          ((animation.effect as KeyframeEffect).target as Element).matches('.panel, .panel-dots li')
+        )
+          animation.currentTime = 20_000;
     });
     expect(await panelsUp(page)).toEqual(['panel--individual']);
 
@@ -75,7 +81,12 @@ describe.skipIf(!hasChromium)('the venue screen at the end of a progressive roun
     await page.waitForFunction(
       () => {
         const seating = document.querySelector('.panel--seating');
-        return document.querySelector('#where-to-sit h2')?.textContent?.includes('Round 2 of 3: where to sit now') && seating && getComputedStyle(seating).visibility === 'visible' && Number(getComputedStyle(seating).opacity) === 1;
+        return (
+          document.querySelector('#where-to-sit h2')?.textContent?.includes('Round 2 of 3: where to sit now') &&
+          seating &&
+          getComputedStyle(seating).visibility === 'visible' &&
+          Number(getComputedStyle(seating).opacity) === 1
+        );
       },
       undefined,
       { timeout: Math.max(1, 2_000 - (Date.now() - finishedAt)), polling: 50 },
@@ -92,7 +103,12 @@ describe.skipIf(!hasChromium)('the venue screen at the end of a progressive roun
       const name = document.querySelector('#where-to-sit [data-player="max"] .sit-name')!;
       const row = name.closest('.sit-row')!.getBoundingClientRect();
       const box = name.getBoundingClientRect();
-      return { text: name.textContent, whole: name.scrollWidth <= name.clientWidth, inside: box.right <= row.right + 0.5, lines: Math.round(box.height / parseFloat(getComputedStyle(name).lineHeight)) };
+      return {
+        text: name.textContent,
+        whole: name.scrollWidth <= name.clientWidth,
+        inside: box.right <= row.right + 0.5,
+        lines: Math.round(box.height / parseFloat(getComputedStyle(name).lineHeight)),
+      };
     });
     expect(long).toMatchObject({ text: NAMES[8], whole: true, inside: true });
     expect(long.lines).toBeGreaterThan(1);
@@ -103,14 +119,18 @@ describe.skipIf(!hasChromium)('the venue screen at the end of a progressive roun
 
     // The director seats round 2: the room still needs the seating until a table starts.
     ledger.execute(startRound(ledger.models, { tournamentId: 'eve', seed: 'room' }));
-    await page.waitForFunction(() => document.querySelector('#where-to-sit h2')?.textContent?.includes('Round 2 of 3: where everyone sits'), undefined, { timeout: 5_000 });
+    await page.waitForFunction(() => document.querySelector('#where-to-sit h2')?.textContent?.includes('Round 2 of 3: where everyone sits'), undefined, {
+      timeout: 5_000,
+    });
     expect(await page.locator('#where-to-sit').getAttribute('data-hold')).toBe('true');
     expect(await panelsUp(page)).toEqual(['panel--seating']);
 
     // The first deal of round 2: the rotation starts again, from where to sit.
     enter(games(2)[0]!.gameId);
     await page.waitForFunction(() => document.querySelector('#where-to-sit')?.getAttribute('data-hold') === 'false', undefined, { timeout: 5_000 });
-    const rotating = await page.evaluate(() => document.getAnimations().filter((a) => ((a.effect as KeyframeEffect | null)?.target as Element | null)?.matches?.('.panel')).length);
+    const rotating = await page.evaluate(
+      () => document.getAnimations().filter((a) => ((a.effect as KeyframeEffect | null)?.target as Element | null)?.matches?.('.panel')).length,
+    );
     expect(rotating).toBe(3);
     await page.close();
   }, 60_000);
@@ -162,7 +182,11 @@ describe.skipIf(!hasChromium)('the venue screen at the end of a progressive roun
       const columns = await page.evaluate(() => {
         const table = document.querySelector('.director-teams--players')!;
         const row = table.querySelector('tr[data-team="max"]')!;
-        return { table: table.getBoundingClientRect().right, cells: Array.from(row.children).map((c) => c.getBoundingClientRect().right), page: document.documentElement.scrollWidth };
+        return {
+          table: table.getBoundingClientRect().right,
+          cells: Array.from(row.children).map((c) => c.getBoundingClientRect().right),
+          page: document.documentElement.scrollWidth,
+        };
       });
       expect(columns.page).toBeLessThanOrEqual(390);
       expect(columns.table).toBeLessThanOrEqual(390);

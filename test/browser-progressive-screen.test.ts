@@ -12,7 +12,16 @@ import { createTournament, registerPlayer, startTournament } from '../server/com
 import { startRound } from '../server/commands/match-commands.ts';
 import { nextEntry } from '../server/serve/table-driver.ts';
 import { createApp } from '../server/app/app.ts';
-import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import {
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  removeTempDirs,
+  ROOT,
+  serveInProcess,
+  tempDir,
+} from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-progressive-screen');
 const OUTPUT = join(ROOT, 'test-output');
@@ -85,10 +94,14 @@ describe.skipIf(!hasChromium)('where to sit, on the venue screen of a progressiv
         if (!ledger.models.games[gameId]!.winner) ledger.execute(() => nextEntry(ledger, ledger.models.games[gameId]!, { seed: 'tv' }) ?? []);
       }
     }
-    await page.waitForFunction(() => document.querySelector('#where-to-sit h2')?.textContent?.includes('Round 2 of 3: where to sit now'), undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('#where-to-sit h2')?.textContent?.includes('Round 2 of 3: where to sit now'), undefined, {
+      timeout: 10_000,
+    });
     await showSeating(page);
     const next = await rows(page);
-    const expected = state().nextSeating!.flatMap((t) => Object.values(t.seats).map((p) => `${p}@${t.table}`)).sort();
+    const expected = state()
+      .nextSeating!.flatMap((t) => Object.values(t.seats).map((p) => `${p}@${t.table}`))
+      .sort();
     expect(next.map((r) => `${r.player}@${r.table}`).sort()).toEqual(expected);
     expect(next.filter((r) => !r.onScreen)).toEqual([]);
     await page.close();
@@ -117,7 +130,10 @@ describe.skipIf(!hasChromium)('where to sit, on the venue screen of a progressiv
     const shown = await page.evaluate(() =>
       Array.from(document.querySelectorAll('#individual-standings tbody tr')).map((row) => {
         const box = row.getBoundingClientRect();
-        return { onScreen: box.top >= 0 && box.bottom <= innerHeight && box.right <= innerWidth && box.height > 0, px: parseFloat(getComputedStyle(row).fontSize) };
+        return {
+          onScreen: box.top >= 0 && box.bottom <= innerHeight && box.right <= innerWidth && box.height > 0,
+          px: parseFloat(getComputedStyle(row).fontSize),
+        };
       }),
     );
     await page.screenshot({ path: join(OUTPUT, 'screen-1920x1080-progressive-41-individual.png') });

@@ -25,7 +25,13 @@ async function violations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   type Found = { id: string; help: string; nodes: { target: string[] }[] };
   const found = await page.evaluate(
-    async (tags) => (await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Found[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })).violations,
+    async (tags) =>
+      (
+        await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Found[] }> } }).axe.run(document, {
+          runOnly: { type: 'tag', values: tags },
+          resultTypes: ['violations'],
+        })
+      ).violations,
     WCAG_TAGS,
   );
   return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}) at ${n.target.join(' ')}`));
@@ -74,9 +80,15 @@ describe.skipIf(!hasChromium)('a late ruling from the judge console', () => {
       const preview = judge.locator('[data-confirm-reopening]');
       await preview.waitFor();
       expect(head()).toBe(before);
-      const said = (selector: string) => preview.locator(selector).allTextContents().then((all) => all.map((t) => t.replace(/\s+/g, ' ').trim()));
+      const said = (selector: string) =>
+        preview
+          .locator(selector)
+          .allTextContents()
+          .then((all) => all.map((t) => t.replace(/\s+/g, ' ').trim()));
       expect(await preview.locator('h2').textContent()).toBe('Reopen a decided match?');
-      expect(await said('[data-reopening-list=reopening-reopened] li')).toEqual([expect.stringMatching(new RegExp(`^Round 1 \\(match 1\\): was ${aces} beat .+ 1–0; now not decided: play goes on\\.$`))]);
+      expect(await said('[data-reopening-list=reopening-reopened] li')).toEqual([
+        expect.stringMatching(new RegExp(`^Round 1 \\(match 1\\): was ${aces} beat .+ 1–0; now not decided: play goes on\\.$`)),
+      ]);
       expect(await said('[data-reopening-list=reopening-voided] li')).toEqual([expect.stringMatching(/^the Final, game 1: .+ so far\.$/)]);
       expect(await said('[data-reopening-list=reopening-replayed] li')).toEqual(['the Final, between the teams the bracket now puts there.']);
       expect(await said('[data-reopening-list=reopening-moved] li')).toContain(`${aces}: playing the Final, then playing Round 1 (match 1).`);

@@ -60,7 +60,8 @@ describe.skipIf(!hasChromium)('a hand replayed in a browser', () => {
     page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
     page.on('console', (message) => {
       // The browser asks for /favicon.ico by itself; the site has none, and that is not the replay's concern.
-      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) problems.push(`console: ${message.text()} (${message.location().url})`);
+      if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
+        problems.push(`console: ${message.text()} (${message.location().url})`);
     });
     page.on('response', (response) => {
       if (response.status() >= 400) problems.push(`${response.status()} ${response.url()}`);
@@ -100,7 +101,12 @@ describe.skipIf(!hasChromium)('a hand replayed in a browser', () => {
     expect(await page.locator('a[data-replay="prev"]').count()).toBe(0);
 
     // the renege is marked exactly at the tricks the recorded plays show, going either way
-    const expected = Array.from({ length: 13 }, (_, i) => row.reneges.filter((r) => r.trick === i + 1).map((r) => r.seat).sort());
+    const expected = Array.from({ length: 13 }, (_, i) =>
+      row.reneges
+        .filter((r) => r.trick === i + 1)
+        .map((r) => r.seat)
+        .sort(),
+    );
     expect(forward.map((seats) => [...seats].sort())).toEqual(expected);
     for (let step = 1; step <= 12; step++) expect([...backward.get(step)!].sort()).toEqual(expected[step - 1]);
     expect(backward.get(0)).toEqual([]);

@@ -29,7 +29,11 @@ async function violations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
   const found = await page.evaluate(
     async (tags) =>
-      (await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })).violations,
+      (
+        await (
+          window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
+        ).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+      ).violations,
     WCAG_TAGS,
   );
   return found.flatMap((v) => v.nodes.map((n) => `${v.id} at ${n.target.join(' ')}`));
@@ -40,9 +44,12 @@ function overflowing(): string[] {
   const width = document.documentElement.clientWidth;
   const wide: string[] = [];
   if (document.documentElement.scrollWidth > width + 1) wide.push(`the page is ${document.documentElement.scrollWidth}px wide`);
-  for (const el of Array.from(document.querySelectorAll('form[action="/director/tournaments"] :is(fieldset, label, input, select, textarea, button), .rules-sheet li'))) {
+  for (const el of Array.from(
+    document.querySelectorAll('form[action="/director/tournaments"] :is(fieldset, label, input, select, textarea, button), .rules-sheet li'),
+  )) {
     const box = el.getBoundingClientRect();
-    if (box.width > 0 && box.right > width + 1) wide.push(`${el.tagName.toLowerCase()}[name=${el.getAttribute('name') ?? ''}] reaches ${Math.round(box.right)}px`);
+    if (box.width > 0 && box.right > width + 1)
+      wide.push(`${el.tagName.toLowerCase()}[name=${el.getAttribute('name') ?? ''}] reaches ${Math.round(box.right)}px`);
   }
   return wide;
 }

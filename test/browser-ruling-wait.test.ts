@@ -11,7 +11,16 @@ import { claimRenege } from '../server/commands/commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
-import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
+import {
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  removeTempDirs,
+  serveInProcess,
+  tempDir,
+  waitFor,
+} from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-ruling-wait');
 
@@ -22,8 +31,11 @@ async function violations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: AXE });
   const found = await page.evaluate(
     async (tags) =>
-      (await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] }))
-        .violations,
+      (
+        await (
+          window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
+        ).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
+      ).violations,
     WCAG_TAGS,
   );
   return found.flatMap((v) => v.nodes.map((n) => `${v.id} at ${n.target.join(' ')}`));
@@ -40,7 +52,9 @@ describe.skipIf(!hasChromium)('a match waiting for a ruling, in a browser', () =
     ledger = openLedger({ path: `${tempDir('spades-ruling-wait-')}/ledger.db`, synchronous: 'NORMAL' });
     const m = ledger.models;
     ledger.execute(createTournament(m, { tournamentId: 'a', name: 'Asher Cup', format: 'asher-theatre' }));
-    ['Aces', 'Kings', 'Queens', 'Jacks'].forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'a', teamId: `t${i + 1}`, name, players: [`${name} One`, `${name} Two`] })));
+    ['Aces', 'Kings', 'Queens', 'Jacks'].forEach((name, i) =>
+      ledger.execute(registerTeam(m, { tournamentId: 'a', teamId: `t${i + 1}`, name, players: [`${name} One`, `${name} Two`] })),
+    );
     ledger.execute(startTournament(m, { tournamentId: 'a', order: ['t1', 't2', 't3', 't4'] }));
     for (let n = 0; !((game()?.current?.plays.length ?? 0) >= 3); n++) {
       if ((await driveTables(ledger, { tournamentId: 'a', seed: 'browser-wait', judge: false })) === 0 || n > 5000) throw new Error('no trick was played');

@@ -32,7 +32,14 @@ describe.skipIf(!hasChromium)('the highlights panel on the venue screen', () => 
   let server: InProcessServer;
   beforeAll(async () => {
     ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
-    ledger.execute(createTournament(ledger.models, { tournamentId: 'cup', name: 'Highlight Cup', format: 'custom', options: { elimination: 'single', gamesToWin: 1, rules: 'unc-300' } }));
+    ledger.execute(
+      createTournament(ledger.models, {
+        tournamentId: 'cup',
+        name: 'Highlight Cup',
+        format: 'custom',
+        options: { elimination: 'single', gamesToWin: 1, rules: 'unc-300' },
+      }),
+    );
     ledger.execute(registerTeam(ledger.models, { tournamentId: 'cup', teamId: 'aces', name: 'Aces', players: ['Ana', 'Cy'] }));
     ledger.execute(registerTeam(ledger.models, { tournamentId: 'cup', teamId: 'kings', name: 'Kings', players: ['Ben', 'Dee'] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'cup', seed: 'cup' }));

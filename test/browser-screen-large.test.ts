@@ -12,7 +12,16 @@ import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { screenBracket } from '../views/screen.tsx';
-import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import {
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  removeTempDirs,
+  ROOT,
+  serveInProcess,
+  tempDir,
+} from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-screen-large');
 const OUTPUT = join(ROOT, 'test-output');
@@ -46,7 +55,8 @@ describe.skipIf(!hasChromium)('a 64-team event on the venue screen', () => {
     mkdirSync(OUTPUT, { recursive: true });
     ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
     ledger.execute(createTournament(ledger.models, { tournamentId: 'big', name: 'Asher 64', format: 'asher-theatre' }));
-    for (let i = 1; i <= 64; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'big', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
+    for (let i = 1; i <= 64; i++)
+      ledger.execute(registerTeam(ledger.models, { tournamentId: 'big', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'big', seed: 'big' }));
     await step();
     server = await serveInProcess(ledger);

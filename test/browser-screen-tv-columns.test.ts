@@ -19,12 +19,15 @@ const NAMES = ['Aces High', 'Big Books', 'Nil Nation', 'Boston Tea Party', 'Bag 
 
 /** Stops the panels' rotation in the middle of one panel's turn: 0 standings, 1 bracket. */
 async function showPanel(page: Page, panel: 0 | 1): Promise<void> {
-  await page.evaluate((at) => {
-    for (const animation of document.getAnimations()) {
-      animation.pause();
-      animation.currentTime = at;
-    }
-  }, panel === 0 ? 7_000 : 22_000);
+  await page.evaluate(
+    (at) => {
+      for (const animation of document.getAnimations()) {
+        animation.pause();
+        animation.currentTime = at;
+      }
+    },
+    panel === 0 ? 7_000 : 22_000,
+  );
 }
 
 /** Every text of the bracket's boxes with the lines it takes and whether its words are cut. */
@@ -35,11 +38,16 @@ function bracketTexts(page: Page) {
       const lineHeight = parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.2;
       const range = document.createRange();
       range.selectNodeContents(el);
-      const lines = new Set(Array.from(range.getClientRects()).filter((r) => r.width > 0).map((r) => Math.round(r.top))).size;
+      const lines = new Set(
+        Array.from(range.getClientRects())
+          .filter((r) => r.width > 0)
+          .map((r) => Math.round(r.top)),
+      ).size;
       // Whether the words of the place ("match 49", "Table 3") or the number ending a title sit on one line.
       const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
       const chars: { node: Text; at: number }[] = [];
-      for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) for (let i = 0; i < node.data.length; i++) chars.push({ node, at: i });
+      for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null)
+        for (let i = 0; i < node.data.length; i++) chars.push({ node, at: i });
       const full = chars.map((c) => c.node.data[c.at]).join('');
       const top = (i: number) => {
         const r = document.createRange();
@@ -67,13 +75,18 @@ describe.skipIf(!hasChromium)('bracket columns and standings on the TV', () => {
   let server: InProcessServer;
   beforeAll(async () => {
     ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
-    for (const [id, n, format] of [['t16', 16, 'pitt-boss'], ['t64', 64, 'asher-theatre']] as const) {
+    for (const [id, n, format] of [
+      ['t16', 16, 'pitt-boss'],
+      ['t64', 64, 'asher-theatre'],
+    ] as const) {
       ledger.execute(createTournament(ledger.models, { tournamentId: id, name: `Cup of ${n}`, format }));
-      for (let i = 1; i <= n; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: id, teamId: `${id}-${i}`, name: `${NAMES[i % 8]} ${i}`, players: ['A', 'B'] }));
+      for (let i = 1; i <= n; i++)
+        ledger.execute(registerTeam(ledger.models, { tournamentId: id, teamId: `${id}-${i}`, name: `${NAMES[i % 8]} ${i}`, players: ['A', 'B'] }));
       ledger.execute(startTournament(ledger.models, { tournamentId: id, seed: id }));
       // Play on until a team is out, so the standings have a round to say it went out in.
       const out = () => ledger.models.tournaments[id]!.model.teams.some((t) => t.status === 'out');
-      for (let s = 0; s < 3000 && !(id === 't64' ? out() : s >= 200); s++) await driveTables(ledger, { tournamentId: id, seed: id, now: () => '2026-01-01T10:00:00.000Z' });
+      for (let s = 0; s < 3000 && !(id === 't64' ? out() : s >= 200); s++)
+        await driveTables(ledger, { tournamentId: id, seed: id, now: () => '2026-01-01T10:00:00.000Z' });
     }
     expect(ledger.models.tournaments.t64!.model.teams.some((t) => t.status === 'out')).toBe(true);
     server = await serveInProcess(ledger);
@@ -101,10 +114,11 @@ describe.skipIf(!hasChromium)('bracket columns and standings on the TV', () => {
       expect(texts.filter((t) => t.clipped).map((t) => t.text)).toEqual([]);
       // Read across the room: nothing drawn smaller to make it fit.
       expect(Math.min(...texts.map((t) => t.fontSize))).toBeGreaterThanOrEqual(28);
-      const off = await page.evaluate(() =>
-        Array.from(document.querySelectorAll('#bracket .match, #bracket .round-title'))
-          .map((m) => m.getBoundingClientRect())
-          .filter((box) => box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth).length,
+      const off = await page.evaluate(
+        () =>
+          Array.from(document.querySelectorAll('#bracket .match, #bracket .round-title'))
+            .map((m) => m.getBoundingClientRect())
+            .filter((box) => box.top < 0 || box.left < 0 || box.bottom > innerHeight || box.right > innerWidth).length,
       );
       expect(off).toBe(0);
       await page.close();

@@ -25,9 +25,16 @@ function overflowing(): string[] {
   const width = document.documentElement.clientWidth;
   const wide: string[] = [];
   if (document.documentElement.scrollWidth > width + 1) wide.push(`the page is ${document.documentElement.scrollWidth}px wide`);
-  for (const el of Array.from(document.querySelectorAll(':is(.seat-form, .start-form, .create-choices, form[action="/director/tournaments"]) :is(fieldset, label, input, select, textarea, button, summary)'))) {
+  for (const el of Array.from(
+    document.querySelectorAll(
+      ':is(.seat-form, .start-form, .create-choices, form[action="/director/tournaments"]) :is(fieldset, label, input, select, textarea, button, summary)',
+    ),
+  )) {
     const box = el.getBoundingClientRect();
-    if (box.width > 0 && box.right > width + 1) wide.push(`${el.tagName.toLowerCase()}[name=${el.getAttribute('name') ?? ''}] "${(el.textContent ?? '').trim().slice(0, 40)}" (${el.className}) reaches ${Math.round(box.right)}px`);
+    if (box.width > 0 && box.right > width + 1)
+      wide.push(
+        `${el.tagName.toLowerCase()}[name=${el.getAttribute('name') ?? ''}] "${(el.textContent ?? '').trim().slice(0, 40)}" (${el.className}) reaches ${Math.round(box.right)}px`,
+      );
   }
   return wide;
 }
@@ -105,7 +112,9 @@ describe.skipIf(!hasChromium)('seating forms on a phone and a TV', () => {
       await page.waitForURL((u) => !u.pathname.startsWith('/login'));
       await page.goto(`${url}/director`);
       // Each format in a sentence from its rulebook, then its values.
-      expect(await page.locator('.format-defaults li[data-format=asher-theatre]').textContent()).toMatch(/^asher-theatre: Asher Theatre: 64 seeded teams, single elimination;.* best of 3 · 60 min on each game$/);
+      expect(await page.locator('.format-defaults li[data-format=asher-theatre]').textContent()).toMatch(
+        /^asher-theatre: Asher Theatre: 64 seeded teams, single elimination;.* best of 3 · 60 min on each game$/,
+      );
       await look(page, `seating-${size.name}-create`);
       // The rules builder follows the format chosen, and its preview the values changed.
       await page.locator('select[name=format]').selectOption('asher-theatre');

@@ -9,7 +9,16 @@ import type { Browser, Page } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { setSignUp } from '../server/commands/registration-commands.ts';
 import { createTournament } from '../server/commands/tournament-commands.ts';
-import { PHONE, hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import {
+  PHONE,
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  removeTempDirs,
+  serveInProcess,
+  tempDir,
+} from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
 
 noteMissingChromium('browser-sign-up-room');
@@ -23,10 +32,13 @@ async function violations(page: Page): Promise<string[]> {
   const found = await page.evaluate(
     async (tags) =>
       (
-        await (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(document, {
-          runOnly: { type: 'tag', values: tags },
-          resultTypes: ['violations'],
-        })
+        await (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(
+          document,
+          {
+            runOnly: { type: 'tag', values: tags },
+            resultTypes: ['violations'],
+          },
+        )
       ).violations,
     WCAG_TAGS,
   );

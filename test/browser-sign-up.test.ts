@@ -8,7 +8,16 @@ import type { Browser } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { setSignUp } from '../server/commands/registration-commands.ts';
 import { createTournament } from '../server/commands/tournament-commands.ts';
-import { PHONE, hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import {
+  PHONE,
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  removeTempDirs,
+  serveInProcess,
+  tempDir,
+} from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
 
 noteMissingChromium('browser-sign-up');
@@ -40,7 +49,9 @@ describe.skipIf(!hasChromium)('signing up on a phone', () => {
     const fits = () => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
     expect(await fits()).toBe(true);
     // Every field and the button: at least 44 px tall, inside the screen's width.
-    const boxes = await page.$$eval('.sign-up-form input, .sign-up-form button', (els) => els.map((el) => el.getBoundingClientRect()).map((r) => ({ h: r.height, right: r.right })));
+    const boxes = await page.$$eval('.sign-up-form input, .sign-up-form button', (els) =>
+      els.map((el) => el.getBoundingClientRect()).map((r) => ({ h: r.height, right: r.right })),
+    );
     expect(boxes).toHaveLength(4);
     for (const box of boxes) {
       expect(box.h).toBeGreaterThanOrEqual(44);

@@ -9,14 +9,31 @@ import { startMatch } from '../server/commands/match-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { TEAM_STATUS_ID } from '../views/team-page.tsx';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
-import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir, waitFor } from './fixtures/live-server.ts';
+import {
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  removeTempDirs,
+  serveInProcess,
+  tempDir,
+  waitFor,
+} from './fixtures/live-server.ts';
 import { finishGame, open } from './routes-fixture.ts';
 
 noteMissingChromium('browser-team-page');
 
 const TEAMS = ['The Renegade Rangers of North Carolina', 'Big Books', 'Nil Nation', 'Boston Tea'];
 const seat = (ledger: Ledger, matchId: string, table: number) =>
-  ledger.execute(startMatch(ledger.models, { tournamentId: 'cup', matchId, table, at: new Date().toISOString(), draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+  ledger.execute(
+    startMatch(ledger.models, {
+      tournamentId: 'cup',
+      matchId,
+      table,
+      at: new Date().toISOString(),
+      draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+    }),
+  );
 
 describe.skipIf(!hasChromium)('a team’s page on a phone', () => {
   let browser: Browser;
@@ -28,7 +45,9 @@ describe.skipIf(!hasChromium)('a team’s page on a phone', () => {
     ledger = open(`${tempDir('spades-team-page-')}/ledger.db`);
     const m = ledger.models;
     ledger.execute(createTournament(m, { tournamentId: 'cup', name: 'Friday Cup', format: 'unc-intramural' }));
-    TEAMS.forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'cup', teamId: `team-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })));
+    TEAMS.forEach((name, i) =>
+      ledger.execute(registerTeam(m, { tournamentId: 'cup', teamId: `team-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })),
+    );
     ledger.execute(startTournament(m, { tournamentId: 'cup', order: TEAMS.map((_, i) => `team-${i + 1}`) }));
     // Both semi-finals played: the final is ready, to be seated.
     for (const [i, match] of m.tournaments.cup!.model.matches.filter((x) => x.status === 'ready').entries()) {
@@ -69,7 +88,9 @@ describe.skipIf(!hasChromium)('a team’s page on a phone', () => {
     });
     const before = await page.evaluate(() => performance.now());
     seat(ledger, final, 3);
-    await page.waitForFunction(() => document.querySelector('.team-next-headline')?.textContent === 'Your next match: Table 3, now', undefined, { timeout: 5000 });
+    await page.waitForFunction(() => document.querySelector('.team-next-headline')?.textContent === 'Your next match: Table 3, now', undefined, {
+      timeout: 5000,
+    });
     const after = await page.evaluate(() => performance.now());
     expect(after - before).toBeLessThan(1000);
     expect(await page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded)).toBe(true);

@@ -10,7 +10,16 @@ import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { wordBreaks } from './fixtures/browser-page.ts';
-import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, PHONE, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import {
+  hasChromium,
+  type InProcessServer,
+  launchChromium,
+  noteMissingChromium,
+  PHONE,
+  removeTempDirs,
+  serveInProcess,
+  tempDir,
+} from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-wrap-at-spaces');
 
@@ -21,12 +30,15 @@ const TEXTS = '#bracket .slot-name, #bracket .round-title, #bracket .match-label
 
 /** Stops the TV panels' rotation in the middle of one panel's turn: 0 standings, 1 bracket. */
 async function showPanel(page: Page, panel: 0 | 1): Promise<void> {
-  await page.evaluate((at) => {
-    for (const animation of document.getAnimations()) {
-      animation.pause();
-      animation.currentTime = at;
-    }
-  }, panel === 0 ? 7_000 : 22_000);
+  await page.evaluate(
+    (at) => {
+      for (const animation of document.getAnimations()) {
+        animation.pause();
+        animation.currentTime = at;
+      }
+    },
+    panel === 0 ? 7_000 : 22_000,
+  );
 }
 
 describe.skipIf(!hasChromium)('names and headers wrap at spaces', () => {
@@ -54,7 +66,10 @@ describe.skipIf(!hasChromium)('names and headers wrap at spaces', () => {
   });
 
   it('breaks no team name inside a word in the TV’s bracket, from the draw to the final', async () => {
-    const pages = await Promise.all([browser.newPage({ viewport: { width: 1920, height: 1080 } }), browser.newPage({ viewport: { width: 1280, height: 720 } })]);
+    const pages = await Promise.all([
+      browser.newPage({ viewport: { width: 1920, height: 1080 } }),
+      browser.newPage({ viewport: { width: 1280, height: 720 } }),
+    ]);
     const found = new Set<string>();
     let looks = 0;
     for (let look = 0; look < 30; look++) {
@@ -64,8 +79,16 @@ describe.skipIf(!hasChromium)('names and headers wrap at spaces', () => {
         for (const problem of await wordBreaks(page, TEXTS)) found.add(problem);
         // A name that takes two lines does not slide under the next match's card.
         const covered = await page.evaluate(() => {
-          const boxes = Array.from(document.querySelectorAll<HTMLElement>('#bracket .match')).map((m) => ({ text: (m.textContent ?? '').replace(/\s+/g, ' ').trim(), box: m.getBoundingClientRect() }));
-          return boxes.flatMap((a, i) => boxes.slice(i + 1).filter((b) => a.box.left < b.box.right - 1 && b.box.left < a.box.right - 1 && a.box.top < b.box.bottom - 1 && b.box.top < a.box.bottom - 1).map((b) => `${a.text} covers ${b.text}`));
+          const boxes = Array.from(document.querySelectorAll<HTMLElement>('#bracket .match')).map((m) => ({
+            text: (m.textContent ?? '').replace(/\s+/g, ' ').trim(),
+            box: m.getBoundingClientRect(),
+          }));
+          return boxes.flatMap((a, i) =>
+            boxes
+              .slice(i + 1)
+              .filter((b) => a.box.left < b.box.right - 1 && b.box.left < a.box.right - 1 && a.box.top < b.box.bottom - 1 && b.box.top < a.box.bottom - 1)
+              .map((b) => `${a.text} covers ${b.text}`),
+          );
         });
         for (const problem of covered) found.add(`${page.viewportSize()!.width}: ${problem}`);
       }

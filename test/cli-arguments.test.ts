@@ -36,7 +36,11 @@ describe('spades help', () => {
   });
 
   it('says which commands there are when asked about one that is not', async () => {
-    expect(await cli(['help', 'frobnicate'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(/^spades: unknown command 'frobnicate'; the commands are: serve, /) });
+    expect(await cli(['help', 'frobnicate'])).toMatchObject({
+      code: 2,
+      stdout: '',
+      stderr: expect.stringMatching(/^spades: unknown command 'frobnicate'; the commands are: serve, /),
+    });
     expect(await cli(['frobnicate'])).toMatchObject({ code: 2, stdout: '' });
   });
 });
@@ -51,21 +55,37 @@ describe('every command reads its arguments strictly', () => {
       expect(unknown.stderr).toMatch(new RegExp(`^spades ${command.name}: unknown option --no-such-option; `));
       for (const [name] of options) expect(unknown.stderr).toContain(`--${name}`);
 
-      expect(await cli([command.name, '-z'])).toMatchObject({ code: 2, stdout: '', stderr: expect.stringMatching(new RegExp(`^spades ${command.name}: unknown option -z; [^\\n]*\\n$`)) });
+      expect(await cli([command.name, '-z'])).toMatchObject({
+        code: 2,
+        stdout: '',
+        stderr: expect.stringMatching(new RegExp(`^spades ${command.name}: unknown option -z; [^\\n]*\\n$`)),
+      });
 
       for (const [name, option] of options) {
         if (option.type === 'string') {
           for (const args of [[`--${name}`], [`--${name}=`], [`--${name}`, '--no-such-option']]) {
-            expect(await cli([command.name, ...args]), args.join(' ')).toEqual({ code: 2, stdout: '', stderr: `spades ${command.name}: --${name} needs a value\n` });
+            expect(await cli([command.name, ...args]), args.join(' ')).toEqual({
+              code: 2,
+              stdout: '',
+              stderr: `spades ${command.name}: --${name} needs a value\n`,
+            });
           }
-          expect(await cli([command.name, `--${name}=a`, `--${name}=b`])).toEqual({ code: 2, stdout: '', stderr: `spades ${command.name}: --${name} given twice\n` });
+          expect(await cli([command.name, `--${name}=a`, `--${name}=b`])).toEqual({
+            code: 2,
+            stdout: '',
+            stderr: `spades ${command.name}: --${name} given twice\n`,
+          });
         } else {
           expect(await cli([command.name, `--${name}=yes`])).toEqual({ code: 2, stdout: '', stderr: `spades ${command.name}: --${name} takes no value\n` });
         }
       }
 
       if (!command.positionals) {
-        expect(await cli([command.name, 'stray'])).toEqual({ code: 2, stdout: '', stderr: `spades ${command.name}: unexpected argument 'stray'; usage: spades ${command.usage}\n` });
+        expect(await cli([command.name, 'stray'])).toEqual({
+          code: 2,
+          stdout: '',
+          stderr: `spades ${command.name}: unexpected argument 'stray'; usage: spades ${command.usage}\n`,
+        });
       }
     });
   }

@@ -88,7 +88,13 @@ describe('spades import-ledger', () => {
     const cut = file('cut.ndjson', `${lines.slice(0, kept + 1).join('\n')}\n`);
     const target = join(dir, 'cut.db');
     const result = await spadesProcess(['import-ledger', cut, '--db', target]);
-    expectRefused(result, target, new RegExp(`^spades import-ledger: ${cut}: the backup is cut short: it holds 700 of ${events.toLocaleString('en-US')} events.*nothing was imported.*--prefix`));
+    expectRefused(
+      result,
+      target,
+      new RegExp(
+        `^spades import-ledger: ${cut}: the backup is cut short: it holds 700 of ${events.toLocaleString('en-US')} events.*nothing was imported.*--prefix`,
+      ),
+    );
   }, 60_000);
 
   it('refuses a backup cut inside a line, and one that lost its trailer alone', async () => {
@@ -96,19 +102,31 @@ describe('spades import-ledger', () => {
     const target = join(dir, 'inside.db');
     expectRefused(await cli(['import-ledger', inside, '--db', target]), target, /the backup is cut short in line \d+: it holds \d+ of [\d,]+ events/);
     const noTrailer = file('no-trailer.ndjson', `${lines.slice(0, -1).join('\n')}\n`);
-    expectRefused(await cli(['import-ledger', noTrailer, '--db', target]), target, new RegExp(`it holds ${events.toLocaleString('en-US')} of ${events.toLocaleString('en-US')} events, and no trailer line`));
+    expectRefused(
+      await cli(['import-ledger', noTrailer, '--db', target]),
+      target,
+      new RegExp(`it holds ${events.toLocaleString('en-US')} of ${events.toLocaleString('en-US')} events, and no trailer line`),
+    );
   });
 
   it('refuses lines lost from the middle, a trailer naming another head, and two exports run together', async () => {
     const target = join(dir, 'holes.db');
     const missing = file('missing.ndjson', `${[...lines.slice(0, 100), ...lines.slice(101)].join('\n')}\n`);
-    expectRefused(await cli(['import-ledger', missing, '--db', target]), target, new RegExp(`it holds ${(events - 1).toLocaleString('en-US')} of the ${events.toLocaleString('en-US')} events its trailer names`));
+    expectRefused(
+      await cli(['import-ledger', missing, '--db', target]),
+      target,
+      new RegExp(`it holds ${(events - 1).toLocaleString('en-US')} of the ${events.toLocaleString('en-US')} events its trailer names`),
+    );
     const other = JSON.parse(lines.at(-1)!) as { head: { hash: string } };
     other.head.hash = other.head.hash.replace(/^./, (c) => (c === '0' ? '1' : '0'));
     const header = JSON.parse(lines[0]!) as { head: { hash: string } };
     header.head.hash = other.head.hash;
     const wrongHead = file('wrong-head.ndjson', `${[JSON.stringify(header), ...lines.slice(1, -1), JSON.stringify(other)].join('\n')}\n`);
-    expectRefused(await cli(['import-ledger', wrongHead, '--db', target]), target, /the backup's last event is \d+:[0-9a-f]{64}, not the head \d+:[0-9a-f]{64} its trailer names; nothing was imported/);
+    expectRefused(
+      await cli(['import-ledger', wrongHead, '--db', target]),
+      target,
+      /the backup's last event is \d+:[0-9a-f]{64}, not the head \d+:[0-9a-f]{64} its trailer names; nothing was imported/,
+    );
     const twice = file('twice.ndjson', exported + exported);
     expectRefused(await cli(['import-ledger', twice, '--db', target]), target, /the backup is not whole/);
   });
@@ -119,16 +137,28 @@ describe('spades import-ledger', () => {
     const held = `it holds ${events.toLocaleString('en-US')} events up to its trailer in line ${trailerLine}, which names ${events.toLocaleString('en-US')}`;
     // An event line copied in again after the trailer.
     const added = file('added.ndjson', `${exported}${lines[5]}\n`);
-    expectRefused(await cli(['import-ledger', added, '--db', target]), target, new RegExp(`^spades import-ledger: .*: the backup goes on after its trailer: ${held}, and then 1 more line added after it; nothing was imported\\n$`));
+    expectRefused(
+      await cli(['import-ledger', added, '--db', target]),
+      target,
+      new RegExp(`^spades import-ledger: .*: the backup goes on after its trailer: ${held}, and then 1 more line added after it; nothing was imported\\n$`),
+    );
     // Two lines, the last a note with no newline after it.
     const noted = file('noted.ndjson', `${exported}${lines[5]}\nchecked by Ruth`);
-    expectRefused(await cli(['import-ledger', noted, '--db', target]), target, new RegExp(`: ${held}, and then 2 more lines added after it; nothing was imported`));
+    expectRefused(
+      await cli(['import-ledger', noted, '--db', target]),
+      target,
+      new RegExp(`: ${held}, and then 2 more lines added after it; nothing was imported`),
+    );
   });
 
   it('refuses an empty file, from a file or standard input', async () => {
     const target = join(dir, 'empty.db');
     const empty = file('empty.ndjson', '');
-    expectRefused(await spadesProcess(['import-ledger', empty, '--db', target]), target, /^spades import-ledger: \S+empty\.ndjson: the file is empty: .*nothing was imported\n$/);
+    expectRefused(
+      await spadesProcess(['import-ledger', empty, '--db', target]),
+      target,
+      /^spades import-ledger: \S+empty\.ndjson: the file is empty: .*nothing was imported\n$/,
+    );
     expectRefused(await cli(['import-ledger', '-', '--db', target], '\n\n'), target, /^spades import-ledger: -: the file is empty/);
     expectRefused(await cli(['import-ledger', '-', '--db', target, '--prefix'], ''), target, /the file is empty/);
   }, 60_000);
@@ -137,7 +167,11 @@ describe('spades import-ledger', () => {
     const old = file('old.ndjson', lines.slice(1, -1).join('\n'));
     const target = join(dir, 'old.db');
     const refused = await spadesProcess(['import-ledger', old, '--db', target]);
-    expectRefused(refused, target, /^spades import-ledger: \S+old\.ndjson: the file has no header or trailer line: .*cannot be told; nothing was imported \(--prefix imports the [\d,]+ whole events it holds as the start of a ledger\)\n$/);
+    expectRefused(
+      refused,
+      target,
+      /^spades import-ledger: \S+old\.ndjson: the file has no header or trailer line: .*cannot be told; nothing was imported \(--prefix imports the [\d,]+ whole events it holds as the start of a ledger\)\n$/,
+    );
     const taken = await spadesProcess(['import-ledger', old, '--db', target, '--prefix']);
     expect(taken.code).toBe(0);
     expect(taken.stdout.split('\n').slice(0, 2)).toEqual([`imported ${events} events into ${target}`, `head ${digests.get(events)}`]);
@@ -206,7 +240,7 @@ describe('spades import-ledger', () => {
     }
   }, 180_000);
 
-  it('clears a killed import\'s leftovers wherever the next import or server starts, even once the file is there', async () => {
+  it("clears a killed import's leftovers wherever the next import or server starts, even once the file is there", async () => {
     // What an import killed midway leaves: its build and SQLite's companions, named for a process that is gone.
     const gone = spawnSync(process.execPath, ['-e', '']).pid;
     const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
@@ -215,7 +249,10 @@ describe('spades import-ledger', () => {
       // An import still under way in another process keeps its build.
       writeFileSync(`${target}.import-${running.pid}`, 'an import under way');
     };
-    const left = (folder: string) => readdirSync(folder).filter((name) => name.includes('.import-')).sort();
+    const left = (folder: string) =>
+      readdirSync(folder)
+        .filter((name) => name.includes('.import-'))
+        .sort();
     try {
       // A file a server made first, then an import into it.
       const first = join(dir, 'leftovers-import');
@@ -246,7 +283,10 @@ describe('spades import-ledger', () => {
     expect((await cli(['import-ledger', cut, '--db', target])).code).toBe(2);
     expect(await cli(['verify', '--db', target])).toMatchObject({ code: 0, stdout: expect.stringContaining(': 0 events') });
     expect((await cli(['import-ledger', file('whole-again.ndjson', exported), '--db', target])).code).toBe(0);
-    expect(await cli(['import-ledger', '-', '--db', target], exported)).toMatchObject({ code: 2, stderr: expect.stringContaining(`already holds ${events} events`) });
+    expect(await cli(['import-ledger', '-', '--db', target], exported)).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`already holds ${events} events`),
+    });
   });
 });
 

@@ -26,10 +26,13 @@ beforeEach(() => {
   const ledger = openLedger({ path: db });
   const m = ledger.models;
   ledger.execute(createTournament(m, { tournamentId: 'eve', name: 'Friday tables', format: 'tournament-spades', options: { rounds: 3 } }));
-  ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal'].forEach((name) => ledger.execute(registerPlayer(m, { tournamentId: 'eve', playerId: name.toLowerCase(), name })));
+  ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal'].forEach((name) =>
+    ledger.execute(registerPlayer(m, { tournamentId: 'eve', playerId: name.toLowerCase(), name })),
+  );
   ledger.execute(startTournament(m, { tournamentId: 'eve', seed: 'cli' }));
   ledger.execute(startRound(m, { tournamentId: 'eve', seed: 'cli-1' }));
-  for (const matchId of ['R1-T1', 'R1-T2']) ledger.execute((models) => checkedRecordImport(models, sheet(4), { tournamentId: 'eve', matchId }, '2026-03-01T20:00:00.000Z'));
+  for (const matchId of ['R1-T1', 'R1-T2'])
+    ledger.execute((models) => checkedRecordImport(models, sheet(4), { tournamentId: 'eve', matchId }, '2026-03-01T20:00:00.000Z'));
   ledger.execute(startRound(m, { tournamentId: 'eve', seed: 'cli-2' }));
   ledger.close();
 });
@@ -44,7 +47,11 @@ describe('spades import of a progressive round’s score sheet', () => {
     try {
       const head = ledger.store.head();
       // Four hands: a deal, four bids and the tricks each, into the game that was already there.
-      expect(result).toEqual({ code: 0, stdout: `game eve-R2-T1: 24 events at positions ${head.position - 23}–${head.position}\nhead ${ledger.store.digest()}\n`, stderr: '' });
+      expect(result).toEqual({
+        code: 0,
+        stdout: `game eve-R2-T1: 24 events at positions ${head.position - 23}–${head.position}\nhead ${ledger.store.digest()}\n`,
+        stderr: '',
+      });
       const game = ledger.models.games['eve-R2-T1']!;
       expect([game.hands.length, game.score, game.winner]).toEqual([4, { NS: 284, EW: 200 }, 'NS']);
       expect(ledger.store.readStream('game-eve-R2-T1').filter((e) => e.type === 'GameStarted')).toHaveLength(1);

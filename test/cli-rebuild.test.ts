@@ -14,7 +14,6 @@ import { cli } from './fixtures/cli.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveToEnd, tempLedger } from './tournament-ledger.ts';
 
-
 /** A finished three-team event in a ledger file: its path, and the models it held when closed. */
 async function playedLedger(): Promise<{ path: string; live: ReadModels }> {
   const ledger = tempLedger();
@@ -52,11 +51,15 @@ describe('spades rebuild', () => {
     const result = await cli(['rebuild', '--db', path]);
     const events = live.position.toLocaleString('en-US');
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(new RegExp(`^rebuilt read models from ${live.position} events \\(1 tournaments, ${Object.keys(live.games).length} games\\) in \\d+\\.\\d\\d s\\n$`));
+    expect(result.stdout).toMatch(
+      new RegExp(`^rebuilt read models from ${live.position} events \\(1 tournaments, ${Object.keys(live.games).length} games\\) in \\d+\\.\\d\\d s\\n$`),
+    );
     expect(result.stderr).toContain('\r[');
     expect(result.stderr.endsWith(`] 100% ${events}/${events} events\n`)).toBe(true);
     expect(openLedgerModels(path)).toEqual(live);
-    expect(withFile(path, (db) => db.prepare('SELECT name, position FROM read_models').all())).toEqual([{ name: expect.stringMatching(/^models-[1-9]/), position: live.position }]);
+    expect(withFile(path, (db) => db.prepare('SELECT name, position FROM read_models').all())).toEqual([
+      { name: expect.stringMatching(/^models-[1-9]/), position: live.position },
+    ]);
   });
 
   for (const [column, value, problem] of [
@@ -75,7 +78,11 @@ describe('spades rebuild', () => {
       expect(refused).toEqual({
         code: 2,
         stdout: '',
-        stderr: expect.stringMatching(new RegExp(`^spades rebuild: ${path}: the chain does not verify at position ${position} \\(.+\\); nothing was rebuilt \\(--force folds it all the same\\)\\n$`)),
+        stderr: expect.stringMatching(
+          new RegExp(
+            `^spades rebuild: ${path}: the chain does not verify at position ${position} \\(.+\\); nothing was rebuilt \\(--force folds it all the same\\)\\n$`,
+          ),
+        ),
       });
       expect(snapshot()).toEqual(before);
 
@@ -101,8 +108,11 @@ describe('spades serve', () => {
     const dataDir = dirname(path);
     renameSync(path, join(dataDir, 'spades.db'));
     const result = await new Promise<{ code: number | null; stderr: string }>((done) => {
-      execFile(process.execPath, [resolve(import.meta.dirname, '../bin/spades.js'), 'serve', '--no-demo'], { env: { ...process.env, DATA_DIR: dataDir, PORT: '0' } }, (error, _stdout, stderr) =>
-        done({ code: error ? (error as { code: number }).code : 0, stderr }),
+      execFile(
+        process.execPath,
+        [resolve(import.meta.dirname, '../bin/spades.js'), 'serve', '--no-demo'],
+        { env: { ...process.env, DATA_DIR: dataDir, PORT: '0' } },
+        (error, _stdout, stderr) => done({ code: error ? (error as { code: number }).code : 0, stderr }),
       );
     });
     expect(result).toEqual({

@@ -73,7 +73,11 @@ describe('spades score: a good record', () => {
 describe('spades score: refused records exit 2 with nothing on standard output and one line on standard error', () => {
   const cases: [string, unknown, string][] = [
     ['an unknown preset', record([NS_53], { rules: 'unc-301' }), "rules: unknown preset 'unc-301'"],
-    ['nil where there is none', { ...record([{ ...NS_53, bids: { N: 'nil', E: 2, S: 5, W: 2 } }]), rules: 'blp-r2' }, 'hand 1: N bid nil; there are no nil bids under blp-r2'],
+    [
+      'nil where there is none',
+      { ...record([{ ...NS_53, bids: { N: 'nil', E: 2, S: 5, W: 2 } }]), rules: 'blp-r2' },
+      'hand 1: N bid nil; there are no nil bids under blp-r2',
+    ],
     ['a team under its minimum', record([NS_53, { ...NS_53, bids: { N: 1, E: 2, S: 2, W: 2 } }]), 'hand 2: NS bid 3 (N 1, S 2); the unc-300 team minimum is 4'],
     [
       'a blind bid by a team not far enough behind',
@@ -81,15 +85,31 @@ describe('spades score: refused records exit 2 with nothing on standard output a
       'hand 1: NS bid blind with NS down 100; the asher rules allow a blind bid only for a team down more than 100',
     ],
     ['tricks that do not add up to 13', record([{ ...NS_53, tricks: { N: 4, E: 3, S: 4, W: 1 } }]), 'hand 1: tricks add up to 12'],
-    ['a card not in the preset\'s deck', record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 2 ? ['2D', ...t.slice(1)] : t)) }]), 'hand 1: trick 3: 2D is not in the unc-300 deck'],
-    ['a card played twice', record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 5 ? [plays[1]![2]!, ...t.slice(1)] : t)) }]), `hand 1: trick 6: ${plays[1]![2]} was already played in trick 2`],
+    [
+      "a card not in the preset's deck",
+      record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 2 ? ['2D', ...t.slice(1)] : t)) }]),
+      'hand 1: trick 3: 2D is not in the unc-300 deck',
+    ],
+    [
+      'a card played twice',
+      record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 5 ? [plays[1]![2]!, ...t.slice(1)] : t)) }]),
+      `hand 1: trick 6: ${plays[1]![2]} was already played in trick 2`,
+    ],
     [
       'a card played by a seat the deal did not give it to',
       record([{ bids: NS_53.bids, deal: { ...dealNames(deal), E: dealNames(deal).W, W: dealNames(deal).E }, plays }]),
       `hand 1: trick 1: E played ${plays[0]![0]}, which the deal gave to W`,
     ],
-    ['plays and tricks that disagree', record([{ bids: NS_53.bids, plays, tricks: { N: 1, E: 7, S: 4, W: 1 } }]), 'hand 1: tricks say E took 7, but the plays give E 4'],
-    ['a hand recorded after the game was already won', record([NS_53, NS_53], { start: { EW: { score: 280 } }, rules: 'blp-r1' }), 'hand 2: the game was already won by EW (target) after hand 1'],
+    [
+      'plays and tricks that disagree',
+      record([{ bids: NS_53.bids, plays, tricks: { N: 1, E: 7, S: 4, W: 1 } }]),
+      'hand 1: tricks say E took 7, but the plays give E 4',
+    ],
+    [
+      'a hand recorded after the game was already won',
+      record([NS_53, NS_53], { start: { EW: { score: 280 } }, rules: 'blp-r1' }),
+      'hand 2: the game was already won by EW (target) after hand 1',
+    ],
   ];
   for (const [what, input, line] of cases) {
     it(what, async () => {

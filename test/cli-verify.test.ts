@@ -25,7 +25,6 @@ let dir: string;
 let ledger: string;
 let head: string;
 
-
 beforeEach(() => {
   dir = mkdtempSync(join(tmpdir(), 'spades-cli-'));
   ledger = join(dir, 'ledger.db');
@@ -60,7 +59,11 @@ describe('spades verify', () => {
       `${ledger}: 3 events, chain intact`,
       `head ${head}`,
       'snapshot models-1 at position 2: an older shape of the read models, never read; `spades rebuild` clears it',
-      expect.stringMatching(new RegExp(`^snapshot ${MODELS_VERSION} at position 3 does not match the chain folded to that position: tournaments\\.t1\\.model\\.teams\\.\\d+\\.name: the chain folds to "Books", the snapshot holds "Forged Books"; \`spades rebuild\` folds it again from the chain$`)),
+      expect.stringMatching(
+        new RegExp(
+          `^snapshot ${MODELS_VERSION} at position 3 does not match the chain folded to that position: tournaments\\.t1\\.model\\.teams\\.\\d+\\.name: the chain folds to "Books", the snapshot holds "Forged Books"; \`spades rebuild\` folds it again from the chain$`,
+        ),
+      ),
       '',
     ]);
     expect(await cli(['rebuild', '--db', ledger])).toMatchObject({ code: 0 });
@@ -75,7 +78,11 @@ describe('spades verify', () => {
 
   it('exits 2 with one line on stderr for a missing file, a file that is no ledger, or a bad flag', async () => {
     const missing = join(dir, 'nope.db');
-    expect(await cli(['verify', '--db', missing])).toEqual({ code: 2, stdout: '', stderr: `spades verify: no ledger at ${missing}: the file does not exist\n` });
+    expect(await cli(['verify', '--db', missing])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `spades verify: no ledger at ${missing}: the file does not exist\n`,
+    });
     const text = join(dir, 'notes.txt');
     writeFileSync(text, 'not a database at all, just some words that go on for a while\n'.repeat(20));
     const notLedger = await cli(['verify', '--db', text]);
@@ -106,7 +113,10 @@ describe('spades export and import-ledger', () => {
   it('writes one NDJSON line per event with its stored columns', async () => {
     const { code, stdout } = await cli(['export', '--db', ledger]);
     expect(code).toBe(0);
-    const [first, ...rest] = stdout.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const [first, ...rest] = stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line));
     const trailer = rest.pop();
     const lines = rest;
     // The header and trailer name the head, so a copy cut short is told from a whole one.
@@ -118,7 +128,13 @@ describe('spades export and import-ledger', () => {
       [2, 'tournament-t1', 2, 'TeamRegistered'],
       [3, 'tournament-t1', 3, 'TeamRegistered'],
     ]);
-    expect(lines[0]).toMatchObject({ schema_version: 1, payload: { tournamentId: 't1', name: 'Friday' }, meta: { by: 'director:ana' }, command_id: 'c-1', prev_hash: GENESIS_HASH });
+    expect(lines[0]).toMatchObject({
+      schema_version: 1,
+      payload: { tournamentId: 't1', name: 'Friday' },
+      meta: { by: 'director:ana' },
+      command_id: 'c-1',
+      prev_hash: GENESIS_HASH,
+    });
     expect(`${lines[2].position}:${lines[2].hash}`).toBe(head);
   });
 
@@ -134,7 +150,11 @@ describe('spades export and import-ledger', () => {
     expect(await cli(['verify', '--db', fromStdin, '--digest', head])).toMatchObject({ code: 0 });
     // Each import is recorded beside the ledger, outside its chain: who ran it, from what file, which positions.
     const verified = (await cli(['verify', '--db', copy])).stdout.split('\n');
-    expect(verified[2]).toMatch(new RegExp(`^positions 1–3 came in by import of ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(sha256 ${createHash('sha256').update(exported).digest('hex')}\\) by \\S+ at \\d{4}-`));
+    expect(verified[2]).toMatch(
+      new RegExp(
+        `^positions 1–3 came in by import of ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(sha256 ${createHash('sha256').update(exported).digest('hex')}\\) by \\S+ at \\d{4}-`,
+      ),
+    );
     expect((await cli(['verify', '--db', ledger])).stdout).not.toContain('came in by import');
   });
 
@@ -161,6 +181,9 @@ describe('spades export and import-ledger', () => {
       code: 2,
       stderr: 'spades import-ledger: -: line 3: version must be a whole number from 1, not "two"\n',
     });
-    expect(await cli(['import-ledger', join(dir, 'absent.ndjson'), '--db', join(dir, 'y.db')])).toMatchObject({ code: 2, stderr: expect.stringMatching(/no file at/) });
+    expect(await cli(['import-ledger', join(dir, 'absent.ndjson'), '--db', join(dir, 'y.db')])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/no file at/),
+    });
   });
 });

@@ -34,7 +34,11 @@ describe('a pitt-boss event in the competition’s own words', () => {
       const t = tournament();
       const standings = teamStandings(t);
       const firstRound = t.matches.filter((x) => x.side === 'winners' && x.round === 1 && x.status === 'done');
-      const laterLosses = new Set(t.matches.filter((x) => x.status === 'done' && !(x.side === 'winners' && x.round === 1)).map((x) => (x.winner === x.teams[0] ? x.teams[1] : x.teams[0])));
+      const laterLosses = new Set(
+        t.matches
+          .filter((x) => x.status === 'done' && !(x.side === 'winners' && x.round === 1))
+          .map((x) => (x.winner === x.teams[0] ? x.teams[1] : x.teams[0])),
+      );
       for (const match of firstRound) {
         const loser = match.winner === match.teams[0] ? match.teams[1]! : match.teams[0]!;
         const row = t.teams.find((x) => x.teamId === loser)!;
@@ -57,7 +61,11 @@ describe('a pitt-boss event in the competition’s own words', () => {
     expect(t.status).toBe('finished');
     // Four first-round losers, each read as in the losers' bracket before it went out or placed.
     expect(seen.size).toBe(4);
-    for (const [team, labels] of seen) expect([...labels].some((l) => l.startsWith('Losers’ bracket')), team).toBe(true);
+    for (const [team, labels] of seen)
+      expect(
+        [...labels].some((l) => l.startsWith('Losers’ bracket')),
+        team,
+      ).toBe(true);
     expect(leaderboardWithLosers).toContain('Losers’ bracket, for 3rd');
 
     // At the end: the champion, 2nd and 3rd by place, the rest eliminated.

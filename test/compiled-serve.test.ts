@@ -45,7 +45,11 @@ describe('the compiled server', () => {
     try {
       const port = await untilListening(child);
       const base = `http://localhost:${port}`;
-      for (const [path, type] of [['/static/app.css', 'text/css'], ['/static/htmx.min.js', 'text/javascript'], ['/static/hx-sse.js', 'text/javascript']] as const) {
+      for (const [path, type] of [
+        ['/static/app.css', 'text/css'],
+        ['/static/htmx.min.js', 'text/javascript'],
+        ['/static/hx-sse.js', 'text/javascript'],
+      ] as const) {
         const res = await fetch(`${base}${path}`);
         expect(res.status, path).toBe(200);
         expect(res.headers.get('content-type'), path).toContain(type);

@@ -30,7 +30,10 @@ describe('processes on one new ledger file', () => {
       await Promise.all(openers.map((o) => o.ready));
       for (const o of openers) o.child.stdin!.end('go\n');
       const exits = await Promise.all(openers.map((o) => o.closed));
-      expect(exits.map((e) => [e.code, e.stderr.split('\n').find((line) => /Error/.test(line)) ?? '']), `round ${round}`).toEqual(openers.map(() => [0, '']));
+      expect(
+        exits.map((e) => [e.code, e.stderr.split('\n').find((line) => /Error/.test(line)) ?? '']),
+        `round ${round}`,
+      ).toEqual(openers.map(() => [0, '']));
       expect(openers.every((o) => o.lines.includes('opened'))).toBe(true);
     }
   });

@@ -28,7 +28,8 @@ describe('the demo judge', () => {
     const now = () => new Date(clock).toISOString();
     const ledger = openLedger({ path: join(dir, 'ledger.db'), synchronous: 'NORMAL', clock: now });
     ledger.execute(createTournament(ledger.models, { tournamentId: 'demo', name: 'Pitt Boss Spades (demo)', format: 'pitt-boss' }));
-    for (let i = 1; i <= 4; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'demo', teamId: `team-${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+    for (let i = 1; i <= 4; i++)
+      ledger.execute(registerTeam(ledger.models, { tournamentId: 'demo', teamId: `team-${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'demo', seed: 'demo-judge' }));
 
     let held = 0;

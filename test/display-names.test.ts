@@ -67,7 +67,11 @@ describe('a director’s and a judge’s entries', () => {
     const judge = await signIn('jo.j', 'judge password');
     expect([director.name, judge.name]).toEqual(['Dana Kowalski', 'Jo Judge']);
     const post = (who: { cookie: string; csrf: string }, path: string, body: unknown) =>
-      app.request(path, { method: 'POST', headers: { 'content-type': 'application/json', cookie: who.cookie, 'x-csrf-token': who.csrf }, body: JSON.stringify(body) });
+      app.request(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', cookie: who.cookie, 'x-csrf-token': who.csrf },
+        body: JSON.stringify(body),
+      });
 
     expect((await post(director, '/director/tournaments', { tournamentId: 'cup', name: 'Harbour Cup', format: 'pitt-boss' })).status).toBe(200);
     expect((await post(director, '/director/tournaments/cup/teams', { name: 'Aces', player1: 'Ann', player2: 'Bo', teamId: 'aces' })).status).toBe(200);
@@ -99,7 +103,12 @@ describe('a director’s and a judge’s entries', () => {
     const stream = await streamUpTo(await app.request('/api/events/stream?after=0'), head);
     const exported = await (await app.request('/api/ledger.ndjson')).text();
     expect(exported).toContain('judge:Jo Judge');
-    for (const [where, text] of [['ledger', rows], ['feed', feed], ['stream', stream], ['export', exported]] as const) {
+    for (const [where, text] of [
+      ['ledger', rows],
+      ['feed', feed],
+      ['stream', stream],
+      ['export', exported],
+    ] as const) {
       expect(text, where).not.toMatch(/dana\.k|jo\.j/i);
     }
   });
@@ -115,7 +124,9 @@ describe('spades import --by', () => {
     const file = join(dir, 'game.json');
     writeFileSync(file, JSON.stringify(fullGameRecord()));
     expect(await main(['import', file, '--game', 'paper-nobody', '--by', 'someone', '--db', path], io)).toBe(2);
-    expect(out.stderr).toBe('spades import: --by names no judge or director of this ledger; add the account with spades add-user, then import again; nothing was imported\n');
+    expect(out.stderr).toBe(
+      'spades import: --by names no judge or director of this ledger; add the account with spades add-user, then import again; nothing was imported\n',
+    );
     expect(await main(['import', file, '--game', 'paper-cli', '--by', 'JO.J', '--db', path], io)).toBe(0);
     const ledger = openLedger({ path, synchronous: 'NORMAL' });
     ledgers.push(ledger);
@@ -132,7 +143,9 @@ describe('accounts', () => {
     const path = join(tempDir(), 'old.db');
     const old = openDatabase({ path });
     // The users table as such a file has it.
-    old.sqlite.exec(`CREATE TABLE users (name TEXT PRIMARY KEY COLLATE NOCASE, role TEXT NOT NULL CHECK (role IN ('director', 'judge')), password TEXT NOT NULL, created_at TEXT NOT NULL) STRICT`);
+    old.sqlite.exec(
+      `CREATE TABLE users (name TEXT PRIMARY KEY COLLATE NOCASE, role TEXT NOT NULL CHECK (role IN ('director', 'judge')), password TEXT NOT NULL, created_at TEXT NOT NULL) STRICT`,
+    );
     const hash = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
     old.sqlite.prepare('INSERT INTO users VALUES (?, ?, ?, ?)').run('Old Timer', 'judge', hash, '2025-01-01T00:00:00.000Z');
     old.close();
@@ -150,7 +163,9 @@ describe('accounts', () => {
       // A new password alone keeps the display name.
       await users.add('old timer', 'judge', 'another password');
       expect(await users.verify('OLD TIMER', 'another password')).toEqual({ name: 'Old Timer', displayName: 'Olive T.', role: 'judge' });
-      await expect(users.add('fresh', 'director', 'fresh password', 'Fr\u202Esh')).rejects.toThrow(/^the display name holds a character that changes the direction of the text \(U\+202E\) at character 3/);
+      await expect(users.add('fresh', 'director', 'fresh password', 'Fr\u202Esh')).rejects.toThrow(
+        /^the display name holds a character that changes the direction of the text \(U\+202E\) at character 3/,
+      );
     } finally {
       database.close();
     }
@@ -160,10 +175,14 @@ describe('accounts', () => {
     const path = join(tempDir(), 'ledger.db');
     const out = { stdout: '', stderr: '' };
     const io = { stdout: (t: string) => void (out.stdout += t), stderr: (t: string) => void (out.stderr += t), stdin: async () => '' };
-    expect(await main(['add-user', 'dana.k', '--role', 'director', '--display-name', 'Dana Kowalski', '--password', 'director password', '--db', path], io)).toBe(0);
+    expect(
+      await main(['add-user', 'dana.k', '--role', 'director', '--display-name', 'Dana Kowalski', '--password', 'director password', '--db', path], io),
+    ).toBe(0);
     expect(out.stdout).toBe(`dana.k can now sign in as director at /login, shown as Dana Kowalski (ledger ${path})\n`);
     expect(await main(['add-user', 'jo.j', '--role', 'judge', '--display-name', 'Jo\u0007', '--password', 'judge password', '--db', path], io)).toBe(2);
-    expect(out.stderr).toBe('add-user: the display name holds a control character (U+0007) at character 3; a name is written with letters, digits, spaces and punctuation that can be seen\n');
+    expect(out.stderr).toBe(
+      'add-user: the display name holds a control character (U+0007) at character 3; a name is written with letters, digits, spaces and punctuation that can be seen\n',
+    );
     const database = openDatabase({ path });
     try {
       expect(await openUsers(sqliteAuthStorage(database)).list()).toEqual([{ name: 'dana.k', displayName: 'Dana Kowalski', role: 'director' }]);

@@ -18,7 +18,8 @@ function setUp() {
   const { app, broadcaster } = createApp({ ledger });
   open.push(broadcaster, ledger);
   ledger.execute(createTournament(ledger.models, { tournamentId: 'cup', name: 'Friday Cup', format: 'unc-intramural' }));
-  for (const i of [1, 2, 3, 4]) ledger.execute(registerTeam(ledger.models, { tournamentId: 'cup', teamId: `team-${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+  for (const i of [1, 2, 3, 4])
+    ledger.execute(registerTeam(ledger.models, { tournamentId: 'cup', teamId: `team-${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
   ledger.execute(startTournament(ledger.models, { tournamentId: 'cup', order: ['team-1', 'team-2', 'team-3', 'team-4'] }));
   return { ledger, app };
 }

@@ -174,19 +174,30 @@ describe('canonical bytes', () => {
   const json = fc.jsonValue({ maxDepth: 3 });
   it('are the canonical JSON of the hashed columns, keys sorted, payload and meta as their text', () => {
     fc.assert(
-      fc.property(fc.record({
-        position: fc.nat(), stream: fc.string(), version: fc.nat(), type: fc.string(), schema_version: fc.nat(),
-        payload: json.map((v) => canonicalJson(v)), meta: json.map((v) => canonicalJson(v)), command_id: fc.option(fc.string()),
-      }), (row) => {
-        expect(canonicalBytes(row).toString('utf8')).toBe(canonicalJson({ ...row }));
-      }),
+      fc.property(
+        fc.record({
+          position: fc.nat(),
+          stream: fc.string(),
+          version: fc.nat(),
+          type: fc.string(),
+          schema_version: fc.nat(),
+          payload: json.map((v) => canonicalJson(v)),
+          meta: json.map((v) => canonicalJson(v)),
+          command_id: fc.option(fc.string()),
+        }),
+        (row) => {
+          expect(canonicalBytes(row).toString('utf8')).toBe(canonicalJson({ ...row }));
+        },
+      ),
     );
   });
 
   it('sort keys at every depth, so the same value always gives the same text', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
-        const reordered = JSON.parse(JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v)));
+        const reordered = JSON.parse(
+          JSON.stringify(value, (_k, v) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).reverse()) : v)),
+        );
         expect(canonicalJson(reordered)).toBe(canonicalJson(value));
         expect(canonicalJson(JSON.parse(canonicalJson(value)))).toBe(canonicalJson(value));
       }),

@@ -11,7 +11,8 @@ import { type ServeProcess, demoLedger, killHard, play, removeTempDirs, startSer
 
 /** A process's resident memory, in bytes, as the kernel counts it. */
 function residentBytes(pid: number): number {
-  if (server.child.exitCode !== null || server.child.signalCode !== null) throw new Error(`the server stopped (${server.child.exitCode ?? server.child.signalCode}):\n${server.output()}`);
+  if (server.child.exitCode !== null || server.child.signalCode !== null)
+    throw new Error(`the server stopped (${server.child.exitCode ?? server.child.signalCode}):\n${server.output()}`);
   const line = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   if (!line) throw new Error(`no VmRSS for process ${pid}`);
   return Number(line[1]) * 1024;
@@ -119,7 +120,10 @@ describe('the public event feed', () => {
     for (const socket of stalled) socket.destroy();
 
     const p99 = percentile99(times);
-    expect(p99, `healthz took ${times.map((t) => Math.round(t)).join(', ')} ms (the first, while the 300 came in, ${Math.round(first)} ms; with no clients, p99 ${Math.round(quiet)} ms)`).toBeLessThan(100);
+    expect(
+      p99,
+      `healthz took ${times.map((t) => Math.round(t)).join(', ')} ms (the first, while the 300 came in, ${Math.round(first)} ms; with no clients, p99 ${Math.round(quiet)} ms)`,
+    ).toBeLessThan(100);
     // The server's work for all 300 is bounded, not only spread out: sending each its 8 MB would
     // take it most of a minute.
     expect(cpu, 'CPU seconds the server spent').toBeLessThan(3);

@@ -115,20 +115,26 @@ describe('the feed caps', () => {
     const server = await served({ streamsPerAddress: 2, streams: 3 });
     try {
       const head = ledger.models.position;
-      const held = [await open(server.port, `/api/events/stream?after=${head}`, '127.0.0.1'), await open(server.port, `/api/events/stream?after=${head}`, '127.0.0.1'), await open(server.port, `/api/events/stream?after=${head}`, '127.0.0.2')];
+      const held = [
+        await open(server.port, `/api/events/stream?after=${head}`, '127.0.0.1'),
+        await open(server.port, `/api/events/stream?after=${head}`, '127.0.0.1'),
+        await open(server.port, `/api/events/stream?after=${head}`, '127.0.0.2'),
+      ];
       expect(held.map((o) => o.status)).toEqual([200, 200, 200]);
       const refused = await open(server.port, `/api/events/stream?after=${head}`, '127.0.0.3');
       expect(refused.status).toBe(429);
       expect(refused.headers['retry-after']).toBe('30');
       await refused.ended;
-      expect(JSON.parse(refused.body()).error).toBe('the server already has 3 event feed connections open, the most it serves at once; try again in 30 seconds');
+      expect(JSON.parse(refused.body()).error).toBe(
+        'the server already has 3 event feed connections open, the most it serves at once; try again in 30 seconds',
+      );
       for (const o of held) o.close();
     } finally {
       await server.close();
     }
   });
 
-  it('paces a catch-up to its address\'s allowance, refuses another catch-up meanwhile, and lets a stream at the head in', async () => {
+  it("paces a catch-up to its address's allowance, refuses another catch-up meanwhile, and lets a stream at the head in", async () => {
     const head = ledger.models.position;
     const allowance = 300 * 1024;
     const rate = 200 * 1024;
@@ -145,7 +151,9 @@ describe('the feed caps', () => {
       expect(second.status).toBe(429);
       await second.ended;
       const { error } = JSON.parse(second.body()) as { error: string };
-      expect(error).toMatch(/^this address has been sent 0\.3 MiB of missed events in a short time, the most it may catch up on at once \(then 0\.2 MiB a second\); try again in \d+ seconds, or resume from a later event$/);
+      expect(error).toMatch(
+        /^this address has been sent 0\.3 MiB of missed events in a short time, the most it may catch up on at once \(then 0\.2 MiB a second\); try again in \d+ seconds, or resume from a later event$/,
+      );
       expect(Number(second.headers['retry-after'])).toBeGreaterThanOrEqual(1);
       expect(error).toContain(`try again in ${second.headers['retry-after']} seconds`);
 
@@ -158,7 +166,7 @@ describe('the feed caps', () => {
       // The paced catch-up still gets every event, once and in order.
       await waitFor('the paced catch-up to reach the head', () => first.messages.length >= head, 30_000);
       expect(first.messages.map((m) => Number(m.id))).toEqual(Array.from({ length: head }, (_, i) => i + 1));
-      await waitFor('the other address\'s catch-up', () => elsewhere.messages.length >= 5);
+      await waitFor("the other address's catch-up", () => elsewhere.messages.length >= 5);
       for (const o of [first, elsewhere, live]) o.close();
     } finally {
       await server.close();
@@ -169,7 +177,10 @@ describe('the feed caps', () => {
 describe('the feed allowances', () => {
   it('refill at their rate up to their size, and say how long to wait when spent', () => {
     let clock = 0;
-    const limits = createFeedLimits({ catchUpBytesPerAddress: 1024 * 1024, catchUpRatePerAddress: 256 * 1024, catchUpBytes: 4 * 1024 * 1024, catchUpRate: 1024 * 1024 }, () => clock);
+    const limits = createFeedLimits(
+      { catchUpBytesPerAddress: 1024 * 1024, catchUpRatePerAddress: 256 * 1024, catchUpBytes: 4 * 1024 * 1024, catchUpRate: 1024 * 1024 },
+      () => clock,
+    );
     const first = limits.admit('192.0.2.1', true);
     if (!('ticket' in first)) throw new Error(first.refused);
     // Spending the whole allowance and a page more: the next catch-up waits until it is back to a
@@ -207,8 +218,12 @@ describe('the feed caps an operator sets', () => {
   it('are read from FEED_STREAMS_PER_ADDRESS and FEED_STREAMS, and refused with a sentence when not a count', () => {
     expect(feedLimitsFromEnv({})).toEqual({});
     expect(feedLimitsFromEnv({ FEED_STREAMS_PER_ADDRESS: '200', FEED_STREAMS: '4000' })).toEqual({ streamsPerAddress: 200, streams: 4000 });
-    expect(feedLimitsFromEnv({ FEED_STREAMS: '0' })).toEqual({ error: "FEED_STREAMS must be a whole number of event feed connections from 1 to 9999999, not '0'" });
-    expect(feedLimitsFromEnv({ FEED_STREAMS_PER_ADDRESS: 'lots' })).toEqual({ error: "FEED_STREAMS_PER_ADDRESS must be a whole number of event feed connections from 1 to 9999999, not 'lots'" });
+    expect(feedLimitsFromEnv({ FEED_STREAMS: '0' })).toEqual({
+      error: "FEED_STREAMS must be a whole number of event feed connections from 1 to 9999999, not '0'",
+    });
+    expect(feedLimitsFromEnv({ FEED_STREAMS_PER_ADDRESS: 'lots' })).toEqual({
+      error: "FEED_STREAMS_PER_ADDRESS must be a whole number of event feed connections from 1 to 9999999, not 'lots'",
+    });
   });
 });
 

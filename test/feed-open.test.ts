@@ -122,7 +122,10 @@ describe('one tournament’s feed', () => {
   it('answers a tournament that is not there 404 with a sentence', async () => {
     const res = await fetch(`${server.url}/api/events/stream?tournament=nope`);
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ error: "there is no tournament 'nope' to follow; the tournaments are listed at /api/v1/tournaments", code: 'not-found' });
+    expect(await res.json()).toEqual({
+      error: "there is no tournament 'nope' to follow; the tournaments are listed at /api/v1/tournaments",
+      code: 'not-found',
+    });
   });
 });
 
@@ -134,7 +137,9 @@ describe('the feed in the OpenAPI document', () => {
     ajv.addSchema(document, 'openapi.json');
     const event = ajv.getSchema('openapi.json#/components/schemas/FeedEvent')!;
     const page = ajv.getSchema('openapi.json#/paths/~1api~1events/get/responses/200/content/application~1json/schema')!;
-    const stream = (document.paths as Record<string, { get: { responses: Record<string, { content?: Record<string, Record<string, unknown>> }> } }>)['/api/events/stream']!.get;
+    const stream = (document.paths as Record<string, { get: { responses: Record<string, { content?: Record<string, Record<string, unknown>> }> } }>)[
+      '/api/events/stream'
+    ]!.get;
     expect(stream.responses['200']!.content!['text/event-stream']!['x-message-data']).toEqual({ $ref: '#/components/schemas/FeedEvent' });
     const events = (await (await fetch(`${server.url}/api/events?limit=1000`)).json()) as { type: string }[];
     expect(page(events) ? [] : page.errors).toEqual([]);

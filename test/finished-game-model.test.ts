@@ -34,7 +34,9 @@ describe('a finished game in the read models', () => {
     try {
       // The same tournament stopped in the middle of its hands.
       await playTournament(partial.ledger, { teams: 4, seed: 'finished-game', stopAt: 300 });
-      const playing = Object.values(partial.ledger.models.games).filter((game) => game.winner === null && game.current !== null && game.current.plays.length > 1);
+      const playing = Object.values(partial.ledger.models.games).filter(
+        (game) => game.winner === null && game.current !== null && game.current.plays.length > 1,
+      );
       expect(playing.length).toBeGreaterThan(0);
       for (const game of playing) {
         const cards = (game.recent ?? []).filter((entry) => entry.type === 'CardPlayed').map((entry) => entry.card);

@@ -222,7 +222,7 @@ describe('Misdeals and the deal: after a misdeal, and "A misdeal scores nothing"
       expect(play(game(preset, { dealer: 'S' }), NS_53).dealer).toBe('W');
     });
   }
-  it('a hand\'s dealer must match the rotation', () => {
+  it("a hand's dealer must match the rotation", () => {
     const state = play(game('unc-300'), MISDEAL);
     expect(() => play(state, { ...NS_53, dealer: 'E' })).toThrow("E is recorded as dealer, but the deal is N's by the rotation");
     expect(play(state, { ...NS_53, dealer: 'N' }).dealer).toBe('E');
@@ -236,9 +236,7 @@ describe('hands the game refuses', () => {
     );
   });
   it('a bid the preset forbids', () => {
-    expect(() => play(game('blp-r1'), { bids: { N: 'nil', E: 2, S: 4, W: 2 }, tricks: NS_53.tricks })).toThrow(
-      'N bid nil; there are no nil bids under blp-r1',
-    );
+    expect(() => play(game('blp-r1'), { bids: { N: 'nil', E: 2, S: 4, W: 2 }, tricks: NS_53.tricks })).toThrow('N bid nil; there are no nil bids under blp-r1');
   });
   it('blind bids are judged on the score before the hand', () => {
     const blind = { bids: { N: 'blind 3', E: 2, S: 'blind 3', W: 2 }, tricks: { N: 4, E: 3, S: 4, W: 2 } };
@@ -254,7 +252,7 @@ describe('hands the game refuses', () => {
   });
 });
 
-describe('asher renege debt is carried in the game state into the team\'s next hand', () => {
+describe("asher renege debt is carried in the game state into the team's next hand", () => {
   it('owes 1 after a renege with only 2 tricks, and pays it in the next hand', () => {
     const first = play(game('asher'), {
       bids: { N: 3, E: 2, S: 2, W: 2 },

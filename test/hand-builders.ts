@@ -43,10 +43,7 @@ export function played(raw: RawHand): GameHand {
 }
 
 /** Both teams' state, from scores (and optionally bags and sets). */
-export function teams(
-  ns: Partial<TeamState> = {},
-  ew: Partial<TeamState> = {},
-): Record<Team, TeamState> {
+export function teams(ns: Partial<TeamState> = {}, ew: Partial<TeamState> = {}): Record<Team, TeamState> {
   return {
     NS: { score: 0, bags: 0, sets: 0, renegeDebt: 0, ...ns },
     EW: { score: 0, bags: 0, sets: 0, renegeDebt: 0, ...ew },

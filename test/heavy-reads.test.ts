@@ -154,7 +154,8 @@ describe('ledger-wide reads', () => {
               const head = statement.get();
               if (!appended) {
                 appended = true;
-                for (let i = 0; i < 3; i++) ledger.execute(createTournament(ledger.models, { tournamentId: `verify-race-${i}`, name: `Race ${i}`, format: 'pitt-boss' }));
+                for (let i = 0; i < 3; i++)
+                  ledger.execute(createTournament(ledger.models, { tournamentId: `verify-race-${i}`, name: `Race ${i}`, format: 'pitt-boss' }));
               }
               return head;
             },

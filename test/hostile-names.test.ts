@@ -25,9 +25,13 @@ describe('an import naming what every object answers to', () => {
       const { ledger, app } = copyOf(fixture);
       const judge = fixture.clients.judge;
       const head = ledger.store.head().position;
-      const res = await send(app, judge, 'POST', '/api/games/import', { json: { gameId: 'paper-h', teams: { NS: 'Ana & Cy', EW: word }, record: fullGameRecord() } });
+      const res = await send(app, judge, 'POST', '/api/games/import', {
+        json: { gameId: 'paper-h', teams: { NS: 'Ana & Cy', EW: word }, record: fullGameRecord() },
+      });
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: string }).error).toBe(`teams.EW: '${word}' cannot name a side: the server keeps that word for itself; give the team's name`);
+      expect(((await res.json()) as { error: string }).error).toBe(
+        `teams.EW: '${word}' cannot name a side: the server keeps that word for itself; give the team's name`,
+      );
       expect(ledger.store.head().position).toBe(head);
       expect(Object.hasOwn(ledger.models.games, 'paper-h')).toBe(false);
       ledger.close();
@@ -43,8 +47,14 @@ describe('an import naming what every object answers to', () => {
       [{ gameId: 'constructor' }, "'constructor' cannot be a game id: the server keeps that word for itself; choose other letters, digits and dashes"],
       [{ gameId: 'paper 1' }, "a game id is letters, digits and dashes, not 'paper 1'"],
       [{ gameId: 'g'.repeat(121) }, `the game id '${'g'.repeat(24)}…' is 121 characters long; a game id is at most 120`],
-      [{ tournamentId: 'prototype', matchId: 'W1-1' }, "'prototype' cannot be a tournament id: the server keeps that word for itself; choose other letters, digits and dashes"],
-      [{ tournamentId: 't1', matchId: 'constructor' }, "'constructor' cannot be a match id: the server keeps that word for itself; choose other letters, digits and dashes"],
+      [
+        { tournamentId: 'prototype', matchId: 'W1-1' },
+        "'prototype' cannot be a tournament id: the server keeps that word for itself; choose other letters, digits and dashes",
+      ],
+      [
+        { tournamentId: 't1', matchId: 'constructor' },
+        "'constructor' cannot be a match id: the server keeps that word for itself; choose other letters, digits and dashes",
+      ],
     ];
     for (const [target, error] of cases) {
       const res = await send(app, judge, 'POST', '/api/games/import', { json: { ...target, record: fullGameRecord() } });
@@ -80,7 +90,10 @@ describe('a game whose ledger already holds hostile sides', () => {
     const { ledger, app } = copyOf(fixture);
     storedWithSides(ledger, 'old-1', { NS: 'constructor', EW: '__proto__' });
     storedWithSides(ledger, 'old-2', { NS: 'toString', EW: 'hasOwnProperty' });
-    for (const [gameId, sides] of [['old-1', ['constructor', '__proto__']], ['old-2', ['toString', 'hasOwnProperty']]] as const) {
+    for (const [gameId, sides] of [
+      ['old-1', ['constructor', '__proto__']],
+      ['old-2', ['toString', 'hasOwnProperty']],
+    ] as const) {
       for (const path of [`/games/${gameId}`, `/games/${gameId}/hands/1/replay`, `/games/${gameId}/record`, `/api/v1/games/${gameId}`]) {
         const res = await app.request(path);
         const body = await res.text();

@@ -18,7 +18,6 @@ import { playTournament } from './fixtures/audit-ledger.ts';
 let dir: string;
 let lines: LedgerLine[];
 
-
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'spades-import-checks-'));
   const ledger = openLedger({ path: join(dir, 'played.db'), synchronous: 'NORMAL' });
@@ -49,39 +48,74 @@ async function expectRefused(name: string, text: string, position: number, probl
 describe('spades import-ledger', () => {
   it('takes the played ledger as exported, so each refusal below is the edit alone', async () => {
     const target = join(dir, 'clean.db');
-    expect(await cli(['import-ledger', '-', '--db', target], rechained(() => {}))).toMatchObject({ code: 0 });
+    expect(
+      await cli(
+        ['import-ledger', '-', '--db', target],
+        rechained(() => {}),
+      ),
+    ).toMatchObject({ code: 0 });
   });
 
   it('refuses an event type the ledger does not know', async () => {
     const position = first('BidMade');
-    await expectRefused('unknown-type', rechained((ls) => void (ls[position - 1]!.type = 'BidWithdrawn')), position, /its type "BidWithdrawn" is not an event type/);
+    await expectRefused(
+      'unknown-type',
+      rechained((ls) => void (ls[position - 1]!.type = 'BidWithdrawn')),
+      position,
+      /its type "BidWithdrawn" is not an event type/,
+    );
   });
 
   it('refuses a type whose text carries quotes and JSON, without reading it as data', async () => {
     const position = first('CardPlayed');
     const injected = 'CardPlayed",1,{"tournamentId":"t1","teamId":"ghost","name":"Ghost Team"}],[0,"TeamRegistered';
-    await expectRefused('quoted-type', rechained((ls) => void (ls[position - 1]!.type = injected)), position, /is not an event type/);
+    await expectRefused(
+      'quoted-type',
+      rechained((ls) => void (ls[position - 1]!.type = injected)),
+      position,
+      /is not an event type/,
+    );
   });
 
   it('refuses a card that is in no deck', async () => {
     const position = first('CardPlayed');
-    await expectRefused('bad-card', rechained((ls) => void ((ls[position - 1]!.payload as { card: string }).card = '1X')), position, /"1X" is not a card/);
+    await expectRefused(
+      'bad-card',
+      rechained((ls) => void ((ls[position - 1]!.payload as { card: string }).card = '1X')),
+      position,
+      /"1X" is not a card/,
+    );
   });
 
   it("refuses a card the game's deck does not hold", async () => {
     const position = first('CardPlayed');
     // Every preset plays 52 cards with no jokers unless it says so: the big joker is not among them.
-    await expectRefused('joker', rechained((ls) => void ((ls[position - 1]!.payload as { card: string }).card = 'BJ')), position, /not in this game's deck/);
+    await expectRefused(
+      'joker',
+      rechained((ls) => void ((ls[position - 1]!.payload as { card: string }).card = 'BJ')),
+      position,
+      /not in this game's deck/,
+    );
   });
 
   it('refuses a seat that does not exist', async () => {
     const position = first('BidMade');
-    await expectRefused('bad-seat', rechained((ls) => void ((ls[position - 1]!.payload as { seat: string }).seat = 'X')), position, /payload\.seat/);
+    await expectRefused(
+      'bad-seat',
+      rechained((ls) => void ((ls[position - 1]!.payload as { seat: string }).seat = 'X')),
+      position,
+      /payload\.seat/,
+    );
   });
 
   it('refuses an event for a game that was never started', async () => {
     const position = first('CardPlayed');
-    await expectRefused('no-game', rechained((ls) => void ((ls[position - 1]!.payload as { gameId: string }).gameId = 'nowhere')), position, /game nowhere was never started/);
+    await expectRefused(
+      'no-game',
+      rechained((ls) => void ((ls[position - 1]!.payload as { gameId: string }).gameId = 'nowhere')),
+      position,
+      /game nowhere was never started/,
+    );
   });
 
   it('refuses a side or id that every object answers to, as registration and imports do', async () => {
@@ -103,7 +137,10 @@ describe('spades import-ledger', () => {
 
   describe('replays each row through the decision its live command makes', () => {
     const at = (type: string, after = 0) => lines.find((l) => l.type === type && l.position > after)!;
-    const cardsOf = (hand: LedgerLine) => lines.filter((l) => l.type === 'CardPlayed' && l.stream === hand.stream && (l.payload as { hand: number }).hand === (hand.payload as { hand: number }).hand);
+    const cardsOf = (hand: LedgerLine) =>
+      lines.filter(
+        (l) => l.type === 'CardPlayed' && l.stream === hand.stream && (l.payload as { hand: number }).hand === (hand.payload as { hand: number }).hand,
+      );
 
     it('refuses the same card played twice in a hand', async () => {
       const [firstCard, second] = cardsOf(at('CardPlayed'));
@@ -118,19 +155,30 @@ describe('spades import-ledger', () => {
 
     it('refuses a card for a hand that was never dealt', async () => {
       const row = at('CardPlayed');
-      await expectRefused('hand-99', rechained((ls) => void ((ls[row.position - 1]!.payload as { hand: number }).hand = 99)), row.position, /CardPlayed records hand 99, but at this point of the ledger it would be 1/);
+      await expectRefused(
+        'hand-99',
+        rechained((ls) => void ((ls[row.position - 1]!.payload as { hand: number }).hand = 99)),
+        row.position,
+        /CardPlayed records hand 99, but at this point of the ledger it would be 1/,
+      );
     });
 
     it('refuses tricks that do not add up to 13', async () => {
       const row = at('CardPlayed');
       const { gameId, hand } = row.payload as { gameId: string; hand: number };
-      const edit = (ls: LedgerLine[]) => void Object.assign(ls[row.position - 1]!, { type: 'TricksRecorded', payload: { gameId, hand, tricks: { N: 13, E: 13, S: 13, W: 1 } } });
+      const edit = (ls: LedgerLine[]) =>
+        void Object.assign(ls[row.position - 1]!, { type: 'TricksRecorded', payload: { gameId, hand, tricks: { N: 13, E: 13, S: 13, W: 1 } } });
       await expectRefused('tricks-40', rechained(edit), row.position, /tricks add up to 40; a hand has 13/);
     });
 
     it("refuses a card on a tournament's stream", async () => {
       const row = at('CardPlayed');
-      await expectRefused('card-on-tournament', rechained((ls) => void (ls[row.position - 1]!.stream = 'tournament-t1')), row.position, /CardPlayed belongs in stream game-\S+, not tournament-t1/);
+      await expectRefused(
+        'card-on-tournament',
+        rechained((ls) => void (ls[row.position - 1]!.stream = 'tournament-t1')),
+        row.position,
+        /CardPlayed belongs in stream game-\S+, not tournament-t1/,
+      );
     });
 
     it("refuses one game's card in another game's stream", async () => {
@@ -138,12 +186,22 @@ describe('spades import-ledger', () => {
       expect(games.length).toBeGreaterThan(1);
       const row = at('CardPlayed', games[1]!.position);
       const other = lines.find((l) => l.type === 'GameStarted' && l.stream !== row.stream)!.stream;
-      await expectRefused('card-in-other-game', rechained((ls) => void (ls[row.position - 1]!.stream = other)), row.position, new RegExp(`belongs in stream ${row.stream}, not ${other}`));
+      await expectRefused(
+        'card-in-other-game',
+        rechained((ls) => void (ls[row.position - 1]!.stream = other)),
+        row.position,
+        new RegExp(`belongs in stream ${row.stream}, not ${other}`),
+      );
     });
 
     it('refuses a game started for a tournament that does not exist', async () => {
       const row = at('GameStarted');
-      await expectRefused('ghost-tournament', rechained((ls) => void ((ls[row.position - 1]!.payload as { tournamentId: string }).tournamentId = 'ghost')), row.position, /tournament ghost does not exist/);
+      await expectRefused(
+        'ghost-tournament',
+        rechained((ls) => void ((ls[row.position - 1]!.payload as { tournamentId: string }).tournamentId = 'ghost')),
+        row.position,
+        /tournament ghost does not exist/,
+      );
     });
 
     it('refuses a team registered after the start', async () => {
@@ -157,7 +215,8 @@ describe('spades import-ledger', () => {
     it('refuses a tournament started twice', async () => {
       const started = at('TournamentStarted');
       const next = started.position + 1;
-      const edit = (ls: LedgerLine[]) => void Object.assign(ls[next - 1]!, { type: 'TournamentStarted', stream: started.stream, payload: structuredClone(started.payload) });
+      const edit = (ls: LedgerLine[]) =>
+        void Object.assign(ls[next - 1]!, { type: 'TournamentStarted', stream: started.stream, payload: structuredClone(started.payload) });
       await expectRefused('started-twice', rechained(edit), next, /tournament t1 has already started/);
     });
   });

@@ -45,7 +45,10 @@ describe('import-ledger over whole played events', () => {
     const forged = draws.find((l) => (l.payload as { draws: unknown[] }).draws.length > 0)!;
     const draw = (forged.payload as { draws: { teams: string[]; bye: string }[] }).draws[0]!;
     const other = draw.teams.find((t) => t !== draw.bye)!;
-    const result = await importInto('blp7-forged', rechained(lines, (ls) => void ((ls[forged.position - 1]!.payload as { draws: { bye: string }[] }).draws[0]!.bye = other)));
+    const result = await importInto(
+      'blp7-forged',
+      rechained(lines, (ls) => void ((ls[forged.position - 1]!.payload as { draws: { bye: string }[] }).draws[0]!.bye = other)),
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^spades import-ledger: -: line ${forged.position + 1} \\(position ${forged.position}\\): `));
   });

@@ -20,7 +20,8 @@ async function playedKnockout(teams: number, results: number): Promise<Tournamen
   const ledger = openLedger({ path: join(tempDir(), 'spades.db'), synchronous: 'NORMAL' });
   try {
     ledger.execute(createTournament(ledger.models, { tournamentId: 'ko', name: 'Knockout', format: 'asher-theatre' }));
-    for (let i = 1; i <= teams; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'ko', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
+    for (let i = 1; i <= teams; i++)
+      ledger.execute(registerTeam(ledger.models, { tournamentId: 'ko', teamId: `team${i}`, name: `Team ${i}`, players: ['A', 'B'] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'ko', seed: 'ko' }));
     const model = () => ledger.models.tournaments.ko!.model;
     for (let i = 0; i < 20_000 && model().matches.filter((m) => m.status === 'done').length < results && model().status !== 'finished'; i++) {

@@ -175,7 +175,11 @@ describe('source layout', () => {
   });
 
   it('has no view importing from server/', () => {
-    const crossing = sources('views').flatMap((file) => importsOf(file).filter(under('server')).map((target) => `${file} imports ${target}`));
+    const crossing = sources('views').flatMap((file) =>
+      importsOf(file)
+        .filter(under('server'))
+        .map((target) => `${file} imports ${target}`),
+    );
     expect(crossing).toEqual([]);
   });
 
@@ -183,7 +187,11 @@ describe('source layout', () => {
     // Followed through everything such a module imports: a view reached by any path is a cycle.
     const cycles: string[] = [];
     const seen = new Set<string>();
-    const queue = sources('views').flatMap((file) => importsOf(file).filter(under('server')).map((target) => [target, `${file} → ${target}`] as const));
+    const queue = sources('views').flatMap((file) =>
+      importsOf(file)
+        .filter(under('server'))
+        .map((target) => [target, `${file} → ${target}`] as const),
+    );
     while (queue.length > 0) {
       const [file, path] = queue.shift()!;
       if (seen.has(file)) continue;
@@ -241,7 +249,9 @@ describe('source layout', () => {
 
   it('keeps each store in its folder behind the one ledger interface', () => {
     const files = [...sources('server'), ...sources('events'), ...sources('bench'), ...sources('test')];
-    const broken = files.flatMap((file) => importsOf(file).flatMap((target) => brokenStoreRules(file, target).map((rule) => `${file} imports ${target}: ${rule}`)));
+    const broken = files.flatMap((file) =>
+      importsOf(file).flatMap((target) => brokenStoreRules(file, target).map((rule) => `${file} imports ${target}: ${rule}`)),
+    );
     expect(broken).toEqual([]);
     expect(sources('events/store/sqlite').length).toBeGreaterThan(0);
     expect(sources('events/store/postgres').length).toBeGreaterThan(0);
@@ -260,18 +270,30 @@ describe('source layout', () => {
     expect(sources('server/auth/storage')).toEqual(['server/auth/storage/auth-storage.ts', 'server/auth/storage/postgres.ts', 'server/auth/storage/sqlite.ts']);
     const adapted = 'a room reaches a store only through its storage adapters';
     expect(brokenStoreRules('server/auth/auth.ts', 'events/store/sqlite/database.ts')).toEqual([adapted]);
-    expect(brokenStoreRules('server/auth/storage/sqlite.ts', 'events/store/postgres/event-store.ts')).toEqual(['each storage adapter imports its own store alone']);
-    expect(brokenStoreRules('server/auth/storage/auth-storage.ts', 'events/store/sqlite/database.ts')).toEqual(['each storage adapter imports its own store alone']);
+    expect(brokenStoreRules('server/auth/storage/sqlite.ts', 'events/store/postgres/event-store.ts')).toEqual([
+      'each storage adapter imports its own store alone',
+    ]);
+    expect(brokenStoreRules('server/auth/storage/auth-storage.ts', 'events/store/sqlite/database.ts')).toEqual([
+      'each storage adapter imports its own store alone',
+    ]);
     expect(brokenStoreRules('server/auth/storage/sqlite.ts', 'events/store/sqlite/database.ts')).toEqual([]);
     expect(brokenStoreRules('server/auth/storage/postgres.ts', 'events/store/postgres/event-store.ts')).toEqual([]);
     expect(brokenStoreRules('server/auth/auth.ts', 'events/store/served-ledger.ts')).toEqual([]);
     // The auditors' heavy reads the same way: the gate, the worker and the export written once over the interface.
-    expect(sources('server/audit/storage')).toEqual(['server/audit/storage/heavy-reads.ts', 'server/audit/storage/postgres.ts', 'server/audit/storage/sqlite.ts']);
+    expect(sources('server/audit/storage')).toEqual([
+      'server/audit/storage/heavy-reads.ts',
+      'server/audit/storage/postgres.ts',
+      'server/audit/storage/sqlite.ts',
+    ]);
     expect(brokenStoreRules('server/audit/heavy-reads.ts', 'events/store/sqlite/served-ledger.ts')).toEqual([adapted]);
     expect(brokenStoreRules('server/audit/ledger-reader-worker.ts', 'events/store/postgres/event-store.ts')).toEqual([adapted]);
     expect(brokenStoreRules('server/audit/audit-routes.tsx', 'events/store/sqlite/ledger.ts')).toEqual([adapted]);
-    expect(brokenStoreRules('server/audit/storage/postgres.ts', 'events/store/sqlite/database.ts')).toEqual(['each storage adapter imports its own store alone']);
-    expect(brokenStoreRules('server/audit/storage/heavy-reads.ts', 'events/store/postgres/served-ledger.ts')).toEqual(['each storage adapter imports its own store alone']);
+    expect(brokenStoreRules('server/audit/storage/postgres.ts', 'events/store/sqlite/database.ts')).toEqual([
+      'each storage adapter imports its own store alone',
+    ]);
+    expect(brokenStoreRules('server/audit/storage/heavy-reads.ts', 'events/store/postgres/served-ledger.ts')).toEqual([
+      'each storage adapter imports its own store alone',
+    ]);
     expect(brokenStoreRules('server/audit/storage/sqlite.ts', 'server/audit/storage/postgres.ts')).toEqual(['neither storage adapter imports the other']);
     expect(brokenStoreRules('server/auth/storage/postgres.ts', 'server/auth/storage/sqlite.ts')).toEqual(['neither storage adapter imports the other']);
     expect(brokenStoreRules('server/audit/storage/heavy-reads.ts', 'server/audit/storage/sqlite.ts')).toEqual(['the storage interface imports no adapter']);
@@ -285,7 +307,10 @@ describe('source layout', () => {
   it('keeps no module of a room in a twin for one store', () => {
     expect(storeTwins(sources('server')), 'put what differs by store in the room’s storage adapters').toEqual([]);
     // The pair the heavy reads once were, and what is no twin.
-    expect(storeTwins(['server/audit/heavy-reads.ts', 'server/audit/pg-heavy-reads.ts', 'server/auth/sqlite-sessions.ts'])).toEqual(['server/audit/pg-heavy-reads.ts', 'server/auth/sqlite-sessions.ts']);
+    expect(storeTwins(['server/audit/heavy-reads.ts', 'server/audit/pg-heavy-reads.ts', 'server/auth/sqlite-sessions.ts'])).toEqual([
+      'server/audit/pg-heavy-reads.ts',
+      'server/auth/sqlite-sessions.ts',
+    ]);
     expect(storeTwins(['server/audit/storage/postgres.ts', 'test/pg-served-ledger.test.ts', 'bench/pg-append.ts'])).toEqual([]);
   });
 
@@ -380,16 +405,23 @@ describe('the layering checks, on a small tree with a violation planted in each'
     'events/store/sqlite/ledger.ts': "import type { Row } from '../append.ts';\nexport const open = (row: Row) => row;\n",
     'events/store/sqlite/ledger-tools.ts': "import { open } from './ledger.ts';\nexport const tools = open;\n",
     'events/store/postgres/ledger.ts': "import type { Row } from '../append.ts';\nexport const open = async (row: Row) => row;\n",
-    'server/serve/backends.ts': "import { open } from '../../events/store/sqlite/ledger.ts';\nimport { open as openPg } from '../../events/store/postgres/ledger.ts';\nexport const both = [open, openPg];\n",
+    'server/serve/backends.ts':
+      "import { open } from '../../events/store/sqlite/ledger.ts';\nimport { open as openPg } from '../../events/store/postgres/ledger.ts';\nexport const both = [open, openPg];\n",
     'bench/ledger.ts': "import { open } from '../events/store/postgres/ledger.ts';\nexport const bench = open;\n",
     'views/leaderboard.tsx': "import { order } from '../events/standings.ts';\nexport const Leaderboard = () => order;\n",
-    'server/api/resources.ts': "import { order } from '../../events/standings.ts';\nimport type { Row } from '../../events/store/append.ts';\nexport const list = (row: Row) => [order, row];\n",
+    'server/api/resources.ts':
+      "import { order } from '../../events/standings.ts';\nimport type { Row } from '../../events/store/append.ts';\nexport const list = (row: Row) => [order, row];\n",
     'server/auth/storage/sqlite.ts': "import { open } from '../../../events/store/sqlite/ledger.ts';\nexport const store = open;\n",
-    'test/ledger.test.ts': "import { open } from '../events/store/sqlite/ledger.ts';\nimport { list } from '../server/api/resources.ts';\nexport const both = [open, list];\n",
+    'test/ledger.test.ts':
+      "import { open } from '../events/store/sqlite/ledger.ts';\nimport { list } from '../server/api/resources.ts';\nexport const both = [open, list];\n",
   };
   const checks = (root: string) => {
     const graph = importGraph(root, ALL_FOLDERS);
-    return { views: viewImportsBelow(graph), stores: storeAdapterImports(graph, { 'server/serve/backends.ts': 'chooses the store' }), cycles: runtimeCycles(graph) };
+    return {
+      views: viewImportsBelow(graph),
+      stores: storeAdapterImports(graph, { 'server/serve/backends.ts': 'chooses the store' }),
+      cycles: runtimeCycles(graph),
+    };
   };
 
   it('passes the tree as it is', () => {
@@ -424,17 +456,31 @@ describe('the layering checks, on a small tree with a violation planted in each'
       'views/verify.tsx imports events/store/sqlite/ledger.ts',
     ]);
     // A module listed with its reason may, and so may the one that chooses the store, the tests and the benchmarks.
-    const reasons = Object.fromEntries(['views/verify.tsx', 'events/record-import.ts', 'events/ledger-file.ts', 'server/auth/storage/postgres.ts', 'server/cli/export.ts', 'server/serve/backends.ts'].map((file) => [file, 'a reason']));
+    const reasons = Object.fromEntries(
+      [
+        'views/verify.tsx',
+        'events/record-import.ts',
+        'events/ledger-file.ts',
+        'server/auth/storage/postgres.ts',
+        'server/cli/export.ts',
+        'server/serve/backends.ts',
+      ].map((file) => [file, 'a reason']),
+    );
     expect(withTree(planted, (root) => storeAdapterImports(importGraph(root, ALL_FOLDERS), reasons))).toEqual([]);
-    expect(withTree(clean, (root) => storeAdapterImports(importGraph(root, ALL_FOLDERS), {}))).toEqual(['server/serve/backends.ts imports events/store/sqlite/ledger.ts', 'server/serve/backends.ts imports events/store/postgres/ledger.ts']);
+    expect(withTree(clean, (root) => storeAdapterImports(importGraph(root, ALL_FOLDERS), {}))).toEqual([
+      'server/serve/backends.ts imports events/store/sqlite/ledger.ts',
+      'server/serve/backends.ts imports events/store/postgres/ledger.ts',
+    ]);
   });
 
   it('fails on one store adapter importing the other, and on the interface importing either, listed or not', () => {
     const planted = {
       ...clean,
-      'events/store/postgres/ledger-tools.ts': "import type { Row } from '../append.ts';\nimport { tools } from '../sqlite/ledger-tools.ts';\nexport const pgTools = (row: Row) => [tools, row];\n",
+      'events/store/postgres/ledger-tools.ts':
+        "import type { Row } from '../append.ts';\nimport { tools } from '../sqlite/ledger-tools.ts';\nexport const pgTools = (row: Row) => [tools, row];\n",
       'events/store/sqlite/served-ledger.ts': "export const served = async () => (await import('../postgres/ledger.ts')).open;\n",
-      'events/store/served-ledger.ts': "import type { Row } from './append.ts';\nimport { open } from './sqlite/ledger.ts';\nexport const serve = (row: Row) => open(row);\n",
+      'events/store/served-ledger.ts':
+        "import type { Row } from './append.ts';\nimport { open } from './sqlite/ledger.ts';\nexport const serve = (row: Row) => open(row);\n",
     };
     const expected = [
       'events/store/postgres/ledger-tools.ts imports events/store/sqlite/ledger-tools.ts: neither store imports the other',
@@ -447,12 +493,18 @@ describe('the layering checks, on a small tree with a violation planted in each'
   });
 
   it("fails on a store's folder without a file its twin holds by role", () => {
-    const roles = Object.fromEntries(['sqlite', 'postgres'].flatMap((store) => ['event-store.ts', 'snapshots.ts', 'ledger-tools.ts', 'served-ledger.ts'].map((role) => [`events/store/${store}/${role}`, 'export const role = 1;\n'])));
+    const roles = Object.fromEntries(
+      ['sqlite', 'postgres'].flatMap((store) =>
+        ['event-store.ts', 'snapshots.ts', 'ledger-tools.ts', 'served-ledger.ts'].map((role) => [`events/store/${store}/${role}`, 'export const role = 1;\n']),
+      ),
+    );
     expect(withTree({ ...clean, ...roles }, storeRoleGaps)).toEqual([]);
     const { 'events/store/postgres/snapshots.ts': _gone, ...withoutSnapshots } = roles;
     expect(withTree({ ...clean, ...withoutSnapshots }, storeRoleGaps)).toEqual(['events/store/postgres has no snapshots.ts']);
     // A file by another name does not stand in for it.
-    expect(withTree({ ...clean, ...withoutSnapshots, 'events/store/postgres/pg-snapshots.ts': 'export const role = 1;\n' }, storeRoleGaps)).toEqual(['events/store/postgres has no snapshots.ts']);
+    expect(withTree({ ...clean, ...withoutSnapshots, 'events/store/postgres/pg-snapshots.ts': 'export const role = 1;\n' }, storeRoleGaps)).toEqual([
+      'events/store/postgres has no snapshots.ts',
+    ]);
   });
 
   it('fails on a runtime cycle of two modules or more, and lets types and imports on demand go round', () => {
@@ -477,7 +529,8 @@ describe('the layering checks, on a small tree with a violation planted in each'
 });
 
 /** What a suite calls to start something of its own: a server, a browser, a child process, a database or a proxy. */
-const STARTS = /(?<![.\w])(serveInProcess|startServeProcess|launchChromium|eventDay|spawn|spawnSync|exec|execSync|execFile|execFileSync|fork|spadesProcess|startChild|killWriters|crashCycle|startPostgres|startNginx|ledgerBackends|authBackends|postgresBackend|postgresAuthBackend|createServer|serve)\s*\(|\.listen\s*\(/;
+const STARTS =
+  /(?<![.\w])(serveInProcess|startServeProcess|launchChromium|eventDay|spawn|spawnSync|exec|execSync|execFile|execFileSync|fork|spadesProcess|startChild|killWriters|crashCycle|startPostgres|startNginx|ledgerBackends|authBackends|postgresBackend|postgresAuthBackend|createServer|serve)\s*\(|\.listen\s*\(/;
 
 describe('the suites sharing one thread', () => {
   it('are suites that start no server, browser, process, database or proxy of their own', () => {
@@ -500,7 +553,7 @@ describe('the suites sharing one thread', () => {
 });
 
 describe("the test chromium's start", () => {
-  it("keeps every feature playwright turns off when it turns more off, and names one it would turn back on", () => {
+  it('keeps every feature playwright turns off when it turns more off, and names one it would turn back on', () => {
     const playwright = '--disable-features=PaintHolding,MediaRouter';
     expect(CHROMIUM_ARGS.filter((arg) => arg.startsWith('--disable-features='))).toHaveLength(1);
     expect(featuresLeftOn([playwright, '--headless', ...CHROMIUM_ARGS])).toEqual([]);

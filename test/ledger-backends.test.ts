@@ -95,7 +95,11 @@ async function playedSteps(): Promise<{ steps: Step[]; live: ReadModels }> {
     recording.execute(createTournament(m, { tournamentId: 't1', name: 'Both Back Ends Cup', format: 'unc-intramural' }));
     for (const i of [1, 2, 3]) recording.execute(registerTeam(m, { tournamentId: 't1', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
     recording.execute(startTournament(m, { tournamentId: 't1', seed: 'backends' }));
-    for (let step = 0; (await driveTables(recording, { tournamentId: 't1', seed: 'backends', renegeChance: 0.05, now: () => '2026-01-01T10:00:00.000Z' })) > 0; step++) {
+    for (
+      let step = 0;
+      (await driveTables(recording, { tournamentId: 't1', seed: 'backends', renegeChance: 0.05, now: () => '2026-01-01T10:00:00.000Z' })) > 0;
+      step++
+    ) {
       if (step > 100_000) throw new Error('the tournament did not finish');
     }
     return { steps, live: structuredClone(ledger.models) };
@@ -205,7 +209,7 @@ async function tamper(backend: Backend, location: string, mutation: Mutation, si
 
 let played: { steps: Step[]; live: ReadModels } | null = null;
 /** The tournament both back ends replay, played once for the whole file. */
-const tournamentSteps = async () => (played ??= (await playedSteps()));
+const tournamentSteps = async () => (played ??= await playedSteps());
 
 for (const backend of ledgerBackends()) {
   describe.skipIf(!backend.available)(`the ledger on ${backend.name}`, () => {
@@ -228,7 +232,10 @@ for (const backend of ledgerBackends()) {
     };
     const closeAll = () => Promise.all(opened.splice(0).map((s) => s.close()));
     const rows = async (location: string) =>
-      (await backend.sql(location, 'SELECT position, stream, version, command_id FROM events ORDER BY position')).map((r) => ({ ...r, position: Number(r.position) }));
+      (await backend.sql(location, 'SELECT position, stream, version, command_id FROM events ORDER BY position')).map((r) => ({
+        ...r,
+        position: Number(r.position),
+      }));
 
     describe('an append', () => {
       let location: string;
@@ -240,7 +247,8 @@ for (const backend of ledgerBackends()) {
       });
       afterEach(closeAll);
       const rowCount = async () => Number((await backend.sql(location, 'SELECT count(*) AS n FROM events'))[0]!.n);
-      const stored = async () => (await backend.sql(location, 'SELECT * FROM events ORDER BY position')).map((r) => ({ ...r, position: Number(r.position) }) as unknown as ChainedRow);
+      const stored = async () =>
+        (await backend.sql(location, 'SELECT * FROM events ORDER BY position')).map((r) => ({ ...r, position: Number(r.position) }) as unknown as ChainedRow);
 
       it('gives gapless positions across streams and versions within each stream', async () => {
         // given events on two streams
@@ -282,7 +290,12 @@ for (const backend of ledgerBackends()) {
         // when someone decided against version 1, then a conflict the API can answer 409 with
         const attempt = store.append('game-1', [counter('b', 1)], { expectedVersion: 1 });
         await expect(attempt).rejects.toThrow(VersionConflictError);
-        await expect(attempt).rejects.toMatchObject({ stream: 'game-1', expected: 1, actual: 2, message: expect.stringMatching(/game-1 is at version 2, not 1/) });
+        await expect(attempt).rejects.toMatchObject({
+          stream: 'game-1',
+          expected: 1,
+          actual: 2,
+          message: expect.stringMatching(/game-1 is at version 2, not 1/),
+        });
         expect(await rowCount()).toBe(2);
         expect((await store.head()).position).toBe(2);
       });
@@ -356,7 +369,9 @@ for (const backend of ledgerBackends()) {
         const [read] = await store.readStream('tournament-1');
         // then it comes up to version 2, and the ledger still holds what was written
         expect(read).toMatchObject({ type: 'NoteTaken', schemaVersion: 2, payload: { text: 'table 4 late', author: 'director' } });
-        expect(await backend.sql(location, 'SELECT schema_version, payload, hash FROM events')).toEqual([{ schema_version: 1, payload: '{"text":"table 4 late"}', hash: written!.hash }]);
+        expect(await backend.sql(location, 'SELECT schema_version, payload, hash FROM events')).toEqual([
+          { schema_version: 1, payload: '{"text":"table 4 late"}', hash: written!.hash },
+        ]);
         expect(await store.verifyChain()).toMatchObject({ ok: true, count: 1 });
       });
     });
@@ -391,7 +406,10 @@ for (const backend of ledgerBackends()) {
         if (backend.name === 'PostgreSQL') {
           // in groups: rows of one transaction share its xmin, and many carry several commands
           for (const location of locations) {
-            const [grouped] = await backend.sql(location, 'SELECT count(*) AS commands, count(DISTINCT xmin::text) AS transactions FROM events WHERE command_id IS NOT NULL');
+            const [grouped] = await backend.sql(
+              location,
+              'SELECT count(*) AS commands, count(DISTINCT xmin::text) AS transactions FROM events WHERE command_id IS NOT NULL',
+            );
             expect(Number(grouped!.transactions)).toBeLessThan(Number(grouped!.commands) * 0.8);
           }
         }
@@ -483,7 +501,9 @@ for (const backend of ledgerBackends()) {
         // another request under the same id: refused, naming it, and nothing written
         const other = store.append('game-1', [counter('N', 1)], { commandId: 'bid-18', request: 'sha256:bbb' });
         await expect(other).rejects.toThrow(CommandIdReusedError);
-        await expect(other).rejects.toThrow('command id bid-18 was already used for another entry on game-1 (a different request), so it cannot record this one');
+        await expect(other).rejects.toThrow(
+          'command id bid-18 was already used for another entry on game-1 (a different request), so it cannot record this one',
+        );
         // other events under the same id, without a request: refused too, naming what it recorded
         const otherEvents = store.append('game-1', [counter('N', 9)], { commandId: 'bid-18' });
         await expect(otherEvents).rejects.toThrow(CommandIdReusedError);

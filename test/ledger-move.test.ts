@@ -131,18 +131,29 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
   it('verifies there with the same count and head line, and the same answers to noted digests', async () => {
     // The import is recorded beside the ledger: who ran it, the file's digest, the positions it brought in.
     const digest = createHash('sha256').update(exported).digest('hex');
-    const imported = new RegExp(`^positions 1–${lines.length} came in by import of - \\(sha256 ${digest}\\) by ${userInfo().username} at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`);
+    const imported = new RegExp(
+      `^positions 1–${lines.length} came in by import of - \\(sha256 ${digest}\\) by ${userInfo().username} at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z$`,
+    );
     const verified = await cli(['verify', '--db', movedUrl]);
     expect(verified.code).toBe(0);
     expect(verified.stdout.split('\n').slice(0, 2)).toEqual([`${movedUrl}: ${lines.length} events, chain intact`, `head ${head}`]);
     expect(verified.stdout.split('\n')[2]).toMatch(imported);
     // The file also checks its stored snapshots (PostgreSQL keeps none) and the moved ledger names its import: the chain's lines agree.
-    const lineOf = (text: string) => text.split('\n').slice(1).filter((line) => !line.startsWith('snapshot ') && !line.startsWith('positions ')).join('\n');
+    const lineOf = (text: string) =>
+      text
+        .split('\n')
+        .slice(1)
+        .filter((line) => !line.startsWith('snapshot ') && !line.startsWith('positions '))
+        .join('\n');
     // a digest noted mid-tournament, one from a forged chain, one past the head: the same lines from both stores
     const noted = `${lines[1499]!.position}:${lines[1499]!.hash}`;
     const forged = `${lines[1499]!.position}:${'e'.repeat(64)}`;
     const beyond = `${lines.length + 10}:${'e'.repeat(64)}`;
-    for (const [digest, code] of [[noted, 0], [forged, 1], [beyond, 1]] as const) {
+    for (const [digest, code] of [
+      [noted, 0],
+      [forged, 1],
+      [beyond, 1],
+    ] as const) {
       const onFile = await cli(['verify', '--db', played.path, '--digest', digest]);
       const onPostgres = await cli(['verify', '--db', movedUrl, '--digest', digest]);
       expect(onFile.code).toBe(code);
@@ -181,7 +192,9 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
     try {
       const fold = foldPostgresModels(store);
       await expect(fold).rejects.toThrow(LedgerReadError);
-      await expect(fold).rejects.toThrow(new RegExp(`^position ${position} \\(game-\\S+ version \\d+\\): .*CardWithdrawn.*; the ledger was changed outside the app`));
+      await expect(fold).rejects.toThrow(
+        new RegExp(`^position ${position} \\(game-\\S+ version \\d+\\): .*CardWithdrawn.*; the ledger was changed outside the app`),
+      );
     } finally {
       await store.close();
     }
@@ -192,7 +205,11 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
     expect(back.code).toBe(0);
     expect(back.stdout).toBe(exported);
     const file = join(played.dir, 'back.db');
-    expect(await cli(['import-ledger', '-', '--db', file], back.stdout)).toEqual({ code: 0, stdout: `imported ${lines.length} events into ${file}\nhead ${head}\n`, stderr: '' });
+    expect(await cli(['import-ledger', '-', '--db', file], back.stdout)).toEqual({
+      code: 0,
+      stdout: `imported ${lines.length} events into ${file}\nhead ${head}\n`,
+      stderr: '',
+    });
     expect((await cli(['export', '--db', file])).stdout).toBe(exported);
     expect(await cli(['verify', '--db', file, '--digest', head])).toMatchObject({ code: 0 });
   });
@@ -204,7 +221,9 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
     try {
       const models = await foldPostgresModels(store);
       const decision = createTournament(models, { tournamentId: 't2', name: 'Second Open', format: 'pitt-boss' });
-      const [result] = await store.appendMany([{ stream: decision.stream, events: decision.events as never, expectedVersion: models.streams[decision.stream] ?? 0 }]);
+      const [result] = await store.appendMany([
+        { stream: decision.stream, events: decision.events as never, expectedVersion: models.streams[decision.stream] ?? 0 },
+      ]);
       expect(result!.positions).toEqual([lines.length + 1]);
       expect(result!.events[0]!.prevHash).toBe(lines.at(-1)!.hash);
       expect(await store.verifyChain()).toMatchObject({ ok: true, count: lines.length + 1 });
@@ -216,7 +235,12 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
   it('reads DATABASE_URL from the environment when run as the real command', async () => {
     const env = { ...process.env, DATABASE_URL: movedUrl, DATA_DIR: join(played.dir, 'no-ledger-here') };
     const { stdout } = await promisify(execFile)(process.execPath, [SPADES, 'verify', '--digest', head], { env });
-    expect(stdout.split('\n').filter((line) => !line.startsWith('positions '))).toEqual([`${movedUrl}: ${lines.length} events, chain intact`, `head ${head}`, `digest ${head} is part of this chain`, '']);
+    expect(stdout.split('\n').filter((line) => !line.startsWith('positions '))).toEqual([
+      `${movedUrl}: ${lines.length} events, chain intact`,
+      `head ${head}`,
+      `digest ${head} is part of this chain`,
+      '',
+    ]);
     // nothing was opened or created under DATA_DIR
     expect(existsSync(env.DATA_DIR)).toBe(false);
   }, 30_000);
@@ -267,7 +291,11 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
     expect(position).toBeGreaterThan(2000);
     const result = await refusedAlike(attacked((copy) => void ((copy[position - 1]!.payload as { card: string }).card = '1X')));
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(new RegExp(`^spades import-ledger: -: line ${position + 1} \\(position ${position}\\): game \\S+ hand \\d+ [NESW]: "1X" is not a card; nothing was imported\\n$`));
+    expect(result.stderr).toMatch(
+      new RegExp(
+        `^spades import-ledger: -: line ${position + 1} \\(position ${position}\\): game \\S+ hand \\d+ [NESW]: "1X" is not a card; nothing was imported\\n$`,
+      ),
+    );
   });
 
   it('refuses a chain that does not verify: exit 1 naming the position, nothing written', async () => {
@@ -286,7 +314,9 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
     const url = await newDatabase();
     const result = await cli(['import-ledger', '-', '--db', url], text.join('\n'));
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/^spades import-ledger: -: line 4: position 3 cannot be stored: .*\(Key \(stream, version\)=\(tournament-t1, 2\) already exists\.\)\n$/);
+    expect(result.stderr).toMatch(
+      /^spades import-ledger: -: line 4: position 3 cannot be stored: .*\(Key \(stream, version\)=\(tournament-t1, 2\) already exists\.\)\n$/,
+    );
     expect(await stored(url)).toEqual({ events: 0, head: `0:${GENESIS_HASH}` });
   });
 
@@ -309,5 +339,4 @@ describe.skipIf(!postgres.available)('moving a played ledger between SQLite and 
       stderr: `spades export: cannot open the ledger at ${unreachable}: the database server cannot be reached (ECONNREFUSED)\n`,
     });
   });
-
 });

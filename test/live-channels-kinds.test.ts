@@ -22,7 +22,13 @@ describe('channels that are not pages', () => {
     const published: string[] = [];
     const channels = [tournamentChannel('t1'), channelOf('leaderboard', 't1')];
     const publisher = createLivePublisher(
-      { channels: () => channels, hasClients: () => true, publish: (channel) => void published.push(channel), drop: () => undefined, attach: () => () => undefined },
+      {
+        channels: () => channels,
+        hasClients: () => true,
+        publish: (channel) => void published.push(channel),
+        drop: () => undefined,
+        attach: () => () => undefined,
+      },
       models,
     );
     // twice, so a region stored for the feed's channel the first time would be read back the second

@@ -38,7 +38,14 @@ describe('the models as snapshot bytes', () => {
   });
 
   it('leave out what JSON leaves out, and write empty maps as {}', () => {
-    const odd = { position: 3, games: {}, tournaments: { t: undefined, u: { a: 1 } }, currentTournament: null, screenDefault: undefined, streams: {} } as unknown as ReadModels;
+    const odd = {
+      position: 3,
+      games: {},
+      tournaments: { t: undefined, u: { a: 1 } },
+      currentTournament: null,
+      screenDefault: undefined,
+      streams: {},
+    } as unknown as ReadModels;
     expect(modelsBytes(odd).toString('utf8')).toBe(JSON.stringify(odd));
     expect(modelsBytes({} as ReadModels).toString('utf8')).toBe('{}');
   });

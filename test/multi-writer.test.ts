@@ -50,10 +50,20 @@ async function stop(server: Server): Promise<void> {
 }
 
 async function signIn(url: string, name: string, password: string): Promise<Record<string, string>> {
-  const res = await fetch(`${url}/login`, { method: 'POST', headers: { 'content-type': 'application/json', origin: url }, body: JSON.stringify({ name, password }) });
+  const res = await fetch(`${url}/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: url },
+    body: JSON.stringify({ name, password }),
+  });
   if (res.status !== 200) throw new Error(`signing in to ${url} failed: ${res.status} ${await res.text()}`);
   const { csrf } = (await res.json()) as { csrf: string };
-  return { cookie: res.headers.get('set-cookie')!.split(';')[0]!, 'x-csrf-token': csrf, 'content-type': 'application/json', accept: 'application/json', origin: url };
+  return {
+    cookie: res.headers.get('set-cookie')!.split(';')[0]!,
+    'x-csrf-token': csrf,
+    'content-type': 'application/json',
+    accept: 'application/json',
+    origin: url,
+  };
 }
 
 /** The stored snapshot: the models a server held when it stopped, and the position they stand at. */
@@ -168,7 +178,8 @@ describe('several writers on one ledger file', () => {
     const path = join(dataDir, 'spades.db');
     const setup = openLedger({ path });
     setup.execute(createTournament(setup.models, { tournamentId: 't2', name: 'Paper cup', format: 'unc-intramural' }));
-    for (const id of ['a', 'b', 'c', 'd']) setup.execute(registerTeam(setup.models, { tournamentId: 't2', teamId: id, name: `Team ${id.toUpperCase()}`, players: [`${id}1`, `${id}2`] }));
+    for (const id of ['a', 'b', 'c', 'd'])
+      setup.execute(registerTeam(setup.models, { tournamentId: 't2', teamId: id, name: `Team ${id.toUpperCase()}`, players: [`${id}1`, `${id}2`] }));
     setup.execute(startTournament(setup.models, { tournamentId: 't2', order: ['a', 'b', 'c', 'd'] }));
     const match = setup.models.tournaments.t2!.model.matches.find((m) => m.status === 'ready')!;
     const before = setup.models.position;
@@ -201,7 +212,11 @@ describe('several writers on one ledger file', () => {
     expect(await table.text()).toContain('Team A');
 
     const headers = await signIn(server.url, 'Dee Rector', 'director-password-1');
-    const again = await fetch(`${server.url}/director/tournaments/t2/matches/${match.matchId}/start`, { method: 'POST', headers, body: JSON.stringify({ table: 1 }) });
+    const again = await fetch(`${server.url}/director/tournaments/t2/matches/${match.matchId}/start`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ table: 1 }),
+    });
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: string }).error).toMatch(match.matchId);
     await stop(server);

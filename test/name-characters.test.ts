@@ -50,7 +50,8 @@ describe('nameProblem', () => {
   });
 
   it('refuses a name of nothing visible', () => {
-    for (const name of ['\u3164', '\u2800\u2800', '\u00ad', '\u034f']) expect(nameProblem(name, 'the name')).toBe('the name has no character that can be seen; write the name in letters or digits');
+    for (const name of ['\u3164', '\u2800\u2800', '\u00ad', '\u034f'])
+      expect(nameProblem(name, 'the name')).toBe('the name has no character that can be seen; write the name in letters or digits');
   });
 });
 
@@ -64,12 +65,18 @@ describe('every way a name comes in', () => {
       expect(made.status, JSON.stringify(ch)).toBe(400);
       expect(await error(made)).toMatch(/^the tournament’s name holds .+ at character 7; a name is written with/);
     }
-    const team = await send(app, director, 'POST', '/director/tournaments/t2/teams', { json: { name: '\u200b\u200b', player1: 'A', player2: 'B', teamId: 'ghost' } });
+    const team = await send(app, director, 'POST', '/director/tournaments/t2/teams', {
+      json: { name: '\u200b\u200b', player1: 'A', player2: 'B', teamId: 'ghost' },
+    });
     expect(team.status).toBe(400);
     expect(await error(team)).toMatch(/^the team name holds a character that cannot be seen \(U\+200B\) at character 1/);
-    const player = await send(app, director, 'POST', '/director/tournaments/t2/teams', { json: { name: 'Fives', player1: 'Ann', player2: 'Bo\u202Eb', teamId: 'fives' } });
+    const player = await send(app, director, 'POST', '/director/tournaments/t2/teams', {
+      json: { name: 'Fives', player1: 'Ann', player2: 'Bo\u202Eb', teamId: 'fives' },
+    });
     expect(player.status).toBe(400);
-    expect(await error(player)).toBe('player 2’s name holds a character that changes the direction of the text (U+202E) at character 3; a name is written with letters, digits, spaces and punctuation that can be seen');
+    expect(await error(player)).toBe(
+      'player 2’s name holds a character that changes the direction of the text (U+202E) at character 3; a name is written with letters, digits, spaces and punctuation that can be seen',
+    );
     expect(ledger.store.head().position).toBe(head);
     ledger.close();
   });
@@ -82,8 +89,17 @@ describe('every way a name comes in', () => {
     expect(res.status).toBe(400);
     const body = (await res.json()) as { problems: { line: number; field: string; problem: string }[] };
     expect(body.problems).toEqual([
-      { line: 2, field: 'name', problem: 'holds a control character (U+0007) at character 4; a name is written with letters, digits, spaces and punctuation that can be seen' },
-      { line: 3, field: 'player1', problem: 'holds a character that changes the direction of the text (U+2066) at character 2; a name is written with letters, digits, spaces and punctuation that can be seen' },
+      {
+        line: 2,
+        field: 'name',
+        problem: 'holds a control character (U+0007) at character 4; a name is written with letters, digits, spaces and punctuation that can be seen',
+      },
+      {
+        line: 3,
+        field: 'player1',
+        problem:
+          'holds a character that changes the direction of the text (U+2066) at character 2; a name is written with letters, digits, spaces and punctuation that can be seen',
+      },
     ]);
     expect(ledger.store.head().position).toBe(head);
     ledger.close();
@@ -108,14 +124,20 @@ describe('every way a name comes in', () => {
     const { ledger, app } = copyOf(fixture);
     const judge = fixture.clients.judge;
     const head = ledger.store.head().position;
-    const side = await send(app, judge, 'POST', '/api/games/import', { json: { gameId: 'paper-x', teams: { NS: 'Ana\r\nCy', EW: 'Ben' }, record: fullGameRecord() } });
+    const side = await send(app, judge, 'POST', '/api/games/import', {
+      json: { gameId: 'paper-x', teams: { NS: 'Ana\r\nCy', EW: 'Ben' }, record: fullGameRecord() },
+    });
     expect(side.status).toBe(400);
-    expect(await error(side)).toBe('teams.NS: the name of the NS team holds a line break (U+000D) at character 4; a name is written with letters, digits, spaces and punctuation that can be seen');
+    expect(await error(side)).toBe(
+      'teams.NS: the name of the NS team holds a line break (U+000D) at character 4; a name is written with letters, digits, spaces and punctuation that can be seen',
+    );
     const record = fullGameRecord() as { seats: Record<string, string> };
     record.seats.W = '\u0000=SUM(1;2)';
     const seat = await send(app, judge, 'POST', '/api/games/import', { json: { gameId: 'paper-y', record } });
     expect(seat.status).toBe(400);
-    expect(await error(seat)).toBe('record: seats.W: the name in West holds a null character (U+0000) at character 1; a name is written with letters, digits, spaces and punctuation that can be seen');
+    expect(await error(seat)).toBe(
+      'record: seats.W: the name in West holds a null character (U+0000) at character 1; a name is written with letters, digits, spaces and punctuation that can be seen',
+    );
     expect(ledger.store.head().position).toBe(head);
     ledger.close();
   });
@@ -134,7 +156,10 @@ describe('CSV exports', () => {
   it('a stored name starting with NUL and = comes out of the standings CSV with its quote', async () => {
     const { ledger, app } = copyOf(fixture);
     // As a ledger from before the check holds it.
-    ledger.execute({ stream: 'tournament-t2', events: [{ type: 'TeamRegistered', payload: { tournamentId: 't2', teamId: 'formula', name: '\u0000=SUM(1;2)', players: ['A', 'B'], fee: null } }] });
+    ledger.execute({
+      stream: 'tournament-t2',
+      events: [{ type: 'TeamRegistered', payload: { tournamentId: 't2', teamId: 'formula', name: '\u0000=SUM(1;2)', players: ['A', 'B'], fee: null } }],
+    });
     const csv = await (await app.request('/tournaments/t2/standings.csv')).text();
     expect(csv).toContain("'\u0000=SUM(1;2)");
     expect(csv).not.toMatch(/(^|,)\u0000=SUM/m);
@@ -150,7 +175,11 @@ describe('a parameter echoed in a 400', () => {
     const unknown = await app.request(`/api/v1/tournaments?${name}=1`);
     expect(unknown.status).toBe(200);
     expect(await unknown.text()).not.toContain('yyyyyyyy');
-    for (const [parameter, sample] of [['asOf', '9'], ['status', 'z'], ['format', 'z']] as const) {
+    for (const [parameter, sample] of [
+      ['asOf', '9'],
+      ['status', 'z'],
+      ['format', 'z'],
+    ] as const) {
       const value = await app.request(`/api/v1/tournaments?${parameter}=${sample.repeat(15_000)}`);
       expect(value.status, parameter).toBe(400);
       const said = await error(value);

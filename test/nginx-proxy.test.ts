@@ -119,7 +119,6 @@ function openStream(url: string, headers: Record<string, string> = {}) {
   };
 }
 
-
 const hello = (stream: ReturnType<typeof openStream>) =>
   waitFor('the stream to open', () => stream.arrivals.find((a) => a.message.event === 'hello')).then((a) => JSON.parse(a.message.data) as Seen);
 
@@ -134,7 +133,9 @@ function get(url: string): Promise<{ status: number; body: string }> {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 
@@ -159,7 +160,13 @@ describe('the configuration template', () => {
     expect([...plain.matchAll(/^\s*listen\s+([^;]*);/gm)].map((m) => m[1])).toEqual(['127.0.0.1:8080']);
     expect(plain).not.toMatch(/^\s*(ssl_\w+|return)\s/m);
     expect(plain).toContain('proxy_pass http://spades;');
-    const tls = nginxConfig(deployed, { port: 8080, upstreamPorts: [5001], dir: '/tmp/x', user, tls: { port: 8443, certificate: '/tmp/c.pem', key: '/tmp/k.pem' } });
+    const tls = nginxConfig(deployed, {
+      port: 8080,
+      upstreamPorts: [5001],
+      dir: '/tmp/x',
+      user,
+      tls: { port: 8443, certificate: '/tmp/c.pem', key: '/tmp/k.pem' },
+    });
     expect([...tls.matchAll(/^\s*listen\s+([^;]*);/gm)].map((m) => m[1])).toEqual(['127.0.0.1:8080', '127.0.0.1:8443 ssl']);
     expect(tls).toContain('ssl_certificate /tmp/c.pem;');
     expect(tls).toContain('ssl_certificate_key /tmp/k.pem;');
@@ -277,7 +284,25 @@ describe.skipIf(!nginx.available || !existsSync(openssl))('deploy/nginx.conf wit
   beforeAll(async () => {
     // A throwaway self-signed certificate, as an operator's file would be.
     certs = mkdtempSync(join(tmpdir(), 'spades-tls-'));
-    execFileSync(openssl, ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1', '-keyout', join(certs, 'key.pem'), '-out', join(certs, 'cert.pem')], { stdio: 'ignore' });
+    execFileSync(
+      openssl,
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-keyout',
+        join(certs, 'key.pem'),
+        '-out',
+        join(certs, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     a = await startProcess('A');
     proxy = await startNginx({ upstreamPorts: [a.port], tls: { certificate: join(certs, 'cert.pem'), key: join(certs, 'key.pem') } });
   });
@@ -289,7 +314,9 @@ describe.skipIf(!nginx.available || !existsSync(openssl))('deploy/nginx.conf wit
 
   it('sends plain HTTP on to HTTPS, path and query kept, without reaching a process', async () => {
     for (const method of ['GET', 'POST']) {
-      const res = await new Promise<IncomingMessage>((resolve, reject) => request(`${proxy.url}/tournaments/demo?after=3`, { method }, resolve).on('error', reject).end());
+      const res = await new Promise<IncomingMessage>((resolve, reject) =>
+        request(`${proxy.url}/tournaments/demo?after=3`, { method }, resolve).on('error', reject).end(),
+      );
       res.resume();
       expect(res.statusCode, method).toBe(301);
       expect(res.headers.location).toBe('https://127.0.0.1/tournaments/demo?after=3');
@@ -304,7 +331,9 @@ describe.skipIf(!nginx.available || !existsSync(openssl))('deploy/nginx.conf wit
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (text += chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, subject }));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
     expect(status).toBe(200);
     expect(subject).toBe('127.0.0.1');
@@ -326,7 +355,9 @@ describe.skipIf(!nginx.available)('deploy/nginx.conf in front of a process whose
         res.setEncoding('utf8');
         res.on('data', (chunk: string) => (body += chunk));
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      }).on('error', reject).end();
+      })
+        .on('error', reject)
+        .end();
     });
 
   beforeAll(async () => {

@@ -33,7 +33,7 @@ describe('written in one place', () => {
     expect(seatName('X')).toBe('X');
   });
 
-  it('works out a big bid\'s worth in engine/scoring.ts alone, for scoring and the statistics alike', () => {
+  it("works out a big bid's worth in engine/scoring.ts alone, for scoring and the statistics alike", () => {
     expect(holding(/madeFloor\b[^\n]*\+[^\n]*madeBonus|Math\.max\([^)]*madeFloor/)).toEqual(['engine/scoring.ts']);
     expect(holding(/from '[./]*engine\/scoring\.ts'/)).toContain('events/stats-projection.ts');
     // Asher's 10 for 200: 10 a trick bid plus 100, whatever the bid; UNC's 120 is a floor.
@@ -57,6 +57,7 @@ describe('written in one place', () => {
       const listed = new RegExp(`['"]${a!.value}['"],\\s*['"]${b!.value}['"]|['"]?value['"]?: ['"]${a!.value}['"]|\\[['"]${a!.value}['"], ['"]`);
       expect(holding(listed), option.key).toEqual(['engine/rule-options.ts']);
     }
-    for (const reason of MISDEAL_REASONS) expect(holding(new RegExp(reason.words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))), reason.value).toEqual(['engine/rule-options.ts']);
+    for (const reason of MISDEAL_REASONS)
+      expect(holding(new RegExp(reason.words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))), reason.value).toEqual(['engine/rule-options.ts']);
   });
 });

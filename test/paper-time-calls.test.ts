@@ -61,7 +61,11 @@ describe('an asher challenge with time called on paper in game 1', () => {
     const match = () => ledger.models.tournaments.asher!.model.matches.find((m) => m.matchId === matchId)!;
 
     // Game 1: N deals; time is called during hand 2, with the Aces ahead 100 to 80 when it is played out.
-    const game1 = await importAsJudge(app, { tournamentId: 'asher', matchId, record: { format: 'spades-game/1', rules: 'asher', dealer: 'N', timeCalled: 2, hands: [AHEAD_NS, AHEAD_NS] } });
+    const game1 = await importAsJudge(app, {
+      tournamentId: 'asher',
+      matchId,
+      record: { format: 'spades-game/1', rules: 'asher', dealer: 'N', timeCalled: 2, hands: [AHEAD_NS, AHEAD_NS] },
+    });
     expect(game1.status, JSON.stringify(game1.body)).toBe(201);
     const g1 = ledger.models.games[game1.body.gameId as string]!;
     expect([g1.winner, g1.reason, g1.score]).toEqual(['NS', 'time', { NS: 100, EW: 80 }]);
@@ -74,13 +78,23 @@ describe('an asher challenge with time called on paper in game 1', () => {
 
     // Game 2 carries the deal on: N and E dealt game 1, so S deals first. A record saying N is refused.
     const before = ledger.models.position;
-    const wrongDealer = await importAsJudge(app, { tournamentId: 'asher', matchId, record: { format: 'spades-game/1', rules: 'asher', dealer: 'N', timeCalled: 1, hands: [AHEAD_EW] } });
+    const wrongDealer = await importAsJudge(app, {
+      tournamentId: 'asher',
+      matchId,
+      record: { format: 'spades-game/1', rules: 'asher', dealer: 'N', timeCalled: 1, hands: [AHEAD_EW] },
+    });
     expect(wrongDealer).toEqual({
       status: 400,
-      body: { error: `record: dealer: the deal keeps its rotation through the whole challenge; game 1 of tournament asher match ${matchId} left the deal to S, so S deals first in game 2, not N` },
+      body: {
+        error: `record: dealer: the deal keeps its rotation through the whole challenge; game 1 of tournament asher match ${matchId} left the deal to S, so S deals first in game 2, not N`,
+      },
     });
     expect(ledger.models.position).toBe(before);
-    const game2 = await importAsJudge(app, { tournamentId: 'asher', matchId, record: { format: 'spades-game/1', rules: 'asher', timeCalled: 1, hands: [AHEAD_EW] } });
+    const game2 = await importAsJudge(app, {
+      tournamentId: 'asher',
+      matchId,
+      record: { format: 'spades-game/1', rules: 'asher', timeCalled: 1, hands: [AHEAD_EW] },
+    });
     expect(game2.status, JSON.stringify(game2.body)).toBe(201);
     const g2 = ledger.models.games[game2.body.gameId as string]!;
     expect([g2.number, g2.dealer, g2.winner, g2.reason, g2.score]).toEqual([2, 'S', 'EW', 'time', { NS: 40, EW: 50 }]);
@@ -88,7 +102,11 @@ describe('an asher challenge with time called on paper in game 1', () => {
 
     // Game 3, from W (S dealt game 2's only hand): the Aces take all 13 books, a Boston, and the challenge.
     const boston = { bids: { N: 7, E: 2, S: 6, W: 2 }, tricks: { N: 7, E: 0, S: 6, W: 0 } };
-    const game3 = await importAsJudge(app, { tournamentId: 'asher', matchId, record: { format: 'spades-game/1', rules: 'asher', dealer: 'W', hands: [boston] } });
+    const game3 = await importAsJudge(app, {
+      tournamentId: 'asher',
+      matchId,
+      record: { format: 'spades-game/1', rules: 'asher', dealer: 'W', hands: [boston] },
+    });
     expect(game3.status, JSON.stringify(game3.body)).toBe(201);
     const g3 = ledger.models.games[game3.body.gameId as string]!;
     expect([g3.number, g3.winner, g3.reason]).toEqual([3, 'NS', 'boston']);
@@ -118,7 +136,11 @@ describe('an asher challenge whose game 1 was played on paper, played on at the 
   it('seats the challenge with the deal carried on from the paper game, and plays games 2 and 3 to 2–1', async () => {
     const { app, ledger } = copyOf(fixture);
     const matchId = await event(app, ledger, 'asher', 'asher-theatre', 2);
-    const game1 = await importAsJudge(app, { tournamentId: 'asher', matchId, record: { format: 'spades-game/1', rules: 'asher', dealer: 'N', timeCalled: 2, hands: [AHEAD_NS, AHEAD_NS] } });
+    const game1 = await importAsJudge(app, {
+      tournamentId: 'asher',
+      matchId,
+      record: { format: 'spades-game/1', rules: 'asher', dealer: 'N', timeCalled: 2, hands: [AHEAD_NS, AHEAD_NS] },
+    });
     expect(game1.status, JSON.stringify(game1.body)).toBe(201);
     // No toss again: N and E dealt game 1, so S deals first in game 2, and the seating form says so.
     const desk = await (await send(app, fixture.clients.director, 'GET', '/director/tournaments/asher')).text();
@@ -149,7 +171,11 @@ describe('a pitt-boss match with time called on paper', () => {
     const { app, ledger } = copyOf(fixture);
     const matchId = await event(app, ledger, 'pitt', 'pitt-boss', 4);
     // pitt-boss scores overtricks: NS 52, EW 42.
-    const game = await importAsJudge(app, { tournamentId: 'pitt', matchId, record: { format: 'spades-game/1', rules: 'pitt-boss', timeCalled: 1, hands: [AHEAD_NS] } });
+    const game = await importAsJudge(app, {
+      tournamentId: 'pitt',
+      matchId,
+      record: { format: 'spades-game/1', rules: 'pitt-boss', timeCalled: 1, hands: [AHEAD_NS] },
+    });
     expect(game.status, JSON.stringify(game.body)).toBe(201);
     const g1 = ledger.models.games[game.body.gameId as string]!;
     expect([g1.winner, g1.reason, g1.score]).toEqual(['NS', 'time', { NS: 52, EW: 42 }]);
@@ -157,7 +183,10 @@ describe('a pitt-boss match with time called on paper', () => {
     expect(match).toMatchObject({ status: 'done', winner: 'aces', gamesWon: [1, 0] });
     // No second game goes into a match time has decided.
     const after = await importAsJudge(app, { tournamentId: 'pitt', matchId, record: { format: 'spades-game/1', rules: 'pitt-boss', hands: [AHEAD_EW] } });
-    expect(after).toEqual({ status: 409, body: { error: `tournament pitt match ${matchId} is done; a game can be entered only into a match that is ready or being played` } });
+    expect(after).toEqual({
+      status: 409,
+      body: { error: `tournament pitt match ${matchId} is done; a game can be entered only into a match that is ready or being played` },
+    });
     expectRebuildEqualsLive(ledger);
     ledger.close();
   });

@@ -17,12 +17,7 @@ import { openDatabase } from '../events/store/sqlite/database.ts';
 import { type AppendResult, CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../events/store/append.ts';
 import { createEventStore } from '../events/store/sqlite/event-store.ts';
 import { GENESIS_HASH, type ChainedRow, parseDigest, verifyRows } from '../events/hash-chain.ts';
-import {
-  AppendOutcomeUnknownError,
-  type PgEventStore,
-  type PostgresStoreOptions,
-  openPostgresStore,
-} from '../events/store/postgres/event-store.ts';
+import { AppendOutcomeUnknownError, type PgEventStore, type PostgresStoreOptions, openPostgresStore } from '../events/store/postgres/event-store.ts';
 import { type LedgerTestEvent, counter, STORED_COLUMNS as COLUMNS, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
 import { waitFor } from './fixtures/wait-for.ts';
@@ -73,13 +68,18 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
   const query = async <R extends object>(text: string, values: unknown[] = []) => (await sqlClient.query<R>(text, values)).rows;
   const rowCount = async () => Number((await query<{ n: string }>('SELECT count(*) AS n FROM events'))[0]!.n);
   const storedRows = async () =>
-    (await query<ChainedRow & { position: string }>(`SELECT ${COLUMNS} FROM events ORDER BY position`)).map((row) => ({ ...row, position: Number(row.position) }));
+    (await query<ChainedRow & { position: string }>(`SELECT ${COLUMNS} FROM events ORDER BY position`)).map((row) => ({
+      ...row,
+      position: Number(row.position),
+    }));
 
   describe('opening', () => {
     it('creates the schema without a migration step, even with eight processes opening a new database at once', async () => {
       const stores = await Promise.all(Array.from({ length: 8 }, () => open({ poolSize: 1 })));
       for (const s of stores) expect(await s.head()).toEqual({ position: 0, hash: GENESIS_HASH });
-      const triggers = await query<{ tgname: string }>("SELECT tgname FROM pg_trigger WHERE tgname IN ('events_append_only', 'ledger_head_kept') ORDER BY tgname");
+      const triggers = await query<{ tgname: string }>(
+        "SELECT tgname FROM pg_trigger WHERE tgname IN ('events_append_only', 'ledger_head_kept') ORDER BY tgname",
+      );
       expect(triggers.map((t) => t.tgname)).toEqual(['events_append_only', 'ledger_head_kept']);
     });
 
@@ -141,7 +141,6 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
       expect(await store.streamVersion('game-1')).toBe(2500);
       expect(await store.verifyChain()).toMatchObject({ ok: true, count: 2500 });
     });
-
   });
 
   describe('digests and verification', () => {
@@ -153,7 +152,11 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
 
     it('walks a chain longer than a page, and names the first position changed behind the triggers back', async () => {
       // given 12,000 events: more than two pages of the walk
-      for (let i = 0; i < 12; i++) await store.append(`game-${i % 3}`, Array.from({ length: 1000 }, (_, j) => counter('a', i * 1000 + j)));
+      for (let i = 0; i < 12; i++)
+        await store.append(
+          `game-${i % 3}`,
+          Array.from({ length: 1000 }, (_, j) => counter('a', i * 1000 + j)),
+        );
       expect(await store.verifyChain()).toMatchObject({ ok: true, count: 12_000, head: { position: 12_000 } });
       // when someone who owns the table drops the trigger and edits an event on the second page
       await query('ALTER TABLE events DISABLE TRIGGER events_append_only');
@@ -165,7 +168,7 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
   });
 
   describe('listening', () => {
-    it("hears the head after each commit of any writer, not of a repeat or a refused append, until stopped", async () => {
+    it('hears the head after each commit of any writer, not of a repeat or a refused append, until stopped', async () => {
       const heard: number[] = [];
       const stop = await store.listen((position) => heard.push(position));
       const other = await open({ poolSize: 1 });
@@ -247,7 +250,15 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
 
   describe('group commit: appends sent while a commit is in flight share the next', () => {
     /** Settles each append, in the order sent, as its value or the error it was refused with. */
-    const settle = <T>(appends: Promise<T>[]) => Promise.all(appends.map((a) => a.then((value) => ({ value }), (error: unknown) => ({ error }))));
+    const settle = <T>(appends: Promise<T>[]) =>
+      Promise.all(
+        appends.map((a) =>
+          a.then(
+            (value) => ({ value }),
+            (error: unknown) => ({ error }),
+          ),
+        ),
+      );
 
     it('forty appends sent at once from one process take far fewer transactions, and each is recorded once, in order', async () => {
       const results = await Promise.all(Array.from({ length: 40 }, (_, i) => store.append(`game-${i}`, [counter('a', i), counter('a', i + 100)])));
@@ -284,7 +295,10 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
       expect(after).toMatchObject({ value: { positions: [4], versions: [3] } });
       const rows = await storedRows();
       expect(rows.map((r) => [r.stream, r.version, JSON.parse(r.payload).by])).toEqual([
-        ['game-1', 1, 'a'], ['game-1', 2, 'first'], ['game-2', 1, 'other'], ['game-1', 3, 'after'],
+        ['game-1', 1, 'a'],
+        ['game-1', 2, 'first'],
+        ['game-2', 1, 'other'],
+        ['game-1', 3, 'after'],
       ]);
       expect(verifyRows(rows)).toMatchObject({ ok: true, count: 4 });
     });
@@ -357,8 +371,16 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
       expect(store.commitStats().oneTrip).toBeGreaterThan(before);
       const rows = await storedRows();
       expect(rows.map((r) => [r.stream, r.version])).toEqual([
-        ['game-1', 1], ['game-1', 2], ['game-1', 3], ['game-1', 4], ['game-1', 5], ['game-1', 6],
-        ['game-2', 1], ['game-2', 2], ['game-2', 3], ['game-2', 4],
+        ['game-1', 1],
+        ['game-1', 2],
+        ['game-1', 3],
+        ['game-1', 4],
+        ['game-1', 5],
+        ['game-1', 6],
+        ['game-2', 1],
+        ['game-2', 2],
+        ['game-2', 3],
+        ['game-2', 4],
       ]);
       expect(verifyRows(rows)).toMatchObject({ ok: true, count: 10 });
       expect(await store.head()).toEqual({ position: 10, hash: rows[9]!.hash });
@@ -368,7 +390,7 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
     it('stores text byte for byte when it commits in one round trip, as the chain and the SQLite store need', async () => {
       for (let i = 1; i <= 3; i++) await store.append('tournament-1', [{ type: 'NoteTaken', payload: { text: `note ${i}`, author: 'dir' } }]);
       const before = store.commitStats().oneTrip;
-      const texts = ['quote " backslash \\ newline \n tab \t', "single ' quote, {braces}, \"NULL\", NULL", 'Zoë ♠ 🂡 \u2028 $1 $$ E\'\\x\'', ''];
+      const texts = ['quote " backslash \\ newline \n tab \t', 'single \' quote, {braces}, "NULL", NULL', "Zoë ♠ 🂡 \u2028 $1 $$ E'\\x'", ''];
       const results = await Promise.all(texts.map((text) => store.append('tournament-1', [{ type: 'NoteTaken', payload: { text, author: 'dir ector' } }])));
       expect(store.commitStats().oneTrip).toBeGreaterThan(before);
       const rows = await storedRows();
@@ -387,7 +409,10 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
       for (const size of [1, 2, 63, 64, 65, 130]) {
         const before = store.commitStats();
         // One append of `size` events, and as many appends of one event at once, sharing a commit.
-        const alone = await store.append('tournament-1', texts(size).map((text) => ({ type: 'NoteTaken', payload: { text, author: 'a' } })));
+        const alone = await store.append(
+          'tournament-1',
+          texts(size).map((text) => ({ type: 'NoteTaken', payload: { text, author: 'a' } })),
+        );
         const together = await Promise.all(texts(size).map((text) => store.append('tournament-1', [{ type: 'NoteTaken', payload: { text, author: 'b' } }])));
         const after = store.commitStats();
         expect(after.oneTrip - before.oneTrip, `batches of ${size}`).toBe(after.transactions - before.transactions);
@@ -403,20 +428,22 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
     it('32 writers racing on one stream of one process record every event exactly once', async () => {
       const shared = await open({ poolSize: 4 });
       const EACH = 4;
-      const conflicts = await Promise.all(Array.from({ length: 32 }, async (_, w) => {
-        let met = 0;
-        for (let attempt = 0; attempt < EACH; ) {
-          const version = await shared.streamVersion('game-7');
-          try {
-            await shared.append('game-7', [counter(`w${w}`, attempt)], { expectedVersion: version, commandId: `w${w}-${attempt}` });
-            attempt++;
-          } catch (error) {
-            if (!(error instanceof VersionConflictError)) throw error;
-            met++;
+      const conflicts = await Promise.all(
+        Array.from({ length: 32 }, async (_, w) => {
+          let met = 0;
+          for (let attempt = 0; attempt < EACH; ) {
+            const version = await shared.streamVersion('game-7');
+            try {
+              await shared.append('game-7', [counter(`w${w}`, attempt)], { expectedVersion: version, commandId: `w${w}-${attempt}` });
+              attempt++;
+            } catch (error) {
+              if (!(error instanceof VersionConflictError)) throw error;
+              met++;
+            }
           }
-        }
-        return met;
-      }));
+          return met;
+        }),
+      );
       const events = await shared.readStream('game-7');
       expect(events.map((e) => e.version)).toEqual(Array.from({ length: 32 * EACH }, (_, i) => i + 1));
       const written = events.map((e) => `${(e.payload as { by: string }).by}/${(e.payload as { attempt: number }).attempt}`);
@@ -486,8 +513,9 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
       for (let round = 1; round <= 4; round++) {
         // every writer decides against the version it read, all before anyone writes
         const read = await Promise.all(writers.map((s, w) => s.streamVersion(streamOf(w))));
-        const outcomes = await Promise.allSettled(writers.map((s, w) =>
-          s.append(streamOf(w), [counter(`w${w}`, round), counter(`w${w}`, round + 100)], { expectedVersion: read[w]! })));
+        const outcomes = await Promise.allSettled(
+          writers.map((s, w) => s.append(streamOf(w), [counter(`w${w}`, round), counter(`w${w}`, round + 100)], { expectedVersion: read[w]! })),
+        );
         const winners = outcomes.flatMap((o, w) => (o.status === 'fulfilled' ? [w] : []));
         const losers = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
         expect(new Set(winners.map(streamOf)).size).toBe(4);
@@ -496,20 +524,24 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
         recorded += winners.length * 2;
       }
       // then writers retrying until they land, all at once
-      await Promise.all(writers.map(async (s, w) => {
-        for (;;) {
-          const version = await s.streamVersion(streamOf(w));
-          try {
-            return await s.append(streamOf(w), [counter(`w${w}`, 999)], { expectedVersion: version });
-          } catch (error) {
-            if (!(error instanceof VersionConflictError)) throw error;
+      await Promise.all(
+        writers.map(async (s, w) => {
+          for (;;) {
+            const version = await s.streamVersion(streamOf(w));
+            try {
+              return await s.append(streamOf(w), [counter(`w${w}`, 999)], { expectedVersion: version });
+            } catch (error) {
+              if (!(error instanceof VersionConflictError)) throw error;
+            }
           }
-        }
-      }));
+        }),
+      );
       recorded += 32;
       const rows = await storedRows();
       expect(rows.map((r) => r.position)).toEqual(Array.from({ length: recorded }, (_, i) => i + 1));
-      const versions = await query<{ stream: string; n: string; top: number }>('SELECT stream, count(*) AS n, max(version) AS top FROM events GROUP BY stream ORDER BY stream');
+      const versions = await query<{ stream: string; n: string; top: number }>(
+        'SELECT stream, count(*) AS n, max(version) AS top FROM events GROUP BY stream ORDER BY stream',
+      );
       for (const { n, top } of versions) expect(Number(n)).toBe(top);
       expect(verifyRows(rows)).toMatchObject({ ok: true, count: recorded });
       expect(await store.verifyChain()).toMatchObject({ ok: true, count: recorded });
@@ -531,10 +563,18 @@ describe.skipIf(!postgres.available)('the event store on PostgreSQL', () => {
         const steps: Step[] = [
           (s) => s.append('game-1', [counter('a', 1), counter('a', 2)]),
           (s) => s.append('game-1', [{ ...counter('Zoë ♠ 🂡', 3), meta: { seat: 'N' } }], { meta: { by: 'judge:ana' }, commandId: 'c-1' }),
-          (s) => s.appendMany([
-            { stream: 'match-1', events: [{ type: 'NoteTaken', payload: { text: 'quote " backslash \\ newline \n tab \t', author: 'dir' } }], expectedVersion: 0 },
-            { stream: 'game-1', events: [counter('b', 4)], expectedVersion: 3 },
-          ], { commandId: 'batch-1', request: 'sha256:abc' }),
+          (s) =>
+            s.appendMany(
+              [
+                {
+                  stream: 'match-1',
+                  events: [{ type: 'NoteTaken', payload: { text: 'quote " backslash \\ newline \n tab \t', author: 'dir' } }],
+                  expectedVersion: 0,
+                },
+                { stream: 'game-1', events: [counter('b', 4)], expectedVersion: 3 },
+              ],
+              { commandId: 'batch-1', request: 'sha256:abc' },
+            ),
           (s) => s.append('tournament-1', [{ type: 'NoteTaken', payload: { text: '', author: 'x' } }]),
         ];
         for (const step of steps) {

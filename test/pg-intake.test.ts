@@ -50,7 +50,10 @@ describe.skipIf(!postgres.available)('group commit across processes on PostgreSQ
   };
   const query = async <R extends object>(text: string) => (await sqlClient.query<R>(text)).rows;
   const storedRows = async () =>
-    (await query<ChainedRow & { position: string }>(`SELECT ${COLUMNS} FROM events ORDER BY position`)).map((row) => ({ ...row, position: Number(row.position) }));
+    (await query<ChainedRow & { position: string }>(`SELECT ${COLUMNS} FROM events ORDER BY position`)).map((row) => ({
+      ...row,
+      position: Number(row.position),
+    }));
   const waiting = async () => Number((await query<{ n: string }>('SELECT count(*) AS n FROM ledger_intake'))[0]!.n);
 
   /** Holds the head row as another process's commit would, until `release` is called. */
@@ -68,9 +71,13 @@ describe.skipIf(!postgres.available)('group commit across processes on PostgreSQ
   it('eight stores with four writers each commit together: most commands chained by another store, each once, in one chain', async () => {
     const stores = await Promise.all(Array.from({ length: 8 }, () => open()));
     const EACH = 25;
-    await Promise.all(stores.flatMap((store, s) => Array.from({ length: 4 }, async (_, w) => {
-      for (let i = 1; i <= EACH; i++) await store.append(`game-s${s}-w${w}`, [counter(`s${s}w${w}`, i)], { expectedVersion: i - 1 });
-    })));
+    await Promise.all(
+      stores.flatMap((store, s) =>
+        Array.from({ length: 4 }, async (_, w) => {
+          for (let i = 1; i <= EACH; i++) await store.append(`game-s${s}-w${w}`, [counter(`s${s}w${w}`, i)], { expectedVersion: i - 1 });
+        }),
+      ),
+    );
     const stats = stores.map((s) => s.commitStats());
     const sum = (key: 'appends' | 'queued' | 'forOthers') => stats.reduce((n, s) => n + s[key], 0);
     // commands went through the intake and were chained by a store other than their own
@@ -133,7 +140,11 @@ describe.skipIf(!postgres.available)('group commit across processes on PostgreSQ
     await release();
     // then the next append, from another store, chains it first
     expect(await b.append('game-1', [counter('b', 3)])).toMatchObject({ positions: [3], versions: [3] });
-    expect((await storedRows()).map((r) => [r.stream, r.version, JSON.parse(r.payload).by])).toEqual([['game-1', 1, 'a'], ['game-1', 2, 'a'], ['game-1', 3, 'b']]);
+    expect((await storedRows()).map((r) => [r.stream, r.version, JSON.parse(r.payload).by])).toEqual([
+      ['game-1', 1, 'a'],
+      ['game-1', 2, 'a'],
+      ['game-1', 3, 'b'],
+    ]);
     // and the store sending it again with its command id is answered with what was recorded
     expect(await a.append('game-1', [counter('a', 2)], { commandId: 'tap-2', expectedVersion: 1 })).toMatchObject({ duplicate: true, positions: [2] });
     expect(await waiting()).toBe(0);
@@ -159,8 +170,11 @@ describe.skipIf(!postgres.available)('group commit across processes on PostgreSQ
       expect(acked).toBeGreaterThan(0);
       // and the writers did commit together: transactions (rows sharing an xmin) holding
       // commands of several writer processes (command ids begin with the writer's name)
-      const [mixed] = await backend.sql(location, `SELECT count(*) AS n FROM (SELECT xmin::text FROM events WHERE command_id IS NOT NULL
-        GROUP BY xmin::text HAVING count(DISTINCT split_part(command_id, '-', 1)) > 1) AS t`);
+      const [mixed] = await backend.sql(
+        location,
+        `SELECT count(*) AS n FROM (SELECT xmin::text FROM events WHERE command_id IS NOT NULL
+        GROUP BY xmin::text HAVING count(DISTINCT split_part(command_id, '-', 1)) > 1) AS t`,
+      );
       expect(Number(mixed!.n)).toBeGreaterThan(0);
     } finally {
       child.remove();

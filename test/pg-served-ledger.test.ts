@@ -81,7 +81,11 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
         await ledger.syncTo(report.head.position);
         expect(JSON.parse(JSON.stringify(ledger.models))).toEqual(rebuilt);
       }
-      const registered = await ledgers[0]!.store.kysely.selectFrom('events').select((eb) => eb.fn.countAll<string>().as('n')).where('type', '=', 'TeamRegistered').executeTakeFirstOrThrow();
+      const registered = await ledgers[0]!.store.kysely
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('type', '=', 'TeamRegistered')
+        .executeTakeFirstOrThrow();
       expect(Number(registered.n)).toBe(16);
     } finally {
       await Promise.all(ledgers.map((ledger) => ledger.close()));
@@ -92,15 +96,19 @@ describe.skipIf(!postgres.available)('the served ledger on PostgreSQL', () => {
     const ledger = await openPostgresLedger({ url: await newDatabase() });
     try {
       // twelve tournaments created at once, each on a stream of its own
-      await Promise.all(Array.from({ length: 12 }, (_, i) =>
-        ledger.append((m) => createTournament(m, { tournamentId: `t${i}`, name: `Cup ${i}`, format: 'unc-intramural' }))));
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) => ledger.append((m) => createTournament(m, { tournamentId: `t${i}`, name: `Cup ${i}`, format: 'unc-intramural' }))),
+      );
       const stats = ledger.store.commitStats();
       expect(stats.appends).toBe(12);
       expect(stats.transactions).toBeLessThan(12);
       // eight teams registered at once in one tournament: each decided from the models holding the
       // ones before it, so none is refused as decided from a version gone by
-      await Promise.all(Array.from({ length: 8 }, (_, i) =>
-        ledger.append((m) => registerTeam(m, { tournamentId: 't0', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }))));
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          ledger.append((m) => registerTeam(m, { tournamentId: 't0', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] })),
+        ),
+      );
       expect(ledger.models.tournaments.t0!.model.teams.map((t) => t.teamId).sort()).toEqual(Array.from({ length: 8 }, (_, i) => `team${i}`).sort());
       expect(ledger.store.commitStats().appends).toBe(20);
       expect(JSON.parse(JSON.stringify(ledger.models))).toEqual(JSON.parse(JSON.stringify(await foldPostgresModels(ledger.store))));

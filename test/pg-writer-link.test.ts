@@ -25,9 +25,16 @@ describe('advisory locks', () => {
     // A second use of one key makes unrelated work wait on it: a snapshot's table waiting for
     // the writer's election, which is held for as long as the writer lives.
     const files = ['events/store/postgres', 'server/auth/storage'].flatMap((dir) =>
-      readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f)));
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.ts'))
+        .map((f) => join(dir, f)),
+    );
     const keys = files.flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/^const (\w+_LOCKS?) = (0x[\d_a-f]+);/gm)].map((m) => ({ at: `${file} ${m[1]}`, key: Number(m[2]!.replace(/_/g, '')) })));
+      [...readFileSync(file, 'utf8').matchAll(/^const (\w+_LOCKS?) = (0x[\d_a-f]+);/gm)].map((m) => ({
+        at: `${file} ${m[1]}`,
+        key: Number(m[2]!.replace(/_/g, '')),
+      })),
+    );
     expect(keys.length).toBeGreaterThanOrEqual(6);
     const shared = keys.filter((k) => keys.some((other) => other !== k && other.key === k.key)).map((k) => k.at);
     expect(shared).toEqual([]);
@@ -61,7 +68,13 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
 
   /** A store as a server process opens it: taking part in the election. */
   const open = async (linked = true) => {
-    const store = await openPostgresStore<LedgerTestEvent>({ url, registry: ledgerTestRegistry, clock, poolSize: 2, ...(linked ? { writerLink: { host: '127.0.0.1' } } : {}) });
+    const store = await openPostgresStore<LedgerTestEvent>({
+      url,
+      registry: ledgerTestRegistry,
+      clock,
+      poolSize: 2,
+      ...(linked ? { writerLink: { host: '127.0.0.1' } } : {}),
+    });
     opened.add(store);
     return store;
   };
@@ -71,7 +84,10 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
   };
   const query = async <R extends object>(text: string) => (await sqlClient.query<R>(text)).rows;
   const storedRows = async () =>
-    (await query<ChainedRow & { position: string }>(`SELECT ${COLUMNS} FROM events ORDER BY position`)).map((row) => ({ ...row, position: Number(row.position) }));
+    (await query<ChainedRow & { position: string }>(`SELECT ${COLUMNS} FROM events ORDER BY position`)).map((row) => ({
+      ...row,
+      position: Number(row.position),
+    }));
   const writerOf = (stores: PgEventStore<LedgerTestEvent>[]) => waitFor('a writer elected', () => stores.find((s) => s.isWriter()), 10_000);
 
   it('elects one writer; the others forward to it, and every append is answered and stored as if made directly', async () => {
@@ -80,11 +96,16 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
     expect(stores.filter((s) => s.isWriter())).toHaveLength(1);
     // when every store appends, four at a time, to streams of its own
     const EACH = 20;
-    const results = await Promise.all(stores.flatMap((store, s) => Array.from({ length: 4 }, async (_, w) => {
-      const mine = [];
-      for (let i = 1; i <= EACH; i++) mine.push(await store.append(`game-s${s}-w${w}`, [counter(`s${s}w${w}`, i), counter(`s${s}w${w}`, 1000 + i)], { expectedVersion: 2 * (i - 1) }));
-      return mine;
-    })));
+    const results = await Promise.all(
+      stores.flatMap((store, s) =>
+        Array.from({ length: 4 }, async (_, w) => {
+          const mine = [];
+          for (let i = 1; i <= EACH; i++)
+            mine.push(await store.append(`game-s${s}-w${w}`, [counter(`s${s}w${w}`, i), counter(`s${s}w${w}`, 1000 + i)], { expectedVersion: 2 * (i - 1) }));
+          return mine;
+        }),
+      ),
+    );
     // then the others' appends went through the writer and none was committed by themselves
     for (const store of stores.filter((s) => s !== writer)) {
       expect(store.commitStats()).toMatchObject({ forwarded: 4 * EACH, own: 0, transactions: 0 });
@@ -126,7 +147,10 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
     // a bad event is refused where it is made, before anything is sent
     await expect(other.append('game-1', [{ type: 'CounterIncremented', payload: { by: 5 } } as never])).rejects.toBeInstanceOf(InvalidPayloadError);
     expect(other.commitStats()).toMatchObject({ own: 0, transactions: 0 });
-    expect((await storedRows()).map((r) => [r.stream, r.version])).toEqual([['game-1', 1], ['game-1', 2]]);
+    expect((await storedRows()).map((r) => [r.stream, r.version])).toEqual([
+      ['game-1', 1],
+      ['game-1', 2],
+    ]);
   });
 
   it('a writer that stops answers what it was sent, and another takes over without a single append refused', async () => {
@@ -137,17 +161,19 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
     const failures: unknown[] = [];
     const counts = new Map<PgEventStore<LedgerTestEvent>, number>();
     // the others append without pause, without command ids
-    const lanes = others.flatMap((store, s) => Array.from({ length: 3 }, async (_, w) => {
-      for (let i = 1; !stop; i++) {
-        try {
-          await store.append(`game-${s}-${w}`, [counter(`${s}-${w}`, i)], { expectedVersion: i - 1 });
-          counts.set(store, (counts.get(store) ?? 0) + 1);
-        } catch (error) {
-          failures.push(error);
-          return;
+    const lanes = others.flatMap((store, s) =>
+      Array.from({ length: 3 }, async (_, w) => {
+        for (let i = 1; !stop; i++) {
+          try {
+            await store.append(`game-${s}-${w}`, [counter(`${s}-${w}`, i)], { expectedVersion: i - 1 });
+            counts.set(store, (counts.get(store) ?? 0) + 1);
+          } catch (error) {
+            failures.push(error);
+            return;
+          }
         }
-      }
-    }));
+      }),
+    );
     await waitFor('appends forwarded', () => others.every((s) => s.commitStats().forwarded > 20), 10_000);
     // when the writer stops in the middle of it
     await close(first);
@@ -164,7 +190,7 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
     expect(second.isWriter()).toBe(true);
   });
 
-  it('a link that does not present the writer\'s token is closed and records nothing', async () => {
+  it("a link that does not present the writer's token is closed and records nothing", async () => {
     const stores = await Promise.all([open(), open()]);
     await writerOf(stores);
     const [row] = await query<{ address: string; token: string }>('SELECT address, token FROM ledger_writer');
@@ -172,7 +198,12 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
     const socket = net.connect({ host: host!, port: Number(port) });
     const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
     socket.on('error', () => undefined);
-    const request = { i: 1, c: null, r: null, b: [['game-9', null, [['CounterIncremented', 1, '{"attempt":1,"by":"x"}', '{"at":"2025-03-01T19:00:00.000Z"}']]]] };
+    const request = {
+      i: 1,
+      c: null,
+      r: null,
+      b: [['game-9', null, [['CounterIncremented', 1, '{"attempt":1,"by":"x"}', '{"at":"2025-03-01T19:00:00.000Z"}']]]],
+    };
     socket.write(`${JSON.stringify({ t: 'f'.repeat(row!.token.length) })}\n${JSON.stringify(request)}\n`);
     await closed;
     expect(await storedRows()).toEqual([]);
@@ -208,10 +239,14 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
       await Promise.all(children.map((c) => c.firstLine));
       // (no table yet until the first writer is elected)
       const writerPid = async () => Number((await query<{ pid: number }>('SELECT pid FROM ledger_writer').catch(() => []))[0]?.pid ?? 0);
-      const firstPid = await waitFor('a writer process elected', async () => {
-        const pid = await writerPid();
-        return children.some((c) => c.child.pid === pid) ? pid : false;
-      }, 10_000);
+      const firstPid = await waitFor(
+        'a writer process elected',
+        async () => {
+          const pid = await writerPid();
+          return children.some((c) => c.child.pid === pid) ? pid : false;
+        },
+        10_000,
+      );
       const first = children.find((c) => c.child.pid === firstPid)!;
       expect(first).toBeDefined();
       // when the writer is killed while every process appends
@@ -238,7 +273,10 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
         expect(stored.get(Number(position)), `acknowledged position ${position}`).toBe(hash);
       }
       // each event recorded once: a forwarded append sent again after the kill is answered with its first result
-      const seen = rows.map((r) => { const p = JSON.parse(r.payload) as { by: string; attempt: number }; return `${p.by}/${p.attempt}`; });
+      const seen = rows.map((r) => {
+        const p = JSON.parse(r.payload) as { by: string; attempt: number };
+        return `${p.by}/${p.attempt}`;
+      });
       expect(new Set(seen).size).toBe(seen.length);
     } finally {
       for (const c of children) c.child.kill('SIGKILL');

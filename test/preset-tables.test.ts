@@ -78,14 +78,29 @@ describe('resolveRules', () => {
     [{ target: 200 }, 'rules: the "preset" field is missing'],
     [{ preset: 'asher', bagLimt: 5 }, "rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"],
     [{ preset: 'asher', target: -5 }, 'rules: Points to win a game must be a whole number 1 or more, or none (a game of a number of hands), got -5'],
-    [{ preset: 'asher', renegePenalty: 'fine' }, 'rules: Renege penalty must be one of transfer (the tricks go to the other team), unc (the tricks are lost, and must still make the bid), asher (credited now, the rest owed from the next hand), pitt-boss (the side that loses the claim pays), got "fine"'],
+    [
+      { preset: 'asher', renegePenalty: 'fine' },
+      'rules: Renege penalty must be one of transfer (the tricks go to the other team), unc (the tricks are lost, and must still make the bid), asher (credited now, the rest owed from the next hand), pitt-boss (the side that loses the claim pays), got "fine"',
+    ],
     [{ preset: 'asher', blindBid: { deficit: 100 } }, 'rules: Blind bids: strictly more behind than that (strict) is missing from {"deficit":100}'],
-    [{ preset: 'asher', blindBid: 100 }, 'rules: Blind bids must be none (no blind bids), or its values written as deficit 100, strict false, minimumTeam 4, got 100'],
-    [{ preset: 'asher', bigBid: { from: 10, madeFloor: 200, madeBonus: 0, setPoints: -1 } }, 'rules: Big bids (10 for 200): set, it loses (setPoints) must be a whole number 0 or more, or none (10 a trick bid), got -1'],
-    [{ preset: 'asher', blindBid: { deficit: 100, strict: true, minimumTeam: 4, over: 1 } }, 'rules: Blind bids: over is not one of its values; write none (no blind bids), or deficit 100, strict false, minimumTeam 4'],
+    [
+      { preset: 'asher', blindBid: 100 },
+      'rules: Blind bids must be none (no blind bids), or its values written as deficit 100, strict false, minimumTeam 4, got 100',
+    ],
+    [
+      { preset: 'asher', bigBid: { from: 10, madeFloor: 200, madeBonus: 0, setPoints: -1 } },
+      'rules: Big bids (10 for 200): set, it loses (setPoints) must be a whole number 0 or more, or none (10 a trick bid), got -1',
+    ],
+    [
+      { preset: 'asher', blindBid: { deficit: 100, strict: true, minimumTeam: 4, over: 1 } },
+      'rules: Blind bids: over is not one of its values; write none (no blind bids), or deficit 100, strict false, minimumTeam 4',
+    ],
     [{ preset: 'blp-r1', jokers: true }, 'rules: the deck has 54 cards (0 taken out, jokers in); four hands of 13 need 52'],
     [{ preset: 'blp-r1', teamMinimum: 9, teamMaximum: 8 }, 'rules: Board (the least a team may bid), 9, is above the most a team may bid, 8'],
-    [{ preset: 'tournament-spades', hands: null }, 'rules: a game needs points to win or a number of hands (Points to win a game and Hands in a game are both none)'],
+    [
+      { preset: 'tournament-spades', hands: null },
+      'rules: a game needs points to win or a number of hands (Points to win a game and Hands in a game are both none)',
+    ],
     [42, 'rules: expected a preset id or { "preset": id, ...options }, got 42'],
   ];
   for (const [value, message] of refusals) {
@@ -101,7 +116,9 @@ describe('resolveRules', () => {
     value.target = 350;
     expect(resolveRules(value).options.target).toBe(350);
     value.bagLimt = 5;
-    expect(() => resolveRules(value)).toThrow(new RulesError("rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"));
+    expect(() => resolveRules(value)).toThrow(
+      new RulesError("rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"),
+    );
     delete value.bagLimt;
     delete value.target;
     expect(resolveRules(value)).toEqual({ preset: 'pitt-boss', name: 'pitt-boss', options: PRESETS['pitt-boss'] });

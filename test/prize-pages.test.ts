@@ -25,7 +25,7 @@ describe('prizes and individual totals on the pages', () => {
     ledger.close();
   });
 
-  it('tournament-spades: the leaderboard shows each player\'s total, highest first, and the home page the high player', async () => {
+  it("tournament-spades: the leaderboard shows each player's total, highest first, and the home page the high player", async () => {
     const ledger = tempLedger();
     ledger.execute(createTournament(ledger.models, { tournamentId: 'prog', name: 'Progressive night', format: 'tournament-spades' }));
     for (let i = 1; i <= 8; i++) {

@@ -29,7 +29,11 @@ afterAll(() => fixture.close());
 type App = ReturnType<typeof copyOf>['app'];
 const NAMES = ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy', 'Jo', 'Kit', 'Lou', 'Mo', 'Ned', 'Oona', 'Pat'];
 
-async function director(app: App, path: string, json: Record<string, unknown>): Promise<{ status: number; body: { ok?: boolean; done?: string; error?: string } }> {
+async function director(
+  app: App,
+  path: string,
+  json: Record<string, unknown>,
+): Promise<{ status: number; body: { ok?: boolean; done?: string; error?: string } }> {
   const res = await send(app, fixture.clients.director, 'POST', path, { json });
   return { status: res.status, body: (await res.json()) as { ok?: boolean; done?: string; error?: string } };
 }
@@ -38,7 +42,9 @@ async function director(app: App, path: string, json: Record<string, unknown>): 
 function playRound(ledger: Ledger, id: string): void {
   for (let step = 0; step < 100_000; step++) {
     const round = ledger.models.tournaments[id]!.progressive!.rounds.at(-1)!;
-    const open = Object.values(round.games).map((g) => ledger.models.games[g]!).filter((g) => !g.winner);
+    const open = Object.values(round.games)
+      .map((g) => ledger.models.games[g]!)
+      .filter((g) => !g.winner);
     if (open.length === 0 && Object.keys(round.games).length === round.seating.length) return;
     for (const game of open) {
       ledger.execute(() => nextEntry(ledger, ledger.models.games[game.gameId]!, { seed: 'evening' }) ?? []);
@@ -88,7 +94,9 @@ function checkMovement(before: ProgressiveRoundModel, after: ProgressiveRoundMod
 async function runEvening(players: number, rounds: number, opts: { noShow?: boolean } = {}) {
   const { ledger, app } = copyOf(fixture);
   const id = `eve-${players}`;
-  expect((await director(app, '/director/tournaments', { tournamentId: id, name: `${players}-player evening`, format: 'tournament-spades', rounds })).status).toBe(200);
+  expect(
+    (await director(app, '/director/tournaments', { tournamentId: id, name: `${players}-player evening`, format: 'tournament-spades', rounds })).status,
+  ).toBe(200);
   expect(ledger.models.tournaments[id]!.format.rounds).toBe(rounds);
   const registered = players + (opts.noShow ? 1 : 0);
   for (let i = 0; i < registered; i++) {
@@ -152,8 +160,16 @@ async function runEvening(players: number, rounds: number, opts: { noShow?: bool
   const totals = new Map<string, number>();
   for (const round of tournament.progressive!.rounds) for (const [p, s] of Object.entries(round.scores!)) totals.set(p, (totals.get(p) ?? 0) + s);
   const best = Math.max(...totals.values());
-  const winners = [...totals].filter(([, t]) => t === best).map(([p]) => p).sort();
-  expect(tournament.model.placings.filter((p) => p.place === 1).map((p) => p.teamId).sort()).toEqual(winners);
+  const winners = [...totals]
+    .filter(([, t]) => t === best)
+    .map(([p]) => p)
+    .sort();
+  expect(
+    tournament.model.placings
+      .filter((p) => p.place === 1)
+      .map((p) => p.teamId)
+      .sort(),
+  ).toEqual(winners);
   expect(tournament.model.prizes!.find((p) => p.prize === 'High player')!.teams.sort()).toEqual(winners);
   const refused = await director(app, `/director/tournaments/${id}/rounds`, { seed: 'late' });
   expect(refused).toEqual({ status: 409, body: { error: `tournament ${id}: all ${rounds} rounds have been played` } });
@@ -189,7 +205,10 @@ describe('progressive evenings played to the end through the director routes', (
     const round3 = ledger.store.readAll().find((e) => e.type === 'ProgressiveRoundStarted' && (e.payload as { round: number }).round === 3)!;
     const asOf = await (await app.request(`/tournaments/${id}/as-of?position=${round3.position}`)).text();
     const then = ledger.models.tournaments[id]!.progressive!.rounds.slice(0, 2);
-    const leader = ledger.models.tournaments[id]!.progressive!.players.map((p) => ({ name: p.name, total: then.reduce((sum, r) => sum + r.scores![p.playerId]!, 0) }));
+    const leader = ledger.models.tournaments[id]!.progressive!.players.map((p) => ({
+      name: p.name,
+      total: then.reduce((sum, r) => sum + r.scores![p.playerId]!, 0),
+    }));
     for (const row of leader) expect(asOf).toContain(row.name);
     expect(asOf).toContain(String(Math.max(...leader.map((r) => r.total))));
     // A hand of a progressive table replays like any other.
@@ -211,12 +230,18 @@ describe('a progressive evening set up and corrected through the routes', () => 
   it('registers players one by one, refusing what does not fit, with a sentence and nothing recorded', async () => {
     const { ledger, app, id } = await eightPlayers(4);
     const head = ledger.models.position;
-    expect(await director(app, `/director/tournaments/${id}/players`, { name: 'Ada' })).toEqual({ status: 409, body: { error: `tournament ${id}: 'Ada' is already registered` } });
+    expect(await director(app, `/director/tournaments/${id}/players`, { name: 'Ada' })).toEqual({
+      status: 409,
+      body: { error: `tournament ${id}: 'Ada' is already registered` },
+    });
     expect(await director(app, `/director/tournaments/${id}/players`, { name: 'Quin', gender: 'other' })).toEqual({
       status: 400,
       body: { error: "the prize category is male, female or left empty, not 'other'" },
     });
-    expect(await director(app, `/director/tournaments/t2/players`, { name: 'Quin' })).toEqual({ status: 400, body: { error: 'tournament t2 is played by teams of two; register a team' } });
+    expect(await director(app, `/director/tournaments/t2/players`, { name: 'Quin' })).toEqual({
+      status: 400,
+      body: { error: 'tournament t2 is played by teams of two; register a team' },
+    });
     expect(await director(app, `/director/tournaments/${id}/teams`, { name: 'Pair', player1: 'A', player2: 'B' })).toEqual({
       status: 400,
       body: { error: `tournament ${id} plays progressive tables, where partners change every round; register individual players` },
@@ -268,7 +293,12 @@ describe('a progressive evening set up and corrected through the routes', () => 
     playRound(ledger, id);
     expect(ledger.models.tournaments[id]!.model.status).toBe('finished');
     expect(ledger.models.tournaments[id]!.progressive!.nextSeating).toBeNull();
-    expect(ledger.store.readAll().filter((e) => e.type === 'ProgressiveRoundsChanged').map((e) => (e.payload as { rounds: number }).rounds)).toEqual([3, 2]);
+    expect(
+      ledger.store
+        .readAll()
+        .filter((e) => e.type === 'ProgressiveRoundsChanged')
+        .map((e) => (e.payload as { rounds: number }).rounds),
+    ).toEqual([3, 2]);
     ledger.close();
   });
 
@@ -286,14 +316,23 @@ describe('a progressive evening set up and corrected through the routes', () => 
     const before = Object.fromEntries(state().players.map((p) => [p.playerId, p.total]));
     const gameId = round1.games['1']!;
     const loser = ledger.models.games[gameId]!.winner === 'NS' ? 'EW' : 'NS';
-    const res = await send(app, fixture.clients.judge, 'POST', '/judge/corrections', { json: { gameId, NS: loser === 'NS' ? 500 : 0, EW: loser === 'EW' ? 500 : 0, reason: 'miscounted hand 2' } });
+    const res = await send(app, fixture.clients.judge, 'POST', '/judge/corrections', {
+      json: { gameId, NS: loser === 'NS' ? 500 : 0, EW: loser === 'EW' ? 500 : 0, reason: 'miscounted hand 2' },
+    });
     expect(res.status, await res.clone().text()).toBe(200);
     const seats = loser === 'NS' ? [table1.seats.N, table1.seats.S] : [table1.seats.E, table1.seats.W];
     for (const p of state().players) expect(p.total, p.playerId).toBe(before[p.playerId]! + (seats.includes(p.playerId) ? 500 : 0));
     expect(JSON.stringify(state().rounds.map((r) => r.seating))).toBe(seatings);
     const top = Math.max(...state().players.map((p) => p.total));
-    expect(ledger.models.tournaments[id]!.model.placings.filter((p) => p.place === 1).map((p) => p.teamId).sort()).toEqual(
-      state().players.filter((p) => p.total === top).map((p) => p.playerId).sort(),
+    expect(
+      ledger.models.tournaments[id]!.model.placings.filter((p) => p.place === 1)
+        .map((p) => p.teamId)
+        .sort(),
+    ).toEqual(
+      state()
+        .players.filter((p) => p.total === top)
+        .map((p) => p.playerId)
+        .sort(),
     );
     expectRebuildEqualsLive(ledger);
     ledger.close();
@@ -302,12 +341,14 @@ describe('a progressive evening set up and corrected through the routes', () => 
 
 describe('the room sees a progressive evening', () => {
   const rowsOf = (html: string) =>
-    [...html.matchAll(/<li class="sit-row" data-player="([^"]+)" data-table="(\d+)" data-seat="([NESW])"><span class="sit-name">([^<]+)<\/span>/g)].map((m) => ({
-      player: m[1]!,
-      table: Number(m[2]),
-      seat: m[3]!,
-      name: m[4]!,
-    }));
+    [...html.matchAll(/<li class="sit-row" data-player="([^"]+)" data-table="(\d+)" data-seat="([NESW])"><span class="sit-name">([^<]+)<\/span>/g)].map(
+      (m) => ({
+        player: m[1]!,
+        table: Number(m[2]),
+        seat: m[3]!,
+        name: m[4]!,
+      }),
+    );
 
   it('the screen says where everyone sits, sorted by name, who sits out, and the individual standings; each table shows its four players by seat', async () => {
     const made = copyOf(fixture);
@@ -348,7 +389,11 @@ describe('the room sees a progressive evening', () => {
     expect(publicTable).toContain(seatList);
     expect(publicTable).toContain(`${n} &amp; ${s}`);
     expect(await (await send(app, null, 'GET', `/tournaments/${id}`)).text()).toContain(`${n} &amp; ${s} vs ${e} &amp; ${w}`);
-    const join = await app.request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: await made.auth.tableCode(id, 1) }) });
+    const join = await app.request('/join', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: await made.auth.tableCode(id, 1) }),
+    });
     const keeper = { cookie: (join.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await join.json()) as { csrf: string }).csrf };
     const phone = await (await send(app, keeper, 'GET', `/entry/tables/${id}/1`)).text();
     expect(phone).toContain(seatList);

@@ -65,7 +65,11 @@ describe('one ranking for every standings view of an evening', () => {
     const page = await get('/tournaments/eve/leaderboard');
     const tv = await get('/tournaments/eve/screen');
     const fragment = livePartials(channelOf('screen', 'eve'), ledger.models)!.get('individual-standings')!;
-    const csv = (await get('/tournaments/eve/standings.csv')).trimEnd().split('\r\n').slice(1).map((line) => line.split(','));
+    const csv = (await get('/tournaments/eve/standings.csv'))
+      .trimEnd()
+      .split('\r\n')
+      .slice(1)
+      .map((line) => line.split(','));
     const playerPages = new Map<string, number>();
     for (const p of progressive().players) {
       const html = await get(`/tournaments/eve/players/${p.playerId}`);
@@ -92,7 +96,10 @@ describe('one ranking for every standings view of an evening', () => {
     for (const [name, rows] of Object.entries({ totals: v.totals, individual: v.individual, tv: v.tv, fragment: v.fragment, csv: v.csv })) {
       expect(new Map(rows), name).toEqual(expected);
       // The same order too: best total first, a shared place by name.
-      expect(rows.map(([id]) => id), name).toEqual(v.individual.map(([id]) => id));
+      expect(
+        rows.map(([id]) => id),
+        name,
+      ).toEqual(v.individual.map(([id]) => id));
     }
     expect(v.playerPages).toEqual(expected);
     const tied = [...expected].find(([id, place]) => [...expected].some(([other, p]) => other !== id && p === place))!;
@@ -192,7 +199,8 @@ describe('the screen holds where to sit while the room moves', () => {
     expect(hold()).toBe(false);
     const play = () => {
       for (let step = 0; step < 100_000 && !m.tournaments.hold!.progressive!.rounds.at(-1)!.results; step++) {
-        for (const id of Object.values(m.tournaments.hold!.progressive!.rounds.at(-1)!.games)) if (!m.games[id]!.winner) l.execute(() => nextEntry(l, m.games[id]!, { seed: 'hold' }) ?? []);
+        for (const id of Object.values(m.tournaments.hold!.progressive!.rounds.at(-1)!.games))
+          if (!m.games[id]!.winner) l.execute(() => nextEntry(l, m.games[id]!, { seed: 'hold' }) ?? []);
       }
     };
     play();
@@ -225,7 +233,10 @@ describe('the director’s desk during a round', () => {
     };
     // Before round 1: the seat button, with the seed tucked away and said in one sentence.
     let html = await desk();
-    const seatForm = html.slice(html.lastIndexOf('<form', html.indexOf('data-action="seat-round"')), html.indexOf('</form>', html.indexOf('data-action="seat-round"')));
+    const seatForm = html.slice(
+      html.lastIndexOf('<form', html.indexOf('data-action="seat-round"')),
+      html.indexOf('</form>', html.indexOf('data-action="seat-round"')),
+    );
     expect(seatForm).toMatch(/<details class="advanced"><summary>Advanced<\/summary><label>Seed for the first dealers <input name="seed"/);
     expect(seatForm).toContain('The system draws each table&#39;s first dealer at random');
     const seated = await send(a, fixture.clients.director, 'POST', '/director/tournaments/desk/rounds', { json: {} });
@@ -245,7 +256,9 @@ describe('the director’s desk during a round', () => {
     expect(html.indexOf('class="desk-tables"')).toBeLessThan(html.indexOf('id="screen-pin-title"'));
     const nameOf = (id: string) => m.tournaments.desk!.model.teams.find((t) => t.teamId === id)!.name;
     const g = m.games[g1]!;
-    expect(tables).toContain(`<li data-table="1" data-state="done"><strong>Table 1</strong>: <span class="desk-table-state">done, N–S ${g.score.NS} · E–W ${g.score.EW}</span>`);
+    expect(tables).toContain(
+      `<li data-table="1" data-state="done"><strong>Table 1</strong>: <span class="desk-table-state">done, N–S ${g.score.NS} · E–W ${g.score.EW}</span>`,
+    );
     expect(tables).toMatch(/<li data-table="2" data-state="playing"><strong>Table 2<\/strong>: <span class="desk-table-state">hand 2 of 4<\/span>/);
     const seats = round.seating[1]!.seats;
     expect(tables).toContain(`${nameOf(seats.N)} &amp; ${nameOf(seats.S)} (N–S) v ${nameOf(seats.E)} &amp; ${nameOf(seats.W)} (E–W)`.replace(/'/g, '&#39;'));
@@ -271,7 +284,11 @@ describe('progressive words on the live tables and the table’s phone', () => {
     for (const name of NAMES.slice(0, 8)) l.execute(registerPlayer(m, { tournamentId: 'words', playerId: name.toLowerCase(), name }));
     l.execute(startTournament(m, { tournamentId: 'words', seed: 'words' }));
     l.execute(startRound(m, { tournamentId: 'words', seed: 'words' }));
-    const join = await a.request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: await made.auth.tableCode('words', 1) }) });
+    const join = await a.request('/join', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: await made.auth.tableCode('words', 1) }),
+    });
     const keeper = { cookie: (join.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await join.json()) as { csrf: string }).csrf };
     const phone = async () => {
       const res = await send(a, keeper, 'GET', '/entry/tables/words/1');
@@ -293,7 +310,8 @@ describe('progressive words on the live tables and the table’s phone', () => {
 
     const playAll = () => {
       for (let step = 0; step < 100_000 && !m.tournaments.words!.progressive!.rounds.at(-1)!.results; step++) {
-        for (const id of Object.values(m.tournaments.words!.progressive!.rounds.at(-1)!.games)) if (!m.games[id]!.winner) l.execute(() => nextEntry(l, m.games[id]!, { seed: 'words' }) ?? []);
+        for (const id of Object.values(m.tournaments.words!.progressive!.rounds.at(-1)!.games))
+          if (!m.games[id]!.winner) l.execute(() => nextEntry(l, m.games[id]!, { seed: 'words' }) ?? []);
       }
     };
     playAll();

@@ -45,7 +45,9 @@ const tableGame = (copy: Copy, id: string, table: number) => copy.ledger.models.
 /** Every table of the round in play entered card by card by the tables' bots. */
 function playRoundLive(copy: Copy, id: string): void {
   for (let step = 0; step < 100_000; step++) {
-    const open = Object.values(roundOf(copy, id).games).map((g) => copy.ledger.models.games[g]!).filter((g) => !g.winner);
+    const open = Object.values(roundOf(copy, id).games)
+      .map((g) => copy.ledger.models.games[g]!)
+      .filter((g) => !g.winner);
     if (open.length === 0) return;
     for (const game of open) copy.ledger.execute(() => nextEntry(copy.ledger, copy.ledger.models.games[game.gameId]!, { seed: 'sheets' }) ?? []);
   }
@@ -147,29 +149,93 @@ describe('a round’s sheet checked as the table’s own entries are', () => {
     await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD]), 409, 'tournament ck: round 1 has not been seated (no round has been seated yet)');
     await asDirector(copy.app, '/director/tournaments/ck/rounds', { seed: 'ck-1' });
     const game = tableGame(copy, 'ck', 1);
-    await refuse('table-1', sheet([]), 404, "tournament ck is played at progressive tables: a table's round is named R<round>-T<table> (R2-T3 is round 2 at table 3), not 'table-1'");
+    await refuse(
+      'table-1',
+      sheet([]),
+      404,
+      "tournament ck is played at progressive tables: a table's round is named R<round>-T<table> (R2-T3 is round 2 at table 3), not 'table-1'",
+    );
     await refuse('R1-T3', sheet([]), 404, 'tournament ck: round 1 is played at tables 1–2; there is no table 3');
     await refuse('R2-T1', sheet([]), 409, 'tournament ck: round 2 has not been seated; the rounds seated so far are 1–1');
-    await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD]), 400, 'record: hands: round 1 at table 1 is 4 hands (one more while the sides are tied), and the sheet has 3 hands; enter the whole round (NS 213, EW 150 so far)');
-    await refuse('R1-T1', sheet([NS_AHEAD, EW_AHEAD, NS_AHEAD, EW_AHEAD]), 400, 'record: hands: the sheet ends with the sides tied at 242 after 4 hands; a tie at the table plays one more hand, and the sheet needs it');
-    await refuse('R1-T1', sheet([NS_AHEAD, { bids: { N: 3, E: 3, S: 3, W: 3 }, tricks: { N: 3, E: 3, S: 3, W: 3 } }]), 400, 'record: hand 2: tricks add up to 12 (N 3, E 3, S 3, W 3); a hand has 13');
-    await refuse('R1-T1', sheet([{ bids: { N: 14, E: 3, S: 3, W: 3 }, tricks: NS_AHEAD.tricks }]), 400, 'record: hand 1: bids: N\'s bid 14 is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"');
-    await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { rules: 'unc-300' }), 400, 'record: rules: the tables of tournament ck play this event’s rules, not the record’s: Points to win a game is none here and 300 in the record; Hands in a game is 4 here and none in the record; Cards taken out is none here and 2H 2D in the record; and 14 more');
+    await refuse(
+      'R1-T1',
+      sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD]),
+      400,
+      'record: hands: round 1 at table 1 is 4 hands (one more while the sides are tied), and the sheet has 3 hands; enter the whole round (NS 213, EW 150 so far)',
+    );
+    await refuse(
+      'R1-T1',
+      sheet([NS_AHEAD, EW_AHEAD, NS_AHEAD, EW_AHEAD]),
+      400,
+      'record: hands: the sheet ends with the sides tied at 242 after 4 hands; a tie at the table plays one more hand, and the sheet needs it',
+    );
+    await refuse(
+      'R1-T1',
+      sheet([NS_AHEAD, { bids: { N: 3, E: 3, S: 3, W: 3 }, tricks: { N: 3, E: 3, S: 3, W: 3 } }]),
+      400,
+      'record: hand 2: tricks add up to 12 (N 3, E 3, S 3, W 3); a hand has 13',
+    );
+    await refuse(
+      'R1-T1',
+      sheet([{ bids: { N: 14, E: 3, S: 3, W: 3 }, tricks: NS_AHEAD.tricks }]),
+      400,
+      'record: hand 1: bids: N\'s bid 14 is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"',
+    );
+    await refuse(
+      'R1-T1',
+      sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { rules: 'unc-300' }),
+      400,
+      'record: rules: the tables of tournament ck play this event’s rules, not the record’s: Points to win a game is none here and 300 in the record; Hands in a game is 4 here and none in the record; Cards taken out is none here and 2H 2D in the record; and 14 more',
+    );
     const other = (['N', 'E', 'S', 'W'] as const).find((s) => s !== game.dealer)!;
     const words = { N: 'North', E: 'East', S: 'South', W: 'West' } as const;
-    await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { dealer: other }), 400, `record: dealer: round 1 at table 1 was seated with ${words[game.dealer]} (${game.dealer}) dealing first, drawn at random when the round was seated, not ${other}`);
-    await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { seats: { N: 'Nobody' } }), 400, `record: seats.N: round 1 at table 1 has ${game.seats.N} in North, not Nobody`);
-    await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { timeCalled: 2 }), 400, 'record: timeCalled: round 1 at table 1 has no clock; a round is played to its 4 hands');
-    await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { start: { NS: { score: 50 } } }), 400, "record: start.NS: a round at a progressive table starts from nothing for both sides; each round's score is added to the players' totals");
+    await refuse(
+      'R1-T1',
+      sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { dealer: other }),
+      400,
+      `record: dealer: round 1 at table 1 was seated with ${words[game.dealer]} (${game.dealer}) dealing first, drawn at random when the round was seated, not ${other}`,
+    );
+    await refuse(
+      'R1-T1',
+      sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { seats: { N: 'Nobody' } }),
+      400,
+      `record: seats.N: round 1 at table 1 has ${game.seats.N} in North, not Nobody`,
+    );
+    await refuse(
+      'R1-T1',
+      sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { timeCalled: 2 }),
+      400,
+      'record: timeCalled: round 1 at table 1 has no clock; a round is played to its 4 hands',
+    );
+    await refuse(
+      'R1-T1',
+      sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD], { start: { NS: { score: 50 } } }),
+      400,
+      "record: start.NS: a round at a progressive table starts from nothing for both sides; each round's score is added to the players' totals",
+    );
 
     // A tie after 4 hands plays one more: the 5-hand sheet is taken, and the fifth hand decides the table.
-    const tied = await importAsJudge(copy.app, { tournamentId: 'ck', matchId: 'R1-T1', record: sheet([NS_AHEAD, EW_AHEAD, NS_AHEAD, EW_AHEAD, EVEN], { seats: { N: game.seats.N!.toUpperCase() } }) });
+    const tied = await importAsJudge(copy.app, {
+      tournamentId: 'ck',
+      matchId: 'R1-T1',
+      record: sheet([NS_AHEAD, EW_AHEAD, NS_AHEAD, EW_AHEAD, EVEN], { seats: { N: game.seats.N!.toUpperCase() } }),
+    });
     expect(tied.status, JSON.stringify(tied.body)).toBe(201);
     expect(tableGame(copy, 'ck', 1)).toMatchObject({ winner: 'EW', reason: 'hands', score: { NS: 302, EW: 303 } });
     // A table that has been entered, from paper or at the table, takes no sheet.
-    await refuse('R1-T1', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD]), 409, 'tournament ck: round 1 at table 1 is over (NS 302, EW 303); its score stands as recorded, and a judge corrects it at /judge');
+    await refuse(
+      'R1-T1',
+      sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD]),
+      409,
+      'tournament ck: round 1 at table 1 is over (NS 302, EW 303); its score stands as recorded, and a judge corrects it at /judge',
+    );
     copy.ledger.execute(() => nextEntry(copy.ledger, tableGame(copy, 'ck', 2), { seed: 'ck' }) ?? []);
-    await refuse('R1-T2', sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD]), 409, 'tournament ck: round 1 at table 2 already has hand 1 recorded at the table; a score sheet is entered only into a table where nothing has been recorded yet (undo those entries at the table first)');
+    await refuse(
+      'R1-T2',
+      sheet([NS_AHEAD, NS_AHEAD, NS_AHEAD, NS_AHEAD]),
+      409,
+      'tournament ck: round 1 at table 2 already has hand 1 recorded at the table; a score sheet is entered only into a table where nothing has been recorded yet (undo those entries at the table first)',
+    );
     copy.ledger.close();
   });
 });
@@ -178,7 +244,12 @@ describe('the table’s phone takes the round from the score sheet', () => {
   // NS bid 7 and take 8, EW bid 5 and take 5: NS 71, EW 50 each hand.
   const form = (hands: { bids: Record<string, number>; tricks: Record<string, number> }[]) =>
     Object.fromEntries(
-      hands.flatMap((h, i) => Object.keys(h.bids).flatMap((seat) => [[`bid-${i + 1}-${seat}`, String(h.bids[seat])], [`tricks-${i + 1}-${seat}`, String(h.tricks[seat])]])),
+      hands.flatMap((h, i) =>
+        Object.keys(h.bids).flatMap((seat) => [
+          [`bid-${i + 1}-${seat}`, String(h.bids[seat])],
+          [`tricks-${i + 1}-${seat}`, String(h.tricks[seat])],
+        ]),
+      ),
     );
   const HAND = { bids: { N: 4, E: 3, S: 3, W: 2 }, tricks: { N: 5, E: 3, S: 3, W: 2 } };
 
@@ -187,7 +258,11 @@ describe('the table’s phone takes the round from the score sheet', () => {
     await evening(copy, 'ph', 8, 2);
     await asDirector(copy.app, '/director/tournaments/ph/rounds', { seed: 'ph-1' });
     const join = async (table: number) => {
-      const res = await copy.app.request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: await copy.auth.tableCode('ph', table) }) });
+      const res = await copy.app.request('/join', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ code: await copy.auth.tableCode('ph', table) }),
+      });
       return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await res.json()) as { csrf: string }).csrf };
     };
     const phone = await join(1);

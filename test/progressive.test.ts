@@ -71,10 +71,32 @@ describe('progressive tables: a three-table event checked by hand', () => {
 
   it('adds each side’s round score to both of its players', () => {
     expect(progressiveTotals(playProgressive(players, rounds.slice(0, 1)).rounds)).toEqual({
-      P1: 120, P3: 120, P2: 80, P4: 80, P5: 60, P7: 60, P6: 95, P8: 95, P9: 150, P11: 150, P10: -40, P12: -40,
+      P1: 120,
+      P3: 120,
+      P2: 80,
+      P4: 80,
+      P5: 60,
+      P7: 60,
+      P6: 95,
+      P8: 95,
+      P9: 150,
+      P11: 150,
+      P10: -40,
+      P12: -40,
     });
     expect(event.totals).toEqual({
-      P1: 190, P2: 200, P3: 220, P4: 163, P5: 303, P6: 196, P7: 191, P8: 255, P9: 203, P10: 270, P11: 341, P12: 12,
+      P1: 190,
+      P2: 200,
+      P3: 220,
+      P4: 163,
+      P5: 303,
+      P6: 196,
+      P7: 191,
+      P8: 255,
+      P9: 203,
+      P10: 270,
+      P11: 341,
+      P12: 12,
     });
     expect(progressiveTotals(event.rounds)).toEqual(event.totals);
   });
@@ -115,13 +137,8 @@ describe('progressive tables: refusals', () => {
 
 describe('progressive tables: invariants over random results', () => {
   const roundArb = (tables: number) =>
-    fc.array(
-      fc.tuple(fc.integer({ min: -200, max: 400 }), fc.integer({ min: -200, max: 400 }), fc.boolean()),
-      { minLength: tables, maxLength: tables },
-    );
-  const eventArb = fc
-    .integer({ min: 2, max: 8 })
-    .chain((tables) => fc.tuple(fc.constant(tables), fc.array(roundArb(tables), { minLength: 1, maxLength: 8 })));
+    fc.array(fc.tuple(fc.integer({ min: -200, max: 400 }), fc.integer({ min: -200, max: 400 }), fc.boolean()), { minLength: tables, maxLength: tables });
+  const eventArb = fc.integer({ min: 2, max: 8 }).chain((tables) => fc.tuple(fc.constant(tables), fc.array(roundArb(tables), { minLength: 1, maxLength: 8 })));
 
   it('keeps four players a table, loses or duplicates no one, and pairs each stayer with a newcomer', () => {
     fc.assert(
@@ -130,11 +147,13 @@ describe('progressive tables: invariants over random results', () => {
         let seating = initialSeating(order);
         let scored = 0;
         for (const round of raw) {
-          const results = round.map(([NS, EW, coin], i): TableResult => ({
-            table: i + 1,
-            scores: { NS, EW },
-            winner: NS > EW ? 'NS' : EW > NS ? 'EW' : coin ? 'NS' : 'EW',
-          }));
+          const results = round.map(
+            ([NS, EW, coin], i): TableResult => ({
+              table: i + 1,
+              scores: { NS, EW },
+              winner: NS > EW ? 'NS' : EW > NS ? 'EW' : coin ? 'NS' : 'EW',
+            }),
+          );
           scored += results.reduce((sum, r) => sum + 2 * (r.scores.NS + r.scores.EW), 0);
           const next = nextSeating(seating, results);
           expect(next).toHaveLength(tables);
@@ -219,8 +238,12 @@ describe('progressive tables: sitting out when the count is not a multiple of 4'
       if (n % 4 === 0) continue;
       const order = Array.from({ length: n }, (_, i) => `p${i}`);
       const tables = Math.floor(n / 4);
-      const raw = Array.from({ length: 2 * n }, (_, r) => Array.from({ length: tables }, (_, t) => result(t + 1, (r * 7 + t * 13) % 50, (r * 11 + t * 5) % 50, (r + t) % 2 === 0 ? 'NS' : 'EW')));
-      const fixed = raw.map((round) => round.map((x) => ({ ...x, winner: x.scores.NS > x.scores.EW ? 'NS' : x.scores.EW > x.scores.NS ? 'EW' : x.winner }) as TableResult));
+      const raw = Array.from({ length: 2 * n }, (_, r) =>
+        Array.from({ length: tables }, (_, t) => result(t + 1, (r * 7 + t * 13) % 50, (r * 11 + t * 5) % 50, (r + t) % 2 === 0 ? 'NS' : 'EW')),
+      );
+      const fixed = raw.map((round) =>
+        round.map((x) => ({ ...x, winner: x.scores.NS > x.scores.EW ? 'NS' : x.scores.EW > x.scores.NS ? 'EW' : x.winner }) as TableResult),
+      );
       const event = playProgressive(order, fixed);
       const rested = new Map(order.map((p) => [p, 0]));
       for (const round of event.rounds) {

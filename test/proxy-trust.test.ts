@@ -33,9 +33,14 @@ async function setUp(trustProxy: string | undefined) {
   const { app } = createApp({ ledger, auth, ...(trustProxy !== undefined ? { trustProxy } : {}) });
   await auth.users.add('Jo Judge', 'judge', 'correct horse');
   /** A request from `peer`, as the Node server hands it over, with `headers`. */
-  const from = (peer: string, path: string, init: RequestInit = {}) => Promise.resolve(app.request(path, init, { incoming: { socket: { remoteAddress: peer } } }));
+  const from = (peer: string, path: string, init: RequestInit = {}) =>
+    Promise.resolve(app.request(path, init, { incoming: { socket: { remoteAddress: peer } } }));
   const signIn = (peer: string, headers: Record<string, string>) =>
-    from(peer, '/login', { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ name: 'Jo Judge', password: 'correct horse' }) });
+    from(peer, '/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify({ name: 'Jo Judge', password: 'correct horse' }),
+    });
   return { from, signIn };
 }
 
@@ -51,7 +56,8 @@ const sessionCookie = (res: Response) => {
 describe('X-Real-IP', () => {
   it('is ignored from an address TRUST_PROXY does not list, loopback included: invented addresses still meet the limit', async () => {
     const { from } = await setUp('10.0.0.1');
-    for (let i = 0; i < 10; i++) expect((await from('127.0.0.1', `/join?code=${wrongCode(i)}`, { headers: { 'x-real-ip': `203.0.113.${i}` } })).status).toBe(401);
+    for (let i = 0; i < 10; i++)
+      expect((await from('127.0.0.1', `/join?code=${wrongCode(i)}`, { headers: { 'x-real-ip': `203.0.113.${i}` } })).status).toBe(401);
     const refused = await from('127.0.0.1', `/join?code=${wrongCode(10)}`, { headers: { 'x-real-ip': '203.0.113.77' } });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -65,9 +71,11 @@ describe('X-Real-IP', () => {
 
   it('is believed from a listed proxy, whose clients are each counted on their own', async () => {
     const { from } = await setUp('10.0.0.1, ::1');
-    for (let i = 0; i < 15; i++) expect((await from('10.0.0.1', `/join?code=${wrongCode(i)}`, { headers: { 'x-real-ip': `203.0.113.${i}` } })).status).toBe(401);
+    for (let i = 0; i < 15; i++)
+      expect((await from('10.0.0.1', `/join?code=${wrongCode(i)}`, { headers: { 'x-real-ip': `203.0.113.${i}` } })).status).toBe(401);
     // ::1 written another way is the same address.
-    for (let i = 0; i < 15; i++) expect((await from('0:0:0:0:0:0:0:1', `/join?code=${wrongCode(i)}`, { headers: { 'x-real-ip': `203.0.114.${i}` } })).status).toBe(401);
+    for (let i = 0; i < 15; i++)
+      expect((await from('0:0:0:0:0:0:0:1', `/join?code=${wrongCode(i)}`, { headers: { 'x-real-ip': `203.0.114.${i}` } })).status).toBe(401);
   });
 });
 
@@ -94,7 +102,9 @@ describe('TRUST_PROXY', () => {
   it('takes addresses separated by commas or spaces, and refuses anything else in one line', () => {
     expect([...trustedProxies('127.0.0.1, ::1  10.1.2.3')]).toEqual(['127.0.0.1', '::1', '10.1.2.3']);
     expect([...trustedProxies(undefined)]).toEqual([]);
-    expect(() => trustedProxies('127.0.0.1,localhost')).toThrow("TRUST_PROXY lists the addresses of the proxies in front of the server (such as 127.0.0.1 or ::1), and 'localhost' is not an address");
+    expect(() => trustedProxies('127.0.0.1,localhost')).toThrow(
+      "TRUST_PROXY lists the addresses of the proxies in front of the server (such as 127.0.0.1 or ::1), and 'localhost' is not an address",
+    );
   });
 
   it('refused, stops the server before it opens anything: exit 2, one line', async () => {

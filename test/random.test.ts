@@ -114,7 +114,7 @@ describe('dealFromSeed', () => {
     expect(dealFromSeed(deck, 1, 'N')).not.toEqual(dealFromSeed(deck, 2, 'N'));
   });
 
-  it('given a dealer, then the shuffled deck is dealt one card at a time starting at the dealer\'s left', () => {
+  it("given a dealer, then the shuffled deck is dealt one card at a time starting at the dealer's left", () => {
     const deck = deckFor(PRESETS['pitt-boss']);
     for (const dealer of SEATS) {
       const order = shuffleInPlace([...deck.cards], createRandom('one at a time'));

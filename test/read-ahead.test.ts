@@ -126,7 +126,7 @@ describe('a fold that reads ahead on a second thread', () => {
     const position = head - 50;
     const sqlite = new Database(broken);
     sqlite.exec('DROP TRIGGER events_no_update');
-    sqlite.prepare("UPDATE events SET payload = '{\"gameId\": ' WHERE position = ?").run(position);
+    sqlite.prepare('UPDATE events SET payload = \'{"gameId": \' WHERE position = ?').run(position);
     sqlite.close();
     const failure = (reading: FoldReading) => {
       try {

@@ -111,7 +111,7 @@ describe('records the project writes pass the schema', () => {
     }
   });
 
-  it('the demo bots\' games under every preset (tournament-spades among them), and with a preset\'s options overridden', () => {
+  it("the demo bots' games under every preset (tournament-spades among them), and with a preset's options overridden", () => {
     const cases = PRESET_IDS.flatMap((preset) => [0, 1, 2].map((seed) => ({ rules: resolveRules(preset), seed: `${preset} ${seed}` })));
     cases.push({ rules: resolveRules({ preset: 'unc-300', target: 150, bagLimit: 5 }), seed: 'overridden' });
     for (const { rules, seed } of cases) {
@@ -121,7 +121,7 @@ describe('records the project writes pass the schema', () => {
     }
   });
 
-  it('the test records: a whole game with a renege, a misdeal and a nil, and the spec\'s example', () => {
+  it("the test records: a whole game with a renege, a misdeal and a nil, and the spec's example", () => {
     expectValid('fullGameRecord', fullGameRecord());
     expectValid('spec example', {
       format: 'spades-game/1',
@@ -141,32 +141,92 @@ describe('records the project writes pass the schema', () => {
 
 describe('a record the scorer refuses for its shape, ajv refuses too', () => {
   const cases: [string, unknown, string][] = [
-    ['an unknown preset', record([NS_53], { rules: 'spades-9000' }), "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades"],
-    ['an unknown rule option', record([NS_53], { rules: { preset: 'unc-300', bagLimt: 5 } }), "rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"],
-    ['a rule option with a bad value', record([NS_53], { rules: { preset: 'unc-300', target: 0 } }), 'rules: Points to win a game must be a whole number 1 or more, or none (a game of a number of hands), got 0'],
+    [
+      'an unknown preset',
+      record([NS_53], { rules: 'spades-9000' }),
+      "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades",
+    ],
+    [
+      'an unknown rule option',
+      record([NS_53], { rules: { preset: 'unc-300', bagLimt: 5 } }),
+      "rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)",
+    ],
+    [
+      'a rule option with a bad value',
+      record([NS_53], { rules: { preset: 'unc-300', target: 0 } }),
+      'rules: Points to win a game must be a whole number 1 or more, or none (a game of a number of hands), got 0',
+    ],
     ['a wrong format', { ...record([NS_53]), format: 'spades-game/2' }, 'format: expected "spades-game/1", got "spades-game/2"'],
     ['not an object', [1, 2], 'record: expected a JSON object, got a list'],
-    ['an unknown record field', record([NS_53], { players: [] }), "record: unknown field 'players'; the fields are format, rules, seats, dealer, start, timeCalled, hands"],
+    [
+      'an unknown record field',
+      record([NS_53], { players: [] }),
+      "record: unknown field 'players'; the fields are format, rules, seats, dealer, start, timeCalled, hands",
+    ],
     ['a seat that is not a seat', record([NS_53], { seats: { X: 'Ana' } }), "seats: 'X' is not a seat; seats are N, E, S, W"],
     ['a negative bag count to start from', record([NS_53], { start: { NS: { bags: -1 } } }), 'start.NS.bags: expected a whole number 0 or more, got -1'],
     ['timeCalled 0', record([NS_53], { timeCalled: 0 }), 'timeCalled: expected the 1-based number of a hand, got 0'],
     ['no hands', { format: 'spades-game/1', rules: 'unc-300' }, 'hands: expected a list of hands, got nothing'],
-    ['a hand with 12 cards dealt to a seat', record([{ ...NS_53, deal: { ...dealNames(deal), S: dealNames(deal).S.slice(1) } }]), 'hand 1: deal: S has 12 cards; each seat is dealt 13'],
-    ['something that is not a card', record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 0 ? ['ZZ', ...t.slice(1)] : t)) }]), 'hand 1: trick 1: "ZZ" is not a card'],
-    ['a trick of 3 cards', record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 3 ? t.slice(1) : t)) }]), 'hand 1: plays: trick 4 has 3 cards; a trick has 4'],
+    [
+      'a hand with 12 cards dealt to a seat',
+      record([{ ...NS_53, deal: { ...dealNames(deal), S: dealNames(deal).S.slice(1) } }]),
+      'hand 1: deal: S has 12 cards; each seat is dealt 13',
+    ],
+    [
+      'something that is not a card',
+      record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 0 ? ['ZZ', ...t.slice(1)] : t)) }]),
+      'hand 1: trick 1: "ZZ" is not a card',
+    ],
+    [
+      'a trick of 3 cards',
+      record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 3 ? t.slice(1) : t)) }]),
+      'hand 1: plays: trick 4 has 3 cards; a trick has 4',
+    ],
     ['12 tricks of plays', record([{ bids: NS_53.bids, plays: plays.slice(1) }]), 'hand 1: plays: 12 tricks recorded; a hand has 13'],
-    ['firstSeven with plays', record([{ bids: NS_53.bids, plays, firstSeven: 'NS' }]), 'hand 1: firstSeven is given with plays; with plays the first 7 tricks are counted from them'],
-    ['a renege claim without its trick when plays are given', record([{ bids: NS_53.bids, plays, reneges: [{ seat: 'W', upheld: true }] }]), 'hand 1: reneges[0]: the renege claim against W needs its trick, since the plays are given'],
-    ['a ruling that is neither upheld nor not', record([{ ...NS_53, reneges: [{ seat: 'W', trick: 3, upheld: 'yes' }] }]), 'hand 1: reneges[0]: upheld must be true or false, got "yes"'],
-    ['a misdeal with other fields', record([{ misdeal: 'no-trumps', bids: NS_53.bids }]), "hand 1: a misdealt hand has only its reason (and dealer), but it also has 'bids'"],
+    [
+      'firstSeven with plays',
+      record([{ bids: NS_53.bids, plays, firstSeven: 'NS' }]),
+      'hand 1: firstSeven is given with plays; with plays the first 7 tricks are counted from them',
+    ],
+    [
+      'a renege claim without its trick when plays are given',
+      record([{ bids: NS_53.bids, plays, reneges: [{ seat: 'W', upheld: true }] }]),
+      'hand 1: reneges[0]: the renege claim against W needs its trick, since the plays are given',
+    ],
+    [
+      'a ruling that is neither upheld nor not',
+      record([{ ...NS_53, reneges: [{ seat: 'W', trick: 3, upheld: 'yes' }] }]),
+      'hand 1: reneges[0]: upheld must be true or false, got "yes"',
+    ],
+    [
+      'a misdeal with other fields',
+      record([{ misdeal: 'no-trumps', bids: NS_53.bids }]),
+      "hand 1: a misdealt hand has only its reason (and dealer), but it also has 'bids'",
+    ],
     ['a misdeal without a reason', record([{ misdeal: '' }]), 'hand 1: misdeal: expected the reason as a non-empty string, got ""'],
-    ['a hand\'s dealer that is not a seat', record([{ ...NS_53, dealer: 'X' }]), 'hand 1: dealer: "X" is not a seat; seats are N, E, S, W'],
-    ['a bid that is not a bid', record([{ ...NS_53, bids: { ...NS_53.bids, W: 'blind' } }]), 'hand 1: bids: W\'s bid "blind" is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"'],
-    ['a bid of 14', record([{ ...NS_53, bids: { ...NS_53.bids, N: 14 } }]), 'hand 1: bids: N\'s bid 14 is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"'],
+    ["a hand's dealer that is not a seat", record([{ ...NS_53, dealer: 'X' }]), 'hand 1: dealer: "X" is not a seat; seats are N, E, S, W'],
+    [
+      'a bid that is not a bid',
+      record([{ ...NS_53, bids: { ...NS_53.bids, W: 'blind' } }]),
+      'hand 1: bids: W\'s bid "blind" is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"',
+    ],
+    [
+      'a bid of 14',
+      record([{ ...NS_53, bids: { ...NS_53.bids, N: 14 } }]),
+      'hand 1: bids: N\'s bid 14 is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"',
+    ],
     ['a missing bid', record([{ ...NS_53, bids: { N: 3, E: 2, S: 2 } }]), 'hand 1: bids: W has no bid'],
     ['a hand without bids', record([{ tricks: NS_53.tricks }]), 'hand 1: bids: missing; a played hand needs all four bids'],
-    ['a seat that took 14 tricks', record([{ ...NS_53, tricks: { N: 14, E: 0, S: 0, W: 0 } }]), 'hand 1: tricks: N has 14; each seat takes a whole number 0–13'],
-    ['an unknown hand field', record([{ ...NS_53, trick: 3 }]), "hand 1: unknown field 'trick'; a hand has dealer, deal, bids, tricks, plays, firstSeven, reneges or misdeal"],
+    [
+      'a seat that took 14 tricks',
+      record([{ ...NS_53, tricks: { N: 14, E: 0, S: 0, W: 0 } }]),
+      'hand 1: tricks: N has 14; each seat takes a whole number 0–13',
+    ],
+    [
+      'an unknown hand field',
+      record([{ ...NS_53, trick: 3 }]),
+      "hand 1: unknown field 'trick'; a hand has dealer, deal, bids, tricks, plays, firstSeven, reneges or misdeal",
+    ],
     ['a hand that is not an object', record([NS_53, 'pass']), 'hand 2: expected a hand object, got "pass"'],
   ];
   for (const [what, input, message] of cases) {
@@ -177,31 +237,63 @@ describe('a record the scorer refuses for its shape, ajv refuses too', () => {
   }
 });
 
-describe('what depends on the preset or the game so far is the scorer\'s to refuse; the schema takes the shape', () => {
+describe("what depends on the preset or the game so far is the scorer's to refuse; the schema takes the shape", () => {
   // game-record.md's list of invalid records, and the other refusals that need the rules or the
   // game: each is well-formed, so the schema takes it, and the scorer gives its one line.
   const cases: [string, unknown, string][] = [
-    ['nil where there is none', { ...record([{ ...NS_53, bids: { N: 'nil', E: 2, S: 5, W: 2 } }]), rules: 'blp-r1' }, 'hand 1: N bid nil; there are no nil bids under blp-r1'],
+    [
+      'nil where there is none',
+      { ...record([{ ...NS_53, bids: { N: 'nil', E: 2, S: 5, W: 2 } }]), rules: 'blp-r1' },
+      'hand 1: N bid nil; there are no nil bids under blp-r1',
+    ],
     ['a team under its minimum', record([{ ...NS_53, bids: { N: 3, E: 1, S: 3, W: 2 } }]), 'hand 1: EW bid 3 (E 1, W 2); the unc-300 team minimum is 4'],
     [
       'a blind bid by a team not far enough behind',
       { ...record([{ ...NS_53, bids: { N: 'blind 3', E: 2, S: 'blind 3', W: 2 } }], { start: { EW: { score: 99 } } }), rules: 'pitt-boss' },
       'hand 1: NS bid blind with NS down 99; the pitt-boss rules allow a blind bid only for a team down 100 or more',
     ],
-    ['tricks that do not add up to 13', record([{ ...NS_53, tricks: { N: 4, E: 3, S: 4, W: 3 } }]), 'hand 1: tricks add up to 14 (N 4, E 3, S 4, W 3); a hand has 13'],
-    ['a card not in the preset\'s deck', record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 4 ? ['2H', ...t.slice(1)] : t)) }]), 'hand 1: trick 5: 2H is not in the unc-300 deck'],
-    ['a card played twice', record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 6 ? [plays[0]![0]!, ...t.slice(1)] : t)) }]), `hand 1: trick 7: ${plays[0]![0]} was already played in trick 1`],
+    [
+      'tricks that do not add up to 13',
+      record([{ ...NS_53, tricks: { N: 4, E: 3, S: 4, W: 3 } }]),
+      'hand 1: tricks add up to 14 (N 4, E 3, S 4, W 3); a hand has 13',
+    ],
+    [
+      "a card not in the preset's deck",
+      record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 4 ? ['2H', ...t.slice(1)] : t)) }]),
+      'hand 1: trick 5: 2H is not in the unc-300 deck',
+    ],
+    [
+      'a card played twice',
+      record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 6 ? [plays[0]![0]!, ...t.slice(1)] : t)) }]),
+      `hand 1: trick 7: ${plays[0]![0]} was already played in trick 1`,
+    ],
     [
       'a card played by a seat the deal did not give it to',
       record([{ bids: NS_53.bids, deal: { ...dealNames(deal), E: dealNames(deal).N, N: dealNames(deal).E }, plays }]),
       `hand 1: trick 1: E played ${plays[0]![0]}, which the deal gave to N`,
     ],
-    ['plays and tricks that disagree', record([{ bids: NS_53.bids, plays, tricks: { N: 2, E: 3, S: 4, W: 4 } }]), 'hand 1: tricks say N took 2, but the plays give N 1'],
-    ['a hand recorded after the game was already won', record([NS_53, NS_53], { start: { NS: { score: 290 } } }), 'hand 2: the game was already won by NS (target) after hand 1'],
-    ['a card dealt twice', record([{ ...NS_53, deal: { ...dealNames(deal), S: [dealNames(deal).N[0], ...dealNames(deal).S.slice(1)] } }]), `hand 1: deal: ${dealNames(deal).N[0]} is dealt to both N and S`],
+    [
+      'plays and tricks that disagree',
+      record([{ bids: NS_53.bids, plays, tricks: { N: 2, E: 3, S: 4, W: 4 } }]),
+      'hand 1: tricks say N took 2, but the plays give N 1',
+    ],
+    [
+      'a hand recorded after the game was already won',
+      record([NS_53, NS_53], { start: { NS: { score: 290 } } }),
+      'hand 2: the game was already won by NS (target) after hand 1',
+    ],
+    [
+      'a card dealt twice',
+      record([{ ...NS_53, deal: { ...dealNames(deal), S: [dealNames(deal).N[0], ...dealNames(deal).S.slice(1)] } }]),
+      `hand 1: deal: ${dealNames(deal).N[0]} is dealt to both N and S`,
+    ],
     ['a dealer out of rotation', record([NS_53, { ...NS_53, dealer: 'S' }]), "hand 2: S is recorded as dealer, but the deal is E's by the rotation"],
     ['a hand with neither tricks nor plays', record([{ bids: NS_53.bids }]), 'hand 1: the hand needs tricks or plays'],
-    ['options that cannot make a game together', record([NS_53], { rules: { preset: 'unc-300', target: null, hands: null } }), 'rules: a game needs points to win or a number of hands (Points to win a game and Hands in a game are both none)'],
+    [
+      'options that cannot make a game together',
+      record([NS_53], { rules: { preset: 'unc-300', target: null, hands: null } }),
+      'rules: a game needs points to win or a number of hands (Points to win a game and Hands in a game are both none)',
+    ],
   ];
   for (const [what, input, message] of cases) {
     it(what, () => {
@@ -211,12 +303,43 @@ describe('what depends on the preset or the game so far is the scorer\'s to refu
   }
 });
 
-describe('the schema\'s patterns read what the scorer reads', () => {
+describe("the schema's patterns read what the scorer reads", () => {
   // JSON Schema patterns are ECMA-262 with the u flag, as ajv compiles them.
   const card = new RegExp(CARD_PATTERN.source, 'u');
   const natural = new RegExp(NATURAL_CARD_PATTERN.source, 'u');
   const bidText = new RegExp(BID_TEXT_PATTERN.source, 'u');
-  const cardish = fc.string({ unit: fc.constantFrom('A', 'k', 'Q', 'j', 't', 'T', '1', '0', '2', '9', 's', 'S', 'H', 'd', 'C', 'B', 'l', 'J', 'X', ' ', '\t', '\u017f', '\u00df', '♦', '♠', '♡', '♧'), maxLength: 5 });
+  const cardish = fc.string({
+    unit: fc.constantFrom(
+      'A',
+      'k',
+      'Q',
+      'j',
+      't',
+      'T',
+      '1',
+      '0',
+      '2',
+      '9',
+      's',
+      'S',
+      'H',
+      'd',
+      'C',
+      'B',
+      'l',
+      'J',
+      'X',
+      ' ',
+      '\t',
+      '\u017f',
+      '\u00df',
+      '♦',
+      '♠',
+      '♡',
+      '♧',
+    ),
+    maxLength: 5,
+  });
   const bidish = fc.string({ unit: fc.constantFrom('n', 'I', 'l', 'B', 'L', 'i', 'N', 'd', ' ', '\n', '0', '1', '3', '4', '9', 'x'), maxLength: 12 });
 
   it('a card name matches the card pattern exactly when parseCard reads it (natural cards: without the jokers)', () => {
@@ -263,7 +386,31 @@ describe('rule options in the schema are the options resolveRules checks', () =>
 
   it('an override the schema refuses is one resolveRules refuses, and one it takes, resolveRules takes (unless options clash)', () => {
     const value = fc.oneof(
-      fc.constantFrom(null, true, false, 0, 1, 13, 14, -1, 1.5, 500, '', 'x', 'clockwise', 'unc', 'overtricks', 'high-card', 'next-dealer', [], ['2H'], ['BJ'], ['2♦'], ['x'], ['']),
+      fc.constantFrom(
+        null,
+        true,
+        false,
+        0,
+        1,
+        13,
+        14,
+        -1,
+        1.5,
+        500,
+        '',
+        'x',
+        'clockwise',
+        'unc',
+        'overtricks',
+        'high-card',
+        'next-dealer',
+        [],
+        ['2H'],
+        ['BJ'],
+        ['2♦'],
+        ['x'],
+        [''],
+      ),
       fc.record({ deficit: fc.integer({ min: -1, max: 200 }), strict: fc.boolean(), minimumTeam: fc.integer({ min: 0, max: 14 }) }),
       fc.record({ from: fc.integer({ min: 0, max: 14 }), madeFloor: fc.nat(), madeBonus: fc.nat(), setPoints: fc.option(fc.nat()) }),
     );

@@ -63,7 +63,7 @@ describe('a whole game: plays, an upheld renege, a misdeal, a tricks-only nil ha
     expect([denied.NS.points, denied.EW.points]).toEqual([-40, 64]);
     expect(denied.reneges).toEqual([{ seat: 'W', trick: 2 }]);
   });
-  it('a ruling stands where the plays show no renege: the penalty applies, and the plays\' own findings are still reported', () => {
+  it("a ruling stands where the plays show no renege: the penalty applies, and the plays' own findings are still reported", () => {
     const game = fullGameRecord();
     const ruled = { ...(game.hands[0] as Json), reneges: [{ seat: 'N', trick: 5, upheld: true }] };
     (game as Json).hands = [ruled];
@@ -76,7 +76,7 @@ describe('a whole game: plays, an upheld renege, a misdeal, a tricks-only nil ha
 });
 
 describe('the spec example', () => {
-  it('scores the first hand of game-record.md\'s example: NS 51 after a bag penalty, EW 70', () => {
+  it("scores the first hand of game-record.md's example: NS 51 after a bag penalty, EW 70", () => {
     const result = scoreRecord({
       format: 'spades-game/1',
       rules: 'unc-300',
@@ -141,23 +141,43 @@ describe('records the scorer refuses, each with one line naming the hand', () =>
   const deal = dealFor('unc-300', 'N', 2);
   const plays = names(playOut('unc-300', 'N', deal));
   const cases: [string, unknown, string][] = [
-    ['an unknown preset', record([NS_53], { rules: 'spades-9000' }), "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades"],
+    [
+      'an unknown preset',
+      record([NS_53], { rules: 'spades-9000' }),
+      "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades",
+    ],
     ['a wrong format', { ...record([NS_53]), format: 'spades-game/2' }, 'format: expected "spades-game/1", got "spades-game/2"'],
-    ['nil where there is none', { ...record([{ ...NS_53, bids: { N: 'nil', E: 2, S: 5, W: 2 } }]), rules: 'blp-r1' }, 'hand 1: N bid nil; there are no nil bids under blp-r1'],
+    [
+      'nil where there is none',
+      { ...record([{ ...NS_53, bids: { N: 'nil', E: 2, S: 5, W: 2 } }]), rules: 'blp-r1' },
+      'hand 1: N bid nil; there are no nil bids under blp-r1',
+    ],
     ['a team under its minimum', record([{ ...NS_53, bids: { N: 3, E: 1, S: 3, W: 2 } }]), 'hand 1: EW bid 3 (E 1, W 2); the unc-300 team minimum is 4'],
     [
       'a blind bid by a team not far enough behind',
       { ...record([{ ...NS_53, bids: { N: 'blind 3', E: 2, S: 'blind 3', W: 2 } }], { start: { EW: { score: 99 } } }), rules: 'pitt-boss' },
       'hand 1: NS bid blind with NS down 99; the pitt-boss rules allow a blind bid only for a team down 100 or more',
     ],
-    ['tricks that do not add up to 13', record([{ ...NS_53, tricks: { N: 4, E: 3, S: 4, W: 3 } }]), 'hand 1: tricks add up to 14 (N 4, E 3, S 4, W 3); a hand has 13'],
     [
-      'a card not in the preset\'s deck (in the plays)',
+      'tricks that do not add up to 13',
+      record([{ ...NS_53, tricks: { N: 4, E: 3, S: 4, W: 3 } }]),
+      'hand 1: tricks add up to 14 (N 4, E 3, S 4, W 3); a hand has 13',
+    ],
+    [
+      "a card not in the preset's deck (in the plays)",
       record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 4 ? ['2H', ...t.slice(1)] : t)) }]),
       'hand 1: trick 5: 2H is not in the unc-300 deck',
     ],
-    ['a card not in the preset\'s deck (in the deal)', record([{ bids: NS_53.bids, tricks: NS_53.tricks, deal: { ...dealNames(deal), E: ['2D', ...dealNames(deal).E.slice(1)] } }]), 'hand 1: deal: E: 2D is not in the unc-300 deck'],
-    ['something that is not a card', record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 0 ? ['ZZ', ...t.slice(1)] : t)) }]), 'hand 1: trick 1: "ZZ" is not a card'],
+    [
+      "a card not in the preset's deck (in the deal)",
+      record([{ bids: NS_53.bids, tricks: NS_53.tricks, deal: { ...dealNames(deal), E: ['2D', ...dealNames(deal).E.slice(1)] } }]),
+      'hand 1: deal: E: 2D is not in the unc-300 deck',
+    ],
+    [
+      'something that is not a card',
+      record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 0 ? ['ZZ', ...t.slice(1)] : t)) }]),
+      'hand 1: trick 1: "ZZ" is not a card',
+    ],
     [
       'a card played twice',
       record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 6 ? [plays[0]![0]!, ...t.slice(1)] : t)) }]),
@@ -168,19 +188,55 @@ describe('records the scorer refuses, each with one line naming the hand', () =>
       record([{ bids: NS_53.bids, deal: { ...dealNames(deal), E: dealNames(deal).N, N: dealNames(deal).E }, plays }]),
       `hand 1: trick 1: E played ${plays[0]![0]}, which the deal gave to N`,
     ],
-    ['plays and tricks that disagree', record([{ bids: NS_53.bids, plays, tricks: { N: 2, E: 3, S: 4, W: 4 } }]), 'hand 1: tricks say N took 2, but the plays give N 1'],
-    ['a hand after the game was already won', record([NS_53, NS_53], { start: { NS: { score: 290 } } }), 'hand 2: the game was already won by NS (target) after hand 1'],
-    ['a hand with 12 cards dealt to a seat', record([{ ...NS_53, deal: { ...dealNames(deal), S: dealNames(deal).S.slice(1) } }]), 'hand 1: deal: S has 12 cards; each seat is dealt 13'],
-    ['a card dealt twice', record([{ ...NS_53, deal: { ...dealNames(deal), S: [dealNames(deal).N[0], ...dealNames(deal).S.slice(1)] } }]), `hand 1: deal: ${dealNames(deal).N[0]} is dealt to both N and S`],
-    ['firstSeven with plays', record([{ bids: NS_53.bids, plays, firstSeven: 'NS' }]), 'hand 1: firstSeven is given with plays; with plays the first 7 tricks are counted from them'],
-    ['a renege claim without its trick when plays are given', record([{ bids: NS_53.bids, plays, reneges: [{ seat: 'W', upheld: true }] }]), 'hand 1: reneges[0]: the renege claim against W needs its trick, since the plays are given'],
-    ['a misdeal with other fields', record([{ misdeal: 'no-trumps', bids: NS_53.bids }]), "hand 1: a misdealt hand has only its reason (and dealer), but it also has 'bids'"],
+    [
+      'plays and tricks that disagree',
+      record([{ bids: NS_53.bids, plays, tricks: { N: 2, E: 3, S: 4, W: 4 } }]),
+      'hand 1: tricks say N took 2, but the plays give N 1',
+    ],
+    [
+      'a hand after the game was already won',
+      record([NS_53, NS_53], { start: { NS: { score: 290 } } }),
+      'hand 2: the game was already won by NS (target) after hand 1',
+    ],
+    [
+      'a hand with 12 cards dealt to a seat',
+      record([{ ...NS_53, deal: { ...dealNames(deal), S: dealNames(deal).S.slice(1) } }]),
+      'hand 1: deal: S has 12 cards; each seat is dealt 13',
+    ],
+    [
+      'a card dealt twice',
+      record([{ ...NS_53, deal: { ...dealNames(deal), S: [dealNames(deal).N[0], ...dealNames(deal).S.slice(1)] } }]),
+      `hand 1: deal: ${dealNames(deal).N[0]} is dealt to both N and S`,
+    ],
+    [
+      'firstSeven with plays',
+      record([{ bids: NS_53.bids, plays, firstSeven: 'NS' }]),
+      'hand 1: firstSeven is given with plays; with plays the first 7 tricks are counted from them',
+    ],
+    [
+      'a renege claim without its trick when plays are given',
+      record([{ bids: NS_53.bids, plays, reneges: [{ seat: 'W', upheld: true }] }]),
+      'hand 1: reneges[0]: the renege claim against W needs its trick, since the plays are given',
+    ],
+    [
+      'a misdeal with other fields',
+      record([{ misdeal: 'no-trumps', bids: NS_53.bids }]),
+      "hand 1: a misdealt hand has only its reason (and dealer), but it also has 'bids'",
+    ],
     ['a misdeal without a reason', record([{ misdeal: '' }]), 'hand 1: misdeal: expected the reason as a non-empty string, got ""'],
     ['a dealer out of rotation', record([NS_53, { ...NS_53, dealer: 'S' }]), "hand 2: S is recorded as dealer, but the deal is E's by the rotation"],
     ['a hand with neither tricks nor plays', record([{ bids: NS_53.bids }]), 'hand 1: the hand needs tricks or plays'],
-    ['a bid that is not a bid', record([{ ...NS_53, bids: { ...NS_53.bids, W: 'blind' } }]), 'hand 1: bids: W\'s bid "blind" is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"'],
+    [
+      'a bid that is not a bid',
+      record([{ ...NS_53, bids: { ...NS_53.bids, W: 'blind' } }]),
+      'hand 1: bids: W\'s bid "blind" is not a bid; a bid is 0–13, "nil", "blind nil" or "blind N"',
+    ],
     ['a missing bid', record([{ ...NS_53, bids: { N: 3, E: 2, S: 2 } }]), 'hand 1: bids: W has no bid'],
-    ['an unknown hand field', record([{ ...NS_53, trick: 3 }]), "hand 1: unknown field 'trick'; a hand has dealer, deal, bids, tricks, plays, firstSeven, reneges or misdeal"],
+    [
+      'an unknown hand field',
+      record([{ ...NS_53, trick: 3 }]),
+      "hand 1: unknown field 'trick'; a hand has dealer, deal, bids, tricks, plays, firstSeven, reneges or misdeal",
+    ],
     ['12 tricks of plays', record([{ bids: NS_53.bids, plays: plays.slice(1) }]), 'hand 1: plays: 12 tricks recorded; a hand has 13'],
     ['not an object', [1, 2], 'record: expected a JSON object, got a list'],
   ];

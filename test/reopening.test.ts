@@ -73,8 +73,15 @@ describe('a renege ruling on a decided match', () => {
       // Exactly the Final's game is voided, by that ruling; the semi-final is reopened by it.
       const state = m.tournaments.t1!;
       expect(state.voided).toEqual({ [gF]: ruling });
-      expect(t().matches.find((x) => x.matchId === semi1)).toMatchObject({ status: 'live', winner: null, reopened: { position: ruling, by: 'a renege ruling' } });
-      expect(t().matches.find((x) => x.matchId === final)).toMatchObject({ status: 'waiting', voided: [{ gameId: gF, number: 1, position: ruling, by: 'a renege ruling' }] });
+      expect(t().matches.find((x) => x.matchId === semi1)).toMatchObject({
+        status: 'live',
+        winner: null,
+        reopened: { position: ruling, by: 'a renege ruling' },
+      });
+      expect(t().matches.find((x) => x.matchId === final)).toMatchObject({
+        status: 'waiting',
+        voided: [{ gameId: gF, number: 1, position: ruling, by: 'a renege ruling' }],
+      });
       expect(t().latest[0]).toMatchObject({ kind: 'matches-reopened', by: 'RulingGiven' });
       expect(newsText(t().latest[0]!, t())).toBe('Round 1 (match 1) reopened by a renege ruling; the Final restarts');
 
@@ -84,7 +91,12 @@ describe('a renege ruling on a decided match', () => {
       const standing = (await (await send(app, null, 'GET', `/api/v1/games/${g1}`)).json()) as Record<string, unknown>;
       expect(standing).toMatchObject({ voided: false, voidedBy: null });
       const api = (await (await send(app, null, 'GET', '/api/v1/tournaments/t1')).json()) as { bracket: { matches: Record<string, unknown>[] } };
-      expect(api.bracket.matches.find((x) => x.matchId === final)).toMatchObject({ games: [], voided: true, voidedGames: [{ gameId: gF, voided: true, voidedBy: ruling }], reopenedBy: null });
+      expect(api.bracket.matches.find((x) => x.matchId === final)).toMatchObject({
+        games: [],
+        voided: true,
+        voidedGames: [{ gameId: gF, voided: true, voidedBy: ruling }],
+        reopenedBy: null,
+      });
       expect(api.bracket.matches.find((x) => x.matchId === semi1)).toMatchObject({ games: [g1], voided: true, voidedGames: [], reopenedBy: ruling });
 
       // Every page says what was voided and by which ruling.
@@ -108,7 +120,11 @@ describe('a renege ruling on a decided match', () => {
       // The replay's last step names the ruling, what it did to the score and what it undid.
       const replay = await page(replayLink(g1, last, 1));
       expect(replay).toContain('Rulings in this score The tricks above are as played; the score below is as the judge ruled.');
-      expect(replay).toMatch(new RegExp(`The upheld renege claimed against North \\(Jo Judge, entry ${ruling} of the ledger\\): ${aces.name} -\\d+, .+ [+-]\\d+ in this hand\\. It reopened Round 1 \\(match 1\\) and voided the Final, game 1\\.`));
+      expect(replay).toMatch(
+        new RegExp(
+          `The upheld renege claimed against North \\(Jo Judge, entry ${ruling} of the ledger\\): ${aces.name} -\\d+, .+ [+-]\\d+ in this hand\\. It reopened Round 1 \\(match 1\\) and voided the Final, game 1\\.`,
+        ),
+      );
 
       // Statistics and highlights count only the games still standing, counted here from the games themselves.
       const standingGames = Object.values(m.games).filter((g) => g.tournamentId === 't1' && state.voided[g.gameId] === undefined);
@@ -116,13 +132,18 @@ describe('a renege ruling on a decided match', () => {
       const stats = statsOfTournament(m, 't1')!;
       expect(stats.stats.totals.games).toBe(standingGames.length);
       expect(stats.stats.totals.hands).toBe(standingGames.reduce((n, g) => n + g.rows.filter((r) => !r.misdeal).length, 0));
-      const bostons = standingGames.reduce((n, g) => n + g.rows.filter((r) => r.tricks && (r.tricks.N + r.tricks.S === 13 || r.tricks.E + r.tricks.W === 13)).length, 0);
+      const bostons = standingGames.reduce(
+        (n, g) => n + g.rows.filter((r) => r.tricks && (r.tricks.N + r.tricks.S === 13 || r.tricks.E + r.tricks.W === 13)).length,
+        0,
+      );
       expect(stats.stats.totals.bostons).toBe(bostons);
       expect(stats.highlights.filter((h) => h.kind === 'boston')).toHaveLength(bostons);
       expect(stats.highlights.every((h) => h.game !== gF)).toBe(true);
       // The standings count no voided game either.
       const acesRow = t().teams.find((x) => x.teamId === aces.teamId)!;
-      expect(acesRow.points).toBe(standingGames.reduce((n, g) => n + (g.teams.NS === aces.teamId ? g.score.NS : g.teams.EW === aces.teamId ? g.score.EW : 0), 0));
+      expect(acesRow.points).toBe(
+        standingGames.reduce((n, g) => n + (g.teams.NS === aces.teamId ? g.score.NS : g.teams.EW === aces.teamId ? g.score.EW : 0), 0),
+      );
 
       expectRebuildEqualsLive(ledger);
     } finally {
@@ -149,11 +170,15 @@ describe('giving and withdrawing a ruling', () => {
       const m = ledger.models;
       const head = () => ledger.store.head().position;
       const judge = (path: string, json: Record<string, unknown>) => send(app, fixture.clients.judge, 'POST', path, { json });
-      const rule = (claimId: string, extra: Record<string, unknown> = {}) => judge(`/judge/games/${g2}/claims/${claimId}/ruling`, { upheld: 'yes', note: '', ...extra });
-      const withdraw = (claimId: string, extra: Record<string, unknown> = {}) => judge('/judge/withdrawals', { gameId: g2, claimId, reason: 'the card was found', ...extra });
+      const rule = (claimId: string, extra: Record<string, unknown> = {}) =>
+        judge(`/judge/games/${g2}/claims/${claimId}/ruling`, { upheld: 'yes', note: '', ...extra });
+      const withdraw = (claimId: string, extra: Record<string, unknown> = {}) =>
+        judge('/judge/withdrawals', { gameId: g2, claimId, reason: 'the card was found', ...extra });
       const reopens = async (res: Response) => {
         expect(res.status).toBe(409);
-        expect(((await res.json()) as { error: string }).error).toMatch(/^This would change a decided match: Round 1 \(match 2\) \(.+ beat .+\) is reopened: .* the Final, game 1 \(.*\) is voided/);
+        expect(((await res.json()) as { error: string }).error).toMatch(
+          /^This would change a decided match: Round 1 \(match 2\) \(.+ beat .+\) is reopened: .* the Final, game 1 \(.*\) is voided/,
+        );
       };
 
       // The first semi-final decided; the second one 282 to play for a target of 300.
@@ -223,7 +248,9 @@ describe('a game reopened by a ruling after later games of its match were played
         for (let i = 0; i < 4; i++) {
           const game = m.games[gameId]!;
           const at = nextBidder(game) as Seat;
-          const open = bidsOpenTo(game, at).map(bidValue).filter((b): b is number => typeof b === 'number');
+          const open = bidsOpenTo(game, at)
+            .map(bidValue)
+            .filter((b): b is number => typeof b === 'number');
           const want = (at === 'N' || at === 'S') === (side === 'NS') ? 6 : 1;
           ledger.execute(makeBid(m, { gameId, seat: at, bid: open.includes(want) ? want : open[0]! }));
         }
@@ -252,7 +279,9 @@ describe('a game reopened by a ruling after later games of its match were played
     // A renege by North found in game 1's last hand, upheld as a reopening: game 1 is no longer won.
     ledger.execute(claimRenege(m, { gameId: g1, claimId: 'late', hand: m.games[g1]!.hands.length, seat: 'N', trick: null }));
     const ruling = giveRuling(m, { gameId: g1, claimId: 'late', upheld: true, note: '', judge: 'Jo Judge' });
-    expect(() => checkReopening(m, ruling, false, '2026-01-01T13:00:00.000Z')).toThrow(/^This would change a decided match: the Final \(Team 1 beat Team 2 2–1\) is reopened/);
+    expect(() => checkReopening(m, ruling, false, '2026-01-01T13:00:00.000Z')).toThrow(
+      /^This would change a decided match: the Final \(Team 1 beat Team 2 2–1\) is reopened/,
+    );
     ledger.execute(ruling);
     expect(m.games[g1]!.winner).toBeNull();
     expect(final()).toMatchObject({ status: 'live', gamesWon: [1, 1], reopened: { by: 'a renege ruling' } });

@@ -31,7 +31,9 @@ function wholePost(port: number, from: string): Promise<{ status: number; header
       const [head = '', body = ''] = text.split('\r\n\r\n');
       resolve({ status: Number(head.split(' ')[1]), headers: head, body });
     });
-    socket.write(`POST /nowhere HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n\r\na=b`);
+    socket.write(
+      `POST /nowhere HTTP/1.1\r\nHost: x\r\nAccept: application/json\r\nConnection: close\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 3\r\n\r\na=b`,
+    );
   });
 }
 

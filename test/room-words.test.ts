@@ -26,12 +26,15 @@ async function seatedEvent(format: FormatId, options: Partial<FormatOptions>) {
   const ledger = open(join(dir, 'ledger.db'));
   const m = ledger.models;
   ledger.execute(createTournament(m, { tournamentId: 'flyer', name: 'Block Party', format, options }));
-  ['Aces', 'Kings'].forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'flyer', teamId: `team-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })));
+  ['Aces', 'Kings'].forEach((name, i) =>
+    ledger.execute(registerTeam(m, { tournamentId: 'flyer', teamId: `team-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })),
+  );
   ledger.execute(startTournament(m, { tournamentId: 'flyer', order: ['team-1', 'team-2'] }));
   const match = m.tournaments.flyer!.model.matches.find((x) => x.status === 'ready')!;
-  const draw = format === 'asher-theatre'
-    ? { method: 'coin-toss' as const, caller: 'team-1', call: 'heads' as const, toss: 'heads' as const, choice: 'N' as const }
-    : { method: 'high-card' as const, rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] };
+  const draw =
+    format === 'asher-theatre'
+      ? { method: 'coin-toss' as const, caller: 'team-1', call: 'heads' as const, toss: 'heads' as const, choice: 'N' as const }
+      : { method: 'high-card' as const, rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] };
   ledger.execute(startMatch(m, { tournamentId: 'flyer', matchId: match.matchId, table: 1, at: '2026-03-01T10:00:00.000Z', draw }));
   const gameId = m.tournaments.flyer!.model.matches.find((x) => x.matchId === match.matchId)!.games[0]!;
   ledger.execute(dealHand(m, { gameId, seed: 'room-words' }));
@@ -61,7 +64,9 @@ describe('a refusal at the table names the event’s rules, not a preset', () =>
     expect(api.status).toBe(400);
     const error = ((await api.json()) as { error: string }).error;
     expect(error).toMatch(/this event’s rules allow a blind bid only for a team down 100 or more$/);
-    const phone = await (await send(app, scorekeeper, 'POST', `/entry/games/${gameId}/bid`, { form: { seat, bid: 'blind 5' } }, { 'hx-request': 'true' })).text();
+    const phone = await (
+      await send(app, scorekeeper, 'POST', `/entry/games/${gameId}/bid`, { form: { seat, bid: 'blind 5' } }, { 'hx-request': 'true' })
+    ).text();
     expect(phone).toContain('this event’s rules allow a blind bid only for a team down 100 or more');
     expect(presetIn(error)).toBeNull();
     expect(presetIn(phone)).toBeNull();
@@ -73,7 +78,9 @@ describe('a refusal at the table names the event’s rules, not a preset', () =>
     const bad = await send(app, scorekeeper, 'POST', `/entry/games/${gameId}/claims/misdeal`, { json: { reason: 'card-exposed' } });
     expect(bad.status).toBe(400);
     const error = ((await bad.json()) as { error: string }).error;
-    expect(error).toContain('a card exposed during the deal is not a misdeal under this event’s rules; a misdeal is called for a hand with no face card (J, Q, K)');
+    expect(error).toContain(
+      'a card exposed during the deal is not a misdeal under this event’s rules; a misdeal is called for a hand with no face card (J, Q, K)',
+    );
     expect(error).not.toMatch(/no-face-cards|card-exposed|unc-300/);
     expect((await send(app, scorekeeper, 'POST', `/entry/games/${gameId}/claims/misdeal`, { json: { reason: 'no-face-cards' } })).status).toBe(200);
     const console = await (await send(app, judge, 'GET', '/judge')).text();
@@ -96,7 +103,9 @@ describe('an event that counts no bags speaks of none', () => {
     expect(table).toContain('<td class="num total">60</td>');
     expect(words(table)).not.toMatch(/\bbags?\b/i);
     const sheet = await (await app.request('/tournaments/flyer/rules')).text();
-    expect(sheet).toMatch(/<li data-rule="renege"[^>]*>.*An upheld renege takes 3 tricks from the reneging team and gives them to the other team \(all it has, if fewer\), where they count toward the bid\.<\/li>/);
+    expect(sheet).toMatch(
+      /<li data-rule="renege"[^>]*>.*An upheld renege takes 3 tricks from the reneging team and gives them to the other team \(all it has, if fewer\), where they count toward the bid\.<\/li>/,
+    );
     ledger.close();
   });
 
@@ -118,13 +127,15 @@ describe('no page or refusal of a played event names a preset', () => {
     const { ledger, app, gameId, scorekeeper, judge } = await seatedEvent('unc-intramural', { rules: flyer, finalRules: { ...flyer, preset: 'unc-500' } });
     const seat = nextBidder(ledger.models.games[gameId]!)!;
     const said: string[] = [];
-    const refusal = async (path: string, json: Record<string, unknown>) => said.push(((await (await send(app, scorekeeper, 'POST', path, { json })).json()) as { error: string }).error);
+    const refusal = async (path: string, json: Record<string, unknown>) =>
+      said.push(((await (await send(app, scorekeeper, 'POST', path, { json })).json()) as { error: string }).error);
     await refusal(`/entry/games/${gameId}/bid`, { seat, bid: 'blind 5' });
     await refusal(`/entry/games/${gameId}/bid`, { seat, bid: 'blind nil' });
     await refusal(`/entry/games/${gameId}/claims/misdeal`, { reason: 'uneven-deal' });
     expect((await send(app, scorekeeper, 'POST', `/entry/games/${gameId}/claims/misdeal`, { json: { reason: 'no-trumps' } })).status).toBe(200);
     ledger.execute(dealHand(ledger.models, { gameId, seed: 'room-words-2' }));
-    for (let s = nextBidder(ledger.models.games[gameId]!); s; s = nextBidder(ledger.models.games[gameId]!)) ledger.execute(makeBid(ledger.models, { gameId, seat: s, bid: 3 }));
+    for (let s = nextBidder(ledger.models.games[gameId]!); s; s = nextBidder(ledger.models.games[gameId]!))
+      ledger.execute(makeBid(ledger.models, { gameId, seat: s, bid: 3 }));
     ledger.execute(recordTricks(ledger.models, { gameId, tricks: { N: 4, E: 2, S: 4, W: 3 } }));
     const director = await directorOf(app);
     const pages: [string, typeof scorekeeper | null][] = [
@@ -153,6 +164,10 @@ describe('no page or refusal of a played event names a preset', () => {
 
 /** A director signed in to the app. */
 async function directorOf(app: Awaited<ReturnType<typeof seatedEvent>>['app']) {
-  const res = await app.request('/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Dee Director', password: 'director-password' }) });
+  const res = await app.request('/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Dee Director', password: 'director-password' }),
+  });
   return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await res.json()) as { csrf: string }).csrf };
 }

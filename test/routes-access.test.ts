@@ -48,8 +48,22 @@ const bid = (ledger: Ledger, matchId: string) => {
 const game = (ids: Record<string, string>, tail: string) => `/entry/games/${ids.gameId}/${tail}`;
 
 const ROUTES: RouteCase[] = [
-  { name: 'start a match at a table', prepare: (_l, matchId) => ({ matchId }), path: () => '/entry/tables/t1/1/start', body: (ids) => ({ matchId: ids.matchId, cardN: '9C', cardE: 'KD', cardS: '4H', cardW: '10S' }), allowed: TABLE, fields: ['matchId', 'cardN', 'cardE', 'cardS', 'cardW', 'firstDealer', 'clockMinutes'] },
-  { name: 'deal', prepare: seated, path: (ids) => game(ids, 'deal'), body: () => ({ shuffle: 'system', dealer: 'N' }), allowed: TABLE, fields: ['shuffle', 'dealer'] },
+  {
+    name: 'start a match at a table',
+    prepare: (_l, matchId) => ({ matchId }),
+    path: () => '/entry/tables/t1/1/start',
+    body: (ids) => ({ matchId: ids.matchId, cardN: '9C', cardE: 'KD', cardS: '4H', cardW: '10S' }),
+    allowed: TABLE,
+    fields: ['matchId', 'cardN', 'cardE', 'cardS', 'cardW', 'firstDealer', 'clockMinutes'],
+  },
+  {
+    name: 'deal',
+    prepare: seated,
+    path: (ids) => game(ids, 'deal'),
+    body: () => ({ shuffle: 'system', dealer: 'N' }),
+    allowed: TABLE,
+    fields: ['shuffle', 'dealer'],
+  },
   { name: 'bid', prepare: dealt, path: (ids) => game(ids, 'bid'), body: () => ({ seat: 'E', bid: 3 }), allowed: TABLE, fields: ['seat', 'bid'] },
   {
     name: 'play a card',
@@ -59,7 +73,14 @@ const ROUTES: RouteCase[] = [
     allowed: TABLE,
     fields: ['seat', 'card'],
   },
-  { name: 'record tricks (quick mode)', prepare: bid, path: (ids) => game(ids, 'tricks'), body: () => ({ N: 4, E: 3, S: 3, W: 3 }), allowed: TABLE, fields: ['N', 'E', 'S', 'W'] },
+  {
+    name: 'record tricks (quick mode)',
+    prepare: bid,
+    path: (ids) => game(ids, 'tricks'),
+    body: () => ({ N: 4, E: 3, S: 3, W: 3 }),
+    allowed: TABLE,
+    fields: ['N', 'E', 'S', 'W'],
+  },
   {
     name: 'undo the last entry',
     prepare: (ledger, matchId) => {
@@ -72,8 +93,22 @@ const ROUTES: RouteCase[] = [
     allowed: TABLE,
     fields: [],
   },
-  { name: 'claim a renege', prepare: dealt, path: (ids) => game(ids, 'claims/renege'), body: () => ({ seat: 'W', trick: 2 }), allowed: CLAIMS, fields: ['seat', 'trick', 'hand'] },
-  { name: 'call a misdeal', prepare: dealt, path: (ids) => game(ids, 'claims/misdeal'), body: () => ({ reason: 'no-trumps' }), allowed: CLAIMS, fields: ['reason'] },
+  {
+    name: 'claim a renege',
+    prepare: dealt,
+    path: (ids) => game(ids, 'claims/renege'),
+    body: () => ({ seat: 'W', trick: 2 }),
+    allowed: CLAIMS,
+    fields: ['seat', 'trick', 'hand'],
+  },
+  {
+    name: 'call a misdeal',
+    prepare: dealt,
+    path: (ids) => game(ids, 'claims/misdeal'),
+    body: () => ({ reason: 'no-trumps' }),
+    allowed: CLAIMS,
+    fields: ['reason'],
+  },
   {
     name: 'rule on a claim',
     prepare: (ledger, matchId) => {
@@ -99,9 +134,30 @@ const ROUTES: RouteCase[] = [
     allowed: JUDGES,
     fields: ['kind', 'gameId', 'claimId', 'correction', 'reason'],
   },
-  { name: 'call time', prepare: seated, path: () => '/judge/time', body: (ids) => ({ tournamentId: 't1', matchId: ids.matchId }), allowed: JUDGES, fields: ['match', 'tournamentId', 'matchId'] },
-  { name: 'disqualify a team', prepare: () => ({}), path: () => '/judge/disqualify', body: () => ({ team: 't1/team-4', kind: 'no-show', reason: 'not at the table by 10:15' }), allowed: JUDGES, fields: ['team', 'kind', 'reason'] },
-  { name: 'correct a score', prepare: seated, path: () => '/judge/corrections', body: (ids) => ({ gameId: ids.gameId, NS: -30, EW: 30, reason: 'a miscounted bag' }), allowed: JUDGES, fields: ['gameId', 'NS', 'EW', 'reason'] },
+  {
+    name: 'call time',
+    prepare: seated,
+    path: () => '/judge/time',
+    body: (ids) => ({ tournamentId: 't1', matchId: ids.matchId }),
+    allowed: JUDGES,
+    fields: ['match', 'tournamentId', 'matchId'],
+  },
+  {
+    name: 'disqualify a team',
+    prepare: () => ({}),
+    path: () => '/judge/disqualify',
+    body: () => ({ team: 't1/team-4', kind: 'no-show', reason: 'not at the table by 10:15' }),
+    allowed: JUDGES,
+    fields: ['team', 'kind', 'reason'],
+  },
+  {
+    name: 'correct a score',
+    prepare: seated,
+    path: () => '/judge/corrections',
+    body: (ids) => ({ gameId: ids.gameId, NS: -30, EW: 30, reason: 'a miscounted bag' }),
+    allowed: JUDGES,
+    fields: ['gameId', 'NS', 'EW', 'reason'],
+  },
   {
     name: 'correct a finished game’s result',
     prepare: (ledger, matchId) => {
@@ -114,10 +170,38 @@ const ROUTES: RouteCase[] = [
     allowed: JUDGES,
     fields: ['result', 'gameId', 'winner', 'reason'],
   },
-  { name: 'create a tournament', prepare: () => ({}), path: () => '/director/tournaments', body: () => ({ tournamentId: 'summer', name: 'Summer Slam', format: 'asher-theatre' }), allowed: DIRECTOR, fields: ['tournamentId', 'name', 'format'] },
-  { name: 'register a team', prepare: () => ({}), path: () => '/director/tournaments/t2/teams', body: () => ({ name: 'Fours', player1: 'Ann', player2: 'Bo' }), allowed: DIRECTOR, fields: ['name', 'player1', 'player2', 'teamId', 'registeredOn'] },
-  { name: 'check a team in', prepare: () => ({}), path: () => '/director/tournaments/t2/check-in', body: () => ({ teamId: 'open-1' }), allowed: DIRECTOR, fields: ['teamId'] },
-  { name: 'withdraw a team', prepare: () => ({}), path: () => '/director/tournaments/t2/withdraw', body: () => ({ teamId: 'open-2' }), allowed: DIRECTOR, fields: ['teamId'] },
+  {
+    name: 'create a tournament',
+    prepare: () => ({}),
+    path: () => '/director/tournaments',
+    body: () => ({ tournamentId: 'summer', name: 'Summer Slam', format: 'asher-theatre' }),
+    allowed: DIRECTOR,
+    fields: ['tournamentId', 'name', 'format'],
+  },
+  {
+    name: 'register a team',
+    prepare: () => ({}),
+    path: () => '/director/tournaments/t2/teams',
+    body: () => ({ name: 'Fours', player1: 'Ann', player2: 'Bo' }),
+    allowed: DIRECTOR,
+    fields: ['name', 'player1', 'player2', 'teamId', 'registeredOn'],
+  },
+  {
+    name: 'check a team in',
+    prepare: () => ({}),
+    path: () => '/director/tournaments/t2/check-in',
+    body: () => ({ teamId: 'open-1' }),
+    allowed: DIRECTOR,
+    fields: ['teamId'],
+  },
+  {
+    name: 'withdraw a team',
+    prepare: () => ({}),
+    path: () => '/director/tournaments/t2/withdraw',
+    body: () => ({ teamId: 'open-2' }),
+    allowed: DIRECTOR,
+    fields: ['teamId'],
+  },
   {
     name: 'seed and draw',
     prepare: (ledger) => {
@@ -137,7 +221,15 @@ const ROUTES: RouteCase[] = [
       ledger.execute(createTournament(m, { tournamentId: 'blp', name: 'BLP', format: 'blp-2024' }));
       for (const teamId of ['b1', 'b2']) ledger.execute(registerTeam(m, { tournamentId: 'blp', teamId, name: teamId, players: ['A', 'B'] }));
       ledger.execute(startTournament(m, { tournamentId: 'blp', order: ['b1', 'b2'] }));
-      ledger.execute(startMatch(m, { tournamentId: 'blp', matchId: 'W1-1', table: 5, at: '2026-03-01T10:00:00.000Z', draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+      ledger.execute(
+        startMatch(m, {
+          tournamentId: 'blp',
+          matchId: 'W1-1',
+          table: 5,
+          at: '2026-03-01T10:00:00.000Z',
+          draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+        }),
+      );
       finishGame(ledger, m.tournaments.blp!.model.matches[0]!.games[0]!);
       return {};
     },
@@ -146,12 +238,22 @@ const ROUTES: RouteCase[] = [
     allowed: DIRECTOR,
     fields: ['round', 'confirm', 'seed', 'winnersCards', 'winnersBye', 'losersCards', 'losersBye'],
   },
-  { name: 'seat a match', prepare: (_l, matchId) => ({ matchId }), path: (ids) => `/director/tournaments/t1/matches/${ids.matchId}/start`, body: () => ({ table: 3, cardN: 'AS KS', cardE: 'AH QD', cardS: '5C', cardW: '7D' }), allowed: DIRECTOR, fields: ['table', 'cardN', 'caller', 'call', 'firstDealer', 'namedBecause', 'clockMinutes'] },
+  {
+    name: 'seat a match',
+    prepare: (_l, matchId) => ({ matchId }),
+    path: (ids) => `/director/tournaments/t1/matches/${ids.matchId}/start`,
+    body: () => ({ table: 3, cardN: 'AS KS', cardE: 'AH QD', cardS: '5C', cardW: '7D' }),
+    allowed: DIRECTOR,
+    fields: ['table', 'cardN', 'caller', 'call', 'firstDealer', 'namedBecause', 'clockMinutes'],
+  },
   {
     name: 'enter a game from a record',
     prepare: () => ({}),
     path: () => '/api/games/import',
-    body: () => ({ gameId: 'imported-1', record: { format: 'spades-game/1', rules: 'unc-300', dealer: 'N', hands: [{ bids: { N: 3, E: 3, S: 3, W: 3 }, tricks: { N: 4, E: 3, S: 3, W: 3 } }] } }),
+    body: () => ({
+      gameId: 'imported-1',
+      record: { format: 'spades-game/1', rules: 'unc-300', dealer: 'N', hands: [{ bids: { N: 3, E: 3, S: 3, W: 3 }, tricks: { N: 4, E: 3, S: 3, W: 3 } }] },
+    }),
     allowed: JUDGES,
     fields: ['gameId', 'record', 'tournamentId', 'matchId'],
   },
@@ -213,7 +315,14 @@ describe('requests from another site', () => {
       expect(ledger.store.head()).toEqual(before);
     }
     // The same form from this site is recorded.
-    const ok = await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${ids.gameId}/bid`, { form }, { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' });
+    const ok = await send(
+      app,
+      fixture.clients.scorekeeper,
+      'POST',
+      `/entry/games/${ids.gameId}/bid`,
+      { form },
+      { origin: 'http://localhost', 'sec-fetch-site': 'same-origin' },
+    );
     expect(ok.status).toBe(303);
     expect(ledger.store.head().position).toBe(before.position + 1);
     ledger.close();
@@ -244,7 +353,27 @@ describe('requests from another site', () => {
 // Values a client might send: right and wrong types, odd text, huge numbers, nesting.
 const anyValue = fc.oneof(
   fc.string({ maxLength: 12 }),
-  fc.constantFrom('N', 'E', 'S', 'W', 'nil', 'blind nil', 'blind 6', 'yes', 'no', '3', '-1', '13', '14', 'AS', 'BJ', '10H', 't1/team-1', 'no-trumps', '__proto__'),
+  fc.constantFrom(
+    'N',
+    'E',
+    'S',
+    'W',
+    'nil',
+    'blind nil',
+    'blind 6',
+    'yes',
+    'no',
+    '3',
+    '-1',
+    '13',
+    '14',
+    'AS',
+    'BJ',
+    '10H',
+    't1/team-1',
+    'no-trumps',
+    '__proto__',
+  ),
   fc.integer({ min: -100000, max: 100000 }),
   fc.double(),
   fc.boolean(),
@@ -269,7 +398,14 @@ describe('fuzzed bodies on every changing route', () => {
         fc.asyncProperty(bodyFor(route.fields), fc.boolean(), async (body, asForm) => {
           const before = ledger.store.head();
           const res = asForm
-            ? await send(app, client, 'POST', path, { form: Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) }, { 'hx-request': 'true' })
+            ? await send(
+                app,
+                client,
+                'POST',
+                path,
+                { form: Object.fromEntries(Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])) },
+                { 'hx-request': 'true' },
+              )
             : await send(app, client, 'POST', path, { json: body });
           const text = await res.text();
           expect(res.status, text).toBeLessThan(500);

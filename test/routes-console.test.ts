@@ -40,7 +40,9 @@ describe('the judge console', () => {
     expect(question).toContain('<h2 id="confirm-ruling-title" tabindex="-1" autofocus="">Uphold this claim?</h2>');
     expect(question).toContain('Renege claimed against West in Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 3.');
     // The penalty in the rules sheet's own words (unc-300's renege line).
-    expect(question).toContain('Upheld: An upheld renege takes 3 tricks from the reneging team, which must still make its bid with what is left; the other team does not count them, and the other team scores 30 points.');
+    expect(question).toContain(
+      'Upheld: An upheld renege takes 3 tricks from the reneging team, which must still make its bid with what is left; the other team does not count them, and the other team scores 30 points.',
+    );
     expect(question).toContain('Your note: “saw it”.');
     expect(question).toContain('name="confirm" value="yes"');
     expect(ledger.store.head().position).toBe(head);
@@ -48,7 +50,9 @@ describe('the judge console', () => {
     expect(ruled.status).toBe(200);
     const html = await ruled.text();
     expect(html).toContain('Upheld the renege claim against West (Spring Cup, Table 1: Aces vs Jacks, game 1).');
-    expect(html).toMatch(/<time datetime="2026-03-01T10:00:\d\d\.000Z">10:00<\/time> <strong>Jo Judge<\/strong>: upheld the renege claim against West \(Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 3\)/);
+    expect(html).toMatch(
+      /<time datetime="2026-03-01T10:00:\d\d\.000Z">10:00<\/time> <strong>Jo Judge<\/strong>: upheld the renege claim against West \(Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 3\)/,
+    );
 
     const again = await send(app, fixture.clients.judge, 'POST', path, { json: { upheld: false, note: '' } });
     expect(again.status).toBe(409);

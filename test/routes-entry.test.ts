@@ -80,9 +80,13 @@ describe('entries', () => {
     const { app, ledger, gameId } = dealtGame();
     const game = ledger.models.games[gameId]!;
     const seat = nextBidder(game)!;
-    const open = bidsOpenTo(game, seat).map(bidValue).filter((b) => typeof b === 'number');
+    const open = bidsOpenTo(game, seat)
+      .map(bidValue)
+      .filter((b) => typeof b === 'number');
     const id = 'tap-reused-0001';
-    expect((await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/bid`, { json: { seat, bid: open[0], commandId: id } })).status).toBe(200);
+    expect((await send(app, fixture.clients.scorekeeper, 'POST', `/entry/games/${gameId}/bid`, { json: { seat, bid: open[0], commandId: id } })).status).toBe(
+      200,
+    );
     const head = ledger.store.head().position;
     // The same id for the next seat's bid: not the same entry, so not "already recorded".
     const next = nextBidder(ledger.models.games[gameId]!)!;
@@ -188,7 +192,11 @@ describe('refusals name what was wrong, in the page and in the API', () => {
     const api = await send(app, fixture.clients.scorekeeper, 'POST', path, { json: body });
     const page = await send(app, fixture.clients.scorekeeper, 'POST', path, { form: body }, htmx);
     const plain = await send(app, fixture.clients.scorekeeper, 'POST', path, { form: body });
-    return { api: { status: api.status, error: ((await api.json()) as { error: string }).error }, page: { status: page.status, html: await page.text() }, plain: { status: plain.status, html: await plain.text() } };
+    return {
+      api: { status: api.status, error: ((await api.json()) as { error: string }).error },
+      page: { status: page.status, html: await page.text() },
+      plain: { status: plain.status, html: await plain.text() },
+    };
   }
 
   function expectSaid(result: Awaited<ReturnType<typeof both>>, status: number, sentence: string) {
@@ -208,7 +216,11 @@ describe('refusals name what was wrong, in the page and in the API', () => {
     const { app, ledger, gameId } = dealtGame();
     const next = nextBidder(ledger.models.games[gameId]!)!;
     const wrong = next === 'N' ? 'S' : 'N';
-    expectSaid(await both(app, `/entry/games/${gameId}/bid`, { seat: wrong, bid: '3' }), 409, `game ${gameId} hand 1: it is ${next}'s turn to bid, not ${wrong}'s`);
+    expectSaid(
+      await both(app, `/entry/games/${gameId}/bid`, { seat: wrong, bid: '3' }),
+      409,
+      `game ${gameId} hand 1: it is ${next}'s turn to bid, not ${wrong}'s`,
+    );
     ledger.close();
   });
 
@@ -243,14 +255,22 @@ describe('refusals name what was wrong, in the page and in the API', () => {
   it('tricks that do not add up to 13 say what they add up to', async () => {
     const { app, ledger, gameId } = dealtGame();
     bidAll(ledger, gameId);
-    expectSaid(await both(app, `/entry/games/${gameId}/tricks`, { N: '4', E: '4', S: '4', W: '4' }), 400, `game ${gameId} hand 1: tricks add up to 16; a hand has 13`);
+    expectSaid(
+      await both(app, `/entry/games/${gameId}/tricks`, { N: '4', E: '4', S: '4', W: '4' }),
+      400,
+      `game ${gameId} hand 1: tricks add up to 16; a hand has 13`,
+    );
     ledger.close();
   });
 
   it('the wrong dealer is named against the rotation', async () => {
     const made = copyOf(fixture);
     const gameId = seatMatch(made.ledger, fixture.matchId);
-    expectSaid(await both(made.app, `/entry/games/${gameId}/deal`, { dealer: 'W', shuffle: 'table' }), 409, `game ${gameId} hand 1: N deals this hand by the rotation of the deal, not W`);
+    expectSaid(
+      await both(made.app, `/entry/games/${gameId}/deal`, { dealer: 'W', shuffle: 'table' }),
+      409,
+      `game ${gameId} hand 1: N deals this hand by the rotation of the deal, not W`,
+    );
     made.ledger.close();
   });
 

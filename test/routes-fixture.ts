@@ -122,7 +122,15 @@ export function send(
 
 /** Seats the fixture's ready match at table 1 (clock started at the fixture's start). */
 export function seatMatch(ledger: Ledger, matchId: string): string {
-  ledger.execute(startMatch(ledger.models, { tournamentId: 't1', matchId, table: 1, at: START, draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+  ledger.execute(
+    startMatch(ledger.models, {
+      tournamentId: 't1',
+      matchId,
+      table: 1,
+      at: START,
+      draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+    }),
+  );
   const match = ledger.models.tournaments.t1!.model.matches.find((x) => x.matchId === matchId)!;
   return match.games[match.games.length - 1]!;
 }
@@ -137,7 +145,9 @@ export function bidAll(ledger: Ledger, gameId: string, count = 4): void {
   for (let i = 0; i < count; i++) {
     const game = ledger.models.games[gameId]!;
     const seat = nextBidder(game) as Seat;
-    const open = bidsOpenTo(game, seat).map(bidValue).filter((b) => typeof b === 'number');
+    const open = bidsOpenTo(game, seat)
+      .map(bidValue)
+      .filter((b) => typeof b === 'number');
     ledger.execute(makeBid(ledger.models, { gameId, seat, bid: open.includes(3) ? 3 : open[0]! }));
   }
 }
@@ -150,7 +160,9 @@ export function finishGame(ledger: Ledger, gameId: string): void {
     for (let i = 0; i < 4; i++) {
       const game = ledger.models.games[gameId]!;
       const seat = nextBidder(game) as Seat;
-      const open = bidsOpenTo(game, seat).map(bidValue).filter((b): b is number => typeof b === 'number');
+      const open = bidsOpenTo(game, seat)
+        .map(bidValue)
+        .filter((b): b is number => typeof b === 'number');
       const want = seat === 'N' || seat === 'S' ? 6 : 2;
       ledger.execute(makeBid(ledger.models, { gameId, seat, bid: open.includes(want) ? want : open[0]! }));
     }

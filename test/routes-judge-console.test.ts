@@ -37,7 +37,15 @@ describe('the judge console’s queue', () => {
       ledger.execute(registerTeam(m, { tournamentId: 't2', teamId: 'open-3', name: 'Fours', players: ['Ann', 'Bo'] }));
       ledger.execute(startTournament(m, { tournamentId: 't2', order: ['open-1', 'open-2', 'open-3'] }));
       const autumn = m.tournaments.t2!.model.matches.find((x) => x.status === 'ready')!;
-      ledger.execute(startMatch(m, { tournamentId: 't2', matchId: autumn.matchId, table: 1, at: '2026-03-01T10:00:00.000Z', draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } }));
+      ledger.execute(
+        startMatch(m, {
+          tournamentId: 't2',
+          matchId: autumn.matchId,
+          table: 1,
+          at: '2026-03-01T10:00:00.000Z',
+          draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+        }),
+      );
       const autumnGame = m.tournaments.t2!.model.matches.find((x) => x.matchId === autumn.matchId)!.games[0]!;
       const springGame = seatMatch(ledger, fixture.matchId);
       deal(ledger, autumnGame);
@@ -56,23 +64,36 @@ describe('the judge console’s queue', () => {
       const spring = element(html, /<article class="claim-case" data-claim="spring-1"/);
       expect(spring).toContain('<p class="claim-where">Spring Cup · Table 1 · Round 1, game 1</p>');
       expect(text(spring)).toContain('Aces vs Jacks: renege claimed against West (Jacks), hand 1, trick 5');
-      expect(spring).toMatch(/Claimed at <time datetime="2026-03-01T10:00:\d\d\.000Z">10:00<\/time> · waiting <span class="claim-age" data-since="2026-03-01T10:00:\d\d\.000Z">/);
+      expect(spring).toMatch(
+        /Claimed at <time datetime="2026-03-01T10:00:\d\d\.000Z">10:00<\/time> · waiting <span class="claim-age" data-since="2026-03-01T10:00:\d\d\.000Z">/,
+      );
       expect(spring).toContain(`href="/games/${springGame}/hands/1/replay#trick-5"`);
       expect(spring).toContain('data-engine');
       // Two big buttons, not radio buttons.
       expect(spring).toContain('name="upheld" value="yes" class="big-button rule-button rule-button--uphold" data-action="uphold"');
       expect(spring).toContain('name="upheld" value="no"');
       expect(spring).not.toContain('type="radio"');
-      expect(element(html, /<article class="claim-case" data-claim="autumn-1"/)).toContain('<p class="claim-where">Autumn Open · Table 1 · Round 1, game 1</p>');
+      expect(element(html, /<article class="claim-case" data-claim="autumn-1"/)).toContain(
+        '<p class="claim-where">Autumn Open · Table 1 · Round 1, game 1</p>',
+      );
 
       // Team names in what the judge reads, never ids.
       const visible = text(element(html, /<section id="judge-console"/));
       expect(visible).not.toMatch(/\bteam-\d\b|\bopen-\d\b|t1-W1-1-g1/);
 
       // A ruling is logged with the game as people name it.
-      const ruled = await send(app, fixture.clients.judge, 'POST', `/judge/games/${springGame}/claims/spring-1/ruling`, { form: { upheld: 'no', confirm: 'yes' } }, { 'hx-request': 'true' });
+      const ruled = await send(
+        app,
+        fixture.clients.judge,
+        'POST',
+        `/judge/games/${springGame}/claims/spring-1/ruling`,
+        { form: { upheld: 'no', confirm: 'yes' } },
+        { 'hx-request': 'true' },
+      );
       const after = await ruled.text();
-      expect(text(element(after, /<ol class="rulings"/))).toContain('denied the renege claim against West (Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 5)');
+      expect(text(element(after, /<ol class="rulings"/))).toContain(
+        'denied the renege claim against West (Spring Cup, Table 1: Aces vs Jacks, game 1, hand 1, trick 5)',
+      );
       expect([...after.matchAll(/data-claim="([^"]+)"/g)].map((x) => x[1])).toEqual(['autumn-1']);
     } finally {
       broadcaster.close();
@@ -91,7 +112,14 @@ describe('putting a team out', () => {
       expect(select).toContain('<option value="t1/team-4">Jacks (Spring Cup)</option>');
 
       const before = ledger.store.head().position;
-      const asked = await send(app, fixture.clients.judge, 'POST', '/judge/disqualify', { form: { team: 't1/team-4', kind: 'no-show', reason: 'not at the table by 10:15' } }, { 'hx-request': 'true' });
+      const asked = await send(
+        app,
+        fixture.clients.judge,
+        'POST',
+        '/judge/disqualify',
+        { form: { team: 't1/team-4', kind: 'no-show', reason: 'not at the table by 10:15' } },
+        { 'hx-request': 'true' },
+      );
       expect(asked.status).toBe(200);
       const confirm = element(await asked.text(), /<section class="confirm-step"/);
       expect(confirm).toContain('Put Jacks out of Spring Cup?');
@@ -106,7 +134,14 @@ describe('putting a team out', () => {
       expect(await none.text()).toContain('team is missing');
       expect(ledger.store.head().position).toBe(before);
 
-      const done = await send(app, fixture.clients.judge, 'POST', '/judge/disqualify', { form: { team: 't1/team-4', kind: 'no-show', reason: 'not at the table by 10:15', confirm: 'yes' } }, { 'hx-request': 'true' });
+      const done = await send(
+        app,
+        fixture.clients.judge,
+        'POST',
+        '/judge/disqualify',
+        { form: { team: 't1/team-4', kind: 'no-show', reason: 'not at the table by 10:15', confirm: 'yes' } },
+        { 'hx-request': 'true' },
+      );
       expect(done.status).toBe(200);
       expect(await done.text()).toContain('Jacks is out of Spring Cup (no-show).');
       expect(ledger.store.readAll().at(-1)!.type).toBe('TeamDisqualified');
@@ -175,7 +210,9 @@ describe('signing in on the way to a staff page', () => {
       // The sign-in form posts to the address it was shown at, and the answer goes back.
       const form = await (await app.request('/login?next=%2Fdirector%2Ftournaments%2Ft1')).text();
       expect(element(form, /<form method="post" class="stack-form login-form"/)).not.toContain('action=');
-      const signedIn = await send(app, null, 'POST', '/login?next=%2Fdirector%2Ftournaments%2Ft1', { form: { name: 'Dana Director', password: 'director-password' } });
+      const signedIn = await send(app, null, 'POST', '/login?next=%2Fdirector%2Ftournaments%2Ft1', {
+        form: { name: 'Dana Director', password: 'director-password' },
+      });
       expect(signedIn.status).toBe(303);
       expect(signedIn.headers.get('location')).toBe('/director/tournaments/t1');
       // Only a path on this site is followed.

@@ -39,7 +39,9 @@ async function setUp(app: App, tournamentId: string, format: string, teams: stri
   const created = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId, name: `${format} day`, format } });
   expect(created.status, await created.clone().text()).toBe(200);
   for (const name of teams) {
-    const res = await send(app, director, 'POST', `/director/tournaments/${tournamentId}/teams`, { json: { name, player1: `${name} One`, player2: `${name} Two`, teamId: name.toLowerCase() } });
+    const res = await send(app, director, 'POST', `/director/tournaments/${tournamentId}/teams`, {
+      json: { name, player1: `${name} One`, player2: `${name} Two`, teamId: name.toLowerCase() },
+    });
     expect(res.status).toBe(200);
   }
   const started = await send(app, director, 'POST', `/director/tournaments/${tournamentId}/start`, { json: { order: teams.map((t) => t.toLowerCase()) } });
@@ -48,7 +50,11 @@ async function setUp(app: App, tournamentId: string, format: string, teams: stri
 
 /** The scorekeeper of a table of an event, signed in with its code. */
 async function scorekeeper(app: App, auth: ReturnType<typeof copyOf>['auth'], tournamentId: string, table: number): Promise<Client> {
-  const res = await app.request('/join', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: await auth.tableCode(tournamentId, table) }) });
+  const res = await app.request('/join', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code: await auth.tableCode(tournamentId, table) }),
+  });
   expect(res.status).toBe(200);
   return { cookie: (res.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await res.json()) as { csrf: string }).csrf };
 }
@@ -67,7 +73,8 @@ async function tricks(app: App, client: Client, gameId: string, taken: Record<Se
   expect(res.status, await res.clone().text()).toBe(200);
 }
 
-const matchOf = (ledger: Ledger, tournamentId: string, matchId: string) => ledger.models.tournaments[tournamentId]!.model.matches.find((m) => m.matchId === matchId)!;
+const matchOf = (ledger: Ledger, tournamentId: string, matchId: string) =>
+  ledger.models.tournaments[tournamentId]!.model.matches.find((m) => m.matchId === matchId)!;
 
 describe('the first dealer, the rulebook’s way', () => {
   it('asher: the team with the lower seed number calls the toss at the table, its winner chooses the dealer, and the deal rotates across the challenge', async () => {
@@ -84,20 +91,31 @@ describe('the first dealer, the rulebook’s way', () => {
     expect(page).not.toContain('name="cardN"');
 
     const before = ledger.store.head();
-    const wrong = await send(app, table, 'POST', '/entry/tables/asher/1/start', { json: { matchId: 'F', caller: 'kings', call: 'heads', result: 'tails', choice: 'E' } });
+    const wrong = await send(app, table, 'POST', '/entry/tables/asher/1/start', {
+      json: { matchId: 'F', caller: 'kings', call: 'heads', result: 'tails', choice: 'E' },
+    });
     expect(wrong.status).toBe(400);
     expect(await json(wrong)).toEqual({ error: "match F: coin toss: 'aces' has the lower seed number (1), so it calls the toss, not 'kings'" });
     const drawn = await send(app, table, 'POST', '/entry/tables/asher/1/start', { json: { matchId: 'F', cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' } });
     expect(drawn.status).toBe(400);
     expect((await json(drawn)).error).toBe('match F: the first dealer is chosen by a coin toss in this event, not by a draw for high card');
     const none = await send(app, table, 'POST', '/entry/tables/asher/1/start', { json: { matchId: 'F' } });
-    expect((await json(none)).error).toBe('match F: the first dealer is chosen by a coin toss in this event; record the toss: who called it, the call, how it came down and the dealer its winner chose');
+    expect((await json(none)).error).toBe(
+      'match F: the first dealer is chosen by a coin toss in this event; record the toss: who called it, the call, how it came down and the dealer its winner chose',
+    );
     const named = await send(app, table, 'POST', '/entry/tables/asher/1/start', { json: { matchId: 'F', firstDealer: 'N', namedBecause: 'we forgot' } });
     expect(named.status).toBe(403);
     expect(ledger.store.head()).toEqual(before);
 
     // Aces call heads, the coin comes down tails: Kings win the toss and choose East to deal.
-    const right = await send(app, table, 'POST', '/entry/tables/asher/1/start', { form: { matchId: 'F', caller: 'aces', call: 'heads', result: 'tails', choice: 'E' } }, { 'hx-request': 'true' });
+    const right = await send(
+      app,
+      table,
+      'POST',
+      '/entry/tables/asher/1/start',
+      { form: { matchId: 'F', caller: 'aces', call: 'heads', result: 'tails', choice: 'E' } },
+      { 'hx-request': 'true' },
+    );
     expect(right.status).toBe(200);
     expect(await right.text()).toContain('Started Final at table 1; Kings won the toss and chose East to deal first.');
     expect(eventsOf(ledger, 'MatchStarted')).toEqual([
@@ -147,7 +165,8 @@ describe('the first dealer, the rulebook’s way', () => {
     expect(page).toContain('North (Aces) drew');
     expect(page).toContain('name="clockMinutes" class="narrow" value="none"');
 
-    const seat = (body: Record<string, unknown>) => send(app, director, 'POST', '/director/tournaments/blp/matches/W1-1/start', { json: { table: 1, ...body } });
+    const seat = (body: Record<string, unknown>) =>
+      send(app, director, 'POST', '/director/tournaments/blp/matches/W1-1/start', { json: { table: 1, ...body } });
     const before = ledger.store.head();
     const notHighest = await seat({ cardN: 'QS', cardE: 'KD', cardS: '4C', cardW: '9H', firstDealer: 'N' });
     expect(notHighest.status).toBe(400);
@@ -157,13 +176,17 @@ describe('the first dealer, the rulebook’s way', () => {
     const tied = await seat({ cardN: 'KS', cardE: 'KD', cardS: '4C', cardW: '9H' });
     expect((await json(tied)).error).toBe('match W1-1: first-dealer draw: N, E are tied for the highest card; they draw again');
     const notTied = await seat({ cardN: 'KS 3D', cardE: 'KD 10C', cardS: '4C 2H', cardW: '9H' });
-    expect((await json(notTied)).error).toBe('match W1-1: first-dealer draw, redraw 1: S was not tied for the highest card, so S does not draw again (N, E do)');
+    expect((await json(notTied)).error).toBe(
+      'match W1-1: first-dealer draw, redraw 1: S was not tied for the highest card, so S does not draw again (N, E do)',
+    );
     const twice = await seat({ cardN: 'AS', cardE: 'as', cardS: '4C', cardW: '9H' });
     expect((await json(twice)).error).toBe('match W1-1: first-dealer draw: N and E both drew AS; one deck has one of each card');
     const short = await seat({ cardN: 'AS', cardE: 'KD', cardW: '9H' });
     expect((await json(short)).error).toBe('match W1-1: first-dealer draw: no card for S, who draws with the others');
     const unnamed = await seat({ firstDealer: 'W' });
-    expect((await json(unnamed)).error).toBe('match W1-1: a first dealer named without a draw for high card needs a reason (for example, the draw was made on paper before the match was entered)');
+    expect((await json(unnamed)).error).toBe(
+      'match W1-1: a first dealer named without a draw for high card needs a reason (for example, the draw was made on paper before the match was entered)',
+    );
     expect(ledger.store.head()).toEqual(before);
 
     // North and East tie on kings and draw again: East's 10♣ beats North's 3♦.
@@ -190,11 +213,22 @@ describe('the first dealer, the rulebook’s way', () => {
     // The seating form of a toss event sends its selects' values too; a named dealer with a reason replaces them.
     await setUp(app, 'asher', 'asher-theatre', ['Aces', 'Kings']);
     const asher = await send(app, fixture.clients.director, 'POST', '/director/tournaments/asher/matches/F/start', {
-      form: { table: '1', caller: 'aces', call: 'heads', result: 'heads', choice: 'N', clockMinutes: '60', firstDealer: 'S', namedBecause: 'tossed before the match was entered' },
+      form: {
+        table: '1',
+        caller: 'aces',
+        call: 'heads',
+        result: 'heads',
+        choice: 'N',
+        clockMinutes: '60',
+        firstDealer: 'S',
+        namedBecause: 'tossed before the match was entered',
+      },
     });
     expect(asher.status).toBe(303);
     expect(eventsOf(ledger, 'MatchStarted')[0]!.firstDealer).toEqual({ method: 'named', dealer: 'S', because: 'tossed before the match was entered' });
-    const noSeat = await send(app, fixture.clients.director, 'POST', `/director/tournaments/t1/matches/${fixture.matchId}/start`, { json: { table: 2, namedBecause: 'drawn on paper' } });
+    const noSeat = await send(app, fixture.clients.director, 'POST', `/director/tournaments/t1/matches/${fixture.matchId}/start`, {
+      json: { table: 2, namedBecause: 'drawn on paper' },
+    });
     expect([noSeat.status, (await json(noSeat)).error]).toEqual([400, 'name the first dealer (N, E, S or W) beside the reason there was no draw']);
 
     const res = await send(app, fixture.clients.director, 'POST', `/director/tournaments/t1/matches/${fixture.matchId}/start`, {
@@ -215,14 +249,19 @@ describe('the seating form', () => {
     const offered = async () => {
       const page = await (await send(app, director, 'GET', '/director/tournaments/open8')).text();
       return Object.fromEntries(
-        [...page.matchAll(/<form[^>]*action="\/director\/tournaments\/open8\/matches\/([^/"]+)\/start"[\s\S]*?(<input name="table"[^>]*>)/g)].map((m) => [m[1]!, / value="(\d+)"/.exec(m[2]!)?.[1] ?? '']),
+        [...page.matchAll(/<form[^>]*action="\/director\/tournaments\/open8\/matches\/([^/"]+)\/start"[\s\S]*?(<input name="table"[^>]*>)/g)].map((m) => [
+          m[1]!,
+          / value="(\d+)"/.exec(m[2]!)?.[1] ?? '',
+        ]),
       );
     };
     const ready = ledger.models.tournaments.open8!.model.matches.filter((m) => m.status === 'ready').map((m) => m.matchId);
     expect(ready).toHaveLength(4);
     expect(await offered()).toEqual({ [ready[0]!]: '1', [ready[1]!]: '2', [ready[2]!]: '3', [ready[3]!]: '4' });
     // Table 2 taken out of order: the rest go to the free tables in number order.
-    const seated = await send(app, director, 'POST', `/director/tournaments/open8/matches/${ready[2]}/start`, { json: { table: 2, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' } });
+    const seated = await send(app, director, 'POST', `/director/tournaments/open8/matches/${ready[2]}/start`, {
+      json: { table: 2, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' },
+    });
     expect(seated.status, await seated.clone().text()).toBe(200);
     expect(await offered()).toEqual({ [ready[0]!]: '1', [ready[1]!]: '3', [ready[3]!]: '4' });
     ledger.close();
@@ -235,7 +274,9 @@ describe('clocks where the rulebook puts them', () => {
     const { app, ledger, auth, clock } = withClock();
     await setUp(app, 'blp', 'blp-2024', ['Aces', 'Kings']);
     const director = fixture.clients.director;
-    const seated = await send(app, director, 'POST', '/director/tournaments/blp/matches/W1-1/start', { json: { table: 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' } });
+    const seated = await send(app, director, 'POST', '/director/tournaments/blp/matches/W1-1/start', {
+      json: { table: 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' },
+    });
     expect(seated.status).toBe(200);
     finishGame(ledger, 'blp-W1-1-g1');
     // Drawn round by round: one unbeaten and one one-loss team left play the final.
@@ -243,11 +284,15 @@ describe('clocks where the rulebook puts them', () => {
     expect(drawn.status).toBe(200);
     expect(matchOf(ledger, 'blp', 'F').status).toBe('ready');
 
-    const impossible = await send(app, director, 'POST', '/director/tournaments/blp/matches/F/start', { json: { table: 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H', clockMinutes: 601 } });
+    const impossible = await send(app, director, 'POST', '/director/tournaments/blp/matches/F/start', {
+      json: { table: 1, cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H', clockMinutes: 601 },
+    });
     expect([impossible.status, (await json(impossible)).error]).toEqual([400, 'the time limit must be whole minutes from 1 to 600, or none, not 601']);
 
     clock.now = after(360); // 4 pm
-    const final = await send(app, director, 'POST', '/director/tournaments/blp/matches/F/start', { form: { table: '1', cardN: '2S', cardE: 'JD', cardS: '4C', cardW: '9H', clockMinutes: '30' } });
+    const final = await send(app, director, 'POST', '/director/tournaments/blp/matches/F/start', {
+      form: { table: '1', cardN: '2S', cardE: 'JD', cardS: '4C', cardW: '9H', clockMinutes: '30' },
+    });
     expect(final.status).toBe(303);
     expect(eventsOf(ledger, 'ClockStarted')).toEqual([{ tournamentId: 'blp', matchId: 'F', at: after(360), minutes: 30 }]);
     expect(matchOf(ledger, 'blp', 'F').clock).toEqual({ startedAt: after(360), minutes: 30, calledAt: null });
@@ -281,7 +326,9 @@ describe('clocks where the rulebook puts them', () => {
     const { app, ledger, auth, clock } = withClock();
     await setUp(app, 'asher', 'asher-theatre', ['Aces', 'Kings']);
     const table = await scorekeeper(app, auth, 'asher', 1);
-    const start = await send(app, table, 'POST', '/entry/tables/asher/1/start', { json: { matchId: 'F', caller: 'aces', call: 'tails', result: 'tails', choice: 'N' } });
+    const start = await send(app, table, 'POST', '/entry/tables/asher/1/start', {
+      json: { matchId: 'F', caller: 'aces', call: 'tails', result: 'tails', choice: 'N' },
+    });
     expect(start.status).toBe(200);
     expect(eventsOf(ledger, 'ClockStarted')).toEqual([{ tournamentId: 'asher', matchId: 'F', at: START, minutes: 60, gameId: 'asher-F-g1' }]);
 
@@ -296,7 +343,9 @@ describe('clocks where the rulebook puts them', () => {
     // Game 1 to Kings; the challenge is best of 3 and goes on.
     expect(matchOf(ledger, 'asher', 'F')).toMatchObject({ status: 'live', winner: null, gamesWon: [0, 1] });
     expect(ledger.models.tournaments.asher!.model.status).toBe('running');
-    expect(newsText(ledger.models.tournaments.asher!.model.latest[0]!, ledger.models.tournaments.asher!.model)).toBe('Time called in Final, game 1, during hand 1');
+    expect(newsText(ledger.models.tournaments.asher!.model.latest[0]!, ledger.models.tournaments.asher!.model)).toBe(
+      'Time called in Final, game 1, during hand 1',
+    );
 
     clock.now = after(63);
     expect((await send(app, table, 'POST', '/entry/tables/asher/1/start', { json: { matchId: 'F' } })).status).toBe(200);
@@ -304,7 +353,10 @@ describe('clocks where the rulebook puts them', () => {
     expect(matchOf(ledger, 'asher', 'F').clock).toEqual({ startedAt: after(63), minutes: 60, calledAt: null, gameId: 'asher-F-g2' });
     clock.now = after(100);
     const early = await send(app, fixture.clients.judge, 'POST', '/judge/time', { json: { tournamentId: 'asher', matchId: 'F' } });
-    expect([early.status, (await json(early)).error]).toEqual([409, `game 2 of match F: its 60-minute clock started at ${after(63)} and runs out at ${after(123)}; time cannot be called at ${after(100)}`]);
+    expect([early.status, (await json(early)).error]).toEqual([
+      409,
+      `game 2 of match F: its 60-minute clock started at ${after(63)} and runs out at ${after(123)}; time cannot be called at ${after(100)}`,
+    ]);
 
     // The table page shows the running game's clock; game 1's page no longer shows a clock.
     const page2 = await (await send(app, null, 'GET', '/tournaments/asher/tables/asher-F-g2')).text();
@@ -331,26 +383,47 @@ describe('clocks where the rulebook puts them', () => {
 });
 
 describe('what the director chooses on the create form', () => {
-  const create = (app: App, body: Record<string, string>) => send(app, fixture.clients.director, 'POST', '/director/tournaments', { form: { tournamentId: 'open', name: 'Open', format: 'pitt-boss', ...body } });
+  const create = (app: App, body: Record<string, string>) =>
+    send(app, fixture.clients.director, 'POST', '/director/tournaments', { form: { tournamentId: 'open', name: 'Open', format: 'pitt-boss', ...body } });
 
   it('shows the rulebook’s own values and records the choices', async () => {
     const { app, ledger } = copyOf(fixture);
     const home = await (await send(app, fixture.clients.director, 'GET', '/director')).text();
-    expect(home).toMatch(/<li data-format="asher-theatre"><strong>asher-theatre<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 60 min on each game<\/li>/);
-    expect(home).toMatch(/<li data-format="pitt-boss"><strong>pitt-boss<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 45 min on the match<\/li>/);
-    expect(home).toMatch(/<li data-format="unc-intramural"><strong>unc-intramural<\/strong>: <span class="format-description">[^<]+ <\/span>one game a match · 30 min on the match \(final: 45 min\)<\/li>/);
+    expect(home).toMatch(
+      /<li data-format="asher-theatre"><strong>asher-theatre<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 60 min on each game<\/li>/,
+    );
+    expect(home).toMatch(
+      /<li data-format="pitt-boss"><strong>pitt-boss<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 45 min on the match<\/li>/,
+    );
+    expect(home).toMatch(
+      /<li data-format="unc-intramural"><strong>unc-intramural<\/strong>: <span class="format-description">[^<]+ <\/span>one game a match · 30 min on the match \(final: 45 min\)<\/li>/,
+    );
     expect(home).toContain('name="ruleOverrides"');
 
-    const res = await create(app, { gamesToWin: '3', clockMinutes: '50', finalClockMinutes: 'none', clockPer: 'game', ruleOverrides: 'target = 400\nbagLimit = 6\nbiddingOrder = non-dealing-team-first' });
+    const res = await create(app, {
+      gamesToWin: '3',
+      clockMinutes: '50',
+      finalClockMinutes: 'none',
+      clockPer: 'game',
+      ruleOverrides: 'target = 400\nbagLimit = 6\nbiddingOrder = non-dealing-team-first',
+    });
     expect(res.status, await res.clone().text()).toBe(303);
     const format = ledger.models.tournaments.open!.format;
     expect(format).toMatchObject({ gamesToWin: 3, clockMinutes: 50, finalClockMinutes: null, clockPer: 'game', elimination: 'first-round-losers' });
     expect(format.rules).toEqual({ preset: 'pitt-boss', target: 400, bagLimit: 6, biddingOrder: 'non-dealing-team-first' });
 
     // Left empty, every value is the rulebook's.
-    const plain = await send(app, fixture.clients.director, 'POST', '/director/tournaments', { json: { tournamentId: 'plain', name: 'Plain', format: 'asher-theatre' } });
+    const plain = await send(app, fixture.clients.director, 'POST', '/director/tournaments', {
+      json: { tournamentId: 'plain', name: 'Plain', format: 'asher-theatre' },
+    });
     expect(plain.status).toBe(200);
-    expect(ledger.models.tournaments.plain!.format).toMatchObject({ gamesToWin: 2, clockMinutes: 60, clockPer: 'game', rules: 'asher', firstDealer: 'coin-toss' });
+    expect(ledger.models.tournaments.plain!.format).toMatchObject({
+      gamesToWin: 2,
+      clockMinutes: 60,
+      clockPer: 'game',
+      rules: 'asher',
+      firstDealer: 'coin-toss',
+    });
     ledger.close();
   });
 
@@ -367,13 +440,24 @@ describe('what the director chooses on the create form', () => {
       expect(ledger.models.tournaments[id]!.format.rules, id).toEqual({ preset: 'pitt-boss', removed: ['2H', '2C'], promoted: ['2D', '2S'] });
     }
     // The other values the table shows as words: an object's fields, a list of reasons, none.
-    const res = await create(app, { tournamentId: 'words', ruleOverrides: 'blindBid = deficit 100, strict false, minimumTeam 4\nmisdealReasons = card-flipped wrong-card-count no-trumps\nbigBid = null' });
+    const res = await create(app, {
+      tournamentId: 'words',
+      ruleOverrides: 'blindBid = deficit 100, strict false, minimumTeam 4\nmisdealReasons = card-flipped wrong-card-count no-trumps\nbigBid = null',
+    });
     expect(res.status, await res.clone().text()).toBe(303);
     expect(ledger.models.tournaments.words!.format.rules).toEqual({
-      preset: 'pitt-boss', blindBid: { deficit: 100, strict: false, minimumTeam: 4 }, misdealReasons: ['card-flipped', 'wrong-card-count', 'no-trumps'], bigBid: null,
+      preset: 'pitt-boss',
+      blindBid: { deficit: 100, strict: false, minimumTeam: 4 },
+      misdealReasons: ['card-flipped', 'wrong-card-count', 'no-trumps'],
+      bigBid: null,
     });
-    const bad = await send(app, fixture.clients.director, 'POST', '/director/tournaments', { json: { tournamentId: 'bad', name: 'Bad', format: 'pitt-boss', ruleOverrides: 'promoted = 2D 2X' } });
-    expect([bad.status, (await json(bad)).error]).toEqual([400, 'tournament bad: rules: Trumps above the ace of spades must be natural cards as players write them, such as 2H 2C (or 2♥ 2♣), or none, got "2D 2X"']);
+    const bad = await send(app, fixture.clients.director, 'POST', '/director/tournaments', {
+      json: { tournamentId: 'bad', name: 'Bad', format: 'pitt-boss', ruleOverrides: 'promoted = 2D 2X' },
+    });
+    expect([bad.status, (await json(bad)).error]).toEqual([
+      400,
+      'tournament bad: rules: Trumps above the ace of spades must be natural cards as players write them, such as 2H 2C (or 2♥ 2♣), or none, got "2D 2X"',
+    ]);
     ledger.close();
   });
 
@@ -387,12 +471,20 @@ describe('what the director chooses on the create form', () => {
       [{ clockMinutes: '601' }, 'tournament open: the clock must be whole minutes from 1 to 600, or none, not 601'],
       [{ finalClockMinutes: 'soon' }, 'the final’s clock must be whole minutes from 1 to 600, or none, not "soon"'],
       [{ clockPer: 'hand' }, "a clock times the whole 'match' or each 'game', not 'hand'"],
-      [{ ruleOverrides: 'colour = red' }, "tournament open: rules: 'colour' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"],
-      [{ ruleOverrides: 'bagLimit = many' }, 'tournament open: rules: Bags before a penalty must be a whole number 1 or more, or none (no bag penalty), got "many"'],
+      [
+        { ruleOverrides: 'colour = red' },
+        "tournament open: rules: 'colour' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)",
+      ],
+      [
+        { ruleOverrides: 'bagLimit = many' },
+        'tournament open: rules: Bags before a penalty must be a whole number 1 or more, or none (no bag penalty), got "many"',
+      ],
       [{ ruleOverrides: 'just words' }, "rule overrides, line 1: 'just words' is not option = value (such as bagLimit = 6)"],
     ];
     for (const [body, error] of cases) {
-      const res = await send(app, fixture.clients.director, 'POST', '/director/tournaments', { json: { tournamentId: 'open', name: 'Open', format: 'pitt-boss', ...body } });
+      const res = await send(app, fixture.clients.director, 'POST', '/director/tournaments', {
+        json: { tournamentId: 'open', name: 'Open', format: 'pitt-boss', ...body },
+      });
       expect([res.status, (await json(res)).error], JSON.stringify(body)).toEqual([400, error]);
     }
     // A form post answers with the page and the same sentence.

@@ -47,7 +47,9 @@ describe('a table’s phone and the matches it may start', () => {
   it('lets the director seat a match at another table, after which that table’s phone plays it', async () => {
     const { app, ledger } = copyOf(fixture);
     const ready = ledger.models.tournaments.t1!.model.matches.filter((m) => m.status === 'ready');
-    const seated = await send(app, fixture.clients.director, 'POST', `/director/tournaments/t1/matches/${ready[1]!.matchId}/start`, { json: { table: 1, ...draw } });
+    const seated = await send(app, fixture.clients.director, 'POST', `/director/tournaments/t1/matches/${ready[1]!.matchId}/start`, {
+      json: { table: 1, ...draw },
+    });
     expect(seated.status).toBe(200);
     const one = await (await send(app, fixture.clients.scorekeeper, 'GET', '/entry/tables/t1/1')).text();
     expect(one).toContain('data-next="deal:1"');

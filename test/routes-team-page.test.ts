@@ -21,7 +21,13 @@ import { waitFor } from './fixtures/live-server.ts';
 import { element } from './fixtures/html.ts';
 
 /** The page's text with tags taken out and spaces run together. */
-const text = (html: string) => html.replace(/<[^>]+>/g, ' ').replace(/&amp;/g, '&').replace(/&#39;/g, "'").replace(/\s+/g, ' ').trim();
+const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&#39;/g, "'")
+    .replace(/\s+/g, ' ')
+    .trim();
 
 async function page(app: ReturnType<typeof createApp>['app'], path: string): Promise<{ status: number; html: string; status_: string }> {
   const res = await app.request(path);
@@ -35,7 +41,9 @@ const draw = { cardN: 'AS', cardE: 'KD', cardS: '4C', cardW: '9H' };
 function sixTeams(ledger: Ledger): void {
   const m = ledger.models;
   ledger.execute(createTournament(m, { tournamentId: 'cup', name: 'Winter Cup', format: 'unc-intramural' }));
-  ['Aces', 'Kings', 'Queens', 'Jacks', 'Tens', 'Nines'].forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'cup', teamId: `team-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })));
+  ['Aces', 'Kings', 'Queens', 'Jacks', 'Tens', 'Nines'].forEach((name, i) =>
+    ledger.execute(registerTeam(m, { tournamentId: 'cup', teamId: `team-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })),
+  );
 }
 
 describe('a team’s own page', () => {
@@ -45,13 +53,19 @@ describe('a team’s own page', () => {
     const { app, auth, broadcaster } = createApp({ ledger });
     try {
       await auth.users.add('Dana Director', 'director', 'director-password');
-      const login = await app.request('/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Dana Director', password: 'director-password' }) });
+      const login = await app.request('/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Dana Director', password: 'director-password' }),
+      });
       const director = { cookie: (login.headers.get('set-cookie') ?? '').split(';')[0]!, csrf: ((await login.json()) as { csrf: string }).csrf };
       const m = ledger.models;
       const t = () => m.tournaments.cup!.model;
 
       // Before the start: registered, then checked in.
-      expect((await page(app, '/tournaments/cup/teams/team-3')).status_).toContain('Registered: when you arrive, check in below with your code, or with the director');
+      expect((await page(app, '/tournaments/cup/teams/team-3')).status_).toContain(
+        'Registered: when you arrive, check in below with your code, or with the director',
+      );
       ledger.execute(checkInTeam(m, { tournamentId: 'cup', teamId: 'team-3', at: '2026-01-01T09:00:00.000Z' }));
       const checked = await page(app, '/tournaments/cup/teams/team-3');
       expect(checked.status).toBe(200);
@@ -71,13 +85,15 @@ describe('a team’s own page', () => {
       const feeder = ready.find((x) => numberOf(x.matchId) !== numberOf(byeMatch.matchId) && t().matches.indexOf(x) > t().matches.indexOf(byeMatch))!;
       const bye = await page(app, '/tournaments/cup/teams/team-1');
       expect(bye.status_).toContain('Bye this round');
-      expect(bye.status_).toMatch(new RegExp(`Your next match: Round 2 \\(match ${numberOf(itsNext.matchId)}\\), waiting for match ${numberOf(feeder.matchId)}’s winner`));
+      expect(bye.status_).toMatch(
+        new RegExp(`Your next match: Round 2 \\(match ${numberOf(itsNext.matchId)}\\), waiting for match ${numberOf(feeder.matchId)}’s winner`),
+      );
       expect(bye.html).toContain('data-next="bye"');
       // Its standing names the round once: single elimination's badge already says it.
       expect(bye.status_).toContain('Standing Playing round 2 Rank');
 
       // Both teams known, not yet seated: the table the match goes to, waiting for the director.
-      const [first, second] = ready as [typeof ready[0], typeof ready[0]];
+      const [first, second] = ready as [(typeof ready)[0], (typeof ready)[0]];
       const firstTeam = first.teams[0]!;
       const seat = await page(app, `/tournaments/cup/teams/${firstTeam}`);
       expect(seat.status_).toContain('Your next match: Table 1, waiting for the director to seat it');
@@ -131,7 +147,9 @@ describe('a team’s own page', () => {
       const semi = t().placings.find((p) => p.place === 3)!.teamId;
       expect((await page(app, `/tournaments/cup/teams/${semi}`)).status_).toContain('Out in round 2, placed 3rd–4th');
       const runnerUp = t().placings.find((p) => p.place === 2)!.teamId;
-      expect((await page(app, `/tournaments/cup/teams/${runnerUp}`)).status_).toContain(`Finished 2nd Final (match ${t().matches.length}): lost against ${champion.name}`);
+      expect((await page(app, `/tournaments/cup/teams/${runnerUp}`)).status_).toContain(
+        `Finished 2nd Final (match ${t().matches.length}): lost against ${champion.name}`,
+      );
 
       // Each team's name on the bracket and the standings leads to its page; the TV's copies are not links.
       for (const path of ['/tournaments/cup/bracket', '/tournaments/cup/leaderboard']) {
@@ -225,7 +243,13 @@ describe('a team’s own page', () => {
 
 /** The director's seating of a match at a table, as its route decides it. */
 function startMatchAt(ledger: Ledger, matchId: string, table: number, tournamentId = 'cup') {
-  return startMatch(ledger.models, { tournamentId, matchId, table, at: '2026-01-01T10:00:00.000Z', draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] } });
+  return startMatch(ledger.models, {
+    tournamentId,
+    matchId,
+    table,
+    at: '2026-01-01T10:00:00.000Z',
+    draw: { method: 'high-card', rounds: [{ N: 'AS', E: 'KS', S: 'QS', W: 'JS' }] },
+  });
 }
 
 describe('a team’s page in a bracket drawn round by round (blp-2024)', () => {
@@ -264,10 +288,13 @@ describe('a player’s page in a progressive evening', () => {
     const ledger = tempLedger();
     const m = ledger.models;
     ledger.execute(createTournament(m, { tournamentId: 'eve', name: 'Thursday Progressive', format: 'tournament-spades', options: { rounds: 2 } }));
-    for (const name of ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy']) ledger.execute(registerPlayer(m, { tournamentId: 'eve', playerId: name.toLowerCase(), name }));
+    for (const name of ['Ada', 'Ben', 'Cy', 'Dee', 'Eve', 'Fay', 'Gus', 'Hal', 'Ivy'])
+      ledger.execute(registerPlayer(m, { tournamentId: 'eve', playerId: name.toLowerCase(), name }));
     const { app, broadcaster } = createApp({ ledger });
     try {
-      expect((await page(app, '/tournaments/eve/players/ada')).status_).toContain('Registered: the first seating is drawn when the director starts the evening');
+      expect((await page(app, '/tournaments/eve/players/ada')).status_).toContain(
+        'Registered: the first seating is drawn when the director starts the evening',
+      );
       ledger.execute(startTournament(m, { tournamentId: 'eve', seed: 'player-page' }));
       const p = () => m.tournaments.eve!.progressive!;
       const table = p().nextSeating![0]!;
@@ -296,7 +323,9 @@ describe('a player’s page in a progressive evening', () => {
       expect(done.html).toContain(`data-total="${standing.total}"`);
       expect(done.html).toContain(`data-place="${standing.place}"`);
       expect(done.status_).toContain('Round 1 Sat out');
-      expect(element(await (await app.request('/tournaments/eve/leaderboard')).text(), /<section id="individual-standings"/)).toContain(`href="/tournaments/eve/players/${resting}"`);
+      expect(element(await (await app.request('/tournaments/eve/leaderboard')).text(), /<section id="individual-standings"/)).toContain(
+        `href="/tournaments/eve/players/${resting}"`,
+      );
       // A progressive evening has players: its team address says where the player's page is.
       const asTeam = await page(app, '/tournaments/eve/teams/ada');
       expect(asTeam.status).toBe(404);

@@ -19,19 +19,20 @@ const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** The generated part of docs/rule-options.md. */
 function table(): string {
-  const lines = [
-    BEGIN,
-    '',
-    `| option | on the form | what it does | ${PRESET_IDS.join(' | ')} |`,
-    `|---|---|---|${PRESET_IDS.map(() => '---').join('|')}|`,
-  ];
+  const lines = [BEGIN, '', `| option | on the form | what it does | ${PRESET_IDS.join(' | ')} |`, `|---|---|---|${PRESET_IDS.map(() => '---').join('|')}|`];
   for (const option of RULE_OPTIONS) {
     const values = PRESET_IDS.map((id) => cell(optionText(PRESETS[id][option.key])));
     lines.push(`| \`${option.key}\` | ${cell(option.label)} | ${cell(option.help)} | ${values.join(' | ')} |`);
   }
   for (const option of RULE_OPTIONS) {
     if (option.control.kind !== 'fields') continue;
-    lines.push('', `Values of \`${option.key}\` (${cell(option.label)}), written as \`${option.control.example}\`:`, '', '| value | on the form | what it does |', '|---|---|---|');
+    lines.push(
+      '',
+      `Values of \`${option.key}\` (${cell(option.label)}), written as \`${option.control.example}\`:`,
+      '',
+      '| value | on the form | what it does |',
+      '|---|---|---|',
+    );
     for (const field of option.control.fields) lines.push(`| \`${field.key}\` | ${cell(field.label)} | ${cell(field.help)} |`);
   }
   lines.push('', END);

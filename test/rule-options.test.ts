@@ -154,7 +154,9 @@ describe('the rule options’ catalogue', () => {
    * cards does not), and the game's line where they do.
    */
   const sheetLines = (preset: PresetId, overrides: Record<string, unknown>) => {
-    const lines = new Map<string, { text: string | null; options: string[] }>(ruleLines({ ...PRESETS[preset], ...overrides } as RuleOptions, 2).map((l) => [l.key, l]));
+    const lines = new Map<string, { text: string | null; options: string[] }>(
+      ruleLines({ ...PRESETS[preset], ...overrides } as RuleOptions, 2).map((l) => [l.key, l]),
+    );
     if (engineProblem({ preset, ...overrides }) === null) {
       const sheet = rulesSheet('pitt-boss', formatOptions('pitt-boss', { rules: { preset, ...overrides } }));
       const game = sheet.parts.flatMap((p) => p.lines).find((l) => l.key === 'game')!;
@@ -167,19 +169,22 @@ describe('the rule options’ catalogue', () => {
     it(`${option.key}: words the rules sheet's lines it names, and only those`, () => {
       const changed = new Set<string>();
       // Every preset, so that each line's options are seen at work (the partner of a nil bidder only where teams bid at least 1).
-      for (const preset of PRESET_IDS) for (const value of goodValues(option)) {
-        if (!option.schema.safeParse(value).success) continue;
-        const before = sheetLines(preset, {});
-        const after = sheetLines(preset, { [option.key]: value });
-        for (const key of new Set([...before.keys(), ...after.keys()])) {
-          // Options that do not fit together make no game line.
-          if (key === 'game' && !(before.has(key) && after.has(key))) continue;
-          if (before.get(key)?.text === after.get(key)?.text) continue;
-          changed.add(key);
-          // A line a value changes says it is written from the option.
-          expect(before.get(key)?.options ?? after.get(key)?.options, `${option.key} = ${JSON.stringify(value)} changes '${key}' of ${preset}`).toContain(option.key);
+      for (const preset of PRESET_IDS)
+        for (const value of goodValues(option)) {
+          if (!option.schema.safeParse(value).success) continue;
+          const before = sheetLines(preset, {});
+          const after = sheetLines(preset, { [option.key]: value });
+          for (const key of new Set([...before.keys(), ...after.keys()])) {
+            // Options that do not fit together make no game line.
+            if (key === 'game' && !(before.has(key) && after.has(key))) continue;
+            if (before.get(key)?.text === after.get(key)?.text) continue;
+            changed.add(key);
+            // A line a value changes says it is written from the option.
+            expect(before.get(key)?.options ?? after.get(key)?.options, `${option.key} = ${JSON.stringify(value)} changes '${key}' of ${preset}`).toContain(
+              option.key,
+            );
+          }
         }
-      }
       expect([...changed].length, `no value of ${option.key} changes the sheet`).toBeGreaterThan(0);
       for (const key of changed) expect(option.sheet, key).toContain(key);
     });
@@ -206,31 +211,51 @@ describe('the rule options’ catalogue', () => {
       expect(builder).toContain(`<label for="${name}">${option.label.replace(/&/g, '&amp;')}</label> `);
       const at = builder.indexOf(`name="${name}"`);
       expect(at).toBeGreaterThan(0);
-      expect(builder.slice(at)).toMatch(new RegExp(`^[^]*?<p class="rule-help">${option.help.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/"/g, '&quot;')}</p>`));
+      expect(builder.slice(at)).toMatch(
+        new RegExp(`^[^]*?<p class="rule-help">${option.help.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/"/g, '&quot;')}</p>`),
+      );
       const c = option.control;
       if (c.kind === 'choice' || c.kind === 'yes-no') {
         const select = new RegExp(`<select name="${name.replace('.', '\\.')}" id="[^"]+">([^]*?)</select>`).exec(builder)![1]!;
         const shown = [...select.matchAll(/<option value="([^"]+)"[^>]*>([^<]+)<\/option>/g)].map((m) => ({ value: m[1], words: m[2] }));
-        expect(shown).toEqual(c.kind === 'choice' ? c.choices : [{ value: 'true', words: 'yes' }, { value: 'false', words: 'no' }]);
+        expect(shown).toEqual(
+          c.kind === 'choice'
+            ? c.choices
+            : [
+                { value: 'true', words: 'yes' },
+                { value: 'false', words: 'no' },
+              ],
+        );
       } else if (c.kind === 'fields') {
         // Allowed or not, then each of its values in a field of its own, labelled in words.
         const value = PRESETS['pitt-boss'][option.key] as Record<string, unknown> | null;
-        expect(builder).toMatch(new RegExp(`<select name="${name.replace('.', '\\.')}" id="[^"]+"><option value="none"${value === null ? ' selected=""' : ''}>${c.none}</option><option value="yes"${value === null ? '' : ' selected=""'}>yes</option></select>`));
+        expect(builder).toMatch(
+          new RegExp(
+            `<select name="${name.replace('.', '\\.')}" id="[^"]+"><option value="none"${value === null ? ' selected=""' : ''}>${c.none}</option><option value="yes"${value === null ? '' : ' selected=""'}>yes</option></select>`,
+          ),
+        );
         for (const part of c.fields) expect(builder).toContain(`<label class="rule-part">${part.label} `);
         for (const part of c.fields) expect(builder).toMatch(new RegExp(`name="${name.replace('.', '\\.')}\\.${part.key}"`));
       } else if (c.kind === 'reasons') {
         // A box a reason, in the sheet's words, ticked where the rulebook calls a misdeal for it.
         const held = PRESETS['pitt-boss'][option.key] as string[];
         for (const r of c.choices) {
-          expect(builder).toContain(`<input type="checkbox" name="${name}.${r.value}" value="on"${held.includes(r.value) ? ' checked=""' : ''}/> ${r.words.replace(/&/g, '&amp;')}</label>`);
+          expect(builder).toContain(
+            `<input type="checkbox" name="${name}.${r.value}" value="on"${held.includes(r.value) ? ' checked=""' : ''}/> ${r.words.replace(/&/g, '&amp;')}</label>`,
+          );
         }
-        const ticked = (values: string[]) => builtRules({ rulesFormat: 'pitt-boss', [name]: 'checks', ...Object.fromEntries(values.map((v) => [`${name}.${v}`, 'on'])) }, 'pitt-boss');
+        const ticked = (values: string[]) =>
+          builtRules({ rulesFormat: 'pitt-boss', [name]: 'checks', ...Object.fromEntries(values.map((v) => [`${name}.${v}`, 'on'])) }, 'pitt-boss');
         expect(ticked(held)).toEqual({});
         expect(ticked([...held].reverse())).toEqual({});
         expect(ticked([...held, 'no-trumps'])).toEqual({ [option.key]: [...held, 'no-trumps'] });
         expect(ticked(['uneven-deal'])).toEqual({ [option.key]: ['uneven-deal'] });
       } else {
-        expect(builder).toMatch(new RegExp(`<input name="${name.replace('.', '\\.')}" id="[^"]+" value="${optionText(PRESETS['pitt-boss'][option.key]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`));
+        expect(builder).toMatch(
+          new RegExp(
+            `<input name="${name.replace('.', '\\.')}" id="[^"]+" value="${optionText(PRESETS['pitt-boss'][option.key]).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"`,
+          ),
+        );
       }
       // Every value the option takes, written as the form writes it, is read back as itself.
       for (const value of goodValues(option)) {
@@ -248,7 +273,10 @@ describe('the rule options’ catalogue', () => {
 
   it('is what the read API’s document says an event’s rules hold, option by option', () => {
     const format = JSON.stringify((openApiDocument() as { components: { schemas: Record<string, unknown> } }).components.schemas.FormatOptions);
-    for (const option of RULE_OPTIONS) expect(format, option.key).toContain(`"${option.key}":${JSON.stringify({ ...(z.toJSONSchema(option.schema) as object), title: option.label, description: option.help }).replace(/^\{"\$schema":"[^"]+",/, '{')}`);
+    for (const option of RULE_OPTIONS)
+      expect(format, option.key).toContain(
+        `"${option.key}":${JSON.stringify({ ...(z.toJSONSchema(option.schema) as object), title: option.label, description: option.help }).replace(/^\{"\$schema":"[^"]+",/, '{')}`,
+      );
   });
 
   it('finds an option by its name, and nothing for a name that is none', () => {

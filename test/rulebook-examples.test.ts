@@ -83,11 +83,14 @@ describe('tournament-spades "Example: South deals; West bids 3; North bids 1; Ea
     expect(teamBidOf(made, 'NS').contract).toBe(5);
     expect(teamBidOf(made, 'EW').contract).toBe(7);
     // and the game takes those bids from South's deal
-    const state = applyHand(game('tournament-spades', { dealer: 'S' }), played({
-      dealer: 'S',
-      bids: { W: 3, N: 1, E: 4, S: 4 },
-      tricks: { N: 2, E: 4, S: 3, W: 4 },
-    }));
+    const state = applyHand(
+      game('tournament-spades', { dealer: 'S' }),
+      played({
+        dealer: 'S',
+        bids: { W: 3, N: 1, E: 4, S: 4 },
+        tricks: { N: 2, E: 4, S: 3, W: 4 },
+      }),
+    );
     expect([state.teams.NS.score, state.teams.EW.score]).toEqual([50, 71]);
   });
 });

@@ -23,12 +23,14 @@ function formFields(html: string): Record<string, string> {
     if (/type="checkbox"/.test(m[1]!) && !/ checked/.test(m[1]!)) continue;
     if (name) fields[name] = /value="([^"]*)"/.exec(m[1]!)?.[1] ?? '';
   }
-  for (const m of html.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g)) fields[m[1]!] = /<option value="([^"]*)" selected/.exec(m[2]!)?.[1] ?? /<option value="([^"]*)"/.exec(m[2]!)![1]!;
+  for (const m of html.matchAll(/<select name="([^"]+)"[^>]*>([\s\S]*?)<\/select>/g))
+    fields[m[1]!] = /<option value="([^"]*)" selected/.exec(m[2]!)?.[1] ?? /<option value="([^"]*)"/.exec(m[2]!)![1]!;
   for (const m of html.matchAll(/<textarea name="([^"]+)"[^>]*>([^<]*)<\/textarea>/g)) fields[m[1]!] = m[2]!;
   return fields;
 }
 
-const sheetText = (html: string) => [...html.matchAll(/<li data-rule="game"[^>]*>(?:<strong class="house-mark">House rule:<\/strong> )?([^<]*)<\/li>/g)].map((m) => m[1]);
+const sheetText = (html: string) =>
+  [...html.matchAll(/<li data-rule="game"[^>]*>(?:<strong class="house-mark">House rule:<\/strong> )?([^<]*)<\/li>/g)].map((m) => m[1]);
 
 describe('the rules builder', () => {
   it('shows the final’s own value beside the one every other round plays, and the final follows what is typed there', async () => {
@@ -42,15 +44,21 @@ describe('the rules builder', () => {
     // A rule the final plays as the other rounds do has one field only.
     expect(fields['rule.jokers']).toBe('true');
     expect(fields['rule.jokers@final']).toBeUndefined();
-    const preview = await (await send(app, director, 'POST', '/director/rules-preview', { form: { format: 'unc-intramural', ...fields, 'rule.target@final': '300' } })).text();
+    const preview = await (
+      await send(app, director, 'POST', '/director/rules-preview', { form: { format: 'unc-intramural', ...fields, 'rule.target@final': '300' } })
+    ).text();
     expect(sheetText(preview).join(' ')).not.toContain('500');
-    const created = await send(app, director, 'POST', '/director/tournaments', { form: { tournamentId: 'flyer', name: 'Block Party', format: 'unc-intramural', ...fields, 'rule.target@final': '300' } });
+    const created = await send(app, director, 'POST', '/director/tournaments', {
+      form: { tournamentId: 'flyer', name: 'Block Party', format: 'unc-intramural', ...fields, 'rule.target@final': '300' },
+    });
     expect(created.status).toBe(303);
     const sheet = await (await app.request('/tournaments/flyer/rules')).text();
     expect(sheetText(sheet).every((line) => line!.startsWith('A game is won at 300 points'))).toBe(true);
     expect(sheetText(sheet)).toHaveLength(2);
     // The sheet says first what the event is: its structure and its teams.
-    expect(sheet).toContain('<li data-rule="structure">Single elimination: teams of two partners, seated across from each other; a team that loses a match is out.</li>');
+    expect(sheet).toContain(
+      '<li data-rule="structure">Single elimination: teams of two partners, seated across from each other; a team that loses a match is out.</li>',
+    );
     ledger.close();
   });
 
@@ -59,17 +67,32 @@ describe('the rules builder', () => {
     const director = fixture.clients.director;
     const builder = await (await send(app, director, 'POST', '/director/rules-builder', { form: { format: 'unc-intramural', rulesFrom: 'standard' } })).text();
     const fields = formFields(builder);
-    expect(fields).toMatchObject({ rulesFrom: 'standard', 'rule.target': '500', 'rule.jokers': 'false', 'rule.removed': 'none', 'rule.nil': '100', 'rule.renegePenalty': 'transfer', 'rule.overtricks': 'point-and-bag', 'rule.blindNil': 'none', 'rule.misdealReasons': 'checks', 'rule.misdealReasons.wrong-card-count': 'on' });
+    expect(fields).toMatchObject({
+      rulesFrom: 'standard',
+      'rule.target': '500',
+      'rule.jokers': 'false',
+      'rule.removed': 'none',
+      'rule.nil': '100',
+      'rule.renegePenalty': 'transfer',
+      'rule.overtricks': 'point-and-bag',
+      'rule.blindNil': 'none',
+      'rule.misdealReasons': 'checks',
+      'rule.misdealReasons.wrong-card-count': 'on',
+    });
     expect(fields['rule.misdealReasons.no-trumps']).toBeUndefined();
     expect(fields['rule.target@final']).toBeUndefined();
-    const created = await send(app, director, 'POST', '/director/tournaments', { form: { tournamentId: 'plain', name: 'Plain Spades', format: 'unc-intramural', ...fields, 'rule.target': '300' } });
+    const created = await send(app, director, 'POST', '/director/tournaments', {
+      form: { tournamentId: 'plain', name: 'Plain Spades', format: 'unc-intramural', ...fields, 'rule.target': '300' },
+    });
     expect(created.status).toBe(303);
     const sheet = await (await app.request('/tournaments/plain/rules')).text();
     expect(sheet).toContain('The deck is the standard 52 cards, without jokers.');
     expect(sheet).toContain('Blind nil may not be bid.');
     expect(sheetText(sheet).every((line) => line!.startsWith('A game is won at 300 points'))).toBe(true);
     // The same from the API: `rules: 'standard'`.
-    const api = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'plain-api', name: 'Plain API', format: 'unc-intramural', rules: 'standard' } });
+    const api = await send(app, director, 'POST', '/director/tournaments', {
+      json: { tournamentId: 'plain-api', name: 'Plain API', format: 'unc-intramural', rules: 'standard' },
+    });
     expect(api.status).toBe(200);
     expect(await (await app.request('/tournaments/plain-api/rules')).text()).toContain('The deck is the standard 52 cards, without jokers.');
     ledger.close();
@@ -83,7 +106,9 @@ describe('the rules builder', () => {
     const preview = await (await send(app, director, 'POST', '/director/rules-preview', { form: { format: 'unc-intramural', ...flyer } })).text();
     const said = '2♦ is both taken out of the deck (Cards taken out) and ranked as a trump (Trumps above the ace of spades); take it out of one of the two';
     expect(preview).toContain(said);
-    const refused = await send(app, director, 'POST', '/director/tournaments', { form: { tournamentId: 'flyer', name: 'Block Party', format: 'unc-intramural', ...flyer } });
+    const refused = await send(app, director, 'POST', '/director/tournaments', {
+      form: { tournamentId: 'flyer', name: 'Block Party', format: 'unc-intramural', ...flyer },
+    });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain(said);
     expect(ledger.models.tournaments.flyer).toBeUndefined();
@@ -124,17 +149,30 @@ describe('an entry fee on any event', () => {
   it('a rulebook that names none may still charge: the desk’s fee column, the paid button and the sign-up page follow it', async () => {
     const { app, ledger } = copyOf(fixture);
     const director = fixture.clients.director;
-    const created = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'fees', name: 'Fee Night', format: 'unc-intramural', entryFee: 20, earlyFee: 15, earlyUntil: '2026-02-20' } });
+    const created = await send(app, director, 'POST', '/director/tournaments', {
+      json: { tournamentId: 'fees', name: 'Fee Night', format: 'unc-intramural', entryFee: 20, earlyFee: 15, earlyUntil: '2026-02-20' },
+    });
     expect(created.status).toBe(200);
     expect(ledger.models.tournaments.fees!.format.fees).toEqual({ early: 15, late: 20, deadline: '2026-02-20' });
-    for (const [name, on] of [['Early Birds', '2026-02-10'], ['Late Owls', '2026-02-25']] as const) {
-      expect((await send(app, director, 'POST', '/director/tournaments/fees/teams', { json: { name, player1: `${name} A`, player2: `${name} B`, registeredOn: on } })).status).toBe(200);
+    for (const [name, on] of [
+      ['Early Birds', '2026-02-10'],
+      ['Late Owls', '2026-02-25'],
+    ] as const) {
+      expect(
+        (
+          await send(app, director, 'POST', '/director/tournaments/fees/teams', {
+            json: { name, player1: `${name} A`, player2: `${name} B`, registeredOn: on },
+          })
+        ).status,
+      ).toBe(200);
     }
     const desk = await (await send(app, director, 'GET', '/director/tournaments/fees')).text();
     expect(desk).toContain('<th scope="col">Fee</th>');
     expect(desk).toContain('Paid $15');
     expect(desk).toContain('Paid $20');
-    const one = await send(app, director, 'POST', '/director/tournaments', { json: { tournamentId: 'one-price', name: 'One Price', format: 'asher-theatre', entryFee: 25 } });
+    const one = await send(app, director, 'POST', '/director/tournaments', {
+      json: { tournamentId: 'one-price', name: 'One Price', format: 'asher-theatre', entryFee: 25 },
+    });
     expect(one.status).toBe(200);
     expect(ledger.models.tournaments['one-price']!.format.fees).toMatchObject({ early: 25, late: 25 });
     ledger.close();
@@ -142,8 +180,13 @@ describe('an entry fee on any event', () => {
 
   it('an early price without its last day is refused, saying what to give', async () => {
     const { app, ledger } = copyOf(fixture);
-    const res = await send(app, fixture.clients.director, 'POST', '/director/tournaments', { json: { tournamentId: 'fees', name: 'Fee Night', format: 'unc-intramural', entryFee: 20, earlyFee: 15 } });
-    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([400, 'an early price needs the day it ends, and a day needs the early price; give both or neither']);
+    const res = await send(app, fixture.clients.director, 'POST', '/director/tournaments', {
+      json: { tournamentId: 'fees', name: 'Fee Night', format: 'unc-intramural', entryFee: 20, earlyFee: 15 },
+    });
+    expect([res.status, ((await res.json()) as { error: string }).error]).toEqual([
+      400,
+      'an early price needs the day it ends, and a day needs the early price; give both or neither',
+    ]);
     expect(ledger.models.tournaments.fees).toBeUndefined();
     ledger.close();
   });

@@ -26,7 +26,8 @@ const SEED = 'hold';
 
 function asherEvent(ledger: Ledger): void {
   ledger.execute(createTournament(ledger.models, { tournamentId: 'a', name: 'Asher Cup', format: 'asher-theatre' }));
-  for (let i = 1; i <= 4; i++) ledger.execute(registerTeam(ledger.models, { tournamentId: 'a', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+  for (let i = 1; i <= 4; i++)
+    ledger.execute(registerTeam(ledger.models, { tournamentId: 'a', teamId: `t${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
   ledger.execute(startTournament(ledger.models, { tournamentId: 'a', order: ['t1', 't2', 't3', 't4'] }));
 }
 
@@ -54,7 +55,14 @@ async function playedOut(): Promise<{ matchId: string; deciding: string; hands: 
   const first = matchesOf(ledger).find((m) => m.round === 1)!;
   const deciding = first.games.at(-1)!;
   const next = matchesOf(ledger).find((m) => m.round === 2 && m.teams.includes(first.winner))!;
-  return { matchId: first.matchId, deciding, hands: ledger.models.games[deciding]!.hands.length, winner: first.winner!, games: first.games.length, next: next.matchId };
+  return {
+    matchId: first.matchId,
+    deciding,
+    hands: ledger.models.games[deciding]!.hands.length,
+    winner: first.winner!,
+    games: first.games.length,
+    next: next.matchId,
+  };
 }
 
 describe('a claim waiting for a ruling', () => {
@@ -146,7 +154,9 @@ describe('how long a ruling has waited, in words', () => {
     expect(waitedWords(at, plus(11 * 60_000 + 59_000))).toBe('for 11 minutes');
     expect(waitedWords(at, plus(60 * 60_000))).toBe('for 1 hour');
     expect(waitedWords(at, plus(125 * 60_000))).toBe('for 2 hours 5 minutes');
-    expect(waitingLine({ table: null, label: 'Round 1', awaitingRuling: { since: at, claims: 2 } }, plus(3 * 60_000))).toBe('Waiting for a ruling on Round 1 for 3 minutes');
+    expect(waitingLine({ table: null, label: 'Round 1', awaitingRuling: { since: at, claims: 2 } }, plus(3 * 60_000))).toBe(
+      'Waiting for a ruling on Round 1 for 3 minutes',
+    );
   });
 
   it('are the words static/clock.js keeps ticking on the pages', () => {
@@ -159,7 +169,11 @@ describe('how long a ruling has waited, in words', () => {
       querySelectorAll: (selector: string) => (selector === '[data-waited-since]' ? elements : []),
       addEventListener: (type: string, listener: () => void) => void (listeners[type] = listener),
     };
-    runInNewContext(readFileSync(join(import.meta.dirname, '..', 'static', 'clock.js'), 'utf8'), { document, setInterval: () => 0, Date: { now: () => now, parse: Date.parse } });
+    runInNewContext(readFileSync(join(import.meta.dirname, '..', 'static', 'clock.js'), 'utf8'), {
+      document,
+      setInterval: () => 0,
+      Date: { now: () => now, parse: Date.parse },
+    });
     listeners.DOMContentLoaded!();
     expect(elements.map((e) => e.textContent)).toEqual(waits.map((since) => waitedWords(since, new Date(now).toISOString())));
     expect(elements.map((e) => e.textContent)).toContain('for 2 hours 5 minutes');
@@ -182,7 +196,9 @@ describe('the window for a claim, as the rules sheet and the docs say it', () =>
   it('is written out in docs/claims-and-rulings.md with the rulebook’s own sentences', () => {
     const doc = readFileSync(join(import.meta.dirname, '..', 'docs', 'claims-and-rulings.md'), 'utf8').replace(/\s+/g, ' ');
     expect(doc).toContain(`"${ASHER}."`);
-    expect(doc).toContain('"A renege may be identified immediately or at any time later in the hand when the player that reneged shows a card of a suit led previously."');
+    expect(doc).toContain(
+      '"A renege may be identified immediately or at any time later in the hand when the player that reneged shows a card of a suit led previously."',
+    );
     expect(doc).toContain('Waiting for a ruling on table 6 for 4 minutes');
   });
 });

@@ -16,12 +16,15 @@ describe('a match waiting for a ruling, on the pages', () => {
     const ledger = tempLedger();
     const m = ledger.models;
     ledger.execute(createTournament(m, { tournamentId: 'a', name: 'Asher Cup', format: 'asher-theatre' }));
-    ['Aces', 'Kings', 'Queens', 'Jacks'].forEach((name, i) => ledger.execute(registerTeam(m, { tournamentId: 'a', teamId: `t${i + 1}`, name, players: [`${name} One`, `${name} Two`] })));
+    ['Aces', 'Kings', 'Queens', 'Jacks'].forEach((name, i) =>
+      ledger.execute(registerTeam(m, { tournamentId: 'a', teamId: `t${i + 1}`, name, players: [`${name} One`, `${name} Two`] })),
+    );
     ledger.execute(startTournament(m, { tournamentId: 'a', order: ['t1', 't2', 't3', 't4'] }));
     const first = () => m.tournaments.a!.model.matches.find((x) => x.round === 1)!;
     const game = () => m.games[first().games[0] ?? '']!;
     for (let n = 0; !((game()?.current?.plays.length ?? 0) >= 3); n++) {
-      if ((await driveTables(ledger, { tournamentId: 'a', seed: 'pages', now: () => '2026-01-01T10:00:00.000Z', judge: false })) === 0 || n > 5000) throw new Error('no trick was played');
+      if ((await driveTables(ledger, { tournamentId: 'a', seed: 'pages', now: () => '2026-01-01T10:00:00.000Z', judge: false })) === 0 || n > 5000)
+        throw new Error('no trick was played');
     }
     ledger.execute(claimRenege(m, { gameId: game().gameId, claimId: 'c1', seat: 'S', trick: 2 }));
     const claimedAt = game().claims[0]!.at;
@@ -62,7 +65,8 @@ describe('a match waiting for a ruling, on the pages', () => {
     expect(await read(`/tournaments/a/teams/${other.teams[0]}`, {})).not.toContain('aiting for a ruling');
 
     // The API says which match waits, since when and for how many claims.
-    const api = async () => ((await (await app.request('/api/v1/tournaments/a')).json()) as { bracket: { matches: { matchId: string; awaitingRuling: unknown }[] } }).bracket.matches;
+    const api = async () =>
+      ((await (await app.request('/api/v1/tournaments/a')).json()) as { bracket: { matches: { matchId: string; awaitingRuling: unknown }[] } }).bracket.matches;
     expect((await api()).find((x) => x.matchId === first().matchId)!.awaitingRuling).toEqual({ since: claimedAt, claims: 1 });
     expect((await api()).find((x) => x.matchId === other.matchId)!.awaitingRuling).toBeNull();
 

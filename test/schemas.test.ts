@@ -41,7 +41,18 @@ describe('the event catalogue schema', () => {
 
   it('takes every event of tournaments played in every bracket format, claims and rulings among them', () => {
     const types = new Set(lines.map((l) => l.type));
-    for (const type of ['TournamentCreated', 'TeamRegistered', 'TournamentStarted', 'MatchStarted', 'GameStarted', 'HandDealt', 'BidMade', 'CardPlayed', 'RenegeClaimed', 'RulingGiven']) {
+    for (const type of [
+      'TournamentCreated',
+      'TeamRegistered',
+      'TournamentStarted',
+      'MatchStarted',
+      'GameStarted',
+      'HandDealt',
+      'BidMade',
+      'CardPlayed',
+      'RenegeClaimed',
+      'RulingGiven',
+    ]) {
       expect(types).toContain(type);
     }
     for (const line of lines) {

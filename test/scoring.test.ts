@@ -276,14 +276,14 @@ describe('rules.md 5: renege penalties for an upheld claim', () => {
   });
 });
 
-describe('renege trick pool: renege tricks come out of the team\'s counted tricks, never a nil bidder\'s own', () => {
+describe("renege trick pool: renege tricks come out of the team's counted tricks, never a nil bidder's own", () => {
   // N bid nil and took 2; S bid 4 and took 1. S reneged: the team's counted tricks are S's 1.
   const hand = {
     bids: { N: 'nil', E: 4, S: 4, W: 4 },
     tricks: { N: 2, E: 6, S: 1, W: 4 },
     reneges: [{ seat: 'S' as const, upheld: true }],
   };
-  it('pitt-boss: only 1 trick moves; N\'s 2 stay as bags and N\'s nil is still judged failed', () => {
+  it("pitt-boss: only 1 trick moves; N's 2 stay as bags and N's nil is still judged failed", () => {
     const result = score('pitt-boss', hand);
     expect(result.teams.NS.counted).toBe(0);
     expect(result.teams.EW.counted).toBe(11);

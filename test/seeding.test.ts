@@ -80,7 +80,10 @@ describe('blp-2024 bye by high card', () => {
 
   it('the 7-team event: the draw winner sits out round 1 of a reset-less double elimination', () => {
     const seeded = randomSeeding(BLP_TEAMS, 'blp-2024');
-    const bye = drawBye(seeded, [{ ...draw, Eights: 'KS' }, { Books: '3H', Eights: 'JC' }]);
+    const bye = drawBye(seeded, [
+      { ...draw, Eights: 'KS' },
+      { Books: '3H', Eights: 'JC' },
+    ]);
     expect(bye.team).toBe('Eights');
     const order = withByesTo(seeded, [bye.team]);
     expect(order[0]).toBe('Eights');

@@ -111,7 +111,7 @@ describe('the demo', () => {
     await killHard(started.child);
   }, 60_000);
 
-  it('is never set up onto a file that already holds the ledger\'s tables, even with no events in it', async () => {
+  it("is never set up onto a file that already holds the ledger's tables, even with no events in it", async () => {
     const dataDir = tempDir();
     openDatabase({ path: join(dataDir, 'spades.db') }).close();
     const started = await serve(dataDir, ['--pace', '50']);

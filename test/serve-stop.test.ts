@@ -24,8 +24,16 @@ async function busyDay(dataDir: string): Promise<number> {
   const ledger = openLedger({ path: ledgerPath(dataDir), synchronous: 'NORMAL' });
   try {
     const m = ledger.models;
-    ledger.execute(createTournament(m, { tournamentId: 'big', name: 'Big Day', format: 'custom', options: { elimination: 'single', gamesToWin: 1, rules: { preset: 'pitt-boss', target: 200 } } }));
-    for (let i = 1; i <= 64; i++) ledger.execute(registerTeam(m, { tournamentId: 'big', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+    ledger.execute(
+      createTournament(m, {
+        tournamentId: 'big',
+        name: 'Big Day',
+        format: 'custom',
+        options: { elimination: 'single', gamesToWin: 1, rules: { preset: 'pitt-boss', target: 200 } },
+      }),
+    );
+    for (let i = 1; i <= 64; i++)
+      ledger.execute(registerTeam(m, { tournamentId: 'big', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
     ledger.execute(startTournament(m, { tournamentId: 'big', seed: 'busy-day' }));
     while ((await driveTables(ledger, { tournamentId: 'big', seed: 'busy-day', now: () => '2026-01-01T12:00:00.000Z' })) > 0) {
       // every table makes one entry a pass until the champion is known

@@ -67,7 +67,13 @@ const edits: fc.Arbitrary<Edit> = fc.oneof(
 function applyEdit(path: string, edit: Edit): boolean {
   const db = new BetterSqlite3(path);
   try {
-    const row = db.prepare("SELECT name, position, state, hash, digest FROM read_models WHERE name LIKE 'models-%'").get() as { name: string; position: number; state: string; hash: string; digest: string };
+    const row = db.prepare("SELECT name, position, state, hash, digest FROM read_models WHERE name LIKE 'models-%'").get() as {
+      name: string;
+      position: number;
+      state: string;
+      hash: string;
+      digest: string;
+    };
     let { position, state, hash, digest } = row;
     switch (edit.column) {
       case 'state': {
@@ -106,7 +112,7 @@ function applyEdit(path: string, edit: Edit): boolean {
 }
 
 describe('a read-model snapshot', () => {
-  it('holds each stream\'s version as the live fold does, event by event', () => {
+  it("holds each stream's version as the live fold does, event by event", () => {
     const ledger = openLedger({ path: copyOfPlayed(), onNotice: () => {} });
     const live = plain(foldEvents(ledger.store.readAll().map(projected))) as ReadModels;
     ledger.database.close();
@@ -161,14 +167,25 @@ describe('a read-model snapshot', () => {
   it('written for an older shape of the models is not trusted, but folded again from the ledger, without a notice', () => {
     const path = copyOfPlayed();
     const db = new BetterSqlite3(path);
-    const row = db.prepare('SELECT position, state, hash FROM read_models WHERE name = ?').get(MODELS_VERSION) as { position: number; state: string; hash: string };
+    const row = db.prepare('SELECT position, state, hash FROM read_models WHERE name = ?').get(MODELS_VERSION) as {
+      position: number;
+      state: string;
+      hash: string;
+    };
     // As the models were stored before the fold stopped filling in what older shapes lacked.
     const old = JSON.parse(row.state) as { tournaments: Record<string, Record<string, unknown>> };
     expect(Object.keys(old.tournaments).length).toBeGreaterThan(0);
-    for (const tournament of Object.values(old.tournaments)) for (const field of ['roundDraws', 'lateClaims', 'voided', 'causes', 'reopened']) delete tournament[field];
+    for (const tournament of Object.values(old.tournaments))
+      for (const field of ['roundDraws', 'lateClaims', 'voided', 'causes', 'reopened']) delete tournament[field];
     const state = JSON.stringify(old);
     db.prepare('DELETE FROM read_models').run();
-    db.prepare('INSERT INTO read_models (name, position, state, hash, digest) VALUES (?, ?, ?, ?, ?)').run('models-11', row.position, state, row.hash, snapshotDigest(state));
+    db.prepare('INSERT INTO read_models (name, position, state, hash, digest) VALUES (?, ?, ?, ?, ?)').run(
+      'models-11',
+      row.position,
+      state,
+      row.hash,
+      snapshotDigest(state),
+    );
     db.close();
     expect(openNoting(path)).toEqual({ models: rebuilt, notices: [] });
   });

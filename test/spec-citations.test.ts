@@ -35,7 +35,9 @@ export function unresolved(citation: Citation, root: string): string[] {
   const path = join(root, citation.file);
   if (!existsSync(path)) return [`${citation.where} cites ${citation.file}, which is not in the repository`];
   const headings = new Set([...readFileSync(path, 'utf8').matchAll(/^#{1,6}\s+(.+?)\s*$/gm)].map((heading) => heading[1]!));
-  return citation.sections.filter((section) => !headings.has(section)).map((section) => `${citation.where} cites ${citation.file} "${section}", which has no such section`);
+  return citation.sections
+    .filter((section) => !headings.has(section))
+    .map((section) => `${citation.where} cites ${citation.file} "${section}", which has no such section`);
 }
 
 function textFiles(): string[] {

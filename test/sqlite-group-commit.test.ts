@@ -43,8 +43,10 @@ function ledgerAt(path: string): Ledger {
 }
 
 const teamsOf = (models: ReadModels, id: string) => models.tournaments[id]!.model.teams.map((t) => t.teamId);
-const tournament = (id: string) => (m: Parameters<typeof createTournament>[0]) => createTournament(m, { tournamentId: id, name: `Cup ${id}`, format: 'unc-intramural' });
-const team = (t: string, id: string) => (m: Parameters<typeof registerTeam>[0]) => registerTeam(m, { tournamentId: t, teamId: id, name: `Team ${id}`, players: [`${id}a`, `${id}b`] });
+const tournament = (id: string) => (m: Parameters<typeof createTournament>[0]) =>
+  createTournament(m, { tournamentId: id, name: `Cup ${id}`, format: 'unc-intramural' });
+const team = (t: string, id: string) => (m: Parameters<typeof registerTeam>[0]) =>
+  registerTeam(m, { tournamentId: t, teamId: id, name: `Team ${id}`, players: [`${id}a`, `${id}b`] });
 
 describe('group commit on the SQLite file', () => {
   it('commits 32 commands arriving together in one transaction, each answered with its own events', async () => {
@@ -113,7 +115,10 @@ describe('group commit on the SQLite file', () => {
     const made = team('cup', 'late')(served.models);
     const stale = served.append(made);
     other.execute(team('cup', 'early'));
-    const error = await stale.then(() => null, (e: unknown) => e);
+    const error = await stale.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(VersionConflictError);
     // A person hears it in the room's words: no stream, no version, no "reload".
     const refusal = refusalOf(error)!;
@@ -135,7 +140,10 @@ describe('group commit on the SQLite file', () => {
       other.execute(team('cup', `rival${tries}`));
       return team('cup', 'unlucky')(models);
     });
-    const error = await unlucky.then(() => null, (e: unknown) => e);
+    const error = await unlucky.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(LedgerBusyError);
     expect(tries).toBe(DECISION_ATTEMPTS);
     expect(refusalOf(error)).toEqual({ status: 503, message: (error as Error).message });

@@ -112,7 +112,7 @@ describe('event streams', () => {
     }
   });
 
-  it('push a page region naming a team with a carriage return (stored before names were checked) without moving the screen\'s resume point', async () => {
+  it("push a page region naming a team with a carriage return (stored before names were checked) without moving the screen's resume point", async () => {
     const server = await serveInProcess(ledger);
     ledger.execute(createTournament(ledger.models, { tournamentId: 'cr', name: 'Carriage Cup', format: 'pitt-boss' }));
     const after = ledger.models.position;

@@ -128,7 +128,13 @@ describe('SSE over HTTP', () => {
     removeTempDirs();
   });
 
-  const streams = ['/api/events/stream', `/tournaments/${TOURNAMENT}/screen/stream`, `/tournaments/${TOURNAMENT}/leaderboard/stream`, `/tournaments/${TOURNAMENT}/bracket/stream`, `/tournaments/${TOURNAMENT}/stream`];
+  const streams = [
+    '/api/events/stream',
+    `/tournaments/${TOURNAMENT}/screen/stream`,
+    `/tournaments/${TOURNAMENT}/leaderboard/stream`,
+    `/tournaments/${TOURNAMENT}/bracket/stream`,
+    `/tournaments/${TOURNAMENT}/stream`,
+  ];
 
   it('answers every stream with an event stream that proxies must not buffer, on sockets and in process', async () => {
     const server = await serveInProcess(ledger);

@@ -13,7 +13,16 @@ const ROOT = resolve(import.meta.dirname, '..');
 
 /** tsconfig.json as tsc reads it. */
 function config(): ts.ParsedCommandLine {
-  const parsed = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(String(d.messageText)); } });
+  const parsed = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (d) => {
+        throw new Error(String(d.messageText));
+      },
+    },
+  );
   if (!parsed) throw new Error('tsconfig.json could not be read');
   return parsed;
 }
@@ -29,7 +38,9 @@ function errors(files: readonly string[], options: ts.CompilerOptions): string[]
 
 describe('the browser scripts', () => {
   const parsed = config();
-  const scripts = readdirSync(join(ROOT, 'static')).filter((name) => name.endsWith('.js')).map((name) => join(ROOT, 'static', name));
+  const scripts = readdirSync(join(ROOT, 'static'))
+    .filter((name) => name.endsWith('.js'))
+    .map((name) => join(ROOT, 'static', name));
 
   it('are every one in the program tsconfig.json checks, as JavaScript to be checked', () => {
     expect(scripts.length).toBeGreaterThanOrEqual(6);

@@ -63,7 +63,9 @@ describe('a live stream that fails', () => {
     expect(stream.response.status).toBe(200);
     await Promise.race([stream.ended, new Promise((_, reject) => setTimeout(() => reject(new Error('the failed stream was left open')), 3000))]);
     expect(server.broadcaster.clientCount()).toBe(0);
-    expect(logged.some((line) => line.includes(`the live stream at /games/${gameId}/stream failed and was closed`) && line.includes('text.slice is not a function'))).toBe(true);
+    expect(
+      logged.some((line) => line.includes(`the live stream at /games/${gameId}/stream failed and was closed`) && line.includes('text.slice is not a function')),
+    ).toBe(true);
     expect(logged.join('\n')).not.toContain('ERR_HTTP_HEADERS_SENT');
     // The server answers as before, and the same stream opens once the view draws again.
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
@@ -73,7 +75,7 @@ describe('a live stream that fails', () => {
     again.close();
   });
 
-  it('is closed and forgotten when a later update cannot be drawn, while other pages\' streams go on', async () => {
+  it("is closed and forgotten when a later update cannot be drawn, while other pages' streams go on", async () => {
     keepLog();
     const gameId = liveGame();
     const after = ledger.models.position;

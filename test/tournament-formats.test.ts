@@ -14,11 +14,23 @@ import { driveToEnd, eventsOf, expectRebuildEqualsLive, tempLedger } from './tou
 
 type GameStarted = { gameId: string; matchId: string; rules: string; dealer: Seat; number: number; teams: { NS: string; EW: string } };
 
-function setUpTeams(ledger: Ledger, tournamentId: string, format: 'blp-2024' | 'unc-intramural' | 'pitt-boss' | 'asher-theatre', teams: number, registeredOn?: (i: number) => string) {
+function setUpTeams(
+  ledger: Ledger,
+  tournamentId: string,
+  format: 'blp-2024' | 'unc-intramural' | 'pitt-boss' | 'asher-theatre',
+  teams: number,
+  registeredOn?: (i: number) => string,
+) {
   ledger.execute(createTournament(ledger.models, { tournamentId, name: `${format} open`, format }));
   for (let i = 1; i <= teams; i++) {
     ledger.execute(
-      registerTeam(ledger.models, { tournamentId, teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`], ...(registeredOn ? { registeredOn: registeredOn(i) } : {}) }),
+      registerTeam(ledger.models, {
+        tournamentId,
+        teamId: `team${i}`,
+        name: `Team ${i}`,
+        players: [`P${i}a`, `P${i}b`],
+        ...(registeredOn ? { registeredOn: registeredOn(i) } : {}),
+      }),
     );
     ledger.execute(checkInTeam(ledger.models, { tournamentId, teamId: `team${i}`, at: '2026-01-01T09:00:00.000Z' }));
   }
@@ -217,7 +229,12 @@ describe('the five rulebook events through the ledger', () => {
       expect(totals[a.teamId]!).toBeGreaterThanOrEqual(totals[b.teamId]!);
       expect(b.place).toBe(totals[a.teamId] === totals[b.teamId] ? a.place : i + 1);
     }
-    expect(state.model.teams.filter((t) => t.status === 'champion').map((t) => t.teamId).sort()).toEqual(progressive.prizes!.highPlayer.sort());
+    expect(
+      state.model.teams
+        .filter((t) => t.status === 'champion')
+        .map((t) => t.teamId)
+        .sort(),
+    ).toEqual(progressive.prizes!.highPlayer.sort());
     expectRebuildEqualsLive(ledger);
     ledger.close();
   });

@@ -40,7 +40,12 @@ async function runTournament(ledger: Ledger, format: FormatId, teams: number, se
 }
 
 describe('a whole simulated tournament through the ledger', () => {
-  for (const [format, teams] of [['pitt-boss', 16], ['blp-2024', 7], ['unc-intramural', 6], ['asher-theatre', 8]] as const) {
+  for (const [format, teams] of [
+    ['pitt-boss', 16],
+    ['blp-2024', 7],
+    ['unc-intramural', 6],
+    ['asher-theatre', 8],
+  ] as const) {
     it(`${format} with ${teams} teams finishes with a champion, and the ledger verifies`, async () => {
       const ledger = tempLedger();
       const model = await runTournament(ledger, format, teams, `seed-${format}`);

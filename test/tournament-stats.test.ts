@@ -78,8 +78,12 @@ async function countFromRecords(): Promise<{ teams: Record<string, Counts>; play
       totals.hands!++;
       // The tricks as the cards fell, counted from the plays (or as entered).
       const taken: Record<Seat, number> = hand.plays
-        ? replayPlays(deck, hand.dealer, hand.plays.map((t) => t.map((c) => parseCard(c)!))).taken
-        : hand.tricks ?? { N: 0, E: 0, S: 0, W: 0 };
+        ? replayPlays(
+            deck,
+            hand.dealer,
+            hand.plays.map((t) => t.map((c) => parseCard(c)!)),
+          ).taken
+        : (hand.tricks ?? { N: 0, E: 0, S: 0, W: 0 });
       for (const team of ['NS', 'EW'] as const) {
         const line = (teams[teamIds[team]] ??= {});
         const scored = state.last!.teams[team];
@@ -124,9 +128,26 @@ async function countFromRecords(): Promise<{ teams: Record<string, Counts>; play
   return { teams, players, totals };
 }
 
-const TEAM_FIELDS = ['hands', 'bid', 'taken', 'contractsMade', 'contractsSet', 'nilsBid', 'nilsMade', 'blindNilsBid', 'blindNilsMade', 'bostons', 'bags', 'bagPenalties', 'renegesClaimed', 'renegesUpheld', 'bestHand'];
+const TEAM_FIELDS = [
+  'hands',
+  'bid',
+  'taken',
+  'contractsMade',
+  'contractsSet',
+  'nilsBid',
+  'nilsMade',
+  'blindNilsBid',
+  'blindNilsMade',
+  'bostons',
+  'bags',
+  'bagPenalties',
+  'renegesClaimed',
+  'renegesUpheld',
+  'bestHand',
+];
 const PLAYER_FIELDS = ['hands', 'bid', 'taken', 'nilsBid', 'nilsMade', 'blindNilsBid', 'blindNilsMade'];
-const pick = (line: Record<string, unknown> | undefined, fields: string[]) => Object.fromEntries(fields.map((f) => [f, (line?.[f] as number | undefined) ?? (f === 'bestHand' ? null : 0)]));
+const pick = (line: Record<string, unknown> | undefined, fields: string[]) =>
+  Object.fromEntries(fields.map((f) => [f, (line?.[f] as number | undefined) ?? (f === 'bestHand' ? null : 0)]));
 
 describe('the statistics of a played tournament', () => {
   it('equal the counts made from its game records, team by team and player by player', async () => {
@@ -202,7 +223,14 @@ describe('a game entered from a paper record, bids and tricks without cards', ()
   beforeAll(() => {
     paper = tempLedger();
     const { ledger } = paper;
-    ledger.execute(createTournament(ledger.models, { tournamentId: 'paper', name: 'Paper Cup', format: 'custom', options: { elimination: 'single', gamesToWin: 1, rules: 'unc-300' } }));
+    ledger.execute(
+      createTournament(ledger.models, {
+        tournamentId: 'paper',
+        name: 'Paper Cup',
+        format: 'custom',
+        options: { elimination: 'single', gamesToWin: 1, rules: 'unc-300' },
+      }),
+    );
     ledger.execute(registerTeam(ledger.models, { tournamentId: 'paper', teamId: 'aces', name: 'Aces', players: ['Ana', 'Cy'] }));
     ledger.execute(registerTeam(ledger.models, { tournamentId: 'paper', teamId: 'kings', name: 'Kings', players: ['Ben', 'Dee'] }));
     ledger.execute(startTournament(ledger.models, { tournamentId: 'paper', seed: 'paper-1' }));
@@ -216,12 +244,42 @@ describe('a game entered from a paper record, bids and tricks without cards', ()
     const stats = tournamentStatsSchema.parse(statsOfTournament(paper.ledger.models, 'paper'));
     expect(stats.stats.teams).toEqual([
       {
-        teamId: 'aces', name: 'Aces', hands: 3, bid: 25, taken: 25, contractsMade: 2, contractsSet: 1, nilsBid: 1, nilsMade: 1, blindNilsBid: 0, blindNilsMade: 0,
-        bostons: 1, bags: 4, bagPenalties: 0, renegesClaimed: 1, renegesUpheld: 0, bestHand: 131,
+        teamId: 'aces',
+        name: 'Aces',
+        hands: 3,
+        bid: 25,
+        taken: 25,
+        contractsMade: 2,
+        contractsSet: 1,
+        nilsBid: 1,
+        nilsMade: 1,
+        blindNilsBid: 0,
+        blindNilsMade: 0,
+        bostons: 1,
+        bags: 4,
+        bagPenalties: 0,
+        renegesClaimed: 1,
+        renegesUpheld: 0,
+        bestHand: 131,
       },
       {
-        teamId: 'kings', name: 'Kings', hands: 3, bid: 17, taken: 14, contractsMade: 2, contractsSet: 1, nilsBid: 0, nilsMade: 0, blindNilsBid: 1, blindNilsMade: 1,
-        bostons: 0, bags: 2, bagPenalties: 0, renegesClaimed: 1, renegesUpheld: 1, bestHand: 170,
+        teamId: 'kings',
+        name: 'Kings',
+        hands: 3,
+        bid: 17,
+        taken: 14,
+        contractsMade: 2,
+        contractsSet: 1,
+        nilsBid: 0,
+        nilsMade: 0,
+        blindNilsBid: 1,
+        blindNilsMade: 1,
+        bostons: 0,
+        bags: 2,
+        bagPenalties: 0,
+        renegesClaimed: 1,
+        renegesUpheld: 1,
+        bestHand: 170,
       },
     ]);
     expect(stats.stats.players).toEqual([
@@ -243,7 +301,9 @@ describe('a game entered from a paper record, bids and tricks without cards', ()
     const { app: paperApp } = createApp({ ledger: paper.ledger });
     const home = await (await paperApp.request('/tournaments/paper')).text();
     expect(home).toContain('id="tournament-stats"');
-    expect(home).toMatch(/<tr data-team="aces"><th scope="row"><a href="\/tournaments\/paper\/teams\/aces">Aces<\/a><\/th><td class="num">3<\/td><td class="num">25<\/td><td class="num">25<\/td>/);
+    expect(home).toMatch(
+      /<tr data-team="aces"><th scope="row"><a href="\/tournaments\/paper\/teams\/aces">Aces<\/a><\/th><td class="num">3<\/td><td class="num">25<\/td><td class="num">25<\/td>/,
+    );
     expect(home).toContain('Ben of Kings made a blind nil (Final, game 1, hand 3)');
     const team = await (await paperApp.request('/tournaments/paper/teams/kings')).text();
     expect(team).toContain('Your statistics');
@@ -255,7 +315,9 @@ describe('a game entered from a paper record, bids and tricks without cards', ()
     expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(res.headers.get('content-disposition')).toBe('attachment; filename="paper-stats.csv"');
     const lines = (await res.text()).split('\r\n');
-    expect(lines[0]).toBe('kind,team_id,player_id,name,hands,bid,taken,contracts_made,contracts_set,nils_bid,nils_made,blind_nils_bid,blind_nils_made,bostons,bags,bag_penalties,reneges_claimed,reneges_upheld,best_hand');
+    expect(lines[0]).toBe(
+      'kind,team_id,player_id,name,hands,bid,taken,contracts_made,contracts_set,nils_bid,nils_made,blind_nils_bid,blind_nils_made,bostons,bags,bag_penalties,reneges_claimed,reneges_upheld,best_hand',
+    );
     expect(lines[1]).toBe('team,aces,,Aces,3,25,25,2,1,1,1,0,0,1,4,0,1,0,131');
     expect(lines[4]).toBe('player,aces,aces:2,Cy,3,14,15,,,0,0,0,0,,,,,,');
     // As of the position before the game was entered: the teams with nothing counted.
@@ -294,7 +356,13 @@ describe('a progressive evening', () => {
       const deck = deckFor(readHeader(record).rules.options);
       for (const hand of record.hands) {
         if (hand.misdeal) continue;
-        const taken = hand.plays ? replayPlays(deck, hand.dealer, hand.plays.map((t) => t.map((c) => parseCard(c)!))).taken : hand.tricks!;
+        const taken = hand.plays
+          ? replayPlays(
+              deck,
+              hand.dealer,
+              hand.plays.map((t) => t.map((c) => parseCard(c)!)),
+            ).taken
+          : hand.tricks!;
         for (const seat of SEATS) {
           const line = counted.get(record.seats[seat]) ?? { hands: 0, bid: 0, taken: 0, nilsBid: 0, nilsMade: 0 };
           const bid = hand.bids![seat]!;

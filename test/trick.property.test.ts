@@ -134,9 +134,7 @@ for (const id of PRESET_IDS) {
           const input = at === undefined ? { deck, dealer, seed } : { deck, dealer, seed, renegeAt: at };
           const first = randomHand(input);
           expect(randomHand(input)).toEqual(first);
-          expect(replayPlays(deck, dealer, first.plays, first.deal)).toEqual(
-            replayPlays(deck, dealer, first.plays, first.deal),
-          );
+          expect(replayPlays(deck, dealer, first.plays, first.deal)).toEqual(replayPlays(deck, dealer, first.plays, first.deal));
           expect(replayPlays(deck, dealer, first.plays)).toEqual(replayPlays(deck, dealer, first.plays));
         }),
         { numRuns: RUNS },

@@ -268,9 +268,7 @@ describe('Leaderboard', () => {
   it('ranks a knockout by how far teams got in the bracket, then fewest losses, points breaking ties', () => {
     // Still playing: unbeaten first, furthest on first (round 2 before the round-1 match still
     // live), then the teams with a loss; then out, then withdrawn.
-    expect(attrValues(html, 'data-team')).toEqual(
-      [2, 5, 3, 4, 7, 8, 9, 6, 14, 1, 12, 13, 10, 11, 15, 16].map(id),
-    );
+    expect(attrValues(html, 'data-team')).toEqual([2, 5, 3, 4, 7, 8, 9, 6, 14, 1, 12, 13, 10, 11, 15, 16].map(id));
     expect(html).toContain('>Points, tiebreak</abbr>');
   });
 
@@ -279,7 +277,9 @@ describe('Leaderboard', () => {
     for (const heading of ['Team', 'Bags', 'Sets', 'Standing']) expect(html).toContain(`>${heading}</th>`);
     const row = element(html, /<tr class="[^"]*" data-team="t05"|<tr data-team="t05"/);
     // Matches and games as the room writes them, won–lost.
-    expect(row).toContain('<td class="num minor">2–0</td><td class="num minor">4–0</td><td class="num">860</td><td class="num minor">7</td><td class="num minor">1</td>');
+    expect(row).toContain(
+      '<td class="num minor">2–0</td><td class="num minor">4–0</td><td class="num">860</td><td class="num minor">7</td><td class="num minor">1</td>',
+    );
   });
 
   it('says where each team stands in the competition’s own words', () => {
@@ -310,14 +310,24 @@ describe('Leaderboard', () => {
       ...tournament,
       status: 'finished',
       teams: teams.map((t) =>
-        t.teamId === id(2) ? { ...t, status: 'champion' } : t.teamId === id(5) ? { ...t, wins: 6, status: 'out' } : t.status === 'alive' ? { ...t, status: 'out' } : t,
+        t.teamId === id(2)
+          ? { ...t, status: 'champion' }
+          : t.teamId === id(5)
+            ? { ...t, wins: 6, status: 'out' }
+            : t.status === 'alive'
+              ? { ...t, status: 'out' }
+              : t,
       ),
       placings: [
         { place: 1, teamId: id(2) },
         { place: 2, teamId: id(5) },
       ],
     };
-    expect(rankTeams(finished).slice(0, 3).map((t) => t.teamId)).toEqual([id(2), id(5), id(3)]);
+    expect(
+      rankTeams(finished)
+        .slice(0, 3)
+        .map((t) => t.teamId),
+    ).toEqual([id(2), id(5), id(3)]);
     const out = render(<Leaderboard tournament={finished} />);
     const champion = element(out, /<tr class="is-champion"/);
     expect(champion).toContain('data-team="t02"');
@@ -346,8 +356,14 @@ describe('Bracket', () => {
 
   it('names where an empty slot’s team comes from by the feeding match’s number, even while it is played at a table', () => {
     const sources = {
-      'W2-4': [{ kind: 'winner', match: 'W1-7' }, { kind: 'winner', match: 'W1-8' }],
-      GF: [{ kind: 'winner', match: 'W3-1' }, { kind: 'loser', match: 'W2-4' }],
+      'W2-4': [
+        { kind: 'winner', match: 'W1-7' },
+        { kind: 'winner', match: 'W1-8' },
+      ],
+      GF: [
+        { kind: 'winner', match: 'W3-1' },
+        { kind: 'loser', match: 'W2-4' },
+      ],
     } as const;
     const withSources = render(<Bracket tournament={tournament} gamesToWin={2} sources={sources} />);
     const cardOf = (matchId: string) => element(withSources, new RegExp(`<article [^>]*data-match="${matchId}"`));
@@ -452,9 +468,7 @@ describe('TableView', () => {
 
   it('says why the score stopped when the recorded hands cannot be scored', () => {
     const stuck: GameModel = { ...game, problem: 'hand 7: North bid 14; a hand has 13 tricks' };
-    expect(render(<TableView game={stuck} teamNames={teamNames} />)).toContain(
-      '<strong>Score held:</strong> hand 7: North bid 14; a hand has 13 tricks',
-    );
+    expect(render(<TableView game={stuck} teamNames={teamNames} />)).toContain('<strong>Score held:</strong> hand 7: North bid 14; a hand has 13 tricks');
     expect(html).not.toContain('Score held');
   });
 
@@ -611,7 +625,13 @@ describe('Partial and Layout', () => {
   });
 
   it('shows staff who is signed in, and the public a sign-in link', () => {
-    expect(render(<Layout title="Judge console" signedIn="Ana">x</Layout>)).toContain('<a class="site-sign-in" href="/login">Ana · sign out</a>');
+    expect(
+      render(
+        <Layout title="Judge console" signedIn="Ana">
+          x
+        </Layout>,
+      ),
+    ).toContain('<a class="site-sign-in" href="/login">Ana · sign out</a>');
     expect(render(<Layout title="Standings">x</Layout>)).toContain('<a class="site-sign-in" href="/login">Sign in</a>');
   });
 
@@ -627,9 +647,7 @@ describe('Partial and Layout', () => {
     );
     expect(html).toMatch(/^<!DOCTYPE html><html lang="en">/);
     expect(html).toContain('<meta name="viewport" content="width=device-width, initial-scale=1"/>');
-    expect(html).toContain(
-      '<meta name="htmx-config" content="{&quot;includeIndicatorCSS&quot;:false,&quot;sse&quot;:{&quot;reconnectMaxDelay&quot;:5000}}"/>',
-    );
+    expect(html).toContain('<meta name="htmx-config" content="{&quot;includeIndicatorCSS&quot;:false,&quot;sse&quot;:{&quot;reconnectMaxDelay&quot;:5000}}"/>');
     expect(html).toContain('<link rel="stylesheet" href="/static/app.css"/>');
     expect(attrValues(html, 'src')).toEqual(['/static/htmx.min.js', '/static/hx-sse.js', '/static/clock.js', '/static/live-status.js']);
     expect(html).toContain('<title>Spring Open 2025 · Standings</title>');

@@ -45,7 +45,13 @@ export function AsOfPage({ tournamentId, tournament, position, at, head, gamesTo
         As the ledger stood after position {position} of {head}
         {at ? (
           <>
-            , recorded at <time datetime={at}>{at.replace('T', ' ').replace(/\.\d+Z$/, ' UTC').replace(/Z$/, ' UTC')}</time>
+            , recorded at{' '}
+            <time datetime={at}>
+              {at
+                .replace('T', ' ')
+                .replace(/\.\d+Z$/, ' UTC')
+                .replace(/Z$/, ' UTC')}
+            </time>
           </>
         ) : null}
         {askedAt ? ` (the last event at or before ${askedAt})` : ''}.
@@ -101,7 +107,9 @@ export function AsOfPage({ tournamentId, tournament, position, at, head, gamesTo
           <Bracket tournament={tournament} gamesToWin={gamesToWin} />
         </>
       ) : (
-        <p class="empty">Tournament {tournamentId} had not been created yet at position {position}.</p>
+        <p class="empty">
+          Tournament {tournamentId} had not been created yet at position {position}.
+        </p>
       )}
     </Layout>
   );

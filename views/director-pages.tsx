@@ -8,13 +8,29 @@ import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
-import { ClockField, CreateChoiceFields, FORMAT_DESCRIPTIONS, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
+import {
+  ClockField,
+  CreateChoiceFields,
+  FORMAT_DESCRIPTIONS,
+  type FirstDealerInfo,
+  FirstDealerFields,
+  type FormatDefaults,
+  NamedDealerFields,
+} from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
 import { RULES_BUILDER_ID, RulesBuilder, type RulesBuilderProps } from './rules-builder.tsx';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 import { SignUpCard } from './sign-up-page.tsx';
 import { QrCode } from './qr-code.tsx';
-import { BulkForm, type BulkPreviewProps, BulkPreviewPanel, CapChoice, type CapChoiceProps, RegistrationPanel, type RegistrationPanelProps } from './registration-panel.tsx';
+import {
+  BulkForm,
+  type BulkPreviewProps,
+  BulkPreviewPanel,
+  CapChoice,
+  type CapChoiceProps,
+  RegistrationPanel,
+  type RegistrationPanelProps,
+} from './registration-panel.tsx';
 import { playerLink } from '../events/addresses.ts';
 import { readyTables } from '../events/table-assignment.ts';
 
@@ -67,8 +83,7 @@ export function DirectorHome(props: DirectorHomeProps) {
           Name <input name="name" required maxlength={200} value={typed.name} />
         </label>
         <label>
-          Format{' '}
-          {/* Choosing a format shows its rules in the builder. */}
+          Format {/* Choosing a format shows its rules in the builder. */}
           <select name="format" hx-post="/director/rules-builder" hx-include="closest form" hx-target={`#${RULES_BUILDER_ID}`} hx-swap="outerHTML">
             {props.formats.map((f) => (
               <option value={f} selected={f === typed.format}>
@@ -138,7 +153,8 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       </p>
       <h1 id="director-title">{props.name}</h1>
       <p>
-        {props.format} · {props.status} · <a href={`${base}/codes`}>Print the table codes</a> · <a href={`/tournaments/${encodeURIComponent(props.tournamentId)}`}>Public page</a>
+        {props.format} · {props.status} · <a href={`${base}/codes`}>Print the table codes</a> ·{' '}
+        <a href={`/tournaments/${encodeURIComponent(props.tournamentId)}`}>Public page</a>
       </p>
       <Notice error={props.error ?? null} done={props.done ?? null} />
       {props.startPreview ? <ConfirmStart preview={props.startPreview} form={form} /> : null}
@@ -146,7 +162,14 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       {props.capChoice ? <CapChoice choice={props.capChoice} form={form} /> : null}
       {/* During an evening the round comes first: seating it, and each table's state. */}
       {props.progressivePanel ? <ProgressiveDirector {...props.progressivePanel} form={form} /> : null}
-      {props.bulkPreview ? <BulkPreviewPanel bulk={props.bulkPreview} action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} /> : null}
+      {props.bulkPreview ? (
+        <BulkPreviewPanel
+          bulk={props.bulkPreview}
+          action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`}
+          csrf={props.csrf}
+          progressive={props.progressive}
+        />
+      ) : null}
 
       <section class="screen-pin" aria-labelledby="screen-pin-title">
         <h2 id="screen-pin-title">Venue screen</h2>
@@ -159,7 +182,8 @@ export function DirectorTournament(props: DirectorTournamentProps) {
             <span data-screen={props.screen}>
               {props.screen === 'default' ? (
                 <>
-                  <a href="/screen">/screen</a> shows this tournament, the one being played; creating another never moves it, and starting another moves it only once this one is over. Pin it to keep it there whatever starts.
+                  <a href="/screen">/screen</a> shows this tournament, the one being played; creating another never moves it, and starting another moves it only
+                  once this one is over. Pin it to keep it there whatever starts.
                 </>
               ) : (
                 <>
@@ -178,7 +202,9 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         </p>
       </section>
 
-      <h2 id="entrants-title">{props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})</h2>
+      <h2 id="entrants-title">
+        {props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})
+      </h2>
       {/* A region with a tab stop, so a keyboard user can scroll the list on a narrow phone. */}
       <div class="table-scroll" role="region" aria-labelledby="entrants-title" tabindex={0}>
         <table class={props.progressive ? 'director-teams director-teams--players' : 'director-teams'}>
@@ -207,18 +233,34 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                   {t.standing}
                   {t.checkedIn ? (reg?.checkedInBy[t.teamId] === 'team' ? ' · checked in by the team' : ' · checked in') : ''}
                 </td>
-                {reg?.charges ? <td data-fee={t.teamId} data-label="Fee">{feeWords(reg.fees[t.teamId])}</td> : null}
-                {reg ? <td class="code-cell" data-label="Check-in code">{reg.codes[t.teamId] ?? ''}</td> : null}
+                {reg?.charges ? (
+                  <td data-fee={t.teamId} data-label="Fee">
+                    {feeWords(reg.fees[t.teamId])}
+                  </td>
+                ) : null}
+                {reg ? (
+                  <td class="code-cell" data-label="Check-in code">
+                    {reg.codes[t.teamId] ?? ''}
+                  </td>
+                ) : null}
                 <td class="entrant-actions">
                   {reg?.charges && t.status !== 'withdrawn' && (reg.fees[t.teamId]?.owed ?? 0) > 0 ? (
-                    <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/paid`)} class="inline-form" confirm={`Record $${reg.fees[t.teamId]!.owed} paid by ${t.name}? A payment recorded stays in the ledger.`}>
+                    <PostForm
+                      {...form(`/teams/${encodeURIComponent(t.teamId)}/paid`)}
+                      class="inline-form"
+                      confirm={`Record $${reg.fees[t.teamId]!.owed} paid by ${t.name}? A payment recorded stays in the ledger.`}
+                    >
                       <button type="submit" data-action="paid">
                         Paid ${reg.fees[t.teamId]!.owed}
                       </button>
                     </PostForm>
                   ) : null}
                   {reg?.charges && (reg.fees[t.teamId]?.paid ?? 0) > 0 ? (
-                    <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/unpaid`)} class="inline-form" confirm={`Take back the payment recorded for ${t.name}? The ledger keeps both.`}>
+                    <PostForm
+                      {...form(`/teams/${encodeURIComponent(t.teamId)}/unpaid`)}
+                      class="inline-form"
+                      confirm={`Take back the payment recorded for ${t.name}? The ledger keeps both.`}
+                    >
                       <button type="submit" data-action="unpaid">
                         Undo paid
                       </button>
@@ -255,7 +297,14 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       </div>
 
       {reg ? <RegistrationPanel props={reg} form={form} registering={props.status === 'registration'} progressive={props.progressive} /> : null}
-      {reg && props.status === 'registration' ? <BulkForm action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={props.progressive} lines={props.bulkPreview?.lines ?? ''} /> : null}
+      {reg && props.status === 'registration' ? (
+        <BulkForm
+          action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`}
+          csrf={props.csrf}
+          progressive={props.progressive}
+          lines={props.bulkPreview?.lines ?? ''}
+        />
+      ) : null}
 
       {props.status === 'registration' && !props.progressive ? (
         <>
@@ -278,7 +327,9 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         </>
       ) : null}
 
-      {props.status === 'registration' ? <StartForm teams={props.teams} progressive={props.progressive} format={props.format} form={form} charges={reg?.charges ?? false} /> : null}
+      {props.status === 'registration' ? (
+        <StartForm teams={props.teams} progressive={props.progressive} format={props.format} form={form} charges={reg?.charges ?? false} />
+      ) : null}
 
       {props.roundToDraw ? <DrawRoundForm draw={props.roundToDraw} teams={props.teams} form={form('/rounds/draw')} /> : null}
 
@@ -314,7 +365,16 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                 {m.label}: {m.names[0]} vs {m.names[1]}
               </span>{' '}
               <label>
-                Table <input name="table" type="number" min={1} max={props.tables + 16} required class="narrow" value={nextTables.has(m.matchId) ? String(nextTables.get(m.matchId)) : undefined} />
+                Table{' '}
+                <input
+                  name="table"
+                  type="number"
+                  min={1}
+                  max={props.tables + 16}
+                  required
+                  class="narrow"
+                  value={nextTables.has(m.matchId) ? String(nextTables.get(m.matchId)) : undefined}
+                />
               </label>{' '}
               {props.seatings?.[m.matchId] ? (
                 <>
@@ -346,7 +406,15 @@ const GROUP_TITLES = { winners: 'Winners’ bracket', losers: 'Losers’ bracket
  * card its teams draw at the table (or, with no cards written, a draw from the recorded seed).
  * A drawn round cannot be taken back, so the button asks for a tick first.
  */
-function DrawRoundForm({ draw, teams, form }: { draw: NonNullable<DirectorTournamentProps['roundToDraw']>; teams: DirectorTournamentProps['teams']; form: { action: string; target: string; csrf: string } }) {
+function DrawRoundForm({
+  draw,
+  teams,
+  form,
+}: {
+  draw: NonNullable<DirectorTournamentProps['roundToDraw']>;
+  teams: DirectorTournamentProps['teams'];
+  form: { action: string; target: string; csrf: string };
+}) {
   const name = (id: string) => teams.find((t) => t.teamId === id)?.name ?? id;
   const what = draw.final ? 'the final' : `round ${draw.round}`;
   const groups = (['winners', 'losers'] as const).filter((g) => draw.drawing[g]);
@@ -359,12 +427,16 @@ function DrawRoundForm({ draw, teams, form }: { draw: NonNullable<DirectorTourna
         {groups.map((group) => (
           <fieldset>
             <legend>{GROUP_TITLES[group]}: the bye goes to the highest card</legend>
-            <p class="muted">
-              Drawing: {draw.drawing[group]!.map((id) => `${name(id)} (${id})`).join(', ')}
-            </p>
+            <p class="muted">Drawing: {draw.drawing[group]!.map((id) => `${name(id)} (${id})`).join(', ')}</p>
             <label>
               Cards drawn, one draw a line, team and card (a redraw of the tied teams on the next line)
-              <textarea name={`${group}Cards`} rows={3} placeholder={draw.drawing[group]!.slice(0, 2).map((id, i) => `${id} ${i === 0 ? 'AS' : '10H'}`).join(', ')}></textarea>
+              <textarea
+                name={`${group}Cards`}
+                rows={3}
+                placeholder={draw.drawing[group]!.slice(0, 2)
+                  .map((id, i) => `${id} ${i === 0 ? 'AS' : '10H'}`)
+                  .join(', ')}
+              ></textarea>
             </label>
           </fieldset>
         ))}

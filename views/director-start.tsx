@@ -44,7 +44,19 @@ type Entrant = TeamRow & { checkedIn: boolean };
 export const seedField = (teamId: string) => `seedOf-${teamId}`;
 
 /** Seeding and the start: a seed number for each entrant, or names pasted one a line; the draw is previewed first. */
-export function StartForm({ teams, progressive, format, form, charges = false }: { teams: Entrant[]; progressive: boolean; format: string; form: Form; charges?: boolean }) {
+export function StartForm({
+  teams,
+  progressive,
+  format,
+  form,
+  charges = false,
+}: {
+  teams: Entrant[];
+  progressive: boolean;
+  format: string;
+  form: Form;
+  charges?: boolean;
+}) {
   const entrants = teams.filter((t) => t.status === 'registered');
   const absent = entrants.filter((t) => !t.checkedIn);
   const who = progressive ? 'players' : 'teams';
@@ -57,7 +69,12 @@ export function StartForm({ teams, progressive, format, form, charges = false }:
       </p>
       <PostForm {...form('/start')} class="stack-form">
         <fieldset>
-          <legend>{progressive ? 'Seating order: a number for each player (1 sits first, four a table from table 1)' : 'Seeds: a number for each team (1 is the top seed)'}; leave all empty to draw at random</legend>
+          <legend>
+            {progressive
+              ? 'Seating order: a number for each player (1 sits first, four a table from table 1)'
+              : 'Seeds: a number for each team (1 is the top seed)'}
+            ; leave all empty to draw at random
+          </legend>
           <ul class="seed-list">
             {entrants.map((t) => (
               <li>
@@ -114,9 +131,12 @@ export function ConfirmStart({ preview, form }: { preview: StartPreview; form: F
   return (
     <section class="confirm-step" aria-labelledby="confirm-start-title" data-confirm-start>
       {/* The question takes the focus as the step appears (htmx focuses what it swaps in marked autofocus). */}
-      <h2 id="confirm-start-title" tabindex={-1} autofocus>{preview.progressive ? 'Record this seating and start?' : 'Record this draw and start?'}</h2>
+      <h2 id="confirm-start-title" tabindex={-1} autofocus>
+        {preview.progressive ? 'Record this seating and start?' : 'Record this draw and start?'}
+      </h2>
       <p>
-        {preview.seeding.method === 'random' ? `Drawn at random from the seed “${preview.seeding.seed}”, which is recorded.` : 'In the order given.'} Nothing is recorded until you confirm; registration then closes and the draw cannot be taken back.
+        {preview.seeding.method === 'random' ? `Drawn at random from the seed “${preview.seeding.seed}”, which is recorded.` : 'In the order given.'} Nothing is
+        recorded until you confirm; registration then closes and the draw cannot be taken back.
       </p>
       {preview.withdrawn.length > 0 ? (
         <p class="notice notice--review" data-withdrawn>
@@ -131,7 +151,9 @@ export function ConfirmStart({ preview, form }: { preview: StartPreview; form: F
             {i > 0 ? (
               <PostForm action={action} target={target} csrf={csrf} class="inline-form">
                 <input type="hidden" name="order" value={moved(i, -1)} />
-                {keep.map(([k, v]) => <input type="hidden" name={k} value={v} />)}
+                {keep.map(([k, v]) => (
+                  <input type="hidden" name={k} value={v} />
+                ))}
                 <button type="submit" class="button-quiet" data-action="seed-up" aria-label={`Move ${s.name} up`}>
                   ↑ up
                 </button>
@@ -140,7 +162,9 @@ export function ConfirmStart({ preview, form }: { preview: StartPreview; form: F
             {i < preview.seeds.length - 1 ? (
               <PostForm action={action} target={target} csrf={csrf} class="inline-form">
                 <input type="hidden" name="order" value={moved(i, 1)} />
-                {keep.map(([k, v]) => <input type="hidden" name={k} value={v} />)}
+                {keep.map(([k, v]) => (
+                  <input type="hidden" name={k} value={v} />
+                ))}
                 <button type="submit" class="button-quiet" data-action="seed-down" aria-label={`Move ${s.name} down`}>
                   ↓ down
                 </button>
@@ -174,7 +198,9 @@ export function ConfirmStart({ preview, form }: { preview: StartPreview; form: F
       ) : null}
       <div class="button-row">
         <PostForm action={action} target={target} csrf={csrf}>
-          {Object.entries(preview.resend).map(([k, v]) => <input type="hidden" name={k} value={v} />)}
+          {Object.entries(preview.resend).map(([k, v]) => (
+            <input type="hidden" name={k} value={v} />
+          ))}
           <input type="hidden" name="expect" value={preview.expect} />
           <input type="hidden" name="confirm" value="yes" />
           <button type="submit" class="big-button big-button--danger" data-action="confirm-start">
@@ -194,9 +220,12 @@ export function ConfirmWithdraw({ pending, form }: { pending: PendingWithdrawal;
   const f = form('/withdraw');
   return (
     <section class="confirm-step" aria-labelledby="confirm-withdraw-title" data-confirm-withdraw>
-      <h2 id="confirm-withdraw-title" tabindex={-1} autofocus>Withdraw {pending.name}?</h2>
+      <h2 id="confirm-withdraw-title" tabindex={-1} autofocus>
+        Withdraw {pending.name}?
+      </h2>
       <p>
-        {pending.name} is withdrawn from the event: it cannot check in or be drawn, and this is entered in the ledger. Its name can be registered again as a new {pending.progressive ? 'player' : 'team'}.
+        {pending.name} is withdrawn from the event: it cannot check in or be drawn, and this is entered in the ledger. Its name can be registered again as a new{' '}
+        {pending.progressive ? 'player' : 'team'}.
       </p>
       {pending.taker ? <p data-taker>{pending.taker}, first on the waitlist, takes its place.</p> : null}
       <div class="button-row">

@@ -140,8 +140,8 @@ export function EntryPanel(props: EntryPanelProps) {
         </div>
         {game ? (
           <p class="entry-score">
-            {props.evening?.words ?? `Game ${game.number}${game.hand ? `, hand ${game.hand.number}` : ''}`} · {game.teams.NS} <strong data-score="NS">{pointsText(game.score.NS)}</strong> · {game.teams.EW}{' '}
-            <strong data-score="EW">{pointsText(game.score.EW)}</strong>
+            {props.evening?.words ?? `Game ${game.number}${game.hand ? `, hand ${game.hand.number}` : ''}`} · {game.teams.NS}{' '}
+            <strong data-score="NS">{pointsText(game.score.NS)}</strong> · {game.teams.EW} <strong data-score="EW">{pointsText(game.score.EW)}</strong>
           </p>
         ) : null}
         {game ? <SeatList seats={game.seats} /> : null}
@@ -163,7 +163,13 @@ export function EntryPanel(props: EntryPanelProps) {
         </div>
         {inPlay ? (
           <PostForm {...post('/undo')} class="undo-form" entry="undo">
-            <button type="submit" class="big-button big-button--quiet undo-button" data-action="undo" disabled={!game?.undo} title={game?.undo ? `Undo ${game.undo}` : 'Nothing to undo'}>
+            <button
+              type="submit"
+              class="big-button big-button--quiet undo-button"
+              data-action="undo"
+              disabled={!game?.undo}
+              title={game?.undo ? `Undo ${game.undo}` : 'Nothing to undo'}
+            >
               Undo
               <span class="visually-hidden">{game?.undo ? ` ${game.undo}` : ''}</span>
             </button>
@@ -175,7 +181,13 @@ export function EntryPanel(props: EntryPanelProps) {
         <section class="entry-step" aria-label="Start a game">
           <h2 class="turn">Start the game</h2>
           {props.start.map((m) => (
-            <PostForm action={`/entry/tables/${encodeURIComponent(props.tournamentId)}/${table}/start`} target={ENTRY_PANEL_ID} csrf={csrf} class="start-form" entry="start">
+            <PostForm
+              action={`/entry/tables/${encodeURIComponent(props.tournamentId)}/${table}/start`}
+              target={ENTRY_PANEL_ID}
+              csrf={csrf}
+              class="start-form"
+              entry="start"
+            >
               <input type="hidden" name="matchId" value={m.matchId} />
               <p>
                 {m.label}: {m.teams[0]} (North–South) vs {m.teams[1]} (East–West)
@@ -309,7 +321,8 @@ export function EntryPanel(props: EntryPanelProps) {
               <h3>Renege claim</h3>
               {game.finding ? (
                 <p class="engine-finding" data-finding>
-                  The record shows a renege by {SEAT_NAMES[game.finding.seat]} at trick {game.finding.trick} of hand {game.finding.hand}; the claim below is filled in with it.
+                  The record shows a renege by {SEAT_NAMES[game.finding.seat]} at trick {game.finding.trick} of hand {game.finding.hand}; the claim below is
+                  filled in with it.
                 </p>
               ) : null}
               <label>
@@ -445,7 +458,8 @@ function CardKey({ cell }: { cell: EntryCard }) {
   const red = /[HD]$/.test(cell.card);
   const classes = ['card-key', red ? 'card-key--red' : 'card-key--black', `is-${cell.state}`];
   if (cell.breaks) classes.push('breaks-rule');
-  const why = cell.state === 'played' ? ', played' : cell.state === 'elsewhere' ? ', in another seat’s hand' : cell.breaks ? `, breaks a rule: ${cell.breaks}` : '';
+  const why =
+    cell.state === 'played' ? ', played' : cell.state === 'elsewhere' ? ', in another seat’s hand' : cell.breaks ? `, breaks a rule: ${cell.breaks}` : '';
   return (
     <button
       type="submit"

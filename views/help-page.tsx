@@ -10,7 +10,12 @@ function inline(text: string): Child[] {
   return text.split(/(`[^`]+`)/).map((part) => (part.startsWith('`') && part.endsWith('`') && part.length > 1 ? <code>{part.slice(1, -1)}</code> : part));
 }
 
-const cells = (row: string) => row.trim().replace(/^\||\|$/g, '').split('|').map((c) => c.trim());
+const cells = (row: string) =>
+  row
+    .trim()
+    .replace(/^\||\|$/g, '')
+    .split('|')
+    .map((c) => c.trim());
 
 /** The document's blocks as elements. */
 export function markdownBlocks(markdown: string): Child[] {
@@ -43,11 +48,19 @@ export function markdownBlocks(markdown: string): Child[] {
         <div class="table-scroll" tabindex={0} role="region" aria-label={`Table: ${cells(head!).join(', ')}`}>
           <table>
             <thead>
-              <tr>{cells(head!).map((c) => <th scope="col">{inline(c)}</th>)}</tr>
+              <tr>
+                {cells(head!).map((c) => (
+                  <th scope="col">{inline(c)}</th>
+                ))}
+              </tr>
             </thead>
             <tbody>
               {body.map((row) => (
-                <tr>{cells(row).map((c) => <td>{inline(c)}</td>)}</tr>
+                <tr>
+                  {cells(row).map((c) => (
+                    <td>{inline(c)}</td>
+                  ))}
+                </tr>
               ))}
             </tbody>
           </table>
@@ -59,7 +72,13 @@ export function markdownBlocks(markdown: string): Child[] {
         if (lines[i]!.startsWith('- ')) items.push(lines[i]!.slice(2));
         else items[items.length - 1] += ` ${lines[i]!.trim()}`;
       }
-      out.push(<ul>{items.map((item) => <li>{inline(item)}</li>)}</ul>);
+      out.push(
+        <ul>
+          {items.map((item) => (
+            <li>{inline(item)}</li>
+          ))}
+        </ul>,
+      );
     } else {
       const para: string[] = [];
       for (; i < lines.length && lines[i]!.trim() !== '' && !/^(#|- |\||```)/.test(lines[i]!); i++) para.push(lines[i]!.trim());

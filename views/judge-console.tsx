@@ -131,7 +131,14 @@ export interface JudgeConsoleProps {
   /** Teams still in an event, for disqualifications. */
   teams: { tournamentId: string; teamId: string; name: string; tournament: string }[];
   /** Games a correction may apply to. */
-  games: { tournamentId: string | null; gameId: string; label: string; finished: boolean; teams: { NS: string; EW: string }; teamIds: { NS: string; EW: string } }[];
+  games: {
+    tournamentId: string | null;
+    gameId: string;
+    label: string;
+    finished: boolean;
+    teams: { NS: string; EW: string };
+    teamIds: { NS: string; EW: string };
+  }[];
   rulings: RulingLine[];
   /** A disqualification to confirm before it is recorded. */
   confirm?: PendingDisqualification | null;
@@ -168,14 +175,15 @@ export function JudgeConsole(props: JudgeConsoleProps) {
 
       <section aria-labelledby="queue-title">
         <h2 id="queue-title">
-          Open claims <span class="count" data-claim-count>{props.claims.length}</span>
+          Open claims{' '}
+          <span class="count" data-claim-count>
+            {props.claims.length}
+          </span>
         </h2>
         {props.claims.length === 0 ? <p class="empty">No claims waiting.</p> : <p class="muted">The claim waiting longest comes first.</p>}
         {props.claims.map((claim) => (
           <article class="claim-case" data-claim={claim.claimId} aria-labelledby={`claim-${claim.claimId}-title`}>
-            <p class="claim-where">
-              {[claim.tournament, claim.table !== null ? `Table ${claim.table}` : null, claim.round].filter(Boolean).join(' · ')}
-            </p>
+            <p class="claim-where">{[claim.tournament, claim.table !== null ? `Table ${claim.table}` : null, claim.round].filter(Boolean).join(' · ')}</p>
             <h3 id={`claim-${claim.claimId}-title`}>
               {claim.teams.NS} vs {claim.teams.EW}: renege claimed against {SEAT_NAMES[claim.seat]} ({claim.accusedTeam}), hand {claim.hand}
               {claim.trick !== null ? `, trick ${claim.trick}` : ''}
@@ -270,7 +278,7 @@ export function JudgeConsole(props: JudgeConsoleProps) {
           </PostForm>
         ) : null}
         {props.teams.length > 0 ? (
-          <PostForm {...form('/judge/disqualify')} class="stack-form" >
+          <PostForm {...form('/judge/disqualify')} class="stack-form">
             <label>
               Team to put out{' '}
               <select name="team" required>
@@ -358,7 +366,10 @@ export function JudgeConsole(props: JudgeConsoleProps) {
         ) : (
           <ol class="rulings" reversed>
             {props.rulings.map((r) => (
-              <li class={r.withdrawn ? 'ruling is-withdrawn' : 'ruling'} data-ruling={r.withdraw ? (r.withdraw.claimId ?? `correction-${r.withdraw.correction}`) : undefined}>
+              <li
+                class={r.withdrawn ? 'ruling is-withdrawn' : 'ruling'}
+                data-ruling={r.withdraw ? (r.withdraw.claimId ?? `correction-${r.withdraw.correction}`) : undefined}
+              >
                 <time datetime={r.at}>{r.at.slice(11, 16)}</time> <strong>{r.judge}</strong>: {r.text}
                 {r.effect ? (
                   <span class="ruling-effect" data-effect>
@@ -429,7 +440,9 @@ function ConfirmDisqualification({ pending, csrf }: { pending: PendingDisqualifi
   return (
     <section class="confirm-step" aria-labelledby="confirm-title" data-confirm>
       {/* The question takes the focus as the step appears (htmx focuses what it swaps in marked autofocus): a keyboard or a screen reader lands on it, one Tab from its answer. */}
-      <h2 id="confirm-title" tabindex={-1} autofocus>Put {pending.team} out of {pending.tournament}?</h2>
+      <h2 id="confirm-title" tabindex={-1} autofocus>
+        Put {pending.team} out of {pending.tournament}?
+      </h2>
       <p>
         {pending.team} will be recorded as {KIND_WORDS[pending.kind]}: “{pending.reason}”.{' '}
         {pending.forfeits > 0
@@ -456,12 +469,14 @@ function ConfirmRuling({ pending, csrf }: { pending: PendingRuling; csrf: string
   const action = `/judge/games/${encodeURIComponent(pending.gameId)}/claims/${encodeURIComponent(pending.claimId)}/ruling`;
   return (
     <section class="confirm-step" aria-labelledby="confirm-ruling-title" data-confirm-ruling>
-      <h2 id="confirm-ruling-title" tabindex={-1} autofocus>{pending.upheld ? 'Uphold' : 'Deny'} this claim?</h2>
+      <h2 id="confirm-ruling-title" tabindex={-1} autofocus>
+        {pending.upheld ? 'Uphold' : 'Deny'} this claim?
+      </h2>
       <p>{pending.claim}</p>
       <p>
         {pending.upheld ? 'Upheld: ' : 'Denied: '}
-        {pending.effect} {pending.note ? `Your note: “${pending.note}”. ` : ''}The ruling is entered in the ledger; a later correction may change its
-        effect, but it is never erased.
+        {pending.effect} {pending.note ? `Your note: “${pending.note}”. ` : ''}The ruling is entered in the ledger; a later correction may change its effect,
+        but it is never erased.
       </p>
       <ConfirmAnswers
         action={action}
@@ -470,7 +485,11 @@ function ConfirmRuling({ pending, csrf }: { pending: PendingRuling; csrf: string
           ['upheld', pending.upheld ? 'yes' : 'no'],
           ['note', pending.note],
         ]}
-        button={{ class: `big-button ${pending.upheld ? 'big-button--danger' : ''}`, data: 'confirm-ruling', text: `Yes, ${pending.upheld ? 'uphold' : 'deny'} it` }}
+        button={{
+          class: `big-button ${pending.upheld ? 'big-button--danger' : ''}`,
+          data: 'confirm-ruling',
+          text: `Yes, ${pending.upheld ? 'uphold' : 'deny'} it`,
+        }}
         cancel="Go back"
       />
     </section>
@@ -481,11 +500,13 @@ function ConfirmRuling({ pending, csrf }: { pending: PendingRuling; csrf: string
 function ConfirmWithdrawal({ pending, csrf }: { pending: PendingWithdrawal; csrf: string }) {
   return (
     <section class="confirm-step" aria-labelledby="confirm-withdrawal-title" data-confirm-withdrawal>
-      <h2 id="confirm-withdrawal-title" tabindex={-1} autofocus>Withdraw this ruling?</h2>
+      <h2 id="confirm-withdrawal-title" tabindex={-1} autofocus>
+        Withdraw this ruling?
+      </h2>
       <p>{pending.ruling}</p>
       <p>
-        Its effect now: {pending.effect}. Withdrawn, it no longer counts and the game is scored again without it. Your reason: “{pending.reason}”. The
-        ruling and its withdrawal both stay in the ledger; a withdrawal cannot itself be withdrawn.
+        Its effect now: {pending.effect}. Withdrawn, it no longer counts and the game is scored again without it. Your reason: “{pending.reason}”. The ruling
+        and its withdrawal both stay in the ledger; a withdrawal cannot itself be withdrawn.
       </p>
       <ConfirmAnswers
         action="/judge/withdrawals"
@@ -570,7 +591,12 @@ function ageText(iso: string, now = Date.now()): string {
 /** The console as a whole page, live: its stream says when to fetch the console again. */
 export function JudgePage(props: JudgeConsoleProps & { stream: string; signal: string }) {
   return (
-    <Layout title={props.claims.length > 0 ? `(${props.claims.length}) Judge console` : 'Judge console'} signedIn={props.judge} live={{ url: props.stream }} scripts={['/static/judge.js']}>
+    <Layout
+      title={props.claims.length > 0 ? `(${props.claims.length}) Judge console` : 'Judge console'}
+      signedIn={props.judge}
+      live={{ url: props.stream }}
+      scripts={['/static/judge.js']}
+    >
       <div id={JUDGE_SIGNAL_ID} hidden data-version={props.signal}></div>
       <JudgeConsole {...props} />
       {props.sessions ? <SessionList {...props.sessions} /> : null}
@@ -584,6 +610,14 @@ export function JudgePage(props: JudgeConsoleProps & { stream: string; signal: s
  */
 export function JudgeSignal({ version }: { version: string }) {
   return (
-    <div id={JUDGE_SIGNAL_ID} hidden data-version={version} hx-get="/judge/console" hx-trigger="load" hx-target={`#${JUDGE_CONSOLE_ID}`} hx-swap="outerMorph"></div>
+    <div
+      id={JUDGE_SIGNAL_ID}
+      hidden
+      data-version={version}
+      hx-get="/judge/console"
+      hx-trigger="load"
+      hx-target={`#${JUDGE_CONSOLE_ID}`}
+      hx-swap="outerMorph"
+    ></div>
   );
 }

@@ -96,7 +96,9 @@ export function Layout({ title, children, screen = false, embed = false, live, s
           {/* Ticks match clocks between ledger events from their data-deadline. */}
           <script src="/static/clock.js"></script>
           {live ? <script src="/static/live-status.js"></script> : null}
-          {scripts?.map((src) => <script src={src}></script>)}
+          {scripts?.map((src) => (
+            <script src={src}></script>
+          ))}
         </body>
       </html>
     </>

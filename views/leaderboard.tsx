@@ -29,14 +29,23 @@ export interface LeaderboardProps {
 export function Leaderboard({ tournament, columns, standings: given }: LeaderboardProps) {
   const rows = rankedTeams(tournament);
   const reach = isIndividual(tournament) ? null : knockoutReach(tournament);
-  const standings = teamStandings({ teams: tournament.teams, placings: tournament.placings, matches: tournament.matches ?? [], status: tournament.status ?? 'running' });
+  const standings = teamStandings({
+    teams: tournament.teams,
+    placings: tournament.placings,
+    matches: tournament.matches ?? [],
+    status: tournament.status ?? 'running',
+  });
   for (const [id, standing] of given ?? []) standings.set(id, standing);
   // Progressive tables keep individual running totals: each row is a player, its points the total.
   const individual = isIndividual(tournament);
   const compact = columns !== undefined;
   const parts = compact ? split(rows, Math.max(1, columns)) : [{ rows, from: 0 }];
   return (
-    <section id={LEADERBOARD_ID} class={compact ? `leaderboard leaderboard--columns leaderboard--columns-${parts.length}` : 'leaderboard'} aria-labelledby="leaderboard-title">
+    <section
+      id={LEADERBOARD_ID}
+      class={compact ? `leaderboard leaderboard--columns leaderboard--columns-${parts.length}` : 'leaderboard'}
+      aria-labelledby="leaderboard-title"
+    >
       <h2 id="leaderboard-title">{individual ? 'Individual totals' : 'Standings'}</h2>
       {rows.length === 0 ? (
         <p class="empty">{individual ? 'No players have registered yet.' : 'No teams have registered yet.'}</p>
@@ -51,8 +60,7 @@ export function Leaderboard({ tournament, columns, standings: given }: Leaderboa
                   <tr>
                     <th scope="col" class="num">
                       <abbr title="Rank">#</abbr>
-                    </th>
-                    {' '}
+                    </th>{' '}
                     <th scope="col" class="team-col">
                       {individual ? 'Player' : 'Team'}
                     </th>
@@ -71,8 +79,7 @@ export function Leaderboard({ tournament, columns, standings: given }: Leaderboa
                           <abbr title="Games won–lost">Games</abbr>
                         </th>
                       </>
-                    )}
-                    {' '}
+                    )}{' '}
                     <th scope="col" class={reach ? 'num tiebreak' : 'num'}>
                       {reach ? <abbr title="Points: only a tiebreak in a knockout">Points, tiebreak</abbr> : <abbr title="Points">Pts</abbr>}
                     </th>
@@ -81,18 +88,18 @@ export function Leaderboard({ tournament, columns, standings: given }: Leaderboa
                         {' '}
                         <th scope="col" class="num minor">
                           Bags
-                        </th>
-                        {' '}
+                        </th>{' '}
                         <th scope="col" class="num minor">
                           Sets
                         </th>
                       </>
-                    )}
-                    {' '}
+                    )}{' '}
                     <th scope="col">Standing</th>
                   </tr>
                 </thead>
-                <tbody>{standingsRows(part.rows, standings, reach, { compact, individual, short: parts.length > 1, link: pageLink(tournament, compact) })}</tbody>
+                <tbody>
+                  {standingsRows(part.rows, standings, reach, { compact, individual, short: parts.length > 1, link: pageLink(tournament, compact) })}
+                </tbody>
               </table>
             </div>
           ))}
@@ -133,7 +140,13 @@ function standingsRows(
     const words = shape.short || (round !== null && shape.compact) ? standing.short : standing.label;
     // Words that already name the round ("Playing round 1") are not followed by it again.
     const namesRound = round !== null && words.toLowerCase().endsWith(round);
-    const badge = shape.short ? shortBadge(words, round, standing.tone) : round === null || namesRound ? words : round.startsWith('out') && standing.tone === 'out' ? `${shape.compact ? 'Out' : 'Eliminated'} ${round.slice(4)}` : `${words}, ${round}`;
+    const badge = shape.short
+      ? shortBadge(words, round, standing.tone)
+      : round === null || namesRound
+        ? words
+        : round.startsWith('out') && standing.tone === 'out'
+          ? `${shape.compact ? 'Out' : 'Eliminated'} ${round.slice(4)}`
+          : `${words}, ${round}`;
     const matches = shape.compact || shape.individual ? '' : html`<td class="num minor">${record(team.wins, team.losses)}</td>`;
     const games = shape.individual ? '' : html`<td class="num${shape.compact ? '' : ' minor'}">${record(team.gamesWon, team.gamesLost)}</td>`;
     // A player's total is the sum of round scores: a player keeps no bags or sets of their own.

@@ -118,7 +118,10 @@ export function SessionList({ csrf, sessions }: SessionListProps) {
                   <time datetime={s.seenAt}>{s.seenAt.slice(11, 16)}</time>
                 </td>
                 <td>{s.address}</td>
-                <td>{s.current ? <strong>this device: </strong> : null}{s.device}</td>
+                <td>
+                  {s.current ? <strong>this device: </strong> : null}
+                  {s.device}
+                </td>
                 <td>{end(s.id, s.current ? 'Sign out here' : 'End')}</td>
               </tr>
             ))}

@@ -23,7 +23,11 @@ export function newsText(news: NewsFact, event: NewsContext): string {
     case 'match-under-review':
       return `${label(news.matchId)} is under review: a team in it changed`;
     case 'matches-reopened': {
-      const reopened = news.reopened.map(({ matchId, result }) => (result ? `${matchNameIn(event.matches, matchId)} now goes to ${name(result.winner)} ${score(result)}` : `${matchNameIn(event.matches, matchId)} reopened`));
+      const reopened = news.reopened.map(({ matchId, result }) =>
+        result
+          ? `${matchNameIn(event.matches, matchId)} now goes to ${name(result.winner)} ${score(result)}`
+          : `${matchNameIn(event.matches, matchId)} reopened`,
+      );
       const restart = news.restart.map((matchId) => matchNameIn(event.matches, matchId));
       return `${listed(reopened)} by ${CAUSES[news.by] ?? 'a later ruling'}${restart.length === 0 ? '' : `; ${listed(restart)} ${restart.length === 1 ? 'restarts' : 'restart'}`}`;
     }

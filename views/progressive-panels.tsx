@@ -14,7 +14,6 @@ import { type Standing, ordinal } from '../events/standings.ts';
 export const WHERE_TO_SIT_ID = 'where-to-sit';
 export const INDIVIDUAL_ID = 'individual-standings';
 
-
 export interface SeatRow {
   playerId: string;
   name: string;
@@ -80,7 +79,15 @@ export function progressiveView(state: TournamentState, games?: Readonly<Record<
       return table ? { table: table.table } : null;
     };
     return seating
-      .flatMap((t) => SEATS.map((seat) => ({ playerId: t.seats[seat], name: nameOf(t.seats[seat]), table: t.table, seat, move: movementWords(previous(t.seats[seat]), t.table) })))
+      .flatMap((t) =>
+        SEATS.map((seat) => ({
+          playerId: t.seats[seat],
+          name: nameOf(t.seats[seat]),
+          table: t.table,
+          seat,
+          move: movementWords(previous(t.seats[seat]), t.table),
+        })),
+      )
       .sort((a, b) => a.name.localeCompare(b.name));
   };
   const out = (ids: readonly string[]) => ids.map((id) => ({ playerId: id, name: nameOf(id) })).sort((a, b) => a.name.localeCompare(b.name));
@@ -94,7 +101,13 @@ export function progressiveView(state: TournamentState, games?: Readonly<Record<
       return game === undefined || game.current !== null || game.hands.length > 0 || game.winner !== null;
     };
     const waiting = last.results === null && last.round > 1 && games !== undefined && !Object.values(last.games).some(begun);
-    sitting = { round: last.round, state: last.results ? 'played' : 'playing', hold: waiting, seats: seatsOf(last.seating, last.round), sittingOut: out(last.sittingOut ?? []) };
+    sitting = {
+      round: last.round,
+      state: last.results ? 'played' : 'playing',
+      hold: waiting,
+      seats: seatsOf(last.seating, last.round),
+      sittingOut: out(last.sittingOut ?? []),
+    };
   }
   const genders = new Map(p.players.map((pl) => [pl.playerId, pl.gender]));
   const standings = p.standings.map((s) => ({
@@ -108,7 +121,11 @@ export function progressiveView(state: TournamentState, games?: Readonly<Record<
   const played = p.rounds.some((r) => r.results !== null);
   const leaders: ProgressiveView['leaders'] = [];
   if (played) {
-    for (const [prize, gender] of [['High player', undefined], ['High male', 'male'], ['High female', 'female']] as const) {
+    for (const [prize, gender] of [
+      ['High player', undefined],
+      ['High male', 'male'],
+      ['High female', 'female'],
+    ] as const) {
       const group = standings.filter((s) => gender === undefined || genders.get(s.playerId) === gender);
       if (group.length === 0) continue;
       const top = Math.max(...group.map((s) => s.total));
@@ -139,7 +156,11 @@ export function playerStandings(state: TournamentState): Map<string, Standing> {
     let standing: Standing;
     if (state.model.status === 'finished' && ranked) {
       const shared = p.standings.filter((s) => s.place === ranked.place).length > 1;
-      standing = { label: `${ordinal(ranked.place)} place${shared ? ', shared' : ''}`, short: `${ordinal(ranked.place)}${shared ? '=' : ''}`, tone: ranked.place === 1 ? 'champion' : 'placed' };
+      standing = {
+        label: `${ordinal(ranked.place)} place${shared ? ', shared' : ''}`,
+        short: `${ordinal(ranked.place)}${shared ? '=' : ''}`,
+        tone: ranked.place === 1 ? 'champion' : 'placed',
+      };
     } else if (p.nextSeating || (last && !last.results)) {
       const round = p.nextSeating ? p.rounds.length + 1 : last!.round;
       const where = seatIn(p.nextSeating ?? last!.seating, id);
@@ -193,7 +214,15 @@ export function WhereToSit({ view, tournamentId }: { view: ProgressiveView; tour
           <ol class="sit-list">
             {sitting.seats.map((row) => (
               <li class="sit-row" data-player={row.playerId} data-table={row.table} data-seat={row.seat}>
-                <span class="sit-name">{tournamentId === undefined ? row.name : <a class="team-link" href={playerLink(tournamentId, row.playerId)}>{row.name}</a>}</span>
+                <span class="sit-name">
+                  {tournamentId === undefined ? (
+                    row.name
+                  ) : (
+                    <a class="team-link" href={playerLink(tournamentId, row.playerId)}>
+                      {row.name}
+                    </a>
+                  )}
+                </span>
                 <span class="sit-place">
                   Table {row.table} · {SEAT_NAMES[row.seat]}
                   {row.move ? <span class="sit-move">{row.move}</span> : null}
@@ -203,7 +232,8 @@ export function WhereToSit({ view, tournamentId }: { view: ProgressiveView; tour
           </ol>
           {sitting.sittingOut.length > 0 ? (
             <p class="sit-out" data-sitting-out={sitting.sittingOut.map((s) => s.playerId).join(' ')}>
-              Sitting out round {sitting.round}: <strong>
+              Sitting out round {sitting.round}:{' '}
+              <strong>
                 {tournamentId === undefined
                   ? sitting.sittingOut.map((s) => s.name).join(', ')
                   : sitting.sittingOut.map((s, i) => (
@@ -214,7 +244,8 @@ export function WhereToSit({ view, tournamentId }: { view: ProgressiveView; tour
                         </a>
                       </>
                     ))}
-              </strong> (scores the round's average)
+              </strong>{' '}
+              (scores the round's average)
             </p>
           ) : null}
         </>
@@ -237,7 +268,8 @@ export function IndividualStandings({ view, columns = 1, tournamentId }: { view:
   const all = Array.from({ length: Math.max(view.roundsStarted, 0) }, (_, i) => i + 1);
   const rounds = columns > 1 ? all.slice(-1) : all;
   const size = Math.ceil(view.standings.length / Math.max(1, columns));
-  const parts = columns > 1 ? Array.from({ length: columns }, (_, i) => view.standings.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0) : [view.standings];
+  const parts =
+    columns > 1 ? Array.from({ length: columns }, (_, i) => view.standings.slice(i * size, (i + 1) * size)).filter((p) => p.length > 0) : [view.standings];
   return (
     <section id={INDIVIDUAL_ID} class={`individual-standings individual-standings--columns-${parts.length}`} aria-labelledby="individual-title">
       <h2 id="individual-title">Individual standings{view.finished ? ' (final)' : ''}</h2>
@@ -278,7 +310,15 @@ export function IndividualStandings({ view, columns = 1, tournamentId }: { view:
                   {part.map((s) => (
                     <tr data-player={s.playerId}>
                       <td class="num">{s.place}</td>
-                      <td>{tournamentId === undefined ? s.name : <a class="team-link" href={playerLink(tournamentId, s.playerId)}>{s.name}</a>}</td>
+                      <td>
+                        {tournamentId === undefined ? (
+                          s.name
+                        ) : (
+                          <a class="team-link" href={playerLink(tournamentId, s.playerId)}>
+                            {s.name}
+                          </a>
+                        )}
+                      </td>
                       {rounds.map((r) => (
                         <td class="num" {...(s.satOut[r - 1] ? { title: 'Sat out: the round average' } : {})}>
                           {s.rounds[r - 1] === null || s.rounds[r - 1] === undefined ? '—' : `${s.rounds[r - 1]}${s.satOut[r - 1] ? '*' : ''}`}
@@ -407,7 +447,8 @@ export function ProgressiveDirector(props: ProgressiveDirectorProps & { form: (p
       {props.roundsChangeable ? (
         <PostForm {...form('/round-count')} class="inline-form">
           <label>
-            Number of rounds <input name="rounds" type="number" min={Math.max(1, view.roundsStarted)} max={99} value={String(view.roundsInEvent)} required class="narrow" />
+            Number of rounds{' '}
+            <input name="rounds" type="number" min={Math.max(1, view.roundsStarted)} max={99} value={String(view.roundsInEvent)} required class="narrow" />
           </label>{' '}
           <button type="submit">Change</button>
         </PostForm>
@@ -442,7 +483,8 @@ export function ProgressiveDirector(props: ProgressiveDirectorProps & { form: (p
               Seed for the first dealers <input name="seed" maxlength={100} aria-describedby="dealer-seed-help" />
             </label>
             <p id="dealer-seed-help" class="muted">
-              The system draws each table's first dealer at random and records the draw; a seed typed here replaces that random draw, so the same seed gives the same first dealers.
+              The system draws each table's first dealer at random and records the draw; a seed typed here replaces that random draw, so the same seed gives the
+              same first dealers.
             </p>
           </details>
         </PostForm>

@@ -43,7 +43,17 @@ function signUpWords(p: RegistrationPanelProps): string {
 }
 
 /** Sign-up, fees and the waitlist, under the entrants' table. */
-export function RegistrationPanel({ props, form, registering, progressive }: { props: RegistrationPanelProps; form: Form; registering: boolean; progressive: boolean }) {
+export function RegistrationPanel({
+  props,
+  form,
+  registering,
+  progressive,
+}: {
+  props: RegistrationPanelProps;
+  form: Form;
+  registering: boolean;
+  progressive: boolean;
+}) {
   const word = progressive ? 'players' : 'teams';
   return (
     <section class="registration" aria-labelledby="registration-title">
@@ -65,7 +75,15 @@ export function RegistrationPanel({ props, form, registering, progressive }: { p
           <PostForm {...form('/sign-up')} class="stack-form">
             <input type="hidden" name="open" value="yes" />
             <label>
-              Cap (most {word} registered; the rest are waitlisted) <input name="cap" type="number" min={2} max={512} class="narrow" value={props.signUp?.cap !== null && props.signUp?.cap !== undefined ? String(props.signUp.cap) : ''} />
+              Cap (most {word} registered; the rest are waitlisted){' '}
+              <input
+                name="cap"
+                type="number"
+                min={2}
+                max={512}
+                class="narrow"
+                value={props.signUp?.cap !== null && props.signUp?.cap !== undefined ? String(props.signUp.cap) : ''}
+              />
             </label>
             <label>
               Closes at (this server’s time; empty for open until the director closes it) <input name="closes" type="datetime-local" />
@@ -126,7 +144,9 @@ export function RegistrationPanel({ props, form, registering, progressive }: { p
 
 /** The form for a pasted list or a CSV file; a plain post, as a file does not travel by htmx. */
 export function BulkForm({ action, csrf, progressive, lines = '' }: { action: string; csrf: string; progressive: boolean; lines?: string }) {
-  const shape = progressive ? 'name, then male or female if the player is in a high male / high female prize' : 'team name, player 1, player 2, then the registration date (2024-09-12) if it sets the fee';
+  const shape = progressive
+    ? 'name, then male or female if the player is in a high male / high female prize'
+    : 'team name, player 1, player 2, then the registration date (2024-09-12) if it sets the fee';
   return (
     <form method="post" action={action} enctype="multipart/form-data" class="stack-form bulk-form">
       <HiddenKeys csrf={csrf} />
@@ -228,7 +248,8 @@ export function CapChoice({ choice, form }: { choice: CapChoiceProps; form: (pat
         The event is full: register {choice.name}?
       </h2>
       <p>
-        {choice.holding} of {choice.cap} places are taken{choice.waiting > 0 ? ` and ${choice.waiting} wait${choice.waiting === 1 ? 's' : ''}` : ''}. The public sign-up counts the same places: a raised cap is shown there too.
+        {choice.holding} of {choice.cap} places are taken{choice.waiting > 0 ? ` and ${choice.waiting} wait${choice.waiting === 1 ? 's' : ''}` : ''}. The public
+        sign-up counts the same places: a raised cap is shown there too.
       </p>
       <div class="button-row">
         <PostForm {...f}>

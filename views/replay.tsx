@@ -63,9 +63,7 @@ export function ReplayPage({ replay, step, gameLink }: ReplayPageProps) {
   if (trick) refs.push(...trick.cards.map((c) => c.ref));
   if (countedStep) refs.push(replay.counted!.ref);
   // A claim shows where it points: at its trick, or at the end when it names none.
-  const claimsHere = replay.claims.filter((c) =>
-    trick ? c.trick === trick.number : step === last && (c.trick === null || c.trick > replay.tricks.length),
-  );
+  const claimsHere = replay.claims.filter((c) => (trick ? c.trick === trick.number : step === last && (c.trick === null || c.trick > replay.tricks.length)));
   for (const claim of claimsHere) {
     refs.push(claim.ref);
     if (claim.ruling) refs.push(claim.ruling.ref);
@@ -209,8 +207,8 @@ export function ReplayPage({ replay, step, gameLink }: ReplayPageProps) {
       {claimsHere.length > 0 ? <Claims claims={claimsHere} names={replay.teamNames} /> : null}
       {step === last && replay.takenBack.length > 0 ? (
         <p class="muted" data-taken-back={replay.takenBack.length}>
-          {replay.takenBack.length === 1 ? 'One entry was' : `${replay.takenBack.length} entries were`} taken back at the table; the steps show the
-          hand without {replay.takenBack.length === 1 ? 'it' : 'them'}, and the ledger entries below include {replay.takenBack.length === 1 ? 'it' : 'them'} and
+          {replay.takenBack.length === 1 ? 'One entry was' : `${replay.takenBack.length} entries were`} taken back at the table; the steps show the hand without{' '}
+          {replay.takenBack.length === 1 ? 'it' : 'them'}, and the ledger entries below include {replay.takenBack.length === 1 ? 'it' : 'them'} and
           {replay.takenBack.length === 1 ? ' its undoing' : ' their undoing'}.
         </p>
       ) : null}
@@ -310,8 +308,8 @@ function Claims({ claims, names }: { claims: ReplayClaim[]; names: Record<Team, 
                 {c.ruling.withdrawn
                   ? `Withdrawn by ${c.ruling.withdrawn.judge} (${c.ruling.withdrawn.reason}): it no longer counts.`
                   : c.effect
-                  ? `Effect on the hand's points: ${TEAMS.map((t) => `${names[t]} ${signed(c.effect![t])}`).join(', ')}.`
-                  : 'Its effect shows once the hand is scored.'}
+                    ? `Effect on the hand's points: ${TEAMS.map((t) => `${names[t]} ${signed(c.effect![t])}`).join(', ')}.`
+                    : 'Its effect shows once the hand is scored.'}
               </>
             ) : (
               'Awaiting a ruling.'
@@ -346,7 +344,9 @@ function RulingsCounted({ replay }: { replay: HandReplay }) {
                 ? `${what} was withdrawn by ${ruling.withdrawn.judge} at entry ${ruling.withdrawn.ref.position}: the score does not count it.`
                 : `${what}: ${c.effect ? `${TEAMS.map((t) => `${replay.teamNames[t]} ${signed(c.effect![t])}`).join(', ')} in this hand` : 'counted once the hand is scored'}.`}
               {consequence ? ` ${consequence}` : ''}
-              {ruling.withdrawn && replay.consequences?.[ruling.withdrawn.ref.position] ? ` Its withdrawal: ${replay.consequences[ruling.withdrawn.ref.position]}` : ''}
+              {ruling.withdrawn && replay.consequences?.[ruling.withdrawn.ref.position]
+                ? ` Its withdrawal: ${replay.consequences[ruling.withdrawn.ref.position]}`
+                : ''}
             </li>
           );
         })}
@@ -401,9 +401,10 @@ function HandScore({ replay }: { replay: HandReplay }) {
       {row && (row.reneges.length > 0 || row.illegalLeads.length > 0) ? (
         <p class="muted">
           The plays show{' '}
-          {[...row.reneges.map((r) => `a renege by ${SEAT_NAMES[r.seat]} at trick ${r.trick}`), ...row.illegalLeads.map((l) => `an illegal lead by ${SEAT_NAMES[l.seat]} at trick ${l.trick}`)].join(
-            '; ',
-          )}
+          {[
+            ...row.reneges.map((r) => `a renege by ${SEAT_NAMES[r.seat]} at trick ${r.trick}`),
+            ...row.illegalLeads.map((l) => `an illegal lead by ${SEAT_NAMES[l.seat]} at trick ${l.trick}`),
+          ].join('; ')}
           .
         </p>
       ) : null}
@@ -439,7 +440,9 @@ function Provenance({ refs }: { refs: LedgerRef[] }) {
                 <td>{r.type}</td>
                 <td>{says(r)}</td>
                 <td class="hash-cell">
-                  <code class="hash" title={r.hash}>{r.hash}</code>{' '}
+                  <code class="hash" title={r.hash}>
+                    {r.hash}
+                  </code>{' '}
                   <button type="button" class="copy-hash" data-copy={r.hash} aria-label={`Copy the hash of position ${r.position}`}>
                     Copy
                   </button>

@@ -76,8 +76,8 @@ export function RoundSheetPage(props: RoundSheetProps) {
                   <strong>
                     Hand {h.hand}, {SEAT_NAMES[h.dealer]} dealt:
                   </strong>{' '}
-                  bids {SEATS.map((s) => `${s} ${bidText(h.bids[s])}`).join(', ')}; tricks {SEATS.map((s) => `${s} ${h.tricks[s]}`).join(', ')}. North–South {signed(h.points.NS)} ({h.score.NS}), East–West{' '}
-                  {signed(h.points.EW)} ({h.score.EW}).
+                  bids {SEATS.map((s) => `${s} ${bidText(h.bids[s])}`).join(', ')}; tricks {SEATS.map((s) => `${s} ${h.tricks[s]}`).join(', ')}. North–South{' '}
+                  {signed(h.points.NS)} ({h.score.NS}), East–West {signed(h.points.EW)} ({h.score.EW}).
                 </li>
               ))}
             </ol>

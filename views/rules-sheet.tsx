@@ -14,7 +14,8 @@ export function RulesSheetBody({ sheet, rulebook }: { sheet: RulesSheet; ruleboo
           <>Every rule here is the {rulebook} rulebook’s own.</>
         ) : (
           <>
-            <strong class="house-mark">House rule</strong> marks the {sheet.houseRules === 1 ? 'rule that differs' : `${sheet.houseRules} rules that differ`} from the {rulebook} rulebook.
+            <strong class="house-mark">House rule</strong> marks the {sheet.houseRules === 1 ? 'rule that differs' : `${sheet.houseRules} rules that differ`}{' '}
+            from the {rulebook} rulebook.
           </>
         )}
       </p>

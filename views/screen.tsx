@@ -101,7 +101,14 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
           <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />
         </section>
         <section class="panel panel--bracket" aria-label="Bracket">
-          <Bracket tournament={tournament} gamesToWin={gamesToWin} sources={sources} fit={screenBracket(tournament)} single={single} {...(drawn ? { drawn } : {})} />
+          <Bracket
+            tournament={tournament}
+            gamesToWin={gamesToWin}
+            sources={sources}
+            fit={screenBracket(tournament)}
+            single={single}
+            {...(drawn ? { drawn } : {})}
+          />
         </section>
         <section class="panel panel--tables" aria-label={showsRules ? 'Rules in force' : 'Live tables'}>
           <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} gamesToWin={gamesToWin} rules={rules} />
@@ -178,7 +185,10 @@ export function tablesLayout(count: number): 'seats' | 'cards' | 'lines' {
 /** Every table in play, each with its table number, round, match score and clock. */
 export function LiveTables({ tournament, liveGames, teamNames, now, gamesToWin, rules }: LiveTablesProps) {
   if (rules && liveGames.length === 0) {
-    const sheet = { ...rules.sheet, parts: rules.sheet.parts.map((p) => ({ ...p, lines: p.lines.filter((l) => l.house || SCREEN_RULES.has(l.key)) })).filter((p) => p.lines.length > 0) };
+    const sheet = {
+      ...rules.sheet,
+      parts: rules.sheet.parts.map((p) => ({ ...p, lines: p.lines.filter((l) => l.house || SCREEN_RULES.has(l.key)) })).filter((p) => p.lines.length > 0),
+    };
     return (
       <section id={LIVE_TABLES_ID} class="live-tables screen-rules" data-shows="rules" aria-labelledby="live-tables-title">
         <h2 id="live-tables-title">Rules in force</h2>
@@ -199,7 +209,14 @@ export function LiveTables({ tournament, liveGames, teamNames, now, gamesToWin, 
         <ol class={`live-table-list live-table-list--${layout} live-table-list--count-${Math.min(liveGames.length, 8)}`}>
           {liveGames.map((game) => (
             <li class="live-table">
-              <ScreenTable game={game} match={matchOf.get(game.gameId) ?? null} teamNames={teamNames} layout={layout} now={now ?? new Date()} singleGame={gamesToWin === 1} />
+              <ScreenTable
+                game={game}
+                match={matchOf.get(game.gameId) ?? null}
+                teamNames={teamNames}
+                layout={layout}
+                now={now ?? new Date()}
+                singleGame={gamesToWin === 1}
+              />
             </li>
           ))}
         </ol>
@@ -207,7 +224,6 @@ export function LiveTables({ tournament, liveGames, teamNames, now, gamesToWin, 
     </section>
   );
 }
-
 
 interface ScreenTableProps {
   game: GameModel;
@@ -258,7 +274,11 @@ function ScreenTable({ game, match, teamNames, layout, now, singleGame }: Screen
         ))}
       </dl>
       <p class="screen-table-state">
-        {match && round === null ? <span class="match-score">{singleGame ? `game score ${pointsPair(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} · </span> : null}
+        {match && round === null ? (
+          <span class="match-score">
+            {singleGame ? `game score ${pointsPair(game.score.NS, game.score.EW)}` : `games won ${record(gamesWon('NS'), gamesWon('EW'))}`} ·{' '}
+          </span>
+        ) : null}
         {ruling ? (
           <span data-awaiting-ruling>
             <WaitingLine parts={ruling} />
@@ -316,9 +336,7 @@ function Seats({ game }: { game: GameModel }) {
         return (
           <div class={`screen-seat screen-seat--${seat}${seat === turn ? ' is-turn' : ''}`} data-seat={seat}>
             <span class="seat-name">{SEAT_NAMES[seat]}</span>
-            <span class="seat-bid">
-              {bid === undefined ? 'no bid yet' : `bid ${String(bid)}, won ${taken ? taken[seat] : 0}`}
-            </span>
+            <span class="seat-bid">{bid === undefined ? 'no bid yet' : `bid ${String(bid)}, won ${taken ? taken[seat] : 0}`}</span>
             <span class="seat-card">{cards.has(seat) ? <CardFace name={cards.get(seat)!} /> : null}</span>
           </div>
         );

@@ -104,7 +104,9 @@ export function FirstDealerFields({ info }: { info: FirstDealerInfo }) {
   return (
     <fieldset class="first-dealer" data-method="high-card">
       <legend>Draw for the first dealer</legend>
-      <p class="hint">Each player draws a card; the highest card deals first. If players tie for the highest, they draw again: enter their cards in order (KH 9C).</p>
+      <p class="hint">
+        Each player draws a card; the highest card deals first. If players tie for the highest, they draw again: enter their cards in order (KH 9C).
+      </p>
       <div class="draw-cards">
         {SEATS.map((s) => (
           <label>
@@ -170,11 +172,16 @@ export function formatDefaultWords(d: FormatDefaults): string {
 
 /** Each format in a sentence, from its rulebook (rules.md, Tournament formats). */
 export const FORMAT_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  'pitt-boss': 'Pitt Boss house rules: 16 teams, games to 350, best 2 of 3 games a round within 45 minutes; only first-round losers enter a losers’ bracket, which plays for 3rd place.',
-  'blp-2024': 'BLP 2024: double elimination drawn round by round (a team is out after its 2nd loss), one game a match, the final without a reset; with an odd count the highest card drawn gets the bye.',
-  'unc-intramural': 'UNC intramural: single elimination of one-game matches to 300 with a 30-minute limit; the championship game is played to 500 with 45 minutes.',
-  'asher-theatre': 'Asher Theatre: 64 seeded teams, single elimination; each challenge is best of 3 games to 350, each game with its own 1-hour limit, and the lower seed calls the coin toss for the first dealer.',
-  'tournament-spades': 'Progressive tables: players register one by one, partners change every round of 4 hands as winners move up a table, and the highest individual total after the set rounds wins.',
+  'pitt-boss':
+    'Pitt Boss house rules: 16 teams, games to 350, best 2 of 3 games a round within 45 minutes; only first-round losers enter a losers’ bracket, which plays for 3rd place.',
+  'blp-2024':
+    'BLP 2024: double elimination drawn round by round (a team is out after its 2nd loss), one game a match, the final without a reset; with an odd count the highest card drawn gets the bye.',
+  'unc-intramural':
+    'UNC intramural: single elimination of one-game matches to 300 with a 30-minute limit; the championship game is played to 500 with 45 minutes.',
+  'asher-theatre':
+    'Asher Theatre: 64 seeded teams, single elimination; each challenge is best of 3 games to 350, each game with its own 1-hour limit, and the lower seed calls the coin toss for the first dealer.',
+  'tournament-spades':
+    'Progressive tables: players register one by one, partners change every round of 4 hands as winners move up a table, and the highest individual total after the set rounds wins.',
 };
 
 /** The create form's choices, each left empty for the rulebook's own value, which the list below them shows. */
@@ -218,8 +225,11 @@ export function CreateChoiceFields({ defaults, typed = {} }: { defaults: FormatD
       <details class="advanced-rules" open={Boolean(typed.ruleOverrides)}>
         <summary>Advanced: rule overrides by option name</summary>
         <label>
-          Rule overrides, one a line, such as <code>bagLimit = 6</code> or <code>promoted = 2♦ 2♠</code> (every option: <a href="/help/rule-options">the rule options</a>)
-          <textarea name="ruleOverrides" rows={3}>{typed.ruleOverrides ?? ''}</textarea>
+          Rule overrides, one a line, such as <code>bagLimit = 6</code> or <code>promoted = 2♦ 2♠</code> (every option:{' '}
+          <a href="/help/rule-options">the rule options</a>)
+          <textarea name="ruleOverrides" rows={3}>
+            {typed.ruleOverrides ?? ''}
+          </textarea>
         </label>
       </details>
       <ul class="format-defaults">

@@ -28,7 +28,6 @@ export interface SignUpPageProps {
   values?: Record<string, string>;
 }
 
-
 export function SignUpPage(props: SignUpPageProps) {
   const action = `/tournaments/${encodeURIComponent(props.tournamentId)}/sign-up`;
   const v = props.values ?? {};
@@ -40,13 +39,17 @@ export function SignUpPage(props: SignUpPageProps) {
         <h1 id="sign-up-title">Sign up for {props.name}</h1>
         {props.open ? (
           <p data-sign-up-open>
-            Open{props.closes ? (
+            Open
+            {props.closes ? (
               <>
                 {' '}
                 until <time datetime={props.closes}>{closingWords(props.closes)}</time>
               </>
             ) : null}
-            .{props.cap !== null ? ` ${Math.min(props.registered, props.cap)} of ${props.cap} places taken${full ? `: you join the waitlist (${props.waitlisted} waiting)` : ''}.` : ''}
+            .
+            {props.cap !== null
+              ? ` ${Math.min(props.registered, props.cap)} of ${props.cap} places taken${full ? `: you join the waitlist (${props.waitlisted} waiting)` : ''}.`
+              : ''}
           </p>
         ) : (
           <p class="notice notice--error" data-sign-up-closed>
@@ -55,7 +58,13 @@ export function SignUpPage(props: SignUpPageProps) {
         )}
         {props.fees ? (
           <p>
-            {props.fees.early === props.fees.late ? <>Entry fee: ${props.fees.late}; paid to the director.</> : <>Entry fee: ${props.fees.early} if registered by {props.fees.deadline}, ${props.fees.late} after; paid to the director.</>}
+            {props.fees.early === props.fees.late ? (
+              <>Entry fee: ${props.fees.late}; paid to the director.</>
+            ) : (
+              <>
+                Entry fee: ${props.fees.early} if registered by {props.fees.deadline}, ${props.fees.late} after; paid to the director.
+              </>
+            )}
           </p>
         ) : null}
         {props.error && props.error !== props.why ? <Notice error={props.error.endsWith('.') ? props.error : `${props.error}.`} /> : null}
@@ -110,13 +119,11 @@ export function SignedUpPage(props: SignedUpProps) {
     <Layout title={`${props.name} · ${props.tournamentName}`}>
       <section class="sign-up" aria-labelledby="signed-up-title">
         <h1 id="signed-up-title" data-sign-up-status={props.status}>
-          {props.status === 'registered' ? `${props.name} is registered` : `${props.name} is on the waitlist${props.place !== null ? `, number ${props.place}` : ''}`}
-        </h1>
-        <p>
           {props.status === 'registered'
-            ? `You have a place in ${props.tournamentName}.`
-            : waitlistWords(false)}
-        </p>
+            ? `${props.name} is registered`
+            : `${props.name} is on the waitlist${props.place !== null ? `, number ${props.place}` : ''}`}
+        </h1>
+        <p>{props.status === 'registered' ? `You have a place in ${props.tournamentName}.` : waitlistWords(false)}</p>
         <p>Your check-in code (keep it: at the venue, open your page and tap “We’re here” with it):</p>
         <p class="check-in-code" data-code={props.code}>
           {props.code}
@@ -142,7 +149,10 @@ export function waitlistWords(checkedIn: boolean): string {
 export function OwnCode({ code }: { code: string }) {
   return (
     <p class="own-code">
-      Your check-in code: <strong class="check-in-code" data-code={code}>{code}</strong>
+      Your check-in code:{' '}
+      <strong class="check-in-code" data-code={code}>
+        {code}
+      </strong>
     </p>
   );
 }

@@ -24,8 +24,8 @@ export function TournamentStatsSection({ stats }: { stats: TournamentStatsPayloa
       <p class="stats-summary">
         {totals.hands} hands in {totals.games} {totals.games === 1 ? 'game' : 'games'}
         {totals.misdeals > 0 ? ` (and ${totals.misdeals} misdealt)` : ''}: {totals.nilsMade} of {totals.nilsBid} nils made
-        {totals.blindNilsBid > 0 ? `, ${totals.blindNilsMade} of ${totals.blindNilsBid} blind nils` : ''}, {totals.bostons} {totals.bostons === 1 ? 'Boston' : 'Bostons'},{' '}
-        {totals.renegesUpheld} of {totals.renegesClaimed} renege claims upheld.
+        {totals.blindNilsBid > 0 ? `, ${totals.blindNilsMade} of ${totals.blindNilsBid} blind nils` : ''}, {totals.bostons}{' '}
+        {totals.bostons === 1 ? 'Boston' : 'Bostons'}, {totals.renegesUpheld} of {totals.renegesClaimed} renege claims upheld.
       </p>
       {teams.length > 0 ? (
         <div class="table-scroll" role="region" aria-labelledby="stats-teams-title" tabindex={0}>
@@ -34,18 +34,42 @@ export function TournamentStatsSection({ stats }: { stats: TournamentStatsPayloa
             <thead>
               <tr>
                 <th scope="col">Team</th>
-                <th scope="col" class="num">Hands</th>
-                <th scope="col" class="num">Bid</th>
-                <th scope="col" class="num">Taken</th>
-                <th scope="col" class="num">Made</th>
-                <th scope="col" class="num">Set</th>
-                <th scope="col" class="num">Nils</th>
-                <th scope="col" class="num">Blind nils</th>
-                <th scope="col" class="num">Bostons</th>
-                <th scope="col" class="num">Bags</th>
-                <th scope="col" class="num">Bag penalties</th>
-                <th scope="col" class="num">Reneges upheld</th>
-                <th scope="col" class="num">Best hand</th>
+                <th scope="col" class="num">
+                  Hands
+                </th>
+                <th scope="col" class="num">
+                  Bid
+                </th>
+                <th scope="col" class="num">
+                  Taken
+                </th>
+                <th scope="col" class="num">
+                  Made
+                </th>
+                <th scope="col" class="num">
+                  Set
+                </th>
+                <th scope="col" class="num">
+                  Nils
+                </th>
+                <th scope="col" class="num">
+                  Blind nils
+                </th>
+                <th scope="col" class="num">
+                  Bostons
+                </th>
+                <th scope="col" class="num">
+                  Bags
+                </th>
+                <th scope="col" class="num">
+                  Bag penalties
+                </th>
+                <th scope="col" class="num">
+                  Reneges upheld
+                </th>
+                <th scope="col" class="num">
+                  Best hand
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -79,11 +103,21 @@ export function TournamentStatsSection({ stats }: { stats: TournamentStatsPayloa
             <tr>
               <th scope="col">Player</th>
               {progressive ? null : <th scope="col">Team</th>}
-              <th scope="col" class="num">Hands</th>
-              <th scope="col" class="num">Bid</th>
-              <th scope="col" class="num">Taken</th>
-              <th scope="col" class="num">Nils</th>
-              <th scope="col" class="num">Blind nils</th>
+              <th scope="col" class="num">
+                Hands
+              </th>
+              <th scope="col" class="num">
+                Bid
+              </th>
+              <th scope="col" class="num">
+                Taken
+              </th>
+              <th scope="col" class="num">
+                Nils
+              </th>
+              <th scope="col" class="num">
+                Blind nils
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -76,7 +76,12 @@ export interface TeamPageModel {
 const OPEN: ReadonlySet<MatchModel['status']> = new Set(['waiting', 'ready', 'live']);
 
 /** A team's page, or null when the tournament holds no such team (or is a progressive evening of players). */
-export function teamPageModel(state: TournamentState, games: Readonly<Record<string, GameModel>>, teamId: string, now: string = new Date().toISOString()): TeamPageModel | null {
+export function teamPageModel(
+  state: TournamentState,
+  games: Readonly<Record<string, GameModel>>,
+  teamId: string,
+  now: string = new Date().toISOString(),
+): TeamPageModel | null {
   const tournament = state.model;
   if (state.progressive) return null;
   const team = tournament.teams.find((t) => t.teamId === teamId);
@@ -157,27 +162,47 @@ function nextStep(
 ): NextStep {
   const tournament = state.model;
   const teamId = team.teamId;
-  const step = (kind: NextStep['kind'], headline: string, detail: string | null = null, table: number | null = null): NextStep => ({ kind, headline, detail, table });
+  const step = (kind: NextStep['kind'], headline: string, detail: string | null = null, table: number | null = null): NextStep => ({
+    kind,
+    headline,
+    detail,
+    table,
+  });
   const placing = placeText(tournament.placings, teamId);
   switch (team.status) {
     case 'registered':
       return step(
         'registered',
-        state.checkedIn.includes(teamId) ? 'Checked in: your first match is drawn when the director starts the event' : 'Registered: when you arrive, check in below with your code, or with the director',
+        state.checkedIn.includes(teamId)
+          ? 'Checked in: your first match is drawn when the director starts the event'
+          : 'Registered: when you arrive, check in below with your code, or with the director',
       );
     case 'withdrawn':
       return step('withdrawn', 'Withdrawn from the event');
     case 'disqualified': {
       const why = [...state.disqualified].reverse().find((d) => d.teamId === teamId);
-      return step('disqualified', why?.kind === 'no-show' ? 'Out of the event: a no-show' : why?.kind === 'forfeit' ? 'Out of the event: forfeited' : 'Disqualified', why?.reason ?? null);
+      return step(
+        'disqualified',
+        why?.kind === 'no-show' ? 'Out of the event: a no-show' : why?.kind === 'forfeit' ? 'Out of the event: forfeited' : 'Disqualified',
+        why?.reason ?? null,
+      );
     }
     case 'champion':
       return step('champion', 'Champion', `${tournament.name} is yours.`);
     case 'out': {
       // The match it went out in: its round, or the final (or the match for 3rd) it finished in.
-      const lost = [...tournament.matches].reverse().find((m) => (m.status === 'done' || m.status === 'forfeit') && m.winner !== null && m.winner !== teamId && m.teams.includes(teamId));
-      if (lost && placing && (lost.side === 'final' || lost.side === 'third-place')) return step('placed', `Finished ${placing}`, `${matchTitle(lost, numbers)}: lost against ${nameOf(lost.winner)}`);
-      const round = lost ? (lost.side === 'losers' ? `Out in losers round ${lost.round}` : lost.side === 'winners' ? `Out in round ${lost.round}` : `Out in ${lost.label.toLowerCase()}`) : 'Out of the event';
+      const lost = [...tournament.matches]
+        .reverse()
+        .find((m) => (m.status === 'done' || m.status === 'forfeit') && m.winner !== null && m.winner !== teamId && m.teams.includes(teamId));
+      if (lost && placing && (lost.side === 'final' || lost.side === 'third-place'))
+        return step('placed', `Finished ${placing}`, `${matchTitle(lost, numbers)}: lost against ${nameOf(lost.winner)}`);
+      const round = lost
+        ? lost.side === 'losers'
+          ? `Out in losers round ${lost.round}`
+          : lost.side === 'winners'
+            ? `Out in round ${lost.round}`
+            : `Out in ${lost.label.toLowerCase()}`
+        : 'Out of the event';
       return step('out', placing ? `${round}, placed ${placing}` : round, placing ? null : 'Your place is settled when the event is over.');
     }
     case 'alive':
@@ -193,17 +218,24 @@ function nextStep(
     return `${matchTitle(m, numbers)} against ${nameOf(other)}`;
   };
   const byeNow = tournament.matches.find(
-    (m) => m.status === 'bye' && m.winner === teamId && tournament.matches.some((o) => o !== m && o.side === m.side && o.round === m.round && OPEN.has(o.status)),
+    (m) =>
+      m.status === 'bye' && m.winner === teamId && tournament.matches.some((o) => o !== m && o.side === m.side && o.round === m.round && OPEN.has(o.status)),
   );
   if (open?.status === 'live') return step('now', `Your next match: Table ${open.table}, now`, against(open), open.table);
   if (open?.status === 'ready') {
     const table = readyTables(tournament.matches).get(open.matchId) ?? null;
-    return step('seat', table === null ? 'Your next match: waiting for the director to seat it' : `Your next match: Table ${table}, waiting for the director to seat it`, against(open), table);
+    return step(
+      'seat',
+      table === null ? 'Your next match: waiting for the director to seat it' : `Your next match: Table ${table}, waiting for the director to seat it`,
+      against(open),
+      table,
+    );
   }
   if (open?.status === 'waiting') {
     const slot = open.teams[0] === teamId ? 1 : 0;
     const source = bracketSources(state)[open.matchId]?.[slot];
-    const from = source && (source.kind === 'winner' || source.kind === 'loser') ? `match ${numbers.get(source.match) ?? source.match}’s ${source.kind}` : 'your opponent';
+    const from =
+      source && (source.kind === 'winner' || source.kind === 'loser') ? `match ${numbers.get(source.match) ?? source.match}’s ${source.kind}` : 'your opponent';
     const waiting = `Your next match: ${matchTitle(open, numbers)}, waiting for ${from}`;
     if (byeNow) return step('bye', 'Bye this round', waiting);
     return step('waiting', waiting);
@@ -211,8 +243,11 @@ function nextStep(
   const drawn = bracketDraws(state);
   const lastBye = [...tournament.matches].reverse().find((m) => m.status === 'bye' && m.winner === teamId);
   const latestRound = Math.max(0, ...tournament.matches.map((m) => m.round));
-  const toBeDrawn = drawn?.next ? `Your next match: ${drawn.next.final ? 'the final' : `round ${drawn.next.round}`}, drawn once round ${drawn.next.round - 1} is decided` : null;
-  if (lastBye && drawn && lastBye.round === latestRound && tournament.matches.some((o) => o.round === latestRound && OPEN.has(o.status))) return step('bye', 'Bye this round', toBeDrawn);
+  const toBeDrawn = drawn?.next
+    ? `Your next match: ${drawn.next.final ? 'the final' : `round ${drawn.next.round}`}, drawn once round ${drawn.next.round - 1} is decided`
+    : null;
+  if (lastBye && drawn && lastBye.round === latestRound && tournament.matches.some((o) => o.round === latestRound && OPEN.has(o.status)))
+    return step('bye', 'Bye this round', toBeDrawn);
   if (toBeDrawn) return step('draw', toBeDrawn);
   return step('between', 'Waiting for your next match');
 }
@@ -225,7 +260,13 @@ export function placeText(placings: readonly { place: number; teamId: string }[]
   return shared > 1 ? `${ordinal(mine.place)}–${ordinal(mine.place + shared - 1)}` : ordinal(mine.place);
 }
 
-function liveScore(m: MatchModel, teamId: string, games: Readonly<Record<string, GameModel>>, nameOf: (id: string | null) => string, gamesToWin: number): LiveScore {
+function liveScore(
+  m: MatchModel,
+  teamId: string,
+  games: Readonly<Record<string, GameModel>>,
+  nameOf: (id: string | null) => string,
+  gamesToWin: number,
+): LiveScore {
   const slot = m.teams[0] === teamId ? 0 : 1;
   // The game being played (a reopened one before those after it), else the last that still counts.
   const standing = m.games.filter((id) => !m.voided?.some((v) => v.gameId === id));
@@ -295,7 +336,11 @@ export function playerPageModel(state: TournamentState, games: Readonly<Record<s
 
   const rounds: PlayerPageModel['rounds'] = p.rounds.map((r) => {
     const where = seatIn(r.seating);
-    return { round: r.round, where: where ? `${placeOf(where).at} · ${placeOf(where).with}` : 'Sat out (the round’s average)', score: r.scores?.[playerId] ?? null };
+    return {
+      round: r.round,
+      where: where ? `${placeOf(where).at} · ${placeOf(where).with}` : 'Sat out (the round’s average)',
+      score: r.scores?.[playerId] ?? null,
+    };
   });
 
   let next: PlayerPageModel['next'];
@@ -306,7 +351,12 @@ export function playerPageModel(state: TournamentState, games: Readonly<Record<s
     const where = seatIn(p.nextSeating);
     if (where) {
       const place = placeOf(where);
-      next = { kind: 'sit', headline: `Round ${round}: sit at ${place.at}`, detail: `${place.with}. The round starts when the director seats it.`, table: where.table.table };
+      next = {
+        kind: 'sit',
+        headline: `Round ${round}: sit at ${place.at}`,
+        detail: `${place.with}. The round starts when the director seats it.`,
+        table: where.table.table,
+      };
     } else next = { kind: 'sit-out', headline: `You sit out round ${round}`, detail: 'You score the round’s average, rounded.', table: null };
   } else if (last && !last.results) {
     const where = seatIn(last.seating);
@@ -316,9 +366,21 @@ export function playerPageModel(state: TournamentState, games: Readonly<Record<s
       const game = games[last.games[String(where.table.table)] ?? ''];
       if (game) {
         const side = where.seat === 'N' || where.seat === 'S' ? 'NS' : 'EW';
-        live = { table: where.table.table, us: game.score[side], them: game.score[side === 'NS' ? 'EW' : 'NS'], hand: game.current?.number ?? game.rows.length, over: game.winner !== null };
+        live = {
+          table: where.table.table,
+          us: game.score[side],
+          them: game.score[side === 'NS' ? 'EW' : 'NS'],
+          hand: game.current?.number ?? game.rows.length,
+          over: game.winner !== null,
+        };
       }
-    } else next = { kind: 'sit-out', headline: `You sit out round ${last.round}`, detail: 'You score the round’s average, rounded, once every table has finished.', table: null };
+    } else
+      next = {
+        kind: 'sit-out',
+        headline: `You sit out round ${last.round}`,
+        detail: 'You score the round’s average, rounded, once every table has finished.',
+        table: null,
+      };
   } else if (state.model.status === 'finished') {
     next = { kind: 'finished', headline: 'The evening is over', detail: null, table: null };
   } else if (state.model.status === 'registration') {

@@ -52,7 +52,11 @@ export function TeamStatus({ model }: { model: TeamPageModel }) {
           </h2>
           {live.games ? (
             <p class="team-live-games" data-games={live.games.join('-')}>
-              Games <strong>{live.games[0]}–{live.games[1]}</strong> against {live.opponent} <span class="muted">(best of {live.bestOf})</span>
+              Games{' '}
+              <strong>
+                {live.games[0]}–{live.games[1]}
+              </strong>{' '}
+              against {live.opponent} <span class="muted">(best of {live.bestOf})</span>
             </p>
           ) : null}
           {live.game ? (
@@ -81,7 +85,9 @@ export function TeamStatus({ model }: { model: TeamPageModel }) {
             <dd>
               <span class={`badge badge--${standing.badge.tone}`} data-standing={standing.badge.tone}>
                 {standing.badge.label}
-                {standing.reach && !standing.reach.startsWith('out') && !standing.badge.label.toLowerCase().includes(standing.reach) ? `, ${standing.reach}` : ''}
+                {standing.reach && !standing.reach.startsWith('out') && !standing.badge.label.toLowerCase().includes(standing.reach)
+                  ? `, ${standing.reach}`
+                  : ''}
               </span>
             </dd>
           </div>
@@ -142,7 +148,15 @@ export function PlayerStatus({ model }: { model: PlayerPageModel }) {
             <span class="team-live-them">
               <span class="team-live-side">Against you</span> <strong>{live.them}</strong>
             </span>
-            <span class="team-live-hand">{live.over ? 'round over at this table' : live.hand > 4 ? `hand ${live.hand}: an extra hand to break the tie` : live.hand > 0 ? `hand ${live.hand} of 4` : 'first hand to be dealt'}</span>
+            <span class="team-live-hand">
+              {live.over
+                ? 'round over at this table'
+                : live.hand > 4
+                  ? `hand ${live.hand}: an extra hand to break the tie`
+                  : live.hand > 0
+                    ? `hand ${live.hand} of 4`
+                    : 'first hand to be dealt'}
+            </span>
           </p>
         </section>
       ) : null}
@@ -161,7 +175,9 @@ export function PlayerStatus({ model }: { model: PlayerPageModel }) {
           ) : null}
           <div>
             <dt>Place</dt>
-            <dd data-place={model.place === null ? '' : String(model.place)}>{model.place === null ? '—' : `${model.shared ? 'Tied ' : ''}${ordinal(model.place)} of ${model.of}`}</dd>
+            <dd data-place={model.place === null ? '' : String(model.place)}>
+              {model.place === null ? '—' : `${model.shared ? 'Tied ' : ''}${ordinal(model.place)} of ${model.of}`}
+            </dd>
           </div>
           <div>
             <dt>Rounds</dt>

@@ -28,8 +28,8 @@ export function VerifyPage({ report, stored, events, check }: VerifyPageProps) {
         </p>
       ) : (
         <p class="notice notice--review" id="chain-status" data-ok="false" data-first-bad={report.firstBad!.position}>
-          <strong>Chain broken at position {report.firstBad!.position}:</strong> {report.firstBad!.reason}. The {report.count} events before it
-          verify; everything from position {report.firstBad!.position} on can no longer be trusted.
+          <strong>Chain broken at position {report.firstBad!.position}:</strong> {report.firstBad!.reason}. The {report.count} events before it verify;
+          everything from position {report.firstBad!.position} on can no longer be trusted.
         </p>
       )}
       <dl class="facts">
@@ -54,9 +54,7 @@ export function VerifyPage({ report, stored, events, check }: VerifyPageProps) {
       <h2>Digest to write down</h2>
       {report.ok ? (
         <>
-          <p>
-            Note this down (or photograph it). Whoever checks it later proves that nothing up to position {report.head.position} has changed since.
-          </p>
+          <p>Note this down (or photograph it). Whoever checks it later proves that nothing up to position {report.head.position} has changed since.</p>
           <p>
             <code id="head-digest">{formatDigest(report.head)}</code>
           </p>
@@ -80,8 +78,8 @@ export function VerifyPage({ report, stored, events, check }: VerifyPageProps) {
       </form>
       {check ? <CheckResult check={check} /> : null}
       <p class="muted">
-        The whole ledger: <a href="/api/ledger.ndjson">download as NDJSON</a>, one stored event a line with its hash between a header and a trailer line that name the head, to verify anywhere with{' '}
-        <code>spades import-ledger</code> and <code>spades verify</code>.
+        The whole ledger: <a href="/api/ledger.ndjson">download as NDJSON</a>, one stored event a line with its hash between a header and a trailer line that
+        name the head, to verify anywhere with <code>spades import-ledger</code> and <code>spades verify</code>.
       </p>
     </Layout>
   );

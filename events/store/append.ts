@@ -196,7 +196,10 @@ export function prepareAppend<E extends AnyEvent>(
 }
 
 /** What an append answers, a result per stream in the order asked, from the batches it wrote (or found written). */
-export function appendResults<E extends AnyEvent>(appends: readonly { stream: string }[], result: { written: WrittenBatch<E>[]; duplicate: boolean }): AppendResult<E>[] {
+export function appendResults<E extends AnyEvent>(
+  appends: readonly { stream: string }[],
+  result: { written: WrittenBatch<E>[]; duplicate: boolean },
+): AppendResult<E>[] {
   return appends.map(({ stream }, i) => ({
     stream,
     positions: result.written[i]!.rows.map((row) => row.position),
@@ -288,8 +291,10 @@ export function repeatedCommand(
   if (request !== null && typeof firstMeta.request === 'string') {
     if (firstMeta.request !== request) throw new CommandIdReusedError(commandId, first.stream, first.stream, 'a different request');
   } else {
-    const same = asked.length === rows.length && asked.every((e, i) => e.stream === rows[i]!.stream && e.type === rows[i]!.type && e.payload === rows[i]!.payload);
-    if (!same) throw new CommandIdReusedError(commandId, first.stream, first.stream, `it recorded ${rows.map((r) => r.type).join(', ')} at position ${first.position}`);
+    const same =
+      asked.length === rows.length && asked.every((e, i) => e.stream === rows[i]!.stream && e.type === rows[i]!.type && e.payload === rows[i]!.payload);
+    if (!same)
+      throw new CommandIdReusedError(commandId, first.stream, first.stream, `it recorded ${rows.map((r) => r.type).join(', ')} at position ${first.position}`);
   }
   return batches.map((b) => rows.filter((row) => row.stream === b.stream));
 }

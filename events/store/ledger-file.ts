@@ -154,11 +154,14 @@ function summaryLine(value: unknown, key: 'header' | 'trailer', lineNumber: numb
   if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, key)) return null;
   const line = value as Record<string, unknown>;
   const where = `line ${lineNumber}, the ${key}`;
-  if (line[key] !== EXPORT_FORMAT) throw new LedgerImportError(`${where}, names the format ${JSON.stringify(line[key])}, and this build reads ${EXPORT_FORMAT}; nothing was imported`);
+  if (line[key] !== EXPORT_FORMAT)
+    throw new LedgerImportError(`${where}, names the format ${JSON.stringify(line[key])}, and this build reads ${EXPORT_FORMAT}; nothing was imported`);
   const head = line.head as Record<string, unknown> | null | undefined;
   const whole = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
   if (!whole(line.events) || typeof head !== 'object' || head === null || !whole(head.position) || typeof head.hash !== 'string' || !HASH.test(head.hash)) {
-    throw new LedgerImportError(`${where}, must be {"${key}":"${EXPORT_FORMAT}","events":N,"head":{"position":N,"hash":"64 hex digits"}}; nothing was imported`);
+    throw new LedgerImportError(
+      `${where}, must be {"${key}":"${EXPORT_FORMAT}","events":N,"head":{"position":N,"hash":"64 hex digits"}}; nothing was imported`,
+    );
   }
   return { events: line.events, head: { position: head.position, hash: head.hash } };
 }
@@ -198,9 +201,14 @@ export function readBackup(text: string, options: { prefix?: boolean } = {}): Ba
   const whole = `${counted(rows.length)} whole event${rows.length === 1 ? '' : 's'}`;
   if (prefix) {
     if (header && rows.length > header.events) {
-      throw new LedgerImportError(`the backup holds ${counted(rows.length)} events, more than the ${counted(header.events)} its header announces; nothing was imported`);
+      throw new LedgerImportError(
+        `the backup holds ${counted(rows.length)} events, more than the ${counted(header.events)} its header announces; nothing was imported`,
+      );
     }
-    if (rows.length === 0) throw new LedgerImportError(`the backup holds no whole event to import${header ? ` of the ${counted(header.events)} its header announces` : ''}; nothing was imported`);
+    if (rows.length === 0)
+      throw new LedgerImportError(
+        `the backup holds no whole event to import${header ? ` of the ${counted(header.events)} its header announces` : ''}; nothing was imported`,
+      );
     return { rows, header, trailer, prefix, cutLine };
   }
   if (!header && !trailer) {
@@ -226,12 +234,15 @@ export function readBackup(text: string, options: { prefix?: boolean } = {}): Ba
     );
   }
   if (header.events !== trailer.events || header.head.position !== trailer.head.position || header.head.hash !== trailer.head.hash) {
-    throw new LedgerImportError(`the backup's header and trailer disagree: ${counted(header.events)} events to ${header.head.position}:${header.head.hash}, then ${counted(trailer.events)} to ${trailer.head.position}:${trailer.head.hash}; nothing was imported`);
+    throw new LedgerImportError(
+      `the backup's header and trailer disagree: ${counted(header.events)} events to ${header.head.position}:${header.head.hash}, then ${counted(trailer.events)} to ${trailer.head.position}:${trailer.head.hash}; nothing was imported`,
+    );
   }
   if (rows.length !== trailer.events) {
-    const held = rows.length < trailer.events
-      ? `it holds ${counted(rows.length)} of the ${counted(trailer.events)} events its trailer names (lines are missing from it)`
-      : `it holds ${counted(rows.length)} lines between its header and trailer, which name ${counted(trailer.events)} events (lines were added to it)`;
+    const held =
+      rows.length < trailer.events
+        ? `it holds ${counted(rows.length)} of the ${counted(trailer.events)} events its trailer names (lines are missing from it)`
+        : `it holds ${counted(rows.length)} lines between its header and trailer, which name ${counted(trailer.events)} events (lines were added to it)`;
     throw new LedgerImportError(`the backup is not whole: ${held}; nothing was imported`);
   }
   return { rows, header, trailer, prefix, cutLine };
@@ -257,7 +268,8 @@ export function* checkedRows(source: string | Backup, admit?: RowAdmission): Gen
       // Said in the backup's words when the line is another export's header or trailer.
       const value = parsedOrNull(raw);
       for (const key of ['header', 'trailer'] as const) {
-        if (summaryLine(value, key, lineNumber)) throw new LedgerImportError(`line ${lineNumber}: a ${key} line amid the events: the file holds more than one export; nothing was imported`);
+        if (summaryLine(value, key, lineNumber))
+          throw new LedgerImportError(`line ${lineNumber}: a ${key} line amid the events: the file holds more than one export; nothing was imported`);
       }
       throw error;
     }
@@ -267,7 +279,11 @@ export function* checkedRows(source: string | Backup, admit?: RowAdmission): Gen
     const problem = storedEventProblem(models, { stream: row.stream, type: row.type, schema_version: row.schema_version, payload, meta });
     if (problem) throw new LedgerImportError(`${where}: ${problem}; nothing was imported`);
     const current = domainEvents.upcast(row.type, row.schema_version, payload);
-    const refusal = admit?.(models, { stream: row.stream, type: row.type, payload: domainEvents.validate(row.type, current).payload as Record<string, unknown> });
+    const refusal = admit?.(models, {
+      stream: row.stream,
+      type: row.type,
+      payload: domainEvents.validate(row.type, current).payload as Record<string, unknown>,
+    });
     if (refusal) throw new LedgerImportError(`${where}: ${refusal}; nothing was imported`);
     try {
       applyEvent(models, { position: row.position, type: row.type, payload: current, at: String(meta.at), stream: row.stream, version: row.version });
@@ -279,7 +295,9 @@ export function* checkedRows(source: string | Backup, admit?: RowAdmission): Gen
   }
   const named = backup.prefix ? null : backup.trailer;
   if (named && (last.position !== named.head.position || last.hash !== named.head.hash)) {
-    throw new LedgerImportError(`the backup's last event is ${last.position}:${last.hash}, not the head ${named.head.position}:${named.head.hash} its trailer names; nothing was imported`);
+    throw new LedgerImportError(
+      `the backup's last event is ${last.position}:${last.hash}, not the head ${named.head.position}:${named.head.hash} its trailer names; nothing was imported`,
+    );
   }
 }
 

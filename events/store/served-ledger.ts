@@ -117,7 +117,9 @@ export const MODELS_VERSION = 'models-13';
 
 /** The digest a stored snapshot carries of its own bytes (its UTF-8 text). */
 export function snapshotDigest(state: string | Uint8Array): string {
-  return createHash('sha256').update(typeof state === 'string' ? snapshotBytes(state) : state).digest('hex');
+  return createHash('sha256')
+    .update(typeof state === 'string' ? snapshotBytes(state) : state)
+    .digest('hex');
 }
 
 // A stored snapshot read back as text (some MB) is hashed from its UTF-8 bytes, encoded into one

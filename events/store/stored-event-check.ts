@@ -24,7 +24,18 @@ export interface StoredRow {
   meta: Record<string, unknown>;
 }
 
-const GAME_EVENTS = new Set(['HandDealt', 'BidMade', 'CardPlayed', 'TricksRecorded', 'MisdealCalled', 'RenegeClaimed', 'RulingGiven', 'ScoreCorrected', 'RulingWithdrawn', 'EntryUndone']);
+const GAME_EVENTS = new Set([
+  'HandDealt',
+  'BidMade',
+  'CardPlayed',
+  'TricksRecorded',
+  'MisdealCalled',
+  'RenegeClaimed',
+  'RulingGiven',
+  'ScoreCorrected',
+  'RulingWithdrawn',
+  'EntryUndone',
+]);
 
 /**
  * What is wrong with a stored row, as a sentence, or null when it could have been appended.
@@ -55,12 +66,14 @@ const KEYS = ['tournamentId', 'matchId', 'gameId', 'teamId', 'playerId'] as cons
 function keyProblem(payload: Record<string, unknown>): string | null {
   for (const key of KEYS) {
     const value = payload[key];
-    if (typeof value === 'string' && isPrototypeName(value)) return `${key} '${value}' is a word the server keeps for itself, which no command records as an id`;
+    if (typeof value === 'string' && isPrototypeName(value))
+      return `${key} '${value}' is a word the server keeps for itself, which no command records as an id`;
   }
   const teams = payload.teams;
   const sides = teams && typeof teams === 'object' ? Object.entries(teams) : [];
   for (const [side, value] of sides) {
-    if (typeof value === 'string' && isPrototypeName(value)) return `teams.${side} '${value}' is a word the server keeps for itself, which no command records as a team`;
+    if (typeof value === 'string' && isPrototypeName(value))
+      return `teams.${side} '${value}' is a word the server keeps for itself, which no command records as a team`;
   }
   return null;
 }
@@ -104,7 +117,9 @@ function gameProblem(models: ReadModels, type: string, payload: Record<string, u
     case 'CardPlayed':
       return card(payload.card, `game ${gameId} hand ${String(payload.hand)} ${String(payload.seat)}`);
     case 'BidMade':
-      return parseBid(payload.bid) === null ? `game ${gameId} hand ${String(payload.hand)} ${String(payload.seat)}: ${JSON.stringify(payload.bid)} is not a bid` : null;
+      return parseBid(payload.bid) === null
+        ? `game ${gameId} hand ${String(payload.hand)} ${String(payload.seat)}: ${JSON.stringify(payload.bid)} is not a bid`
+        : null;
     default:
       return null;
   }

@@ -60,7 +60,12 @@ export const API_RESOURCES: readonly ApiResource[] = [
     description: 'Each tournament the ledger holds: id, name, format, status, counts and links.',
     params: [],
     query: [
-      { name: 'status', description: 'only tournaments with this status', schema: TournamentListSchema.shape.tournaments.element.shape.status, must: 'one of registration, running, finished' },
+      {
+        name: 'status',
+        description: 'only tournaments with this status',
+        schema: TournamentListSchema.shape.tournaments.element.shape.status,
+        must: 'one of registration, running, finished',
+      },
       {
         name: 'format',
         description: 'only tournaments of this format',
@@ -73,8 +78,18 @@ export const API_RESOURCES: readonly ApiResource[] = [
         schema: z.union([z.iso.date(), z.iso.datetime({ offset: true })]),
         must: 'a date or a date and time, ISO 8601 (2026-03-01 or 2026-03-01T18:00:00Z)',
       },
-      { name: 'limit', description: 'at most this many tournaments, with a `next` link to the rest; without it, every one', schema: z.coerce.number().int().min(1).max(100), must: 'a whole number from 1 to 100' },
-      { name: 'cursor', description: 'where a page begins: as the `next` link of the page before gives it', schema: z.string().min(1).max(400), must: 'a cursor from a `next` link' },
+      {
+        name: 'limit',
+        description: 'at most this many tournaments, with a `next` link to the rest; without it, every one',
+        schema: z.coerce.number().int().min(1).max(100),
+        must: 'a whole number from 1 to 100',
+      },
+      {
+        name: 'cursor',
+        description: 'where a page begins: as the `next` link of the page before gives it',
+        schema: z.string().min(1).max(400),
+        must: 'a cursor from a `next` link',
+      },
     ],
     schema: TournamentListSchema,
     answer: (models, query) => {
@@ -110,13 +125,26 @@ export const API_RESOURCES: readonly ApiResource[] = [
       'Every match of the bracket (or every table of a progressive evening, round by round): round, side, table, status, both slots with the team and its players or where it comes from, the games with their scores, and the winner. Narrowed by status, round or team when asked.',
     params: [{ name: 'tournamentId', description: 'the tournament’s id, as the list gives it' }],
     query: [
-      { name: 'status', description: 'only matches with this status', schema: MatchListSchema.shape.matches.element.shape.status, must: 'one of waiting, ready, live, done, bye, forfeit' },
+      {
+        name: 'status',
+        description: 'only matches with this status',
+        schema: MatchListSchema.shape.matches.element.shape.status,
+        must: 'one of waiting, ready, live, done, bye, forfeit',
+      },
       { name: 'round', description: 'only matches of this round', schema: positiveWhole, must: 'a round number, a whole number from 1' },
-      { name: 'teamId', description: 'only matches this team plays in (a player’s id, in a progressive evening)', schema: z.string().min(1).max(200), must: 'a team id' },
+      {
+        name: 'teamId',
+        description: 'only matches this team plays in (a player’s id, in a progressive evening)',
+        schema: z.string().min(1).max(200),
+        must: 'a team id',
+      },
     ],
     schema: MatchListSchema,
     answer: (models, { tournamentId, status, round, teamId }) =>
-      found(matchList(models, tournamentId!, { ...(status ? { status } : {}), ...(round ? { round } : {}), ...(teamId ? { teamId } : {}) }), `there is no tournament '${tournamentId}'`),
+      found(
+        matchList(models, tournamentId!, { ...(status ? { status } : {}), ...(round ? { round } : {}), ...(teamId ? { teamId } : {}) }),
+        `there is no tournament '${tournamentId}'`,
+      ),
   },
   {
     id: 'getMatch',

@@ -61,9 +61,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       rounds: options.rounds,
     },
     entrants: entrantsOf(state),
-    bracket: state.progressive
-      ? null
-      : { matches: model.matches.map(bracketMatches(state)) },
+    bracket: state.progressive ? null : { matches: model.matches.map(bracketMatches(state)) },
     progressive: progressiveOf(state),
     standings: rankTeams(model).map((row, i) => ({
       rank: i + 1,
@@ -110,10 +108,16 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
 function entrantsOf(state: TournamentState): TournamentResource['entrants'] {
   const rows = state.model.teams;
   if (!state.progressive) {
-    return { kind: 'teams', teams: rows.map((t) => ({ teamId: t.teamId, name: t.name, players: t.players, roster: rosterOf(t), seed: t.seed, status: t.status })) };
+    return {
+      kind: 'teams',
+      teams: rows.map((t) => ({ teamId: t.teamId, name: t.name, players: t.players, roster: rosterOf(t), seed: t.seed, status: t.status })),
+    };
   }
   const genders = new Map(state.progressive.players.map((p) => [p.playerId, p.gender ?? null]));
-  return { kind: 'players', players: rows.map((t) => ({ playerId: t.teamId, name: t.name, gender: genders.get(t.teamId) ?? null, seed: t.seed, status: t.status })) };
+  return {
+    kind: 'players',
+    players: rows.map((t) => ({ playerId: t.teamId, name: t.name, gender: genders.get(t.teamId) ?? null, seed: t.seed, status: t.status })),
+  };
 }
 
 function progressiveOf(state: TournamentState): TournamentResource['progressive'] {
@@ -135,7 +139,9 @@ function progressiveOf(state: TournamentState): TournamentResource['progressive'
       sittingOut: r.sittingOut ?? [],
       scores: r.scores,
     })),
-    next: p.nextSeating ? { round: p.rounds.length + 1, seats: p.nextSeating.map((t) => ({ table: t.table, seats: { ...t.seats } })), sittingOut: p.nextSittingOut ?? [] } : null,
+    next: p.nextSeating
+      ? { round: p.rounds.length + 1, seats: p.nextSeating.map((t) => ({ table: t.table, seats: { ...t.seats } })), sittingOut: p.nextSittingOut ?? [] }
+      : null,
   };
 }
 
@@ -157,7 +163,10 @@ export function gameResource(models: ReadModels, gameId: string): GameResource |
     state: game.abandoned ? 'abandoned' : game.winner ? 'finished' : 'playing',
     ...gameTimes(game),
     rules: game.rules,
-    teams: { NS: { teamId: game.teams.NS, name: names[game.teams.NS] ?? game.teams.NS }, EW: { teamId: game.teams.EW, name: names[game.teams.EW] ?? game.teams.EW } },
+    teams: {
+      NS: { teamId: game.teams.NS, name: names[game.teams.NS] ?? game.teams.NS },
+      EW: { teamId: game.teams.EW, name: names[game.teams.EW] ?? game.teams.EW },
+    },
     seats: { ...game.seats },
     players: seatedPlayers(state, game),
     score: { NS: game.score.NS, EW: game.score.EW },
@@ -179,7 +188,12 @@ export function gameResource(models: ReadModels, gameId: string): GameResource |
       replay: replayLink(gameId, row.number),
     })),
     current: game.current
-      ? { number: game.current.number, dealer: game.current.dealer, bids: { ...game.current.bids }, tricksPlayed: game.current.plays.filter((trick) => trick.length === 4).length }
+      ? {
+          number: game.current.number,
+          dealer: game.current.dealer,
+          bids: { ...game.current.bids },
+          tricksPlayed: game.current.plays.filter((trick) => trick.length === 4).length,
+        }
       : null,
     links: { self: apiLinks.game(gameId), page, record: `/games/${encodeURIComponent(gameId)}/record`, replay: replayLink(gameId, 1) },
   };

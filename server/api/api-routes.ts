@@ -16,7 +16,12 @@ import type { ErrorCode } from './api-schemas.ts';
 import { RATE_LIMIT_EXPOSED, rateLimitHeaders } from '../live/rate-limit-headers.ts';
 
 /** A resource as of a past position, from the reader thread; `busy` when the heavy reads are all taken. */
-export type PastResource = (address: string, id: string, params: Readonly<Record<string, string>>, position: number) => Promise<{ answer: ResourceAnswer } | { busy: string }>;
+export type PastResource = (
+  address: string,
+  id: string,
+  params: Readonly<Record<string, string>>,
+  position: number,
+) => Promise<{ answer: ResourceAnswer } | { busy: string }>;
 
 export interface ApiOptions {
   ledger: ServedLedger;
@@ -37,7 +42,10 @@ export interface ApiOptions {
  * An answer made: its bytes (or the sentence for a 404) at the position it was folded at, and
  * the same bytes gzipped once the first client accepting gzip asks.
  */
-type Made = { position: number; body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> } | { position: number; missing: string } | { position: number; invalid: string };
+type Made =
+  | { position: number; body: Uint8Array<ArrayBuffer>; gzip?: Uint8Array<ArrayBuffer> }
+  | { position: number; missing: string }
+  | { position: number; invalid: string };
 
 // Answers kept: the resources asked for lately, each at the position it was last made for, up
 // to this many bytes in all (a 64-team tournament's answer is some tens of KB).
@@ -60,7 +68,8 @@ export function apiRoutes(options: ApiOptions) {
   const etag = (position: number) => (gzip: boolean) => `"${position}-${document.tag}${gzip ? '-gzip' : ''}"`;
   const kept = new Map<string, Made>();
   let keptBytes = 0;
-  const size = (answer: Made) => ('body' in answer ? answer.body.byteLength + (answer.gzip?.byteLength ?? 0) : 'missing' in answer ? answer.missing.length : answer.invalid.length) + 64;
+  const size = (answer: Made) =>
+    ('body' in answer ? answer.body.byteLength + (answer.gzip?.byteLength ?? 0) : 'missing' in answer ? answer.missing.length : answer.invalid.length) + 64;
   /** The answer's gzipped bytes, made on first asking and kept (and counted) beside it. */
   const gzipped = (answer: Extract<Made, { body: unknown }>, key: string) => {
     if (!answer.gzip) {
@@ -92,7 +101,13 @@ export function apiRoutes(options: ApiOptions) {
     return { gzip, held: matches(asked, tagOf(false)) || matches(asked, tagOf(true)), headers: { ...own, etag: tagOf(gzip), vary: 'Accept-Encoding' } };
   };
   /** JSON bytes as this client takes them, or a 304 when it holds them already. */
-  const sendJson = (c: Context, tagOf: (gzip: boolean) => string, own: Record<string, string>, plain: Uint8Array<ArrayBuffer>, gzipped: () => Uint8Array<ArrayBuffer>) => {
+  const sendJson = (
+    c: Context,
+    tagOf: (gzip: boolean) => string,
+    own: Record<string, string>,
+    plain: Uint8Array<ArrayBuffer>,
+    gzipped: () => Uint8Array<ArrayBuffer>,
+  ) => {
     const { gzip, held, headers } = coding(c, tagOf, own);
     if (held) return send(null, 304, headers);
     const json = { ...headers, 'content-type': 'application/json; charset=utf-8' };
@@ -101,11 +116,21 @@ export function apiRoutes(options: ApiOptions) {
 
   // A page on another site that sends If-None-Match asks first.
   app.options('*', () =>
-    send(null, 204, { 'access-control-allow-methods': 'GET, HEAD, OPTIONS', 'access-control-allow-headers': 'If-None-Match', 'access-control-max-age': '86400' }),
+    send(null, 204, {
+      'access-control-allow-methods': 'GET, HEAD, OPTIONS',
+      'access-control-allow-headers': 'If-None-Match',
+      'access-control-max-age': '86400',
+    }),
   );
 
   app.get('/openapi.json', (c) =>
-    sendJson(c, (gzip) => `"${document.tag}${gzip ? '-gzip' : ''}"`, { 'cache-control': 'no-cache' }, documentBytes, () => documentGzip),
+    sendJson(
+      c,
+      (gzip) => `"${document.tag}${gzip ? '-gzip' : ''}"`,
+      { 'cache-control': 'no-cache' },
+      documentBytes,
+      () => documentGzip,
+    ),
   );
 
   /** Checks an answer against its schema, as the document promises it. */
@@ -121,7 +146,11 @@ export function apiRoutes(options: ApiOptions) {
   };
 
   const made = (resource: ApiResource, answer: ResourceAnswer, position: number): Made =>
-    'missing' in answer ? { position, missing: answer.missing } : 'invalid' in answer ? { position, invalid: answer.invalid } : { position, body: checked(resource, answer.body) };
+    'missing' in answer
+      ? { position, missing: answer.missing }
+      : 'invalid' in answer
+        ? { position, invalid: answer.invalid }
+        : { position, body: checked(resource, answer.body) };
 
   const keep = (key: string, answer: Made) => {
     const earlier = kept.get(key);
@@ -167,14 +196,17 @@ export function apiRoutes(options: ApiOptions) {
       }
       if (asked.position !== undefined) Object.assign(own, quota());
       if ('invalid' in answer) return refuse(answer.invalid, 'invalid-cursor', 400);
-      if ('missing' in answer) return refuse(asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}`, 'not-found', 404);
+      if ('missing' in answer)
+        return refuse(asked.position === undefined ? answer.missing : `${answer.missing} at ledger position ${position}`, 'not-found', 404);
       const found = answer;
       return sendJson(c, etag(position), own, found.body, () => gzipped(found, key));
     });
   }
 
   app.get('*', (c) => refuse(`there is nothing at ${c.req.path}; the read API's resources are listed in ${OPENAPI_PATH}`, 'no-such-address', 404));
-  app.all('*', (c) => refuse(`the read API only reads: ${c.req.method} is not taken here, use GET`, 'method-not-allowed', 405, { allow: 'GET, HEAD, OPTIONS' }));
+  app.all('*', (c) =>
+    refuse(`the read API only reads: ${c.req.method} is not taken here, use GET`, 'method-not-allowed', 405, { allow: 'GET, HEAD, OPTIONS' }),
+  );
   return app;
 }
 
@@ -200,7 +232,8 @@ function askedQuery(c: Context, head: number, resource: ApiResource): { position
   if (values === undefined) return { query };
   if (values.length > 1) return { error: 'asOf is given more than once: give one ledger position' };
   const text = values[0]!;
-  if (!/^\d{1,15}$/.test(text) || Number(text) > head) return { error: `asOf must be a ledger position, a whole number from 0 to ${head}, not '${echoed(text)}'` };
+  if (!/^\d{1,15}$/.test(text) || Number(text) > head)
+    return { error: `asOf must be a ledger position, a whole number from 0 to ${head}, not '${echoed(text)}'` };
   return { position: Number(text), query };
 }
 

@@ -23,7 +23,8 @@ const rules = rulesValueSchema.describe('a rules preset by name, or a preset wit
 export const link = z.string().describe('an address on this server');
 
 /** A time as the ledger recorded it: when the event that did it was appended. */
-export const when = (what: string) => z.iso.datetime({ offset: true }).nullable().describe(`${what}: the time the ledger recorded, ISO 8601; null until it happens`);
+export const when = (what: string) =>
+  z.iso.datetime({ offset: true }).nullable().describe(`${what}: the time the ledger recorded, ISO 8601; null until it happens`);
 
 /** A tournament's dates. */
 const tournamentDates = {
@@ -148,12 +149,14 @@ export const SlotSchema = named(
     teamId: z.string().nullable(),
     name: z.string().nullable(),
     players: z.array(PlayerRefSchema).describe('the players on this side: the team’s roster, or at a progressive table the two partners'),
-    from: z.discriminatedUnion('kind', [
-      z.object({ kind: z.literal('seed'), seed: z.number().int() }),
-      z.object({ kind: z.literal('winner'), matchId: z.string() }),
-      z.object({ kind: z.literal('loser'), matchId: z.string() }),
-      z.object({ kind: z.literal('bye') }),
-    ]).nullable(),
+    from: z
+      .discriminatedUnion('kind', [
+        z.object({ kind: z.literal('seed'), seed: z.number().int() }),
+        z.object({ kind: z.literal('winner'), matchId: z.string() }),
+        z.object({ kind: z.literal('loser'), matchId: z.string() }),
+        z.object({ kind: z.literal('bye') }),
+      ])
+      .nullable(),
   }),
 );
 
@@ -164,7 +167,9 @@ export const MatchSchema = named(
     matchId: z.string(),
     label: z.string(),
     round: z.number().int(),
-    side: z.enum(['winners', 'losers', 'final', 'third-place', 'table']).describe('the bracket’s side; `table` for a progressive evening’s table, which only the matches resource lists'),
+    side: z
+      .enum(['winners', 'losers', 'final', 'third-place', 'table'])
+      .describe('the bracket’s side; `table` for a progressive evening’s table, which only the matches resource lists'),
     table: z.number().int().nullable(),
     status: z.enum(['waiting', 'ready', 'live', 'done', 'bye', 'forfeit']),
     slots: z.tuple([SlotSchema, SlotSchema]),
@@ -207,7 +212,13 @@ const RoundSchema = named(
 const ProgressiveSchema = z.object({
   roundsInEvent: z.number().int(),
   rounds: z.array(RoundSchema),
-  next: z.object({ round: z.number().int(), seats: z.array(z.object({ table: z.number().int(), seats: z.object({ N: z.string(), E: z.string(), S: z.string(), W: z.string() }) })), sittingOut: z.array(z.string()) }).nullable(),
+  next: z
+    .object({
+      round: z.number().int(),
+      seats: z.array(z.object({ table: z.number().int(), seats: z.object({ N: z.string(), E: z.string(), S: z.string(), W: z.string() }) })),
+      sittingOut: z.array(z.string()),
+    })
+    .nullable(),
 });
 
 const StandingSchema = named(
@@ -252,7 +263,10 @@ export const TournamentSchema = named(
     ...tournamentDates,
     options: FormatOptionsSchema,
     entrants: EntrantsSchema,
-    bracket: z.object({ matches: z.array(MatchSchema) }).nullable().describe('null for a progressive evening'),
+    bracket: z
+      .object({ matches: z.array(MatchSchema) })
+      .nullable()
+      .describe('null for a progressive evening'),
     progressive: ProgressiveSchema.nullable().describe('null for a bracket event'),
     standings: z.array(StandingSchema),
     liveTables: z.array(LiveTableSchema),
@@ -321,7 +335,12 @@ export const GameSchema = named(
       .object({ number: z.number().int(), dealer: seat, bids: z.partialRecord(seat, bid), tricksPlayed: count })
       .nullable()
       .describe('the hand being played'),
-    links: z.object({ self: link, page: link, record: link.describe('the game as a spades-game/1 record'), replay: link.describe('the first hand’s replay, card by card') }),
+    links: z.object({
+      self: link,
+      page: link,
+      record: link.describe('the game as a spades-game/1 record'),
+      replay: link.describe('the first hand’s replay, card by card'),
+    }),
   }),
 );
 

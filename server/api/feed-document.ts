@@ -13,7 +13,10 @@ const HASH = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 export function feedComponents(): Record<string, unknown> {
   const components: Record<string, unknown> = {};
   const byType = domainEvents.definitions().map((definition) => {
-    const { $schema: _dialect, ...payload } = z.toJSONSchema(definition.validate, { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<string, unknown>;
+    const { $schema: _dialect, ...payload } = z.toJSONSchema(definition.validate, { target: 'draft-2020-12', unrepresentable: 'any' }) as Record<
+      string,
+      unknown
+    >;
     const id = `${definition.type}Payload`;
     components[id] = { ...payload, description: `The payload of a ${definition.type} event, at schema version ${definition.version}.` };
     return {
@@ -51,7 +54,10 @@ const error = (description: string, headers: Record<string, unknown> = {}) => ({
 
 const open = { 'Access-Control-Allow-Origin': { description: 'every site may read it', schema: { type: 'string', const: '*' } } };
 const quota = {
-  'RateLimit-Policy': { description: '`"feed-streams";q=N;qu="concurrent-requests"`: the streams one address may have open at once (IETF draft)', schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: '`"feed-streams";q=N;qu="concurrent-requests"`: the streams one address may have open at once (IETF draft)',
+    schema: { type: 'string' },
+  },
   RateLimit: { description: '`"feed-streams";r=N`: how many more this address may open now', schema: { type: 'string' } },
 };
 const after = { name: 'after', in: 'query', required: false, schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 } };
@@ -66,10 +72,20 @@ export function feedPaths(): Record<string, unknown> {
         description: 'The ledger’s events in position order after `after`, at most `limit`: the whole ledger, a page at a time.',
         parameters: [
           { ...after, description: 'the position to read after (0: from the first event)' },
-          { name: 'limit', in: 'query', required: false, description: 'at most this many events (100 when not given)', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: 'at most this many events (100 when not given)',
+            schema: { type: 'integer', minimum: 1, maximum: 1000 },
+          },
         ],
         responses: {
-          '200': { description: 'the events', headers: open, content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/FeedEvent' } } } } },
+          '200': {
+            description: 'the events',
+            headers: open,
+            content: { 'application/json': { schema: { type: 'array', items: { $ref: '#/components/schemas/FeedEvent' } } } },
+          },
           '400': error('a parameter is wrong: the sentence says which and why'),
         },
       },
@@ -82,13 +98,29 @@ export function feedPaths(): Record<string, unknown> {
           'Every event as it is appended, as server-sent events: each message’s `id` is the event’s ledger position and its `data` the event as JSON (a FeedEvent); lines starting with a colon are keep-alives. A client naming no position starts at the head; `after` or `Last-Event-ID` (which an EventSource sends again when it reconnects) resumes after a position with nothing missed or repeated. Any site may follow it.',
         parameters: [
           { ...after, description: 'resume after this position; without it (or Last-Event-ID), only events appended from now on' },
-          { name: 'tournament', in: 'query', required: false, description: 'only this tournament’s events (its games’ cards, bids and rulings included)', schema: { type: 'string' } },
-          { name: 'Last-Event-ID', in: 'header', required: false, description: 'the last position received: resume after it (wins over `after`)', schema: { type: 'string', pattern: '^\\d+$' } },
+          {
+            name: 'tournament',
+            in: 'query',
+            required: false,
+            description: 'only this tournament’s events (its games’ cards, bids and rulings included)',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'Last-Event-ID',
+            in: 'header',
+            required: false,
+            description: 'the last position received: resume after it (wins over `after`)',
+            schema: { type: 'string', pattern: '^\\d+$' },
+          },
         ],
         responses: {
           '200': {
             description: 'the stream of events',
-            headers: { ...open, ...quota, 'Cross-Origin-Resource-Policy': { description: 'readable across origins', schema: { type: 'string', const: 'cross-origin' } } },
+            headers: {
+              ...open,
+              ...quota,
+              'Cross-Origin-Resource-Policy': { description: 'readable across origins', schema: { type: 'string', const: 'cross-origin' } },
+            },
             content: {
               'text/event-stream': {
                 schema: { type: 'string', description: 'server-sent events; each message’s data is a FeedEvent as JSON' },
@@ -98,7 +130,10 @@ export function feedPaths(): Record<string, unknown> {
           },
           '400': error('`after` or Last-Event-ID is not a position'),
           '404': error('no tournament by that id to follow'),
-          '429': error('too many streams from this address or in all', { 'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } }, ...quota }),
+          '429': error('too many streams from this address or in all', {
+            'Retry-After': { description: 'seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+            ...quota,
+          }),
         },
       },
     },

@@ -143,7 +143,8 @@ export function matchList(models: ReadModels, tournamentId: string, filter: Matc
   const state = tournamentById(models, tournamentId);
   if (!state) return null;
   const detail = matchDetails(models, state);
-  const plays = (m: MatchModel, teamId: string) => m.teams.some((t) => t === teamId || (t !== null && state.progressive !== null && t.split('+').includes(teamId)));
+  const plays = (m: MatchModel, teamId: string) =>
+    m.teams.some((t) => t === teamId || (t !== null && state.progressive !== null && t.split('+').includes(teamId)));
   const matches = state.model.matches.filter(
     (m) =>
       (filter.status === undefined || m.status === filter.status) &&

@@ -54,7 +54,9 @@ const EntrantSchema = named(
     entrantId: z.string().describe('the team id, or the player id in a progressive evening: what standings and slots name as `teamId`'),
     kind: z.enum(['team', 'player']),
     name: z.string(),
-    players: z.array(PlayerRefSchema.extend({ playerId: z.string(), gender: z.enum(['male', 'female']).nullable() })).describe('a team’s roster in order; a progressive player alone'),
+    players: z
+      .array(PlayerRefSchema.extend({ playerId: z.string(), gender: z.enum(['male', 'female']).nullable() }))
+      .describe('a team’s roster in order; a progressive player alone'),
     seed: z.number().int().nullable(),
     status: entrantStatus,
   }),

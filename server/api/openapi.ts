@@ -15,7 +15,10 @@ const ref = (schema: z.ZodType) => ({ $ref: `#/components/schemas/${apiRegistry.
 
 /** The RateLimit headers an as-of read carries (IETF draft): its address's quota of such reads at once, and what is left of it. */
 const RATE_LIMIT_DOC = {
-  'RateLimit-Policy': { description: 'with asOf: `"as-of-reads";q=4;qu="concurrent-requests"`, the ledger-wide reads one address may have running or waiting at once', schema: { type: 'string' } },
+  'RateLimit-Policy': {
+    description: 'with asOf: `"as-of-reads";q=4;qu="concurrent-requests"`, the ledger-wide reads one address may have running or waiting at once',
+    schema: { type: 'string' },
+  },
   RateLimit: { description: 'with asOf: `"as-of-reads";r=N`, how many more this address may ask for now', schema: { type: 'string' } },
 };
 
@@ -56,7 +59,12 @@ export function openApiDocument(): Record<string, unknown> {
             in: 'query',
             required: false,
             description: 'a ledger position: the answer as the ledger stood once the event at that position was appended (0 to the head)',
-            schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999, description: 'at most the ledger’s head, which every answer’s `position` names' },
+            schema: {
+              type: 'integer',
+              minimum: 0,
+              maximum: 999_999_999_999_999,
+              description: 'at most the ledger’s head, which every answer’s `position` names',
+            },
           },
           {
             name: 'If-None-Match',
@@ -88,7 +96,8 @@ export function openApiDocument(): Record<string, unknown> {
       options: {
         operationId: `${resource.id}Options`,
         summary: 'What another site may send',
-        description: 'A browser’s preflight before a cross-origin request with If-None-Match. Any method but GET, HEAD and OPTIONS is answered 405 (MethodNotAllowed).',
+        description:
+          'A browser’s preflight before a cross-origin request with If-None-Match. Any method but GET, HEAD and OPTIONS is answered 405 (MethodNotAllowed).',
         parameters: resource.params.map((p) => ({ name: p.name, in: 'path', required: true, description: p.description, schema: { type: 'string' } })),
         responses: {
           '204': {

@@ -95,7 +95,9 @@ const STATIC: Record<string, { type: string; path: string }> = {
  * each, in either quote) written in at its place, so the parts keep their cascade order in one file.
  */
 function stylesheet(path: string): string {
-  return readFileSync(path, 'utf8').replace(/^@import url\((['"])([\w/-]+\.css)\1\);.*$/gm, (_, _quote: string, part: string) => readFileSync(join(dirname(path), part), 'utf8'));
+  return readFileSync(path, 'utf8').replace(/^@import url\((['"])([\w/-]+\.css)\1\);.*$/gm, (_, _quote: string, part: string) =>
+    readFileSync(join(dirname(path), part), 'utf8'),
+  );
 }
 
 export function createApp(options: AppOptions) {
@@ -154,7 +156,8 @@ export function createApp(options: AppOptions) {
   });
 
   app.onError((error, c) => {
-    if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof ReaderError) return c.json({ error: error.message, code: 'unavailable' }, 503);
+    if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof ReaderError)
+      return c.json({ error: error.message, code: 'unavailable' }, 503);
     if (error instanceof CommandError) return c.json({ error: error.message }, error.status);
     if (error instanceof InvalidPayloadError) return c.json({ error: error.message }, 400);
     const refusal = refusalOf(error);
@@ -201,7 +204,15 @@ export function createApp(options: AppOptions) {
     return c.json(await ledger.read({ after, limit: Number(limitText) }));
   });
 
-  app.get('/api/events/stream', eventFeedRoute({ ledger, broadcaster, addressOf: clientAddress, limits: createFeedLimits({ streamRetrySeconds: Math.max(1, Math.ceil(broadcaster.stallTimeoutMs / 1000)), ...options.feedLimits }) }));
+  app.get(
+    '/api/events/stream',
+    eventFeedRoute({
+      ledger,
+      broadcaster,
+      addressOf: clientAddress,
+      limits: createFeedLimits({ streamRetrySeconds: Math.max(1, Math.ceil(broadcaster.stallTimeoutMs / 1000)), ...options.feedLimits }),
+    }),
+  );
 
   app.get('/games/:gameId/record', (c) => {
     const game = gameById(ledger.models, c.req.param('gameId'));
@@ -219,7 +230,14 @@ export function createApp(options: AppOptions) {
   // A signed-out browser asking for a staff page signs in (or joins a table) and comes back to it.
   app.use('/login', returnAfterSignIn());
   app.use('/join', returnAfterSignIn());
-  for (const [path, signIn] of [['/judge', '/login'], ['/judge/*', '/login'], ['/director', '/login'], ['/director/*', '/login'], ['/entry', '/join'], ['/entry/*', '/join']] as const) {
+  for (const [path, signIn] of [
+    ['/judge', '/login'],
+    ['/judge/*', '/login'],
+    ['/director', '/login'],
+    ['/director/*', '/login'],
+    ['/entry', '/join'],
+    ['/entry/*', '/join'],
+  ] as const) {
     app.use(path, signInFirst(auth, signIn));
   }
   app.route('/', auth.routes);
@@ -232,12 +250,17 @@ export function createApp(options: AppOptions) {
   app.route('/', signUpRoutes({ ledger, auth, ...now }));
 
   // Live pages: the full page, and its stream of regions.
-  const page = (view: LiveView, missing = 'There is nothing at this address yet.') => (c: Context) => {
-    // The address phones reach, for the sign-up's QR code on the venue screen.
-    const html = renderLivePage(view, ledger.models, { origin: publicAddress(c.req.url, publicUrl).origin, now: (options.now ?? (() => new Date().toISOString()))() });
-    if (html === null) return c.html(String(NotFoundPage({ message: missing, path: c.req.path })), 404);
-    return c.html(html);
-  };
+  const page =
+    (view: LiveView, missing = 'There is nothing at this address yet.') =>
+    (c: Context) => {
+      // The address phones reach, for the sign-up's QR code on the venue screen.
+      const html = renderLivePage(view, ledger.models, {
+        origin: publicAddress(c.req.url, publicUrl).origin,
+        now: (options.now ?? (() => new Date().toISOString()))(),
+      });
+      if (html === null) return c.html(String(NotFoundPage({ message: missing, path: c.req.path })), 404);
+      return c.html(html);
+    };
   const stream = (view: LiveView) => async (c: Context) => {
     const channel = view.channel;
     const after = resumePoint(c.req.header('last-event-id'), c.req.query('after'));
@@ -261,7 +284,9 @@ export function createApp(options: AppOptions) {
     return t === undefined ? pinned : { kind: 'screen', tournamentId: t, channel: channelOf('screen', t), venue: true };
   };
   const noScreen = (c: Context) =>
-    c.req.query('t') === undefined ? 'No tournament has been set up yet, so the venue screen has nothing to show.' : `There is no tournament '${c.req.query('t')}' to show on this screen.`;
+    c.req.query('t') === undefined
+      ? 'No tournament has been set up yet, so the venue screen has nothing to show.'
+      : `There is no tournament '${c.req.query('t')}' to show on this screen.`;
   app.get('/screen', (c) => page(screenView(c), noScreen(c))(c));
   app.get('/screen/stream', (c) => stream(screenView(c))(c));
   // The judge console's live stream: a signal each judge's page answers by fetching its console.
@@ -286,7 +311,9 @@ export function createApp(options: AppOptions) {
       const [tournamentId, subjectId] = [c.req.param('tournamentId')!, c.req.param('subjectId')!];
       return { kind, tournamentId, subjectId, channel: channelOf(kind, subjectChannelId(tournamentId, subjectId)) };
     };
-    app.get(`/tournaments/:tournamentId/${kind}s/:subjectId`, (c) => page(view(c), `${missingSubjectOf(view(c), ledger.models) ?? 'There is nothing at this address'}.`)(c));
+    app.get(`/tournaments/:tournamentId/${kind}s/:subjectId`, (c) =>
+      page(view(c), `${missingSubjectOf(view(c), ledger.models) ?? 'There is nothing at this address'}.`)(c),
+    );
     app.get(`/tournaments/:tournamentId/${kind}s/:subjectId/stream`, (c) => stream(view(c))(c));
   }
 

@@ -77,7 +77,16 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     const game = gameById(models, parsed.id);
     if (!game) return null;
     const { tournament, match } = gamePlace(models, game);
-    add(tableId(game.gameId), <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} undoing={gameUndoing(models, game)} />);
+    add(
+      tableId(game.gameId),
+      <TableView
+        game={game}
+        teamNames={teamNames(tournament)}
+        clock={match?.clock ?? null}
+        round={match?.side === 'table' ? match.round : null}
+        undoing={gameUndoing(models, game)}
+      />,
+    );
     return partials;
   }
   if (parsed.kind === 'home') {

@@ -23,7 +23,15 @@ import { gameById, tournamentById, teamNames } from '../../events/lookup.ts';
 import type { Child } from 'hono/jsx';
 import { statsOfTournament } from '../../events/tournament-stats.ts';
 import { HIGHLIGHTS_ID, HighlightsPanel } from '../../views/stats.tsx';
-import { INDIVIDUAL_ID, IndividualStandings, WHERE_TO_SIT_ID, WhereToSit, individualColumns, playerStandings, progressiveView } from '../../views/progressive-panels.tsx';
+import {
+  INDIVIDUAL_ID,
+  IndividualStandings,
+  WHERE_TO_SIT_ID,
+  WhereToSit,
+  individualColumns,
+  playerStandings,
+  progressiveView,
+} from '../../views/progressive-panels.tsx';
 import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
 import { signUpOpenAt } from '../commands/registration-commands.ts';
@@ -47,19 +55,27 @@ export { teamNames };
 
 /** The game in play at each live table of a tournament, by table. */
 function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[] {
-  return tournament.matches
-    .filter((m) => m.status === 'live' && m.games.length > 0)
-    .sort((a, b) => (a.table ?? 0) - (b.table ?? 0))
-    // A game a ruling reopened is the one in play at its table, before the match's later games.
-    .map((m) => gameInPlay(m, models.games) ?? gameById(models, m.games[m.games.length - 1]!))
-    .filter((g): g is GameModel => Boolean(g));
+  return (
+    tournament.matches
+      .filter((m) => m.status === 'live' && m.games.length > 0)
+      .sort((a, b) => (a.table ?? 0) - (b.table ?? 0))
+      // A game a ruling reopened is the one in play at its table, before the match's later games.
+      .map((m) => gameInPlay(m, models.games) ?? gameById(models, m.games[m.games.length - 1]!))
+      .filter((g): g is GameModel => Boolean(g))
+  );
 }
 
 /** What a tournament's bracket is drawn with, on its page, its screen and in their streams. */
 export function bracketProps(models: ReadModels, tournament: TournamentModel) {
   const state = tournamentById(models, tournament.tournamentId)!;
   const drawn = bracketDraws(state);
-  return { tournament, gamesToWin: state.format.gamesToWin, sources: bracketSources(state), single: state.format.elimination === 'single', ...(drawn ? { drawn } : {}) };
+  return {
+    tournament,
+    gamesToWin: state.format.gamesToWin,
+    sources: bracketSources(state),
+    single: state.format.elimination === 'single',
+    ...(drawn ? { drawn } : {}),
+  };
 }
 
 /** The tournament and the match a game is played in, when it is part of one. */
@@ -138,10 +154,14 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
     const { tournament, match } = gamePlace(models, game);
     return html(
       <Layout title={`Table ${match?.table ?? ''} · ${game.gameId}`} live={{ url: streamUrl(view, models, game.tournamentId ?? undefined) }}>
-        {tournament ? (
-          <EventTrail tournamentId={tournament.tournamentId} name={tournament.name} />
-        ) : null}
-        <TableView game={game} teamNames={teamNames(tournament)} clock={match?.clock ?? null} round={match?.side === 'table' ? match.round : null} undoing={gameUndoing(models, game)} />
+        {tournament ? <EventTrail tournamentId={tournament.tournamentId} name={tournament.name} /> : null}
+        <TableView
+          game={game}
+          teamNames={teamNames(tournament)}
+          clock={match?.clock ?? null}
+          round={match?.side === 'table' ? match.round : null}
+          undoing={gameUndoing(models, game)}
+        />
         <p class="exports">
           <a href={`/games/${encodeURIComponent(game.gameId)}/record`}>Download this game as a spades-game/1 record</a>
           {' · '}
@@ -208,8 +228,26 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
 function screenOf(models: ReadModels, tournament: TournamentModel, now?: string) {
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   const highlights = statsOfTournament(models, tournament.tournamentId)?.highlights ?? [];
-  if (view) return <ProgressiveScreen tournament={tournament} view={view} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} />;
-  return <Screen {...bracketProps(models, tournament)} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} highlights={highlights} rules={screenRules(models, tournament)} {...(now ? { now: new Date(now) } : {})} />;
+  if (view)
+    return (
+      <ProgressiveScreen
+        tournament={tournament}
+        view={view}
+        liveGames={liveGames(models, tournament)}
+        teamNames={teamNames(tournament)}
+        highlights={highlights}
+      />
+    );
+  return (
+    <Screen
+      {...bracketProps(models, tournament)}
+      liveGames={liveGames(models, tournament)}
+      teamNames={teamNames(tournament)}
+      highlights={highlights}
+      rules={screenRules(models, tournament)}
+      {...(now ? { now: new Date(now) } : {})}
+    />
+  );
 }
 
 /** The sign-up link and its QR code while the tournament takes sign-ups; nothing otherwise. */
@@ -244,14 +282,27 @@ export function screenPartials(add: (target: string, content: Child) => void, mo
   add(LEADERBOARD_ID, <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />);
   const bracket = bracketProps(models, tournament);
   add(BRACKET_ID, <Bracket {...bracket} fit={screenBracket(tournament)} />);
-  add(LIVE_TABLES_ID, <LiveTables tournament={tournament} liveGames={liveGames(models, tournament)} teamNames={teamNames(tournament)} gamesToWin={bracket.gamesToWin} rules={screenRules(models, tournament)} />);
+  add(
+    LIVE_TABLES_ID,
+    <LiveTables
+      tournament={tournament}
+      liveGames={liveGames(models, tournament)}
+      teamNames={teamNames(tournament)}
+      gamesToWin={bracket.gamesToWin}
+      rules={screenRules(models, tournament)}
+    />,
+  );
 }
 
 /** Before the start, the rules in force for the screen's turn that will show the live tables. */
 function screenRules(models: ReadModels, tournament: TournamentModel): ScreenRules | undefined {
   if (tournament.status !== 'registration') return undefined;
   const state = tournamentById(models, tournament.tournamentId)!;
-  return { sheet: rulesSheet(tournament.format, state.format), rulebook: FORMAT_NAMES[tournament.format], address: tournamentLinks(tournament.tournamentId).rules };
+  return {
+    sheet: rulesSheet(tournament.format, state.format),
+    rulebook: FORMAT_NAMES[tournament.format],
+    address: tournamentLinks(tournament.tournamentId).rules,
+  };
 }
 
 /** A progressive evening's "where to sit" list, each name leading to the player's page; nothing for a bracket event. */

@@ -28,7 +28,9 @@ export async function phoneOf(c: Context, secret: string): Promise<Phone> {
   const [id, list] = value.split('.');
   try {
     const parsed: unknown = JSON.parse(Buffer.from(list ?? '', 'base64url').toString('utf8'));
-    const entrants = Array.isArray(parsed) ? parsed.filter((e): e is [string, string] => Array.isArray(e) && e.length === 2 && e.every((x) => typeof x === 'string')) : [];
+    const entrants = Array.isArray(parsed)
+      ? parsed.filter((e): e is [string, string] => Array.isArray(e) && e.length === 2 && e.every((x) => typeof x === 'string'))
+      : [];
     return { id: id || null, entrants };
   } catch {
     return { id: id || null, entrants: [] };

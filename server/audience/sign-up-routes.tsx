@@ -29,7 +29,9 @@ const SignUpFields = fields({
   name: field.optionalText({ max: 16_000 }),
   player1: field.optionalText({ max: 16_000 }),
   player2: field.optionalText({ max: 16_000 }),
-  gender: field.optionalText({ max: 10 }).refine((g) => g === '' || g === 'male' || g === 'female', { error: (iss) => `gender (the prize category) is male or female, not '${String(iss.input)}'` }),
+  gender: field
+    .optionalText({ max: 10 })
+    .refine((g) => g === '' || g === 'male' || g === 'female', { error: (iss) => `gender (the prize category) is male or female, not '${String(iss.input)}'` }),
 });
 const CodeFields = fields({ code: field.optionalText({ max: 40 }) });
 
@@ -81,7 +83,9 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
   };
 
   const missing = (c: Context, id: string) =>
-    wantsJson(c) ? c.json({ error: `tournament ${id} does not exist` }, 404) : c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
+    wantsJson(c)
+      ? c.json({ error: `tournament ${id} does not exist` }, 404)
+      : c.html(String(NotFoundPage({ message: `Tournament ${id} does not exist.`, path: c.req.path })), 404);
 
   app.get('/tournaments/:tournamentId/sign-up', async (c) => {
     const id = c.req.param('tournamentId');
@@ -160,7 +164,12 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
 
   for (const kind of ['teams', 'players'] as const) {
     const linkOf = kind === 'teams' ? teamLink : playerLink;
-    const viewOf = (id: string, subjectId: string) => ({ kind: kind === 'teams' ? ('team' as const) : ('player' as const), tournamentId: id, subjectId, channel: '' });
+    const viewOf = (id: string, subjectId: string) => ({
+      kind: kind === 'teams' ? ('team' as const) : ('player' as const),
+      tournamentId: id,
+      subjectId,
+      channel: '',
+    });
     /** The entrant's page as this phone sees it: its code when it signed the entrant up, and a refusal beside the form. */
     const subjectPage = async (c: Context, id: string, teamId: string, error: string | null = null) => {
       const phone = await phoneOf(c, auth.secret);
@@ -174,7 +183,11 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
     app.get(`/tournaments/:tournamentId/${kind}/:teamId`, async (c) => {
       const [id, teamId] = [c.req.param('tournamentId')!, c.req.param('teamId')!];
       const html = await subjectPage(c, id, teamId);
-      if (html === null) return c.html(String(NotFoundPage({ message: `${missingSubjectOf(viewOf(id, teamId), models) ?? 'There is nothing at this address'}.`, path: c.req.path })), 404);
+      if (html === null)
+        return c.html(
+          String(NotFoundPage({ message: `${missingSubjectOf(viewOf(id, teamId), models) ?? 'There is nothing at this address'}.`, path: c.req.path })),
+          404,
+        );
       return c.html(html);
     });
 
@@ -191,7 +204,19 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
       const name = row?.name ?? waitingList(state)[queued]!.name;
       const code = auth.checkInCode(id, teamId, state.registration.codeSeeds[teamId]);
       const status = queued >= 0 ? ('waitlisted' as const) : ('registered' as const);
-      return c.html(String(<SignedUpPage tournamentId={id} tournamentName={state.model.name} name={name} status={status} place={queued >= 0 ? queued + 1 : null} page={page} code={code} />));
+      return c.html(
+        String(
+          <SignedUpPage
+            tournamentId={id}
+            tournamentName={state.model.name}
+            name={name}
+            status={status}
+            place={queued >= 0 ? queued + 1 : null}
+            page={page}
+            code={code}
+          />,
+        ),
+      );
     });
 
     // "We're here": the entrant checks itself in with its code, recorded as a director's check-in is, by the team.
@@ -204,7 +229,8 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
       if (!row) return refuse(c, 404, `${state.model.name} has no ${kind === 'teams' ? 'team' : 'player'} at this address`);
       const page = linkOf(id, teamId);
       // A refusal is the entrant's page again, the reason above the form to try once more.
-      const refused = async (status: RefusalStatus, message: string) => (wantsJson(c) ? c.json({ error: message }, status) : c.html((await subjectPage(c, id, teamId, `${message}.`)) ?? message, status));
+      const refused = async (status: RefusalStatus, message: string) =>
+        wantsJson(c) ? c.json({ error: message }, status) : c.html((await subjectPage(c, id, teamId, `${message}.`)) ?? message, status);
       try {
         const { code } = parseFields(await readInput(c), CodeFields);
         if (!code) return await refused(400, `type the check-in code of ${row.name} (on the card or the sign-up answer) before “We’re here”`);
@@ -216,7 +242,10 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
             c.header('retry-after', String(tried.waitSeconds));
             return await refused(429, tried.message);
           }
-          return await refused(403, `that is not the check-in code of ${row.name}; it is on the card or the sign-up answer it was given, and the director's desk can check you in`);
+          return await refused(
+            403,
+            `that is not the check-in code of ${row.name}; it is on the card or the sign-up answer it was given, and the director's desk can check you in`,
+          );
         }
         await ledger.append(() => checkInTeam(models, { tournamentId: id, teamId, at: now(), by: 'team' }), { meta: { by: `team:${teamId}` } });
         if (wantsJson(c)) return c.json({ ok: true, teamId, name: row.name, checkedIn: true, done: `${row.name} is checked in.` });

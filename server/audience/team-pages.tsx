@@ -36,14 +36,26 @@ export function parseSubjectChannelId(id: string): { tournamentId: string; subje
   return null;
 }
 
-function modelOf(kind: SubjectKind, models: ReadModels, tournamentId: string, subjectId: string, now: string = new Date().toISOString()): TeamPageModel | PlayerPageModel | null {
+function modelOf(
+  kind: SubjectKind,
+  models: ReadModels,
+  tournamentId: string,
+  subjectId: string,
+  now: string = new Date().toISOString(),
+): TeamPageModel | PlayerPageModel | null {
   const state = tournamentById(models, tournamentId);
   if (!state) return null;
   return kind === 'team' ? teamPageModel(state, models.games, subjectId, now) : playerPageModel(state, models.games, subjectId);
 }
 
 /** The region of a team's or player's page, or null when the tournament holds no such team or player. */
-function statusOf(kind: SubjectKind, models: ReadModels, tournamentId: string, subjectId: string, now?: string): { target: string; content: Child; name: string; tournamentName: string } | null {
+function statusOf(
+  kind: SubjectKind,
+  models: ReadModels,
+  tournamentId: string,
+  subjectId: string,
+  now?: string,
+): { target: string; content: Child; name: string; tournamentName: string } | null {
   const model = modelOf(kind, models, tournamentId, subjectId, now);
   if (!model) return null;
   if ('teamId' in model) return { target: TEAM_STATUS_ID, content: <TeamStatus model={model} />, name: model.name, tournamentName: model.tournamentName };
@@ -58,7 +70,8 @@ export function missingSubjectOf(view: SubjectView, models: ReadModels): string 
   if (view.kind === 'team' && state.progressive && playerPageModel(state, models.games, view.subjectId)) {
     return `${state.model.name} is a progressive evening of players: ${view.subjectId}'s page is ${playerLink(view.tournamentId, view.subjectId)}`;
   }
-  if (view.kind === 'player' && !state.progressive) return `${state.model.name} is played by teams, not single players: a team's page is under ${tournamentLinks(view.tournamentId).home}/teams/`;
+  if (view.kind === 'player' && !state.progressive)
+    return `${state.model.name} is played by teams, not single players: a team's page is under ${tournamentLinks(view.tournamentId).home}/teams/`;
   return `${state.model.name} has no ${view.kind} ${view.subjectId}`;
 }
 
@@ -114,7 +127,10 @@ export function renderSubjectPage(view: SubjectView, models: ReadModels, now?: s
           <>
             <h1 data-started-without>{entry.name}: no place this time</h1>
             {notice}
-            <p>{state.model.name} has started without you: no place freed up for the waitlist before the start. Thank you for signing up; the director can tell you of the next event.</p>
+            <p>
+              {state.model.name} has started without you: no place freed up for the waitlist before the start. Thank you for signing up; the director can tell
+              you of the next event.
+            </p>
           </>
         )}
       </Layout>,

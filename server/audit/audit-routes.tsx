@@ -66,7 +66,8 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     if (!game) return refusePage(c, 404, `game ${gameId} does not exist`);
     const handText = c.req.param('hand');
     const hands = game.hands.length + (game.current ? 1 : 0);
-    if (!/^\d+$/.test(handText) || Number(handText) < 1) return refusePage(c, 400, `game ${gameId}: hand must be a hand number from 1, not '${echoed(handText)}'`);
+    if (!/^\d+$/.test(handText) || Number(handText) < 1)
+      return refusePage(c, 400, `game ${gameId}: hand must be a hand number from 1, not '${echoed(handText)}'`);
     const tournament = game.tournamentId ? tournamentById(ledger.models, game.tournamentId)?.model : undefined;
     const names = teamNames(tournament);
     const replay = handReplay(game, Number(handText), await ledger.readStream(gameStream(gameId)), names);
@@ -143,8 +144,14 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     });
   };
   // Ranked as the leaderboard ranks them.
-  app.get('/tournaments/:tournamentId/standings.csv', csvFile('standings', (state) => standingsCsv(rankedTeams(state.model)), { kind: 'standings' }));
-  app.get('/tournaments/:tournamentId/stats.csv', csvFile('stats', (state) => statsCsv(tournamentStats(state, ledger.models.position)), { kind: 'stats-csv' }));
+  app.get(
+    '/tournaments/:tournamentId/standings.csv',
+    csvFile('standings', (state) => standingsCsv(rankedTeams(state.model)), { kind: 'standings' }),
+  );
+  app.get(
+    '/tournaments/:tournamentId/stats.csv',
+    csvFile('stats', (state) => statsCsv(tournamentStats(state, ledger.models.position)), { kind: 'stats-csv' }),
+  );
 
   app.get('/verify', (c) =>
     heavy(c, async () => {
@@ -182,7 +189,10 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
   app.post('/api/games/import', async (c) => {
     let body: unknown;
     try {
-      body = await readJson(c, 'the request body must be JSON: { "record": {...}, "tournamentId": "...", "matchId": "..." } or { "record": {...}, "gameId": "..." }');
+      body = await readJson(
+        c,
+        'the request body must be JSON: { "record": {...}, "tournamentId": "...", "matchId": "..." } or { "record": {...}, "gameId": "..." }',
+      );
     } catch (error) {
       return c.json({ error: (error as Error).message }, 400);
     }
@@ -209,7 +219,8 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
       );
     } catch (error) {
       if (error instanceof RecordImportError) return c.json({ error: error.message }, error.status);
-      if (error instanceof InvalidPayloadError || error instanceof AppendRefusedError) return c.json({ error: `the record cannot be entered: ${error.message}` }, 400);
+      if (error instanceof InvalidPayloadError || error instanceof AppendRefusedError)
+        return c.json({ error: `the record cannot be entered: ${error.message}` }, 400);
       // Anything else refused (a busy or unwritable ledger) in the same words as every route.
       const refusal = refusalOf(error);
       if (refusal) return c.json({ error: refusal.message }, refusal.status);
@@ -259,7 +270,8 @@ async function readAsOf(ledger: ServedLedger, reads: HeavyReads, positionText: s
   if (positionText !== undefined && atText !== undefined) return { error: 'give a position or a time (at), not both' };
   if (atText !== undefined) {
     const ms = momentOf(atText, nowMs);
-    if (Number.isNaN(ms)) return { error: `at must be a time such as 2026-01-01T10:00:00Z, or a time of day such as 12:37 (today, by the venue's clock), not '${echoed(atText)}'` };
+    if (Number.isNaN(ms))
+      return { error: `at must be a time such as 2026-01-01T10:00:00Z, or a time of day such as 12:37 (today, by the venue's clock), not '${echoed(atText)}'` };
     return { position: Math.min(await reads.positionAt(ms), head), askedAt: new Date(ms).toISOString() };
   }
   const text = positionText ?? String(head);

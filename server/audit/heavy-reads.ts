@@ -55,7 +55,10 @@ export function createHeavyReadGate(limits: HeavyReadLimits = {}) {
   return Object.assign(run, { readsOf });
   async function run<T>(address: string, work: () => Promise<T>): Promise<T> {
     const mine = held.get(address);
-    if (mine && mine.count >= perAddress) throw new BusyError(`at most ${perAddress} ledger-wide reads from one address at once, one running and the rest waiting their turn: wait for one to finish`);
+    if (mine && mine.count >= perAddress)
+      throw new BusyError(
+        `at most ${perAddress} ledger-wide reads from one address at once, one running and the rest waiting their turn: wait for one to finish`,
+      );
     if (pending >= concurrent + queueLimit) throw new BusyError('the server is busy with ledger-wide reads; try again in a few seconds');
     let finished!: () => void;
     const done = new Promise<void>((resolve) => (finished = resolve));

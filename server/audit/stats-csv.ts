@@ -31,7 +31,22 @@ const CSV_COLUMNS = [
 export function statsCsv(stats: TournamentStatsPayload | null): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const t of stats?.stats.teams ?? []) {
-    const figures = [t.hands, t.bid, t.taken, t.contractsMade, t.contractsSet, t.nilsBid, t.nilsMade, t.blindNilsBid, t.blindNilsMade, t.bostons, t.bags, t.bagPenalties, t.renegesClaimed, t.renegesUpheld];
+    const figures = [
+      t.hands,
+      t.bid,
+      t.taken,
+      t.contractsMade,
+      t.contractsSet,
+      t.nilsBid,
+      t.nilsMade,
+      t.blindNilsBid,
+      t.blindNilsMade,
+      t.bostons,
+      t.bags,
+      t.bagPenalties,
+      t.renegesClaimed,
+      t.renegesUpheld,
+    ];
     lines.push(['team', csvText(t.teamId), '', csvText(t.name), ...figures.map(String), t.bestHand === null ? '' : String(t.bestHand)].join(','));
   }
   for (const p of stats?.stats.players ?? []) {

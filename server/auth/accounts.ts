@@ -89,7 +89,10 @@ export function openUsers(storage: AuthStorage, clock: () => Date = () => new Da
       // The same password, role and display name again changes nothing, and ends no one's session.
       if (before && before.role === role && before.displayName === nextDisplay && (await checkPassword(password, before.password))) return;
       const hash = await hashPassword(password);
-      await store.save({ name: trimmed, displayName: nextDisplay, role, password: hash, createdAt: clock().toISOString() }, before ? accountOfUser(before.name) : null);
+      await store.save(
+        { name: trimmed, displayName: nextDisplay, role, password: hash, createdAt: clock().toISOString() },
+        before ? accountOfUser(before.name) : null,
+      );
     },
     async verify(name, password) {
       const user = await store.find(name.trim());

@@ -22,7 +22,6 @@ export type { AuthStorage } from './storage/auth-storage.ts';
 export { ledgerFileStorage, sqliteAuthStorage } from './storage/sqlite.ts';
 export { postgresAuthStorage } from './storage/postgres.ts';
 
-
 export interface AuthOptions {
   /** The ledger, for its read models (a code's tournament) and, unless `storage` says otherwise, its file. */
   ledger: LedgerHandle;

@@ -118,7 +118,8 @@ export function loginRoutes(options: LoginRoutesOptions) {
       tournamentId: found.tournamentId,
       table: found.table,
     });
-    if (wantsJson(c)) return c.json({ ok: true, role: 'scorekeeper', tournamentId: found.tournamentId, table: found.table, csrf: session.csrf, home: '/entry' });
+    if (wantsJson(c))
+      return c.json({ ok: true, role: 'scorekeeper', tournamentId: found.tournamentId, table: found.table, csrf: session.csrf, home: '/entry' });
     return c.redirect('/entry', 303);
   });
 
@@ -140,7 +141,13 @@ export function loginRoutes(options: LoginRoutesOptions) {
   routes.get('/sessions', async (c) => {
     const list = await sessionListProps(sessions, sessions.current(c));
     if (wantsJson(c)) return c.json({ sessions: list.sessions });
-    return c.html(String(<Layout title="Your sessions" signedIn={sessions.current(c).name}><SessionList {...list} /></Layout>));
+    return c.html(
+      String(
+        <Layout title="Your sessions" signedIn={sessions.current(c).name}>
+          <SessionList {...list} />
+        </Layout>,
+      ),
+    );
   });
   routes.post('/sessions/end', async (c) => {
     const session = sessions.current(c);
@@ -156,7 +163,8 @@ export function loginRoutes(options: LoginRoutesOptions) {
     if (which === 'others') {
       ended = await sessions.endOthers(session.account, session.id);
     } else {
-      if (!(await sessions.endOne(session.account, which))) return refuse(c, 404, `${session.name} has no session '${which}' to end; it may have ended already`);
+      if (!(await sessions.endOne(session.account, which)))
+        return refuse(c, 404, `${session.name} has no session '${which}' to end; it may have ended already`);
       ended = 1;
       if (which === session.id) sessions.forget(c);
     }

@@ -258,7 +258,12 @@ export function createLoginLimiter(options: { log: HitStore; now: () => number; 
       const last = view.latest(turns.key(who));
       turn = last === null ? at : Math.max(at, last + loginSpacingMs(failures));
       if (turn - at > LOGIN_MAX_HOLD_MS) {
-        return { refusal: refused(turn - at - LOGIN_MAX_HOLD_MS, (s) => `${label} has had many wrong passwords in the last 15 minutes, so its sign-ins are checked one at a time; try again in ${s} seconds`) };
+        return {
+          refusal: refused(
+            turn - at - LOGIN_MAX_HOLD_MS,
+            (s) => `${label} has had many wrong passwords in the last 15 minutes, so its sign-ins are checked one at a time; try again in ${s} seconds`,
+          ),
+        };
       }
     }
     const counted = [perAddress.hit(address, at), perName.hit(who, at)];
@@ -278,7 +283,13 @@ export function createLoginLimiter(options: { log: HitStore; now: () => number; 
       const at = now();
       // Every hit a step reads lies within the longest window, the name's 15 minutes; a turn
       // older than that is long past, as a queue's turns are at most 8 seconds apart.
-      const keys = [perAddress.key(address), pending.key(`${who}|${address}`), perName.key(who), turns.key(who), ...(device !== null ? [perDevice.key(device)] : [])];
+      const keys = [
+        perAddress.key(address),
+        pending.key(`${who}|${address}`),
+        perName.key(who),
+        turns.key(who),
+        ...(device !== null ? [perDevice.key(device)] : []),
+      ];
       const since = at - LOGIN_NAME_WINDOW_MS + 1;
       const first = step(await log.read(keys, since), who, label, address, device, at);
       if ('refusal' in first) return first.refusal;

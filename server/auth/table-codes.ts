@@ -93,7 +93,8 @@ export function openTableCodes(store: TableCodeStore, secret: string) {
   };
   return {
     /** The code printed on a table's card now. */
-    codeOf: async (tournamentId: string, table: number): Promise<string> => tableCode(secret, tournamentId, table, (await rotations(tournamentId))(tournamentId, table)),
+    codeOf: async (tournamentId: string, table: number): Promise<string> =>
+      tableCode(secret, tournamentId, table, (await rotations(tournamentId))(tournamentId, table)),
     /** The codes printed now on the cards of a tournament's tables 1 to `tables`. */
     async codesOf(tournamentId: string, tables: number): Promise<string[]> {
       const rotationOf = await rotations(tournamentId);

@@ -14,7 +14,10 @@ import { AccessError } from '../http/refusals.ts';
 import { type CliIo, UsageError } from './io.ts';
 import { ledgerTarget, withPostgresLedger } from './ledger-target.ts';
 
-export async function run(args: { values: { role?: string; password?: string; db?: string; 'display-name'?: string }; positionals: string[] }, io: CliIo): Promise<number> {
+export async function run(
+  args: { values: { role?: string; password?: string; db?: string; 'display-name'?: string }; positionals: string[] },
+  io: CliIo,
+): Promise<number> {
   const { role } = args.values;
   const displayName = args.values['display-name'];
   let password = args.values.password;

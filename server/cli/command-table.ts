@@ -30,7 +30,8 @@ export const COMMANDS: readonly Command[] = [
   command({
     name: 'serve',
     usage: 'serve [--no-demo] [--demo pitt-boss|progressive] [--pace MS]',
-    summary: 'run the server on PORT (default 3000) over DATA_DIR/spades.db, or PostgreSQL when DATABASE_URL is a postgres:// address; a demo tournament on an empty ledger',
+    summary:
+      'run the server on PORT (default 3000) over DATA_DIR/spades.db, or PostgreSQL when DATABASE_URL is a postgres:// address; a demo tournament on an empty ledger',
     options: {
       'no-demo': { type: 'boolean', help: 'no demo tournament and no bots at its tables' },
       demo: { type: 'string', value: 'KIND', help: "which demo: 'pitt-boss' (default) or 'progressive', a 12-player progressive evening" },
@@ -69,7 +70,11 @@ export const COMMANDS: readonly Command[] = [
     summary: 'add a sign-in, or set a new password (read from standard input without --password)',
     options: {
       role: { type: 'string', value: 'director|judge', help: 'what the person may do' },
-      'display-name': { type: 'string', value: 'NAME', help: 'the name the pages and the ledger show for the person’s entries, so the sign-in name stays private (the sign-in name when not given for a new account; unchanged for an existing one)' },
+      'display-name': {
+        type: 'string',
+        value: 'NAME',
+        help: 'the name the pages and the ledger show for the person’s entries, so the sign-in name stays private (the sign-in name when not given for a new account; unchanged for an existing one)',
+      },
       password: { type: 'string', value: 'P', help: 'the password (safer from standard input: it stays out of the shell history)' },
       db: ANY_DB,
     },
@@ -89,9 +94,17 @@ export const COMMANDS: readonly Command[] = [
     usage: 'import FILE|- (--tournament ID --match ID | --game ID) [--by NAME] [--db FILE]',
     summary: 'enter a game played on paper from its spades-game/1 record',
     options: {
-      by: { type: 'string', value: 'NAME', help: 'the judge or director entering it (the account’s sign-in name): the ledger records their display name and account id' },
+      by: {
+        type: 'string',
+        value: 'NAME',
+        help: 'the judge or director entering it (the account’s sign-in name): the ledger records their display name and account id',
+      },
       tournament: { type: 'string', value: 'ID', help: 'the tournament of the match the game belongs to' },
-      match: { type: 'string', value: 'ID', help: 'the match the game belongs to; in a progressive evening R2-T3, the round played at a table, whose score sheet fills the game that round started there' },
+      match: {
+        type: 'string',
+        value: 'ID',
+        help: 'the match the game belongs to; in a progressive evening R2-T3, the round played at a table, whose score sheet fills the game that round started there',
+      },
       game: { type: 'string', value: 'ID', help: 'the game’s id (a game of its own without --tournament and --match)' },
       db: SQLITE_DB,
     },
@@ -104,7 +117,10 @@ export const COMMANDS: readonly Command[] = [
     summary: 'load an NDJSON ledger into an empty file or PostgreSQL database, keeping it only if it is whole and its chain verifies',
     options: {
       db: ANY_DB,
-      prefix: { type: 'boolean', help: 'take a backup that is not whole (cut short, or without a trailer) on purpose: import the events it holds as the start of a ledger' },
+      prefix: {
+        type: 'boolean',
+        help: 'take a backup that is not whole (cut short, or without a trailer) on purpose: import the events it holds as the start of a ledger',
+      },
     },
     positionals: true,
     load: async () => (await import('./import-ledger.ts')).run,

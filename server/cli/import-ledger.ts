@@ -65,7 +65,8 @@ function importAsNewFile(path: string, backup: Backup, note: ImportNote): ChainR
     try {
       linkSync(building, path);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw new UsageError(`spades import-ledger: ${path} was created by another process while the import ran; nothing was imported into it`);
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+        throw new UsageError(`spades import-ledger: ${path} was created by another process while the import ran; nothing was imported into it`);
       throw error;
     }
     syncDirectory(dirname(path));
@@ -119,9 +120,13 @@ export async function run(
   try {
     // Whether the file is whole is known before any ledger is opened or made.
     const backup = readBackup(text, { prefix: values.prefix === true });
-    const { name, report } = target.kind === 'postgres'
-      ? await withPostgresLedger('import-ledger', target, { existing: false }, async (store) => ({ name: target.name, report: await importPostgresLedger(store, backup, target.name, replayProblem, note) }))
-      : importIntoFile(target.path, backup, note);
+    const { name, report } =
+      target.kind === 'postgres'
+        ? await withPostgresLedger('import-ledger', target, { existing: false }, async (store) => ({
+            name: target.name,
+            report: await importPostgresLedger(store, backup, target.name, replayProblem, note),
+          }))
+        : importIntoFile(target.path, backup, note);
     if (!report.ok) {
       const bad = report.firstBad!;
       io.stdout(`nothing imported: position ${bad.position} does not verify: ${bad.reason}\n`);

@@ -32,7 +32,10 @@ function endsEarly(text: string, message: string): boolean {
 async function enteredBy(ledger: Ledger, name: string): Promise<{ by: string; account: string }> {
   const storage = sqliteAuthStorage(ledger.database);
   const user = await storage.accounts.find(name.trim());
-  if (!user) throw new UsageError(`spades import: --by names no judge or director of this ledger; add the account with spades add-user, then import again; nothing was imported`);
+  if (!user)
+    throw new UsageError(
+      `spades import: --by names no judge or director of this ledger; add the account with spades add-user, then import again; nothing was imported`,
+    );
   return signedBy({ role: user.role as Session['role'], name: user.displayName, accountId: accountIdOf(storage.secret, accountOfUser(user.name)) });
 }
 
@@ -61,7 +64,8 @@ export async function run(
   } catch (error) {
     if (text.trim() === '') throw new UsageError(`spades import: ${source} is empty: a spades-game/1 record is one JSON object; nothing was imported`);
     // A parser that ran out of text before the record closed: the file was cut short.
-    if (endsEarly(text, (error as Error).message)) throw new UsageError(`spades import: ${source} is cut short: the record ends before its JSON closes; nothing was imported`);
+    if (endsEarly(text, (error as Error).message))
+      throw new UsageError(`spades import: ${source} is cut short: the record ends before its JSON closes; nothing was imported`);
     throw new UsageError(`spades import: ${source} is not JSON (${(error as Error).message}); nothing was imported`);
   }
 
@@ -83,7 +87,13 @@ export async function run(
     io.stdout(`head ${formatDigest(ledger.store.head())}\n`);
     return 0;
   } catch (error) {
-    if (error instanceof RecordImportError || error instanceof InvalidPayloadError || error instanceof AppendRefusedError || error instanceof LedgerBusyError || error instanceof LedgerUnavailableError) {
+    if (
+      error instanceof RecordImportError ||
+      error instanceof InvalidPayloadError ||
+      error instanceof AppendRefusedError ||
+      error instanceof LedgerBusyError ||
+      error instanceof LedgerUnavailableError
+    ) {
       throw new UsageError(`spades import: ${source}: ${error.message}; nothing was imported`);
     }
     throw error;

@@ -28,7 +28,8 @@ export function ledgerTarget(command: string, db: string | undefined, env: Recor
   const url = env.DATABASE_URL;
   if (url === undefined || url === '') return { kind: 'sqlite', path: undefined };
   // Not echoed: a connection string of some other kind may carry a password.
-  if (!POSTGRES_URL.test(url)) throw new UsageError(`spades ${command}: DATABASE_URL is set but is not a postgres:// or postgresql:// URL; unset it to use the ledger file`);
+  if (!POSTGRES_URL.test(url))
+    throw new UsageError(`spades ${command}: DATABASE_URL is set but is not a postgres:// or postgresql:// URL; unset it to use the ledger file`);
   return { kind: 'postgres', url, name: shownPgUrl(url) };
 }
 

@@ -30,7 +30,9 @@ export async function run({ values }: { values: { db?: string; force?: boolean }
       const report = verifyChain(database);
       if (!report.ok) {
         const bad = report.firstBad!;
-        throw new UsageError(`spades rebuild: ${path}: the chain does not verify at position ${bad.position} (${bad.reason}); nothing was rebuilt (--force folds it all the same)`);
+        throw new UsageError(
+          `spades rebuild: ${path}: the chain does not verify at position ${bad.position} (${bad.reason}); nothing was rebuilt (--force folds it all the same)`,
+        );
       }
     } finally {
       database.close();

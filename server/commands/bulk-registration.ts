@@ -68,7 +68,8 @@ export function splitLine(text: string): string[] {
   return out;
 }
 
-const isHeader = (fields: string[]) => /^(team( name)?|name)$/i.test(fields[0] ?? '') && (fields.length === 1 || /^(player ?1|first player|category|prize category|gender)$/i.test(fields[1] ?? ''));
+const isHeader = (fields: string[]) =>
+  /^(team( name)?|name)$/i.test(fields[0] ?? '') && (fields.length === 1 || /^(player ?1|first player|category|prize category|gender)$/i.test(fields[1] ?? ''));
 
 function dayProblem(text: string): string | null {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
@@ -100,7 +101,8 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
       if (isHeader(fields)) return;
     }
     if (++count > BULK_MAX_LINES) {
-      if (count === BULK_MAX_LINES + 1) preview.problems.push({ line, field: 'line', problem: `a paste holds at most ${BULK_MAX_LINES} entrants; send the rest in another` });
+      if (count === BULK_MAX_LINES + 1)
+        preview.problems.push({ line, field: 'line', problem: `a paste holds at most ${BULK_MAX_LINES} entrants; send the rest in another` });
       return;
     }
     const problem = (field: string, what: string) => preview.problems.push({ line, field, problem: what });
@@ -108,7 +110,10 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
     let name = first0;
     const most = progressive ? 2 : 4;
     if (fields.length > most) {
-      problem('line', `has ${fields.length} fields; a line is ${progressive ? 'a name and an optional prize category' : 'team name, player 1, player 2 and an optional registration date'}`);
+      problem(
+        'line',
+        `has ${fields.length} fields; a line is ${progressive ? 'a name and an optional prize category' : 'team name, player 1, player 2 and an optional registration date'}`,
+      );
       return;
     }
     let bad = false;
@@ -180,7 +185,7 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
       name,
       players,
       ...(gender ? { gender } : {}),
-      ...(registeredOn ?? today ? { registeredOn: registeredOn ?? today } : {}),
+      ...((registeredOn ?? today) ? { registeredOn: registeredOn ?? today } : {}),
       // A line without a date registers today, and pays the fee of today.
       fee: feeFor(tournament.format, registeredOn ?? today),
     });
@@ -199,7 +204,13 @@ export function registerBulk(preview: BulkPreview, input: { tournamentId: string
   }
   if (preview.entrants.length === 0) return null;
   const events = preview.entrants.map((e) => {
-    const common = { tournamentId: input.tournamentId, name: e.name, fee: e.fee, codeSeed: input.codeSeed(), ...(e.registeredOn ? { registeredOn: e.registeredOn } : {}) };
+    const common = {
+      tournamentId: input.tournamentId,
+      name: e.name,
+      fee: e.fee,
+      codeSeed: input.codeSeed(),
+      ...(e.registeredOn ? { registeredOn: e.registeredOn } : {}),
+    };
     return input.progressive
       ? { type: 'PlayerRegistered', payload: { ...common, playerId: e.teamId, ...(e.gender ? { gender: e.gender } : {}) } }
       : { type: 'TeamRegistered', payload: { ...common, teamId: e.teamId, players: e.players } };

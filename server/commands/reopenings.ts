@@ -29,7 +29,10 @@ export function reopeningBy(models: ReadModels, decision: Decision | readonly De
 export function checkReopening(models: ReadModels, decision: Decision | readonly Decision[], reopen: boolean, at: string): Reopening | null {
   const reopening = reopeningBy(models, decision, at);
   if (reopening && !reopen) {
-    throw new CommandError(`This would change a decided match: ${reopeningText(reopening)} It is given only as a reopening, after seeing what it changes: ask again as a reopening to give it.`, 409);
+    throw new CommandError(
+      `This would change a decided match: ${reopeningText(reopening)} It is given only as a reopening, after seeing what it changes: ask again as a reopening to give it.`,
+      409,
+    );
   }
   return reopening;
 }

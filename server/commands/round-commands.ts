@@ -52,13 +52,16 @@ export function drawRound(models: ReadModels, input: DrawRoundInput): Decision {
   }
   const drawn = pairRound(plan, draws);
   const payload: Record<string, unknown> = { tournamentId: id, round: drawn.round, draws: drawn.draws, matches: drawn.matches };
-  const seeded = plan.groups.some((g) => g.drawing.length > 1 && !(given[g.group]?.cards?.length));
+  const seeded = plan.groups.some((g) => g.drawing.length > 1 && !given[g.group]?.cards?.length);
   if (seeded) payload.seed = seed;
   return { stream: tournamentStream(id), events: [{ type: 'BracketRoundDrawn', payload }] };
 }
 
 /** The round a director can draw now, or null: the bracket is drawn round by round and every match of its last round is decided. */
-export function roundToDraw(models: ReadModels, tournamentId: string): { round: number; final: boolean; drawing: Partial<Record<RoundGroup, string[]>> } | null {
+export function roundToDraw(
+  models: ReadModels,
+  tournamentId: string,
+): { round: number; final: boolean; drawing: Partial<Record<RoundGroup, string[]>> } | null {
   const tournament = models.tournaments[tournamentId];
   if (!tournament?.format.roundByRound || !tournament.bracket || tournament.model.status !== 'running') return null;
   try {

@@ -36,7 +36,11 @@ const refName = (ref: RulingRef) => ('claimId' in ref ? `the ruling on claim ${r
 /** The game as it would be with the ruling withdrawn (a copy; the live game is untouched). */
 export function gameWithout(game: GameModel, ref: RulingRef, position: number): GameModel {
   const copy = structuredClone(game);
-  evolveGame(copy, { type: 'RulingWithdrawn', payload: { gameId: game.gameId, ...ref, reason: 'what if', judge: 'what if' }, at: new Date(0).toISOString() }, position);
+  evolveGame(
+    copy,
+    { type: 'RulingWithdrawn', payload: { gameId: game.gameId, ...ref, reason: 'what if', judge: 'what if' }, at: new Date(0).toISOString() },
+    position,
+  );
   return copy;
 }
 
@@ -50,7 +54,8 @@ export function rulingEffect(game: GameModel, ref: RulingRef, position: number):
 export function withdrawRuling(models: ReadModels, input: RulingRef & { gameId: string; reason: string; judge: string }): Decision {
   const game = gameById(models, input.gameId);
   if (!game) throw new CommandError(`game ${input.gameId} does not exist`, 404);
-  const ref: RulingRef = 'claimId' in input && input.claimId !== undefined ? { claimId: input.claimId } : { correction: (input as { correction: number }).correction };
+  const ref: RulingRef =
+    'claimId' in input && input.claimId !== undefined ? { claimId: input.claimId } : { correction: (input as { correction: number }).correction };
   const what = refName(ref);
   if ('claimId' in ref) {
     const claim = game.claims.find((c) => c.claimId === ref.claimId);
@@ -62,7 +67,8 @@ export function withdrawRuling(models: ReadModels, input: RulingRef & { gameId: 
   } else {
     const correction = game.corrections.find((c) => c.position === ref.correction);
     if (!correction) throw new CommandError(`game ${game.gameId} has no score correction at ledger position ${ref.correction}`, 404);
-    if (correction.withdrawn) throw new CommandError(`game ${game.gameId}: ${what} was already withdrawn by ${correction.withdrawn.judge} (${correction.withdrawn.reason})`, 409);
+    if (correction.withdrawn)
+      throw new CommandError(`game ${game.gameId}: ${what} was already withdrawn by ${correction.withdrawn.judge} (${correction.withdrawn.reason})`, 409);
   }
   if (!input.reason?.trim()) throw new CommandError(`game ${game.gameId}: say why ${what} is withdrawn`);
   if (!input.judge?.trim()) throw new CommandError(`game ${game.gameId}: a withdrawal names the judge who makes it`);

@@ -115,7 +115,16 @@ export function registerTeam(
 /** Registers one player for a progressive event (tournament-spades: partners change every round). */
 export function registerPlayer(
   models: ReadModels,
-  input: { tournamentId: string; playerId: string; name: string; gender?: 'male' | 'female'; registeredOn?: string; codeSeed?: string; overCap?: OverCap; today?: string },
+  input: {
+    tournamentId: string;
+    playerId: string;
+    name: string;
+    gender?: 'male' | 'female';
+    registeredOn?: string;
+    codeSeed?: string;
+    overCap?: OverCap;
+    today?: string;
+  },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
@@ -181,7 +190,8 @@ export function checkInTeam(models: ReadModels, input: { tournamentId: string; t
   // A waitlisted entrant checks in too: at the start, places freed go to the waitlisted who are here.
   const row = waiting(tournament.registration, input.teamId) ?? entrantOf(tournament, input.teamId);
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${input.tournamentId} has started; check-in is closed`, 409);
-  if (tournament.withdrawn.includes(input.teamId)) throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' has withdrawn and cannot check in`, 409);
+  if (tournament.withdrawn.includes(input.teamId))
+    throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' has withdrawn and cannot check in`, 409);
   if (tournament.checkedIn.includes(input.teamId)) throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' is already checked in`, 409);
   const payload = { tournamentId: input.tournamentId, teamId: input.teamId, at: input.at, ...(input.by ? { by: input.by } : {}) };
   return { stream: tournamentStream(input.tournamentId), events: [{ type: 'TeamCheckedIn', payload }] };
@@ -195,7 +205,8 @@ export function withdrawTeam(models: ReadModels, input: { tournamentId: string; 
   const tournament = tournamentOf(models, input.tournamentId);
   const queued = waiting(tournament.registration, input.teamId);
   const left = tournament.registration.waitlist.find((w) => w.teamId === input.teamId && w.withdrawn);
-  if (!queued && left && !tournament.model.teams.some((t) => t.teamId === input.teamId)) throw new CommandError(`'${left.name}' has already left the waitlist`, 409);
+  if (!queued && left && !tournament.model.teams.some((t) => t.teamId === input.teamId))
+    throw new CommandError(`'${left.name}' has already left the waitlist`, 409);
   const row = queued ?? entrantOf(tournament, input.teamId);
   if (tournament.model.status !== 'registration') {
     throw new CommandError(
@@ -222,7 +233,15 @@ export function withdrawTeam(models: ReadModels, input: { tournamentId: string; 
  */
 export function startTournament(
   models: ReadModels,
-  input: { tournamentId: string; order?: string[]; seed?: string; byeDraw?: DrawRound[]; checkIn?: 'required' | 'once-begun'; withdrawAbsent?: boolean; requirePaid?: boolean },
+  input: {
+    tournamentId: string;
+    order?: string[];
+    seed?: string;
+    byeDraw?: DrawRound[];
+    checkIn?: 'required' | 'once-begun';
+    withdrawAbsent?: boolean;
+    requirePaid?: boolean;
+  },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   const id = input.tournamentId;
@@ -252,7 +271,9 @@ export function startTournament(
     );
   }
   if (teams.length < 2) {
-    throw new CommandError(`tournament ${id} needs at least 2 ${what} to start; it has ${teams.length}${absent.length > 0 ? ` checked in (${absent.length} not checked in)` : ''}`);
+    throw new CommandError(
+      `tournament ${id} needs at least 2 ${what} to start; it has ${teams.length}${absent.length > 0 ? ` checked in (${absent.length} not checked in)` : ''}`,
+    );
   }
   const withdrawals = [
     ...absent.map((teamId) => ({ type: 'TeamWithdrawn', payload: { tournamentId: id, teamId } })),
@@ -264,7 +285,9 @@ export function startTournament(
     const unknown = input.order.filter((t) => !teams.includes(t));
     const missing = teams.filter((t) => !input.order!.includes(t));
     if (unknown.length || missing.length || input.order.length !== teams.length) {
-      throw new CommandError(`the seeding order must list each registered entrant once (unknown: ${unknown.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'})`);
+      throw new CommandError(
+        `the seeding order must list each registered entrant once (unknown: ${unknown.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'})`,
+      );
     }
     seeds = [...input.order];
     seeding = { method: 'manual' };
@@ -284,7 +307,8 @@ export function startTournament(
     // Draw the bracket now, so a field the format cannot take is refused before anything is recorded.
     try {
       if (tournament.format.roundByRound) firstRoundPlan(seeds);
-      else buildBracket(seeds, { format: tournament.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: tournament.format.reset });
+      else
+        buildBracket(seeds, { format: tournament.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: tournament.format.reset });
     } catch (error) {
       throw new CommandError(`tournament ${id}: ${(error as Error).message}`);
     }

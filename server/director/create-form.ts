@@ -29,6 +29,10 @@ export function builderProps(format: FormatId, input: Record<string, unknown>): 
 
 /** A refused form's fields as text, to fill them again (a JSON body's values written as the form writes them). */
 export function typedText(typed: Record<string, unknown>): Record<string, string> {
-  return Object.fromEntries(Object.entries(typed).map(([k, v]) => [k, typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v)]));
+  return Object.fromEntries(
+    Object.entries(typed).map(([k, v]) => [
+      k,
+      typeof v === 'string' ? v : v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v),
+    ]),
+  );
 }
-

@@ -29,7 +29,11 @@ const PlayerFields = fields({
 });
 const RoundCountFields = fields({ rounds: field.whole({ min: 1, max: 99 }) });
 
-type OnTournament = (c: Context, scope: string, decide: (input: Record<string, unknown>) => { decision: Decision | Decision[]; done: string }) => Response | Promise<Response>;
+type OnTournament = (
+  c: Context,
+  scope: string,
+  decide: (input: Record<string, unknown>) => { decision: Decision | Decision[]; done: string },
+) => Response | Promise<Response>;
 
 /** Adds the progressive routes to the director's app, answering through its tournament panel. */
 export function progressiveRoutes(app: Hono, models: ReadModels, onTournament: OnTournament, show: RegistrationRoutesContext['show'], now: () => string): void {

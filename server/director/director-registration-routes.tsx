@@ -31,7 +31,6 @@ export interface RegistrationRoutesContext {
   show: (c: Context, extra: Partial<DirectorTournamentProps>, status?: 400 | 404 | 409 | 200) => Response | Promise<Response>;
 }
 
-
 const yes = (value: unknown) => value === true || value === 'yes' || value === 'true' || value === 'on';
 const no = (value: unknown) => value === false || value === 'no' || value === 'false' || value === 'off';
 
@@ -85,7 +84,9 @@ export async function capQuestion(c: Context, models: ReadModels, path: string, 
   const signUp = state?.registration.signUp;
   if (!state || !signUp?.open || signUp.cap === null || placed(state).length < signUp.cap || entrantNameProblem(input.name, '')) return null;
   const fields = Object.fromEntries(Object.entries(input).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== '_csrf'));
-  return show(c, { capChoice: { name: normalName(input.name), holding: placed(state).length, cap: signUp.cap, waiting: waitingList(state).length, path, fields } });
+  return show(c, {
+    capChoice: { name: normalName(input.name), holding: placed(state).length, cap: signUp.cap, waiting: waitingList(state).length, path, fields },
+  });
 }
 
 export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): void {
@@ -120,7 +121,11 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
       const results = await ledger.append(
         () => {
           recorded = previewBulk(models, { tournamentId, lines, idOf: slug, today: now() });
-          const decision = registerBulk(recorded, { tournamentId, progressive: Boolean(tournamentOf(models, tournamentId).progressive), codeSeed: newCodeSeed });
+          const decision = registerBulk(recorded, {
+            tournamentId,
+            progressive: Boolean(tournamentOf(models, tournamentId).progressive),
+            codeSeed: newCodeSeed,
+          });
           return decision ? [decision] : [];
         },
         { meta: signedBy(session) },
@@ -164,7 +169,10 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
     onTournament(c, 'unpaid', () => {
       const [tournamentId, teamId] = [c.req.param('tournamentId')!, c.req.param('teamId')!];
       const decision = undoPaid(models, { tournamentId, teamId });
-      return { decision, done: `Took back the $${String(decision.events[0]!.payload.amount)} recorded as paid by ${entrantName(models, tournamentId, teamId)}.` };
+      return {
+        decision,
+        done: `Took back the $${String(decision.events[0]!.payload.amount)} recorded as paid by ${entrantName(models, tournamentId, teamId)}.`,
+      };
     }),
   );
   app.post('/tournaments/:tournamentId/teams/:teamId/check-in/undo', (c) =>

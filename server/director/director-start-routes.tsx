@@ -34,16 +34,22 @@ export interface StartRoutesContext {
 const TeamChoice = fields({ teamId: field.text({ max: 120 }) });
 const StartFields = fields({
   // Names or ids, one a line (or by commas) from the form, or a list from JSON; none sent is a random draw.
-  order: field.raw().transform((raw, ctx): string[] | undefined => {
-    if (Array.isArray(raw)) return raw.map((x) => String(x).trim()).filter(Boolean);
-    if (raw === undefined || raw === null || raw === '') return undefined;
-    if (typeof raw !== 'string') {
-      ctx.addIssue({ code: 'custom', message: 'order must be names or ids, one a line' });
-      return undefined;
-    }
-    const order = raw.split(/[\n,]/).map((x) => x.trim()).filter(Boolean);
-    return order.length > 0 ? order : undefined;
-  }).optional(),
+  order: field
+    .raw()
+    .transform((raw, ctx): string[] | undefined => {
+      if (Array.isArray(raw)) return raw.map((x) => String(x).trim()).filter(Boolean);
+      if (raw === undefined || raw === null || raw === '') return undefined;
+      if (typeof raw !== 'string') {
+        ctx.addIssue({ code: 'custom', message: 'order must be names or ids, one a line' });
+        return undefined;
+      }
+      const order = raw
+        .split(/[\n,]/)
+        .map((x) => x.trim())
+        .filter(Boolean);
+      return order.length > 0 ? order : undefined;
+    })
+    .optional(),
   seed: field.optionalText({ max: 100 }),
   // blp-2024, an odd count: the cards drawn for the round 1 bye, as on the round draw's form.
   byeCards: field.raw().optional(),
@@ -139,13 +145,22 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
         throw new CommandError(`tournament ${tournamentId}: the draw is no longer the one previewed (the entrants changed); preview it again`, 409);
       }
       const withdrawn = decision.events.filter((e) => e.type === 'TeamWithdrawn').length;
-      const promoted = decision.events.filter((e) => e.type === 'WaitlistPromoted').map((e) => waiting(tournamentOf(models, tournamentId).registration, String(e.payload.teamId))?.name ?? entrantName(models, tournamentId, String(e.payload.teamId)));
+      const promoted = decision.events
+        .filter((e) => e.type === 'WaitlistPromoted')
+        .map(
+          (e) =>
+            waiting(tournamentOf(models, tournamentId).registration, String(e.payload.teamId))?.name ??
+            entrantName(models, tournamentId, String(e.payload.teamId)),
+        );
       const gone = (withdrawn > 0 ? ` Withdrew ${withdrawn} not checked in.` : '') + (promoted.length > 0 ? ` From the waitlist: ${promoted.join(', ')}.` : '');
       return {
         decision,
-        done: (tournamentOf(models, tournamentId).progressive
-          ? `${order ? 'Seated in the order given' : 'Drew the first seating at random'}; seat round 1 when the players are ready.`
-          : order ? 'Seeded in the order given and drew the bracket.' : 'Seeded at random and drew the bracket.') + gone,
+        done:
+          (tournamentOf(models, tournamentId).progressive
+            ? `${order ? 'Seated in the order given' : 'Drew the first seating at random'}; seat round 1 when the players are ready.`
+            : order
+              ? 'Seeded in the order given and drew the bracket.'
+              : 'Seeded at random and drew the bracket.') + gone,
       };
     });
   });
@@ -178,7 +193,10 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
       const decision = withdrawTeam(models, { tournamentId, teamId });
       const nameOf = (id: string) => waiting(tournament.registration, id)?.name ?? entrantName(models, tournamentId, id);
       const taker = decision.events.find((e) => e.type === 'WaitlistPromoted');
-      return { decision, done: `${word()} ${nameOf(teamId)} withdrew.${taker ? ` ${nameOf(String(taker.payload.teamId))} takes the place from the waitlist.` : ''}` };
+      return {
+        decision,
+        done: `${word()} ${nameOf(teamId)} withdrew.${taker ? ` ${nameOf(String(taker.payload.teamId))} takes the place from the waitlist.` : ''}`,
+      };
     });
   });
 }

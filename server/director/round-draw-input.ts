@@ -51,7 +51,10 @@ export function cardsOf(raw: unknown, where: string): DrawRound[] {
     });
   }
   if (typeof raw !== 'string') throw new CommandError(`${where} cards must be lines of teams and their cards, such as "aces AS, kings 10H"`);
-  const lines = raw.split(/\r?\n/).map((line) => line.trim()).filter(Boolean);
+  const lines = raw
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
   if (lines.length > 20) throw new CommandError(`${where} cards: ${lines.length} draws is more than a draw takes`);
   return lines.map((line, i) => {
     const words = line.split(/[\s,;:=]+/).filter(Boolean);
@@ -59,7 +62,8 @@ export function cardsOf(raw: unknown, where: string): DrawRound[] {
     for (let w = 0; w < words.length; w += 2) {
       const team = words[w]!;
       const card = words[w + 1];
-      if (card === undefined) throw new CommandError(`${where} cards, line ${i + 1}: '${team}' has no card; write each team and its card, such as "${team} QH"`);
+      if (card === undefined)
+        throw new CommandError(`${where} cards, line ${i + 1}: '${team}' has no card; write each team and its card, such as "${team} QH"`);
       if (team in round) throw new CommandError(`${where} cards, line ${i + 1}: '${team}' is named twice`);
       round[team] = card.toUpperCase();
     }

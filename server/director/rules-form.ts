@@ -9,12 +9,21 @@
 import { type FormatId, type RulesChoice, formatOptions } from '../../engine/formats.ts';
 import { type PresetId, type RuleOptions, STANDARD_RULES } from '../../engine/presets.ts';
 import { type RuleOption, compoundValue, optionProblem, optionText, ruleOption } from '../../engine/rule-options.ts';
-import { BUILDER_CONTROLS, type BuilderControl, ROUND_KEYS, ROUND_NAMES, type RoundKey, type RulesFrom, type ShownControl } from '../../engine/rule-controls.ts';
+import {
+  BUILDER_CONTROLS,
+  type BuilderControl,
+  ROUND_KEYS,
+  ROUND_NAMES,
+  type RoundKey,
+  type RulesFrom,
+  type ShownControl,
+} from '../../engine/rule-controls.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { CommandError } from '../commands/commands.ts';
 import { overrideValue } from './override-lines.ts';
 
-export const rulesFromOf = (input: Record<string, unknown>): RulesFrom => (input.rulesFrom === 'standard' || input.rules === 'standard' ? 'standard' : 'rulebook');
+export const rulesFromOf = (input: Record<string, unknown>): RulesFrom =>
+  input.rulesFrom === 'standard' || input.rules === 'standard' ? 'standard' : 'rulebook';
 
 /** A round of the format that plays rules: the preset it records, and the values it starts from. */
 export interface StartingRound {
@@ -41,7 +50,10 @@ const controlOptions = (c: BuilderControl): (keyof RuleOptions)[] => (c.kind ===
 export function ownRounds(rounds: readonly StartingRound[], control: BuilderControl): RoundKey[] {
   const main = rounds[0]!.start;
   const keys = controlOptions(control);
-  return rounds.slice(1).filter((r) => keys.some((k) => JSON.stringify(r.start[k]) !== JSON.stringify(main[k]))).map((r) => r.key);
+  return rounds
+    .slice(1)
+    .filter((r) => keys.some((k) => JSON.stringify(r.start[k]) !== JSON.stringify(main[k])))
+    .map((r) => r.key);
 }
 
 /** An option's value as sent in a field, or undefined when the form did not send it. */
@@ -73,7 +85,12 @@ function sentOption(input: Record<string, unknown>, option: RuleOption, round: R
 }
 
 /** The values a control's fields hold in a round: each of its options as sent, or undefined. */
-function sentValues(input: Record<string, unknown>, control: BuilderControl, round: RoundKey, start: RuleOptions): Partial<Record<keyof RuleOptions, unknown>> | undefined {
+function sentValues(
+  input: Record<string, unknown>,
+  control: BuilderControl,
+  round: RoundKey,
+  start: RuleOptions,
+): Partial<Record<keyof RuleOptions, unknown>> | undefined {
   if (control.kind === 'option') {
     const value = sentOption(input, control.option, round, start);
     return value === undefined ? undefined : { [control.option.key]: value };
@@ -94,7 +111,10 @@ function sentValues(input: Record<string, unknown>, control: BuilderControl, rou
 export function builtRounds(input: Record<string, unknown>, format: FormatId): Partial<Record<RoundKey, Record<string, unknown>>> | null {
   const shown = input.rulesFormat;
   if (shown === undefined || shown === '') return null;
-  if (shown !== format) throw new CommandError(`the rules builder shows the rules of ${String(shown)}, but the format chosen is ${format}; show ${format}'s rules before changing them`);
+  if (shown !== format)
+    throw new CommandError(
+      `the rules builder shows the rules of ${String(shown)}, but the format chosen is ${format}; show ${format}'s rules before changing them`,
+    );
   const rounds = startingRounds(format, rulesFromOf(input));
   const built: Partial<Record<RoundKey, Record<string, unknown>>> = {};
   const main = Object.fromEntries(BUILDER_CONTROLS.map((c) => [controlKey(c), sentValues(input, c, 'rules', rounds[0]!.start)]));

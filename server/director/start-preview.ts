@@ -17,7 +17,9 @@ export function startPreview(models: ReadModels, tournamentId: string, decision:
   const before = tournamentOf(models, tournamentId);
   const after = structuredClone(before) as TournamentState;
   const at = new Date(0).toISOString();
-  decision.events.forEach((event, i) => evolveTournament(after, { ...event, at } as Parameters<typeof evolveTournament>[1], models.position + i + 1, models.games ?? {}));
+  decision.events.forEach((event, i) =>
+    evolveTournament(after, { ...event, at } as Parameters<typeof evolveTournament>[1], models.position + i + 1, models.games ?? {}),
+  );
   const name = (id: string | null) => after.model.teams.find((t) => t.teamId === id)?.name ?? id ?? '';
   const started = decision.events.find((e) => e.type === 'TournamentStarted')!.payload as { seeds: string[]; seeding: StartPreview['seeding'] };
   const withdrawn = decision.events.filter((e) => e.type === 'TeamWithdrawn').map((e) => name((e.payload as { teamId: string }).teamId));

@@ -59,7 +59,8 @@ export function roundSheetRoutes(app: Hono, context: RoundSheetRoutesContext): v
     const { tournamentId, table } = context.tableParams(c);
     context.checkTable(session, tournamentId, table);
     const state = tournamentById(models, tournamentId)!;
-    if (!state.progressive) throw new CommandError(`table ${table} plays matches, not progressive rounds; a match's game played on paper is entered by a judge`, 404);
+    if (!state.progressive)
+      throw new CommandError(`table ${table} plays matches, not progressive rounds; a match's game played on paper is entered by a judge`, 404);
     // The latest round seated at the table, over or not: a confirmation sent twice finds the round it recorded.
     const match = state.model.matches.filter((m) => m.table === table).at(-1);
     const game = match ? gameById(models, match.games[0] ?? '') : undefined;
@@ -87,7 +88,9 @@ export function roundSheetRoutes(app: Hono, context: RoundSheetRoutesContext): v
         bids[seat] = /^\d{1,2}$/.test(bid) ? Number(bid) : bid;
         const taken = text(sheetField('tricks', hand, seat));
         if (!/^\d{1,2}$/.test(taken) || Number(taken) > 13) {
-          throw new CommandError(`hand ${hand}: ${SEAT_NAMES[seat]}’s tricks must be a whole number from 0 to 13, not ${taken === '' ? 'empty' : `'${taken}'`}`);
+          throw new CommandError(
+            `hand ${hand}: ${SEAT_NAMES[seat]}’s tricks must be a whole number from 0 to 13, not ${taken === '' ? 'empty' : `'${taken}'`}`,
+          );
         }
         tricks[seat] = Number(taken);
       }
@@ -103,37 +106,52 @@ export function roundSheetRoutes(app: Hono, context: RoundSheetRoutesContext): v
       return { record, decision: checkedRecordImport(models, record, { tournamentId: at.tournamentId, matchId: at.matchId }, now()) };
     } catch (error) {
       if (!(error instanceof RecordImportError)) throw error;
-      const words = error.message.replace(/^record: /, '').replace(/^hands\[(\d+)\]: /, (_, i: string) => `hand ${Number(i) + 1}: `).replace(/^hands: /, '');
+      const words = error.message
+        .replace(/^record: /, '')
+        .replace(/^hands\[(\d+)\]: /, (_, i: string) => `hand ${Number(i) + 1}: `)
+        .replace(/^hands: /, '');
       throw new CommandError(words, error.status === 413 ? 400 : error.status);
     }
   }
 
-  function sheetHtml(session: Session, at: SheetTable, values: Record<string, string>, extra: { error?: string; preview?: { hands: SheetPreviewHand[]; result: string } } = {}): string {
+  function sheetHtml(
+    session: Session,
+    at: SheetTable,
+    values: Record<string, string>,
+    extra: { error?: string; preview?: { hands: SheetPreviewHand[]; result: string } } = {},
+  ): string {
     const rules = resolveRules(at.game.rules).options;
     const dealers: Seat[] = [at.game.dealer];
     while (dealers.length < formHands(at.game)) dealers.push(nextDealer(rules, dealers.at(-1)!, null));
     const seats = Object.fromEntries(SEATS.map((s) => [s, at.game.seats[s] ?? s])) as Record<Seat, string>;
     const path = `/entry/tables/${encodeURIComponent(at.tournamentId)}/${at.table}`;
     return String(
-        <RoundSheetPage
-          csrf={session.csrf}
-          tournamentName={tournamentById(models, at.tournamentId)!.model.name}
-          table={at.table}
-          round={at.round}
-          hands={rules.hands ?? 4}
-          seats={seats}
-          dealers={dealers}
-          specialBids={rules.nil !== null ? ['nil'] : []}
-          action={`${path}/sheet`}
-          tablePage={path}
-          values={values}
-          {...(extra.error ? { error: extra.error } : {})}
-          {...(extra.preview ? { preview: extra.preview } : {})}
-        />,
+      <RoundSheetPage
+        csrf={session.csrf}
+        tournamentName={tournamentById(models, at.tournamentId)!.model.name}
+        table={at.table}
+        round={at.round}
+        hands={rules.hands ?? 4}
+        seats={seats}
+        dealers={dealers}
+        specialBids={rules.nil !== null ? ['nil'] : []}
+        action={`${path}/sheet`}
+        tablePage={path}
+        values={values}
+        {...(extra.error ? { error: extra.error } : {})}
+        {...(extra.preview ? { preview: extra.preview } : {})}
+      />,
     );
   }
 
-  function page(c: Context, session: Session, at: SheetTable, values: Record<string, string>, extra: { error?: string; preview?: { hands: SheetPreviewHand[]; result: string } } = {}, status: RefusalStatus | 200 = 200) {
+  function page(
+    c: Context,
+    session: Session,
+    at: SheetTable,
+    values: Record<string, string>,
+    extra: { error?: string; preview?: { hands: SheetPreviewHand[]; result: string } } = {},
+    status: RefusalStatus | 200 = 200,
+  ) {
     return c.html(sheetHtml(session, at, values, extra), status as 200);
   }
 
@@ -148,7 +166,11 @@ export function roundSheetRoutes(app: Hono, context: RoundSheetRoutesContext): v
     const session = auth.current(c);
     try {
       const at = sheetTable(c, session);
-      if (!sheetOpen(at.game)) throw new CommandError(`round ${at.round} at table ${at.table} already has entries; a score sheet is entered only where nothing has been recorded yet`, 409);
+      if (!sheetOpen(at.game))
+        throw new CommandError(
+          `round ${at.round} at table ${at.table} already has entries; a score sheet is entered only where nothing has been recorded yet`,
+          409,
+        );
       return page(c, session, at, {});
     } catch (error) {
       return refused(c, error);
@@ -165,7 +187,10 @@ export function roundSheetRoutes(app: Hono, context: RoundSheetRoutesContext): v
     } catch (error) {
       return refused(c, error);
     }
-    const values = Object.fromEntries(Object.entries(input).filter(([name, v]) => /^(bid|tricks)-\d-[NESW]$/.test(name) && typeof v === 'string')) as Record<string, string>;
+    const values = Object.fromEntries(Object.entries(input).filter(([name, v]) => /^(bid|tricks)-\d-[NESW]$/.test(name) && typeof v === 'string')) as Record<
+      string,
+      string
+    >;
     if (!wantsJson(c) && input.confirm !== 'yes') {
       // Checked and scored as it would be recorded; nothing is recorded until the confirmation.
       try {
@@ -184,7 +209,12 @@ export function roundSheetRoutes(app: Hono, context: RoundSheetRoutesContext): v
         const { decision } = decide(fields, where);
         return { decision, done: `Recorded round ${where.round} at table ${where.table} from the score sheet.` };
       },
-      fragment: (notice) => String(<p class="notice notice--error" role="alert">{notice.error ?? notice.done}</p>),
+      fragment: (notice) =>
+        String(
+          <p class="notice notice--error" role="alert">
+            {notice.error ?? notice.done}
+          </p>,
+        ),
       page: (notice) => sheetHtml(session, where, values, notice.error ? { error: notice.error } : {}),
       redirect: `/entry/tables/${encodeURIComponent(where.tournamentId)}/${where.table}`,
     });

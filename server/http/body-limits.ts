@@ -79,7 +79,13 @@ export function bodyLimits(options: { slowBodiesPerAddress?: number } = {}): Mid
       if (count >= most) {
         c.header('connection', 'close');
         c.header('retry-after', String(Math.ceil(REQUEST_TIMEOUT_MS / 1000)));
-        return Promise.resolve(refuse(c, 429, `this address is already sending ${most} requests whose bodies have not all arrived, the most one address may send at once; send this one again once those are through`));
+        return Promise.resolve(
+          refuse(
+            c,
+            429,
+            `this address is already sending ${most} requests whose bodies have not all arrived, the most one address may send at once; send this one again once those are through`,
+          ),
+        );
       }
       arriving.set(address, count + 1);
       let counted = true;

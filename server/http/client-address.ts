@@ -27,7 +27,9 @@ export function trustedProxies(setting: string | undefined): TrustedProxies {
 /** What is wrong with a TRUST_PROXY setting, as the one line the server stops with, or null. */
 export function trustProxyProblem(setting: string | undefined): string | null {
   const wrong = entriesOf(setting).find((entry) => isIP(entry) === 0);
-  return wrong === undefined ? null : `TRUST_PROXY lists the addresses of the proxies in front of the server (such as 127.0.0.1 or ::1), and '${wrong.slice(0, 40)}' is not an address`;
+  return wrong === undefined
+    ? null
+    : `TRUST_PROXY lists the addresses of the proxies in front of the server (such as 127.0.0.1 or ::1), and '${wrong.slice(0, 40)}' is not an address`;
 }
 
 const entriesOf = (setting: string | undefined) => (setting ?? '').split(/[\s,]+/).filter(Boolean);
@@ -100,5 +102,8 @@ export function addressKey(address: string): string {
   const front = head ? head.split(':') : [];
   const back = tail ? tail.split(':') : [];
   const groups = address.includes('::') ? [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back] : front;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

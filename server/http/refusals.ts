@@ -38,7 +38,8 @@ export const RECORDED_MEANWHILE = 'something else was recorded here at the same 
 /** The status and sentence of a refused request, or null for an error that is the server's own fault. */
 export function refusalOf(error: unknown): { status: RefusalStatus; message: string } | null {
   if (error instanceof CommandError || error instanceof AccessError) return { status: error.status, message: error.message };
-  if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof LedgerBusyError) return { status: 503, message: error.message };
+  if (error instanceof LedgerUnavailableError || error instanceof LedgerReadError || error instanceof LedgerBusyError)
+    return { status: 503, message: error.message };
   // The store's words name streams and versions: a person hears what happened, in the room's.
   if (error instanceof VersionConflictError) return { status: 409, message: RECORDED_MEANWHILE };
   if (error instanceof CommandIdReusedError) return { status: 409, message: error.message };
@@ -50,7 +51,10 @@ export function refusalOf(error: unknown): { status: RefusalStatus; message: str
 export function refuse(c: Context, status: RefusalStatus, message: string): Response {
   if (wantsJson(c)) return c.json({ error: message }, status);
   const signIn = status === 401 ? ' <a href="/login">Sign in</a> or <a href="/join">join a table</a>.' : '';
-  return c.html(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Refused</title><link rel="stylesheet" href="/static/app.css"></head><body><main class="page-main"><p class="notice notice--error" role="alert">${escapeHtml(message)}.${signIn}</p></main></body></html>`, status);
+  return c.html(
+    `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Refused</title><link rel="stylesheet" href="/static/app.css"></head><body><main class="page-main"><p class="notice notice--error" role="alert">${escapeHtml(message)}.${signIn}</p></main></body></html>`,
+    status,
+  );
 }
 
 function escapeHtml(text: string): string {

@@ -51,7 +51,8 @@ export function jsonNestingProblem(text: string, max = MAX_JSON_DEPTH): string |
   for (let i = 0; i < text.length; i++) {
     const ch = text.charCodeAt(i);
     if (inString) {
-      if (ch === 0x5c) i++; // a backslash escapes the next character
+      if (ch === 0x5c)
+        i++; // a backslash escapes the next character
       else if (ch === 0x22) inString = false;
     } else if (ch === 0x22) {
       inString = true;

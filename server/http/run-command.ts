@@ -33,7 +33,10 @@ export function commandIdOf(input: Record<string, unknown>, scope: string): stri
  */
 export function requestDigest(path: string, input: Record<string, unknown>, who: string): string {
   const { commandId: _id, ...fields } = input;
-  return createHash('sha256').update(canonicalJson({ path, fields: JSON.parse(JSON.stringify(fields)) as unknown, who })).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(canonicalJson({ path, fields: JSON.parse(JSON.stringify(fields)) as unknown, who }))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /**

@@ -28,15 +28,18 @@ const CARD_FIELDS = { N: 'cardN', E: 'cardE', S: 'cardS', W: 'cardW' } as const 
 
 /** A seat's cards: "KH", "KH 9C" or "KH, 9C" from a form, or a list of card names in JSON. */
 const cards = (seat: Seat) =>
-  field.raw().optional().transform((raw, ctx): string[] => {
-    if (raw === undefined || raw === null || raw === '') return [];
-    const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,]+/) : null;
-    if (list === null || list.some((c) => typeof c !== 'string') || list.length > 13) {
-      ctx.addIssue({ code: 'custom', message: `${CARD_FIELDS[seat]} must be the card ${SEAT_WORDS[seat]} drew (such as KH), then any redraws in order` });
-      return [];
-    }
-    return (list as string[]).map((c) => c.trim().toUpperCase()).filter(Boolean);
-  });
+  field
+    .raw()
+    .optional()
+    .transform((raw, ctx): string[] => {
+      if (raw === undefined || raw === null || raw === '') return [];
+      const list = Array.isArray(raw) ? raw : typeof raw === 'string' ? raw.split(/[\s,]+/) : null;
+      if (list === null || list.some((c) => typeof c !== 'string') || list.length > 13) {
+        ctx.addIssue({ code: 'custom', message: `${CARD_FIELDS[seat]} must be the card ${SEAT_WORDS[seat]} drew (such as KH), then any redraws in order` });
+        return [];
+      }
+      return (list as string[]).map((c) => c.trim().toUpperCase()).filter(Boolean);
+    });
 
 const side = (name: string) =>
   field
@@ -62,16 +65,19 @@ const SeatingFields = fields({
   seed: field.optionalText({ max: 100 }),
   firstDealer: seat('the first dealer'),
   namedBecause: field.optionalText({ max: 300 }),
-  clockMinutes: field.raw().optional().transform((raw, ctx): number | null | undefined => {
-    if (raw === undefined || raw === '') return undefined;
-    if (raw === null || (typeof raw === 'string' && /^\s*none\s*$/i.test(raw))) return null;
-    const minutes = typeof raw === 'string' && /^\s*\d{1,4}\s*$/.test(raw) ? Number(raw) : raw;
-    if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > 600) {
-      ctx.addIssue({ code: 'custom', message: `the time limit must be whole minutes from 1 to 600, or none, not ${JSON.stringify(raw)}` });
-      return undefined;
-    }
-    return minutes;
-  }),
+  clockMinutes: field
+    .raw()
+    .optional()
+    .transform((raw, ctx): number | null | undefined => {
+      if (raw === undefined || raw === '') return undefined;
+      if (raw === null || (typeof raw === 'string' && /^\s*none\s*$/i.test(raw))) return null;
+      const minutes = typeof raw === 'string' && /^\s*\d{1,4}\s*$/.test(raw) ? Number(raw) : raw;
+      if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > 600) {
+        ctx.addIssue({ code: 'custom', message: `the time limit must be whole minutes from 1 to 600, or none, not ${JSON.stringify(raw)}` });
+        return undefined;
+      }
+      return minutes;
+    }),
 });
 
 export interface SeatingInput extends FirstDealerChoice {

@@ -54,7 +54,14 @@ export function judgeConsoleProps(
           at: r.at,
           judge: r.judge,
           text: `${r.upheld ? 'upheld' : 'denied'} the renege claim against ${SEAT_NAMES[claim.seat]} (${gameLabel(models, game)}, hand ${claim.hand}${claim.trick !== null ? `, trick ${claim.trick}` : ''})${r.note ? `: ${r.note}` : ''}`,
-          effect: r.withdrawn ? 'none: withdrawn' : effectText(models, game, rulingEffect(game, ref, models.position + 1), game.hands.length >= claim.hand ? `hand ${claim.hand}` : `hand ${claim.hand}, once it is scored`),
+          effect: r.withdrawn
+            ? 'none: withdrawn'
+            : effectText(
+                models,
+                game,
+                rulingEffect(game, ref, models.position + 1),
+                game.hands.length >= claim.hand ? `hand ${claim.hand}` : `hand ${claim.hand}, once it is scored`,
+              ),
           withdrawn: r.withdrawn ?? null,
           withdraw: { gameId: game.gameId, ...ref },
         });
@@ -89,7 +96,8 @@ export function judgeConsoleProps(
       });
     }
     for (const team of t.teams) {
-      if (team.status !== 'disqualified' && team.status !== 'withdrawn' && team.status !== 'out') teams.push({ tournamentId: t.tournamentId, teamId: team.teamId, name: team.name, tournament: t.name });
+      if (team.status !== 'disqualified' && team.status !== 'withdrawn' && team.status !== 'out')
+        teams.push({ tournamentId: t.tournamentId, teamId: team.teamId, name: team.name, tournament: t.name });
     }
     for (const c of state.corrections) {
       const game = gameById(models, c.gameId);
@@ -141,7 +149,13 @@ function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims
   let detected: { seat: Seat; trick: number }[];
   let tricks: ClaimCase['tricks'] = [];
   try {
-    const result = current ? handSoFar(game)! : replayPlays(deck, dealer, plays.map((t) => t.map((n) => parseCard(n)!)));
+    const result = current
+      ? handSoFar(game)!
+      : replayPlays(
+          deck,
+          dealer,
+          plays.map((t) => t.map((n) => parseCard(n)!)),
+        );
     detected = current ? result.reneges : (game.rows[claim.hand - 1]?.reneges ?? result.reneges);
     const around = claim.trick === null ? result.tricks.map((_, i) => i + 1) : [claim.trick - 1, claim.trick, claim.trick + 1];
     tricks = around
@@ -153,9 +167,10 @@ function claimCase(models: ReadModels, game: GameModel, claim: GameModel['claims
   } catch {
     detected = [];
   }
-  const found = detected.length === 0
-    ? 'The engine finds no renege in the recorded plays of this hand.'
-    : `The engine finds: ${detected.map((d) => `renege by ${SEAT_NAMES[d.seat]} at trick ${d.trick}`).join('; ')}.`;
+  const found =
+    detected.length === 0
+      ? 'The engine finds no renege in the recorded plays of this hand.'
+      : `The engine finds: ${detected.map((d) => `renege by ${SEAT_NAMES[d.seat]} at trick ${d.trick}`).join('; ')}.`;
   const options = resolveRules(game.rules).options;
   const state = game.tournamentId ? tournamentById(models, game.tournamentId) : undefined;
   const tournament = state?.model;

@@ -34,7 +34,11 @@ export function reopeningPreview(reopening: Reopening, asked: string, action: st
     moved: reopening.moved.map((m) => `${m.name}: ${m.from}, then ${m.to}.`),
     standings: rankTeams(after.model)
       .filter((row) => row.status !== 'withdrawn')
-      .map((row) => ({ name: row.name, record: record(row.wins, row.losses), stands: `${labels.get(row.teamId)?.label ?? 'Playing'}, ${whereTeamStands(after, row)}` })),
+      .map((row) => ({
+        name: row.name,
+        record: record(row.wins, row.losses),
+        stands: `${labels.get(row.teamId)?.label ?? 'Playing'}, ${whereTeamStands(after, row)}`,
+      })),
     stats: COUNTED.map(([key, words]) => {
       const was = before[key] as number;
       const is = now[key] as number;

@@ -25,7 +25,10 @@ export function tournamentChannel(tournamentId: string): string {
  * The tournament an event belongs to: the one its payload names, or the one its game is played
  * in (a card, a bid, a claim name only their game); null for an event of no tournament.
  */
-export function tournamentOfEvent(games: Readonly<Record<string, { tournamentId: string | null }>>, event: { position: number; payload?: unknown }): string | null {
+export function tournamentOfEvent(
+  games: Readonly<Record<string, { tournamentId: string | null }>>,
+  event: { position: number; payload?: unknown },
+): string | null {
   const payload = event.payload as { tournamentId?: unknown; gameId?: unknown } | undefined;
   if (typeof payload?.tournamentId === 'string') return payload.tournamentId;
   if (typeof payload?.gameId === 'string' && Object.hasOwn(games, payload.gameId)) return games[payload.gameId]!.tournamentId;

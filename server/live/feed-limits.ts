@@ -204,7 +204,8 @@ export function feedLimitsFromEnv(env: NodeJS.ProcessEnv): FeedLimitOptions | { 
   ] as const) {
     const text = env[name];
     if (text === undefined || text === '') continue;
-    if (!/^\d{1,7}$/.test(text) || Number(text) < 1) return { error: `${name} must be a whole number of event feed connections from 1 to 9999999, not '${text.slice(0, 20)}'` };
+    if (!/^\d{1,7}$/.test(text) || Number(text) < 1)
+      return { error: `${name} must be a whole number of event feed connections from 1 to 9999999, not '${text.slice(0, 20)}'` };
     limits[key] = Number(text);
   }
   return limits;

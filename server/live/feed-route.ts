@@ -49,26 +49,35 @@ export function eventFeedRoute({ ledger, broadcaster, limits, addressOf }: FeedR
     const quota = () => rateLimitHeaders('feed-streams', streams().quota, streams().remaining);
     if ('refused' in admitted) {
       // The client is told to come back later: its connection is not kept waiting meanwhile.
-      return c.json({ error: admitted.refused, code: 'too-many-streams' }, 429, { 'retry-after': String(admitted.retryAfterSeconds), connection: 'close', ...quota() });
+      return c.json({ error: admitted.refused, code: 'too-many-streams' }, 429, {
+        'retry-after': String(admitted.retryAfterSeconds),
+        connection: 'close',
+        ...quota(),
+      });
     }
     const { ticket } = admitted;
-    return openStream(c, broadcaster, (sink) => {
-      sink.onClose(ticket.release);
-      return catchUpAndAttach(
-        // Only what the models have folded: anything after it reaches the client as the fold
-        // broadcasts it, so nothing is sent twice or skipped.
-        {
-          readAfter: (from, limit) => ledger.read({ after: from, limit: Math.max(0, Math.min(limit, ledger.models.position - from)) }),
-          headPosition: () => ledger.models.position,
-        },
-        broadcaster,
-        sink,
-        after,
-        { spend: ticket.spend, turn },
-        tournamentId === undefined
-          ? { channel: EVENTS_CHANNEL, keep: () => true }
-          : { channel: tournamentChannel(tournamentId), keep: (event) => tournamentOfEvent(ledger.models.games, event) === tournamentId },
-      );
-    }, { ...FEED_OPEN, ...quota() });
+    return openStream(
+      c,
+      broadcaster,
+      (sink) => {
+        sink.onClose(ticket.release);
+        return catchUpAndAttach(
+          // Only what the models have folded: anything after it reaches the client as the fold
+          // broadcasts it, so nothing is sent twice or skipped.
+          {
+            readAfter: (from, limit) => ledger.read({ after: from, limit: Math.max(0, Math.min(limit, ledger.models.position - from)) }),
+            headPosition: () => ledger.models.position,
+          },
+          broadcaster,
+          sink,
+          after,
+          { spend: ticket.spend, turn },
+          tournamentId === undefined
+            ? { channel: EVENTS_CHANNEL, keep: () => true }
+            : { channel: tournamentChannel(tournamentId), keep: (event) => tournamentOfEvent(ledger.models.games, event) === tournamentId },
+        );
+      },
+      { ...FEED_OPEN, ...quota() },
+    );
   };
 }

@@ -54,12 +54,15 @@ export function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv):
   if (untrusted) throw new UsageError(untrusted);
   if (env.HOST !== undefined && env.HOST !== '') {
     // An address or a name; whether this machine has it is for listen to say.
-    if (!/^[A-Za-z0-9.:%_-]+$/.test(env.HOST)) throw new UsageError(`HOST must be an address to listen on (127.0.0.1, ::1, 0.0.0.0, a host name), not '${env.HOST}'`);
+    if (!/^[A-Za-z0-9.:%_-]+$/.test(env.HOST))
+      throw new UsageError(`HOST must be an address to listen on (127.0.0.1, ::1, 0.0.0.0, a host name), not '${env.HOST}'`);
     options.host = env.HOST;
   }
   if (env.LEDGER_WRITER_HOST !== undefined && env.LEDGER_WRITER_HOST !== '') {
     if (!/^[A-Za-z0-9.:%_-]+$/.test(env.LEDGER_WRITER_HOST)) {
-      throw new UsageError(`LEDGER_WRITER_HOST must be this machine's address as the other server processes reach it (10.0.0.5, a host name), not '${env.LEDGER_WRITER_HOST}'`);
+      throw new UsageError(
+        `LEDGER_WRITER_HOST must be this machine's address as the other server processes reach it (10.0.0.5, a host name), not '${env.LEDGER_WRITER_HOST}'`,
+      );
     }
     options.writerHost = env.LEDGER_WRITER_HOST;
   }
@@ -69,4 +72,3 @@ export function readOptions({ values }: ServeArguments, env: NodeJS.ProcessEnv):
   }
   return options;
 }
-

@@ -45,7 +45,9 @@ await backend.start();
 const location = await backend.create();
 const child = buildLedgerChild();
 const deadline = Date.now() + minutes * 60_000;
-console.log(`crash soak on ${backend.name}: seed ${seed}, ledger ${location}, up to ${minutes} min${Number.isFinite(maxCycles) ? ` or ${maxCycles} cycles` : ''}`);
+console.log(
+  `crash soak on ${backend.name}: seed ${seed}, ledger ${location}, up to ${minutes} min${Number.isFinite(maxCycles) ? ` or ${maxCycles} cycles` : ''}`,
+);
 
 let cycle = 0;
 let acked = 0;

@@ -35,14 +35,7 @@ import {
 } from '../append.ts';
 import { type GroupCommitStats, groupCommitter, refusalOf, refusalText } from './group-commit.ts';
 import { type WriterLinkStats, writerLink } from './writer-link.ts';
-import {
-  type ChainHead,
-  type ChainReport,
-  type ChainedRow,
-  GENESIS_HASH,
-  chainVerifier,
-  formatDigest,
-} from '../../hash-chain.ts';
+import { type ChainHead, type ChainReport, type ChainedRow, GENESIS_HASH, chainVerifier, formatDigest } from '../../hash-chain.ts';
 
 /** The channel each append's commit is announced on, with the new head position as the payload. */
 export const LEDGER_CHANNEL = 'spades_ledger';
@@ -243,7 +236,9 @@ export async function createPgSchema(kysely: Kysely<PgLedgerTables>): Promise<vo
 
 /** Whether the database at `url` already holds the ledger's tables (empty or not). */
 export async function postgresLedgerInstalled(url: string): Promise<boolean> {
-  const kysely = new Kysely<PgLedgerTables>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000 }) }) });
+  const kysely = new Kysely<PgLedgerTables>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 10_000 }) }),
+  });
   try {
     const { rows } = await sql<{ t: string | null }>`SELECT to_regclass('events')::text AS t`.execute(kysely);
     return rows[0]?.t != null;
@@ -283,7 +278,7 @@ const types: pg.CustomTypesConfig = {
 // PostgreSQL's answers (SQLSTATE, by class or in full) that mean the database, not the request,
 // is at fault, and the network errors that mean it cannot be reached.
 const SQLSTATE_FAULTS: [string, string][] = [
-  ['53100', 'the database server\'s disk is full'],
+  ['53100', "the database server's disk is full"],
   ['53', 'the database server is out of resources'],
   ['25006', 'the database is read-only'],
   ['58', 'the database server failed to read or write its disk'],
@@ -341,14 +336,22 @@ export async function moveHead(trx: Transaction<PgLedgerTables>, head: ChainHead
  * The stored rows after position `after` and up to `upTo`, in position order, a page at a time,
  * read through `db`: a transaction gives every page the same snapshot.
  */
-export async function* pgRowPages(db: Kysely<PgLedgerTables>, options: { after?: number; upTo?: number; pageSize?: number } = {}): AsyncGenerator<ChainedRow[]> {
+export async function* pgRowPages(
+  db: Kysely<PgLedgerTables>,
+  options: { after?: number; upTo?: number; pageSize?: number } = {},
+): AsyncGenerator<ChainedRow[]> {
   const upTo = options.upTo ?? Number.MAX_SAFE_INTEGER;
   const pageSize = options.pageSize ?? VERIFY_PAGE;
   let after = options.after ?? 0;
   for (;;) {
-    const page = await db.selectFrom('events').select(COLUMNS)
-      .where('position', '>', after).where('position', '<=', upTo)
-      .orderBy('position').limit(pageSize).execute();
+    const page = await db
+      .selectFrom('events')
+      .select(COLUMNS)
+      .where('position', '>', after)
+      .where('position', '<=', upTo)
+      .orderBy('position')
+      .limit(pageSize)
+      .execute();
     if (page.length > 0) yield page;
     if (page.length < pageSize) return;
     after = page.at(-1)!.position;
@@ -454,7 +457,11 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
   // One snapshot for every page, so appends made during the walk neither show up halfway nor
   // shift a page: the report is of the chain as it stood when the walk began.
   const verifyChain = (verifyOptions: { upTo?: number } = {}): Promise<ChainReport> =>
-    kysely.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute((trx) => walkPgChain(trx, verifyOptions));
+    kysely
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute((trx) => walkPgChain(trx, verifyOptions));
 
   const listen: PgEventStore<E>['listen'] = async (onHead) => {
     let stopped = false;
@@ -529,9 +536,15 @@ export async function openPostgresStore<E extends AnyEvent = AnyEvent>(options: 
       return (await query.execute()).map(toRecorded);
     },
     readStream: async (stream, { after = 0 } = {}) =>
-      (await kysely.selectFrom('events').select(COLUMNS).where('stream', '=', stream).where('version', '>', after).orderBy('version').execute()).map(toRecorded),
+      (await kysely.selectFrom('events').select(COLUMNS).where('stream', '=', stream).where('version', '>', after).orderBy('version').execute()).map(
+        toRecorded,
+      ),
     streamVersion: async (stream) => {
-      const row = await kysely.selectFrom('events').select((eb) => eb.fn.max('version').as('version')).where('stream', '=', stream).executeTakeFirst();
+      const row = await kysely
+        .selectFrom('events')
+        .select((eb) => eb.fn.max('version').as('version'))
+        .where('stream', '=', stream)
+        .executeTakeFirst();
       return Number(row?.version ?? 0);
     },
     head,

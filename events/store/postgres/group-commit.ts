@@ -210,7 +210,12 @@ function intakeCommand<E extends AnyEvent>(row: { id: number; command_id: string
       stream: b.stream,
       expectedVersion: b.expectedVersion ?? undefined,
       prepared: b.events.map(([type, schemaVersion, payloadText, metaText]) => ({
-        type, schemaVersion, payloadText, metaText, payload: null, meta: null as unknown as EventMeta,
+        type,
+        schemaVersion,
+        payloadText,
+        metaText,
+        payload: null,
+        meta: null as unknown as EventMeta,
       })),
     })),
   };
@@ -310,8 +315,7 @@ function rowsSource(count: number, first: number): string {
   if (count > ROWS_AS_PARAMETERS) {
     return `unnest(${COLUMN_TYPES.map((type, i) => `$${first + i}::${type}[]`).join(', ')})`;
   }
-  const rows = Array.from({ length: count }, (_, r) =>
-    `(${COLUMN_TYPES.map((type, i) => `$${first + r * COLUMN_TYPES.length + i}::${type}`).join(', ')})`);
+  const rows = Array.from({ length: count }, (_, r) => `(${COLUMN_TYPES.map((type, i) => `$${first + r * COLUMN_TYPES.length + i}::${type}`).join(', ')})`);
   return `(VALUES ${rows.join(',\n  ')})`;
 }
 
@@ -358,7 +362,12 @@ const OUTCOME_KEPT = "interval '1 hour'";
  * holds the head, those commands go into the intake instead (its last statement answers their ids).
  */
 function lockMessage(
-  streams: Set<string>, commandIds: Set<string>, mine: readonly number[] | string, skipLocked: boolean, intakeLimit: number, orLeave: readonly Command<AnyEvent>[] | null,
+  streams: Set<string>,
+  commandIds: Set<string>,
+  mine: readonly number[] | string,
+  skipLocked: boolean,
+  intakeLimit: number,
+  orLeave: readonly Command<AnyEvent>[] | null,
 ): string {
   const statements = [
     'BEGIN',
@@ -422,13 +431,18 @@ const CHAINING_LOCK = 0x5_ba_de_c;
  * at once), then reads the answers left for `mine`; it writes nothing, so it costs no flush.
  */
 function awaitMessage(mine: readonly number[], first: 'rollback' | { commit: readonly number[] } | null): string {
-  const before = first === null ? [] : first === 'rollback' ? ['ROLLBACK'] : [
-    // The commands just left in the intake: committed without waiting for the disk, as the
-    // commit that chains them will wait for it, and the answers taken cleared with them.
-    "SELECT set_config('synchronous_commit', 'off', true)",
-    ...(first.commit.length > 0 ? [`DELETE FROM ledger_outcomes WHERE id IN (${list(first.commit)})`] : []),
-    'COMMIT',
-  ];
+  const before =
+    first === null
+      ? []
+      : first === 'rollback'
+        ? ['ROLLBACK']
+        : [
+            // The commands just left in the intake: committed without waiting for the disk, as the
+            // commit that chains them will wait for it, and the answers taken cleared with them.
+            "SELECT set_config('synchronous_commit', 'off', true)",
+            ...(first.commit.length > 0 ? [`DELETE FROM ledger_outcomes WHERE id IN (${list(first.commit)})`] : []),
+            'COMMIT',
+          ];
   return [...before, 'BEGIN', `SELECT pg_advisory_xact_lock_shared(${CHAINING_LOCK})`, outcomesQuery(mine), 'ROLLBACK'].join(';\n');
 }
 
@@ -530,7 +544,15 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
   const { pool, channel, toRecorded, failure, isFault } = options;
   const maxBatch = options.maxBatch ?? 500;
   const queue: PendingAppend<E>[] = [];
-  const stats: GroupCommitStats = { transactions: 0, appends: 0, largest: 0, oneTrip: 0, queued: 0, forOthers: 0, steps: { connect: 0, lock: 0, decide: 0, write: 0 } };
+  const stats: GroupCommitStats = {
+    transactions: 0,
+    appends: 0,
+    largest: 0,
+    oneTrip: 0,
+    queued: 0,
+    forOthers: 0,
+    steps: { connect: 0, lock: 0, decide: 0, write: 0 },
+  };
   let running: Promise<void> | null = null;
   // The connection commits go over, held while commands keep coming.
   let client: pg.PoolClient | null = null;
@@ -662,7 +684,14 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         open = true;
         const leave = phase === 'free' && commands.length > 0 ? (commands as Command<AnyEvent>[]) : null;
         const leaving = phase === 'try' && fresh.length > 0 ? leaveStatements(commands as Command<AnyEvent>[], forget) : [];
-        const message = lockMessage(leaving.length > 0 ? new Set() : streams, commandIds, leaving.length > 0 ? LEFT : mine, phase !== 'block', intakeLimit, leave);
+        const message = lockMessage(
+          leaving.length > 0 ? new Set() : streams,
+          commandIds,
+          leaving.length > 0 ? LEFT : mine,
+          phase !== 'block',
+          intakeLimit,
+          leave,
+        );
         const all = (await client.query(leaving.length > 0 ? `${leaving.join(';\n')};\n${message}` : message)) as unknown as pg.QueryResult[];
         if (leaving.length > 0) {
           forget = [];
@@ -742,7 +771,12 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
               taken.push(command.intake!);
             } else if (!queuedNow.has(command.intake) && !command.settled && command.intake !== null) {
               // Neither chained nor waiting: only possible if the intake was cleared by hand.
-              settle(command, { ok: false, error: new Error('an append left for the ledger\'s writer was neither recorded nor refused, and is no longer waiting; send it again with the same command id') });
+              settle(command, {
+                ok: false,
+                error: new Error(
+                  "an append left for the ledger's writer was neither recorded nor refused, and is no longer waiting; send it again with the same command id",
+                ),
+              });
             }
           }
         }
@@ -798,7 +832,10 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         const back = client;
         client = null;
         if (open) {
-          await back.query('ROLLBACK').then(() => back.release(), (lost: Error) => back.release(lost));
+          await back.query('ROLLBACK').then(
+            () => back.release(),
+            (lost: Error) => back.release(lost),
+          );
         } else {
           back.release();
         }
@@ -870,7 +907,8 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         // Answers read without the head: cleared before going idle, with no flush to wait for.
         const taken = forget;
         forget = [];
-        await client.query(`BEGIN; SELECT set_config('synchronous_commit', 'off', true); DELETE FROM ledger_outcomes WHERE id IN (${list(taken)}); COMMIT`)
+        await client
+          .query(`BEGIN; SELECT set_config('synchronous_commit', 'off', true); DELETE FROM ledger_outcomes WHERE id IN (${list(taken)}); COMMIT`)
           .catch((error: Error) => {
             // Left for the hourly clearing; the connection goes, with whatever the failure left open.
             client?.release(error);

@@ -8,17 +8,22 @@ import { sql } from 'kysely';
 import type { DigestCheck, RecordedEvent } from '../append.ts';
 import { LedgerUnavailableError } from '../append.ts';
 import { type ChainReport, GENESIS_HASH, parseDigest } from '../../hash-chain.ts';
-import { type Backup, IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type ImportedRow, type RecordedImport, type RowAdmission, checkedRows, exportHeader, exportLine, exportSummary, exportTrailer } from '../ledger-file.ts';
-import { LedgerReadError, projected } from '../served-ledger.ts';
 import {
-  type PgEventStore,
-  connectionLost,
-  lockHead,
-  moveHead,
-  pgRowPages,
-  pgStorageFaultOf,
-  walkPgChain,
-} from './event-store.ts';
+  type Backup,
+  IMPORTS_TABLE_SQL,
+  type ImportNote,
+  LedgerImportError,
+  type ImportedRow,
+  type RecordedImport,
+  type RowAdmission,
+  checkedRows,
+  exportHeader,
+  exportLine,
+  exportSummary,
+  exportTrailer,
+} from '../ledger-file.ts';
+import { LedgerReadError, projected } from '../served-ledger.ts';
+import { type PgEventStore, connectionLost, lockHead, moveHead, pgRowPages, pgStorageFaultOf, walkPgChain } from './event-store.ts';
 import { type ReadModels, applyEvent, emptyModels } from '../../projections.ts';
 import type { LedgerTools } from '../ledger-tools.ts';
 import { checkPgSnapshots } from './snapshots.ts';
@@ -76,7 +81,10 @@ export async function* exportPostgresLedger(store: PgEventStore): AsyncGenerator
     yield exportTrailer(summary);
   } finally {
     // Nothing was written; ending the snapshot hands the connection back to the pool.
-    await trx.rollback().execute().catch(() => undefined);
+    await trx
+      .rollback()
+      .execute()
+      .catch(() => undefined);
   }
 }
 
@@ -92,7 +100,10 @@ export class ImportOutcomeUnknownError extends LedgerUnavailableError {
 }
 
 class StoreRefused extends Error {
-  constructor(readonly imported: ImportedRow, readonly refusal: unknown) {
+  constructor(
+    readonly imported: ImportedRow,
+    readonly refusal: unknown,
+  ) {
     super(`position ${imported.row.position} cannot be stored`);
   }
 }
@@ -103,7 +114,13 @@ class StoreRefused extends Error {
  * checks), and the chain, read back as stored, must verify; otherwise nothing is kept. `name` is
  * how refusals name the database. Returns the verification.
  */
-export async function importPostgresLedger(store: PgEventStore, source: string | Backup, name: string, admit?: RowAdmission, note?: ImportNote): Promise<ChainReport> {
+export async function importPostgresLedger(
+  store: PgEventStore,
+  source: string | Backup,
+  name: string,
+  admit?: RowAdmission,
+  note?: ImportNote,
+): Promise<ChainReport> {
   let commitSent = false;
   try {
     const trx = await store.kysely.startTransaction().execute();
@@ -119,7 +136,10 @@ export async function importPostgresLedger(store: PgEventStore, source: string |
         // stored again row by row from before it, to name the line refused.
         await sql`SAVEPOINT chunk`.execute(trx);
         try {
-          await trx.insertInto('events').values(chunk.map((c) => c.row)).execute();
+          await trx
+            .insertInto('events')
+            .values(chunk.map((c) => c.row))
+            .execute();
         } catch (error) {
           if (pgStorageFaultOf(error)) throw error;
           await sql`ROLLBACK TO SAVEPOINT chunk`.execute(trx);
@@ -147,13 +167,18 @@ export async function importPostgresLedger(store: PgEventStore, source: string |
       if (report.count > 0) await moveHead(trx, report.head);
       if (note && report.count > 0) {
         await sql.raw(IMPORTS_TABLE_SQL).execute(trx);
-        await sql`INSERT INTO ledger_imports (first_position, last_position, imported_by, source, digest, imported_at) VALUES (${1}, ${report.head.position}, ${note.by}, ${note.source}, ${note.digest}, ${note.at})`.execute(trx);
+        await sql`INSERT INTO ledger_imports (first_position, last_position, imported_by, source, digest, imported_at) VALUES (${1}, ${report.head.position}, ${note.by}, ${note.source}, ${note.digest}, ${note.at})`.execute(
+          trx,
+        );
       }
       commitSent = true;
       await trx.commit().execute();
       return report;
     } catch (error) {
-      await trx.rollback().execute().catch(() => undefined);
+      await trx
+        .rollback()
+        .execute()
+        .catch(() => undefined);
       throw error;
     }
   } catch (error) {
@@ -162,7 +187,9 @@ export async function importPostgresLedger(store: PgEventStore, source: string |
       if (fault) throw fault;
       const { line, row } = error.imported;
       const detail = (error.refusal as { detail?: unknown }).detail;
-      throw new LedgerImportError(`line ${line}: position ${row.position} cannot be stored: ${(error.refusal as Error).message}${typeof detail === 'string' ? ` (${detail})` : ''}`);
+      throw new LedgerImportError(
+        `line ${line}: position ${row.position} cannot be stored: ${(error.refusal as Error).message}${typeof detail === 'string' ? ` (${detail})` : ''}`,
+      );
     }
     const fault = pgStorageFaultOf(error);
     if (fault && commitSent && connectionLost(fault)) throw new ImportOutcomeUnknownError(fault.reason, fault.code);
@@ -174,7 +201,10 @@ export async function importPostgresLedger(store: PgEventStore, source: string |
 export async function recordedPostgresImports(store: PgEventStore): Promise<RecordedImport[]> {
   const exists = await sql<{ t: string | null }>`SELECT to_regclass('ledger_imports')::text AS t`.execute(store.kysely);
   if (!exists.rows[0]?.t) return [];
-  const { rows } = await sql<RecordedImport>`SELECT first_position AS first, last_position AS last, imported_by AS by, source, digest, imported_at AS at FROM ledger_imports ORDER BY first_position`.execute(store.kysely);
+  const { rows } =
+    await sql<RecordedImport>`SELECT first_position AS first, last_position AS last, imported_by AS by, source, digest, imported_at AS at FROM ledger_imports ORDER BY first_position`.execute(
+      store.kysely,
+    );
   return rows.map((r) => ({ ...r, first: Number(r.first), last: Number(r.last) }));
 }
 
@@ -194,7 +224,11 @@ export async function checkPostgresDigest(store: PgEventStore, digest: string): 
   if (!row) return { ok: false, reason: `the ledger has no position ${noted.position} any more (its head is ${(await store.head()).position})` };
   if (row.hash !== noted.hash) return { ok: false, reason: `position ${noted.position} now has hash ${row.hash}, not the noted ${noted.hash}` };
   const report = await store.verifyChain({ upTo: noted.position });
-  if (!report.ok) return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
+  if (!report.ok)
+    return {
+      ok: false,
+      reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}`,
+    };
   return { ok: true, head: noted };
 }
 

@@ -24,7 +24,9 @@ function snapshotTable(store: PgEventStore): Promise<void> {
   if (!made) {
     made = store.kysely.transaction().execute(async (trx) => {
       await sql`SELECT pg_advisory_xact_lock(${SNAPSHOT_SCHEMA_LOCK})`.execute(trx);
-      await sql`CREATE TABLE IF NOT EXISTS read_models (name text PRIMARY KEY, position bigint NOT NULL, state text NOT NULL, hash text NOT NULL, digest text NOT NULL)`.execute(trx);
+      await sql`CREATE TABLE IF NOT EXISTS read_models (name text PRIMARY KEY, position bigint NOT NULL, state text NOT NULL, hash text NOT NULL, digest text NOT NULL)`.execute(
+        trx,
+      );
     });
     made.catch(() => ready.delete(store));
     ready.set(store, made);
@@ -50,7 +52,11 @@ export async function loadPgSnapshot(store: PgEventStore): Promise<{ models: Rea
   if (snapshotDigest(row.state) !== row.digest) return { models: null, rejected: `${where} does not match its digest (it was changed after it was written)` };
   const hash = await hashAt(store, position);
   if (hash === null) return { models: null, rejected: `${where} stands past the ledger's head ${(await store.head()).position}` };
-  if (hash !== row.hash) return { models: null, rejected: `${where} was folded from another chain (the event there now has hash ${hash.slice(0, 12)}…, not ${row.hash.slice(0, 12)}…)` };
+  if (hash !== row.hash)
+    return {
+      models: null,
+      rejected: `${where} was folded from another chain (the event there now has hash ${hash.slice(0, 12)}…, not ${row.hash.slice(0, 12)}…)`,
+    };
   let models: ReadModels;
   try {
     models = JSON.parse(row.state) as ReadModels;
@@ -84,7 +90,9 @@ export async function storePgSnapshot(store: PgEventStore, models: ReadModels): 
 export async function checkPgSnapshots(store: PgEventStore): Promise<SnapshotReport[]> {
   const { rows: present } = await sql<{ found: string | null }>`SELECT to_regclass('read_models')::text AS found`.execute(store.kysely);
   if (!present[0]?.found) return [];
-  const { rows } = await sql<{ name: string; position: string; state: string }>`SELECT name, position, state FROM read_models ORDER BY position`.execute(store.kysely);
+  const { rows } = await sql<{ name: string; position: string; state: string }>`SELECT name, position, state FROM read_models ORDER BY position`.execute(
+    store.kysely,
+  );
   const models = emptyModels();
   const reports: SnapshotReport[] = [];
   for (const row of rows) {

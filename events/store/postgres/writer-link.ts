@@ -195,38 +195,44 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
     socket.on('error', () => undefined);
     socket.setNoDelay(true);
     let trusted = false;
-    readLines(
-      socket,
-      (message) => {
-        if (!trusted) {
-          trusted = sameToken((message as { t?: unknown }).t, token);
-          if (!trusted) socket.destroy();
-          return;
-        }
-        const request = message as Request;
-        if (expected > 0 && --expected === 0) gathered?.();
-        const batches: PreparedBatch[] = request.b.map(([stream, expectedVersion, events]) => ({
-          stream,
-          expectedVersion: expectedVersion ?? undefined,
-          // Only the rows are made here; the forwarder answers its caller with its own events.
-          prepared: events.map(([type, schemaVersion, payloadText, metaText]) => ({ type, schemaVersion, payloadText, metaText, payload: null, meta: null as unknown as EventMeta })),
-        }));
-        const answered = submit(batches, request.c, request.r).then(
+    readLines(socket, (message) => {
+      if (!trusted) {
+        trusted = sameToken((message as { t?: unknown }).t, token);
+        if (!trusted) socket.destroy();
+        return;
+      }
+      const request = message as Request;
+      if (expected > 0 && --expected === 0) gathered?.();
+      const batches: PreparedBatch[] = request.b.map(([stream, expectedVersion, events]) => ({
+        stream,
+        expectedVersion: expectedVersion ?? undefined,
+        // Only the rows are made here; the forwarder answers its caller with its own events.
+        prepared: events.map(([type, schemaVersion, payloadText, metaText]) => ({
+          type,
+          schemaVersion,
+          payloadText,
+          metaText,
+          payload: null,
+          meta: null as unknown as EventMeta,
+        })),
+      }));
+      const answered = submit(batches, request.c, request.r)
+        .then(
           (result): Answer =>
             result.duplicate
               ? { i: request.i, d: result.written.map((w) => w.rows) }
               : { i: request.i, p: result.written.map((w) => w.rows.map((r): Place => [r.position, r.version, r.prev_hash, r.hash, r.command_id])) },
           (error: unknown): Answer => ({ i: request.i, e: errorText(error) }),
-        ).then((answer) => {
+        )
+        .then((answer) => {
           stats.servedForOthers++;
           expected++;
           lastAnswerAt = performance.now();
           send(answer);
         });
-        serving.add(answered);
-        void answered.finally(() => serving.delete(answered));
-      },
-    );
+      serving.add(answered);
+      void answered.finally(() => serving.delete(answered));
+    });
   };
 
   // Stops taking links, tells each forwarder to send its next appends elsewhere, answers every
@@ -346,8 +352,30 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
       const recorded: RecordedEvent<E>[] = [];
       batch.prepared.forEach((event, j) => {
         const [position, version, prevHash, hash, commandId] = places[j]!;
-        rows.push({ position, stream: batch.stream, version, type: event.type, schema_version: event.schemaVersion, payload: event.payloadText, meta: event.metaText, command_id: commandId, prev_hash: prevHash, hash });
-        recorded.push({ type: event.type, payload: event.payload, position, stream: batch.stream, version, schemaVersion: event.schemaVersion, meta: event.meta, commandId, prevHash, hash } as RecordedEvent<E>);
+        rows.push({
+          position,
+          stream: batch.stream,
+          version,
+          type: event.type,
+          schema_version: event.schemaVersion,
+          payload: event.payloadText,
+          meta: event.metaText,
+          command_id: commandId,
+          prev_hash: prevHash,
+          hash,
+        });
+        recorded.push({
+          type: event.type,
+          payload: event.payload,
+          position,
+          stream: batch.stream,
+          version,
+          schemaVersion: event.schemaVersion,
+          meta: event.meta,
+          commandId,
+          prevHash,
+          hash,
+        } as RecordedEvent<E>);
       });
       return { rows, recorded };
     });
@@ -357,7 +385,9 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
   const connect = async (): Promise<Link | null> => {
     let row: { address: string; token: string } | undefined;
     try {
-      ({ rows: [row] } = await pool.query<{ address: string; token: string }>('SELECT address, token FROM ledger_writer'));
+      ({
+        rows: [row],
+      } = await pool.query<{ address: string; token: string }>('SELECT address, token FROM ledger_writer'));
     } catch {
       return null; // No writer was ever elected on this ledger (no table yet), or the database is away: directly.
     }
@@ -378,22 +408,19 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
     const made: Link = { socket, send: lineWriter(socket), waiting: new Map(), next: 1, leaving: false };
     made.send({ t: row.token });
     socket.on('error', () => undefined);
-    readLines(
-      socket,
-      (message) => {
-        if ((message as { bye?: boolean }).bye) {
-          made.leaving = true;
-          if (link === made) link = null;
-        } else {
-          const m = message as Answer;
-          const forwarded = made.waiting.get(m.i);
-          if (!forwarded) return;
-          made.waiting.delete(m.i);
-          answer(forwarded, m);
-        }
-        if (made.leaving && made.waiting.size === 0) socket.end();
-      },
-    );
+    readLines(socket, (message) => {
+      if ((message as { bye?: boolean }).bye) {
+        made.leaving = true;
+        if (link === made) link = null;
+      } else {
+        const m = message as Answer;
+        const forwarded = made.waiting.get(m.i);
+        if (!forwarded) return;
+        made.waiting.delete(m.i);
+        answer(forwarded, m);
+      }
+      if (made.leaving && made.waiting.size === 0) socket.end();
+    });
     socket.on('close', () => {
       if (link === made) link = null;
       directUntil = Date.now() + DIRECT_FOR_MS;
@@ -433,7 +460,11 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
             i,
             c: commandId,
             r: request,
-            b: batches.map((b) => [b.stream, b.expectedVersion ?? null, b.prepared.map((p): EventText => [p.type, p.schemaVersion, p.payloadText, p.metaText])]),
+            b: batches.map((b) => [
+              b.stream,
+              b.expectedVersion ?? null,
+              b.prepared.map((p): EventText => [p.type, p.schemaVersion, p.payloadText, p.metaText]),
+            ]),
           };
           to.send(message);
         });
@@ -452,13 +483,16 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
     }
     const awaited = expected;
     return new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        gathered = null;
-        // Most came back, just not all in time: worth waiting for next time too.
-        if (awaited - expected < awaited / 4) rest = GATHER_REST;
-        expected = 0;
-        resolve();
-      }, Math.min(GATHER_MAX_MS, Math.max(1, lastCommitMs)));
+      const timer = setTimeout(
+        () => {
+          gathered = null;
+          // Most came back, just not all in time: worth waiting for next time too.
+          if (awaited - expected < awaited / 4) rest = GATHER_REST;
+          expected = 0;
+          resolve();
+        },
+        Math.min(GATHER_MAX_MS, Math.max(1, lastCommitMs)),
+      );
       gathered = () => {
         clearTimeout(timer);
         gathered = null;

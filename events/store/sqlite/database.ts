@@ -101,14 +101,16 @@ export function openDatabase(options: OpenDatabaseOptions = {}): LedgerDatabase 
     } else {
       if (!memory) sqlite.pragma('journal_mode = WAL');
       sqlite.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-      sqlite.transaction(() => {
-        sqlite.exec(SCHEMA);
-        const version = sqlite.pragma('user_version', { simple: true }) as number;
-        if (version > SCHEMA_VERSION) {
-          throw new LedgerFileError(`${path} has ledger schema ${version}; this build knows up to ${SCHEMA_VERSION}`);
-        }
-        if (version < SCHEMA_VERSION) sqlite.pragma(`user_version = ${SCHEMA_VERSION}`);
-      }).immediate();
+      sqlite
+        .transaction(() => {
+          sqlite.exec(SCHEMA);
+          const version = sqlite.pragma('user_version', { simple: true }) as number;
+          if (version > SCHEMA_VERSION) {
+            throw new LedgerFileError(`${path} has ledger schema ${version}; this build knows up to ${SCHEMA_VERSION}`);
+          }
+          if (version < SCHEMA_VERSION) sqlite.pragma(`user_version = ${SCHEMA_VERSION}`);
+        })
+        .immediate();
     }
   } catch (error) {
     sqlite.close();

@@ -24,14 +24,7 @@ import {
   recordedEvent,
   repeatedCommand,
 } from '../append.ts';
-import {
-  type ChainHead,
-  type ChainReport,
-  type ChainedRow,
-  GENESIS_HASH,
-  formatDigest,
-  verifyRows,
-} from '../../hash-chain.ts';
+import { type ChainHead, type ChainReport, type ChainedRow, GENESIS_HASH, formatDigest, verifyRows } from '../../hash-chain.ts';
 import type { AnyEvent, EventRegistry } from '../../event-types.ts';
 
 export interface EventStoreOptions<E extends AnyEvent> {
@@ -112,10 +105,7 @@ export function storageFaultOf(error: unknown): LedgerUnavailableError | null {
 const COLUMNS = 'position, stream, version, type, schema_version, payload, meta, command_id, prev_hash, hash';
 
 /** Creates the store over an open ledger file. */
-export function createEventStore<E extends AnyEvent>(
-  database: LedgerDatabase,
-  options: EventStoreOptions<E>,
-): EventStore<E> {
+export function createEventStore<E extends AnyEvent>(database: LedgerDatabase, options: EventStoreOptions<E>): EventStore<E> {
   const { sqlite } = database;
   const { registry } = options;
   const clock = options.clock ?? (() => new Date().toISOString());
@@ -168,8 +158,16 @@ export function createEventStore<E extends AnyEvent>(
     for (const { rows } of written) {
       for (const row of rows) {
         statements.insert.run(
-          row.position, row.stream, row.version, row.type, row.schema_version,
-          row.payload, row.meta, row.command_id, row.prev_hash, row.hash,
+          row.position,
+          row.stream,
+          row.version,
+          row.type,
+          row.schema_version,
+          row.payload,
+          row.meta,
+          row.command_id,
+          row.prev_hash,
+          row.hash,
         );
       }
     }

@@ -7,7 +7,19 @@
 import type { ChainReport } from '../../hash-chain.ts';
 import { GENESIS_HASH, parseDigest } from '../../hash-chain.ts';
 import type { DigestCheck } from '../append.ts';
-import { type Backup, IMPORTS_TABLE_SQL, type ImportNote, LedgerImportError, type RecordedImport, type RowAdmission, checkedRows, exportHeader, exportLine, exportSummary, exportTrailer } from '../ledger-file.ts';
+import {
+  type Backup,
+  IMPORTS_TABLE_SQL,
+  type ImportNote,
+  LedgerImportError,
+  type RecordedImport,
+  type RowAdmission,
+  checkedRows,
+  exportHeader,
+  exportLine,
+  exportSummary,
+  exportTrailer,
+} from '../ledger-file.ts';
 import type { LedgerDatabase } from './database.ts';
 import { type EventStore, iterateRows, ledgerHead, verifyChain } from './event-store.ts';
 import { type ReadModels, emptyModels } from '../../projections.ts';
@@ -42,7 +54,9 @@ class ChainRefused extends Error {
 export function recordedImports(database: LedgerDatabase): RecordedImport[] {
   try {
     const rows = database.sqlite
-      .prepare('SELECT first_position AS first, last_position AS last, imported_by AS by, source, digest, imported_at AS at FROM ledger_imports ORDER BY first_position')
+      .prepare(
+        'SELECT first_position AS first, last_position AS last, imported_by AS by, source, digest, imported_at AS at FROM ledger_imports ORDER BY first_position',
+      )
       .all() as RecordedImport[];
     return rows;
   } catch {
@@ -106,7 +120,11 @@ export function checkDigest(database: LedgerDatabase, digest: string): DigestChe
   if (!row) return { ok: false, reason: `the ledger has no position ${noted.position} any more (its head is ${ledgerHead(database).position})` };
   if (row.hash !== noted.hash) return { ok: false, reason: `position ${noted.position} now has hash ${row.hash}, not the noted ${noted.hash}` };
   const report = verifyChain(database, { upTo: noted.position });
-  if (!report.ok) return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
+  if (!report.ok)
+    return {
+      ok: false,
+      reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}`,
+    };
   return { ok: true, head: noted };
 }
 

@@ -107,7 +107,9 @@ export function openLedger(options: OpenLedgerOptions = {}): Ledger {
   let unreadable: string | null = null;
   const dataVersion = database.sqlite.prepare('PRAGMA data_version').pluck();
   let seenDataVersion = dataVersion.get() as number;
-  const commandRow = database.sqlite.prepare<[string], { position: number; stream: string; meta: string }>('SELECT position, stream, meta FROM events WHERE command_id = ?');
+  const commandRow = database.sqlite.prepare<[string], { position: number; stream: string; meta: string }>(
+    'SELECT position, stream, meta FROM events WHERE command_id = ?',
+  );
 
   const storeSnapshot = () => {
     try {

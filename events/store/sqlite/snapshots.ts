@@ -36,7 +36,7 @@ export function createSnapshotTable(database: LedgerDatabase): void {
 
 // Older files have a read_models table without the chain binding; the columns are added in place.
 function addSnapshotColumns(database: LedgerDatabase): void {
-  const columns = new Set((database.sqlite.prepare("SELECT name FROM pragma_table_info('read_models')").pluck().all() as string[]));
+  const columns = new Set(database.sqlite.prepare("SELECT name FROM pragma_table_info('read_models')").pluck().all() as string[]);
   if (!columns.has('hash')) database.sqlite.exec("ALTER TABLE read_models ADD COLUMN hash TEXT NOT NULL DEFAULT ''");
   if (!columns.has('digest')) database.sqlite.exec("ALTER TABLE read_models ADD COLUMN digest TEXT NOT NULL DEFAULT ''");
 }
@@ -61,10 +61,15 @@ export function loadSnapshot(database: LedgerDatabase): { models: ReadModels | n
   }
   if (!row) return { models: null };
   const where = `the snapshot at position ${row.position}`;
-  if (typeof row.state !== 'string' || digestOf(row.state) !== row.digest) return { models: null, rejected: `${where} does not match its digest (it was changed after it was written)` };
+  if (typeof row.state !== 'string' || digestOf(row.state) !== row.digest)
+    return { models: null, rejected: `${where} does not match its digest (it was changed after it was written)` };
   const hash = hashAt(database, row.position);
   if (hash === null) return { models: null, rejected: `${where} stands past the ledger's head ${ledgerHead(database).position}` };
-  if (hash !== row.hash) return { models: null, rejected: `${where} was folded from another chain (the event there now has hash ${hash.slice(0, 12)}…, not ${String(row.hash).slice(0, 12)}…)` };
+  if (hash !== row.hash)
+    return {
+      models: null,
+      rejected: `${where} was folded from another chain (the event there now has hash ${hash.slice(0, 12)}…, not ${String(row.hash).slice(0, 12)}…)`,
+    };
   let models: ReadModels;
   try {
     models = JSON.parse(row.state) as ReadModels;
@@ -106,7 +111,8 @@ export function checkSnapshots(database: LedgerDatabase, onProgress?: (done: num
     // Older shapes are not what this program folds to; they are only named.
     if (!inUse) return { ...report, ok: true };
     while (models.position < row.position && fold(models, row.position, 5000) > 0) onProgress?.(models.position, row.position);
-    if (models.position !== row.position) return { ...report, ok: false, difference: `it stands at position ${row.position}, past the ledger's head ${models.position}` };
+    if (models.position !== row.position)
+      return { ...report, ok: false, difference: `it stands at position ${row.position}, past the ledger's head ${models.position}` };
     let stored: unknown;
     try {
       stored = JSON.parse(row.state);

@@ -104,7 +104,13 @@ export interface StoreReads {
 export function notedDigest(digest: string): { noted: ChainHead; verdict: DigestCheck | null } {
   const noted = parseDigest(digest);
   if (noted.position !== 0) return { noted, verdict: null };
-  return { noted, verdict: noted.hash === GENESIS_HASH ? { ok: true, head: noted } : { ok: false, reason: `digest ${digest} names position 0, whose hash is always ${GENESIS_HASH}` } };
+  return {
+    noted,
+    verdict:
+      noted.hash === GENESIS_HASH
+        ? { ok: true, head: noted }
+        : { ok: false, reason: `digest ${digest} names position 0, whose hash is always ${GENESIS_HASH}` },
+  };
 }
 
 /**
@@ -116,7 +122,10 @@ export function digestVerdict(report: ChainReport, noted: ChainHead, found: { ha
   if (!('hash' in found)) return { ok: false, reason: `the ledger has no position ${noted.position} any more (its head is ${found.head})` };
   if (found.hash !== noted.hash) return { ok: false, reason: `position ${noted.position} now has hash ${found.hash}, not the noted ${noted.hash}` };
   if (!report.ok && report.firstBad!.position <= noted.position) {
-    return { ok: false, reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}` };
+    return {
+      ok: false,
+      reason: `the chain up to position ${noted.position} does not verify: position ${report.firstBad!.position}: ${report.firstBad!.reason}`,
+    };
   }
   return { ok: true, head: noted };
 }

@@ -95,7 +95,10 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
       inTurn(async (): Promise<PastTournament> => {
         const models = await modelsAt(position);
         const state = Object.hasOwn(models.tournaments, tournamentId) ? models.tournaments[tournamentId]! : null;
-        const meta = models.position > 0 ? (await store.kysely.selectFrom('events').select('meta').where('position', '=', models.position).executeTakeFirst())?.meta : undefined;
+        const meta =
+          models.position > 0
+            ? (await store.kysely.selectFrom('events').select('meta').where('position', '=', models.position).executeTakeFirst())?.meta
+            : undefined;
         return {
           position: models.position,
           at: meta ? String((JSON.parse(meta) as { at?: unknown }).at) : null,
@@ -104,7 +107,8 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
       }),
 
     /** The tournament at `position` made into its as-of page or standings CSV, on the reader's thread. */
-    pastView: async (tournamentId: string, position: number, view: PastView): Promise<PastAnswer> => renderPast(tournamentId, await reader.tournamentAt(tournamentId, position), view),
+    pastView: async (tournamentId: string, position: number, view: PastView): Promise<PastAnswer> =>
+      renderPast(tournamentId, await reader.tournamentAt(tournamentId, position), view),
 
     /** A resource of the read API as the ledger stood at `position`, answered from the models folded there. */
     pastResource: (id: string, params: Readonly<Record<string, string>>, position: number) =>
@@ -116,7 +120,13 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
         let after = 0;
         let found = 0;
         for (;;) {
-          const page = await store.kysely.selectFrom('events').select(['position', 'meta']).where('position', '>', after).orderBy('position').limit(PAGE).execute();
+          const page = await store.kysely
+            .selectFrom('events')
+            .select(['position', 'meta'])
+            .where('position', '>', after)
+            .orderBy('position')
+            .limit(PAGE)
+            .execute();
           if (page.length === 0) return found;
           for (const row of page) {
             if (Date.parse(String((JSON.parse(row.meta) as { at?: unknown }).at)) > ms) return found;
@@ -129,7 +139,14 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
     /** The next page of the export as NDJSON (empty at the end), into `slot` when one is given (export-pages.ts). */
     exportPage: (after: number, upTo: number, limit = 1000, slot?: Uint8Array) =>
       inTurn(async (): Promise<ExportPage> => {
-        const rows = await store.kysely.selectFrom('events').selectAll().where('position', '>', after).where('position', '<=', upTo).orderBy('position').limit(limit).execute();
+        const rows = await store.kysely
+          .selectFrom('events')
+          .selectAll()
+          .where('position', '>', after)
+          .where('position', '<=', upTo)
+          .orderBy('position')
+          .limit(limit)
+          .execute();
         return exportPageOf(rows, exportLine, after, slot);
       }),
   };

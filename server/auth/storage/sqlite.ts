@@ -133,7 +133,13 @@ function secretOf(database: LedgerDatabase): string {
   const found = read();
   if (found) return found;
   const made = randomBytes(32).toString('base64url');
-  executeSync(database, db.insertInto('auth_settings').values({ name: 'session-secret', value: made }).onConflict((oc) => oc.doNothing()));
+  executeSync(
+    database,
+    db
+      .insertInto('auth_settings')
+      .values({ name: 'session-secret', value: made })
+      .onConflict((oc) => oc.doNothing()),
+  );
   return read()!;
 }
 
@@ -159,16 +165,18 @@ function sqliteAccounts(database: LedgerDatabase): AccountStore {
     find: async (name) => executeSync(database, db.selectFrom('users').select(['name', displayName, 'role', 'password']).where('name', '=', name))[0] ?? null,
     list: async () => executeSync(database, db.selectFrom('users').select(['name', displayName, 'role']).orderBy('name')),
     async save(user, endSessionsOf) {
-      database.sqlite.transaction(() => {
-        executeSync(
-          database,
-          db
-            .insertInto('users')
-            .values({ name: user.name, display_name: user.displayName, role: user.role, password: user.password, created_at: user.createdAt })
-            .onConflict((oc) => oc.column('name').doUpdateSet({ display_name: user.displayName, role: user.role, password: user.password })),
-        );
-        if (endSessionsOf !== null) endAccountSync(database, endSessionsOf);
-      }).immediate();
+      database.sqlite
+        .transaction(() => {
+          executeSync(
+            database,
+            db
+              .insertInto('users')
+              .values({ name: user.name, display_name: user.displayName, role: user.role, password: user.password, created_at: user.createdAt })
+              .onConflict((oc) => oc.column('name').doUpdateSet({ display_name: user.displayName, role: user.role, password: user.password })),
+          );
+          if (endSessionsOf !== null) endAccountSync(database, endSessionsOf);
+        })
+        .immediate();
     },
   };
 }
@@ -183,28 +191,33 @@ function sqliteSessions(database: LedgerDatabase): SessionStore {
       .select('session_generations.generation as current');
   return {
     async start(session, expired) {
-      database.sqlite.transaction(() => {
-        executeSync(database, db.deleteFrom('sessions').where((eb) => eb.or([eb('seen_at', '<=', expired.seenBy), eb('started_at', '<=', expired.startedBy)])));
-        const generation =
-          executeSync(database, db.selectFrom('session_generations').select('generation').where('account', '=', session.account))[0]?.generation ?? 0;
-        executeSync(
-          database,
-          db.insertInto('sessions').values({
-            id: session.id,
-            account: session.account,
-            role: session.role,
-            name: session.name,
-            tournament_id: session.tournamentId,
-            table_number: session.table,
-            generation,
-            csrf: session.csrf,
-            started_at: session.startedAt,
-            seen_at: session.seenAt,
-            address: session.address,
-            agent: session.agent,
-          }),
-        );
-      }).immediate();
+      database.sqlite
+        .transaction(() => {
+          executeSync(
+            database,
+            db.deleteFrom('sessions').where((eb) => eb.or([eb('seen_at', '<=', expired.seenBy), eb('started_at', '<=', expired.startedBy)])),
+          );
+          const generation =
+            executeSync(database, db.selectFrom('session_generations').select('generation').where('account', '=', session.account))[0]?.generation ?? 0;
+          executeSync(
+            database,
+            db.insertInto('sessions').values({
+              id: session.id,
+              account: session.account,
+              role: session.role,
+              name: session.name,
+              tournament_id: session.tournamentId,
+              table_number: session.table,
+              generation,
+              csrf: session.csrf,
+              started_at: session.startedAt,
+              seen_at: session.seenAt,
+              address: session.address,
+              agent: session.agent,
+            }),
+          );
+        })
+        .immediate();
     },
     find: async (id) => {
       const row = executeSync(database, rows().where('sessions.id', '=', id))[0];
@@ -212,8 +225,10 @@ function sqliteSessions(database: LedgerDatabase): SessionStore {
     },
     touch: async (id, at) => void executeSync(database, db.updateTable('sessions').set({ seen_at: at }).where('id', '=', id).where('seen_at', '<', at)),
     list: async (account) => executeSync(database, rows().where('sessions.account', '=', account).orderBy('sessions.seen_at', 'desc')).map(storedSession),
-    endOne: async (account, id) => executeSync(database, db.deleteFrom('sessions').where('id', '=', id).where('account', '=', account).returning('id')).length > 0,
-    endOthers: async (account, keep) => executeSync(database, db.deleteFrom('sessions').where('account', '=', account).where('id', '!=', keep).returning('id')).length,
+    endOne: async (account, id) =>
+      executeSync(database, db.deleteFrom('sessions').where('id', '=', id).where('account', '=', account).returning('id')).length > 0,
+    endOthers: async (account, keep) =>
+      executeSync(database, db.deleteFrom('sessions').where('account', '=', account).where('id', '!=', keep).returning('id')).length,
     endAccount: async (account) => database.sqlite.transaction(() => endAccountSync(database, account)).immediate(),
   };
 }
@@ -227,18 +242,20 @@ function sqliteTableCodes(database: LedgerDatabase): TableCodeStore {
       return executeSync(database, query).map((r) => ({ tournamentId: r.tournament_id, table: r.table_number, rotation: r.rotation }));
     },
     async rotate(tournamentId, table, account) {
-      return database.sqlite.transaction(() => {
-        const [row] = executeSync(
-          database,
-          db
-            .insertInto('table_code_rotations')
-            .values({ tournament_id: tournamentId, table_number: table, rotation: 1 })
-            .onConflict((oc) => oc.columns(['tournament_id', 'table_number']).doUpdateSet({ rotation: sql<number>`rotation + 1` }))
-            .returning('rotation'),
-        );
-        endAccountSync(database, account);
-        return row!.rotation;
-      }).immediate();
+      return database.sqlite
+        .transaction(() => {
+          const [row] = executeSync(
+            database,
+            db
+              .insertInto('table_code_rotations')
+              .values({ tournament_id: tournamentId, table_number: table, rotation: 1 })
+              .onConflict((oc) => oc.columns(['tournament_id', 'table_number']).doUpdateSet({ rotation: sql<number>`rotation + 1` }))
+              .returning('rotation'),
+          );
+          endAccountSync(database, account);
+          return row!.rotation;
+        })
+        .immediate();
     },
   };
 }
@@ -247,19 +264,38 @@ function sqliteTableCodes(database: LedgerDatabase): TableCodeStore {
 function sqliteHitStore(database: LedgerDatabase): HitStore {
   const db = tablesOf(database);
   const read = (keys: readonly string[], since: number) =>
-    hitView(executeSync(database, db.selectFrom('rate_limit_hits').select(['key', 'at']).where('key', 'in', [...keys]).where('at', '>=', since).orderBy('at')));
-  const add = (key: string, at: number) => executeSync(database, db.insertInto('rate_limit_hits').values({ key, at } as HitsTable).returning('id'))[0]!.id;
+    hitView(
+      executeSync(
+        database,
+        db
+          .selectFrom('rate_limit_hits')
+          .select(['key', 'at'])
+          .where('key', 'in', [...keys])
+          .where('at', '>=', since)
+          .orderBy('at'),
+      ),
+    );
+  const add = (key: string, at: number) =>
+    executeSync(
+      database,
+      db
+        .insertInto('rate_limit_hits')
+        .values({ key, at } as HitsTable)
+        .returning('id'),
+    )[0]!.id;
   return {
     read: async (keys, since) => read(keys, since),
     // The file's write lock is taken before the read, so no other writer counts in between.
     take: async (keys, since, decide) =>
-      database.sqlite.transaction(() => {
-        const decision = decide(read(keys, since));
-        if (decision.hits.length > 0 && decision.forgetBefore !== undefined) {
-          executeSync(database, db.deleteFrom('rate_limit_hits').where('at', '<', decision.forgetBefore));
-        }
-        return { value: decision.value, ids: decision.hits.map((hit) => add(hit.key, hit.at)) };
-      }).immediate(),
+      database.sqlite
+        .transaction(() => {
+          const decision = decide(read(keys, since));
+          if (decision.hits.length > 0 && decision.forgetBefore !== undefined) {
+            executeSync(database, db.deleteFrom('rate_limit_hits').where('at', '<', decision.forgetBefore));
+          }
+          return { value: decision.value, ids: decision.hits.map((hit) => add(hit.key, hit.at)) };
+        })
+        .immediate(),
     add: async (key, at) => add(key, at),
     async remove(ids) {
       if (ids.length > 0) executeSync(database, db.deleteFrom('rate_limit_hits').where('id', 'in', [...ids]));
@@ -291,6 +327,7 @@ export function memoryAuthStorage(): AuthStorage {
  */
 export function ledgerFileStorage(handle: LedgerHandle): AuthStorage {
   const served = servedOf(handle);
-  if (served.backend !== 'sqlite') throw new Error('a ledger on PostgreSQL needs its sign-in state on PostgreSQL too: pass a storage such as postgresAuthStorage');
+  if (served.backend !== 'sqlite')
+    throw new Error('a ledger on PostgreSQL needs its sign-in state on PostgreSQL too: pass a storage such as postgresAuthStorage');
   return sqliteAuthStorage((served as SqliteServedLedger).ledger.database);
 }
