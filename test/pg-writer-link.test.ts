@@ -13,6 +13,7 @@ import { CommandIdReusedError, VersionConflictError } from '../events/store/appe
 import { InvalidPayloadError } from '../events/event-types.ts';
 import { type ChainedRow, verifyRows } from '../events/hash-chain.ts';
 import { type PgEventStore, openPostgresStore } from '../events/store/postgres/event-store.ts';
+import { type Frame, FrameKind, frameReader, frameSender } from '../events/store/postgres/writer-frames.ts';
 import { buildLedgerChild, startChild } from './fixtures/ledger-child-process.ts';
 import { type LedgerTestEvent, STORED_COLUMNS as COLUMNS, counter, ledgerTestRegistry } from './fixtures/ledger-events.ts';
 import { type PostgresCluster, noteMissingPostgres, postgres, startPostgres } from './fixtures/postgres.ts';
@@ -128,6 +129,32 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
     expect(transactions).toBeLessThan(3 * 4 * EACH);
   });
 
+  it("a forwarded append to several streams is answered with each event's place, as stored", async () => {
+    const stores = await Promise.all([open(), open()]);
+    const writer = await writerOf(stores);
+    const other = stores.find((s) => s !== writer)!;
+    await writer.append('game-2', [counter('w', 1), counter('w', 2)]);
+    const results = await other.appendMany(
+      [
+        { stream: 'game-1', events: [counter('a', 1), counter('a', 2)], expectedVersion: 0 },
+        { stream: 'game-2', events: [counter('a', 3)], expectedVersion: 2 },
+        { stream: 'game-3', events: [] },
+      ],
+      { commandId: 'both-1' },
+    );
+    expect(other.commitStats()).toMatchObject({ forwarded: 1, own: 0 });
+    const rows = await storedRows();
+    expect(verifyRows(rows).ok).toBe(true);
+    const answered = results.flatMap((r) => r.events.map((e) => [e.position, e.stream, e.version, e.prevHash, e.hash, e.commandId]));
+    expect(answered).toEqual(rows.slice(2).map((r) => [r.position, r.stream, r.version, r.prev_hash, r.hash, r.command_id]));
+    expect(answered.map(([position, stream, version, , , commandId]) => [position, stream, version, commandId])).toEqual([
+      [3, 'game-1', 1, 'both-1'],
+      [4, 'game-1', 2, null],
+      [5, 'game-2', 3, null],
+    ]);
+    expect(results.map((r) => r.positions)).toEqual([[3, 4], [5], []]);
+  });
+
   it('a forwarded append is refused as it would be directly: a stale version with its versions, a command id reused, and a repeat answered with its first result', async () => {
     const stores = await Promise.all([open(), open()]);
     const writer = await writerOf(stores);
@@ -190,29 +217,52 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
     expect(second.isWriter()).toBe(true);
   });
 
-  it("a link that does not present the writer's token is closed and records nothing", async () => {
+  it("a link that does not present the writer's token is closed and records nothing, and one that does is answered", async () => {
     const stores = await Promise.all([open(), open()]);
     await writerOf(stores);
     const [row] = await query<{ address: string; token: string }>('SELECT address, token FROM ledger_writer');
     const [, host, port] = /^(.*):(\d+)$/.exec(row!.address)!;
-    const socket = net.connect({ host: host!, port: Number(port) });
-    const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
-    socket.on('error', () => undefined);
-    const request = {
-      i: 1,
-      c: null,
-      r: null,
-      b: [['game-9', null, [['CounterIncremented', 1, '{"attempt":1,"by":"x"}', '{"at":"2025-03-01T19:00:00.000Z"}']]]],
+    const append: Frame = {
+      kind: FrameKind.append,
+      id: 1,
+      commandId: null,
+      request: null,
+      batches: [
+        { stream: 'game-9', expectedVersion: null, events: [['CounterIncremented', 1, '{"attempt":1,"by":"x"}', '{"at":"2025-03-01T19:00:00.000Z"}']] },
+      ],
     };
-    socket.write(`${JSON.stringify({ t: 'f'.repeat(row!.token.length) })}\n${JSON.stringify(request)}\n`);
-    await closed;
+    /** A link sending `frames`, with what it was answered once the writer closed it (or it answered). */
+    const link = (frames: Frame[]) => {
+      const socket = net.connect({ host: host!, port: Number(port) });
+      socket.on('error', () => undefined);
+      const answers: Frame[] = [];
+      socket.on(
+        'data',
+        frameReader(
+          (f) => answers.push(f),
+          () => socket.destroy(),
+        ),
+      );
+      const send = frameSender(socket);
+      for (const frame of frames) send(frame);
+      return { socket, answers, closed: new Promise<void>((resolve) => socket.on('close', () => resolve())) };
+    };
+    const wrong = link([{ kind: FrameKind.hello, token: 'f'.repeat(row!.token.length) }, append]);
+    await wrong.closed;
+    expect(wrong.answers).toEqual([]);
     expect(await storedRows()).toEqual([]);
+    // the same frames with the token are taken (so it was the token that was refused)
+    const right = link([{ kind: FrameKind.hello, token: row!.token }, append]);
+    await waitFor('the append answered', () => right.answers.length > 0, 10_000);
+    right.socket.destroy();
+    expect(right.answers).toMatchObject([{ kind: FrameKind.placed, id: 1, placed: { firstPosition: 1, firstVersions: [1] } }]);
+    expect((await storedRows()).map((r) => [r.stream, r.version])).toEqual([['game-9', 1]]);
     // and one not speaking the protocol at all neither
     const garbage = net.connect({ host: host!, port: Number(port) });
     garbage.on('error', () => undefined);
     garbage.write('GET / HTTP/1.1\r\n\r\n');
     await new Promise<void>((resolve) => garbage.on('close', () => resolve()));
-    expect(await storedRows()).toEqual([]);
+    expect(await storedRows()).toHaveLength(1);
   });
 
   it('a store without the election appends directly beside the writer, and both land in the one chain', async () => {

@@ -22,11 +22,12 @@
  * with the first result); without one, it may or may not have been recorded, and is answered as a
  * connection lost after the commit was sent.
  *
- * The lines on the socket are JSON, one message a line: the forwarder's token first, then its
- * appends (`i` a number of its own, `c` the command id, `r` the request digest, `b` each stream's
- * name, expected version and events as stored text); the writer answers each with the same `i`
- * and either the rows' places in the chain (position, version, hashes: the forwarder holds the
- * rest) or, for a repeat, the first command's rows whole, or the refusal.
+ * The socket carries frames (writer-frames.ts): the forwarder's token first, then its appends
+ * (a number of its own, the command id, the request digest, and each stream's name, expected
+ * version and events as the text stored); the writer answers each with the same number and
+ * either its place in the chain (the first position, the hash it links to, each stream's first
+ * version, the events' hashes: the forwarder holds the rest) or, for a repeat, the first
+ * command's rows whole, or the refusal. Frames of one turn of the event loop go in one write.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
@@ -34,6 +35,7 @@ import pg from 'pg';
 import type { AnyEvent } from '../../event-types.ts';
 import type { EventMeta, PreparedBatch, RecordedEvent, WrittenBatch } from '../append.ts';
 import type { ChainedRow } from '../../hash-chain.ts';
+import { type Frame, FrameKind, type FramedBatch, type Placed, frameReader, frameSender } from './writer-frames.ts';
 
 type Submitted<E extends AnyEvent> = { written: WrittenBatch<E>[]; duplicate: boolean };
 type Submit<E extends AnyEvent> = (batches: PreparedBatch[], commandId: string | null, request: string | null) => Promise<Submitted<E>>;
@@ -100,8 +102,6 @@ const GATHER_MAX_MS = 10;
 // processes that were answered and sent nothing more (a request served, say) cost the commits
 // after them nothing.
 const GATHER_REST = 8;
-// A forwarder's line the writer will hold at most before refusing the link (a whole import is far less).
-const MAX_LINE = 256 * 1024 * 1024;
 
 const WRITER_TABLE = `CREATE TABLE IF NOT EXISTS ledger_writer (
   id boolean PRIMARY KEY DEFAULT true CHECK (id),
@@ -111,54 +111,17 @@ const WRITER_TABLE = `CREATE TABLE IF NOT EXISTS ledger_writer (
   since timestamptz NOT NULL DEFAULT now()
 )`;
 
-type EventText = [type: string, schemaVersion: number, payload: string, meta: string];
-interface Request {
-  i: number;
-  c: string | null;
-  r: string | null;
-  b: [stream: string, expectedVersion: number | null, events: EventText[]][];
-}
-// The chain's columns a forwarder does not already hold.
-type Place = [position: number, version: number, prevHash: string, hash: string, commandId: string | null];
-type Answer = { i: number; p: Place[][] } | { i: number; d: ChainedRow[][] } | { i: number; e: string };
+// The hash an answer names as the first event's link when the append recorded no events.
+const NO_HASH = '0'.repeat(64);
 
-/** Reads newline-separated JSON messages from a socket, one callback each; a line that is not JSON, or too long, ends the link. */
-function readLines(socket: net.Socket, onMessage: (message: unknown) => void): void {
-  let buffered = '';
-  socket.setEncoding('utf8');
-  socket.on('data', (chunk: string) => {
-    buffered += chunk;
-    let start = 0;
-    let end = buffered.indexOf('\n');
-    try {
-      while (end >= 0) {
-        onMessage(JSON.parse(buffered.slice(start, end)));
-        start = end + 1;
-        end = buffered.indexOf('\n', start);
-      }
-    } catch {
-      socket.destroy();
-      return;
-    }
-    buffered = buffered.slice(start);
-    if (buffered.length > MAX_LINE) socket.destroy();
-  });
-}
-
-/** Writes lines to a socket, those of one tick in one write (corked until the tick ends). */
-function lineWriter(socket: net.Socket): (message: unknown) => void {
-  let corked = false;
-  return (message) => {
-    if (socket.destroyed) return;
-    if (!corked) {
-      corked = true;
-      socket.cork();
-      process.nextTick(() => {
-        corked = false;
-        socket.uncork();
-      });
-    }
-    socket.write(`${JSON.stringify(message)}\n`);
+/** An append's place in the chain, from the rows the committer wrote for it. */
+function placedOf(written: readonly WrittenBatch<AnyEvent>[]): Placed {
+  const rows = written.flatMap((w) => w.rows);
+  return {
+    firstPosition: rows[0]?.position ?? 0,
+    prevHash: rows[0]?.prev_hash ?? NO_HASH,
+    firstVersions: written.map((w) => w.rows[0]?.version ?? 0),
+    hashes: rows.map((r) => r.hash),
   };
 }
 
@@ -179,7 +142,7 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
   let lockClient: pg.Client | null = null;
   let server: net.Server | null = null;
   // The forwarders' open links, each with how to send on it.
-  const links = new Map<net.Socket, (message: unknown) => void>();
+  const links = new Map<net.Socket, (frame: Frame) => void>();
   // Forwarded appends received and not yet answered.
   const serving = new Set<Promise<unknown>>();
   // Forwarded appends answered whose process has not sent another since, and the commit waiting for them.
@@ -189,21 +152,28 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
   let gathered: (() => void) | null = null;
 
   const serve = (socket: net.Socket, token: string) => {
-    const send = lineWriter(socket);
+    const send = frameSender(socket);
     links.set(socket, send);
     socket.on('close', () => links.delete(socket));
     socket.on('error', () => undefined);
     socket.setNoDelay(true);
     let trusted = false;
-    readLines(socket, (message) => {
+    const answered = (frame: Frame) => {
+      stats.servedForOthers++;
+      expected++;
+      lastAnswerAt = performance.now();
+      send(frame);
+    };
+    const onFrame = (frame: Frame) => {
       if (!trusted) {
-        trusted = sameToken((message as { t?: unknown }).t, token);
+        trusted = frame.kind === FrameKind.hello && sameToken(frame.token, token);
         if (!trusted) socket.destroy();
         return;
       }
-      const request = message as Request;
+      if (frame.kind !== FrameKind.append) throw new Error('a forwarder sends appends only');
       if (expected > 0 && --expected === 0) gathered?.();
-      const batches: PreparedBatch[] = request.b.map(([stream, expectedVersion, events]) => ({
+      const { id } = frame;
+      const batches: PreparedBatch[] = frame.batches.map(({ stream, expectedVersion, events }) => ({
         stream,
         expectedVersion: expectedVersion ?? undefined,
         // Only the rows are made here; the forwarder answers its caller with its own events.
@@ -216,23 +186,22 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
           meta: null as unknown as EventMeta,
         })),
       }));
-      const answered = submit(batches, request.c, request.r)
-        .then(
-          (result): Answer =>
+      const serving_ = submit(batches, frame.commandId, frame.request).then(
+        (result) =>
+          answered(
             result.duplicate
-              ? { i: request.i, d: result.written.map((w) => w.rows) }
-              : { i: request.i, p: result.written.map((w) => w.rows.map((r): Place => [r.position, r.version, r.prev_hash, r.hash, r.command_id])) },
-          (error: unknown): Answer => ({ i: request.i, e: errorText(error) }),
-        )
-        .then((answer) => {
-          stats.servedForOthers++;
-          expected++;
-          lastAnswerAt = performance.now();
-          send(answer);
-        });
-      serving.add(answered);
-      void answered.finally(() => serving.delete(answered));
-    });
+              ? { kind: FrameKind.repeat, id, rows: JSON.stringify(result.written.map((w) => w.rows)) }
+              : { kind: FrameKind.placed, id, placed: placedOf(result.written) },
+          ),
+        (error: unknown) => answered({ kind: FrameKind.refused, id, error: errorText(error) }),
+      );
+      serving.add(serving_);
+      void serving_.finally(() => serving.delete(serving_));
+    };
+    socket.on(
+      'data',
+      frameReader(onFrame, () => socket.destroy()),
+    );
   };
 
   // Stops taking links, tells each forwarder to send its next appends elsewhere, answers every
@@ -242,7 +211,7 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
     server = null;
     if (!listening) return;
     listening.close();
-    for (const send of links.values()) send({ bye: true });
+    for (const send of links.values()) send({ kind: FrameKind.bye });
     const until = Date.now() + FAREWELL_MS;
     while (links.size > 0 && Date.now() < until) await sleep(10);
     while (serving.size > 0) await Promise.allSettled([...serving]);
@@ -326,7 +295,7 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
   }
   interface Link {
     socket: net.Socket;
-    send(message: unknown): void;
+    send(frame: Frame): void;
     waiting: Map<number, Forwarded>;
     next: number;
     /** The writer is stepping down: nothing more goes this way, and the link ends once answered. */
@@ -336,22 +305,38 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
   let linking: Promise<Link | null> | null = null;
   let directUntil = 0;
 
-  const answer = (forwarded: Forwarded, message: Answer) => {
-    if ('e' in message) {
-      forwarded.reject(errorOf(message.e));
+  /** Answers a forwarded append from the writer's frame for it. */
+  const answer = (forwarded: Forwarded, frame: Frame) => {
+    if (frame.kind === FrameKind.refused) {
+      forwarded.reject(errorOf(frame.error));
+      return;
+    }
+    if (frame.kind === FrameKind.repeat) {
+      stats.forwarded++;
+      const rows = JSON.parse(frame.rows) as ChainedRow[][];
+      forwarded.resolve({ written: rows.map((r) => ({ rows: r, recorded: r.map(toRecorded) })), duplicate: true });
+      return;
+    }
+    if (frame.kind !== FrameKind.placed) return;
+    // Consecutive positions from the first, each event linked to the one before it.
+    const { firstPosition, prevHash, firstVersions, hashes } = frame.placed;
+    const count = forwarded.batches.reduce((n, b) => n + b.prepared.length, 0);
+    if (hashes.length !== count || firstVersions.length !== forwarded.batches.length) {
+      forwarded.reject(writerLost(`the process committing for every server process answered with places for ${hashes.length} events, not ${count}`));
       return;
     }
     stats.forwarded++;
-    if ('d' in message) {
-      forwarded.resolve({ written: message.d.map((rows) => ({ rows, recorded: rows.map(toRecorded) })), duplicate: true });
-      return;
-    }
+    let k = 0;
     const written = forwarded.batches.map((batch, b): WrittenBatch<E> => {
-      const places = message.p[b]!;
       const rows: ChainedRow[] = [];
       const recorded: RecordedEvent<E>[] = [];
       batch.prepared.forEach((event, j) => {
-        const [position, version, prevHash, hash, commandId] = places[j]!;
+        const position = firstPosition + k;
+        const version = firstVersions[b]! + j;
+        const prev = k === 0 ? prevHash : hashes[k - 1]!;
+        const hash = hashes[k]!;
+        const commandId = k === 0 ? forwarded.commandId : null;
+        k++;
         rows.push({
           position,
           stream: batch.stream,
@@ -361,7 +346,7 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
           payload: event.payloadText,
           meta: event.metaText,
           command_id: commandId,
-          prev_hash: prevHash,
+          prev_hash: prev,
           hash,
         });
         recorded.push({
@@ -373,7 +358,7 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
           schemaVersion: event.schemaVersion,
           meta: event.meta,
           commandId,
-          prevHash,
+          prevHash: prev,
           hash,
         } as RecordedEvent<E>);
       });
@@ -405,22 +390,29 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
       socket.destroy();
       return null;
     }
-    const made: Link = { socket, send: lineWriter(socket), waiting: new Map(), next: 1, leaving: false };
-    made.send({ t: row.token });
+    const made: Link = { socket, send: frameSender(socket), waiting: new Map(), next: 1, leaving: false };
+    made.send({ kind: FrameKind.hello, token: row.token });
     socket.on('error', () => undefined);
-    readLines(socket, (message) => {
-      if ((message as { bye?: boolean }).bye) {
+    const onFrame = (frame: Frame) => {
+      if (frame.kind === FrameKind.bye) {
         made.leaving = true;
         if (link === made) link = null;
+      } else if (frame.kind === FrameKind.placed || frame.kind === FrameKind.repeat || frame.kind === FrameKind.refused) {
+        const forwarded = made.waiting.get(frame.id);
+        if (forwarded) {
+          made.waiting.delete(frame.id);
+          answer(forwarded, frame);
+        }
       } else {
-        const m = message as Answer;
-        const forwarded = made.waiting.get(m.i);
-        if (!forwarded) return;
-        made.waiting.delete(m.i);
-        answer(forwarded, m);
+        throw new Error('a writer sends answers only');
       }
       if (made.leaving && made.waiting.size === 0) socket.end();
-    });
+    };
+    // A frame that does not read ends the link: its appends are handled as the writer lost.
+    socket.on(
+      'data',
+      frameReader(onFrame, () => socket.destroy()),
+    );
     socket.on('close', () => {
       if (link === made) link = null;
       directUntil = Date.now() + DIRECT_FOR_MS;
@@ -456,17 +448,14 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
         return new Promise<Submitted<E>>((resolve, reject) => {
           const i = to.next++;
           to.waiting.set(i, { batches, commandId, request, resolve, reject });
-          const message: Request = {
-            i,
-            c: commandId,
-            r: request,
-            b: batches.map((b) => [
-              b.stream,
-              b.expectedVersion ?? null,
-              b.prepared.map((p): EventText => [p.type, p.schemaVersion, p.payloadText, p.metaText]),
-            ]),
-          };
-          to.send(message);
+          const framed = batches.map(
+            (b): FramedBatch => ({
+              stream: b.stream,
+              expectedVersion: b.expectedVersion ?? null,
+              events: b.prepared.map((p) => [p.type, p.schemaVersion, p.payloadText, p.metaText]),
+            }),
+          );
+          to.send({ kind: FrameKind.append, id: i, commandId, request, batches: framed });
         });
       }
     }
