@@ -7,6 +7,7 @@
 import { SEATS, type Seat, type Team } from '../engine/cards.ts';
 import type { FormatId, FormatOptions } from '../engine/formats.ts';
 import { type Check, type EventDefinition, check, defineEvent, eventRegistry } from './event-types.ts';
+import { CIRCUIT_EVENTS } from './player-events.ts';
 
 export type { FormatId };
 export type BidValue = number | string;
@@ -470,4 +471,5 @@ export const domainEvents = eventRegistry(
   FeePaid,
   FeePaymentUndone,
   CheckInUndone,
+  ...CIRCUIT_EVENTS,
 );

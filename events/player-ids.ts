@@ -5,8 +5,9 @@
  * a team's roster, which TeamRegistered (or the waitlist entry it was promoted from) fixes once
  * and nothing changes afterwards: the id is the team's id, a colon and the player's place on
  * that roster as registered, `team3:1` or `team3:2`. Either way it names one person for the
- * whole event, in its entrants, its games' seats and its statistics. Ids say nothing across
- * events: two events' `team3:1` are two entries, whoever plays them.
+ * whole event, in its entrants, its games' seats and its statistics. These ids are the event's
+ * entries; across events a person is named by the circuit's `playerId` (player-identity.ts),
+ * which the read API gives: `personOf` turns an entry into it.
  */
 import { type Seat, SEATS, teamOf } from '../engine/cards.ts';
 import type { GameModel, TeamRow } from './read-models.ts';
@@ -24,9 +25,13 @@ export function teamPlayerId(teamId: string, index: number): string {
   return `${teamId}:${index + 1}`;
 }
 
+/** How an entry's id reads where a person is meant: the entry itself, or the person across events. */
+export type PersonOf = (entry: string) => string;
+const asEntry: PersonOf = (entry) => entry;
+
 /** A team's players with their ids, in roster order. */
-export function rosterOf(team: Pick<TeamRow, 'teamId' | 'players'>): { playerId: string; name: string }[] {
-  return team.players.map((name, i) => ({ playerId: teamPlayerId(team.teamId, i), name }));
+export function rosterOf(team: Pick<TeamRow, 'teamId' | 'players'>, personOf: PersonOf = asEntry): { playerId: string; name: string }[] {
+  return team.players.map((name, i) => ({ playerId: personOf(teamPlayerId(team.teamId, i)), name }));
 }
 
 /**
@@ -34,7 +39,11 @@ export function rosterOf(team: Pick<TeamRow, 'teamId' | 'players'>): { playerId:
  * (or E) and the second S (or W), as a match seats them; a game entered from a record may seat
  * them otherwise, so a seat's name is found on its side's roster when it is not the expected one.
  */
-export function seatedPlayers(state: TournamentState | undefined, game: Pick<GameModel, 'matchId' | 'teams' | 'seats'>): Partial<Record<Seat, PlayerRef>> {
+export function seatedPlayers(
+  state: TournamentState | undefined,
+  game: Pick<GameModel, 'matchId' | 'teams' | 'seats'>,
+  personOf: PersonOf = asEntry,
+): Partial<Record<Seat, PlayerRef>> {
   const players: Partial<Record<Seat, PlayerRef>> = {};
   const progressive = state?.progressive;
   const at = progressive && game.matchId ? parseProgressiveMatchId(game.matchId) : null;
@@ -43,14 +52,15 @@ export function seatedPlayers(state: TournamentState | undefined, game: Pick<Gam
     const name = game.seats[seat];
     if (name === undefined) continue;
     if (progressive) {
-      players[seat] = { playerId: seating?.seats[seat] ?? null, name };
+      const entry = seating?.seats[seat];
+      players[seat] = { playerId: entry === undefined ? null : personOf(entry), name };
       continue;
     }
     const teamId = game.teams[teamOf(seat)];
     const roster = state?.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
     const expected = seat === 'N' || seat === 'E' ? 0 : 1;
     const index = roster[expected] === name ? expected : roster.indexOf(name);
-    players[seat] = { playerId: index < 0 ? null : teamPlayerId(teamId, index), name };
+    players[seat] = { playerId: index < 0 ? null : personOf(teamPlayerId(teamId, index)), name };
   }
   return players;
 }

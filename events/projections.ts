@@ -6,6 +6,7 @@
 import { GAME_EVENT_TYPES, type GameEvent, evolveGame, startGame } from './game-projection.ts';
 import { WITHIN_A_HAND, noteGameTimes, noteTournamentTimes } from './event-times.ts';
 import { canKeyReadModel, own } from './lookup.ts';
+import { CIRCUIT_EVENT_TYPES, type CircuitEvent, type CircuitState, emptyCircuit, evolveCircuit } from './player-identity.ts';
 import type { GameModel, TournamentModel } from './read-models.ts';
 import { gameStatsAfter } from './stats-projection.ts';
 import { type TournamentEvent, type TournamentState, evolveTournament, gameChanged, startTournament } from './tournament-projection.ts';
@@ -40,11 +41,13 @@ export interface ReadModels {
    * exactly this version, so a decision made from a stale view of a stream is refused.
    */
   streams: Record<string, number>;
+  /** Who each player is across events, and the series (player-identity.ts). */
+  circuit: CircuitState;
 }
 
 /** Empty read models, before position 1. */
 export function emptyModels(): ReadModels {
-  return { position: 0, games: {}, tournaments: {}, currentTournament: null, screenDefault: null, streams: {} };
+  return { position: 0, games: {}, tournaments: {}, currentTournament: null, screenDefault: null, streams: {}, circuit: emptyCircuit() };
 }
 
 /** What an event changed, so live screens re-render only that. */
@@ -117,7 +120,16 @@ function foldEvent(models: ReadModels, event: ProjectedEvent, change: Change): C
     return change;
   }
   applyTournamentEvent(models, event, payload, change);
+  if (CIRCUIT_EVENT_TYPES.has(event.type)) foldCircuit(models, event);
   return change;
+}
+
+/** A registration names people, and a merge, split or series event moves them (player-identity.ts). */
+function foldCircuit(models: ReadModels, event: ProjectedEvent): void {
+  evolveCircuit(models.circuit, event as unknown as CircuitEvent, (tournamentId) => {
+    const state = own(models.tournaments, tournamentId);
+    return state ? state.progressive !== null : undefined;
+  });
 }
 
 function applyTournamentEvent(models: ReadModels, event: ProjectedEvent, payload: Record<string, unknown>, change: Change): void {

@@ -39,7 +39,7 @@ export const playerStatsSchema = z
       .string()
       .optional()
       .describe(
-        'The event’s id for the player: in a progressive evening the registered player, in a team event the team’s id and the player’s place on its roster (`team3:2`); absent only for a name a game entered from a record seats and no roster holds.',
+        'The person’s id, the same in every event they enter (/api/v1/players/{playerId}); absent only for a name a game entered from a record seats and no roster holds.',
       ),
     teamId: z.string().optional().describe('In a team event: the player’s team.'),
     ...seatCounts,

@@ -6,7 +6,8 @@
  */
 import { type Seat, type Team, SEATS, seatsOf, teamOf } from '../engine/cards.ts';
 import { parseProgressiveMatchId } from './progressive-projection.ts';
-import { rosterOf, seatedPlayers } from './player-ids.ts';
+import { type PersonOf, rosterOf, seatedPlayers } from './player-ids.ts';
+import { personLookup } from './player-identity.ts';
 import type { ReadModels } from './projections.ts';
 import { tournamentById } from './lookup.ts';
 import { type GameHighlight, type GameStats, COMEBACK_FLOOR, addLine, emptySeatLine, emptyTeamLine } from './stats-projection.ts';
@@ -16,11 +17,11 @@ import type { TournamentState } from './tournament-projection.ts';
 /** The tournament's statistics from the live models; undefined for a tournament that does not exist. */
 export function statsOfTournament(models: ReadModels, tournamentId: string): TournamentStatsPayload | undefined {
   const state = tournamentById(models, tournamentId);
-  return state ? tournamentStats(state, models.position) : undefined;
+  return state ? tournamentStats(state, models.position, personLookup(models.circuit, tournamentId)) : undefined;
 }
 
-/** The tournament's statistics from its state as folded to `position`. */
-export function tournamentStats(state: TournamentState, position: number): TournamentStatsPayload {
+/** The tournament's statistics from its state as folded to `position`; `personOf` names players across events (the event's own ids without it). */
+export function tournamentStats(state: TournamentState, position: number, personOf?: PersonOf): TournamentStatsPayload {
   const games = Object.entries(state.gameStats ?? {});
   const progressive = state.progressive !== null;
   const names = new Map(state.model.teams.map((t) => [t.teamId, t.name]));
@@ -49,9 +50,10 @@ export function tournamentStats(state: TournamentState, position: number): Tourn
   };
   for (const row of state.model.teams) {
     if (row.status === 'withdrawn') continue;
-    if (progressive) playerLine(`p:${row.teamId}`, () => ({ name: row.name, playerId: row.teamId, ...emptySeatLine() }));
+    if (progressive) playerLine(`p:${row.teamId}`, () => ({ name: row.name, playerId: personOf ? personOf(row.teamId) : row.teamId, ...emptySeatLine() }));
     else
-      for (const { name, playerId } of rosterOf(row)) playerLine(`t:${row.teamId}:${name}`, () => ({ name, playerId, teamId: row.teamId, ...emptySeatLine() }));
+      for (const { name, playerId } of rosterOf(row, personOf))
+        playerLine(`t:${row.teamId}:${name}`, () => ({ name, playerId, teamId: row.teamId, ...emptySeatLine() }));
   }
 
   const totals: StatsTotals = {
@@ -78,7 +80,7 @@ export function tournamentStats(state: TournamentState, position: number): Tourn
   for (const [gameId, stats] of games) {
     // A game a later ruling voided stays on record but counts for nothing, its highlights included.
     if (state.voided?.[gameId] !== undefined) continue;
-    const sides = sidesOf(state, stats, names);
+    const sides = sidesOf(state, stats, names, personOf);
     totals.games++;
     totals.hands += stats.teams.NS.hands;
     totals.misdeals += stats.misdeals;
@@ -116,7 +118,7 @@ export function tournamentStats(state: TournamentState, position: number): Tourn
     const comeback = stats.comeback!;
     const best = totals.biggestComeback;
     if (comeback.behind === 0 || (best !== null && comeback.behind <= best.behind)) continue;
-    const sides = sidesOf(state, stats, names);
+    const sides = sidesOf(state, stats, names, personOf);
     const teamId = sides.teamIds[comeback.team];
     const text = `${sides.names[comeback.team]} came back from ${comeback.behind} behind to win (${sides.where})`;
     totals.biggestComeback = { game: gameId, hand: comeback.hand, behind: comeback.behind, text, ...(teamId !== undefined ? { teamId } : {}) };
@@ -145,7 +147,7 @@ interface Sides {
   where: string;
 }
 
-function sidesOf(state: TournamentState, stats: GameStats, names: Map<string, string>): Sides {
+function sidesOf(state: TournamentState, stats: GameStats, names: Map<string, string>, personOf?: PersonOf): Sides {
   const game = { seatNames: stats.seatNames, teams: stats.teamIds };
   const where = whereOf(state, stats);
   if (state.progressive) {
@@ -155,7 +157,10 @@ function sidesOf(state: TournamentState, stats: GameStats, names: Map<string, st
     for (const seat of SEATS) {
       const playerId = seating?.seats[seat];
       if (playerId !== undefined)
-        players[seat] = { key: `p:${playerId}`, make: () => ({ name: names.get(playerId) ?? playerId, playerId, ...emptySeatLine() }) };
+        players[seat] = {
+          key: `p:${playerId}`,
+          make: () => ({ name: names.get(playerId) ?? playerId, playerId: personOf ? personOf(playerId) : playerId, ...emptySeatLine() }),
+        };
     }
     const pair = (team: Team) =>
       seatsOf(team)
@@ -164,7 +169,7 @@ function sidesOf(state: TournamentState, stats: GameStats, names: Map<string, st
     return { teamIds: {}, names: { NS: pair('NS'), EW: pair('EW') }, players, where };
   }
   const players: Sides['players'] = {};
-  const seated = seatedPlayers(state, { matchId: stats.matchId, teams: game.teams, seats: game.seatNames });
+  const seated = seatedPlayers(state, { matchId: stats.matchId, teams: game.teams, seats: game.seatNames }, personOf);
   for (const seat of SEATS) {
     const name = game.seatNames[seat];
     const teamId = game.teams[teamOf(seat)];

@@ -1,7 +1,7 @@
 /**
  * A tournament's matches and entrants as resources of the read API, and the `playerId` that
- * names a player for a whole event wherever a player is named (entrants, slots, a game's seats,
- * the statistics). Every answer is checked against the served OpenAPI document.
+ * names a player as a person across events wherever a player is named (entrants, slots, a game's
+ * seats, the statistics). Every answer is checked against the served OpenAPI document.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../server/app/app.ts';
@@ -10,6 +10,7 @@ import { driveTables } from '../server/serve/table-driver.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 import { type ApiCall, documentChecked } from './fixtures/api-document.ts';
 import { createTournament } from '../server/commands/tournament-commands.ts';
+import { personOfEntry } from '../events/player-identity.ts';
 
 let fixture: AuditLedger;
 let api: ApiCall;
@@ -65,11 +66,11 @@ describe('a tournament’s matches', () => {
         expect((await api(game.links.self, G)).res.status).toBe(200);
       }
     }
-    // A seeded slot names its team's players by the ids the entrants give them.
+    // A seeded slot names its team's players by the ids the entrants give them: the people's.
     const first = matches.find((m) => m.slots[0]!.teamId === 'team1')!;
     expect(first.slots[0]!.players).toEqual([
-      { playerId: 'team1:1', name: 'P1a' },
-      { playerId: 'team1:2', name: 'P1b' },
+      { playerId: 'p1a', name: 'P1a' },
+      { playerId: 'p1b', name: 'P1b' },
     ]);
     for (const match of matches) {
       const one = await api(match.links.self, ONE);
@@ -153,7 +154,7 @@ describe('a tournament’s matches', () => {
 });
 
 describe('a tournament’s entrants and their players’ ids', () => {
-  it('gives each team’s players with ids made from the team and the roster’s order', async () => {
+  it('gives each team’s players, in the roster’s order, with the ids of the people they are', async () => {
     const { body } = await api('/api/v1/tournaments/t1/entrants', E);
     const entrants = body!.entrants as Entrant[];
     const model = models().tournaments.t1!.model;
@@ -161,7 +162,10 @@ describe('a tournament’s entrants and their players’ ids', () => {
     for (const entrant of entrants) {
       const team = model.teams.find((t) => t.teamId === entrant.entrantId)!;
       expect(entrant.kind).toBe('team');
-      expect(entrant.players.map((p) => [p.playerId, p.name])).toEqual(team.players.map((name, i) => [`${team.teamId}:${i + 1}`, name]));
+      expect(entrant.players.map((p) => [p.playerId, p.name])).toEqual(
+        team.players.map((name, i) => [personOfEntry(models().circuit, 't1', `${team.teamId}:${i + 1}`)!.playerId, name]),
+      );
+      expect(entrant.players.map((p) => p.playerId)).toEqual(team.players.map((name) => name.toLowerCase()));
     }
     // The tournament resource names the same ids beside the names it always gave.
     const teams = (
@@ -171,13 +175,14 @@ describe('a tournament’s entrants and their players’ ids', () => {
     expect(teams[0]!.players).toEqual(['P1a', 'P1b']);
   });
 
-  it('gives a progressive evening’s players with the ids they registered under', async () => {
+  it('gives a progressive evening’s players with the ids of the people they are', async () => {
     const { body } = await api(`/api/v1/tournaments/${PROGRESSIVE_DEMO}/entrants`, E);
     const entrants = body!.entrants as Entrant[];
     expect(entrants).toHaveLength(12);
     for (const entrant of entrants) {
       expect(entrant.kind).toBe('player');
-      expect(entrant.players).toEqual([expect.objectContaining({ playerId: entrant.entrantId, name: entrant.name })]);
+      const person = personOfEntry(models().circuit, PROGRESSIVE_DEMO, entrant.entrantId)!;
+      expect(entrant.players).toEqual([expect.objectContaining({ playerId: person.playerId, name: entrant.name })]);
     }
     expect((await api('/api/v1/tournaments/nope/entrants', E)).res.status).toBe(404);
   });
@@ -206,7 +211,8 @@ describe('a tournament’s entrants and their players’ ids', () => {
     // N and S are one team's first and second player.
     const game = Object.values(models().games).find((g) => g.tournamentId === 't1')!;
     const players = (await api(`/api/v1/games/${game.gameId}`, G)).body!.players as Record<string, { playerId: string }>;
-    expect([players.N!.playerId, players.S!.playerId]).toEqual([`${game.teams.NS}:1`, `${game.teams.NS}:2`]);
+    const person = (entry: string) => personOfEntry(models().circuit, 't1', entry)!.playerId;
+    expect([players.N!.playerId, players.S!.playerId]).toEqual([person(`${game.teams.NS}:1`), person(`${game.teams.NS}:2`)]);
   });
 
   it('names every player of the statistics by the same ids', async () => {

@@ -24,6 +24,7 @@ import { createTournament, registerPlayer, registerTeam, startTournament } from 
 import { driveTables } from '../server/serve/table-driver.ts';
 import { statsCsv } from '../server/audit/stats-csv.ts';
 import { createHeavyReads } from '../server/audit/heavy-reads.ts';
+import { personOfEntry } from '../events/player-identity.ts';
 
 type Counts = Record<string, number>;
 const TEAM_OF: Record<Seat, Team> = { N: 'NS', S: 'NS', E: 'EW', W: 'EW' };
@@ -283,10 +284,10 @@ describe('a game entered from a paper record, bids and tricks without cards', ()
       },
     ]);
     expect(stats.stats.players).toEqual([
-      { name: 'Ana', playerId: 'aces:1', teamId: 'aces', hands: 3, bid: 11, taken: 10, nilsBid: 1, nilsMade: 1, blindNilsBid: 0, blindNilsMade: 0 },
-      { name: 'Cy', playerId: 'aces:2', teamId: 'aces', hands: 3, bid: 14, taken: 15, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
-      { name: 'Ben', playerId: 'kings:1', teamId: 'kings', hands: 3, bid: 5, taken: 3, nilsBid: 0, nilsMade: 0, blindNilsBid: 1, blindNilsMade: 1 },
-      { name: 'Dee', playerId: 'kings:2', teamId: 'kings', hands: 3, bid: 12, taken: 11, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
+      { name: 'Ana', playerId: 'ana', teamId: 'aces', hands: 3, bid: 11, taken: 10, nilsBid: 1, nilsMade: 1, blindNilsBid: 0, blindNilsMade: 0 },
+      { name: 'Cy', playerId: 'cy', teamId: 'aces', hands: 3, bid: 14, taken: 15, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
+      { name: 'Ben', playerId: 'ben', teamId: 'kings', hands: 3, bid: 5, taken: 3, nilsBid: 0, nilsMade: 0, blindNilsBid: 1, blindNilsMade: 1 },
+      { name: 'Dee', playerId: 'dee', teamId: 'kings', hands: 3, bid: 12, taken: 11, nilsBid: 0, nilsMade: 0, blindNilsBid: 0, blindNilsMade: 0 },
     ]);
     expect(stats.stats.totals).toMatchObject({ games: 1, hands: 3, misdeals: 1, tricks: 39, bostons: 1, contractsSet: 2 });
     expect(stats.highlights.map((h) => [h.kind, h.hand, h.teamId, h.text])).toEqual([
@@ -319,7 +320,7 @@ describe('a game entered from a paper record, bids and tricks without cards', ()
       'kind,team_id,player_id,name,hands,bid,taken,contracts_made,contracts_set,nils_bid,nils_made,blind_nils_bid,blind_nils_made,bostons,bags,bag_penalties,reneges_claimed,reneges_upheld,best_hand',
     );
     expect(lines[1]).toBe('team,aces,,Aces,3,25,25,2,1,1,1,0,0,1,4,0,1,0,131');
-    expect(lines[4]).toBe('player,aces,aces:2,Cy,3,14,15,,,0,0,0,0,,,,,,');
+    expect(lines[4]).toBe('player,aces,cy,Cy,3,14,15,,,0,0,0,0,,,,,,');
     // As of the position before the game was entered: the teams with nothing counted.
     const started = paper.ledger.store.readAll().find((e) => e.type === 'GameStarted')!.position;
     const past = await paperApp.request(`/tournaments/paper/stats.csv?position=${started - 1}`);
@@ -377,7 +378,9 @@ describe('a progressive evening', () => {
     }
     expect(stats.stats.players.map((p) => p.name)).toEqual(names);
     for (const [i, player] of stats.stats.players.entries()) {
-      expect(player.playerId).toBe(`p${i + 1}`);
+      // Named by the person they are across events, who entered this evening as p1, p2, …
+      expect(player.playerId).toBe(personOfEntry(evening.ledger.models.circuit, 'eve', `p${i + 1}`)!.playerId);
+      expect(player.playerId).toBe(names[i]!.toLowerCase());
       expect(player.teamId).toBeUndefined();
       const { hands, bid, taken, nilsBid, nilsMade } = player;
       expect({ hands, bid, taken, nilsBid, nilsMade }, player.name).toEqual(counted.get(player.name));

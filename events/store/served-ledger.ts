@@ -113,7 +113,7 @@ export function servedOf(handle: LedgerHandle): ServedLedger {
 
 // Bumped whenever the shape of the read models changes, so an old snapshot is folded again
 // from the ledger rather than trusted.
-export const MODELS_VERSION = 'models-13';
+export const MODELS_VERSION = 'models-14';
 
 /** The digest a stored snapshot carries of its own bytes (its UTF-8 text). */
 export function snapshotDigest(state: string | Uint8Array): string {

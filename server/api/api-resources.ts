@@ -14,7 +14,8 @@ import { rankTeams, teamStandings } from '../../events/standings.ts';
 import { tournamentLinks, replayLink } from '../../events/addresses.ts';
 import { clockOfGame } from '../../events/clocks.ts';
 import { gameInPlay } from '../../events/reopening.ts';
-import { rosterOf, seatedPlayers } from '../../events/player-ids.ts';
+import { type PersonOf, rosterOf, seatedPlayers } from '../../events/player-ids.ts';
+import { personLookup } from '../../events/player-identity.ts';
 import { apiLinks, bracketMatches, gameTimes, tournamentTimes } from './match-resources.ts';
 
 /** The game in play at each live table of a tournament, by table (as the venue screen lists them). */
@@ -60,8 +61,8 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       prizes: options.prizes,
       rounds: options.rounds,
     },
-    entrants: entrantsOf(state),
-    bracket: state.progressive ? null : { matches: model.matches.map(bracketMatches(state)) },
+    entrants: entrantsOf(state, personLookup(models.circuit, tournamentId)),
+    bracket: state.progressive ? null : { matches: model.matches.map(bracketMatches(state, personLookup(models.circuit, tournamentId))) },
     progressive: progressiveOf(state),
     standings: rankTeams(model).map((row, i) => ({
       rank: i + 1,
@@ -105,18 +106,25 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
   };
 }
 
-function entrantsOf(state: TournamentState): TournamentResource['entrants'] {
+function entrantsOf(state: TournamentState, personOf: PersonOf): TournamentResource['entrants'] {
   const rows = state.model.teams;
   if (!state.progressive) {
     return {
       kind: 'teams',
-      teams: rows.map((t) => ({ teamId: t.teamId, name: t.name, players: t.players, roster: rosterOf(t), seed: t.seed, status: t.status })),
+      teams: rows.map((t) => ({ teamId: t.teamId, name: t.name, players: t.players, roster: rosterOf(t, personOf), seed: t.seed, status: t.status })),
     };
   }
   const genders = new Map(state.progressive.players.map((p) => [p.playerId, p.gender ?? null]));
   return {
     kind: 'players',
-    players: rows.map((t) => ({ playerId: t.teamId, name: t.name, gender: genders.get(t.teamId) ?? null, seed: t.seed, status: t.status })),
+    players: rows.map((t) => ({
+      playerId: personOf(t.teamId),
+      entrantId: t.teamId,
+      name: t.name,
+      gender: genders.get(t.teamId) ?? null,
+      seed: t.seed,
+      status: t.status,
+    })),
   };
 }
 
@@ -168,7 +176,7 @@ export function gameResource(models: ReadModels, gameId: string): GameResource |
       EW: { teamId: game.teams.EW, name: names[game.teams.EW] ?? game.teams.EW },
     },
     seats: { ...game.seats },
-    players: seatedPlayers(state, game),
+    players: seatedPlayers(state, game, game.tournamentId ? personLookup(models.circuit, game.tournamentId) : undefined),
     score: { NS: game.score.NS, EW: game.score.EW },
     bags: { NS: game.bags.NS, EW: game.bags.EW },
     winner: game.winner,

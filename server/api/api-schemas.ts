@@ -112,7 +112,7 @@ export const entrantStatus = z.enum(['registered', 'withdrawn', 'alive', 'out', 
 
 export const PlayerRefSchema = named(
   'PlayerRef',
-  'A player: the event’s id for them, stable for the whole event (a progressive evening’s registered id; in a team event the team’s id, a colon and their place on its roster as registered, `team3:2`), and their name. The id is null only where a game entered from a record seats a name no roster holds.',
+  'A player: the person’s id, the same in every event they enter (a name registered again, in any case, spacing or punctuation, is the same person unless a director split them; /api/v1/players/{playerId}), and their name. The id is null only where a game entered from a record seats a name no roster holds.',
   z.object({ playerId: z.string().nullable(), name: z.string() }),
 );
 
@@ -134,7 +134,14 @@ const TeamSchema = named(
 const PlayerSchema = named(
   'Player',
   'A player of a progressive evening.',
-  z.object({ playerId: z.string(), name: z.string(), gender: z.enum(['male', 'female']).nullable(), seed: z.number().int().nullable(), status: entrantStatus }),
+  z.object({
+    playerId: z.string().describe('the person’s id across every event (/api/v1/players/{playerId})'),
+    entrantId: z.string().describe('the evening’s own id for the player, as its seatings and standings name them'),
+    name: z.string(),
+    gender: z.enum(['male', 'female']).nullable(),
+    seed: z.number().int().nullable(),
+    status: entrantStatus,
+  }),
 );
 
 const EntrantsSchema = z.discriminatedUnion('kind', [

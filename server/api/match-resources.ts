@@ -10,7 +10,8 @@ import type { TournamentState } from '../../events/tournament-projection.ts';
 import { gameById, teamNames, tournamentById } from '../../events/lookup.ts';
 import { type SlotSource, bracketSources } from '../../engine/bracket.ts';
 import { seatsOf } from '../../engine/cards.ts';
-import { type PlayerRef, rosterOf } from '../../events/player-ids.ts';
+import { type PersonOf, type PlayerRef, rosterOf } from '../../events/player-ids.ts';
+import { personLookup } from '../../events/player-identity.ts';
 import { parseProgressiveMatchId, progressiveMatchId } from '../../events/progressive-projection.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
 import { matchTimes } from '../../events/event-times.ts';
@@ -48,11 +49,11 @@ function slotFrom(source: SlotSource | undefined): SlotResource['from'] {
 }
 
 /** Makes the tournament's matches in the shape the tournament resource lists them. */
-export function bracketMatches(state: TournamentState) {
+export function bracketMatches(state: TournamentState, personOf: PersonOf = (entry) => entry) {
   const model = state.model;
   const names = teamNames(model);
   const sources = state.progressive ? {} : bracketSources(state);
-  const rosters = new Map(model.teams.map((t) => [t.teamId, rosterOf(t)]));
+  const rosters = new Map(model.teams.map((t) => [t.teamId, rosterOf(t, personOf)]));
   const seatings = new Map<string, Record<'N' | 'E' | 'S' | 'W', string>>(
     (state.progressive?.rounds ?? []).flatMap((r) => r.seating.map((t) => [progressiveMatchId(r.round, t.table), t.seats] as const)),
   );
@@ -60,7 +61,7 @@ export function bracketMatches(state: TournamentState) {
     const teamId = m.teams[i];
     const seats = seatings.get(m.matchId);
     const players: PlayerRef[] = seats
-      ? seatsOf(i === 0 ? 'NS' : 'EW').map((seat) => ({ playerId: seats[seat], name: names[seats[seat]] ?? seats[seat] }))
+      ? seatsOf(i === 0 ? 'NS' : 'EW').map((seat) => ({ playerId: personOf(seats[seat]), name: names[seats[seat]] ?? seats[seat] }))
       : teamId === null
         ? []
         : (rosters.get(teamId) ?? []);
@@ -88,7 +89,7 @@ export function bracketMatches(state: TournamentState) {
 
 /** A match with its games' scores and its links. */
 function matchDetails(models: ReadModels, state: TournamentState) {
-  const shape = bracketMatches(state);
+  const shape = bracketMatches(state, personLookup(models.circuit, state.model.tournamentId));
   const tournamentId = state.model.tournamentId;
   const pages = tournamentLinks(tournamentId);
   return (m: MatchModel): MatchDetail => ({
@@ -171,6 +172,7 @@ export function entrantList(models: ReadModels, tournamentId: string): EntrantLi
   const state = tournamentById(models, tournamentId);
   if (!state) return null;
   const genders = new Map((state.progressive?.players ?? []).map((p) => [p.playerId, p.gender ?? null]));
+  const personOf = personLookup(models.circuit, tournamentId);
   return {
     position: models.position,
     tournamentId,
@@ -179,8 +181,8 @@ export function entrantList(models: ReadModels, tournamentId: string): EntrantLi
       kind: state.progressive ? ('player' as const) : ('team' as const),
       name: t.name,
       players: state.progressive
-        ? [{ playerId: t.teamId, name: t.name, gender: genders.get(t.teamId) ?? null }]
-        : rosterOf(t).map((p) => ({ ...p, gender: null })),
+        ? [{ playerId: personOf(t.teamId), name: t.name, gender: genders.get(t.teamId) ?? null }]
+        : rosterOf(t, personOf).map((p) => ({ ...p, gender: null })),
       seed: t.seed,
       status: t.status,
     })),

@@ -14,6 +14,7 @@ import { BusyError, type ExportTarget, type HeavyReadGate, type HeavyReads, crea
 import type { PastView } from './past-views.tsx';
 import { standingsCsv } from './standings-csv.ts';
 import { statsCsv } from './stats-csv.ts';
+import { personLookup } from '../../events/player-identity.ts';
 import { tournamentStats } from '../../events/tournament-stats.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { framedExport } from './export-pages.ts';
@@ -150,7 +151,9 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
   );
   app.get(
     '/tournaments/:tournamentId/stats.csv',
-    csvFile('stats', (state) => statsCsv(tournamentStats(state, ledger.models.position)), { kind: 'stats-csv' }),
+    csvFile('stats', (state) => statsCsv(tournamentStats(state, ledger.models.position, personLookup(ledger.models.circuit, state.model.tournamentId))), {
+      kind: 'stats-csv',
+    }),
   );
 
   app.get('/verify', (c) =>

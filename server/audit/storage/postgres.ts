@@ -15,6 +15,7 @@ import { type PgEventStore, openPostgresStore } from '../../../events/store/post
 import type { PostgresLedger } from '../../../events/store/postgres/served-ledger.ts';
 import { type ReadModels, emptyModels } from '../../../events/projections.ts';
 import { type ChainCheck, type PastTournament, type StoreReads, digestVerdict, notedDigest } from './heavy-reads.ts';
+import { personLookup } from '../../../events/player-identity.ts';
 import { tournamentStats } from '../../../events/tournament-stats.ts';
 import { type ExportPage, exportPageOf } from '../export-pages.ts';
 import { type PastAnswer, type PastView, renderPast } from '../past-views.tsx';
@@ -102,7 +103,13 @@ export function createPgLedgerReader(store: PgEventStore, options: PgHeavyReadOp
         return {
           position: models.position,
           at: meta ? String((JSON.parse(meta) as { at?: unknown }).at) : null,
-          tournament: state ? { model: state.model, gamesToWin: state.format.gamesToWin, stats: tournamentStats(state, models.position) } : null,
+          tournament: state
+            ? {
+                model: state.model,
+                gamesToWin: state.format.gamesToWin,
+                stats: tournamentStats(state, models.position, personLookup(models.circuit, tournamentId)),
+              }
+            : null,
         };
       }),
 

@@ -20,6 +20,7 @@ import { type ExportPage, exportPageOf } from '../export-pages.ts';
 import { type PastAnswer, type PastView, renderPast } from '../past-views.tsx';
 import { type ReadModels, emptyModels } from '../../../events/projections.ts';
 import { type ResourceAnswer, answerResource } from '../../api/api-registry.ts';
+import { personLookup } from '../../../events/player-identity.ts';
 import { tournamentStats } from '../../../events/tournament-stats.ts';
 import type { ServedLedger } from '../../../events/store/served-ledger.ts';
 import type { SqliteServedLedger } from '../../../events/store/sqlite/served-ledger.ts';
@@ -105,7 +106,13 @@ export function createLedgerReader(database: LedgerDatabase, options: LedgerRead
       return {
         position: models.position,
         at: meta ? String((JSON.parse(meta) as { at?: unknown }).at) : null,
-        tournament: state ? { model: state.model, gamesToWin: state.format.gamesToWin, stats: tournamentStats(state, models.position) } : null,
+        tournament: state
+          ? {
+              model: state.model,
+              gamesToWin: state.format.gamesToWin,
+              stats: tournamentStats(state, models.position, personLookup(models.circuit, tournamentId)),
+            }
+          : null,
       };
     },
 
