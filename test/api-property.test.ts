@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createApp } from '../server/app/app.ts';
+import { createSeries, joinSeries } from '../server/series/circuit-commands.ts';
 import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
@@ -33,6 +34,9 @@ addFormats(ajv);
 beforeAll(async () => {
   fixture = tempLedger();
   await playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'property', stopAt: 1200 });
+  // A series the event counts toward, so the series resource has one to answer.
+  fixture.ledger.execute(createSeries(fixture.ledger.models, { seriesId: 'league', name: 'League', points: { '1': 10, played: 1 } }));
+  fixture.ledger.execute(joinSeries(fixture.ledger.models, { tournamentId: 't1', seriesId: 'league' }));
   await createDemo(fixture.ledger, 'progressive');
   for (let i = 0; i < 20; i++) await driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'property-evening' });
   app = createApp({ ledger: fixture.ledger }).app;
@@ -48,6 +52,8 @@ function pathValues(name: string): fc.Arbitrary<string> {
     tournamentId: Object.keys(models.tournaments),
     gameId: Object.keys(models.games).slice(0, 8),
     matchId: Object.values(models.tournaments).flatMap((t) => t.model.matches.slice(0, 4).map((m) => m.matchId)),
+    seriesId: Object.keys(models.circuit.series),
+    playerId: Object.keys(models.circuit.people).slice(0, 8),
   };
   return fc.oneof(
     { arbitrary: fc.constantFrom(...(known[name] ?? ['x'])), weight: 6 },

@@ -62,7 +62,20 @@ describe('the OpenAPI document', () => {
     expect(validator.version).toBe('3.1');
     const paths = document.paths as Record<string, { get: { responses: Record<string, { headers?: Record<string, unknown> }> }; options?: unknown }>;
     const api = Object.keys(paths).filter((path) => path.startsWith('/api/v1/'));
-    expect(api.sort()).toEqual([G, L, S, T, `${T}/matches`, `${T}/matches/{matchId}`, `${T}/entrants`].sort());
+    expect(api.sort()).toEqual(
+      [
+        G,
+        L,
+        S,
+        T,
+        `${T}/matches`,
+        `${T}/matches/{matchId}`,
+        `${T}/entrants`,
+        '/api/v1/series/{seriesId}',
+        '/api/v1/players',
+        '/api/v1/players/{playerId}',
+      ].sort(),
+    );
     expect(
       Object.keys(paths)
         .filter((path) => !path.startsWith('/api/v1/'))
@@ -260,6 +273,9 @@ describe('what is not there', () => {
       ['/api/v1/tournaments/nope', T, "there is no tournament 'nope'"],
       ['/api/v1/tournaments/constructor', T, "there is no tournament 'constructor'"],
       ['/api/v1/games/nope', G, "there is no game 'nope'"],
+      ['/api/v1/players/nope', '/api/v1/players/{playerId}', "there is no player 'nope'"],
+      ['/api/v1/players/constructor', '/api/v1/players/{playerId}', "there is no player 'constructor'"],
+      ['/api/v1/series/nope', '/api/v1/series/{seriesId}', "there is no series 'nope'"],
       [`/api/v1/tournaments/${PROGRESSIVE_DEMO}?asOf=5`, T, `there is no tournament '${PROGRESSIVE_DEMO}' at ledger position 5`],
     ];
     for (const [url, template, sentence] of cases) {
@@ -267,7 +283,7 @@ describe('what is not there', () => {
       expect(res.status, url).toBe(404);
       expect(body, url).toEqual({ error: sentence, code: 'not-found' });
     }
-    const elsewhere = await app.request('/api/v1/players');
+    const elsewhere = await app.request('/api/v1/leagues');
     expect(elsewhere.status).toBe(404);
     expect(((await elsewhere.json()) as { error: string }).error).toContain('/api/v1/openapi.json');
     const post = await app.request('/api/v1/tournaments', { method: 'POST' });

@@ -13,6 +13,7 @@ import { tournamentStatsSchema } from '../../events/stats-schema.ts';
 import { EntrantListSchema, MatchListSchema, MatchResourceSchema } from './match-schemas.ts';
 import { entrantList, matchList, matchResource } from './match-resources.ts';
 import { statsOfTournament } from '../../events/tournament-stats.ts';
+import { CIRCUIT_RESOURCES } from '../series/circuit-resources.ts';
 
 /** What a resource answers from the models: its body, or a sentence naming what is not there. */
 export type ResourceAnswer = { body: unknown } | { missing: string } | { invalid: string };
@@ -176,6 +177,7 @@ export const API_RESOURCES: readonly ApiResource[] = [
     schema: GameSchema,
     answer: (models, { gameId }) => found(gameResource(models, gameId!), `there is no game '${gameId}'`),
   },
+  ...CIRCUIT_RESOURCES,
 ];
 
 // Every answer's schema is a named component of the document: one not named where it is made

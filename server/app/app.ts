@@ -48,6 +48,7 @@ import { publicAddress } from '../http/public-address.ts';
 import { clientAddress, forwardedBy, trustedProxies } from '../http/client-address.ts';
 import { echoed } from '../http/request-input.ts';
 import { EMBEDS, type EmbedKind, missingEmbed, renderEmbed } from '../audience/embeds.tsx';
+import { circuitDirectorRoutes, circuitPages } from '../series/circuit-routes.tsx';
 
 export interface AppOptions {
   /** The served ledger, or an open ledger that knows its adapter (a file's, served with group commit). */
@@ -71,7 +72,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** The public event feed's addresses, which any site may read. */
 const FEED_PATHS = new Set(['/api/events', '/api/events/stream']);
 /** The only addresses another site may frame. */
-const EMBED_PATH = new RegExp(`^/embed/tournaments/[^/]+/(${Object.keys(EMBEDS).join('|')})$`);
+const EMBED_PATH = new RegExp(`^/embed/(tournaments/[^/]+/(${Object.keys(EMBEDS).join('|')})|series/[^/]+)$`);
 const require = createRequire(import.meta.url);
 const htmxDir = dirname(require.resolve('htmx.org/package.json'));
 
@@ -245,7 +246,10 @@ export function createApp(options: AppOptions) {
   app.route('/entry', entryRoutes({ ledger, auth, ...now, ...(options.newSeed ? { newSeed: options.newSeed } : {}) }));
   app.route('/judge', judgeRoutes({ ledger, auth, ...now }));
   const publicUrl = options.publicUrl ?? process.env.PUBLIC_URL;
+  app.route('/director', circuitDirectorRoutes({ ledger, auth, ...now }));
   app.route('/director', directorRoutes({ ledger, auth, ...now, ...(publicUrl ? { publicUrl } : {}) }));
+  // Series and players across events: their pages, CSV and embed.
+  app.route('/', circuitPages(ledger));
   // A team's own sign-up and check-in, from any phone.
   app.route('/', signUpRoutes({ ledger, auth, ...now }));
 
