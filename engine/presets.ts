@@ -9,6 +9,8 @@ export type NilTricks = 'overtricks' | 'nothing';
 export type RenegePenalty = 'transfer' | 'unc' | 'asher' | 'pitt-boss';
 export type FirstDealer = 'high-card' | 'coin-toss' | 'random';
 export type AfterMisdeal = 'same-dealer' | 'next-dealer' | 'next-dealer-after-flip';
+/** When a blind bid is made: at the bidder's turn, or declared before the cards are dealt. */
+export type BlindBidDeclared = 'in-turn' | 'before-deal';
 
 export interface BigBidOptions {
   /** Team bids at or above this are "10 for 200" bids. */
@@ -55,6 +57,8 @@ export interface RuleOptions {
   blindNilDeficit: number;
   /** Blind team bids (both partners bid blind), or null when not allowed. */
   blindBid: BlindBidOptions | null;
+  /** When a blind bid is made: at the bidder's turn, or declared by the team before the cards are dealt. */
+  blindBidDeclared: BlindBidDeclared;
   /** What a nil bidder's tricks are worth to the team: overtricks (a point and a bag), or nothing. */
   nilTricks: NilTricks;
   /** Whether overtricks score a point each. */
@@ -91,9 +95,9 @@ export interface RuleOptions {
   dealerCarriesAcrossGames: boolean;
 }
 
-export type PresetId = 'blp-r1' | 'blp-r2' | 'blp-final' | 'unc-300' | 'unc-500' | 'pitt-boss' | 'asher' | 'tournament-spades';
+export type PresetId = 'blp-r1' | 'blp-r2' | 'blp-final' | 'unc-300' | 'unc-500' | 'pitt-boss' | 'asher' | 'tournament-spades' | 'standard';
 
-export const PRESET_IDS: readonly PresetId[] = ['blp-r1', 'blp-r2', 'blp-final', 'unc-300', 'unc-500', 'pitt-boss', 'asher', 'tournament-spades'];
+export const PRESET_IDS: readonly PresetId[] = ['blp-r1', 'blp-r2', 'blp-final', 'unc-300', 'unc-500', 'pitt-boss', 'asher', 'tournament-spades', 'standard'];
 
 /** Defaults every preset starts from: plain partnership Spades. */
 const BASE: RuleOptions = {
@@ -109,6 +113,7 @@ const BASE: RuleOptions = {
   blindNil: null,
   blindNilDeficit: 100,
   blindBid: null,
+  blindBidDeclared: 'in-turn',
   nilTricks: 'overtricks',
   overtrickPoints: true,
   bagsCounted: true,
@@ -183,13 +188,17 @@ export const PRESETS: Readonly<Record<PresetId, RuleOptions>> = {
     target: 350,
     nil: 100,
     blindBid: { deficit: 100, strict: false, minimumTeam: 6 },
+    // "The team must declare this bid before the cards are dealt."
+    blindBidDeclared: 'before-deal',
     bigBid: { from: 10, madeFloor: 200, madeBonus: 0, setPoints: 100 },
     firstSeven: 100,
     renegePenalty: 'pitt-boss',
     // "You may not flip a card during the deal ... This will result in a misdeal and your turn
-    // to deal will be forfeited"; any other misdeal is "voided and re-dealt".
+    // to deal will be forfeited"; any other misdeal is "voided and re-dealt". A misdeal is "Any
+    // deal resulting in the incorrect number of cards for each player or dealer not receiving
+    // the last card".
     afterMisdeal: 'next-dealer-after-flip',
-    misdealReasons: ['card-flipped', 'wrong-card-count'],
+    misdealReasons: ['card-flipped', 'wrong-card-count', 'uneven-deal'],
   },
   asher: {
     ...BASE,
@@ -218,6 +227,7 @@ export const PRESETS: Readonly<Record<PresetId, RuleOptions>> = {
     bagLimit: null,
     firstDealer: 'random',
   },
+  standard: STANDARD_RULES,
 };
 
 /** Whether a string is a preset id. */

@@ -169,7 +169,7 @@ const WORDS: { key: SheetLineKey; words: Words }[] = [
       text:
         o.blindBid === null
           ? 'Blind bids are not allowed.'
-          : `A team may bid blind (both partners, before seeing their cards) only when it is ${o.blindBid.strict ? `more than ${o.blindBid.deficit}` : `${o.blindBid.deficit} or more`} points behind${o.blindBid.minimumTeam > o.teamMinimum ? `, for at least ${tricks(o.blindBid.minimumTeam)}` : ''}; made, the bid’s score is doubled; set, it loses 10 points a trick bid.`,
+          : `A team may bid blind (both partners, ${o.blindBidDeclared === 'before-deal' ? 'declared before the cards are dealt' : 'before seeing their cards'}) only when it is ${o.blindBid.strict ? `more than ${o.blindBid.deficit}` : `${o.blindBid.deficit} or more`} points behind${o.blindBid.minimumTeam > o.teamMinimum ? `, for at least ${tricks(o.blindBid.minimumTeam)}` : ''}; made, the bid’s score is doubled; set, it loses 10 points a trick bid.`,
     }),
   },
   {

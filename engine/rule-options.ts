@@ -219,6 +219,12 @@ const ENTRIES: { [K in keyof RuleOptions]: Entry<K> } = {
       minimumTeam: { label: 'the least a blind bid may be', help: 'The lowest team total a blind bid may have.', kind: whole(0, 13) },
     }),
   },
+  blindBidDeclared: {
+    sheet: ['blind-bid'],
+    label: 'Blind bids are said',
+    help: 'When a blind bid is made: at the bidders’ turn, or declared by the team before the cards are dealt.',
+    ...choice({ value: 'in-turn', words: 'at the bidders’ turn' }, { value: 'before-deal', words: 'before the cards are dealt' }),
+  },
   nilTricks: {
     sheet: ['nil-tricks'],
     label: 'A nil bidder’s tricks',

@@ -134,7 +134,9 @@ function playOf(format: FormatOptions, choice: RulesChoice, clock: number | null
  * otherwise. Rules the same in every group of matches come first, under "Every game".
  */
 export function rulesSheet(formatId: FormatId, format: FormatOptions): RulesSheet {
-  const rulebook = formatOptions(formatId);
+  // A custom event's own structure and clocks are its rulebook's: only rules its games play
+  // otherwise than the preset they start from are the house's.
+  const rulebook = formatId === 'custom' ? format : formatOptions(formatId);
   const rulebookGroups = groups(rulebook);
   const parts = groups(format).map((g) => {
     const base = rulebookGroups.find((r) => r.which === g.which) ?? rulebookGroups.find((r) => r.which === 'main')!;

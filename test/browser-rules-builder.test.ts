@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)('a flyer’s rules built with the create form', ()
       // Single elimination from the UNC rulebook's structure, the rules from a standard game.
       await page.locator('select[name=format]').selectOption('unc-intramural');
       await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#rules-builder input[name=rulesFormat]')?.value === 'unc-intramural');
-      await page.locator('#rules-builder select[name=rulesFrom]').selectOption('standard');
+      await page.locator('#rules-builder select[name=rules]').selectOption('standard');
       await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#rules-builder input[name="rule.nil"]')?.value === '100');
       await page.fill('input[name=gamesToWin]', '1');
       await page.fill('input[name=clockMinutes]', '30');
@@ -118,7 +118,7 @@ describe.skipIf(!hasChromium)('a flyer’s rules built with the create form', ()
       expect(await page.inputValue('input[name=name]')).toBe(`Block Party ${size.name}`);
       expect(await page.inputValue('select[name=format]')).toBe('unc-intramural');
       expect(await page.inputValue('input[name=clockMinutes]')).toBe('30');
-      expect(await page.inputValue('#rules-builder select[name=rulesFrom]')).toBe('standard');
+      expect(await page.inputValue('#rules-builder select[name=rules]')).toBe('standard');
       expect(await b.locator('input[name="rule.removed"]').inputValue()).toBe('2♥ 2♣');
       expect(await b.locator('input[name="rule.promoted"]').inputValue()).toBe('2♦ 2♠');
       expect(await b.locator('input[name="rule.target"]').inputValue()).toBe('300');

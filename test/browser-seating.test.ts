@@ -113,7 +113,7 @@ describe.skipIf(!hasChromium)('seating forms on a phone and a TV', () => {
       await page.goto(`${url}/director`);
       // Each format in a sentence from its rulebook, then its values.
       expect(await page.locator('.format-defaults li[data-format=asher-theatre]').textContent()).toMatch(
-        /^asher-theatre: Asher Theatre: 64 seeded teams, single elimination;.* best of 3 · 60 min on each game$/,
+        /^Asher Theatre: 64 seeded teams, single elimination;.* best of 3 · 60 min on each game$/,
       );
       await look(page, `seating-${size.name}-create`);
       // The rules builder follows the format chosen, and its preview the values changed.

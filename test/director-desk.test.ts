@@ -220,12 +220,15 @@ describe('seeding without typing ids', () => {
 describe('words that fit the format', () => {
   it('describes each format in a sentence on the create form', async () => {
     const { app, ledger } = copyOf(fixture);
-    const html = htmlText(await (await send(app, fixture.clients.director, 'GET', '/director')).text());
+    // Read as the page reads, each name in bold before its sentence.
+    const html = htmlText(await (await send(app, fixture.clients.director, 'GET', '/director')).text()).replace(/<[^>]+>/g, '');
     expect(html).toContain('UNC intramural: single elimination of one-game matches to 300');
-    expect(html).toContain('Pitt Boss house rules: 16 teams');
+    expect(html).toContain('Pitt Boss: 16 teams');
     expect(html).toContain('BLP 2024: double elimination drawn round by round');
     expect(html).toContain('Asher Theatre: 64 seeded teams, single elimination');
-    expect(html).toContain('Progressive tables: players register one by one');
+    expect(html).toContain('Tournament Spades: players register one by one');
+    // And each structure, for an event chosen apart from its rules.
+    expect(html).toContain('Double elimination for first-round losers only: Teams of two; a team that loses its first match plays on');
     ledger.close();
   });
 

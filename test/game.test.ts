@@ -180,7 +180,7 @@ describe('Misdeals and the deal: what a misdeal may be called for', () => {
     ['blp-final', ['wrong-card-count']],
     ['unc-300', ['no-face-cards', 'no-trumps', 'wrong-card-count', 'leaked-card-details']],
     ['unc-500', ['no-face-cards', 'no-trumps', 'wrong-card-count', 'leaked-card-details']],
-    ['pitt-boss', ['card-flipped', 'wrong-card-count']],
+    ['pitt-boss', ['card-flipped', 'wrong-card-count', 'uneven-deal']],
     ['asher', ['no-cut-offered', 'card-exposed', 'uneven-deal']],
     ['tournament-spades', ['wrong-card-count']],
   ];

@@ -74,7 +74,7 @@ describe('resolveRules', () => {
     expect(PRESETS['unc-300'].target).toBe(300);
   });
   const refusals: [unknown, string][] = [
-    ['unc-400', "rules: unknown preset 'unc-400'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades"],
+    ['unc-400', "rules: unknown preset 'unc-400'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades, standard"],
     [{ target: 200 }, 'rules: the "preset" field is missing'],
     [{ preset: 'asher', bagLimt: 5 }, "rules: 'bagLimt' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)"],
     [{ preset: 'asher', target: -5 }, 'rules: Points to win a game must be a whole number 1 or more, or none (a game of a number of hands), got -5'],

@@ -144,7 +144,7 @@ describe('a record the scorer refuses for its shape, ajv refuses too', () => {
     [
       'an unknown preset',
       record([NS_53], { rules: 'spades-9000' }),
-      "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades",
+      "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades, standard",
     ],
     [
       'an unknown rule option',

@@ -144,7 +144,7 @@ describe('records the scorer refuses, each with one line naming the hand', () =>
     [
       'an unknown preset',
       record([NS_53], { rules: 'spades-9000' }),
-      "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades",
+      "rules: unknown preset 'spades-9000'; the presets are blp-r1, blp-r2, blp-final, unc-300, unc-500, pitt-boss, asher, tournament-spades, standard",
     ],
     ['a wrong format', { ...record([NS_53]), format: 'spades-game/2' }, 'format: expected "spades-game/1", got "spades-game/2"'],
     [

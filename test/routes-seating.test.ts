@@ -390,13 +390,13 @@ describe('what the director chooses on the create form', () => {
     const { app, ledger } = copyOf(fixture);
     const home = await (await send(app, fixture.clients.director, 'GET', '/director')).text();
     expect(home).toMatch(
-      /<li data-format="asher-theatre"><strong>asher-theatre<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 60 min on each game<\/li>/,
+      /<li data-format="asher-theatre"><strong>Asher Theatre<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 60 min on each game<\/li>/,
     );
     expect(home).toMatch(
-      /<li data-format="pitt-boss"><strong>pitt-boss<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 45 min on the match<\/li>/,
+      /<li data-format="pitt-boss"><strong>Pitt Boss<\/strong>: <span class="format-description">[^<]+ <\/span>best of 3 · 45 min on the match<\/li>/,
     );
     expect(home).toMatch(
-      /<li data-format="unc-intramural"><strong>unc-intramural<\/strong>: <span class="format-description">[^<]+ <\/span>one game a match · 30 min on the match \(final: 45 min\)<\/li>/,
+      /<li data-format="unc-intramural"><strong>UNC intramural<\/strong>: <span class="format-description">[^<]+ <\/span>one game a match · 30 min on the match \(final: 45 min\)<\/li>/,
     );
     expect(home).toContain('name="ruleOverrides"');
 

@@ -65,10 +65,12 @@ describe('the rules builder', () => {
   it('starts from a standard game, the rulebook’s extras undone in one choice, in every round', async () => {
     const { app, ledger } = copyOf(fixture);
     const director = fixture.clients.director;
-    const builder = await (await send(app, director, 'POST', '/director/rules-builder', { form: { format: 'unc-intramural', rulesFrom: 'standard' } })).text();
+    const builder = await (
+      await send(app, director, 'POST', '/director/rules-builder', { form: { format: 'unc-intramural', rulesFormat: 'unc-intramural', rules: 'standard' } })
+    ).text();
     const fields = formFields(builder);
     expect(fields).toMatchObject({
-      rulesFrom: 'standard',
+      rules: 'standard',
       'rule.target': '500',
       'rule.jokers': 'false',
       'rule.removed': 'none',

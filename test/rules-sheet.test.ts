@@ -143,14 +143,14 @@ describe('the rules sheet of each rulebook’s event', () => {
         // "10-FOR-200 - … will receive 200 points. The team loses 100 points if bid is unsuccessful."
         'A team that bids 10 or more and makes it scores 200 points, or 10 a trick bid when that is more, overtricks as usual; set, it loses 100 points.',
         // "Any team down 100+ points can place a (minimum 6) blind bid. … Successfully winning the blind bid doubles the point total for that hand."
-        'A team may bid blind (both partners, before seeing their cards) only when it is 100 or more points behind, for at least 6 tricks; made, the bid’s score is doubled; set, it loses 10 points a trick bid.',
+        'A team may bid blind (both partners, declared before the cards are dealt) only when it is 100 or more points behind, for at least 6 tricks; made, the bid’s score is doubled; set, it loses 10 points a trick bid.',
         // "100 points if met, -100 points if took more."
         'A nil bidder must take no trick: made, the team scores 100 points; failed, it loses 100 points. The partner’s bid is the team’s bid, and with both partners nil each nil is scored on its own.',
         // "tricks won by that player don't count toward making his/her partner's bid, but they do count as bags for the partnership."
         'A nil bidder’s tricks never count toward the partner’s bid; each counts as one of the team’s overtricks.',
         // "You may not flip a card during the deal for a spades check. This will result in a misdeal and your turn to deal will be forfeited."
         // "Misdeal - Any deal resulting in the incorrect number of cards for each player ... The hand is voided and re-dealt if this occurs."
-        'A misdeal may be called for: a card flipped during the deal; a player not dealt 13 cards. After a card flipped in the deal the dealer loses the turn to deal and the deal passes to the next player; after any other misdeal the same dealer deals again; a misdeal scores nothing.',
+        'A misdeal may be called for: a card flipped during the deal; a player not dealt 13 cards; an uneven deal (the dealer not getting the last card). After a card flipped in the deal the dealer loses the turn to deal and the deal passes to the next player; after any other misdeal the same dealer deals again; a misdeal scores nothing.',
         // "The losing team of the renege challenge is typically penalized 3 books."
         'A renege claim costs the side that loses it 3 tricks, given to the other team: the reneging team’s when upheld, the claiming team’s when denied.',
       ]),
@@ -225,7 +225,7 @@ describe('an event with the house’s own rules', () => {
       'A game is won at 300 points, or by the team ahead when 30 minutes are called (the hand in progress is played out); if both teams reach 300 on the same hand, the higher score wins, and a tie plays one more hand.',
       'The deck is 52 cards: the Big and Little Jokers are in, the 2♥ and 2♣ are taken out.',
       'Trumps, high to low: Big Joker, Little Joker, 2♦, 2♠, A♠ … 3♠. The 2♦ is a trump, a spade for every purpose.',
-      'A team may bid blind (both partners, before seeing their cards) only when it is 100 or more points behind; made, the bid’s score is doubled; set, it loses 10 points a trick bid.',
+      'A team may bid blind (both partners, declared before the cards are dealt) only when it is 100 or more points behind; made, the bid’s score is doubled; set, it loses 10 points a trick bid.',
       'Overtricks score nothing; they are counted as bags, with no penalty.',
       'An upheld renege takes 3 tricks from the reneging team and gives them to the other team (all it has, if fewer), where they count toward the bid and as bags.',
     ]);
@@ -314,7 +314,7 @@ describe('an event with the house’s own rules', () => {
       'rule.overtricks': 'point-and-bag',
     });
     // One control a rule, overtricks' two options as one choice; a few values each in a field of its own.
-    expect(Object.keys(fields).filter((k) => /^rule\.[A-Za-z]+$/.test(k))).toHaveLength(28);
+    expect(Object.keys(fields).filter((k) => /^rule\.[A-Za-z]+$/.test(k))).toHaveLength(29);
     // The flyer's rules, set with the builder's controls.
     const flyer = {
       ...fields,
@@ -352,7 +352,7 @@ describe('an event with the house’s own rules', () => {
     });
     expect([other.status, ((await other.json()) as { error: string }).error]).toEqual([
       400,
-      "the rules builder shows the rules of pitt-boss, but the format chosen is asher-theatre; show asher-theatre's rules before changing them",
+      'the rules builder shows the rules of another choice than Asher Theatre; show the rules of Asher Theatre before changing them',
     ]);
     const twice = await send(app, director, 'POST', '/director/tournaments', {
       json: { tournamentId: 'twice', name: 'Twice', format: 'pitt-boss', ...flyer, ruleOverrides: 'target = 250' },

@@ -8,16 +8,10 @@ import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
-import {
-  ClockField,
-  CreateChoiceFields,
-  FORMAT_DESCRIPTIONS,
-  type FirstDealerInfo,
-  FirstDealerFields,
-  type FormatDefaults,
-  NamedDealerFields,
-} from './seating-forms.tsx';
+import { ClockField, CreateChoiceFields, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
 import { ProgressiveDirector, type ProgressiveDirectorProps } from './progressive-panels.tsx';
+import { StructureDescriptions, StructureSelect } from './event-choices.tsx';
+import { STATUS_NAMES } from './tournament-home.tsx';
 import { RULES_BUILDER_ID, RulesBuilder, type RulesBuilderProps } from './rules-builder.tsx';
 import { ConfirmStart, ConfirmWithdraw, type PendingWithdrawal, StartForm, type StartPreview } from './director-start.tsx';
 import { SignUpCard } from './sign-up-page.tsx';
@@ -41,7 +35,6 @@ export interface DirectorHomeProps {
   name: string;
   /** Each tournament, and whether it is the one the venue's /screen shows. */
   tournaments: { tournamentId: string; name: string; status: string; teams: number; onScreen: boolean }[];
-  formats: string[];
   /** Each format's rulebook values, shown under the create form's choices. */
   formatDefaults?: FormatDefaults[];
   error?: string | null;
@@ -68,7 +61,8 @@ export function DirectorHome(props: DirectorHomeProps) {
         <ul>
           {props.tournaments.map((t) => (
             <li>
-              <a href={`/director/tournaments/${encodeURIComponent(t.tournamentId)}`}>{t.name}</a> · {t.status} · {t.teams} entrants
+              <a href={`/director/tournaments/${encodeURIComponent(t.tournamentId)}`}>{t.name}</a> ·{' '}
+              {STATUS_NAMES[t.status as keyof typeof STATUS_NAMES] ?? t.status} · {t.teams} entrants
               {t.onScreen ? <strong> · on /screen</strong> : null}
             </li>
           ))}
@@ -82,21 +76,17 @@ export function DirectorHome(props: DirectorHomeProps) {
         <label>
           Name <input name="name" required maxlength={200} value={typed.name} />
         </label>
+        {/* Choosing what the event is shows its rules in the builder. */}
+        <StructureSelect chosen={typed.format ?? props.builder?.format ?? ''} builderId={RULES_BUILDER_ID} />
+        <StructureDescriptions />
         <label>
-          Format {/* Choosing a format shows its rules in the builder. */}
-          <select name="format" hx-post="/director/rules-builder" hx-include="closest form" hx-target={`#${RULES_BUILDER_ID}`} hx-swap="outerHTML">
-            {props.formats.map((f) => (
-              <option value={f} selected={f === typed.format}>
-                {FORMAT_DESCRIPTIONS[f] ? `${f}: ${FORMAT_DESCRIPTIONS[f]!.split(':')[0]}` : f}
-              </option>
-            ))}
-          </select>
+          Entrants the event is made for (teams, or players for progressive tables; leave empty to say nothing){' '}
+          <input name="teams" type="number" min={2} max={1024} class="narrow" value={typed.teams} />
         </label>
         {props.formatDefaults ? <CreateChoiceFields defaults={props.formatDefaults} typed={typed} /> : null}
         {props.builder ? <RulesBuilder {...props.builder} /> : null}
         <label>
-          Rounds (progressive evenings, tournament-spades; empty for the format's 4){' '}
-          <input name="rounds" type="number" min={1} max={99} class="narrow" value={typed.rounds} />
+          Rounds of progressive tables (leave empty for 4) <input name="rounds" type="number" min={1} max={99} class="narrow" value={typed.rounds} />
         </label>
         <button type="submit">Create the tournament</button>
       </PostForm>
@@ -110,6 +100,8 @@ export interface DirectorTournamentProps {
   tournamentId: string;
   name: string;
   format: string;
+  /** What the event is, in words ("Single elimination", "Pitt Boss"). */
+  kind: string;
   status: string;
   /** Each team with whether it checked in and its standing in the competition's words. */
   teams: (TeamRow & { checkedIn: boolean; standing: string })[];
@@ -153,7 +145,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       </p>
       <h1 id="director-title">{props.name}</h1>
       <p>
-        {props.format} · {props.status} · <a href={`${base}/codes`}>Print the table codes</a> ·{' '}
+        {props.kind} · {STATUS_NAMES[props.status as keyof typeof STATUS_NAMES] ?? props.status} · <a href={`${base}/codes`}>Print the table codes</a> ·{' '}
         <a href={`/tournaments/${encodeURIComponent(props.tournamentId)}`}>Public page</a>
       </p>
       <Notice error={props.error ?? null} done={props.done ?? null} />

@@ -8,17 +8,20 @@
  */
 import type { RuleField } from '../engine/rule-options.ts';
 import type { RulesSheet } from '../engine/rules-sheet.ts';
-import type { RulesFrom, ShownControl } from '../engine/rule-controls.ts';
+import type { ShownControl } from '../engine/rule-controls.ts';
+import { RulesSelect } from './event-choices.tsx';
 import { RulesSheetBody } from './rules-sheet.tsx';
 
 export const RULES_BUILDER_ID = 'rules-builder';
 export const RULES_PREVIEW_ID = 'rules-preview';
 
 export interface RulesBuilderProps {
+  /** The event chosen: a structure's or a rulebook event's id, sent back with the form. */
   format: string;
-  /** The rulebook's name, as the start choice offers it. */
-  rulebook: string;
-  from: RulesFrom;
+  /** The rules chosen: `rulebook` for a rulebook event's own, `standard`, or a preset. */
+  rules: string;
+  /** A rulebook event's name, offering its own rules first; null for a structure. */
+  rulebook: string | null;
   /** Every control with what its fields hold and what is wrong with them. */
   controls: ShownControl[];
   /** The rules sheet as the form stands, or the sentences saying what is wrong with it. */
@@ -186,17 +189,8 @@ export function RulesBuilder(props: RulesBuilderProps) {
     <fieldset id={RULES_BUILDER_ID} class="rules-builder">
       <legend>The rules its games use</legend>
       <input type="hidden" name="rulesFormat" value={props.format} />
-      <label>
-        Start from{' '}
-        <select name="rulesFrom" hx-post="/director/rules-builder" hx-include="closest form" hx-target={`#${RULES_BUILDER_ID}`} hx-swap="outerHTML">
-          <option value="rulebook" selected={props.from === 'rulebook'}>
-            the {props.rulebook} rules
-          </option>
-          <option value="standard" selected={props.from === 'standard'}>
-            a standard game (52 cards, spades trump, 10 a trick, 1 a bag, 10 bags −100, nil ±100, to 500)
-          </option>
-        </select>
-      </label>
+      <input type="hidden" name="rulesStart" value={props.rules} />
+      <RulesSelect rules={props.rules} rulebook={props.rulebook} builderId={RULES_BUILDER_ID} />
       <p class="hint">
         A value set here holds in every round; where a round plays a value of its own, its field follows, and it is changed there. Cards as players write them (
         <code>2D 2S</code> or <code>2♦ 2♠</code>), <code>none</code> for no value.

@@ -6,6 +6,8 @@
  */
 import { SEAT_NAMES } from '../engine/cards.ts';
 import type { FormatOptions } from '../engine/formats.ts';
+import { RULEBOOK_EVENTS } from '../engine/structures.ts';
+import { RULEBOOK_DESCRIPTIONS } from './event-choices.tsx';
 
 const SEATS = ['N', 'E', 'S', 'W'] as const;
 
@@ -170,25 +172,11 @@ export function formatDefaultWords(d: FormatDefaults): string {
   return `${games} · ${clock}${final}`;
 }
 
-/** Each format in a sentence, from its rulebook (rules.md, Tournament formats). */
-export const FORMAT_DESCRIPTIONS: Readonly<Record<string, string>> = {
-  'pitt-boss':
-    'Pitt Boss house rules: 16 teams, games to 350, best 2 of 3 games a round within 45 minutes; only first-round losers enter a losers’ bracket, which plays for 3rd place.',
-  'blp-2024':
-    'BLP 2024: double elimination drawn round by round (a team is out after its 2nd loss), one game a match, the final without a reset; with an odd count the highest card drawn gets the bye.',
-  'unc-intramural':
-    'UNC intramural: single elimination of one-game matches to 300 with a 30-minute limit; the championship game is played to 500 with 45 minutes.',
-  'asher-theatre':
-    'Asher Theatre: 64 seeded teams, single elimination; each challenge is best of 3 games to 350, each game with its own 1-hour limit, and the lower seed calls the coin toss for the first dealer.',
-  'tournament-spades':
-    'Progressive tables: players register one by one, partners change every round of 4 hands as winners move up a table, and the highest individual total after the set rounds wins.',
-};
-
 /** The create form's choices, each left empty for the rulebook's own value, which the list below them shows. */
 export function CreateChoiceFields({ defaults, typed = {} }: { defaults: FormatDefaults[]; typed?: Record<string, string> }) {
   return (
     <fieldset class="create-choices">
-      <legend>What the rulebook leaves to the director (leave empty for the rulebook’s own)</legend>
+      <legend>Games, clocks and fees (leave empty to keep those of the event chosen)</legend>
       <label>
         Games to win a match (1 = one game, 2 = best of 3) <input name="gamesToWin" class="narrow" inputmode="numeric" maxlength={2} value={typed.gamesToWin} />
       </label>
@@ -235,7 +223,8 @@ export function CreateChoiceFields({ defaults, typed = {} }: { defaults: FormatD
       <ul class="format-defaults">
         {defaults.map((d) => (
           <li data-format={d.format}>
-            <strong>{d.format}</strong>: {FORMAT_DESCRIPTIONS[d.format] ? <span class="format-description">{FORMAT_DESCRIPTIONS[d.format]} </span> : null}
+            <strong>{RULEBOOK_EVENTS.find((r) => r.id === d.format)?.name ?? d.format}</strong>:{' '}
+            {RULEBOOK_DESCRIPTIONS[d.format] ? <span class="format-description">{RULEBOOK_DESCRIPTIONS[d.format]} </span> : null}
             {formatDefaultWords(d)}
           </li>
         ))}

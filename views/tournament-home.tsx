@@ -29,10 +29,12 @@ export interface TournamentHomeProps {
   tournament: TournamentModel;
   /** The statistics section, once a game has been started. */
   stats?: TournamentStatsPayload | undefined;
+  /** What the event is, in words, where its format alone does not say it (a structure chosen apart from its rules). */
+  kind?: string | undefined;
 }
 
 /** Name, format and status of a tournament, with links to its leaderboard, bracket, screen and live tables. */
-export function TournamentHome({ tournament, stats }: TournamentHomeProps) {
+export function TournamentHome({ tournament, stats, kind }: TournamentHomeProps) {
   const links = tournamentLinks(tournament.tournamentId);
   const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
   const one = (id: string) => names.get(id) ?? id;
@@ -50,7 +52,7 @@ export function TournamentHome({ tournament, stats }: TournamentHomeProps) {
         <dl class="facts">
           <div>
             <dt>Format</dt>
-            <dd>{FORMAT_NAMES[tournament.format]}</dd>
+            <dd>{kind ?? FORMAT_NAMES[tournament.format]}</dd>
           </div>
           <div>
             <dt>Status</dt>

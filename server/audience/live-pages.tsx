@@ -16,7 +16,8 @@ import { TournamentList } from '../../views/home.tsx';
 import { pinnedTournament } from '../../events/screen-pin.ts';
 import { gameInPlay, gameUndoing } from '../../events/reopening.ts';
 import { TableView } from '../../views/table.tsx';
-import { FORMAT_NAMES, TournamentHome } from '../../views/tournament-home.tsx';
+import { TournamentHome } from '../../views/tournament-home.tsx';
+import { eventKindName, rulebookName } from '../../engine/structures.ts';
 import { BRACKET_ID } from '../../views/bracket.tsx';
 import { LEADERBOARD_ID } from '../../views/leaderboard.tsx';
 import { gameById, tournamentById, teamNames } from '../../events/lookup.ts';
@@ -186,7 +187,11 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
         <Layout title={tournament.name} live={live}>
           {signUpLinkOf(models, tournament, context)}
           <div id="tournament-home">
-            <TournamentHome tournament={tournament} stats={statsOfTournament(models, tournament.tournamentId)} />
+            <TournamentHome
+              tournament={tournament}
+              stats={statsOfTournament(models, tournament.tournamentId)}
+              kind={eventKindName(tournament.format, tournamentById(models, tournament.tournamentId)!.format)}
+            />
           </div>
         </Layout>,
       );
@@ -300,7 +305,7 @@ function screenRules(models: ReadModels, tournament: TournamentModel): ScreenRul
   const state = tournamentById(models, tournament.tournamentId)!;
   return {
     sheet: rulesSheet(tournament.format, state.format),
-    rulebook: FORMAT_NAMES[tournament.format],
+    rulebook: rulebookName(tournament.format, state.format),
     address: tournamentLinks(tournament.tournamentId).rules,
   };
 }

@@ -11,7 +11,7 @@ import { RULE_OPTIONS_DOC } from '../http/rule-options-doc.ts';
 import { Layout } from '../../views/layout.tsx';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import { RulesSheetPage } from '../../views/rules-sheet.tsx';
-import { FORMAT_NAMES } from '../../views/tournament-home.tsx';
+import { rulebookName } from '../../engine/structures.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
 
 export function rulesPages(ledger: ServedLedger) {
@@ -25,7 +25,7 @@ export function rulesPages(ledger: ServedLedger) {
     return c.html(
       String(
         <Layout title={`Rules · ${t.name}`}>
-          <RulesSheetPage name={t.name} rulebook={FORMAT_NAMES[t.format]} sheet={sheet} home={tournamentLinks(id).home} />
+          <RulesSheetPage name={t.name} rulebook={rulebookName(t.format, state.format)} sheet={sheet} home={tournamentLinks(id).home} />
         </Layout>,
       ),
     );

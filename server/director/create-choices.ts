@@ -6,7 +6,8 @@
  * is checked by the command (engine/formats.ts formatProblem, engine/rules.ts resolveRules), so
  * a bad choice is refused with the same sentence whichever way it came.
  */
-import { type FormatId, type FormatOptions, type RulesChoice, formatOptions } from '../../engine/formats.ts';
+import type { FormatOptions, RulesChoice } from '../../engine/formats.ts';
+import type { EventStart } from '../../engine/structures.ts';
 import { STANDARD_RULES } from '../../engine/presets.ts';
 import { ruleOption } from '../../engine/rule-options.ts';
 import { resolveRules } from '../../engine/rules.ts';
@@ -14,7 +15,7 @@ import { CommandError } from '../commands/commands.ts';
 import { field, fields, parseFields } from '../http/request-input.ts';
 import { ruleOverrides } from './override-lines.ts';
 import type { RoundKey } from '../../engine/rule-controls.ts';
-import { builtRounds, rulesFromOf, startingRounds } from './rules-form.ts';
+import { builtRounds, rulesFromOf, startOf, startingRounds } from './rules-form.ts';
 
 /** Minutes as sent: '' for the rulebook's, `none` for no clock, digits or a JSON number. */
 const minutes = (name: string) =>
@@ -54,6 +55,8 @@ const ChoiceFields = fields({
   entryFee: field.optionalWhole({ min: 0, max: 100000 }),
   earlyFee: field.optionalWhole({ min: 0, max: 100000 }),
   earlyUntil: field.optionalText({ max: 10 }),
+  // The entrants the event is made for, as its sheet says it.
+  teams: field.optionalWhole({ min: 2, max: 1024 }),
 });
 
 /** The entry fee chosen on the form, or undefined for the rulebook's own. */
@@ -73,7 +76,7 @@ function feesOf(f: { entryFee: number | null; earlyFee: number | null; earlyUnti
 }
 
 /** The rules builder's changes to the main rounds' rules: the options that differ from the format's own. */
-export function builtRules(input: Record<string, unknown>, format: FormatId): Record<string, unknown> {
+export function builtRules(input: Record<string, unknown>, format: string): Record<string, unknown> {
   return builtRounds(input, format)?.rules ?? {};
 }
 
@@ -83,10 +86,15 @@ function withOverrides(rules: RulesChoice, overrides: Record<string, unknown>): 
   return { ...base, ...overrides };
 }
 
-/** The format's options with the director's choices on top; what the director left empty stays the rulebook's. */
-export function createChoices(input: Record<string, unknown>, format: FormatId): Partial<FormatOptions> {
+/**
+ * The event the form's `format` and `rules` choose, its options with the director's choices on
+ * top; what the director left empty stays the structure's or the rulebook's.
+ */
+export function createChoices(input: Record<string, unknown>, format: unknown): { start: EventStart; options: FormatOptions } {
+  const start = startOf(format, input);
   const f = parseFields(input, ChoiceFields);
   const chosen: Partial<FormatOptions> = {};
+  if (f.teams !== null) chosen.teams = f.teams;
   if (f.gamesToWin !== undefined) chosen.gamesToWin = f.gamesToWin;
   if (f.clockMinutes !== undefined) chosen.clockMinutes = f.clockMinutes;
   if (f.finalClockMinutes !== undefined) chosen.finalClockMinutes = f.finalClockMinutes;
@@ -94,10 +102,10 @@ export function createChoices(input: Record<string, unknown>, format: FormatId):
   const fees = feesOf(f);
   if (fees !== undefined) chosen.fees = fees;
   const lines = ruleOverrides(f.ruleOverrides);
-  const base = formatOptions(format);
+  const base = start.options;
   // Each round's rules: the builder's values (a value set once holds in every round but those
   // with their own), a standard game where the event starts from one, then the override lines.
-  const built = builtRounds(input, format) ?? (rulesFromOf(input) === 'standard' ? standardRounds(format) : null);
+  const built = builtRounds(input, start.chosen) ?? (rulesFromOf(start) === 'standard' ? standardRounds(start) : null);
   const main = built?.rules ?? {};
   for (const [key, value] of Object.entries(lines)) {
     if (Object.hasOwn(main, key) && JSON.stringify(main[key]) !== JSON.stringify(value)) {
@@ -115,13 +123,13 @@ export function createChoices(input: Record<string, unknown>, format: FormatId):
   // How the first dealer is chosen is a rule option and the seating's method alike.
   const firstDealer = ruleOption('firstDealer').schema.safeParse({ ...main, ...lines }.firstDealer);
   if (firstDealer.success) chosen.firstDealer = firstDealer.data;
-  return chosen;
+  return { start, options: { ...base, ...chosen } };
 }
 
 /** A standard game in every round, as overrides of the preset each round records. */
-function standardRounds(format: FormatId): Partial<Record<RoundKey, Record<string, unknown>>> {
+function standardRounds(start: EventStart): Partial<Record<RoundKey, Record<string, unknown>>> {
   return Object.fromEntries(
-    startingRounds(format, 'standard').map((round) => {
+    startingRounds(start).map((round) => {
       const preset = resolveRules(round.preset).options as unknown as Record<string, unknown>;
       return [round.key, Object.fromEntries(Object.entries(STANDARD_RULES).filter(([k, v]) => JSON.stringify(v) !== JSON.stringify(preset[k])))];
     }),

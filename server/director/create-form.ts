@@ -2,29 +2,54 @@
  * The create form as the director left it: the rules builder with the values typed and the rules
  * sheet they make, and a refused form's fields, to be shown again as typed.
  */
-import { type FormatId, formatOptions, formatProblem } from '../../engine/formats.ts';
+import { formatProblem } from '../../engine/formats.ts';
 import { RulesError, resolveRules, rulesConflicts } from '../../engine/rules.ts';
 import { rulesSheet } from '../../engine/rules-sheet.ts';
+import { type EventStart, STRUCTURES, rulebookName } from '../../engine/structures.ts';
 import type { RulesBuilderProps } from '../../views/rules-builder.tsx';
-import { FORMAT_NAMES } from '../../views/tournament-home.tsx';
 import { CommandError } from '../commands/commands.ts';
 import { createChoices } from './create-choices.ts';
-import { rulesFromOf, shownControls } from './rules-form.ts';
+import { shownControls, startOf } from './rules-form.ts';
 
-/** The builder of a format's rules as the form holds them, with the rules sheet they make (or why they make none). */
-export function builderProps(format: FormatId, input: Record<string, unknown>): RulesBuilderProps {
+/** The event a form chose, or (a choice that is none, as a refused form may hold) the nearest one that is. */
+function shownStart(format: unknown, input: Record<string, unknown>): EventStart {
+  for (const [f, i] of [
+    [format, input],
+    [format, {}],
+    [STRUCTURES[0]!.id, {}],
+  ] as const) {
+    try {
+      return startOf(f, i);
+    } catch (error) {
+      if (!(error instanceof CommandError)) throw error;
+    }
+  }
+  throw new Error('no structure to start an event from');
+}
+
+/** The builder of an event's rules as the form holds them, with the rules sheet they make (or why they make none). */
+export function builderProps(format: unknown, input: Record<string, unknown>): RulesBuilderProps {
+  const start = shownStart(format, input);
   let preview: RulesBuilderProps['preview'];
   try {
-    const options = formatOptions(format, createChoices(input, format));
+    const { options } = createChoices(input, format);
     const problem = formatProblem(options);
     // Choices that contradict each other are explained before they are saved.
     const warnings = [options.rules, options.firstRoundRules, options.finalRules].flatMap((r) => (r === null ? [] : rulesConflicts(resolveRules(r).options)));
-    preview = problem ? { error: problem } : { sheet: rulesSheet(format, options), rulebook: FORMAT_NAMES[format], warnings: [...new Set(warnings)] };
+    preview = problem
+      ? { error: problem }
+      : { sheet: rulesSheet(start.format, options), rulebook: rulebookName(start.format, options), warnings: [...new Set(warnings)] };
   } catch (error) {
     if (!(error instanceof CommandError) && !(error instanceof RulesError)) throw error;
     preview = { error: error.message };
   }
-  return { format, rulebook: FORMAT_NAMES[format], from: rulesFromOf(input), controls: shownControls(input, format), preview };
+  return {
+    format: start.chosen,
+    rules: start.rules,
+    rulebook: start.chosen === start.format ? start.name : null,
+    controls: shownControls(input, start),
+    preview,
+  };
 }
 
 /** A refused form's fields as text, to fill them again (a JSON body's values written as the form writes them). */

@@ -5,8 +5,8 @@
  */
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { type FormatId, type FormatOptions, formatOptions } from '../../engine/formats.ts';
-import { rulesFromOf } from './rules-form.ts';
+import { type FormatOptions, formatOptions } from '../../engine/formats.ts';
+import { FORMAT_CHOICES, RULEBOOK_EVENTS, eventKindName } from '../../engine/structures.ts';
 import { builderProps, typedText } from './create-form.ts';
 import { RulesBuilder, RulesPreview } from '../../views/rules-builder.tsx';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
@@ -37,18 +37,15 @@ import { registrationPanel } from './registration-panel.ts';
 import { type OverCap, freeId } from '../commands/registration-commands.ts';
 import { teamStandings } from '../../events/standings.ts';
 
-const FORMATS: readonly FormatId[] = ['pitt-boss', 'blp-2024', 'unc-intramural', 'asher-theatre', 'tournament-spades'];
-
 // What each director's form sends, its fields in the order they are checked.
 const CreateFields = fields({
   tournamentId: field
     .text({ max: 60 })
     .refine((id) => ID_PATTERN.test(id), { error: (iss) => `a tournament id is letters, digits and dashes, not '${String(iss.input)}'` }),
   name: field.text({ max: 200 }),
-  format: field
-    .text({ max: 40 })
-    .refine((format) => FORMATS.includes(format as FormatId), { error: (iss) => `format must be one of ${FORMATS.join(', ')}, not '${String(iss.input)}'` }),
-  // Progressive evenings (tournament-spades): how many rounds; left out, the format's own.
+  // What the event is (a structure, or a rulebook event), checked with its rules by engine/structures.ts.
+  format: field.text({ max: 60 }),
+  // Progressive evenings: how many rounds; left out, the format's own.
   rounds: field.optionalWhole({ min: 1, max: 99 }),
 });
 // Longer than any name may be, so an over-long one is refused with its own sentence (events/names.ts).
@@ -89,8 +86,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       teams: t.model.teams.length,
       onScreen: pinnedTournament(models) === t.model.tournamentId,
     })),
-    formats: [...FORMATS],
-    formatDefaults: FORMATS.map((format) => ({ format, ...pick(formatOptions(format)) })),
+    formatDefaults: RULEBOOK_EVENTS.map((r) => ({ format: r.id, ...pick(formatOptions(r.id)) })),
     error: notice.error ?? null,
     done: notice.done ?? null,
     sessions: await auth.sessionList(session),
@@ -113,6 +109,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       tournamentId,
       name: t.name,
       format: t.format,
+      kind: eventKindName(t.format, state.format),
       status: t.status,
       teams: t.teams.map((team) => ({ ...team, checkedIn: state.checkedIn.includes(team.teamId), standing: standings.get(team.teamId)?.label ?? team.status })),
       matches: t.matches.map((m) => ({
@@ -194,15 +191,17 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   app.post('/rules-builder', async (c) => {
     const input = await readInput(c);
     const format = String(input.format ?? '');
-    if (!FORMATS.includes(format as FormatId)) return refuse(c, 400, `format must be one of ${FORMATS.join(', ')}, not '${format}'`);
-    // A fresh builder for the format and the start chosen: values typed for another are not carried.
-    return c.html(String(<RulesBuilder {...builderProps(format as FormatId, { rulesFrom: rulesFromOf(input) })} />));
+    if (!FORMAT_CHOICES.includes(format)) return refuse(c, 400, `format must be one of ${FORMAT_CHOICES.join(', ')}, not '${format}'`);
+    // A fresh builder for the event and the rules chosen: values typed for others are not carried.
+    // Rules chosen beside another event are not carried either: a new event starts from its own.
+    const rules = input.rulesFormat === format ? { rules: input.rules ?? (input.rulesFrom === 'standard' ? 'standard' : '') } : {};
+    return c.html(String(<RulesBuilder {...builderProps(format, rules)} />));
   });
   app.post('/rules-preview', async (c) => {
     const input = await readInput(c);
     const format = String(input.format ?? '');
-    if (!FORMATS.includes(format as FormatId)) return refuse(c, 400, `format must be one of ${FORMATS.join(', ')}, not '${format}'`);
-    return c.html(String(<RulesPreview preview={builderProps(format as FormatId, input).preview} />));
+    if (!FORMAT_CHOICES.includes(format)) return refuse(c, 400, `format must be one of ${FORMAT_CHOICES.join(', ')}, not '${format}'`);
+    return c.html(String(<RulesPreview preview={builderProps(format, input).preview} />));
   });
 
   app.get('/', async (c) =>
@@ -237,8 +236,9 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         typed = input;
         const { tournamentId, name, format, rounds } = parseFields(input, CreateFields);
         created = tournamentId;
-        const options = { ...createChoices(input, format as FormatId), ...(rounds !== null ? { rounds } : {}) };
-        return { decision: createTournament(models, { tournamentId, name, format: format as FormatId, options }), done: `Created ${name}.` };
+        const { start, options } = createChoices(input, format);
+        if (rounds !== null) options.rounds = rounds;
+        return { decision: createTournament(models, { tournamentId, name, format: start.format, options }), done: `Created ${name}.` };
       },
       fragment: async (notice) =>
         notice.done && tournamentById(models, created)
@@ -310,8 +310,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
 }
 
 /** The format a refused form was typed for, when it is one; the first offered otherwise. */
-const typedFormat = (typed: Record<string, unknown> | undefined): FormatId =>
-  FORMATS.includes(typed?.format as FormatId) ? (typed!.format as FormatId) : FORMATS[0]!;
+const typedFormat = (typed: Record<string, unknown> | undefined): string =>
+  FORMAT_CHOICES.includes(String(typed?.format)) ? String(typed!.format) : FORMAT_CHOICES[0]!;
 
 /** The rulebook values the create form shows for a format. */
 function pick({ gamesToWin, clockMinutes, finalClockMinutes, clockPer }: FormatOptions) {

@@ -6,7 +6,7 @@
  * override lines are: `2D 2S`, `none`), a choice that sets a few options at once by its choices,
  * and an option made of a few values from one field each.
  */
-import { type FormatId, type RulesChoice, formatOptions } from '../../engine/formats.ts';
+import type { RulesChoice } from '../../engine/formats.ts';
 import { type PresetId, type RuleOptions, STANDARD_RULES } from '../../engine/presets.ts';
 import { type RuleOption, compoundValue, optionProblem, optionText, ruleOption } from '../../engine/rule-options.ts';
 import {
@@ -19,11 +19,29 @@ import {
   type ShownControl,
 } from '../../engine/rule-controls.ts';
 import { resolveRules } from '../../engine/rules.ts';
+import { type EventStart, StructureError, eventStart } from '../../engine/structures.ts';
 import { CommandError } from '../commands/commands.ts';
 import { overrideValue } from './override-lines.ts';
 
-export const rulesFromOf = (input: Record<string, unknown>): RulesFrom =>
-  input.rulesFrom === 'standard' || input.rules === 'standard' ? 'standard' : 'rulebook';
+/** The rules the form chose: `rules` (a standard game, a preset, or a rulebook event's own), or the older `rulesFrom`. */
+const rulesChoiceOf = (input: Record<string, unknown>): unknown =>
+  input.rules !== undefined && input.rules !== '' ? input.rules : input.rulesFrom === 'standard' ? 'standard' : undefined;
+
+/** The event a form's `format` and `rules` choose; a choice that is none is refused in words. */
+export function startOf(format: unknown, input: Record<string, unknown>): EventStart {
+  try {
+    return eventStart(format, rulesChoiceOf(input));
+  } catch (error) {
+    if (error instanceof StructureError) throw new CommandError(error.message);
+    throw error;
+  }
+}
+
+/**
+ * Where the builder's values start: the rounds' own presets, or a standard game put over a
+ * rulebook event's presets (which its rounds still record).
+ */
+export const rulesFromOf = (start: EventStart): RulesFrom => (start.rules === 'standard' && start.chosen === start.format ? 'standard' : 'rulebook');
 
 /** A round of the format that plays rules: the preset it records, and the values it starts from. */
 export interface StartingRound {
@@ -32,13 +50,18 @@ export interface StartingRound {
   start: RuleOptions;
 }
 
-export function startingRounds(format: FormatId, from: RulesFrom): StartingRound[] {
-  const f = formatOptions(format);
+export function startingRounds(start: EventStart): StartingRound[] {
+  const f = start.options;
+  const from = rulesFromOf(start);
   return ROUND_KEYS.filter((k) => f[k] !== null).map((key) => {
     const rules = resolveRules(f[key] as RulesChoice);
-    return { key, preset: rules.preset, start: from === 'standard' ? STANDARD_RULES : rules.options };
+    return { key, preset: rules.preset, start: from === 'standard' ? { ...STANDARD_RULES, ...start.game } : rules.options };
   });
 }
+
+/** Whether the builder the form sent was drawn for the event and rules chosen now. */
+const shownFor = (input: Record<string, unknown>, start: EventStart) =>
+  input.rulesFormat === start.chosen && (input.rulesStart === undefined || input.rulesStart === start.rules);
 
 /** The form field of an option (or a compound choice) in a round. */
 export const fieldName = (key: string, round: RoundKey = 'rules') => (round === 'rules' ? `rule.${key}` : `rule.${key}@${ROUND_NAMES[round].suffix}`);
@@ -108,14 +131,14 @@ function sentValues(
  * form has no builder. The builder names the format it shows (`rulesFormat`): values shown for
  * another format would be that format's, so they are refused, not compared.
  */
-export function builtRounds(input: Record<string, unknown>, format: FormatId): Partial<Record<RoundKey, Record<string, unknown>>> | null {
+export function builtRounds(input: Record<string, unknown>, format: string): Partial<Record<RoundKey, Record<string, unknown>>> | null {
   const shown = input.rulesFormat;
   if (shown === undefined || shown === '') return null;
-  if (shown !== format)
-    throw new CommandError(
-      `the rules builder shows the rules of ${String(shown)}, but the format chosen is ${format}; show ${format}'s rules before changing them`,
-    );
-  const rounds = startingRounds(format, rulesFromOf(input));
+  const start = startOf(format, input);
+  if (!shownFor(input, start)) {
+    throw new CommandError(`the rules builder shows the rules of another choice than ${start.name}; show the rules of ${start.name} before changing them`);
+  }
+  const rounds = startingRounds(start);
   const built: Partial<Record<RoundKey, Record<string, unknown>>> = {};
   const main = Object.fromEntries(BUILDER_CONTROLS.map((c) => [controlKey(c), sentValues(input, c, 'rules', rounds[0]!.start)]));
   for (const round of rounds) {
@@ -132,9 +155,9 @@ export function builtRounds(input: Record<string, unknown>, format: FormatId): P
 }
 
 /** The builder's controls as the form shows them: as typed where they were, else as the rounds start. */
-export function shownControls(input: Record<string, unknown>, format: FormatId): ShownControl[] {
-  const typed = input.rulesFormat === format;
-  const rounds = startingRounds(format, rulesFromOf(input));
+export function shownControls(input: Record<string, unknown>, start: EventStart): ShownControl[] {
+  const typed = shownFor(input, start);
+  const rounds = startingRounds(start);
   return BUILDER_CONTROLS.map((control) => {
     const own = ownRounds(rounds, control);
     const values: Record<string, string> = {};
