@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { openDatabase } from '../events/store/sqlite/database.ts';
 import { createEventStore, verifyChain } from '../events/store/sqlite/event-store.ts';
-import { check, defineEvent, eventRegistry } from '../events/event-types.ts';
+import { check, defineEvent, eventRegistry } from '../events/event-registry.ts';
 import { canonicalJson } from '../events/hash-chain.ts';
 import { type Benchmark, type Figure, measureRate, percentile, rateFigure, withGoal } from './harness.ts';
 

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import * as v from 'valibot';
 import { z } from 'zod';
 import { openDatabase } from '../events/store/sqlite/database.ts';
-import { domainEvents } from '../events/domain-events.ts';
+import { domainEvents } from '../events/event-catalogue.ts';
 import { exportLedger, importLedger } from '../events/store/sqlite/ledger-tools.ts';
 import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { playTournament } from '../test/fixtures/audit-ledger.ts';

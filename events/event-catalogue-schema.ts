@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { recordJsonSchema } from '../engine/record-schema.ts';
-import type { EventRegistry } from './event-types.ts';
+import type { EventRegistry } from './event-registry.ts';
 
 export const CATALOGUE_SCHEMA_ID = 'https://spades-ledger.example/schemas/ledger-event.schema.json';
 

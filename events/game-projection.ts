@@ -25,7 +25,7 @@ import type {
   ScoreCorrected,
   TimeCalled,
   TricksRecorded,
-} from './domain-events.ts';
+} from './event-catalogue.ts';
 import type { GameModel, HandInProgress, HandOutcome, HandRow, RecentEntry, RecordHand } from './read-models.ts';
 
 /** The game's events as the projection sees them, with the time each was appended. */

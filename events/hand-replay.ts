@@ -10,7 +10,7 @@ import { deckFor } from '../engine/deck.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { type Violation, replayPlays } from '../engine/trick.ts';
-import type { BidValue } from './domain-events.ts';
+import type { BidValue } from './event-catalogue.ts';
 import { GAME_EVENT_TYPES, type GameEvent, evolveGame, gameRecord, startGame } from './game-projection.ts';
 import type { GameModel, HandInProgress, HandRow, RecordHand } from './read-models.ts';
 import type { RecordedEvent } from './store/append.ts';

@@ -5,7 +5,7 @@
  * merge (two records of one person) or a split (one record of two people), each recorded here
  * with the entries it moved, so the opposite event undoes it exactly.
  */
-import { type EventDefinition, check, defineEvent } from './event-types.ts';
+import { type EventDefinition, check, defineEvent } from './event-registry.ts';
 
 type Payload<D> = D extends EventDefinition<string, infer P> ? P : never;
 

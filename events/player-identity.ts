@@ -11,7 +11,7 @@
  * or split moves entries between people; every page and answer reads them from here.
  */
 import anyAscii from 'any-ascii';
-import type { PlayerRegistered, TeamRegistered, TeamWaitlisted } from './domain-events.ts';
+import type { PlayerRegistered, TeamRegistered, TeamWaitlisted } from './event-catalogue.ts';
 import { own } from './lookup.ts';
 import { normalName } from './names.ts';
 import type { PlayerSplit, PlayersMerged, SeriesCreated, TournamentJoinedSeries, TournamentLeftSeries } from './player-events.ts';

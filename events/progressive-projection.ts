@@ -7,7 +7,7 @@
  */
 import type { Gender, PrizeWinners, ProgressiveSeating, TableResult } from '../engine/progressive.ts';
 import { addRoundScores, firstRound, nextRound, prizeWinners, rankByTotal, sitOutScore } from '../engine/progressive.ts';
-import type { PlayerRegistered, ProgressiveRoundStarted } from './domain-events.ts';
+import type { PlayerRegistered, ProgressiveRoundStarted } from './event-catalogue.ts';
 import type { GameModel } from './read-models.ts';
 
 export interface ProgressivePlayerRow {

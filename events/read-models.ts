@@ -4,7 +4,7 @@
  */
 import type { Seat, Team } from '../engine/cards.ts';
 import type { GameState } from '../engine/game.ts';
-import type { BidValue, FormatId, RulesValue } from './domain-events.ts';
+import type { BidValue, FormatId, RulesValue } from './event-catalogue.ts';
 
 export interface TeamTotals {
   points: number;

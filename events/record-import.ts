@@ -24,8 +24,8 @@ import { idProblem, isPrototypeName, nameProblem, quoted } from './names.ts';
 import { firstDealerAfter } from './game-projection.ts';
 import { parseProgressiveMatchId } from './progressive-projection.ts';
 import type { TournamentState } from './tournament-projection.ts';
-import { domainEvents } from './domain-events.ts';
-import { InvalidPayloadError } from './event-types.ts';
+import { domainEvents } from './event-catalogue.ts';
+import { InvalidPayloadError } from './event-registry.ts';
 
 /** An import refused before anything is appended; `status` is the HTTP answer (400, 404, 409, or 413 for a record larger than a game). */
 export class RecordImportError extends Error {

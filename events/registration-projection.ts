@@ -3,7 +3,7 @@
  * cap and closing time, the waitlist in order, each entrant's fee and what it has paid, the seed
  * of its check-in code, and who checked it in. Folded by tournament-projection.ts.
  */
-import type { FeePaid, FeePaymentUndone, SignUpOpened, TeamWaitlisted } from './domain-events.ts';
+import type { FeePaid, FeePaymentUndone, SignUpOpened, TeamWaitlisted } from './event-catalogue.ts';
 
 /** An entrant signed up past the cap, in the order it signed up. */
 export interface WaitlistEntry {

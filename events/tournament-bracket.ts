@@ -7,7 +7,7 @@ import { type BracketState, type MatchView, buildBracket, startBracket } from '.
 import { type DrawnRound, appendRound, firstRoundBracket } from '../engine/bracket-rounds.ts';
 import type { FormatOptions } from '../engine/formats.ts';
 import { type ByeDraw, drawBye, drawHighCard } from '../engine/seeding.ts';
-import type { BracketRoundDrawn, MatchStarted, TournamentStarted } from './domain-events.ts';
+import type { BracketRoundDrawn, MatchStarted, TournamentStarted } from './event-catalogue.ts';
 import { progressiveStarted } from './progressive-projection.ts';
 import type { GameModel, MatchModel, NewsResult } from './read-models.ts';
 import { CAUSES, gameWinner, holdingClaims, voidGames } from './tournament-rulings.ts';

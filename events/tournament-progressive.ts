@@ -3,7 +3,7 @@
  * and the tables, standings, placings and prizes derived from progressive-projection.ts.
  */
 import { prizesFor } from '../engine/formats.ts';
-import type { ProgressiveRoundStarted, ProgressiveRoundsChanged } from './domain-events.ts';
+import type { ProgressiveRoundStarted, ProgressiveRoundsChanged } from './event-catalogue.ts';
 import { type ProgressiveState, deriveProgressive, progressiveFinished, roundStarted } from './progressive-projection.ts';
 import type { GameModel, MatchModel, TeamRow } from './read-models.ts';
 import { awaitingOf, holdingClaims } from './tournament-rulings.ts';

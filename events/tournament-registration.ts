@@ -3,7 +3,7 @@
  * promoted from the waitlist and withdrawn before the start. Sign-up, fees and check-in codes are
  * kept in registration-projection.ts.
  */
-import type { CheckInUndone, PlayerRegistered, TeamCheckedIn, TeamRegistered, TeamWithdrawn, WaitlistPromoted } from './domain-events.ts';
+import type { CheckInUndone, PlayerRegistered, TeamCheckedIn, TeamRegistered, TeamWithdrawn, WaitlistPromoted } from './event-catalogue.ts';
 import { playerRegistered as progressivePlayerRegistered, playerWithdrawn } from './progressive-projection.ts';
 import { entrantRegistered, waiting } from './registration-projection.ts';
 import { type TournamentState, newRow } from './tournament-state.ts';

@@ -4,7 +4,7 @@
  * and the games a later ruling voided and the matches it reopened.
  */
 import { type MatchView, forfeitTeam } from '../engine/bracket.ts';
-import type { ClockStarted, GameResultCorrected, TeamDisqualified, TimeCalled } from './domain-events.ts';
+import type { ClockStarted, GameResultCorrected, TeamDisqualified, TimeCalled } from './event-catalogue.ts';
 import type { GameModel, MatchModel } from './read-models.ts';
 import { type MatchInfo, type TournamentState, addLatest, clockPerOf, infoFor, viewsOf } from './tournament-state.ts';
 

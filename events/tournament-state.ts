@@ -30,7 +30,7 @@ import type {
   TimeCalled,
   TournamentCreated,
   TournamentStarted,
-} from './domain-events.ts';
+} from './event-catalogue.ts';
 import type { TournamentTimes } from './event-times.ts';
 import { type ProgressiveState, emptyProgressive } from './progressive-projection.ts';
 import type { MatchModel, NewsFact, TeamRow, TournamentModel } from './read-models.ts';

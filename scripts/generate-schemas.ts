@@ -6,7 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { domainEvents } from '../events/domain-events.ts';
+import { domainEvents } from '../events/event-catalogue.ts';
 import { publishedSchemas } from '../events/event-catalogue-schema.ts';
 
 const folder = join(import.meta.dirname, '..', 'docs', 'schemas');

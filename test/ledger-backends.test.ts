@@ -19,7 +19,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createRandom } from '../engine/random.ts';
 import { scoreRecord } from '../engine/record.ts';
 import { AppendRefusedError, CommandIdReusedError, type AppendResult, VersionConflictError } from '../events/store/append.ts';
-import { type AnyEvent, InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-types.ts';
+import { type AnyEvent, InvalidPayloadError, UnknownEventTypeError, check, defineEvent, eventRegistry } from '../events/event-registry.ts';
 import { type ChainedRow, GENESIS_HASH, chainHash } from '../events/hash-chain.ts';
 import { gameRecord } from '../events/game-projection.ts';
 import { type Decision, type Decisions, type ExecuteOptions, projected } from '../events/store/served-ledger.ts';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { CommandIdReusedError, VersionConflictError } from '../events/store/append.ts';
-import { InvalidPayloadError } from '../events/event-types.ts';
+import { InvalidPayloadError } from '../events/event-registry.ts';
 import { type ChainedRow, verifyRows } from '../events/hash-chain.ts';
 import { type PgEventStore, openPostgresStore } from '../events/store/postgres/event-store.ts';
 import { type Frame, FrameKind, frameReader, frameSender } from '../events/store/postgres/writer-frames.ts';

@@ -19,7 +19,7 @@ import { BID_TEXT_PATTERN, CARD_PATTERN, NATURAL_CARD_PATTERN, RULE_OPTION_NAMES
 import { RulesError, resolveRules } from '../engine/rules.ts';
 import { ruleOption } from '../engine/rule-options.ts';
 import { simulateGame } from '../engine/simulate.ts';
-import { domainEvents } from '../events/domain-events.ts';
+import { domainEvents } from '../events/event-catalogue.ts';
 import { publishedSchemas } from '../events/event-catalogue-schema.ts';
 import type { GameModel } from '../events/read-models.ts';
 import { createApp } from '../server/app/app.ts';

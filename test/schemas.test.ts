@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import Ajv2020 from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FormatId } from '../engine/formats.ts';
-import { domainEvents } from '../events/domain-events.ts';
+import { domainEvents } from '../events/event-catalogue.ts';
 import { publishedSchemas } from '../events/event-catalogue-schema.ts';
 import type { LedgerLine } from '../events/store/ledger-file.ts';
 import { exportLines } from '../events/store/sqlite/ledger-tools.ts';

@@ -15,7 +15,7 @@ import { catchUp } from '../events/store/sqlite/page-fold.ts';
 import { emptyModels } from '../events/projections.ts';
 import { servedLedger } from '../events/store/sqlite/served-ledger.ts';
 import { AppendRefusedError, CommandIdReusedError, VersionConflictError } from '../events/store/append.ts';
-import { InvalidPayloadError } from '../events/event-types.ts';
+import { InvalidPayloadError } from '../events/event-registry.ts';
 import { createTournament, registerTeam } from '../server/commands/tournament-commands.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { createApp } from '../server/app/app.ts';

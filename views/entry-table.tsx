@@ -14,7 +14,7 @@ import { pointsText } from './team-standing.ts';
 import { SeatList } from './progressive-panels.tsx';
 import { SEAT_NAMES, type Seat } from '../engine/cards.ts';
 import { misdealWords } from '../engine/rule-lines.ts';
-import type { BidValue } from '../events/domain-events.ts';
+import type { BidValue } from '../events/event-catalogue.ts';
 import { CardFace } from './card-face.tsx';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { type FirstDealerInfo, FirstDealerFields } from './seating-forms.tsx';

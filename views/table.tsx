@@ -9,7 +9,7 @@ import { misdealWords } from '../engine/rule-lines.ts';
 import { resolveRules } from '../engine/rules.ts';
 import type { PlayResult } from '../engine/trick.ts';
 import { dealerOfNextHand, handSoFar, nextBidder } from '../events/game-projection.ts';
-import type { BidValue } from '../events/domain-events.ts';
+import type { BidValue } from '../events/event-catalogue.ts';
 import type { GameModel, HandInProgress, HandRow } from '../events/read-models.ts';
 import { CardFace } from './card-face.tsx';
 import { pointsPair, pointsText } from './team-standing.ts';

@@ -1,7 +1,7 @@
 /**
  * A tournament's front page: what it is, where it stands, and the way to every view of it.
  */
-import type { FormatId } from '../events/domain-events.ts';
+import type { FormatId } from '../events/event-catalogue.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 import { newsText } from './news.ts';
 import type { TournamentStatsPayload } from '../events/stats-schema.ts';

@@ -5,7 +5,7 @@
  * (sqlite/event-store.ts) and PostgreSQL (postgres/event-store.ts) differ only in how they lock
  * the head, store the rows and make them durable.
  */
-import type { AnyEvent, EventRegistry } from '../event-types.ts';
+import type { AnyEvent, EventRegistry } from '../event-registry.ts';
 import { type ChainHead, type ChainedRow, canonicalJson, chainHash } from '../hash-chain.ts';
 
 /** Who and when, recorded with each event. `at` comes from the store's clock. */

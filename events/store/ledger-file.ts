@@ -9,7 +9,7 @@
  * (sqlite/ledger-tools.ts, postgres/ledger-tools.ts), so a ledger moves between them.
  */
 import { type ChainHead, type ChainedRow, GENESIS_HASH, canonicalJson } from '../hash-chain.ts';
-import { domainEvents } from '../domain-events.ts';
+import { domainEvents } from '../event-catalogue.ts';
 import { type ReadModels, applyEvent, emptyModels } from '../projections.ts';
 import { storedEventProblem } from './stored-event-check.ts';
 

@@ -7,7 +7,7 @@
  * (group commit), each still answered on its own.
  */
 import { createHash } from 'node:crypto';
-import type { AnyEvent } from '../event-types.ts';
+import type { AnyEvent } from '../event-registry.ts';
 import type { ChainHead, ChainReport } from '../hash-chain.ts';
 import { type Change, type ProjectedEvent, type ReadModels, applyEvent } from '../projections.ts';
 import { type AppendOptions, type AppendResult, type RecordedEvent, type StreamAppend, VersionConflictError } from './append.ts';

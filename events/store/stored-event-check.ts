@@ -9,9 +9,9 @@ import { SEATS, cardName, parseCard } from '../../engine/cards.ts';
 import { parseBid } from '../../engine/bid.ts';
 import { deckFor, inDeck } from '../../engine/deck.ts';
 import { resolveRules } from '../../engine/rules.ts';
-import { domainEvents } from '../domain-events.ts';
+import { domainEvents } from '../event-catalogue.ts';
 import { STREAM_PATTERN } from './append.ts';
-import { InvalidPayloadError, UnknownEventTypeError } from '../event-types.ts';
+import { InvalidPayloadError, UnknownEventTypeError } from '../event-registry.ts';
 import type { ReadModels } from '../projections.ts';
 import { isPrototypeName } from '../names.ts';
 

@@ -5,7 +5,7 @@
  * append with (the event catalogue's, events/event-catalogue-schema.ts).
  */
 import { z } from 'zod';
-import { domainEvents } from '../../events/domain-events.ts';
+import { domainEvents } from '../../events/event-catalogue.ts';
 
 const HASH = { type: 'string', pattern: '^[0-9a-f]{64}$' } as const;
 

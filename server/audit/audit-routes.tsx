@@ -7,7 +7,7 @@
 import { Hono } from 'hono';
 import type { Context } from 'hono';
 import { AppendRefusedError } from '../../events/store/append.ts';
-import { InvalidPayloadError } from '../../events/event-types.ts';
+import { InvalidPayloadError } from '../../events/event-registry.ts';
 import { DigestFormatError, formatDigest } from '../../events/hash-chain.ts';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { BusyError, type ExportTarget, type HeavyReadGate, type HeavyReads, createHeavyReadGate, createHeavyReads } from './heavy-reads.ts';

@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { type CliIo, UsageError } from './io.ts';
 import { LedgerFileError, defaultDatabasePath } from '../../events/store/sqlite/database.ts';
 import { AppendRefusedError, LedgerUnavailableError } from '../../events/store/append.ts';
-import { InvalidPayloadError } from '../../events/event-types.ts';
+import { InvalidPayloadError } from '../../events/event-registry.ts';
 import { formatDigest } from '../../events/hash-chain.ts';
 import { type Ledger, openLedger } from '../../events/store/sqlite/ledger.ts';
 import { LedgerBusyError } from '../../events/store/served-ledger.ts';

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { LedgerBusyError, LedgerReadError } from '../../events/store/served-ledger.ts';
 import { AppendRefusedError, CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
-import { InvalidPayloadError } from '../../events/event-types.ts';
+import { InvalidPayloadError } from '../../events/event-registry.ts';
 import { CommandError } from '../commands/commands.ts';
 
 /** Every status a refusal is answered with. */

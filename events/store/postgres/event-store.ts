@@ -20,8 +20,8 @@
  */
 import { Kysely, PostgresDialect, type Transaction, sql } from 'kysely';
 import pg from 'pg';
-import { domainEvents } from '../../domain-events.ts';
-import type { AnyEvent, EventRegistry } from '../../event-types.ts';
+import { domainEvents } from '../../event-catalogue.ts';
+import type { AnyEvent, EventRegistry } from '../../event-registry.ts';
 import {
   type AppendOptions,
   type AppendResult,
@@ -54,7 +54,7 @@ export interface PgLedgerTables {
 export interface PostgresStoreOptions<E extends AnyEvent> {
   /** A PostgreSQL connection string: `postgresql://user@host:5432/database`. */
   url: string;
-  /** Default: the domain's events (`domain-events.ts`). */
+  /** Default: the domain's events (`event-catalogue.ts`). */
   registry?: EventRegistry<E>;
   /** The time recorded as `meta.at`, as an ISO string. Default: the system clock. */
   clock?: () => string;

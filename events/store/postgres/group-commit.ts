@@ -53,7 +53,7 @@
  * and every text goes through `escapeLiteral`.
  */
 import pg from 'pg';
-import type { AnyEvent } from '../../event-types.ts';
+import type { AnyEvent } from '../../event-registry.ts';
 import {
   AppendRefusedError,
   CommandIdReusedError,

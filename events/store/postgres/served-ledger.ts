@@ -16,7 +16,7 @@
  */
 import { sql } from 'kysely';
 import pg from 'pg';
-import { domainEvents } from '../../domain-events.ts';
+import { domainEvents } from '../../event-catalogue.ts';
 import { type AppendResult, type LedgerUnavailableError, type RecordedEvent, VersionConflictError } from '../append.ts';
 import type { ChangeListener, Decision, Decisions, ExecuteOptions, LedgerHealth, ServedLedger } from '../served-ledger.ts';
 import { LedgerReadError, type StorageVerdict, appendDecidingAgain, appendOptionsOf, decisionAppends, foldEvents, healthChecks } from '../served-ledger.ts';

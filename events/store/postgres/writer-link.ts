@@ -32,7 +32,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
-import type { AnyEvent } from '../../event-types.ts';
+import type { AnyEvent } from '../../event-registry.ts';
 import type { EventMeta, PreparedBatch, RecordedEvent, WrittenBatch } from '../append.ts';
 import type { ChainedRow } from '../../hash-chain.ts';
 import { type Frame, FrameKind, type FramedBatch, type Placed, frameReader, frameSender } from './writer-frames.ts';

@@ -25,7 +25,7 @@ import {
   repeatedCommand,
 } from '../append.ts';
 import { type ChainHead, type ChainReport, type ChainedRow, GENESIS_HASH, formatDigest, verifyRows } from '../../hash-chain.ts';
-import type { AnyEvent, EventRegistry } from '../../event-types.ts';
+import type { AnyEvent, EventRegistry } from '../../event-registry.ts';
 
 export interface EventStoreOptions<E extends AnyEvent> {
   registry: EventRegistry<E>;

@@ -6,7 +6,7 @@
  */
 import { type LedgerDatabase, type OpenDatabaseOptions, openDatabase } from './database.ts';
 import { type SqliteServedLedger, servedLedger } from './served-ledger.ts';
-import { domainEvents } from '../../domain-events.ts';
+import { domainEvents } from '../../event-catalogue.ts';
 import { type AppendResult, type RecordedEvent, VersionConflictError } from '../append.ts';
 import { type EventStore, type GroupOutcome, type GroupedAppend, createEventStore, storageFaultOf } from './event-store.ts';
 import { type ReadModels, emptyModels } from '../../projections.ts';

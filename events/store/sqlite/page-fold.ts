@@ -4,8 +4,8 @@
  * the pages ahead (pages-ahead.ts). The ledger folds so at open, a rebuild and a snapshot check
  * fold so from nothing.
  */
-import { domainEvents } from '../../domain-events.ts';
-import { UnknownEventTypeError } from '../../event-types.ts';
+import { domainEvents } from '../../event-catalogue.ts';
+import { UnknownEventTypeError } from '../../event-registry.ts';
 import { type Change, type ProjectedEvent, type ReadModels, applyEvent } from '../../projections.ts';
 import { LedgerReadError } from '../served-ledger.ts';
 import type { LedgerDatabase } from './database.ts';

@@ -9,7 +9,7 @@
  * from nothing up to each snapshot's position and compares the result with what is stored.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { domainEvents } from '../../domain-events.ts';
+import { domainEvents } from '../../event-catalogue.ts';
 import { GENESIS_HASH } from '../../hash-chain.ts';
 import { type ReadModels, emptyModels } from '../../projections.ts';
 import { type SnapshotReport, firstDifference } from '../../snapshot-difference.ts';

@@ -12,7 +12,7 @@
 import { type LedgerDatabase, openDatabase } from '../../../events/store/sqlite/database.ts';
 import type { DigestCheck } from '../../../events/store/append.ts';
 import { createEventStore, ledgerHead } from '../../../events/store/sqlite/event-store.ts';
-import { domainEvents } from '../../../events/domain-events.ts';
+import { domainEvents } from '../../../events/event-catalogue.ts';
 import { type ChainReport, type ChainVerifier, type ChainedRow, chainVerifier } from '../../../events/hash-chain.ts';
 import { pageFolder } from '../../../events/store/sqlite/page-fold.ts';
 import { exportLine } from '../../../events/store/ledger-file.ts';

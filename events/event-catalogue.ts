@@ -6,7 +6,7 @@
  */
 import { SEATS, type Seat, type Team } from '../engine/cards.ts';
 import type { FormatId, FormatOptions } from '../engine/formats.ts';
-import { type Check, type EventDefinition, check, defineEvent, eventRegistry } from './event-types.ts';
+import { type Check, type EventDefinition, check, defineEvent, eventRegistry } from './event-registry.ts';
 import { CIRCUIT_EVENTS } from './player-events.ts';
 
 export type { FormatId };
