@@ -23,7 +23,7 @@ import { openLedger } from '../events/store/sqlite/ledger.ts';
 import { servedLedger } from '../events/store/sqlite/served-ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables, nextEntry } from '../server/serve/table-driver.ts';
-import { dealHand, makeBid, playCard } from '../server/commands/commands.ts';
+import { dealHand, makeBid, playCard } from '../server/commands/game-commands.ts';
 import type { Decision } from '../events/store/served-ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { type Figure, percentile, rateFigure, withGoal } from './harness.ts';

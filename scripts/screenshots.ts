@@ -22,7 +22,7 @@ import { type Page, chromium } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { playCard } from '../server/commands/commands.ts';
+import { playCard } from '../server/commands/game-commands.ts';
 import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { indexedPng, readPng } from './png-palette.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/fixtures/shared-chromium.ts';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Seat } from '../engine/cards.ts';
 import type { GameModel } from '../events/read-models.ts';
 import { createApp } from '../server/app/app.ts';
-import { undoLastEntry } from '../server/commands/commands.ts';
+import { undoLastEntry } from '../server/commands/game-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { type AuditLedger, playTournament, signedInAsJudge, tempLedger } from './fixtures/audit-ledger.ts';
 import { fullGameRecord } from './record-builders.ts';

@@ -11,7 +11,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
-import { claimRenege, giveRuling } from '../server/commands/commands.ts';
+import { claimRenege, giveRuling } from '../server/commands/game-commands.ts';
 import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { createDemo, PROGRESSIVE_DEMO } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { recordTricks } from '../server/commands/commands.ts';
+import { recordTricks } from '../server/commands/game-commands.ts';
 import { startMatch, startNextGame } from '../server/commands/match-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { eventDay, joinTable } from './fixtures/event-day.ts';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { createTournament, pinScreen, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { claimRenege } from '../server/commands/commands.ts';
+import { claimRenege } from '../server/commands/game-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, waitFor } from './fixtures/live-server.ts';
 import { type EventDay, eventDay, joinTable, playableCard, recordedCards, settled } from './fixtures/event-day.ts';
 

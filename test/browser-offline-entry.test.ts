@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { playCard } from '../server/commands/commands.ts';
+import { playCard } from '../server/commands/game-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { type EventDay, eventDay, joinTable, playableCard, recordedCards, settled } from './fixtures/event-day.ts';
 

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { playCard, recordTricks } from '../server/commands/commands.ts';
+import { playCard, recordTricks } from '../server/commands/game-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { type EventDay, eventDay, joinTable, playableCard } from './fixtures/event-day.ts';
 

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { claimRenege } from '../server/commands/commands.ts';
+import { claimRenege } from '../server/commands/game-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { semisDecidedFinalPlaying } from './fixtures/reopening-scenario.ts';
 import { type Fixture, copyOf, makeFixture } from './routes-fixture.ts';

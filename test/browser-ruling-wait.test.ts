@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
-import { claimRenege } from '../server/commands/commands.ts';
+import { claimRenege } from '../server/commands/game-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';

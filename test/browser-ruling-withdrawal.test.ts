@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { claimRenege, recordTricks } from '../server/commands/commands.ts';
+import { claimRenege, recordTricks } from '../server/commands/game-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { eventDay } from './fixtures/event-day.ts';
 

@@ -4,7 +4,7 @@
  * reopen. A game still being played keeps every entry since the deal.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { undoLastEntry } from '../server/commands/commands.ts';
+import { undoLastEntry } from '../server/commands/game-commands.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';
 import { refusal } from './tournament-ledger.ts';
 

@@ -223,7 +223,7 @@ describe('source layout', () => {
     // Each crossing breaks one rule and no other, so every rule is seen to hold on its own.
     const crossings: [string, string, string][] = [
       ['server/live/sse.ts', 'server/http/refusals.ts', 'commands and live import no other room'],
-      ['server/commands/commands.ts', 'server/http/refusals.ts', 'commands and live import no other room'],
+      ['server/commands/game-commands.ts', 'server/http/refusals.ts', 'commands and live import no other room'],
       ['server/auth/auth.ts', 'server/judge/judge-routes.tsx', 'shared rooms import only shared rooms'],
       ['server/http/run-command.ts', 'server/audience/live-pages.tsx', 'shared rooms import only shared rooms'],
       ['server/entry/entry-routes.tsx', 'server/director/create-choices.ts', 'route rooms import only shared rooms, never another route room'],
@@ -338,7 +338,7 @@ describe('source layout', () => {
     expect(importsOf('server/http/run-command.ts')).toContain('server/auth/sessions.ts');
     expect(importsOf('server/auth/auth.ts')).toContain('server/auth/storage/postgres.ts');
     expect(importsOf('server/audit/ledger-reader-worker.ts')).toContain('server/audit/storage/postgres.ts');
-    expect(importsOf('server/entry/entry-routes.tsx')).toContain('server/commands/commands.ts');
+    expect(importsOf('server/judge/judge-routes.tsx')).toContain('server/judge/judge-fields.ts');
     expect(importsOf('views/layout.tsx').every((path) => !path.startsWith('..'))).toBe(true);
   });
 });

@@ -10,7 +10,7 @@ import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
 import type { Seat } from '../engine/cards.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { dealHand, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { dealHand, makeBid, recordTricks } from '../server/commands/game-commands.ts';
 import { newsText } from '../views/news.ts';
 
 let fixture: Fixture;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { Seat } from '../engine/cards.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { bidsOpenTo, claimRenege, dealHand, giveRuling, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { bidsOpenTo, claimRenege, dealHand, giveRuling, makeBid, recordTricks } from '../server/commands/game-commands.ts';
 import { statsOfTournament } from '../events/tournament-stats.ts';
 import { type Fixture, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';
 import { DRAW, boston, seat, semisDecidedFinalPlaying } from './fixtures/reopening-scenario.ts';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { CommandError } from '../server/commands/commands.ts';
+import { CommandError } from '../server/commands/command-error.ts';
 import { field, fields, parseFields, readFields } from '../server/http/request-input.ts';
 
 /** The sentence a refusal gives, or the fields read. */

@@ -11,7 +11,7 @@ import { PRESET_IDS } from '../engine/presets.ts';
 import type { FormatId, FormatOptions } from '../engine/formats.ts';
 import { nextBidder } from '../events/game-projection.ts';
 import { createApp } from '../server/app/app.ts';
-import { dealHand, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { dealHand, makeBid, recordTricks } from '../server/commands/game-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { startMatch } from '../server/commands/match-commands.ts';
 import { open, send } from './routes-fixture.ts';

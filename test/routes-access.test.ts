@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { claimRenege, giveRuling } from '../server/commands/commands.ts';
+import { claimRenege, giveRuling } from '../server/commands/game-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { startMatch } from '../server/commands/match-commands.ts';
 import { type Fixture, type RoleName, ROLES, bidAll, copyOf, deal, finishGame, makeFixture, seatMatch, send } from './routes-fixture.ts';

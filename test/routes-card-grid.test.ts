@@ -11,7 +11,7 @@ import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
-import { playCard } from '../server/commands/commands.ts';
+import { playCard } from '../server/commands/game-commands.ts';
 import { element } from './fixtures/html.ts';
 import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildModels } from '../events/store/sqlite/ledger-tools.ts';
-import { claimRenege } from '../server/commands/commands.ts';
+import { claimRenege } from '../server/commands/game-commands.ts';
 import { type Fixture, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 
 let fixture: Fixture;

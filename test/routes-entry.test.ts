@@ -12,7 +12,7 @@ import { legalPlays } from '../engine/trick.ts';
 import { handSoFar } from '../events/game-projection.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { bidsOpenTo } from '../server/commands/commands.ts';
+import { bidsOpenTo } from '../server/commands/game-commands.ts';
 import { phoneWords } from '../server/entry/entry-game.ts';
 import { type Fixture, bidAll, copyOf, deal, makeFixture, seatMatch, send } from './routes-fixture.ts';
 import { cardText } from '../engine/card-names.ts';

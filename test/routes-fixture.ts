@@ -11,7 +11,7 @@ import type { Seat } from '../engine/cards.ts';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { bidsOpenTo, dealHand, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { bidsOpenTo, dealHand, makeBid, recordTricks } from '../server/commands/game-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { startMatch } from '../server/commands/match-commands.ts';
 import { bidValue } from '../engine/bid.ts';

@@ -11,7 +11,7 @@ import { deckFor } from '../engine/deck.ts';
 import { resolveRules } from '../engine/rules.ts';
 import { legalPlays } from '../engine/trick.ts';
 import { handSoFar } from '../events/game-projection.ts';
-import { claimRenege, playCard } from '../server/commands/commands.ts';
+import { claimRenege, playCard } from '../server/commands/game-commands.ts';
 import { judgeVersion } from '../server/judge/judge-console-model.ts';
 import { livePartials } from '../server/app/live-channels.tsx';
 import { registerTeam, startTournament } from '../server/commands/tournament-commands.ts';

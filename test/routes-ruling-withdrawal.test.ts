@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LedgerLine } from '../events/store/ledger-file.ts';
 import { exportLines } from '../events/store/sqlite/ledger-tools.ts';
-import { claimRenege, correctScore, giveRuling, recordTricks } from '../server/commands/commands.ts';
+import { claimRenege, correctScore, giveRuling, recordTricks } from '../server/commands/game-commands.ts';
 import { withdrawRuling } from '../server/commands/ruling-withdrawals.ts';
 import { element } from './fixtures/html.ts';
 import { cli } from './fixtures/cli.ts';

@@ -10,7 +10,7 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { channelOf, livePartials } from '../server/app/live-channels.tsx';
 import { subjectChannelId } from '../server/audience/team-pages.tsx';
-import { recordTricks } from '../server/commands/commands.ts';
+import { recordTricks } from '../server/commands/game-commands.ts';
 import { checkInTeam, createTournament, registerPlayer, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { startMatch, startRound } from '../server/commands/match-commands.ts';
 import { TableCodesPage } from '../views/director-pages.tsx';

@@ -15,7 +15,7 @@ import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import type { MatchModel } from '../events/read-models.ts';
 import { waitedWords, waitingLine } from '../events/ruling-wait.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { claimRenege, giveRuling } from '../server/commands/commands.ts';
+import { claimRenege, giveRuling } from '../server/commands/game-commands.ts';
 import { startNextGame } from '../server/commands/match-commands.ts';
 import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../server/app/app.ts';
-import { claimRenege, giveRuling } from '../server/commands/commands.ts';
+import { claimRenege, giveRuling } from '../server/commands/game-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { tempLedger } from './tournament-ledger.ts';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Seat } from '../engine/cards.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { nextBidder } from '../events/game-projection.ts';
-import { dealHand, makeBid, recordTricks } from '../server/commands/commands.ts';
+import { dealHand, makeBid, recordTricks } from '../server/commands/game-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { startMatch, startNextGame } from '../server/commands/match-commands.ts';
 import { callTime } from '../server/commands/ruling-commands.ts';

@@ -11,7 +11,7 @@ import { projected } from '../events/store/served-ledger.ts';
 import { rebuildModels } from '../events/store/sqlite/ledger-tools.ts';
 import { applyEvent, emptyModels } from '../events/projections.ts';
 import { refresh } from '../events/tournament-projection.ts';
-import { CommandError } from '../server/commands/commands.ts';
+import { CommandError } from '../server/commands/command-error.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 
 const dirs: string[] = [];

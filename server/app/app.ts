@@ -21,7 +21,7 @@ import { InvalidPayloadError } from '../../events/event-registry.ts';
 import { gameRecord } from '../../events/game-projection.ts';
 import { gameById, own, tournamentById } from '../../events/lookup.ts';
 import type { ReadModels } from '../../events/projections.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { EVENTS_CHANNEL, eventMessage, resumePoint, tournamentChannel, tournamentOfEvent } from '../live/event-stream.ts';
 import { type Broadcaster, createBroadcaster } from '../live/sse.ts';
 import { type FeedLimitOptions, createFeedLimits } from '../live/feed-limits.ts';

@@ -12,7 +12,7 @@ import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { entrantNameProblem, nameKey, normalName } from '../../events/names.ts';
 import { problemText } from '../../events/entrant-fields.ts';
-import { CommandError } from './commands.ts';
+import { CommandError } from './command-error.ts';
 import { freeId, holderOf, samePlayerProblem } from './registration-commands.ts';
 import { tournamentOf } from './tournament-lookup.ts';
 

@@ -17,7 +17,7 @@ import { resolveRules } from '../../engine/rules.ts';
 import { choiceLabel } from '../../engine/rule-options.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { type TournamentState, matchDecidedAtTable } from '../../events/tournament-projection.ts';
-import { CommandError } from './commands.ts';
+import { CommandError } from './command-error.ts';
 import { gameInPlay } from '../../events/reopening.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { tournamentOf } from './tournament-lookup.ts';

@@ -13,7 +13,7 @@ import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { entrantNameProblem, idProblem, nameKey, normalName } from '../../events/names.ts';
 import { closingWords } from '../../events/time-words.ts';
-import { CommandError } from './commands.ts';
+import { CommandError } from './command-error.ts';
 import { entrantOf, refuseProblem, tournamentOf } from './tournament-lookup.ts';
 
 type NewEvent = Decision['events'][number];

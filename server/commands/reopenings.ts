@@ -8,7 +8,7 @@
 import { type Reopening, reopeningOf, reopeningText } from '../../events/reopening.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
-import { CommandError } from './commands.ts';
+import { CommandError } from './command-error.ts';
 
 /** Whether a request asks for a reopening: `reopen` sent as yes (a form) or true (JSON). */
 export function asksReopening(input: Record<string, unknown>): boolean {

@@ -16,7 +16,8 @@ import { gameStream, matchStream, tournamentStream } from '../../events/streams.
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { matchViews } from '../../engine/bracket.ts';
 import type { FormatId } from '../../engine/formats.ts';
-import { CommandError, callMisdeal, claimRenege, correctScore, dealHand, giveRuling, makeBid, playCard, recordTricks, undoLastEntry } from './commands.ts';
+import { CommandError } from './command-error.ts';
+import { callMisdeal, claimRenege, correctScore, dealHand, giveRuling, makeBid, playCard, recordTricks, undoLastEntry } from './game-commands.ts';
 import { callTime, correctGameResult, disqualifyTeam } from './ruling-commands.ts';
 import { changeRounds, checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from './tournament-commands.ts';
 import { drawRound } from './round-commands.ts';

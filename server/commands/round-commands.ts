@@ -10,7 +10,7 @@ import { type GroupDrawInput, type RoundGroup, decideByes, nextRoundPlan, pairRo
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
-import { CommandError } from './commands.ts';
+import { CommandError } from './command-error.ts';
 import { tournamentOf } from './tournament-lookup.ts';
 
 export interface DrawRoundInput {

@@ -8,7 +8,7 @@ import { matchStream, tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { gameById } from '../../events/lookup.ts';
-import { CommandError } from './commands.ts';
+import { CommandError } from './command-error.ts';
 import { entrantOf, tournamentOf } from './tournament-lookup.ts';
 
 /**

@@ -17,7 +17,7 @@ import { gameStream } from '../../events/streams.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel } from '../../events/read-models.ts';
 import { gameById } from '../../events/lookup.ts';
-import { CommandError } from './commands.ts';
+import { CommandError } from './command-error.ts';
 
 /** The ruling a withdrawal names: a renege claim's ruling or a score correction (its ledger position). */
 export type RulingRef = { claimId: string } | { correction: number };

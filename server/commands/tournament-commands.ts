@@ -17,7 +17,7 @@ import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { pinnedTournament, screenIsPinned } from '../../events/screen-pin.ts';
-import { CommandError } from './commands.ts';
+import { CommandError } from './command-error.ts';
 import { tournamentById } from '../../events/lookup.ts';
 import { entrantNameProblem, idProblem, nameKey, nameProblem, normalName } from '../../events/names.ts';
 import { owed, waiting } from '../../events/registration-projection.ts';

@@ -6,7 +6,7 @@
 import type { ReadModels } from '../../events/projections.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { tournamentById } from '../../events/lookup.ts';
-import { CommandError } from './commands.ts';
+import { CommandError } from './command-error.ts';
 
 /** Refuses with `problem` when there is one (an id or a name that cannot be taken). */
 export function refuseProblem(problem: string | null): void {

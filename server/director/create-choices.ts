@@ -11,7 +11,7 @@ import type { EventStart } from '../../engine/structures.ts';
 import { STANDARD_RULES } from '../../engine/presets.ts';
 import { ruleOption } from '../../engine/rule-options.ts';
 import { resolveRules } from '../../engine/rules.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { field, fields, parseFields } from '../http/request-input.ts';
 import { ruleOverrides } from './override-lines.ts';
 import type { RoundKey } from '../../engine/rule-controls.ts';

@@ -7,7 +7,7 @@ import { RulesError, resolveRules, rulesConflicts } from '../../engine/rules.ts'
 import { rulesSheet } from '../../engine/rules-sheet.ts';
 import { type EventStart, STRUCTURES, rulebookName } from '../../engine/structures.ts';
 import type { RulesBuilderProps } from '../../views/rules-builder.tsx';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { createChoices } from './create-choices.ts';
 import { shownControls, startOf } from './rules-form.ts';
 

@@ -7,7 +7,7 @@ import type { Context, Hono } from 'hono';
 import type { ReadModels } from '../../events/projections.ts';
 import { tournamentById } from '../../events/lookup.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { field, fields, parseFields, ID_PATTERN, slug } from '../http/request-input.ts';
 import { changeRounds, registerPlayer } from '../commands/tournament-commands.ts';
 import { newCodeSeed } from '../auth/table-codes.ts';

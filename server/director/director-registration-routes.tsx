@@ -11,7 +11,7 @@ import type { DirectorTournamentProps } from '../../views/director-pages.tsx';
 import { type Auth, signedBy } from '../auth/auth.ts';
 import { newCodeSeed } from '../auth/table-codes.ts';
 import { type BulkPreview, previewBulk, registerBulk } from '../commands/bulk-registration.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { placed, recordPaid, setSignUp, undoCheckIn, undoPaid, waitingList } from '../commands/registration-commands.ts';
 import { entrantNameProblem, normalName } from '../../events/names.ts';
 import { closingWords } from '../../events/time-words.ts';

@@ -17,7 +17,7 @@ import { field, fields, parseFields, readInput, ID_PATTERN, slug } from '../http
 import type { Session } from '../auth/sessions.ts';
 import { newCodeSeed, tableCount } from '../auth/table-codes.ts';
 import { runCommand } from '../http/run-command.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import { checkInTeam, createTournament, pinScreen, registerTeam } from '../commands/tournament-commands.ts';
 import { startRoutes } from './director-start-routes.tsx';

@@ -6,7 +6,7 @@
 import type { Context, Hono } from 'hono';
 import type { ReadModels } from '../../events/projections.ts';
 import { tournamentById } from '../../events/lookup.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { startMatch, startRound } from '../commands/match-commands.ts';
 import { drawRound } from '../commands/round-commands.ts';
 import type { runCommand } from '../http/run-command.ts';

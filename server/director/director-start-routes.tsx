@@ -12,7 +12,7 @@ import type { DirectorTournamentProps } from '../../views/director-pages.tsx';
 import { seedField } from '../../views/director-start.tsx';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
 import { field, fields, parseFields, readInput } from '../http/request-input.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import type { runCommand } from '../http/run-command.ts';
 import { startTournament, withdrawTeam } from '../commands/tournament-commands.ts';
 import { withdrawalEvents } from '../commands/registration-commands.ts';

@@ -4,7 +4,7 @@
  */
 import { parseCardList } from '../../engine/cards.ts';
 import { ruleOption } from '../../engine/rule-options.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 
 /**
  * Rule overrides from the form's lines ("bagLimit = 6", values as JSON, bare words as text) or a

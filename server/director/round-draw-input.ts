@@ -8,7 +8,7 @@
  */
 import type { DrawRound } from '../../engine/seeding.ts';
 import type { DrawRoundInput } from '../commands/round-commands.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { field, fields, parseFields } from '../http/request-input.ts';
 
 const GROUPS = { winners: 'the winners’ bracket', losers: 'the losers’ bracket' } as const;

@@ -20,7 +20,7 @@ import {
 } from '../../engine/rule-controls.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { type EventStart, StructureError, eventStart } from '../../engine/structures.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { overrideValue } from './override-lines.ts';
 
 /** The rules the form chose: `rules` (a standard game, a preset, or a rulebook event's own), or the older `rulesFrom`. */

@@ -13,7 +13,7 @@ import type { GameModel, MatchModel, TournamentModel } from '../../events/read-m
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import type { EntryCard, EntryGame, EntryPanelProps } from '../../views/entry-table.tsx';
 import { roundHandWords } from '../../views/progressive-panels.tsx';
-import { bidsOpenTo, dealerOfNextHand, lastEntryLabel } from '../commands/commands.ts';
+import { bidsOpenTo, dealerOfNextHand, lastEntryLabel } from '../commands/game-commands.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
 import { cardText } from '../../engine/card-names.ts';
 

@@ -1,6 +1,6 @@
 /**
  * Table entry: what a table's scorekeeper (or the director) records, one tap per entry. Each
- * route reads the fields, asks a command in commands/commands.ts to decide, appends with the form's
+ * route reads the fields, asks a command in commands/ to decide, appends with the form's
  * command id, and answers with the panel the next tap needs: JSON for API clients, the panel
  * for htmx, a redirect for a plain form. A refusal answers the same way with the sentence.
  * What the panel shows of a game is worked out in entry-game.ts; the entries of a hand (deal,
@@ -21,7 +21,7 @@ import { field, fields, parseFields } from '../http/request-input.ts';
 import type { Session } from '../auth/sessions.ts';
 import { tableOfGame } from '../auth/table-codes.ts';
 import { runCommand } from '../http/run-command.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { carriedFirstDealer, startMatch, startNextGame } from '../commands/match-commands.ts';
 import { gameById, teamNames, tournamentById } from '../../events/lookup.ts';
 import { entryGame, eveningAtTable, phoneWords, roundAtTable } from './entry-game.ts';

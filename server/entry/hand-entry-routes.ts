@@ -13,7 +13,17 @@ import type { Decision } from '../../events/store/served-ledger.ts';
 import { gameById } from '../../events/lookup.ts';
 import type { Auth } from '../auth/auth.ts';
 import type { Session } from '../auth/sessions.ts';
-import { callMisdeal, claimRenege, dealHand, dealerOfNextHand, lastEntryLabel, makeBid, playCard, recordTricks, undoLastEntry } from '../commands/commands.ts';
+import {
+  callMisdeal,
+  claimRenege,
+  dealHand,
+  dealerOfNextHand,
+  lastEntryLabel,
+  makeBid,
+  playCard,
+  recordTricks,
+  undoLastEntry,
+} from '../commands/game-commands.ts';
 import { field, fields, parseFields } from '../http/request-input.ts';
 import { flagOf } from './entry-game.ts';
 

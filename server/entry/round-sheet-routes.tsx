@@ -17,7 +17,7 @@ import { gameById, tournamentById } from '../../events/lookup.ts';
 import { RoundSheetPage, type SheetPreviewHand, sheetField } from '../../views/round-sheet.tsx';
 import type { Auth } from '../auth/auth.ts';
 import type { Session } from '../auth/sessions.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { checkedRecordImport } from '../commands/replay-check.ts';
 import { readInput } from '../http/request-input.ts';
 import { type RefusalStatus, refuse, refusalOf, wantsJson } from '../http/refusals.ts';

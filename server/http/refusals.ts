@@ -6,7 +6,7 @@ import type { Context } from 'hono';
 import { LedgerBusyError, LedgerReadError } from '../../events/store/served-ledger.ts';
 import { AppendRefusedError, CommandIdReusedError, LedgerUnavailableError, VersionConflictError } from '../../events/store/append.ts';
 import { InvalidPayloadError } from '../../events/event-registry.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 
 /** Every status a refusal is answered with. */
 export type RefusalStatus = 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503;

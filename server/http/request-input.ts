@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { z } from 'zod';
 import anyAscii from 'any-ascii';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { quoted } from '../../events/names.ts';
 
 /**

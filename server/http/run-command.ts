@@ -8,7 +8,7 @@ import type { Context } from 'hono';
 import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
 import { canonicalJson } from '../../events/hash-chain.ts';
 import { CommandIdReusedError } from '../../events/store/append.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { readInput } from './request-input.ts';
 import { refusalOf, wantsJson } from './refusals.ts';
 import { type Session, signedBy } from '../auth/sessions.ts';

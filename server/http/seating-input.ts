@@ -21,7 +21,7 @@ import type { MatchModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import type { FirstDealerInfo, SeatingTeam } from '../../views/seating-forms.tsx';
 import type { FirstDealerChoice } from '../commands/match-commands.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { field, fields, parseFields } from './request-input.ts';
 
 const CARD_FIELDS = { N: 'cardN', E: 'cardE', S: 'cardS', W: 'cardW' } as const satisfies Record<Seat, string>;

@@ -14,7 +14,7 @@ import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts
 import { csvText } from '../audit/standings-csv.ts';
 import { type Auth, signedBy } from '../auth/auth.ts';
 import { newCodeSeed } from '../auth/table-codes.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { refusalOf, wantsJson } from '../http/refusals.ts';
 import { readInput, slug } from '../http/request-input.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';

@@ -12,7 +12,7 @@ import type { ReadModels } from '../../events/projections.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { TournamentState } from '../../events/tournament-state.ts';
 import { type BulkPreview, previewBulk, registerBulk } from '../commands/bulk-registration.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { tournamentOf } from '../commands/tournament-lookup.ts';
 
 export interface CopyPreview {

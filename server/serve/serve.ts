@@ -12,7 +12,7 @@ import { type Decision, type LedgerHandle, servedOf } from '../../events/store/s
 import type { ReadModels } from '../../events/projections.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
 import { CommandIdReusedError, LedgerUnavailableError } from '../../events/store/append.ts';
-import { CommandError } from '../commands/commands.ts';
+import { CommandError } from '../commands/command-error.ts';
 import { createApp } from '../app/app.ts';
 import { REQUEST_TIMEOUTS } from '../http/body-limits.ts';
 import { feedLimitsFromEnv } from '../live/feed-limits.ts';

@@ -1,7 +1,8 @@
 /**
- * Commands: what directors, scorekeepers and judges ask for. Each is decided against the read
- * models and the engine's rules, and either refused with a sentence naming what was wrong and
- * where, or turned into the events to append to one stream.
+ * A game's entries at the table: the deal, bids, cards, tricks, taking back the last entry,
+ * renege claims and rulings, misdeals and score corrections. Each is decided against the game's
+ * read model and the engine's rules, and either refused with a sentence naming what was wrong
+ * and where, or turned into the events to append to the game's stream.
  */
 import { SEAT_NAMES as SEAT_WORDS, type Seat, SEATS, cardName, isSeat, parseCard, seatAfter, teamOf } from '../../engine/cards.ts';
 import { type Bid, EVENT_RULES, allowedBids, bidValue, parseBid, teamBidProblem } from '../../engine/bid.ts';
@@ -16,16 +17,7 @@ import type { GameModel } from '../../events/read-models.ts';
 import { dealerOfNextHand, handSoFar, nextBidder } from '../../events/game-projection.ts';
 import { gameById } from '../../events/lookup.ts';
 import { cardText } from '../../engine/card-names.ts';
-
-/** A command refused: the HTTP API answers 4xx with the message. */
-export class CommandError extends Error {
-  constructor(
-    message: string,
-    readonly status: 400 | 403 | 404 | 409 = 400,
-  ) {
-    super(message);
-  }
-}
+import { CommandError } from './command-error.ts';
 
 function gameOf(models: ReadModels, gameId: string): GameModel {
   const game = gameById(models, gameId);
