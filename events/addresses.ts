@@ -13,7 +13,8 @@ export function tournamentLinks(tournamentId: string) {
     bracket: `${base}/bracket`,
     screen: `${base}/screen`,
     rules: `${base}/rules`,
-    table: (gameId: string) => `${base}/tables/${encodeURIComponent(gameId)}`,
+    /** A game's own page: its table as the room sees it (seats, bids, the trick, the score pad). */
+    game: (gameId: string) => `${base}/games/${encodeURIComponent(gameId)}`,
   };
 }
 

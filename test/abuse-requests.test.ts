@@ -178,8 +178,8 @@ describe('ids that every object has', () => {
         `/tournaments/${id}/leaderboard`,
         `/tournaments/${id}/bracket`,
         `/tournaments/${id}/screen`,
-        `/tournaments/${id}/tables/${id}`,
-        `/tournaments/t1/tables/${id}`,
+        `/tournaments/${id}/games/${id}`,
+        `/tournaments/t1/games/${id}`,
         `/tournaments/${id}/standings.csv`,
         `/tournaments/${id}/as-of?position=1`,
         `/static/${id}`,
@@ -190,7 +190,7 @@ describe('ids that every object has', () => {
         expect([400, 401, 404], `${path} answered ${res.status}`).toContain(res.status);
         await res.body?.cancel();
       }
-      for (const path of [`/games/${id}/stream`, `/tournaments/${id}/leaderboard/stream`, `/tournaments/t1/tables/${id}/stream`]) {
+      for (const path of [`/games/${id}/stream`, `/tournaments/${id}/leaderboard/stream`, `/tournaments/t1/games/${id}/stream`]) {
         const res = await app.request(path);
         expect(res.status, path).toBeLessThan(500);
         await res.body?.cancel();

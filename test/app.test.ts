@@ -100,6 +100,16 @@ describe('the application', () => {
     expect(await json.json()).toEqual({ error: 'there is nothing at /no/such/page' });
   });
 
+  it('moves a game page from its old address under tables/ for good, its stream and query kept', async () => {
+    const { app } = setUp();
+    const page = await app.request('/tournaments/friday/tables/friday-W1-1-g1');
+    expect(page.status).toBe(301);
+    expect(page.headers.get('location')).toBe('/tournaments/friday/games/friday-W1-1-g1');
+    const stream = await app.request('/tournaments/fri%20day/tables/g%2F1/stream?after=12');
+    expect(stream.status).toBe(301);
+    expect(stream.headers.get('location')).toBe('/tournaments/fri%20day/games/g%2F1/stream?after=12');
+  });
+
   it('names the game that does not exist', async () => {
     const { app } = setUp();
     const response = await app.request('/games/nope/record');
@@ -119,7 +129,7 @@ describe('the application', () => {
           if (tail) expect(await response.json(), path).toEqual({ error: `tournament ${id} does not exist` });
         }
       }
-      for (const path of [`/games/${id}/stream`, `/tournaments/friday/tables/${id}/stream`]) {
+      for (const path of [`/games/${id}/stream`, `/tournaments/friday/games/${id}/stream`]) {
         const response = await app.request(path, { signal: AbortSignal.timeout(5000) });
         expect(response.status, path).toBe(404);
         expect(await response.json(), path).toEqual({ error: `game ${id} does not exist` });

@@ -44,7 +44,7 @@ describe('links to the replay', () => {
   it('every hand row of every table page links to its replay, and each link answers', async () => {
     let links = 0;
     for (const game of games) {
-      const { html } = await page(`/tournaments/t1/tables/${game.gameId}`);
+      const { html } = await page(`/tournaments/t1/games/${game.gameId}`);
       const hrefs = attrValues(element(html, /<table class="pad"/), 'href');
       expect(hrefs).toEqual(game.rows.map((row) => replayUrl(game.gameId, row.number)));
       for (const href of hrefs) {

@@ -162,7 +162,7 @@ describe.skipIf(!hasChromium)('the day of the event in a browser', () => {
       '/tournaments/cup',
       '/tournaments/cup/leaderboard',
       '/tournaments/cup/bracket',
-      `/tournaments/cup/tables/${day.gameId}`,
+      `/tournaments/cup/games/${day.gameId}`,
       `/games/${day.gameId}/hands/1/replay`,
       '/tournaments/cup/as-of',
       '/verify',

@@ -197,7 +197,7 @@ describe.skipIf(!hasChromium)('the venue pages laid out in chromium', () => {
     await playUntil(ledger, () => scored() !== undefined);
     const game = scored()!;
     const page = await browser.newPage({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
-    await page.goto(`${server.url}/tournaments/${TOURNAMENT}/tables/${game.gameId}`);
+    await page.goto(`${server.url}/tournaments/${TOURNAMENT}/games/${game.gameId}`);
     await page.evaluate(() => document.fonts.ready);
     await page.screenshot({ path: join(OUTPUT, 'score-pad-390x844.png'), fullPage: true });
     // Every column of both teams, head and scores, inside the phone's width with the pad scrolled to its start.

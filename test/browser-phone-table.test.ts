@@ -93,7 +93,7 @@ describe.skipIf(!hasChromium)('the scorekeeper’s phone at the table', () => {
       const turn = (await page.textContent('#entry-panel [data-turn]'))!.trim();
       const card = (await page.textContent('.table-waiting'))!.trim();
       const table = await context.newPage();
-      await table.goto(`${day.url}/tournaments/cup/tables/${encodeURIComponent(day.gameId)}`);
+      await table.goto(`${day.url}/tournaments/cup/games/${encodeURIComponent(day.gameId)}`);
       const publicLine = (await table.textContent('.table-waiting'))!.trim();
       const dealer = turn.split(' ')[0]!;
       expect(turn).toBe(`${dealer} deals hand 2`);

@@ -156,7 +156,7 @@ describe.skipIf(!hasChromium)('where to sit, on the venue screen of a progressiv
       await login.waitForURL((u) => !u.pathname.startsWith('/login'));
       const page = await context.newPage();
       const game = ledger.models.tournaments.eve!.progressive!.rounds.at(-1)!.games['1']!;
-      for (const path of ['/director/tournaments/eve', '/tournaments/eve/leaderboard', `/tournaments/eve/tables/${game}`]) {
+      for (const path of ['/director/tournaments/eve', '/tournaments/eve/leaderboard', `/tournaments/eve/games/${game}`]) {
         expect((await page.goto(`${server.url}${path}`))!.status(), path).toBe(200);
         const width = await page.evaluate(() => Math.max(document.documentElement.scrollWidth, document.body.scrollWidth));
         expect(width, path).toBeLessThanOrEqual(390);

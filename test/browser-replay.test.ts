@@ -68,7 +68,7 @@ describe.skipIf(!hasChromium)('a hand replayed in a browser', () => {
     });
 
     // given the table's page, whose score pad links every hand to its replay
-    await page.goto(`${server.url}/tournaments/t1/tables/${game.gameId}`);
+    await page.goto(`${server.url}/tournaments/t1/games/${game.gameId}`);
     const replayUrl = `${server.url}/games/${game.gameId}/hands/${row.number}/replay`;
     await Promise.all([page.waitForURL(replayUrl), page.click(`.pad a[href="/games/${game.gameId}/hands/${row.number}/replay"]`)]);
     expect(await shown(page)).toEqual({ step: 0, holding: [13, 13, 13, 13], reneges: [], trick: null });

@@ -323,7 +323,7 @@ describe('source layout', () => {
     const readers = ['server', 'views', 'events', 'engine']
       .flatMap(sources)
       .filter((file) => /\bimport\.meta\b/.test(readFileSync(join(ROOT, file), 'utf8').replaceAll('createRequire(import.meta.url)', '')));
-    expect(readers).toContain('server/app/app.ts');
+    expect(readers).toContain('server/app/static-files.ts');
     const elsewhere = readers.filter((file) => file.split('/').length !== location.length || !file.startsWith(`${location[0]}/`));
     expect(elsewhere, `a compiled module sits at ${location.join('/')}`).toEqual([]);
   });

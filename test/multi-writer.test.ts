@@ -207,7 +207,7 @@ describe('several writers on one ledger file', () => {
     screen.close();
 
     const gameId = `t2-${match.matchId}-g1`;
-    const table = await fetch(`${server.url}/tournaments/t2/tables/${gameId}`);
+    const table = await fetch(`${server.url}/tournaments/t2/games/${gameId}`);
     expect(table.status).toBe(200);
     expect(await table.text()).toContain('Team A');
 

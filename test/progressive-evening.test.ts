@@ -385,7 +385,7 @@ describe('the room sees a progressive evening', () => {
     const names = (ids: string[]) => ids.map((p) => ledger.models.tournaments[id]!.model.teams.find((t) => t.teamId === p)!.name);
     const [n, e, s, w] = names([table1.seats.N, table1.seats.E, table1.seats.S, table1.seats.W]);
     const seatList = `<li data-seat="N"><span class="seat-list-seat">North</span> ${n}</li><li data-seat="E"><span class="seat-list-seat">East</span> ${e}</li><li data-seat="S"><span class="seat-list-seat">South</span> ${s}</li><li data-seat="W"><span class="seat-list-seat">West</span> ${w}</li>`;
-    const publicTable = await (await send(app, null, 'GET', `/tournaments/${id}/tables/${gameId}`)).text();
+    const publicTable = await (await send(app, null, 'GET', `/tournaments/${id}/games/${gameId}`)).text();
     expect(publicTable).toContain(seatList);
     expect(publicTable).toContain(`${n} &amp; ${s}`);
     expect(await (await send(app, null, 'GET', `/tournaments/${id}`)).text()).toContain(`${n} &amp; ${s} vs ${e} &amp; ${w}`);

@@ -301,7 +301,7 @@ describe('progressive words on the live tables and the table’s phone', () => {
     const tables = livePartials(channelOf('screen', 'words'), m)!.get('live-tables')!;
     expect(tables).toContain('Round 1 · Hand 1 of 4');
     expect(tables).not.toMatch(/games won|class="games"|Games won/);
-    const publicTable = await (await a.request(`/tournaments/words/tables/${gameId}`)).text();
+    const publicTable = await (await a.request(`/tournaments/words/games/${gameId}`)).text();
     expect(publicTable).toContain('<p class="table-meta">Round 1 · Hand 1 of 4</p>');
     expect(publicTable).not.toContain('Game 1');
     let html = await phone();

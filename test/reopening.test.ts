@@ -102,10 +102,10 @@ describe('a renege ruling on a decided match', () => {
       // Every page says what was voided and by which ruling.
       const page = async (path: string) => text(await (await send(app, null, 'GET', path)).text());
       const ruled = `a renege ruling against North in Round 1 (match 1), game 1, hand ${last} (entry ${ruling} of the ledger)`;
-      const finalTable = await page(`/tournaments/t1/tables/${gF}`);
+      const finalTable = await page(`/tournaments/t1/games/${gF}`);
       expect(finalTable).toContain(`Voided by ${ruled}: this game no longer counts for its match, the standings or the statistics.`);
       expect(finalTable).not.toMatch(/ won \(/);
-      expect(await page(`/tournaments/t1/tables/${g1}`)).toContain(`Reopened by ${ruled}: its result no longer stands, and play resumes.`);
+      expect(await page(`/tournaments/t1/games/${g1}`)).toContain(`Reopened by ${ruled}: its result no longer stands, and play resumes.`);
       const teamPage = await page(teamLink('t1', aces.teamId));
       expect(teamPage).toContain('Round 1 (match 1) was reopened by a renege ruling: its result no longer stands, and it is played on.');
       expect(teamPage).toContain('The Final, game 1, was voided by a renege ruling: it no longer counts.');

@@ -99,7 +99,7 @@ describe('an event that counts no bags speaks of none', () => {
     for (let seat = seats(); seat; seat = seats()) ledger.execute(makeBid(ledger.models, { gameId, seat, bid: 3 }));
     // North–South take 8 tricks on a bid of 6: two overtricks, which this event does not count.
     ledger.execute(recordTricks(ledger.models, { gameId, tricks: { N: 4, E: 2, S: 4, W: 3 } }));
-    const table = await (await app.request(`/tournaments/flyer/tables/${gameId}`)).text();
+    const table = await (await app.request(`/tournaments/flyer/games/${gameId}`)).text();
     expect(table).toContain('<td class="num total">60</td>');
     expect(words(table)).not.toMatch(/\bbags?\b/i);
     const sheet = await (await app.request('/tournaments/flyer/rules')).text();
@@ -114,7 +114,7 @@ describe('an event that counts no bags speaks of none', () => {
     const seats = () => nextBidder(ledger.models.games[gameId]!);
     for (let seat = seats(); seat; seat = seats()) ledger.execute(makeBid(ledger.models, { gameId, seat, bid: 3 }));
     ledger.execute(recordTricks(ledger.models, { gameId, tricks: { N: 4, E: 2, S: 4, W: 3 } }));
-    const table = words(await (await app.request(`/tournaments/flyer/tables/${gameId}`)).text());
+    const table = words(await (await app.request(`/tournaments/flyer/games/${gameId}`)).text());
     expect(table).toContain('2 bags');
     expect(table).toMatch(/Bags/);
     ledger.close();
@@ -145,7 +145,7 @@ describe('no page or refusal of a played event names a preset', () => {
       ['/tournaments/flyer/rules', null],
       ['/tournaments/flyer/screen', null],
       ['/tournaments/flyer/as-of', null],
-      [`/tournaments/flyer/tables/${gameId}`, null],
+      [`/tournaments/flyer/games/${gameId}`, null],
       ['/tournaments/flyer/teams/team-1', null],
       [`/games/${gameId}/hands/1/replay`, null],
       ['/entry/tables/flyer/1', scorekeeper],

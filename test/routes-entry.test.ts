@@ -181,7 +181,7 @@ describe('entries', () => {
     expect(ok.status).toBe(200);
     expect(ledger.models.games[gameId]!.rows[0]!.misdeal).toBe('no-face-cards');
     // The table's score pad notes it in the same words.
-    const table = await (await app.request(`/tournaments/t1/tables/${gameId}`)).text();
+    const table = await (await app.request(`/tournaments/t1/games/${gameId}`)).text();
     expect(table).toContain('Misdeal: a hand with no face card (J, Q, K), called before the bidding');
     ledger.close();
   });

@@ -300,7 +300,7 @@ describe('clocks where the rulebook puts them', () => {
     const table = await scorekeeper(app, auth, 'blp', 1);
     const gameId = matchOf(ledger, 'blp', 'F').games[0]!;
     expect(ledger.models.games[gameId]!.rules).toBe('blp-final');
-    const tablePage = await (await send(app, null, 'GET', `/tournaments/blp/tables/${gameId}`)).text();
+    const tablePage = await (await send(app, null, 'GET', `/tournaments/blp/games/${gameId}`)).text();
     expect(tablePage).toContain(`data-deadline="${after(390)}" data-clock-scope="the match"`);
     await dealAndBid(app, ledger, table, gameId, { N: 2, S: 2, E: 2, W: 2 });
     await tricks(app, table, gameId, { N: 3, S: 2, E: 4, W: 4 }); // NS 41, EW 44
@@ -359,10 +359,10 @@ describe('clocks where the rulebook puts them', () => {
     ]);
 
     // The table page shows the running game's clock; game 1's page no longer shows a clock.
-    const page2 = await (await send(app, null, 'GET', '/tournaments/asher/tables/asher-F-g2')).text();
+    const page2 = await (await send(app, null, 'GET', '/tournaments/asher/games/asher-F-g2')).text();
     expect(page2).toContain(`data-deadline="${after(123)}" data-clock-scope="game 2"`);
     expect(page2).toContain('Time left in game 2');
-    const page1 = await (await send(app, null, 'GET', '/tournaments/asher/tables/asher-F-g1')).text();
+    const page1 = await (await send(app, null, 'GET', '/tournaments/asher/games/asher-F-g1')).text();
     expect(page1).not.toContain('data-deadline');
     const console = await (await send(app, fixture.clients.judge, 'GET', '/judge')).text();
     expect(console).toContain('23:00 left in game 2');

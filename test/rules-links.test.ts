@@ -18,7 +18,7 @@ describe('every page of an event links its rules sheet', () => {
   it('the table page, a team’s page, the standings and the as-of page of a running event', async () => {
     const { app, ledger } = copyOf(fixture);
     const gameId = seatMatch(ledger, fixture.matchId);
-    for (const path of [`/tournaments/t1/tables/${gameId}`, '/tournaments/t1/teams/team-1', '/tournaments/t1/leaderboard', '/tournaments/t1/as-of']) {
+    for (const path of [`/tournaments/t1/games/${gameId}`, '/tournaments/t1/teams/team-1', '/tournaments/t1/leaderboard', '/tournaments/t1/as-of']) {
       const res = await app.request(path);
       expect(res.status, path).toBe(200);
       expect(await res.text(), path).toContain(rulesLink('t1'));

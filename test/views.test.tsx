@@ -608,7 +608,7 @@ describe('TournamentHome', () => {
   it('links to the leaderboard, the bracket, the screen and each live table', () => {
     const hrefs = attrValues(html, 'href');
     expect(hrefs).toEqual(expect.arrayContaining([links.leaderboard, links.bracket, links.screen]));
-    expect(hrefs).toContain('/tournaments/spring-open/tables/g-W1-8-2');
+    expect(hrefs).toContain('/tournaments/spring-open/games/g-W1-8-2');
     expect(html).toContain('Table 8: Lucky Sevens vs Six Shooters');
   });
 });

@@ -101,7 +101,7 @@ export function TournamentHome({ tournament, stats, kind }: TournamentHomeProps)
           <ul class="link-list">
             {live.map((m) => (
               <li>
-                <a href={links.table(m.games[m.games.length - 1]!)}>
+                <a href={links.game(m.games[m.games.length - 1]!)}>
                   {m.table !== null ? `Table ${m.table}: ` : ''}
                   {teamName(m.teams[0])} vs {teamName(m.teams[1])}
                 </a>

@@ -161,7 +161,7 @@ export function gameResource(models: ReadModels, gameId: string): GameResource |
   const tournament = state?.model;
   const names = teamNames(tournament);
   const voidedBy = state?.voided?.[gameId] ?? null;
-  const page = game.tournamentId ? tournamentLinks(game.tournamentId).table(gameId) : `/games/${encodeURIComponent(gameId)}`;
+  const page = game.tournamentId ? tournamentLinks(game.tournamentId).game(gameId) : `/games/${encodeURIComponent(gameId)}`;
   return {
     position: models.position,
     gameId,

@@ -102,7 +102,7 @@ function matchDetails(models: ReadModels, state: TournamentState) {
     links: {
       self: apiLinks.match(tournamentId, m.matchId),
       tournament: apiLinks.tournament(tournamentId),
-      page: m.games.length > 0 ? pages.table(m.games[m.games.length - 1]!) : pages.bracket,
+      page: m.games.length > 0 ? pages.game(m.games[m.games.length - 1]!) : pages.bracket,
     },
   });
 }

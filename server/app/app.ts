@@ -5,21 +5,17 @@
  */
 import { Hono } from 'hono';
 import type { Context } from 'hono';
-import { existsSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { HttpBindings } from '@hono/node-server';
 import { type LedgerHandle, servedOf } from '../../events/store/served-ledger.ts';
 import { LedgerUnavailableError } from '../../events/store/append.ts';
+import { tournamentLinks } from '../../events/addresses.ts';
 import { LedgerReadError } from '../../events/store/served-ledger.ts';
 import { ReaderError, createHeavyReadGate, createHeavyReads, pastResources } from '../audit/heavy-reads.ts';
 import { OPEN, apiRoutes } from '../api/api-routes.ts';
-import { domainEvents } from '../../events/event-catalogue.ts';
-import { publishedSchemas } from '../../events/event-catalogue-schema.ts';
+import { staticRoutes } from './static-files.ts';
 import { InvalidPayloadError } from '../../events/event-registry.ts';
 import { gameRecord } from '../../events/game-projection.ts';
-import { gameById, own, tournamentById } from '../../events/lookup.ts';
+import { gameById, tournamentById } from '../../events/lookup.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { CommandError } from '../commands/command-error.ts';
 import { EVENTS_CHANNEL, eventMessage, resumePoint, tournamentChannel, tournamentOfEvent } from '../live/event-stream.ts';
@@ -68,38 +64,10 @@ export interface AppOptions {
   trustProxy?: string;
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
 /** The public event feed's addresses, which any site may read. */
 const FEED_PATHS = new Set(['/api/events', '/api/events/stream']);
 /** The only addresses another site may frame. */
 const EMBED_PATH = new RegExp(`^/embed/(tournaments/[^/]+/(${Object.keys(EMBEDS).join('|')})|series/[^/]+)$`);
-const require = createRequire(import.meta.url);
-const htmxDir = dirname(require.resolve('htmx.org/package.json'));
-
-/** Files served under /static: the stylesheet, htmx and its SSE extension, read once. */
-const STATIC: Record<string, { type: string; path: string }> = {
-  'app.css': { type: 'text/css; charset=utf-8', path: join(here, '..', '..', 'static', 'app.css') },
-  'favicon.svg': { type: 'image/svg+xml', path: join(here, '..', '..', 'static', 'favicon.svg') },
-  'entry.css': { type: 'text/css; charset=utf-8', path: join(here, '..', '..', 'static', 'entry.css') },
-  'clock.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'clock.js') },
-  'replay.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'replay.js') },
-  'live-status.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'live-status.js') },
-  'outbox.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'outbox.js') },
-  'judge.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'judge.js') },
-  'screen-highlights.js': { type: 'text/javascript; charset=utf-8', path: join(here, '..', '..', 'static', 'screen-highlights.js') },
-  'htmx.min.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'htmx.min.js') },
-  'hx-sse.js': { type: 'text/javascript; charset=utf-8', path: join(htmxDir, 'dist', 'ext', 'hx-sse.js') },
-};
-
-/**
- * A stylesheet as a page loads it: each part it imports (`@import url("app/….css");`, one line
- * each, in either quote) written in at its place, so the parts keep their cascade order in one file.
- */
-function stylesheet(path: string): string {
-  return readFileSync(path, 'utf8').replace(/^@import url\((['"])([\w/-]+\.css)\1\);.*$/gm, (_, _quote: string, part: string) =>
-    readFileSync(join(dirname(path), part), 'utf8'),
-  );
-}
 
 export function createApp(options: AppOptions) {
   const ledger = servedOf(options.ledger);
@@ -177,23 +145,7 @@ export function createApp(options: AppOptions) {
     return c.json(body, health.writable ? 200 : 503);
   });
 
-  // Browsers ask for /favicon.ico whatever the page says.
-  app.get('/favicon.ico', (c) => c.redirect('/static/favicon.svg', 301));
-
-  // The published JSON Schemas, as generated from the schemas the ledger checks with.
-  const schemas = publishedSchemas(domainEvents);
-  app.get('/schemas/:file', (c) => {
-    const text = Object.hasOwn(schemas, c.req.param('file')) ? schemas[c.req.param('file')] : undefined;
-    if (text === undefined) return c.json({ error: `no schema '${c.req.param('file')}'; the schemas are ${Object.keys(schemas).join(', ')}` }, 404);
-    return c.body(text, 200, { 'content-type': 'application/schema+json; charset=utf-8', 'cache-control': 'public, max-age=300' });
-  });
-
-  app.get('/static/:file', (c) => {
-    const file = own(STATIC, c.req.param('file'));
-    if (!file || !existsSync(file.path)) return c.text(`no static file '${c.req.param('file')}'`, 404);
-    const body = file.type.startsWith('text/css') ? stylesheet(file.path) : readFileSync(file.path);
-    return c.body(body, 200, { 'content-type': file.type, 'cache-control': 'public, max-age=300' });
-  });
+  staticRoutes(app);
 
   app.get('/api/events', async (c) => {
     const after = resumePoint(undefined, c.req.query('after'));
@@ -305,8 +257,16 @@ export function createApp(options: AppOptions) {
     app.get(`/tournaments/:tournamentId${suffix}/stream`, (c) => stream(view(c))(c));
   }
   const tableView = (c: Context): LiveView => ({ kind: 'table', gameId: c.req.param('gameId')!, channel: channelOf('table', c.req.param('gameId')!) });
-  app.get('/tournaments/:tournamentId/tables/:gameId', (c) => page(tableView(c))(c));
-  app.get('/tournaments/:tournamentId/tables/:gameId/stream', (c) => stream(tableView(c))(c));
+  app.get('/tournaments/:tournamentId/games/:gameId', (c) => page(tableView(c))(c));
+  app.get('/tournaments/:tournamentId/games/:gameId/stream', (c) => stream(tableView(c))(c));
+  // A game's page was once at …/tables/<game>, though a table is a numbered table in the room;
+  // links printed or bookmarked then still arrive, moved for good.
+  for (const rest of ['', '/stream']) {
+    app.get(`/tournaments/:tournamentId/tables/:gameId${rest}`, (c) => {
+      const moved = `${tournamentLinks(c.req.param('tournamentId')).game(c.req.param('gameId'))}${rest}${new URL(c.req.url).search}`;
+      return c.redirect(moved, 301);
+    });
+  }
   app.get('/games/:gameId', (c) => page(tableView(c))(c));
   app.get('/games/:gameId/stream', (c) => stream(tableView(c))(c));
   // A team's own page, and a progressive player's: where to go next and how it stands, live.

@@ -106,7 +106,7 @@ function streamUrl(view: LiveView, models: ReadModels, tournamentId?: string): s
     case 'bracket':
       return `${tournamentLinks(view.tournamentId).bracket}/stream${after}`;
     case 'table':
-      return tournamentId ? `${tournamentLinks(tournamentId).table(view.gameId)}/stream${after}` : `/games/${encodeURIComponent(view.gameId)}/stream${after}`;
+      return tournamentId ? `${tournamentLinks(tournamentId).game(view.gameId)}/stream${after}` : `/games/${encodeURIComponent(view.gameId)}/stream${after}`;
     case 'team':
     case 'player':
       return `${tournamentLinks(view.tournamentId).home}/${view.kind}s/${encodeURIComponent(view.subjectId)}/stream${after}`;

@@ -87,7 +87,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
     if (!/^\d+$/.test(stepText) || Number(stepText) > last) {
       return refusePage(c, 400, `game ${gameId} hand ${replay.hand}: step must be a whole number from 0 to ${last}, not '${echoed(stepText)}'`);
     }
-    const gameLink = game.tournamentId ? tournamentLinks(game.tournamentId).table(gameId) : `/games/${encodeURIComponent(gameId)}`;
+    const gameLink = game.tournamentId ? tournamentLinks(game.tournamentId).game(gameId) : `/games/${encodeURIComponent(gameId)}`;
     return c.html(String(<ReplayPage replay={replay} step={Number(stepText)} gameLink={gameLink} />));
   });
 

@@ -231,7 +231,7 @@ export async function run(args: ServeArguments, io: CliIo): Promise<number> {
         const links = tournamentLinks(current);
         const game = Object.values(ledger.models.games).find((g) => g.tournamentId === current);
         lines.push(`  venue screen:  ${base}${links.screen}`, `  standings:     ${base}${links.leaderboard}`, `  bracket:       ${base}${links.bracket}`);
-        if (game) lines.push(`  a table:       ${base}${links.table(game.gameId)}`);
+        if (game) lines.push(`  a game:        ${base}${links.game(game.gameId)}`);
       }
       lines.push(`  event feed:    ${base}/api/events/stream`, `  health:        ${base}/healthz`);
       if (logins.length > 0) lines.push(`Sign in at ${base}/login:`, ...logins);
