@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { createApp } from '../server/app/app.ts';
-import { createSeries, joinSeries } from '../server/series/circuit-commands.ts';
+import { createSeries, joinSeries } from '../server/commands/circuit-commands.ts';
 import { PROGRESSIVE_DEMO, createDemo } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
 import { type AuditLedger, playTournament, tempLedger } from './fixtures/audit-ledger.ts';

@@ -77,6 +77,7 @@ const ROOMS: Record<string, string> = {
   entry: 'the table scorekeeper’s entry',
   judge: 'the judge’s console',
   audit: 'the auditor’s pages and the heavy reads kept off the live loop',
+  series: 'the circuit’s pages: series, players across events, and the director’s series desk',
   app: 'the HTTP app assembled from the rooms, and what each live page’s stream carries',
   serve: '`spades serve`: its back ends, the demo and the demo’s table bots',
   cli: 'the `spades` command line',
@@ -84,7 +85,7 @@ const ROOMS: Record<string, string> = {
 /** Rooms every kind of user's routes build on. */
 const SHARED = ['commands', 'http', 'auth', 'live', 'api'];
 /** Rooms of routes, each for one kind of user. */
-const ROUTES = ['audience', 'director', 'entry', 'judge', 'audit'];
+const ROUTES = ['audience', 'director', 'entry', 'judge', 'audit', 'series'];
 
 /** The room a path under server/ is in (its first folder there), or null for a path elsewhere. */
 function roomOf(path: string): string | null {

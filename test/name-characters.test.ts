@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nameProblem } from '../events/names.ts';
 import { createTournament } from '../server/commands/tournament-commands.ts';
-import { csvText } from '../server/audit/standings-csv.ts';
+import { csvText } from '../server/http/csv-text.ts';
 import { ECHO_MAX } from '../server/http/request-input.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { fullGameRecord } from './record-builders.ts';

@@ -5,10 +5,10 @@
  */
 import { knownPlayers } from '../events/player-identity.ts';
 import type { ReadModels } from '../events/projections.ts';
-import type { CopyPreview } from '../server/series/entrant-copy.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { Layout } from './layout.tsx';
 import { pointsWords } from './series-page.tsx';
+import type { BulkPreviewProps } from './registration-panel.tsx';
 
 export interface CircuitDeskProps {
   csrf: string;
@@ -200,6 +200,16 @@ export function CopyEntrantsForm({ csrf, tournamentId, events }: { csrf: string;
   );
 }
 
+/** What copying an earlier event's entrants would record, as the desk decides it. */
+export interface CopyPreviewProps {
+  from: { tournamentId: string; name: string };
+  bulk: BulkPreviewProps['preview'];
+  /** Entrants left out because a player of theirs is already registered here. */
+  playing: { name: string; players: string[] }[];
+  /** The lines the copy is decided as, one an entrant. */
+  lines: string;
+}
+
 export function CopyPreviewPage({
   csrf,
   tournamentId,
@@ -209,7 +219,7 @@ export function CopyPreviewPage({
   csrf: string;
   tournamentId: string;
   tournamentName: string;
-  preview: CopyPreview;
+  preview: CopyPreviewProps;
 }) {
   const { bulk, playing } = preview;
   const names = preview.lines.split('\n');

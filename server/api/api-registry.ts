@@ -8,12 +8,13 @@ import { z } from 'zod';
 import type { ReadModels } from '../../events/projections.ts';
 import { gameResource, tournamentResource } from './api-resources.ts';
 import { tournamentList } from './tournament-list.ts';
-import { GameSchema, TournamentListSchema, TournamentSchema, apiRegistry } from './api-schemas.ts';
+import { TournamentListSchema, TournamentSchema, apiRegistry } from './api-schemas.ts';
+import { GameSchema } from './game-schemas.ts';
 import { tournamentStatsSchema } from '../../events/stats-schema.ts';
 import { EntrantListSchema, MatchListSchema, MatchResourceSchema } from './match-schemas.ts';
 import { entrantList, matchList, matchResource } from './match-resources.ts';
 import { statsOfTournament } from '../../events/tournament-stats.ts';
-import { CIRCUIT_RESOURCES } from '../series/circuit-resources.ts';
+import { CIRCUIT_RESOURCES } from './circuit-resources.ts';
 
 /** What a resource answers from the models: its body, or a sentence naming what is not there. */
 export type ResourceAnswer = { body: unknown } | { missing: string } | { invalid: string };

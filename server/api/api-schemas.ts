@@ -18,8 +18,8 @@ export function named<T extends z.ZodType>(id: string, description: string, sche
 export const count = z.number().int().min(0);
 export const seat = z.enum(['N', 'E', 'S', 'W']);
 export const side = z.enum(['NS', 'EW']);
-const bid = z.union([z.number().int().min(0).max(13), z.string()]).describe('tricks bid, or "nil" / "blind-nil" as the rules name them');
-const rules = rulesValueSchema.describe('a rules preset by name, or a preset with options overridden (docs/rule-options.md)');
+export const bid = z.union([z.number().int().min(0).max(13), z.string()]).describe('tricks bid, or "nil" / "blind-nil" as the rules name them');
+export const rules = rulesValueSchema.describe('a rules preset by name, or a preset with options overridden (docs/rule-options.md)');
 export const link = z.string().describe('an address on this server');
 
 /** A time as the ledger recorded it: when the event that did it was appended. */
@@ -296,62 +296,6 @@ export const TournamentSchema = named(
   }),
 );
 
-const totals = z.object({ points: z.number().int(), score: z.number().int(), bags: z.number().int(), sets: z.number().int() });
-
-const HandSchema = named(
-  'Hand',
-  'A scored hand: bids and tricks by seat, and each side’s points and running score after it.',
-  z.object({
-    number: z.number().int().min(1),
-    dealer: seat,
-    misdeal: z.string().nullable(),
-    bids: z.partialRecord(seat, bid),
-    tricks: z.partialRecord(seat, z.number().int()),
-    NS: totals,
-    EW: totals,
-    reneges: z.array(z.object({ seat, trick: z.number().int() })),
-    position: count.describe('the ledger position of the event that closed the hand'),
-    replay: link,
-  }),
-);
-
-export const GameSchema = named(
-  'Game',
-  'A game as the ledger holds it at one position: its state, its score hand by hand, and its record.',
-  z.object({
-    position: count.describe('the ledger position this answer was folded at'),
-    gameId: z.string(),
-    tournamentId: z.string().nullable(),
-    matchId: z.string().nullable(),
-    number: z.number().int().describe('the game’s number in its match'),
-    state: z.enum(['playing', 'finished', 'abandoned']),
-    startedAt: when('when the game started'),
-    completedAt: when('when the game ended; null again while a ruling reopens it'),
-    rules,
-    teams: z.object({ NS: z.object({ teamId: z.string(), name: z.string() }), EW: z.object({ teamId: z.string(), name: z.string() }) }),
-    seats: z.partialRecord(seat, z.string()).describe('the players’ names by seat'),
-    players: z.partialRecord(seat, PlayerRefSchema).describe('the players by seat, with their ids'),
-    score: z.object({ NS: z.number().int(), EW: z.number().int() }),
-    bags: z.object({ NS: z.number().int(), EW: z.number().int() }),
-    winner: side.nullable(),
-    reason: z.string().nullable().describe('why the game ended, when it has'),
-    voided: z.boolean().describe('whether a later ruling voided the game: kept on record, it counts for nothing'),
-    voidedBy: count.nullable().describe('the ledger position of the ruling that voided the game'),
-    hands: z.array(HandSchema),
-    current: z
-      .object({ number: z.number().int(), dealer: seat, bids: z.partialRecord(seat, bid), tricksPlayed: count })
-      .nullable()
-      .describe('the hand being played'),
-    links: z.object({
-      self: link,
-      page: link,
-      record: link.describe('the game as a spades-game/1 record'),
-      replay: link.describe('the first hand’s replay, card by card'),
-    }),
-  }),
-);
-
 export type TournamentList = z.infer<typeof TournamentListSchema>;
 export type TournamentResource = z.infer<typeof TournamentSchema>;
-export type GameResource = z.infer<typeof GameSchema>;
 export type SlotResource = z.infer<typeof SlotSchema>;

@@ -3,6 +3,7 @@
  * on the server's thread for the standings as they stand, on the reader's thread for a past position.
  */
 import type { TeamRow } from '../../events/read-models.ts';
+import { csvText } from '../http/csv-text.ts';
 
 const CSV_COLUMNS = ['rank', 'team_id', 'team', 'players', 'seed', 'status', 'wins', 'losses', 'games_won', 'games_lost', 'points', 'bags', 'sets'];
 
@@ -28,12 +29,4 @@ export function standingsCsv(rows: readonly { team: TeamRow; place: number | nul
     lines.push(cells.join(','));
   });
   return `${lines.join('\r\n')}\r\n`;
-}
-
-/** A text cell: quoted when it must be, and never read by a spreadsheet as a formula. */
-export function csvText(value: string): string {
-  // A name a spreadsheet would read as a formula is kept as text, also when what starts it is
-  // hidden behind characters a spreadsheet skips or cannot show (a NUL, a space, a direction mark).
-  const safe = /^[\p{Cc}\p{Cf}\p{Z}\s]*[=+\-@]|^[\p{Cc}\p{Cf}]/u.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }

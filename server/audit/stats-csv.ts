@@ -3,7 +3,7 @@
  * and then one for each player, with the columns a player has no figure for left empty.
  */
 import type { TournamentStatsPayload } from '../../events/stats-schema.ts';
-import { csvText } from './standings-csv.ts';
+import { csvText } from '../http/csv-text.ts';
 
 const CSV_COLUMNS = [
   'kind',

@@ -11,7 +11,7 @@ import { playerRecord } from '../../events/player-record.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import { seriesStandings } from '../../events/series-standings.ts';
 import type { Decision, ServedLedger } from '../../events/store/served-ledger.ts';
-import { csvText } from '../audit/standings-csv.ts';
+import { csvText } from '../http/csv-text.ts';
 import { type Auth, signedBy } from '../auth/auth.ts';
 import { newCodeSeed } from '../auth/table-codes.ts';
 import { CommandError } from '../commands/command-error.ts';
@@ -21,9 +21,9 @@ import { NotFoundPage } from '../../views/not-found.tsx';
 import { PlayerPage, PlayersPage } from '../../views/player-page.tsx';
 import { SeriesPage } from '../../views/series-page.tsx';
 import { CircuitDesk, CopyPreviewPage } from '../../views/circuit-desk.tsx';
-import { createSeries, joinSeries, leaveSeries, mergePlayers, splitPlayer, unmergePlayer } from './circuit-commands.ts';
-import { playerList, seriesLinks } from './circuit-resources.ts';
-import { previewCopy, registerCopy } from './entrant-copy.ts';
+import { createSeries, joinSeries, leaveSeries, mergePlayers, splitPlayer, unmergePlayer } from '../commands/circuit-commands.ts';
+import { playerList, seriesLinks } from '../api/circuit-resources.ts';
+import { previewCopy, registerCopy } from '../commands/entrant-copy.ts';
 
 const page = (c: Context, node: unknown, status: 200 | 400 | 404 | 409 = 200) => c.html(String(node), status);
 

@@ -4,7 +4,7 @@
  * is written into the OpenAPI document, as every resource of /api/v1 is.
  */
 import { z } from 'zod';
-import { count, link, named } from '../api/api-schemas.ts';
+import { count, link, named } from './api-schemas.ts';
 
 const place = z.number().int().min(1);
 const playerRef = z.object({ playerId: z.string().describe('the person’s id across every event'), name: z.string() }).strict();

@@ -11,9 +11,9 @@ import { teamPlayerId } from '../../events/player-ids.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { TournamentState } from '../../events/tournament-state.ts';
-import { type BulkPreview, previewBulk, registerBulk } from '../commands/bulk-registration.ts';
-import { CommandError } from '../commands/command-error.ts';
-import { tournamentOf } from '../commands/tournament-lookup.ts';
+import { type BulkPreview, previewBulk, registerBulk } from './bulk-registration.ts';
+import { CommandError } from './command-error.ts';
+import { tournamentOf } from './tournament-lookup.ts';
 
 export interface CopyPreview {
   tournamentId: string;

@@ -8,7 +8,7 @@ import { knownPlayers } from '../../events/player-identity.ts';
 import { playerRecord } from '../../events/player-record.ts';
 import { RATING_START, conservative, ratingsOf } from '../../events/rating-projection.ts';
 import { seriesStandings } from '../../events/series-standings.ts';
-import type { ApiResource } from '../api/api-registry.ts';
+import type { ApiResource } from './api-registry.ts';
 import { type PlayerAnswer, type PlayerListAnswer, PlayerListSchema, PlayerSchema, type SeriesAnswer, SeriesSchema } from './circuit-schemas.ts';
 
 /** The addresses of a series' pages. */

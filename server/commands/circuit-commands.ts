@@ -9,8 +9,8 @@ import { type Person, entryOf, personById, playerIdBase } from '../../events/pla
 import type { ReadModels } from '../../events/projections.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import { tournamentStream } from '../../events/streams.ts';
-import { CommandError } from '../commands/command-error.ts';
-import { refuseProblem, tournamentOf } from '../commands/tournament-lookup.ts';
+import { CommandError } from './command-error.ts';
+import { refuseProblem, tournamentOf } from './tournament-lookup.ts';
 
 /** The stream of the circuit's people: their merges and splits. */
 export const PLAYERS_STREAM = 'players';
