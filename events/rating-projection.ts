@@ -153,3 +153,29 @@ export function ratingsOf(models: ReadModels): Map<string, PlayerRating> {
 export function conservative(r: { mu: number; sigma: number }): number {
   return r.mu - 3 * r.sigma;
 }
+
+/**
+ * An event's entrants still registered, in the order of their players' ratings: each entrant by
+ * the mean of its players' conservative values (a player not yet rated at the start's), the
+ * highest first; level entrants keep their registration order. A director's seeding choice.
+ */
+export function ratingOrder(models: ReadModels, tournamentId: string): string[] {
+  const state = own(models.tournaments, tournamentId);
+  if (!state) return [];
+  const ratings = ratingsOf(models);
+  const start = conservative(RATING_START);
+  const strengthOf = (teamId: string, players: readonly string[]) => {
+    const entries = state.progressive ? [teamId] : players.map((_, i) => `${teamId}:${i + 1}`);
+    const values = entries.map((entry) => {
+      const person = personOfEntry(models.circuit, tournamentId, entry);
+      const r = person ? ratings.get(person.playerId) : undefined;
+      return r ? conservative(r) : start;
+    });
+    return values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  };
+  return state.model.teams
+    .filter((t) => !state.withdrawn.includes(t.teamId))
+    .map((t, i) => ({ teamId: t.teamId, i, value: strengthOf(t.teamId, t.players) }))
+    .sort((a, b) => b.value - a.value || a.i - b.i)
+    .map((t) => t.teamId);
+}

@@ -14,7 +14,19 @@ import { driveTables } from '../server/serve/table-driver.ts';
 import { startTournament } from '../server/commands/tournament-commands.ts';
 import { documentChecked } from './fixtures/api-document.ts';
 import { playEvent, progressiveEvent, teamEvent } from './fixtures/circuit-season.ts';
-import { type Fixture, copyOf, makeFixture } from './routes-fixture.ts';
+import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
+import type { PlayerRating } from '../events/rating-projection.ts';
+
+/** The names of the highest and the lowest rated of the players, as registered. */
+const byValue = (rated: Map<string, PlayerRating>) =>
+  [...rated.values()].filter((r) => !r.playerId.includes('-one') && !r.playerId.includes('-two')).sort((a, b) => b.mu - 3 * b.sigma - (a.mu - 3 * a.sigma));
+const nameOf = (playerId: string) =>
+  playerId
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join(' ');
+const high = (rated: Map<string, PlayerRating>) => nameOf(byValue(rated)[0]!.playerId);
+const low = (rated: Map<string, PlayerRating>) => nameOf(byValue(rated).at(-1)!.playerId);
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -105,6 +117,28 @@ describe('ratings from a played season', () => {
     const then = await api(`/api/v1/players/ana-lopez?asOf=${midway}`, '/api/v1/players/{playerId}');
     const anaThen = new Map(live).get('ana-lopez')!;
     expect((then.body!.rating as { mu: number }).mu).toBe(anaThen.mu);
+    // Seeding by rating is a choice on the desk: the entrants by their players' mean conservative rating.
+    teamEvent(ledger, 'r3', 'Ratings week 3', [
+      { name: 'Low', players: [low(rated), 'New Player'] },
+      { name: 'High', players: [high(rated), 'Other New'] },
+      { name: 'Fresh', players: ['Fresh One', 'Fresh Two'] },
+    ]);
+    // A player not yet rated counts at the start's conservative value, 25 − 3 × 25/3 = 0.
+    const strength = (players: string[]) =>
+      players.map((name) => rated.get(name.toLowerCase().replace(/ /g, '-'))).reduce((sum, r) => sum + (r ? r.mu - 3 * r.sigma : 0), 0) / players.length;
+    const expected = ledger.models.tournaments
+      .r3!.model.teams.map((t) => ({ teamId: t.teamId, value: strength(t.players) }))
+      .sort((a, b) => b.value - a.value)
+      .map((t) => t.teamId);
+    const started = await send(app, fixture.clients.director, 'POST', '/director/tournaments/r3/start', { json: { byRating: 'yes' } });
+    expect(started.status, await started.clone().text()).toBe(200);
+    expect(
+      ledger.models.tournaments
+        .r3!.model.teams.filter((t) => t.seed !== null)
+        .sort((a, b) => a.seed! - b.seed!)
+        .map((t) => t.teamId),
+    ).toEqual(expected);
+    expect(expected[0]).toBe('team2');
     const list = await api('/api/v1/players', '/api/v1/players');
     const order = (list.body!.players as { mu: number; sigma: number }[]).map((p) => p.mu - 3 * p.sigma);
     expect(order).toEqual([...order].sort((a, b) => b - a));

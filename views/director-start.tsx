@@ -88,6 +88,9 @@ export function StartForm({
           </ul>
         </fieldset>
         <label>
+          <input type="checkbox" name="byRating" value="yes" /> Or seed by rating: the players’ ratings across events, the highest first
+        </label>
+        <label>
           Or paste the {progressive ? 'seating order' : 'seeding'}: names one a line, {progressive ? 'the first seat first' : 'the top seed first'}
           <textarea name="order" rows={4}></textarea>
         </label>

@@ -20,6 +20,7 @@ import { entrantOf, tournamentOf } from '../commands/tournament-lookup.ts';
 import { cardsOf } from './round-draw-input.ts';
 import { startPreview } from './start-preview.ts';
 import { waiting } from '../../events/registration-projection.ts';
+import { ratingOrder } from '../../events/rating-projection.ts';
 
 type Decide = Parameters<typeof runCommand>[3]['decide'];
 
@@ -51,6 +52,8 @@ const StartFields = fields({
     })
     .optional(),
   seed: field.optionalText({ max: 100 }),
+  // Seeded by the players' ratings across events (rating-projection.ts).
+  byRating: field.raw().optional(),
   // blp-2024, an odd count: the cards drawn for the round 1 bye, as on the round draw's form.
   byeCards: field.raw().optional(),
   withdrawAbsent: field.raw().optional(),
@@ -97,7 +100,9 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
     const tournamentId = c.req.param('tournamentId')!;
     tournamentOf(models, tournamentId);
     const fieldsIn = parseFields(input, StartFields);
-    const order = orderOf(models, tournamentId, input, fieldsIn.order);
+    const given = orderOf(models, tournamentId, input, fieldsIn.order);
+    if (given && yes(fieldsIn.byRating)) throw new CommandError('give the seeding one way: by rating, seed numbers or a pasted list, not two');
+    const order = yes(fieldsIn.byRating) ? ratingOrder(models, tournamentId) : given;
     // A form's random draw gets its seed now, so the preview and the confirmation draw the same.
     const seed = fieldsIn.seed || (form && !order ? `${tournamentId}:${models.position}` : undefined);
     const byeDraw = cardsOf(fieldsIn.byeCards, 'the bye draw’s');
