@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { claimRenege, giveRuling } from '../server/commands/game-commands.ts';
+import { createSeries, joinSeries } from '../server/series/circuit-commands.ts';
 import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { createDemo, PROGRESSIVE_DEMO } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
@@ -84,6 +85,21 @@ const PAGES: { role: Role; page: string; path: (s: Scene) => string; tv?: boolea
     },
   },
   { role: 'director', page: 'progressive evening at the desk', path: () => `/director/tournaments/${PROGRESSIVE_DEMO}` },
+  { role: 'public', page: 'series', path: () => '/series/season' },
+  { role: 'public', page: 'series embed', path: () => '/embed/series/season' },
+  { role: 'public', page: 'every player', path: () => '/players' },
+  { role: 'public', page: 'player across events', path: () => '/players/aces-high-one' },
+  { role: 'director', page: 'series and players', path: () => '/director/players' },
+  {
+    role: 'director',
+    page: 'entrants of an earlier event previewed',
+    path: () => '/director/tournaments/open',
+    act: async (page) => {
+      await page.selectOption('#copy-from', 'cup');
+      await page.click('[data-action=copy-entrants]');
+      await page.locator('[data-action=confirm-copy]').waitFor();
+    },
+  },
   { role: 'director', page: 'table codes', path: () => '/director/tournaments/cup/codes' },
 ];
 
@@ -195,6 +211,17 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     );
     for (const teamId of ['open-1', 'open-2', 'open-3', 'open-4'])
       ledger.execute(checkInTeam(m, { tournamentId: 'open', teamId, at: new Date().toISOString() }));
+    // A season counting the cup, so the series page has an event (still being played) to show.
+    ledger.execute(createSeries(m, { seriesId: 'season', name: 'Friday Season', points: { '1': 10, '2': 7, played: 1 } }));
+    ledger.execute(joinSeries(m, { tournamentId: 'cup', seriesId: 'season' }));
+    // And a pairs final played out, so its standings have rows.
+    ledger.execute(createTournament(m, { tournamentId: 'pair', name: 'Pairs Final', format: 'unc-intramural' }));
+    TEAMS.slice(0, 2).forEach((name, i) =>
+      ledger.execute(registerTeam(m, { tournamentId: 'pair', teamId: `pair-${i + 1}`, name, players: [`${name} One`, `${name} Two`] })),
+    );
+    ledger.execute(startTournament(m, { tournamentId: 'pair', order: ['pair-1', 'pair-2'] }));
+    for (let step = 0; step < 5000 && (await driveTables(ledger, { tournamentId: 'pair', seed: 'accessibility-pair', renegeChance: 0 })) > 0; step++);
+    ledger.execute(joinSeries(m, { tournamentId: 'pair', seriesId: 'season' }));
     // A progressive evening with its first round seated.
     await createDemo(ledger, 'progressive');
     await driveTables(ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'accessibility' });

@@ -204,7 +204,24 @@ describe('a series of three events', () => {
     }
     expect(copy.ledger.models.position).toBe(head);
     expect((await director(copy, '/director/series', { seriesId: 'x', name: 'X', points: '1: 10, 2: 5, played: 1' })).status).toBe(200);
+    // The desk offers the series on an event's page, and joins it from there.
+    const desk = await send(copy.app, fixture.clients.director, 'GET', '/director/tournaments/t2');
+    const html = await desk.text();
+    expect(html).toContain('<option value="x">X</option>');
+    expect(html).toContain('data-action="join-series"');
     expect((await director(copy, '/director/tournaments/t2/series', { seriesId: 'x' })).status).toBe(200);
+    expect(await (await send(copy.app, fixture.clients.director, 'GET', '/director/tournaments/t2')).text()).toContain('Take it out of X');
+    // An event created naming a series joins it in the same decision; a series that is not there is refused, creating nothing.
+    const before = copy.ledger.models.position;
+    const wrong = await director(copy, '/director/tournaments', { tournamentId: 'wk9', name: 'Week 9', format: 'pitt-boss', series: 'nope' });
+    expect(wrong.status).toBe(404);
+    expect(((await wrong.json()) as { error: string }).error).toBe("there is no series 'nope'; create it first");
+    expect(copy.ledger.models.position).toBe(before);
+    const made = await director(copy, '/director/tournaments', { tournamentId: 'wk9', name: 'Week 9', format: 'pitt-boss', series: 'x' });
+    expect(made.status, await made.clone().text()).toBe(200);
+    const appended = copy.ledger.store.readAll().filter((e) => e.position > before);
+    expect(appended.map((e) => e.type)).toEqual(['TournamentCreated', 'TournamentJoinedSeries']);
+    expect(copy.ledger.models.circuit.series.x!.tournaments).toEqual(['t2', 'wk9']);
     const again = await director(copy, '/director/tournaments/t2/series', { seriesId: 'x' });
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: string }).error).toBe('Autumn Open already counts toward X');

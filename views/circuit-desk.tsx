@@ -286,3 +286,60 @@ export function CopyPreviewPage({
     </Layout>
   );
 }
+
+export interface CircuitPanelProps {
+  tournamentId: string;
+  registering: boolean;
+  /** Earlier events whose entrants can be copied here. */
+  copyFrom: { tournamentId: string; name: string }[];
+  /** The series the event counts toward, if any, and every series. */
+  series: { current: { seriesId: string; name: string } | null; all: { seriesId: string; name: string }[] };
+  /** Every known player's name, offered as a name is typed. */
+  knownNames: string[];
+}
+
+/** The datalist the registration forms' name fields offer the known players from. */
+export const KNOWN_PLAYERS_ID = 'known-players';
+
+/** An event's part in the circuit on its desk: copy an earlier event's entrants, count it toward a series. */
+export function CircuitPanel({ props, csrf }: { props: CircuitPanelProps; csrf: string }) {
+  const base = `/director/tournaments/${encodeURIComponent(props.tournamentId)}`;
+  return (
+    <section class="circuit-panel" aria-labelledby="circuit-panel-title">
+      <h2 id="circuit-panel-title">Players and series</h2>
+      <datalist id={KNOWN_PLAYERS_ID}>
+        {props.knownNames.map((name) => (
+          <option value={name} />
+        ))}
+      </datalist>
+      {props.registering ? <CopyEntrantsForm csrf={csrf} tournamentId={props.tournamentId} events={props.copyFrom} /> : null}
+      {props.series.current ? (
+        <PostForm action={`${base}/series/leave`} csrf={csrf}>
+          <p>
+            Counts toward <a href={`/series/${encodeURIComponent(props.series.current.seriesId)}`}>{props.series.current.name}</a>.{' '}
+            <button type="submit" class="button-quiet" data-action="leave-series">
+              Take it out of {props.series.current.name}
+            </button>
+          </p>
+        </PostForm>
+      ) : props.series.all.length > 0 ? (
+        <PostForm action={`${base}/series`} csrf={csrf}>
+          <p>
+            <label for="event-series">Count this event toward</label>{' '}
+            <select id="event-series" name="seriesId">
+              {props.series.all.map((s) => (
+                <option value={s.seriesId}>{s.name}</option>
+              ))}
+            </select>{' '}
+            <button type="submit" data-action="join-series">
+              Count it
+            </button>
+          </p>
+        </PostForm>
+      ) : null}
+      <p>
+        <a href="/director/players">Series and players</a>: create a series, merge or split players’ records.
+      </p>
+    </section>
+  );
+}

@@ -27,6 +27,7 @@ import {
 } from './registration-panel.tsx';
 import { playerLink } from '../events/addresses.ts';
 import { readyTables } from '../events/table-assignment.ts';
+import { CircuitPanel, type CircuitPanelProps, KNOWN_PLAYERS_ID } from './circuit-desk.tsx';
 
 export const DIRECTOR_PANEL_ID = 'director-panel';
 
@@ -54,6 +55,9 @@ export function DirectorHome(props: DirectorHomeProps) {
       <h1 id="director-title">Director</h1>
       <p class="signed-in">Signed in as {props.name}.</p>
       <Notice error={props.error ?? null} done={props.done ?? null} />
+      <p>
+        <a href="/director/players">Series and players</a>: a season’s standings, and each player’s record across events.
+      </p>
       <h2>Tournaments</h2>
       {props.tournaments.length === 0 ? (
         <p class="empty">None yet.</p>
@@ -127,6 +131,8 @@ export interface DirectorTournamentProps {
   bulkPreview?: BulkPreviewProps | null;
   /** A registration past a full cap, waiting for the director to raise the cap or waitlist it. */
   capChoice?: CapChoiceProps | null;
+  /** Copying an earlier event's entrants, its series, and the known players offered as names are typed. */
+  circuit?: CircuitPanelProps;
   error?: string | null;
   done?: string | null;
 }
@@ -298,6 +304,8 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         />
       ) : null}
 
+      {props.circuit ? <CircuitPanel props={props.circuit} csrf={props.csrf} /> : null}
+
       {props.status === 'registration' && !props.progressive ? (
         <>
           <h2>Register a team</h2>
@@ -306,10 +314,10 @@ export function DirectorTournament(props: DirectorTournamentProps) {
               Team name <input name="name" required maxlength={120} />
             </label>
             <label>
-              First player <input name="player1" required maxlength={120} />
+              First player <input name="player1" required maxlength={120} list={KNOWN_PLAYERS_ID} />
             </label>
             <label>
-              Second player <input name="player2" required maxlength={120} />
+              Second player <input name="player2" required maxlength={120} list={KNOWN_PLAYERS_ID} />
             </label>
             <label>
               Registered on <input name="registeredOn" type="date" />

@@ -458,7 +458,7 @@ export function ProgressiveDirector(props: ProgressiveDirectorProps & { form: (p
           <h3>Register a player</h3>
           <PostForm {...form('/players')} class="stack-form">
             <label>
-              Name <input name="name" required maxlength={120} />
+              Name <input name="name" required maxlength={120} list="known-players" />
             </label>
             <label>
               Prize category (for high male / high female){' '}

@@ -86,3 +86,22 @@ export const CIRCUIT_RESOURCES: readonly ApiResource[] = [
     },
   },
 ];
+
+/** What an event's desk shows of the circuit: earlier events to copy, its series, the known players. */
+export function circuitPanelProps(models: ReadModels, tournamentId: string, registering: boolean) {
+  const seriesId = models.circuit.seriesOf[tournamentId];
+  const current = seriesId !== undefined && Object.hasOwn(models.circuit.seriesOf, tournamentId) ? models.circuit.series[seriesId] : undefined;
+  return {
+    tournamentId,
+    registering,
+    copyFrom: Object.values(models.tournaments)
+      .filter((t) => t.model.tournamentId !== tournamentId && t.model.teams.length > 0)
+      .map((t) => ({ tournamentId: t.model.tournamentId, name: t.model.name }))
+      .reverse(),
+    series: {
+      current: current ? { seriesId: current.seriesId, name: current.name } : null,
+      all: Object.values(models.circuit.series).map((s) => ({ seriesId: s.seriesId, name: s.name })),
+    },
+    knownNames: knownPlayers(models.circuit).map((p) => p.name),
+  };
+}

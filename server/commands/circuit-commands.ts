@@ -166,3 +166,14 @@ export function unmergePlayer(models: ReadModels, input: { playerId: string }): 
     events: [{ type: 'PlayerSplit', payload: { playerId: holder.playerId, into: merged.playerId, name: merged.name, entries } }],
   };
 }
+
+/**
+ * The join a new event's creation carries when it names a series (`series: id`), recorded in the
+ * same decision as the creation; none when it names none.
+ */
+export function joinOnCreate(models: ReadModels, tournamentId: string, series: unknown): { type: string; payload: Record<string, unknown> }[] {
+  if (series === undefined || series === null || series === '') return [];
+  if (typeof series !== 'string') throw new CommandError('series must be the id of a series');
+  if (!own(models.circuit.series, series)) throw new CommandError(`there is no series '${series.slice(0, 60)}'; create it first`, 404);
+  return [{ type: 'TournamentJoinedSeries', payload: { tournamentId, seriesId: series } }];
+}

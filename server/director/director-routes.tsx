@@ -36,6 +36,8 @@ import { capQuestion, overCapField, registrationRoutes } from './director-regist
 import { registrationPanel } from './registration-panel.ts';
 import { type OverCap, freeId } from '../commands/registration-commands.ts';
 import { teamStandings } from '../../events/standings.ts';
+import { circuitPanelProps } from '../series/circuit-resources.ts';
+import { joinOnCreate } from '../series/circuit-commands.ts';
 
 // What each director's form sends, its fields in the order they are checked.
 const CreateFields = fields({
@@ -128,6 +130,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       ),
       screen: pinnedTournament(models) !== tournamentId ? 'other' : screenIsPinned(models) ? 'pinned' : 'default',
       registration: registrationPanel(state, now(), (teamId, seed) => auth.checkInCode(tournamentId, teamId, seed)),
+      circuit: circuitPanelProps(models, tournamentId, t.status === 'registration'),
       error: notice.error ?? null,
       done: notice.done ?? null,
     };
@@ -238,7 +241,10 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         created = tournamentId;
         const { start, options } = createChoices(input, format);
         if (rounds !== null) options.rounds = rounds;
-        return { decision: createTournament(models, { tournamentId, name, format: start.format, options }), done: `Created ${name}.` };
+        const decision = createTournament(models, { tournamentId, name, format: start.format, options });
+        // An event may join a series as it is created (`series`), in the same decision.
+        decision.events.push(...joinOnCreate(models, tournamentId, input.series));
+        return { decision, done: `Created ${name}.` };
       },
       fragment: async (notice) =>
         notice.done && tournamentById(models, created)
