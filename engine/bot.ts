@@ -4,7 +4,8 @@
  * still needs tricks, duck once the contract is made and bags are close. Every choice is a
  * function of the hand, the table and a seeded Random, so a seed replays a whole game.
  */
-import { type Card, type Seat, seatAfter, teamOf } from './cards.ts';
+import { type Card, type Seat, type Team, seatAfter, seatsOf, teamOf } from './cards.ts';
+import { blindBeforeDeal, blindDeclarable } from './blind-declaration.ts';
 import { type Bid, type Bids, isNil, teamBidOf } from './bid.ts';
 import { type Deck, TRUMPS, beats, deckFor } from './deck.ts';
 import type { RuleOptions } from './presets.ts';
@@ -61,6 +62,24 @@ const number = (tricks: number): Bid => ({ kind: 'number', tricks });
 const blindBid = (tricks: number): Bid => ({ kind: 'blind', tricks });
 const NIL: Bid = { kind: 'nil' };
 
+/**
+ * A bot team's blind bids declared before the deal, where the rules have them said then: the
+ * least the rules allow, split between the partners, taken as often as `style.blind` says; null
+ * when no team declares.
+ */
+export function botBlindBeforeDeal(
+  options: RuleOptions,
+  scores: Readonly<Record<Team, number>>,
+  random: Random,
+  style: BotStyle = {},
+): Partial<Record<Seat, number>> | null {
+  const chance = blindDeclarable(options, scores)[0];
+  if (!chance || random.float() >= (style.blind ?? 0.2)) return null;
+  const [a, b] = seatsOf(chance.team);
+  const first = Math.ceil(chance.minimum / 2);
+  return { [a]: first, [b]: chance.minimum - first };
+}
+
 /** A bot's bid: the hand's sure tricks, shaped to what the rules allow given the partner's bid. */
 export function botBid(input: BotBidInput): Bid {
   const { options, seat, hand, bids, random } = input;
@@ -71,7 +90,8 @@ export function botBid(input: BotBidInput): Bid {
   const maximum = options.teamMaximum;
 
   // Blind choices come first: they are declared before the cards are looked at.
-  const blind = options.blindBid;
+  // Where blind bids are declared before the deal, none is made at a seat's turn (botBlindBeforeDeal).
+  const blind = blindBeforeDeal(options) ? null : options.blindBid;
   if (blind && (blind.strict ? behind > blind.deficit : behind >= blind.deficit)) {
     const teamLeast = Math.max(blind.minimumTeam, minimum);
     if (partnerBid === undefined && random.float() < (style.blind ?? 0.2)) {

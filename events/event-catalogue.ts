@@ -146,6 +146,8 @@ export const HandDealt = defineEvent({
     dealer: seat,
     seed: check.optional(check.text({ min: 1, max: 200 })),
     deal: check.optional(fullySeated(check.array(cardName, { min: 13, max: 13 }))),
+    /** Blind bids a team declared before the cards were dealt, where the rules have them said then: tricks by seat. */
+    blind: check.optional(bySeat(check.integer({ min: 0, max: 13 }))),
   }),
 });
 export const BidMade = defineEvent({

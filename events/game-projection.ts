@@ -102,6 +102,8 @@ export function evolveGame(game: GameModel, event: GameEvent, position: number):
     case 'HandDealt': {
       const e = event.payload;
       const current: HandInProgress = { number: e.hand, dealer: e.dealer, bids: {}, plays: [], playPositions: [] };
+      // Blind bids declared before the deal are the team's bids, made before anyone else's.
+      for (const [seat, tricks] of Object.entries(e.blind ?? {})) current.bids[seat as Seat] = `blind ${tricks}`;
       if (e.deal) current.deal = e.deal;
       else if (e.seed !== undefined) {
         const deck = deckFor(resolveRules(game.rules).options);

@@ -4,7 +4,7 @@ import { deckFor } from '../engine/deck.ts';
 import { PRESETS, PRESET_IDS, type RuleOptions } from '../engine/presets.ts';
 import { createRandom, dealFromSeed } from '../engine/random.ts';
 import { type Bid, type Bids, bidValue, checkBids, parseBid } from '../engine/bid.ts';
-import { type BotPlayInput, botBid, botPlay, nilDanger } from '../engine/bot.ts';
+import { type BotPlayInput, botBid, botBlindBeforeDeal, botPlay, nilDanger } from '../engine/bot.ts';
 import { simulateHand } from '../engine/simulate.ts';
 import { replayPlays } from '../engine/trick.ts';
 
@@ -119,11 +119,22 @@ describe('botBid', () => {
     expect(bid(PRESETS['unc-300'], MIDDLING_HAND, {}, { behind: 99 })).not.toBe('blind nil');
   });
 
-  it('"blind bid: team down ≥ 100, both partners bid blind, team total ≥ 6": under pitt-boss both partners bid blind to 6', () => {
-    const first = bid(PRESETS['pitt-boss'], MIDDLING_HAND, {}, { behind: 100 });
+  it('"blind bid: team down ≥ 100, both partners bid blind, team total ≥ 6": said at the turn, both partners bid blind to 6', () => {
+    const inTurn = { ...PRESETS['pitt-boss'], blindBidDeclared: 'in-turn' as const };
+    const first = bid(inTurn, MIDDLING_HAND, {}, { behind: 100 });
     expect(first).toBe('blind 3');
-    expect(bid(PRESETS['pitt-boss'], MIDDLING_HAND, { N: 'blind 3' }, { behind: 100 })).toBe('blind 3');
-    expect(bid(PRESETS['pitt-boss'], MIDDLING_HAND, { N: 'blind 1' }, { behind: 100 })).toBe('blind 5');
+    expect(bid(inTurn, MIDDLING_HAND, { N: 'blind 3' }, { behind: 100 })).toBe('blind 3');
+    expect(bid(inTurn, MIDDLING_HAND, { N: 'blind 1' }, { behind: 100 })).toBe('blind 5');
+  });
+
+  it('"The team must declare this bid before the cards are dealt": under pitt-boss a bot declares with the deal, never at its turn', () => {
+    expect(typeof bid(PRESETS['pitt-boss'], MIDDLING_HAND, {}, { behind: 100 })).toBe('number');
+    const declared = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9].map((n) =>
+      botBlindBeforeDeal(PRESETS['pitt-boss'], { NS: 0, EW: 100 }, createRandom(`d${n}`), { blind: 0.5 }),
+    );
+    expect(declared).toContainEqual({ N: 3, S: 3 });
+    expect(declared).toContain(null);
+    expect(botBlindBeforeDeal(PRESETS['pitt-boss'], { NS: 0, EW: 99 }, createRandom('d'), { blind: 1 })).toBeNull();
   });
 
   it('"team down > 100 (strictly)": under asher, down 100 bids in the open, down 101 bids blind', () => {

@@ -15,6 +15,7 @@ import { SeatList } from './progressive-panels.tsx';
 import { SEAT_NAMES, type Seat } from '../engine/cards.ts';
 import { misdealWords } from '../engine/rule-lines.ts';
 import type { BidValue } from '../events/event-catalogue.ts';
+import { type BlindChance, BlindBeforeDeal } from './blind-declaration.tsx';
 import { CardFace } from './card-face.tsx';
 import { Notice, PostForm } from './entry-forms.tsx';
 import { type FirstDealerInfo, FirstDealerFields } from './seating-forms.tsx';
@@ -48,7 +49,7 @@ export interface EntryGame {
   /** Who won and how, once the game is over. */
   over: string | null;
   /** The next hand to deal, when none is in play. */
-  deal: { hand: number; dealer: Seat } | null;
+  deal: { hand: number; dealer: Seat; blind?: BlindChance[] } | null;
   hand: { number: number; dealer: Seat; order: Seat[]; bids: Partial<Record<Seat, BidValue>>; dealt: boolean } | null;
   bidding: { seat: Seat; options: BidValue[] } | null;
   play: {
@@ -238,6 +239,9 @@ export function EntryPanel(props: EntryPanelProps) {
               </button>
             </PostForm>
           </div>
+          {(game.deal.blind ?? []).map((chance) => (
+            <BlindBeforeDeal chance={chance} dealer={game.deal!.dealer} form={post('/deal')} />
+          ))}
         </section>
       ) : null}
 

@@ -5,7 +5,8 @@
  * and where, or turned into the events to append to the game's stream.
  */
 import { SEAT_NAMES as SEAT_WORDS, type Seat, SEATS, cardName, isSeat, parseCard, seatAfter, teamOf } from '../../engine/cards.ts';
-import { type Bid, EVENT_RULES, allowedBids, bidValue, parseBid, teamBidProblem } from '../../engine/bid.ts';
+import { type Bid, EVENT_RULES, bidValue, parseBid, teamBidProblem } from '../../engine/bid.ts';
+import { blindAtTurnProblem, blindDeclarationProblem, bidsAtTurn } from '../../engine/blind-declaration.ts';
 import { misdealWords } from '../../engine/rule-lines.ts';
 import { MISDEAL_REASONS } from '../../engine/rule-options.ts';
 import { deckFor, inDeck } from '../../engine/deck.ts';
@@ -29,7 +30,10 @@ function gameOf(models: ReadModels, gameId: string): GameModel {
 export { dealerOfNextHand };
 
 /** Starts the next hand: the dealer by the rotation, and the system's shuffle seed when it deals. */
-export function dealHand(models: ReadModels, input: { gameId: string; seed?: string; deal?: Record<Seat, string[]>; dealer?: string }): Decision {
+export function dealHand(
+  models: ReadModels,
+  input: { gameId: string; seed?: string; deal?: Record<Seat, string[]>; dealer?: string; blind?: Partial<Record<Seat, number>> },
+): Decision {
   const game = gameOf(models, input.gameId);
   if (game.winner) throw new CommandError(`game ${game.gameId} is over: ${game.teams[game.winner]} won`, 409);
   if (game.current) throw new CommandError(`game ${game.gameId}: hand ${game.current.number} is still being played`, 409);
@@ -42,6 +46,13 @@ export function dealHand(models: ReadModels, input: { gameId: string; seed?: str
   }
   const payload: Record<string, unknown> = { gameId: game.gameId, hand, dealer };
   if (input.seed !== undefined) payload.seed = input.seed;
+  // Blind bids declared before the deal (Pitt Boss), held to the rules and the score before the hand.
+  const blind = Object.fromEntries(SEATS.filter((s) => input.blind?.[s] !== undefined).map((s) => [s, input.blind![s]!]));
+  if (Object.keys(blind).length > 0) {
+    const problem = blindDeclarationProblem(resolveRules(game.rules).options, blind, scoresBefore(game));
+    if (problem) throw new CommandError(`game ${game.gameId} hand ${hand}: ${problem}`);
+    payload.blind = blind;
+  }
   if (input.deal) {
     const deck = deckFor(resolveRules(game.rules).options);
     const seen = new Set<string>();
@@ -65,7 +76,8 @@ export function bidsOpenTo(game: GameModel, seat: Seat): Bid[] {
   const current = game.current!;
   const bids: Partial<Record<Seat, Bid>> = {};
   for (const s of SEATS) if (current.bids[s] !== undefined) bids[s] = parseBid(current.bids[s])!;
-  return allowedBids(resolveRules(game.rules).options, seat, bids, scoresBefore(game));
+  // Where blind bids are declared before the deal, none is open once the cards are out.
+  return bidsAtTurn(resolveRules(game.rules).options, seat, bids, scoresBefore(game));
 }
 
 function scoresBefore(game: GameModel) {
@@ -86,6 +98,8 @@ export function makeBid(models: ReadModels, input: { gameId: string; seat: strin
   const bid = parseBid(input.bid);
   if (!bid) throw new CommandError(`${where}: ${seat}'s bid ${JSON.stringify(input.bid)} is not a bid; bids are 0–13, "nil", "blind nil" or "blind N"`);
   const rules = resolveRules(game.rules);
+  const late = blindAtTurnProblem(rules.options, bid);
+  if (late) throw new CommandError(`${where}: ${late}`);
   const open = bidsOpenTo(game, seat);
   if (!open.some((b) => bidValue(b) === bidValue(bid))) {
     // Ask the engine for the sentence: which rule the bid breaks.

@@ -70,7 +70,13 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
   TimeCalled: (m, p) => callTime(m, { tournamentId: p.tournamentId, matchId: p.matchId, at: p.at }),
   GameResultCorrected: (m, p) => correctGameResult(m, { tournamentId: p.tournamentId, gameId: p.gameId, winner: p.winner, reason: p.reason, judge: p.judge }),
   HandDealt: (m, p) =>
-    dealHand(m, { gameId: p.gameId, dealer: p.dealer, ...(p.seed !== undefined ? { seed: p.seed } : {}), ...(p.deal ? { deal: p.deal } : {}) }),
+    dealHand(m, {
+      gameId: p.gameId,
+      dealer: p.dealer,
+      ...(p.seed !== undefined ? { seed: p.seed } : {}),
+      ...(p.deal ? { deal: p.deal } : {}),
+      ...(p.blind ? { blind: p.blind } : {}),
+    }),
   BidMade: (m, p) => makeBid(m, { gameId: p.gameId, seat: p.seat, bid: p.bid }),
   CardPlayed: (m, p) => playCard(m, { gameId: p.gameId, seat: p.seat, card: p.card }),
   TricksRecorded: (m, p) => recordTricks(m, { gameId: p.gameId, tricks: p.tricks }),

@@ -3,8 +3,25 @@
  * read model: whose turn it is, the bids open to them, the card grid with what each card would
  * break, the last entry in words, and a renege nobody has claimed yet. The view draws it.
  */
-import { BIG_JOKER, type Card, LITTLE_JOKER, SEAT_NAMES, type Seat, SEATS, cardName, makeCard, parseCard, seatAfter, seatName } from '../../engine/cards.ts';
+import {
+  BIG_JOKER,
+  type Card,
+  LITTLE_JOKER,
+  SEAT_NAMES,
+  type Seat,
+  SEATS,
+  cardName,
+  makeCard,
+  otherTeam,
+  parseCard,
+  seatAfter,
+  seatName,
+  seatsOf,
+} from '../../engine/cards.ts';
 import { bidValue, biddingOrder } from '../../engine/bid.ts';
+import { blindDeclarable } from '../../engine/blind-declaration.ts';
+import type { RuleOptions } from '../../engine/presets.ts';
+import type { BlindChance } from '../../views/blind-declaration.tsx';
 import { type Deck, deckFor, inDeck, TRUMPS } from '../../engine/deck.ts';
 import { resolveRules } from '../../engine/rules.ts';
 import { legalPlays } from '../../engine/trick.ts';
@@ -41,6 +58,16 @@ export function flagOf(game: GameModel, seat: Seat, card: string): string | null
 }
 
 /** What the scorekeeper's panel needs of a game: worked out here with the engine, drawn by the view. */
+/** The teams that may declare a blind bid before the next deal, where the rules have one said then, in the phone's words. */
+function blindChances(game: GameModel, options: RuleOptions, name: (teamId: string) => string): BlindChance[] {
+  return blindDeclarable(options, game.score).map(({ team, minimum }) => ({
+    name: name(game.teams[team]),
+    seats: seatsOf(team),
+    behind: game.score[otherTeam(team)] - game.score[team],
+    minimum,
+  }));
+}
+
 export function entryGame(game: GameModel, name: (teamId: string) => string): EntryGame {
   const rules = resolveRules(game.rules);
   const deck = deckFor(rules.options);
@@ -105,7 +132,7 @@ export function entryGame(game: GameModel, name: (teamId: string) => string): En
     seats: game.seats,
     score: game.score,
     over,
-    deal: !current && !game.winner ? { hand: game.hands.length + 1, dealer: dealerOfNextHand(game) } : null,
+    deal: !current && !game.winner ? { hand: game.hands.length + 1, dealer: dealerOfNextHand(game), blind: blindChances(game, rules.options, name) } : null,
     hand: current
       ? { number: current.number, dealer: current.dealer, order: biddingOrder(rules.options, current.dealer), bids: current.bids, dealt: Boolean(current.deal) }
       : null,

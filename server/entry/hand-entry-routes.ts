@@ -38,6 +38,11 @@ const DealFields = fields({
     .transform((shuffle) => shuffle || 'table')
     .refine((shuffle) => shuffle === 'system' || shuffle === 'table', { error: (iss) => `shuffle must be 'system' or 'table', not '${String(iss.input)}'` }),
   dealer: field.optionalText({ max: 5 }),
+  // Blind bids declared before the deal, where the rules have them said then.
+  blindN: field.optionalWhole({ min: 0, max: 13 }),
+  blindE: field.optionalWhole({ min: 0, max: 13 }),
+  blindS: field.optionalWhole({ min: 0, max: 13 }),
+  blindW: field.optionalWhole({ min: 0, max: 13 }),
 });
 // A form sends "4"; the command reads numbers as numbers and "nil", "blind 6" as text.
 const BidFields = fields({ seat, bid: field.raw().transform((raw) => (typeof raw === 'string' && /^\d{1,2}$/.test(raw.trim()) ? Number(raw) : raw)) });
@@ -82,11 +87,19 @@ export function handEntryRoutes(app: Hono, { models, auth, newSeed, record, plac
   app.post('/games/:gameId/deal', auth.guard(TABLE_ROLES), (c) =>
     record(c, TABLE_ROLES, 'deal', placeOfGame(c), (input, session) => {
       const game = gameFor(c, session);
-      const { shuffle, dealer } = parseFields(input, DealFields);
-      const decision = dealHand(models, { gameId: game.gameId, ...(shuffle === 'system' ? { seed: newSeed() } : {}), ...(dealer ? { dealer } : {}) });
+      const { shuffle, dealer, ...fieldsSent } = parseFields(input, DealFields);
+      const declared = { N: fieldsSent.blindN, E: fieldsSent.blindE, S: fieldsSent.blindS, W: fieldsSent.blindW };
+      const blind = Object.fromEntries(Object.entries(declared).filter(([, n]) => n !== null)) as Partial<Record<Seat, number>>;
+      const decision = dealHand(models, {
+        gameId: game.gameId,
+        ...(shuffle === 'system' ? { seed: newSeed() } : {}),
+        ...(dealer ? { dealer } : {}),
+        ...(Object.keys(blind).length > 0 ? { blind } : {}),
+      });
+      const said = Object.entries(blind).map(([seat, n]) => `${SEAT_NAMES[seat as Seat]} blind ${n}`);
       return {
         decision,
-        done: `${SEAT_NAMES[dealerOfNextHand(game)]} dealt hand ${game.hands.length + 1}${shuffle === 'system' ? ' from the system’s shuffle' : ''}.`,
+        done: `${said.length > 0 ? `Bid before the deal: ${said.join(', ')}. ` : ''}${SEAT_NAMES[dealerOfNextHand(game)]} dealt hand ${game.hands.length + 1}${shuffle === 'system' ? ' from the system’s shuffle' : ''}.`,
       };
     }),
   );

@@ -10,7 +10,7 @@
  */
 import { type Card, type Seat, SEATS, cardName, parseCard, teamOf, otherTeam } from '../../engine/cards.ts';
 import { type Bid, bidValue, parseBid } from '../../engine/bid.ts';
-import { botBid, botPlay } from '../../engine/bot.ts';
+import { botBid, botBlindBeforeDeal, botPlay } from '../../engine/bot.ts';
 import { deckFor, TRUMPS } from '../../engine/deck.ts';
 import { createRandom } from '../../engine/random.ts';
 import { resolveRules } from '../../engine/rules.ts';
@@ -228,7 +228,9 @@ export function nextEntry(
     // A ruling moves the score the next hand's bids are judged by (a blind bid needs the team far
     // enough behind), so while the demo judge is at work a table waits for it before dealing again.
     if (options.judge !== false && game.claims.some((claim) => !claim.ruling)) return null;
-    return dealHand(models, { gameId: game.gameId, seed: seedFor('deal') });
+    // A team far enough behind may declare its blind bids before the cards are dealt (Pitt Boss).
+    const blind = botBlindBeforeDeal(resolveRules(game.rules).options, game.score, createRandom(seedFor('blind')));
+    return dealHand(models, { gameId: game.gameId, seed: seedFor('deal'), ...(blind ? { blind } : {}) });
   }
 
   const rules = resolveRules(game.rules);
