@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { createApp } from '../server/app/app.ts';
 import { claimRenege, giveRuling } from '../server/commands/game-commands.ts';
-import { createSeries, joinSeries } from '../server/series/circuit-commands.ts';
+import { createSeries, joinSeries } from '../server/commands/circuit-commands.ts';
 import { checkInTeam, createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { createDemo, PROGRESSIVE_DEMO } from '../server/serve/serve.ts';
 import { driveTables } from '../server/serve/table-driver.ts';

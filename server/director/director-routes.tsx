@@ -36,8 +36,8 @@ import { capQuestion, overCapField, registrationRoutes } from './director-regist
 import { registrationPanel } from './registration-panel.ts';
 import { type OverCap, freeId } from '../commands/registration-commands.ts';
 import { teamStandings } from '../../events/standings.ts';
-import { circuitPanelProps } from '../series/circuit-resources.ts';
-import { joinOnCreate } from '../series/circuit-commands.ts';
+import { circuitPanelProps } from '../api/circuit-resources.ts';
+import { joinOnCreate } from '../commands/circuit-commands.ts';
 
 // What each director's form sends, its fields in the order they are checked.
 const CreateFields = fields({
