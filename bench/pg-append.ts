@@ -345,6 +345,7 @@ export const pgAppendBench: Benchmark = {
         oneTrip: 0,
         queued: 0,
         forOthers: 0,
+        decidedAhead: 0,
         steps: { connect: 0, lock: 0, decide: 0, write: 0 },
       };
       const sum = (all: GroupCommitStats[]): GroupCommitStats =>
@@ -356,6 +357,7 @@ export const pgAppendBench: Benchmark = {
             oneTrip: a.oneTrip + b.oneTrip,
             queued: a.queued + b.queued,
             forOthers: a.forOthers + b.forOthers,
+            decidedAhead: a.decidedAhead + b.decidedAhead,
             steps: {
               connect: a.steps.connect + b.steps.connect,
               lock: a.steps.lock + b.steps.lock,

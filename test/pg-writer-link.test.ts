@@ -112,6 +112,8 @@ describe.skipIf(!postgres.available)('one writer process for every server proces
       expect(store.commitStats()).toMatchObject({ forwarded: 4 * EACH, own: 0, transactions: 0 });
     }
     expect(writer.commitStats().servedForOthers).toBe(2 * 4 * EACH);
+    // and it had chained most of them while waiting for the rest to come, before its commits began
+    expect(writer.commitStats().decidedAhead).toBeGreaterThan(4 * EACH);
     // and what each caller was answered is what the ledger holds, row for row
     const rows = await storedRows();
     expect(rows).toHaveLength(3 * 4 * EACH * 2);

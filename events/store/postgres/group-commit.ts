@@ -92,6 +92,11 @@ export interface GroupCommitStats {
   /** Commands of other processes this process chained from the intake. */
   forOthers: number;
   /**
+   * Commands decided (checked and chained) while the committer waited to gather others before
+   * a commit, rather than once the commit began; the commit used those decisions.
+   */
+  decidedAhead: number;
+  /**
    * Milliseconds spent in each step, summed over the transactions: waiting for a connection,
    * opening the transaction with the head locked and the batch's versions and command ids read
    * (for a batch left in the intake, leaving it there and waiting for the head too), deciding
@@ -270,35 +275,51 @@ function decide<E extends AnyEvent>(
   lookedUp: Recorded | null,
   toRecorded: (row: ChainedRow) => RecordedEvent<E>,
 ): Decided<E> {
-  const moved = new Map<string, number>();
+  const deciding = decider(start, versions, lookedUp, toRecorded);
+  for (const command of batch) deciding.add(command);
+  return deciding.decided;
+}
+
+/** `decide`, a command at a time: each added is decided against the ledger as those before it left it. */
+interface Decider<E extends AnyEvent> {
+  add(command: Pick<Command<E>, 'batches' | 'commandId' | 'request'>): void;
+  readonly decided: Decided<E>;
+}
+
+function decider<E extends AnyEvent>(
+  start: ChainHead,
+  versions: ReadonlyMap<string, number>,
+  lookedUp: Recorded | null,
+  toRecorded: (row: ChainedRow) => RecordedEvent<E>,
+): Decider<E> {
   const recorded: Recorded = new Map(lookedUp ?? []);
-  const answers: Answer<E>[] = [];
-  const rows: ChainedRow[] = [];
-  let head = start;
-  let unsure = false;
-  for (const { batches, commandId, request } of batch) {
-    const earlier = commandId === null ? undefined : recorded.get(commandId);
-    try {
-      if (commandId !== null && earlier) {
-        const mine = repeatedCommand(commandId, batches, request, earlier.first, earlier.rows);
-        answers.push({ ok: true, value: { written: mine.map((r) => ({ rows: r, recorded: r.map(toRecorded) })), duplicate: true } });
-        continue;
+  const decided: Decided<E> = { answers: [], rows: [], head: start, moved: new Map(), unsure: false };
+  const { answers, rows, moved } = decided;
+  return {
+    decided,
+    add({ batches, commandId, request }) {
+      const earlier = commandId === null ? undefined : recorded.get(commandId);
+      try {
+        if (commandId !== null && earlier) {
+          const mine = repeatedCommand(commandId, batches, request, earlier.first, earlier.rows);
+          answers.push({ ok: true, value: { written: mine.map((r) => ({ rows: r, recorded: r.map(toRecorded) })), duplicate: true } });
+          return;
+        }
+        const chained = chainAppend<E>(decided.head, batches, (stream) => moved.get(stream) ?? versions.get(stream) ?? 0, commandId);
+        const mine = chained.written.flatMap((w) => w.rows);
+        decided.head = chained.head;
+        for (const row of mine) moved.set(row.stream, row.version);
+        rows.push(...mine);
+        // A later command of this batch with the same id is a repeat of this one.
+        if (commandId !== null && mine.length > 0) recorded.set(commandId, { first: mine[0]!, rows: mine });
+        answers.push({ ok: true, value: { written: chained.written, duplicate: false } });
+      } catch (error) {
+        // Refused before its id was looked up: had it been recorded, the answer is the first result.
+        if (commandId !== null && !earlier && lookedUp === null) decided.unsure = true;
+        answers.push({ ok: false, error });
       }
-      const chained = chainAppend<E>(head, batches, (stream) => moved.get(stream) ?? versions.get(stream) ?? 0, commandId);
-      const mine = chained.written.flatMap((w) => w.rows);
-      head = chained.head;
-      for (const row of mine) moved.set(row.stream, row.version);
-      rows.push(...mine);
-      // A later command of this batch with the same id is a repeat of this one.
-      if (commandId !== null && mine.length > 0) recorded.set(commandId, { first: mine[0]!, rows: mine });
-      answers.push({ ok: true, value: { written: chained.written, duplicate: false } });
-    } catch (error) {
-      // Refused before its id was looked up: had it been recorded, the answer is the first result.
-      if (commandId !== null && !earlier && lookedUp === null) unsure = true;
-      answers.push({ ok: false, error });
-    }
-  }
-  return { answers, rows, head, moved, unsure };
+    },
+  };
 }
 
 // Rows the one-statement commit carries at most; a larger batch takes the long way.
@@ -551,6 +572,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
     oneTrip: 0,
     queued: 0,
     forOthers: 0,
+    decidedAhead: 0,
     steps: { connect: 0, lock: 0, decide: 0, write: 0 },
   };
   let running: Promise<void> | null = null;
@@ -565,6 +587,20 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
   let crowded = false;
   // Answers this committer read without the head, to be cleared by its next commit.
   let forget: number[] = [];
+  // The commands queued while the committer waits to gather them (see `gather`), each decided as
+  // it comes against where this process left the ledger, so the commit after the wait need not
+  // chain them all then: the hashing is done while the others' appends are on their way.
+  let ahead: { from: { head: ChainHead; versions: Map<string, number> }; deciding: Decider<E>; commands: PendingAppend<E>[] } | null = null;
+  const decideAhead = (pending: PendingAppend<E>) => {
+    if (!ahead) return;
+    // Past one commit's worth, or a stream this process does not know: decided at the commit.
+    if (ahead.commands.length >= maxBatch || !pending.batches.every((b) => ahead!.from.versions.has(b.stream))) {
+      ahead = null;
+      return;
+    }
+    ahead.deciding.add(pending);
+    ahead.commands.push(pending);
+  };
 
   /** A command of this committer, answered from the outcome another process left for it. */
   const answerFromOutcome = (command: Command<E>, outcome: { duplicate: boolean; refusal: string | null; rows: ChainedRow[] }) => {
@@ -587,7 +623,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
    * otherwise. With `alone`, commands that find the head held wait for it rather than go into the
    * intake. Answers how many commands of the intake it took.
    */
-  const commit = async (commands: Command<E>[], intakeLimit = INTAKE_BATCH, alone = false): Promise<number> => {
+  const commit = async (commands: Command<E>[], intakeLimit = INTAKE_BATCH, alone = false, decidedAhead: Decided<E> | null = null): Promise<number> => {
     stats.transactions++;
     stats.appends += commands.length;
     stats.largest = Math.max(stats.largest, commands.length);
@@ -611,7 +647,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
       // the head, all in one statement. A refusal is only sure once the head is checked, and an
       // id only once looked up, so a batch with either goes the long way.
       if (known && !contended && commands.length > 0 && [...streams].every((s) => known!.versions.has(s))) {
-        const guess = decide(commands, known.head, known.versions, null, toRecorded);
+        const guess = decidedAhead ?? decide(commands, known.head, known.versions, null, toRecorded);
         const fits = guess.rows.length > 0 && guess.rows.length <= ONE_TRIP_ROWS && !guess.unsure && guess.answers.every((a) => a.ok);
         step('decide');
         if (fits) {
@@ -923,11 +959,25 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
         client = null;
         return;
       }
-      if (options.gather) await options.gather(lastCommitMs);
+      let decided: Decided<E> | null = null;
+      if (options.gather) {
+        if (known && !contended) {
+          ahead = { from: known, deciding: decider(known.head, known.versions, null, toRecorded), commands: [] };
+          for (const pending of queue) decideAhead(pending);
+        }
+        await options.gather(lastCommitMs);
+        // Good for this commit only if it takes exactly the commands decided, from where they were decided.
+        const took = ahead;
+        ahead = null;
+        if (took && took.from === known && took.commands.length === Math.min(queue.length, maxBatch) && took.commands.every((c, i) => c === queue[i])) {
+          decided = took.deciding.decided;
+          stats.decidedAhead += took.commands.length;
+        }
+      }
       const commands = queue.splice(0, maxBatch).map(localCommand);
       const began = performance.now();
       try {
-        await commit(commands);
+        await commit(commands, INTAKE_BATCH, false, decided);
         lastCommitMs = performance.now() - began;
       } catch (error) {
         if (!(error instanceof BatchRefused)) {
@@ -949,7 +999,9 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
   return {
     submit(batches, commandId, request) {
       return new Promise((resolve, reject) => {
-        queue.push({ batches, commandId, request, resolve, reject });
+        const pending: PendingAppend<E> = { batches, commandId, request, resolve, reject };
+        queue.push(pending);
+        decideAhead(pending);
         running ??= drain();
       });
     },
