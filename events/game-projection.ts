@@ -400,7 +400,7 @@ function rowOf(game: GameModel, i: number, line: HandResult, tricks: Readonly<Re
 }
 
 function outcomeOf(after: GameState, team: TeamHandScore): HandOutcome {
-  return { set: team.set, bags: after.rules.options.bagsCounted ? team.overtricks : 0, bagPenalties: team.bagPenalties };
+  return { set: team.set, bags: after.rules.options.bagsCounted ? team.overtricks : 0, bagPenalties: team.bagPenalties, counted: team.counted };
 }
 
 /** The game's totals from the engine's state, with judges' corrections on top. */

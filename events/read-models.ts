@@ -37,6 +37,8 @@ export interface HandOutcome {
   bags: number;
   /** Times the bag penalty was paid in this hand. */
   bagPenalties: number;
+  /** Tricks that count for the team after any renege ruling (and any debt paid), as the pad shows them. */
+  counted?: number;
 }
 
 export interface HandInProgress {

@@ -255,7 +255,9 @@ describe('hands without cards, and bad addresses', () => {
     });
     expect(res.status).toBe(201);
     const misdeal = await page(replayUrl('paper-replay', 2));
-    expect(misdeal.html).toContain('Misdeal: no-face-cards.');
+    // The reason in words, as the rules sheet says it, never its id.
+    expect(misdeal.html).toContain('Misdeal: a hand with no face card (J, Q, K), called before the bidding.');
+    expect(misdeal.html).not.toContain('no-face-cards');
     expect(attrValues(misdeal.html, 'data-steps')).toEqual(['1']);
     const counted = await page(replayUrl('paper-replay', 3, 1));
     expect(attrValues(counted.html, 'data-steps')).toEqual(['2']);

@@ -12,6 +12,7 @@ import { type HandReplay, type LedgerRef, type ReplayClaim, type ReplayTrick, st
 import { CardFace } from './card-face.tsx';
 import { Layout } from './layout.tsx';
 import { cardText } from '../engine/card-names.ts';
+import { misdealWords } from '../engine/rule-lines.ts';
 import { replayLink } from '../events/addresses.ts';
 
 const SUIT_ORDER = ['S', 'H', 'D', 'C'];
@@ -128,7 +129,7 @@ export function ReplayPage({ replay, step, gameLink }: ReplayPageProps) {
       {replay.problem ? <p class="notice notice--review">The recorded plays cannot be replayed: {replay.problem}</p> : null}
       {replay.misdeal ? (
         <p class="notice notice--review" data-misdeal>
-          Misdeal: {replay.misdeal.reason}. The hand scores nothing and is dealt again.
+          Misdeal: {misdealWords(replay.misdeal.reason)}. The hand scores nothing and is dealt again.
         </p>
       ) : null}
 
@@ -467,7 +468,7 @@ function says(ref: LedgerRef): string {
     case 'card':
       return `${SEAT_NAMES[fact.seat]} played ${cardText(fact.card)}`;
     case 'misdeal':
-      return `misdeal: ${fact.reason}`;
+      return `misdeal: ${misdealWords(fact.reason)}`;
     case 'counted':
       return `tricks counted: ${SEATS.map((s) => `${s} ${fact.tricks[s]}`).join(', ')}`;
     case 'claim':

@@ -256,11 +256,17 @@ function teamBid(row: HandRow, team: Team): string {
   return bids.map((bid) => (bid === undefined ? '—' : formatBid(bid))).join(' / ');
 }
 
-function teamTricks(row: HandRow, team: Team): string {
+/** The tricks a team took, or, where a renege ruling moved some, those that count, then those taken. */
+function teamTricks(row: HandRow, team: Team, ruled: boolean): string {
   if (!row.tricks) return '—';
   const [a, b] = seatsOf(team);
-  return String(row.tricks[a] + row.tricks[b]);
+  const taken = row.tricks[a] + row.tricks[b];
+  const counted = row.outcome?.[team].counted;
+  return !ruled || counted === undefined || counted === taken ? String(taken) : `${counted} (took ${taken})`;
 }
+
+/** Whether a renege ruling in force moved tricks of the hand. */
+const ruledOn = (game: GameModel, hand: number) => game.claims.some((c) => c.hand === hand && c.ruling !== undefined && !c.ruling.withdrawn);
 
 function rowNotes(row: HandRow): string {
   const notes: string[] = [];
@@ -367,7 +373,7 @@ function ScorePad({ game, name }: { game: GameModel; name: (team: Team) => strin
                   {TEAMS.map((team) => (
                     <>
                       <td class="bid">{teamBid(row, team)}</td>
-                      <td class="num">{teamTricks(row, team)}</td>
+                      <td class="num">{teamTricks(row, team, ruledOn(game, row.number))}</td>
                       <td class="num pts">{signed(row[team].points)}</td>
                       <td class="num total">{pointsText(row[team].score)}</td>
                       {bags ? <td class="num">{row[team].bags}</td> : null}
