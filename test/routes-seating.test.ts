@@ -456,7 +456,7 @@ describe('what the director chooses on the create form', () => {
     });
     expect([bad.status, (await json(bad)).error]).toEqual([
       400,
-      'tournament bad: rules: Trumps above the ace of spades must be natural cards as players write them, such as 2H 2C (or 2♥ 2♣), or none, got "2D 2X"',
+      'the rules of Bad: Trumps above the ace of spades must be natural cards as players write them, such as 2H 2C (or 2♥ 2♣), or none, got "2D 2X"',
     ]);
     ledger.close();
   });
@@ -473,12 +473,9 @@ describe('what the director chooses on the create form', () => {
       [{ clockPer: 'hand' }, "a clock times the whole 'match' or each 'game', not 'hand'"],
       [
         { ruleOverrides: 'colour = red' },
-        "tournament open: rules: 'colour' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)",
+        "the rules of Open: 'colour' is not a rule option; see the rule options at /help/rule-options (docs/rule-options.md)",
       ],
-      [
-        { ruleOverrides: 'bagLimit = many' },
-        'tournament open: rules: Bags before a penalty must be a whole number 1 or more, or none (no bag penalty), got "many"',
-      ],
+      [{ ruleOverrides: 'bagLimit = many' }, 'the rules of Open: Bags before a penalty must be a whole number 1 or more, or none (no bag penalty), got "many"'],
       [{ ruleOverrides: 'just words' }, "rule overrides, line 1: 'just words' is not option = value (such as bagLimit = 6)"],
     ];
     for (const [body, error] of cases) {

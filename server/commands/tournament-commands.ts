@@ -43,9 +43,10 @@ export function createTournament(
     try {
       // A new event's rules may not contradict themselves (a trump taken out of the deck).
       const conflict = rulesConflicts(resolveRules(rules).options)[0];
-      if (conflict) throw new CommandError(`tournament ${input.tournamentId}: ${conflict}`);
+      if (conflict) throw new CommandError(`the rules of ${input.name.trim()}: ${conflict}`);
     } catch (error) {
-      if (error instanceof RulesError) throw new CommandError(`tournament ${input.tournamentId}: ${error.message}`);
+      // Said of the event by the name the director gave it, not by ids.
+      if (error instanceof RulesError) throw new CommandError(`the rules of ${input.name.trim()}: ${error.message.replace(/^rules: /, '')}`);
       throw error;
     }
   }
