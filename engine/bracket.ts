@@ -47,7 +47,8 @@ export interface BracketMatch {
 }
 
 export interface Bracket {
-  format: BracketFormat;
+  /** How teams go out, or (round robin, Swiss: engine/structures.ts) that every team plays on. */
+  format: BracketFormat | 'round-robin' | 'swiss';
   /** Team ids in seed order, seed 1 first. */
   teams: string[];
   /** Double elimination: whether a grand final lost by the unbeaten team is replayed. */
@@ -470,6 +471,11 @@ export function placings(state: BracketState): Placing[] {
       outBy('losers');
       return result;
     }
+    case 'round-robin':
+    case 'swiss':
+      throw new Error(
+        `placings: a ${state.bracket.format === 'swiss' ? 'Swiss event' : 'round robin'} is placed by its standings (engine/structures.ts), not by its bracket`,
+      );
     default: {
       const _exhaustive: never = state.bracket.format;
       return _exhaustive;

@@ -3,16 +3,26 @@
  * teams are eliminated, how many games win a match, the clock, and which rules preset each
  * round plays (rules.md, "Tournament formats").
  */
-import type { BracketFormat, BracketSide } from './bracket.ts';
+import type { BracketSide } from './bracket.ts';
 import { type Seat, SEATS, cardName, naturalRank, parseCard } from './cards.ts';
 import { createRandom, shuffleInPlace } from './random.ts';
+import { SWISS_MAX_ROUNDS } from './swiss.ts';
 
 export type FormatId = 'blp-2024' | 'unc-intramural' | 'pitt-boss' | 'asher-theatre' | 'tournament-spades' | 'custom';
+
+/** How an event's teams go out, or that they play on (round robin, Swiss): the structure its options record (engine/format-play.ts plays each). */
+export type Elimination = 'single' | 'double' | 'first-round-losers' | 'progressive' | 'round-robin' | 'swiss';
+
+/** Every structure format options may record. */
+export const ELIMINATIONS: readonly Elimination[] = ['single', 'double', 'first-round-losers', 'progressive', 'round-robin', 'swiss'];
 export type RulesChoice = string | ({ preset: string } & Record<string, unknown>);
 
 export interface FormatOptions {
-  /** How teams go out; `progressive` is tournament-spades' advancing-winners tables. */
-  elimination: BracketFormat | 'progressive';
+  /**
+   * The structure: how teams go out, or that they play on; `progressive` is tournament-spades'
+   * advancing-winners tables (engine/structures.ts answers for each).
+   */
+  elimination: Elimination;
   /** Double elimination: whether a grand final lost by the unbeaten team is replayed. */
   reset: boolean;
   /** Games a team must win to take a match (1 = one game, 2 = best of 3). */
@@ -47,7 +57,7 @@ export interface FormatOptions {
   fees: { early: number; late: number; deadline: string } | null;
   /** Prizes by place, 1st first. */
   prizes: string[];
-  /** Progressive events: the number of rounds. */
+  /** Progressive and Swiss events: the number of rounds; a round robin: how many times through (1 or 2). */
   rounds: number | null;
   /** Teams the event is made for (informational: a director may register fewer or more). */
   teams: number | null;
@@ -148,9 +158,8 @@ export function rulesForRound(format: FormatOptions): RulesChoice {
  * The rules presets themselves are checked by engine/rules.ts.
  */
 export function formatProblem(options: FormatOptions): string | null {
-  const eliminations = ['single', 'double', 'first-round-losers', 'progressive'];
-  if (!eliminations.includes(options.elimination as string)) {
-    return `elimination must be one of ${eliminations.join(', ')}, not '${String(options.elimination)}'`;
+  if (!ELIMINATIONS.includes(options.elimination)) {
+    return `elimination must be one of ${ELIMINATIONS.join(', ')}, not '${String(options.elimination)}'`;
   }
   if (options.reset && options.elimination !== 'double') return `a reset final exists only in double elimination, not '${options.elimination}'`;
   if (options.roundByRound && (options.elimination !== 'double' || options.reset)) {
@@ -180,8 +189,15 @@ export function formatProblem(options: FormatOptions): string | null {
     if (!Number.isInteger(options.rounds) || options.rounds! < 1)
       return `a progressive event needs a number of rounds of 1 or more, not ${String(options.rounds)}`;
     if (options.gamesToWin !== 1) return 'a progressive round is one game of 4 hands at each table, so games to win must be 1';
+  } else if (options.elimination === 'round-robin') {
+    if (options.rounds !== 1 && options.rounds !== 2)
+      return `a round robin is played once or twice through, so rounds must be 1 or 2, not ${String(options.rounds ?? 'none')}`;
+  } else if (options.elimination === 'swiss') {
+    if (!Number.isInteger(options.rounds) || options.rounds! < 1 || options.rounds! > SWISS_MAX_ROUNDS) {
+      return `a Swiss event needs its number of rounds, 1 to ${SWISS_MAX_ROUNDS}, not ${String(options.rounds ?? 'none')}`;
+    }
   } else if (options.rounds !== null) {
-    return `a number of rounds belongs to progressive tables, not to '${options.elimination}' brackets`;
+    return 'a number of rounds belongs to progressive tables, round robins and Swiss events, not to an elimination bracket';
   }
   return null;
 }

@@ -7,6 +7,7 @@ import { type FormatId, type FormatOptions, type RulesChoice, formatOptions } fr
 import { PRESETS, type RuleOptions } from './presets.ts';
 import { lineOptions, points, ruleLines } from './rule-lines.ts';
 import { resolveRules } from './rules.ts';
+import { tableSentence } from './format-play.ts';
 
 /** One rule in a sentence: the options (rule or format) it is written from, and whether it is the house's. */
 export interface RuleLine {
@@ -83,6 +84,8 @@ function structureLine(format: FormatOptions): RuleLine {
     'first-round-losers':
       'Single elimination with a second chance: teams of two partners, seated across from each other; a team that loses its first match plays on in a losers’ bracket, and any other loss puts a team out.',
     progressive: 'A progressive evening: each player enters alone and is partnered at each table with another player.',
+    'round-robin': tableSentence(format),
+    swiss: tableSentence(format),
   }[format.elimination];
   return { key: 'structure', text: `${out}${made}`, options: ['elimination', 'reset', 'teams'], house: false };
 }

@@ -361,11 +361,13 @@ export const ProgressiveRoundsChanged = defineEvent({
  * A later round of a bracket drawn round by round (blp-2024, engine/bracket-rounds.ts): each odd
  * group's bye draw (the teams that drew, the cards by team with any redraws, the bye and its
  * card, the bye's match) and the round's matches, each slot the winner or loser of an earlier
- * match or a bye. `seed` when the system drew the cards.
+ * match or a bye; or a later Swiss round, paired from the standings, each slot a team or a bye
+ * (no draws). `seed` when the system drew the cards.
  */
 const roundSlot = check.either(
-  check.object({ kind: check.oneOf(['winner', 'loser'] as const), match: id }),
-  check.object({ kind: check.oneOf(['bye'] as const) }),
+  check.either(check.object({ kind: check.oneOf(['winner', 'loser'] as const), match: id }), check.object({ kind: check.oneOf(['bye'] as const) })),
+  // A Swiss round pairs the teams themselves, from the standings (engine/swiss.ts).
+  check.object({ kind: check.oneOf(['team'] as const), team: id, seed: check.integer({ min: 1, max: 64 }) }),
 );
 export const BracketRoundDrawn = defineEvent({
   type: 'BracketRoundDrawn',

@@ -4,6 +4,8 @@
  */
 import type { Seat, Team } from '../engine/cards.ts';
 import type { GameState } from '../engine/game.ts';
+import type { StandingRow, Tiebreak } from '../engine/league-table.ts';
+import type { Elimination } from '../engine/formats.ts';
 import type { BidValue, FormatId, RulesValue } from './event-catalogue.ts';
 
 export interface TeamTotals {
@@ -225,4 +227,6 @@ export interface TournamentModel {
   latest: News[];
   /** Prizes won, once the event is finished: by place, and (progressive events) high player, male, female. */
   prizes?: { place: number; prize: string; teams: string[] }[];
+  /** A round robin or Swiss event's standings, ranked by its tiebreaks in order (engine/structures.ts); absent in other structures. */
+  league?: { kind: Elimination; tiebreaks: Tiebreak[]; rows: StandingRow[] };
 }

@@ -221,7 +221,9 @@ export function compareReach(a: BracketReach | undefined, b: BracketReach | unde
  * first, then matches won (most first), matches lost (fewest first), games won and lost the
  * same way, and points (most first).
  */
-export function rankTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): TeamRow[] {
+export function rankTeams(
+  tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format' | 'league'>>,
+): TeamRow[] {
   return rankedTeams(tournament).map((r) => r.team);
 }
 
@@ -232,17 +234,24 @@ export function rankTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'
  * has no place. A bracket event's rows hold the place of their row.
  */
 export function rankedTeams(
-  tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>,
+  tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format' | 'league'>>,
 ): { team: TeamRow; place: number | null }[] {
   if (isIndividual(tournament)) {
     const ranked = rankByTotal(tournament.teams.filter((t) => t.status !== 'withdrawn').map((team) => ({ team, name: team.name, total: team.points })));
     const withdrawn = tournament.teams.filter((t) => t.status === 'withdrawn').sort((a, b) => a.name.localeCompare(b.name));
     return [...ranked.map((r) => ({ team: r.team, place: r.place })), ...withdrawn.map((team) => ({ team, place: null }))];
   }
-  return orderTeams(tournament).map((team, i) => ({ team, place: i + 1 }));
+  // A league's teams level on every tiebreak share their place.
+  const shared = new Map((tournament.league?.rows ?? []).map((row) => [row.teamId, row.place]));
+  return orderTeams(tournament).map((team, i) => ({ team, place: shared.get(team.teamId) ?? i + 1 }));
 }
 
-function orderTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>): TeamRow[] {
+function orderTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format' | 'league'>>): TeamRow[] {
+  // A league is ranked by its own standings, tiebreaks and all (engine/structures.ts).
+  if (tournament.league) {
+    const order = new Map(tournament.league.rows.map((row, i) => [row.teamId, i]));
+    return [...tournament.teams].sort((a, b) => (order.get(a.teamId) ?? Infinity) - (order.get(b.teamId) ?? Infinity) || a.name.localeCompare(b.name));
+  }
   const reach = knockoutReach(tournament);
   if (reach) {
     return [...tournament.teams].sort(
@@ -270,9 +279,9 @@ function orderTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Pa
 
 /** Each team's reach when the standings are a knockout's (a bracket drawn, not a progressive evening); null otherwise. */
 export function knockoutReach(
-  tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format'>>,
+  tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format' | 'league'>>,
 ): Map<string, BracketReach> | null {
-  if (tournament.format === 'tournament-spades' || !tournament.matches || tournament.matches.length === 0) return null;
+  if (tournament.format === 'tournament-spades' || tournament.league || !tournament.matches || tournament.matches.length === 0) return null;
   return bracketReach({ teams: tournament.teams, placings: tournament.placings, matches: tournament.matches });
 }
 

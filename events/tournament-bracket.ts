@@ -3,9 +3,9 @@
  * round), rounds drawn later, matches seated, and settling the bracket's results from the games,
  * so a changed result flows on through every match after it.
  */
-import { type BracketState, type MatchView, buildBracket, startBracket } from '../engine/bracket.ts';
-import { type DrawnRound, appendRound, firstRoundBracket } from '../engine/bracket-rounds.ts';
-import type { FormatOptions } from '../engine/formats.ts';
+import { type BracketState, type MatchView, startBracket } from '../engine/bracket.ts';
+import { type DrawnRound, firstRoundBracket } from '../engine/bracket-rounds.ts';
+import { matchPlayOf } from '../engine/format-play.ts';
 import { type ByeDraw, drawBye, drawHighCard } from '../engine/seeding.ts';
 import type { BracketRoundDrawn, MatchStarted, TournamentStarted } from './event-catalogue.ts';
 import { progressiveStarted } from './progressive-projection.ts';
@@ -30,10 +30,14 @@ export function tournamentStarted(state: TournamentState, e: TournamentStarted):
   }
   if (state.progressive) progressiveStarted(state.progressive, e.seeds);
   else if (state.format.roundByRound) startByRound(state, e.seeds, (e.byeDraw ?? []) as Record<string, string>[]);
-  else
-    state.bracket = startBracket(
-      buildBracket(e.seeds, { format: state.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: state.format.reset }),
-    );
+  else {
+    try {
+      state.bracket = startBracket(matchPlayOf(state.format)!.start(e.seeds, state.format, null));
+    } catch {
+      // The command drew the first round from these seeds; a ledger written by something else starts no bracket.
+      state.bracket = null;
+    }
+  }
 }
 
 /** A match is seated at its table, with its first dealer's draw and its time limit. */
@@ -53,7 +57,7 @@ export function bracketRoundDrawn(state: TournamentState, drawn: BracketRoundDra
   const e = drawn as unknown as DrawnRound;
   if (!state.bracket) return false;
   try {
-    state.bracket = { ...state.bracket, bracket: appendRound(state.bracket.bracket, e) };
+    state.bracket = { ...state.bracket, bracket: matchPlayOf(state.format)!.appendRound(state.bracket.bracket, e) };
   } catch {
     // The command drew the round from this bracket; a ledger written by something else keeps the bracket as it was.
     return false;

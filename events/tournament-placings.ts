@@ -3,11 +3,13 @@
  * games and the bracket, who is out, and once the bracket is finished the placings, prizes and
  * champion. A small change moves one match and two rows; `refresh` derives everything again.
  */
-import { type BracketState, type MatchView, type Placing, isFinished, placings } from '../engine/bracket.ts';
+import type { BracketState, MatchView, Placing } from '../engine/bracket.ts';
 import type { Team } from '../engine/cards.ts';
 import { prizesFor } from '../engine/formats.ts';
+import { matchPlayOf } from '../engine/format-play.ts';
 import type { GameModel, MatchModel, TeamRow } from './read-models.ts';
 import { gamesWonIn } from './tournament-bracket.ts';
+import { leagueOf, leagueRows } from './tournament-league.ts';
 import { refreshProgressive } from './tournament-progressive.ts';
 import { awaitingOf, gameWinner, voidedOf } from './tournament-rulings.ts';
 import { type TournamentState, LABELS, rowsOf, viewsOf, withAwaiting } from './tournament-state.ts';
@@ -55,7 +57,7 @@ function refreshStandings(state: TournamentState, games: Readonly<Record<string,
     }
   }
   model.matches = views.map((view) => matchModelOf(state, view, games));
-  placeRows(state, state.bracket, rows, views);
+  placeRows(state, state.bracket, rows, views, games);
 }
 
 /** A game's part in its teams' standings: NS points, bags, sets, games won and lost, then EW's. */
@@ -150,7 +152,13 @@ function matchModelOf(state: TournamentState, view: MatchView, games: Readonly<R
  * Matches won and lost, who is out and who is still playing, and, once the bracket is
  * finished, the placings, prizes and champion.
  */
-function placeRows(state: TournamentState, bracket: BracketState, rows: ReadonlyMap<string, TeamRow>, views: readonly MatchView[]): void {
+function placeRows(
+  state: TournamentState,
+  bracket: BracketState,
+  rows: ReadonlyMap<string, TeamRow>,
+  views: readonly MatchView[],
+  games: Readonly<Record<string, GameModel>>,
+): void {
   const model = state.model;
   for (const row of rows.values()) {
     row.wins = 0;
@@ -164,28 +172,36 @@ function placeRows(state: TournamentState, bracket: BracketState, rows: Readonly
       if (l) l.losses++;
     }
   }
-  // A team is out once it loses a match with no way back (its loser goes nowhere), or, in double
-  // elimination, at its second loss. A first loss that sends the team on to a losers' bracket or
-  // a 3rd-place match leaves it playing: a pitt-boss first-round loser plays on for 3rd.
-  const lossesToOut = state.format.elimination === 'double' ? 2 : null;
+  // The structure says whether a loss puts a team out (engine/structures.ts): in a knockout, a
+  // loss with no way back or, in double elimination, the second; a first loss that sends the team
+  // on to a losers' bracket or a 3rd-place match leaves it playing; in a league nobody goes out.
+  const structure = matchPlayOf(state.format)!;
+  const table = leagueRows(state, structure, views, games);
+  const league = leagueOf(structure, table);
+  if (league) {
+    model.league = league;
+    // A Swiss bye counts as a match won: the rows say what the standings count.
+    for (const standing of table) {
+      const row = rows.get(standing.teamId);
+      if (row) row.wins = standing.wins;
+    }
+  } else delete model.league;
   const bracketMatches = bracket.bracket.matches;
-  const byRound = bracket.bracket.byRound === true;
   views.forEach((view, i) => {
     if (!view.loser) return;
     const row = rows.get(view.loser);
     // matchViews lists the matches in the bracket's own order.
     const match = bracketMatches[i]!;
-    // In a bracket drawn round by round a winners'-bracket loser's next match is not drawn yet.
-    const lastLoss = match.loserTo === null && !(byRound && match.side === 'winners');
-    if (row && row.status === 'alive' && (lastLoss || (lossesToOut !== null && row.losses >= lossesToOut))) row.status = 'out';
+    if (row && row.status === 'alive' && structure.lossPutsOut(match, bracket.bracket, row.losses)) row.status = 'out';
   });
-  if (isFinished(bracket, views)) {
+  if (structure.finished(bracket, state.format, views)) {
     model.status = 'finished';
-    const placed: Placing[] = placings(bracket);
+    const placed: Placing[] = structure.placings(bracket, table);
     model.placings = placed.flatMap((p) => p.teams.map((teamId) => ({ place: p.place, teamId })));
     state.prizes = prizesFor(state.format, placed);
-    const champion = model.placings.find((p) => p.place === 1);
-    const row = champion && rows.get(champion.teamId);
+    // A first place shared in a league has no champion: the tie is stated for the director to settle.
+    const first = model.placings.filter((p) => p.place === 1);
+    const row = first.length === 1 ? rows.get(first[0]!.teamId) : undefined;
     if (row) row.status = 'champion';
   } else if (model.status === 'finished') {
     // A correction reopened the bracket.
@@ -223,7 +239,7 @@ export function refreshDecided(
   }
   const rows = rowsOf(model);
   baseStatuses(state, rows);
-  placeRows(state, bracket, rows, views);
+  placeRows(state, bracket, rows, views, games);
   model.prizes = state.prizes;
   return true;
 }

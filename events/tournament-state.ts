@@ -6,6 +6,7 @@
 import { type BracketState, type MatchView, matchViews } from '../engine/bracket.ts';
 import type { GroupDraw } from '../engine/bracket-rounds.ts';
 import type { FormatOptions } from '../engine/formats.ts';
+import { playOf } from '../engine/format-play.ts';
 import type { ByeDraw } from '../engine/seeding.ts';
 import type {
   BracketRoundDrawn,
@@ -157,7 +158,8 @@ export function startTournament(e: TournamentCreated): TournamentState {
     reopened: {},
     causes: {},
     prizes: [],
-    progressive: e.options.elimination === 'progressive' ? emptyProgressive() : null,
+    // Players alone at tables (the progressive evening) rather than matches between teams.
+    progressive: playOf(e.options).entrants === 'players' ? emptyProgressive() : null,
     decided: {},
     tally: {},
     registration: emptyRegistration(),

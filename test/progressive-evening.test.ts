@@ -271,7 +271,7 @@ describe('a progressive evening set up and corrected through the routes', () => 
     const rounds = () => ledger.models.tournaments[id]!.format.rounds;
     expect(rounds()).toBe(2);
     expect((await director(app, '/director/tournaments', { tournamentId: 'cup', name: 'Cup', format: 'pitt-boss', rounds: 3 })).body.error).toBe(
-      "tournament cup: a number of rounds belongs to progressive tables, not to 'first-round-losers' brackets",
+      'tournament cup: a number of rounds belongs to progressive tables, round robins and Swiss events, not to an elimination bracket',
     );
     expect((await director(app, `/director/tournaments/${id}/round-count`, { rounds: 0 })).status).toBe(400);
     expect((await director(app, `/director/tournaments/${id}/round-count`, { rounds: 3 })).body.done).toBe('The evening now plays 3 rounds.');

@@ -10,6 +10,8 @@ import { type GroupDrawInput, type RoundGroup, decideByes, nextRoundPlan, pairRo
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
+import { type MatchPlay, matchPlayOf } from '../../engine/format-play.ts';
+import type { TournamentState } from '../../events/tournament-projection.ts';
 import { CommandError } from './command-error.ts';
 import { tournamentOf } from './tournament-lookup.ts';
 
@@ -28,9 +30,13 @@ export function drawRound(models: ReadModels, input: DrawRoundInput): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
   const id = input.tournamentId;
   const bracket = tournament.bracket;
-  if (!tournament.format.roundByRound) throw new CommandError(`tournament ${id} draws its whole bracket at the start; it has no rounds to draw`, 409);
+  const structure = matchPlayOf(tournament.format);
+  if (structure?.rounds !== 'drawn' && !tournament.format.roundByRound) {
+    throw new CommandError(`tournament ${id} draws its whole ${structure ? 'bracket' : 'evening'} at the start; it has no rounds to draw`, 409);
+  }
   if (tournament.model.status === 'registration' || !bracket) throw new CommandError(`tournament ${id} has not started; round 1 is drawn at the start`, 409);
   if (tournament.model.status === 'finished') throw new CommandError(`tournament ${id} is finished; there is no round to draw`, 409);
+  if (structure && !tournament.format.roundByRound) return pairedRound(tournament, structure, input);
   let plan;
   try {
     plan = nextRoundPlan(bracket);
@@ -57,13 +63,45 @@ export function drawRound(models: ReadModels, input: DrawRoundInput): Decision {
   return { stream: tournamentStream(id), events: [{ type: 'BracketRoundDrawn', payload }] };
 }
 
+/**
+ * A round paired from the standings (Swiss): no cards are drawn; the pairing follows from the
+ * recorded results, so the event records the pairs it made.
+ */
+function pairedRound(tournament: TournamentState, structure: MatchPlay, input: DrawRoundInput): Decision {
+  const id = input.tournamentId;
+  if (input.winners || input.losers) throw new CommandError(`tournament ${id}: a Swiss round is paired from the standings; no cards are drawn for it`);
+  let drawn;
+  try {
+    drawn = structure.nextRound(tournament.bracket!, tournament.model.league?.rows ?? [], tournament.format, { seed: input.seed || `${id}:round` });
+  } catch (error) {
+    throw new CommandError(`tournament ${id}: ${(error as Error).message}`, 409);
+  }
+  if (input.round !== undefined && input.round !== drawn.round) {
+    throw new CommandError(`tournament ${id}: round ${drawn.round} is the next to draw, not round ${input.round}`, 409);
+  }
+  return {
+    stream: tournamentStream(id),
+    events: [{ type: 'BracketRoundDrawn', payload: { tournamentId: id, round: drawn.round, draws: [], matches: drawn.matches } }],
+  };
+}
+
 /** The round a director can draw now, or null: the bracket is drawn round by round and every match of its last round is decided. */
 export function roundToDraw(
   models: ReadModels,
   tournamentId: string,
-): { round: number; final: boolean; drawing: Partial<Record<RoundGroup, string[]>> } | null {
+): { round: number; final: boolean; drawing: Partial<Record<RoundGroup, string[]>>; paired?: true } | null {
   const tournament = models.tournaments[tournamentId];
-  if (!tournament?.format.roundByRound || !tournament.bracket || tournament.model.status !== 'running') return null;
+  if (!tournament?.bracket || tournament.model.status !== 'running') return null;
+  const structure = matchPlayOf(tournament.format);
+  if (structure?.rounds === 'drawn' && !tournament.format.roundByRound) {
+    try {
+      const round = structure.nextRound(tournament.bracket, tournament.model.league?.rows ?? [], tournament.format, { seed: tournamentId }).round;
+      return { round, final: false, drawing: {}, paired: true };
+    } catch {
+      return null;
+    }
+  }
+  if (!tournament.format.roundByRound) return null;
   try {
     const plan = nextRoundPlan(tournament.bracket);
     const drawing: Partial<Record<RoundGroup, string[]>> = {};

@@ -6,10 +6,10 @@
  * what was wrong and where, or turned into events. Matches, rounds, clocks, disqualifications
  * and corrections are in match-commands.ts.
  */
-import { buildBracket } from '../../engine/bracket.ts';
 import { firstRoundPlan } from '../../engine/bracket-rounds.ts';
 import { type FormatId, type FormatOptions, drawFromSeed, feeFor, formatOptions, formatProblem } from '../../engine/formats.ts';
 import { initialSeating } from '../../engine/progressive.ts';
+import { matchPlayOf } from '../../engine/format-play.ts';
 import { resolveRules, RulesError, rulesConflicts } from '../../engine/rules.ts';
 import { type DrawRound, drawBye, randomSeeding, withByesTo } from '../../engine/seeding.ts';
 import { tournamentStream } from '../../events/streams.ts';
@@ -308,8 +308,7 @@ export function startTournament(
     // Draw the bracket now, so a field the format cannot take is refused before anything is recorded.
     try {
       if (tournament.format.roundByRound) firstRoundPlan(seeds);
-      else
-        buildBracket(seeds, { format: tournament.format.elimination as Exclude<FormatOptions['elimination'], 'progressive'>, reset: tournament.format.reset });
+      else matchPlayOf(tournament.format)!.start(seeds, tournament.format, null);
     } catch (error) {
       throw new CommandError(`tournament ${id}: ${(error as Error).message}`);
     }
