@@ -67,6 +67,27 @@ export const STRUCTURES: readonly Structure[] = [
     options: { elimination: 'progressive', gamesToWin: 1 },
     game: { target: null, hands: 4 },
   },
+  {
+    id: 'round-robin',
+    name: 'Round robin',
+    description:
+      'Teams of two; every team plays every other team once (or twice, with 2 rounds), nobody is out, and the standings place them by matches won, then games won, then points difference, then head-to-head.',
+    entrants: 'teams',
+    recordedAs: 'custom',
+    options: { elimination: 'round-robin', reset: false, rounds: 1 },
+    // Once or twice through: the number of rounds is the director's.
+    matches: (options) => options.elimination === 'round-robin',
+  },
+  {
+    id: 'swiss',
+    name: 'Swiss',
+    description:
+      'Teams of two; a set number of rounds (3 unless given below), each pairing teams with the same number of wins who have not met; nobody is out, and the standings place them by matches won, then their opponents’ wins, then points difference.',
+    entrants: 'teams',
+    recordedAs: 'custom',
+    options: { elimination: 'swiss', reset: false, rounds: 3 },
+    matches: (options) => options.elimination === 'swiss',
+  },
 ];
 
 /** The five rulebooks' events, each naming a structure and its own rules at once. */

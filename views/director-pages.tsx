@@ -90,7 +90,8 @@ export function DirectorHome(props: DirectorHomeProps) {
         {props.formatDefaults ? <CreateChoiceFields defaults={props.formatDefaults} typed={typed} /> : null}
         {props.builder ? <RulesBuilder {...props.builder} /> : null}
         <label>
-          Rounds of progressive tables (leave empty for 4) <input name="rounds" type="number" min={1} max={99} class="narrow" value={typed.rounds} />
+          Rounds of progressive tables (leave empty for 4) or of a Swiss event (for 3), or times through a round robin (1 or 2){' '}
+          <input name="rounds" type="number" min={1} max={99} class="narrow" value={typed.rounds} />
         </label>
         <button type="submit">Create the tournament</button>
       </PostForm>
@@ -113,7 +114,8 @@ export interface DirectorTournamentProps {
   matches: (MatchModel & { names: [string, string]; dealt?: string; ruling?: WaitingParts | null })[];
   progressive: boolean;
   /** A bracket drawn round by round whose last round is decided: the round to draw and who draws for each group's bye. */
-  roundToDraw?: { round: number; final: boolean; drawing: Partial<Record<'winners' | 'losers', string[]>> } | null;
+  /** `paired`: the round is paired from the standings (Swiss), with no cards to draw. */
+  roundToDraw?: { round: number; final: boolean; drawing: Partial<Record<'winners' | 'losers', string[]>>; paired?: true } | null;
   /** A progressive evening's players, rounds and seating. */
   progressivePanel?: ProgressiveDirectorProps;
   tables: number;
@@ -418,6 +420,24 @@ function DrawRoundForm({
   const name = (id: string) => teams.find((t) => t.teamId === id)?.name ?? id;
   const what = draw.final ? 'the final' : `round ${draw.round}`;
   const groups = (['winners', 'losers'] as const).filter((g) => draw.drawing[g]);
+  if (draw.paired) {
+    return (
+      <section class="draw-round" aria-labelledby="draw-round-title">
+        <h2 id="draw-round-title">Pair {what}</h2>
+        <PostForm {...form} class="stack-form">
+          <input type="hidden" name="round" value={String(draw.round)} />
+          <p>
+            Teams with the same number of wins play each other, no two teams meet twice while another pairing exists, and with an odd number the bye goes to the
+            lowest-ranked team that has not had one.
+          </p>
+          <label class="confirm-check">
+            <input type="checkbox" name="confirm" value="yes" required /> Pair {what} from the standings now (it cannot be taken back)
+          </label>
+          <button type="submit">Pair round {draw.round}</button>
+        </PostForm>
+      </section>
+    );
+  }
   return (
     <section class="draw-round" aria-labelledby="draw-round-title">
       <h2 id="draw-round-title">Draw {what}</h2>

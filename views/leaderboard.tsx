@@ -8,6 +8,9 @@ import type { TeamRow, TournamentModel } from '../events/read-models.ts';
 import { reachText, record } from './team-standing.ts';
 import { type BracketReach, type Standing, isIndividual, knockoutReach, rankedTeams, teamStandings } from '../events/standings.ts';
 import { playerLink, teamLink } from '../events/addresses.ts';
+import { TIEBREAK_WORDS, tiedAtTop } from '../engine/league-table.ts';
+import { STRUCTURES } from '../engine/structures.ts';
+import { listed } from '../events/tournament-state.ts';
 
 export const LEADERBOARD_ID = 'leaderboard';
 
@@ -15,7 +18,8 @@ export const LEADERBOARD_ID = 'leaderboard';
 const FINISHED_STATUSES: ReadonlySet<TeamRow['status']> = new Set(['out', 'withdrawn', 'disqualified']);
 
 export interface LeaderboardProps {
-  tournament: Pick<TournamentModel, 'name' | 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'format' | 'matches' | 'status' | 'tournamentId'>>;
+  tournament: Pick<TournamentModel, 'name' | 'teams' | 'placings'> &
+    Partial<Pick<TournamentModel, 'format' | 'matches' | 'status' | 'tournamentId' | 'league'>>;
   /**
    * The venue screen's layout: the ranked teams split into this many side-by-side tables of
    * the columns a room reads from afar (rank, team, games, points, standing).
@@ -105,7 +109,26 @@ export function Leaderboard({ tournament, columns, standings: given }: Leaderboa
           ))}
         </div>
       )}
+      {tournament.league && rows.length > 0 ? <LeagueNotes league={tournament.league} names={tournament.teams} /> : null}
     </section>
+  );
+}
+
+/**
+ * A league's standings in words: its structure, the tiebreaks in order, and a tie at the top that
+ * no tiebreak broke, named rather than hidden behind the order the rows happen to be listed in.
+ */
+function LeagueNotes({ league, names }: { league: NonNullable<TournamentModel['league']>; names: readonly TeamRow[] }) {
+  const name = (id: string) => names.find((t) => t.teamId === id)?.name ?? id;
+  const tied = tiedAtTop(league.rows);
+  return (
+    <div class="league-notes">
+      <p>
+        {STRUCTURES.find((s) => s.options.elimination === league.kind)?.name ?? 'Standings'}: ranked by{' '}
+        {league.tiebreaks.map((t) => TIEBREAK_WORDS[t]).join(', then ')}.
+      </p>
+      {tied.length > 0 ? <p class="league-tie">Tied for 1st: {listed(tied.map(name))}.</p> : null}
+    </div>
   );
 }
 

@@ -5,6 +5,7 @@
  * the very functions the pages use (events/standings.ts), so the API and the room never say
  * different things.
  */
+import { type StandingRow, TIEBREAK_WORDS } from '../../engine/league-table.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
@@ -39,6 +40,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
   const standings = teamStandings(model);
   const placed = new Map(model.placings.map((p) => [p.teamId, p.place]));
   const options = state.format;
+  const league = new Map((model.league?.rows ?? []).map((row) => [row.teamId, row]));
   return {
     position: models.position,
     tournamentId,
@@ -75,6 +77,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       points: row.points,
       bags: row.bags,
       sets: row.sets,
+      tiebreaks: tiebreaksOf(league.get(row.teamId)),
     })),
     liveTables: liveGames(models, model).map(({ match, game }) => {
       const clock = clockOfGame(match.clock, game.gameId);
@@ -104,6 +107,20 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       embedBracket: apiLinks.embed(tournamentId, 'bracket'),
       embedStandings: apiLinks.embed(tournamentId, 'standings'),
     },
+  };
+}
+
+/** A league row's tiebreaks with their values, the one that separated it in words; null outside a league. */
+function tiebreaksOf(row: StandingRow | undefined): TournamentResource['standings'][number]['tiebreaks'] {
+  if (!row) return null;
+  return {
+    shared: row.shared,
+    separatedBy: row.separatedBy ? TIEBREAK_WORDS[row.separatedBy] : null,
+    matchWins: row.wins,
+    gamesWon: row.gamesWon,
+    pointsDifference: row.difference,
+    headToHead: row.headToHead,
+    opponentsWinShare: row.opponentsWinShare,
   };
 }
 

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { rulesValueSchema } from '../../engine/record-schema.ts';
 import { ruleOption } from '../../engine/rule-options.ts';
+import { ELIMINATIONS, type Elimination } from '../../engine/formats.ts';
 
 /** The schemas the document names under components/schemas, by their id there. */
 export const apiRegistry = z.registry<{ id: string; description?: string }>();
@@ -91,7 +92,7 @@ const FormatOptionsSchema = named(
   'FormatOptions',
   'How the tournament is played: elimination, games to win a match, clocks, the rules of each round, prizes.',
   z.object({
-    elimination: z.enum(['single', 'double', 'first-round-losers', 'progressive']),
+    elimination: z.enum(ELIMINATIONS as [Elimination, ...Elimination[]]).describe('the structure: how teams go out, or that they play on (round robin, Swiss)'),
     reset: z.boolean(),
     gamesToWin: z.number().int().min(1),
     clockMinutes: z.number().int().nullable(),
@@ -104,7 +105,7 @@ const FormatOptionsSchema = named(
     roundByRound: z.boolean(),
     firstDealer: ruleOption('firstDealer').schema,
     prizes: z.array(z.string()),
-    rounds: z.number().int().nullable().describe('rounds of a progressive evening'),
+    rounds: z.number().int().nullable().describe('rounds of a progressive evening or a Swiss event; times through a round robin (1 or 2)'),
   }),
 );
 
@@ -241,6 +242,21 @@ const StandingSchema = named(
     points: z.number().int(),
     bags: z.number().int(),
     sets: z.number().int(),
+    tiebreaks: z
+      .object({
+        shared: z.boolean().describe('level with another team on every tiebreak, so the place is shared'),
+        separatedBy: z
+          .string()
+          .nullable()
+          .describe('the tiebreak, in words, that put this team below the one above it; null for the first and for a shared place'),
+        matchWins: count.describe('matches won (in a Swiss event a bye counts as one)'),
+        gamesWon: count,
+        pointsDifference: z.number().int().describe('points scored minus points conceded, over the decided matches'),
+        headToHead: count.nullable().describe('matches won against the teams it was level with, when head-to-head was asked'),
+        opponentsWinShare: count.nullable().describe('the share of matches won by the teams played, in thousandths (Swiss)'),
+      })
+      .nullable()
+      .describe('a round robin or Swiss event’s standings with each tiebreak’s value; null in a knockout or progressive evening'),
   }),
 );
 

@@ -47,7 +47,7 @@ const CreateFields = fields({
   name: field.text({ max: 200 }),
   // What the event is (a structure, or a rulebook event), checked with its rules by engine/structures.ts.
   format: field.text({ max: 60 }),
-  // Progressive evenings: how many rounds; left out, the format's own.
+  // Progressive evenings and Swiss events: how many rounds; a round robin: how many times through; left out, the format's own.
   rounds: field.optionalWhole({ min: 1, max: 99 }),
 });
 // Longer than any name may be, so an over-long one is refused with its own sentence (events/names.ts).
