@@ -7,6 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { personOfEntry, playerKey } from '../events/player-identity.ts';
+import { setSignUp, signUp } from '../server/commands/registration-commands.ts';
+import { createTournament } from '../server/commands/tournament-commands.ts';
 import { rebuildModels } from '../events/store/sqlite/ledger-tools.ts';
 import { progressiveEvent, teamEvent } from './fixtures/circuit-season.ts';
 import { documentChecked } from './fixtures/api-document.ts';
@@ -35,6 +37,8 @@ function season(copy: Copy): void {
   progressiveEvent(ledger, 'eve', 'Friday evening', ['ANA LOPEZ', 'EVE ONEIL', 'Fay Wu', 'Gus Roy']);
 }
 
+const AT = '2026-03-01T10:00:00.000Z';
+
 const director = (copy: Copy, method: string, path: string, json?: unknown) =>
   send(copy.app, fixture.clients.director, method, path, json === undefined ? {} : { json });
 
@@ -59,6 +63,27 @@ describe('a player across events', () => {
     expect(new Set(['week1 team1:1', 'week1 team1:2', 'week1 team2:1', 'week1 team2:2', 'eve p3', 'eve p4'].map((k) => circuit.entries[k])).size).toBe(6);
     // The person keeps the name first registered.
     expect(circuit.people['ana-lopez']!.name).toBe('Ana Lopez');
+    copy.ledger.close();
+  });
+
+  it('matches a returning player who signs up on the public sign-up, registered or waitlisted', () => {
+    const copy = copyOf(fixture);
+    season(copy);
+    const { ledger } = copy;
+    ledger.execute(createTournament(ledger.models, { tournamentId: 'open', name: 'Open night', format: 'unc-intramural' }));
+    ledger.execute(setSignUp(ledger.models, { tournamentId: 'open', open: true, cap: 2, closes: null, at: AT }));
+    const signUpAs = (teamId: string, name: string, players: string[]) =>
+      ledger.execute(signUp(ledger.models, { tournamentId: 'open', teamId, name, players, at: AT, codeSeed: 'a'.repeat(16) }));
+    signUpAs('t1', 'Returners', ['ana lopez', 'New Face']);
+    signUpAs('t2', 'Others', ['Gus Roy', 'Hal Kim']);
+    // Past the cap: waitlisted, and still the same person.
+    signUpAs('t3', 'Latecomers', ['BEN ORTIZ', 'Ivy Moss']);
+    expect(eventsOf(ledger, 'TeamWaitlisted')).toHaveLength(1);
+    const circuit = ledger.models.circuit;
+    expect(personOfEntry(circuit, 'open', 't1:1')!.playerId).toBe('ana-lopez');
+    expect(personOfEntry(circuit, 'open', 't1:2')!.playerId).toBe('new-face');
+    expect(personOfEntry(circuit, 'open', 't2:1')!.playerId).toBe(personOfEntry(circuit, 'eve', 'p4')!.playerId);
+    expect(personOfEntry(circuit, 'open', 't3:1')!.playerId).toBe('ben-ortiz');
     copy.ledger.close();
   });
 
