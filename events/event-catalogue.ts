@@ -39,6 +39,11 @@ const day = check.optional(check.text({ pattern: /^\d{4}-\d{2}-\d{2}$/ }));
  * before sign-up existed; its code is made from the ids alone.
  */
 const codeSeed = check.optional(check.text({ min: 16, max: 64 }));
+/**
+ * The person each player is across events, where the registration named them by their id (a
+ * paste's `#ana-lopez-2`) rather than leaving it to the name; null where the name decides.
+ */
+const people = check.optional(check.array(check.nullable(id), { min: 1, max: 2 }));
 const teamStart = check.object({ score: check.integer(), bags: check.integer({ min: 0 }), sets: check.integer({ min: 0 }) });
 
 export const TournamentCreated = defineEvent({
@@ -63,6 +68,7 @@ export const TeamRegistered = defineEvent({
     /** The day the registration came in (YYYY-MM-DD), which decides an early or late fee. */
     registeredOn: check.optional(check.text({ pattern: /^\d{4}-\d{2}-\d{2}$/ })),
     codeSeed,
+    people,
   }),
 });
 export const TeamWithdrawn = defineEvent({
@@ -269,6 +275,7 @@ export const PlayerRegistered = defineEvent({
     fee: check.nullable(check.number()),
     registeredOn: day,
     codeSeed,
+    people,
   }),
 });
 /**
@@ -299,6 +306,7 @@ export const TeamWaitlisted = defineEvent({
     fee: check.nullable(check.number()),
     registeredOn: day,
     codeSeed,
+    people,
   }),
 });
 /** The first waitlisted entrant takes a place freed before the start: registered from here on. */

@@ -109,6 +109,17 @@ export function personByName(circuit: CircuitState, name: string): Person | unde
   return id === undefined ? undefined : personById(circuit, id);
 }
 
+/**
+ * A player named by their id where a name is expected (`#ana-lopez-2`, as a paste or the desk may
+ * name one of two players of the same name): the person, or why there is none; null for a name.
+ */
+export function namedById(circuit: CircuitState, text: string): { person: Person } | { problem: string } | null {
+  const m = /^#([A-Za-z0-9][A-Za-z0-9-]{0,59})$/.exec(text.trim());
+  if (!m) return null;
+  const person = personById(circuit, m[1]!);
+  return person ? { person } : { problem: `names the player '#${m[1]}', and there is no player of that id` };
+}
+
 /** Everyone the circuit knows, merged records left out, by name. */
 export function knownPlayers(circuit: CircuitState): Person[] {
   return Object.values(circuit.people)
@@ -128,12 +139,15 @@ function newPerson(circuit: CircuitState, playerId: string, name: string): Perso
   return person;
 }
 
-/** Gives an entry its person: the one the name leads to, unless that person already plays in this event. */
-function enter(circuit: CircuitState, tournamentId: string, entry: string, name: string): void {
+/**
+ * Gives an entry its person: the one the registration named by id, else the one the name leads
+ * to, unless that person already plays in this event.
+ */
+function enter(circuit: CircuitState, tournamentId: string, entry: string, name: string, named?: string | null): void {
   const key = entryKey(tournamentId, entry);
   if (Object.hasOwn(circuit.entries, key)) return;
   const match = playerKey(name);
-  let person = personByName(circuit, name);
+  let person = (named ? personById(circuit, named) : undefined) ?? personByName(circuit, name);
   if (person?.entries.some((e) => e.startsWith(`${tournamentId} `))) person = undefined;
   if (!person) {
     person = newPerson(circuit, freePlayerId(circuit, name), name);
@@ -188,14 +202,14 @@ export function evolveCircuit(circuit: CircuitState, event: CircuitEvent, progre
       const e = event.payload;
       const alone = progressive(e.tournamentId);
       if (alone === undefined) return;
-      if (alone) enter(circuit, e.tournamentId, e.teamId, e.players[0] ?? e.name);
-      else e.players.forEach((name, i) => enter(circuit, e.tournamentId, teamPlayerId(e.teamId, i), name));
+      if (alone) enter(circuit, e.tournamentId, e.teamId, e.players[0] ?? e.name, e.people?.[0]);
+      else e.players.forEach((name, i) => enter(circuit, e.tournamentId, teamPlayerId(e.teamId, i), name, e.people?.[i]));
       return;
     }
     case 'PlayerRegistered': {
       const e = event.payload;
       if (progressive(e.tournamentId) === undefined) return;
-      enter(circuit, e.tournamentId, e.playerId, e.name);
+      enter(circuit, e.tournamentId, e.playerId, e.name, e.people?.[0]);
       return;
     }
     case 'PlayersMerged': {

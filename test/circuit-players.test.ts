@@ -179,9 +179,29 @@ describe('merging and splitting records', () => {
     teamEvent(ledger, 'week5', 'Thursday week 5', [{ name: 'Diamonds', players: ['Ana Lopez', 'Ivy Moss'] }]);
     expect(personOfEntry(ledger.models.circuit, 'week5', 'team1:1')!.playerId).toBe('ana-lopez');
 
+    // A paste names the other Ana by her id, and the copy of Friday's evening brings her, not the first Ana.
+    teamEvent(ledger, 'week6', 'Thursday week 6', []);
+    const head = ledger.models.position;
+    const unknown = await director(copy, 'POST', '/director/tournaments/week6/teams/bulk', { lines: 'Spades, #nobody-here, Zed Zee', confirm: 'yes' });
+    expect(unknown.status).toBe(400);
+    expect(((await unknown.json()) as { error: string }).error).toContain("names the player '#nobody-here', and there is no player of that id");
+    expect(ledger.models.position).toBe(head);
+    const pasted = await director(copy, 'POST', '/director/tournaments/week6/teams/bulk', { lines: 'Spades, #ana-lopez-2, Zed Zee', confirm: 'yes' });
+    expect(pasted.status, await pasted.clone().text()).toBe(200);
+    const spades = ledger.models.tournaments.week6!.model.teams[0]!;
+    expect(spades.players).toEqual(['Ana Lopez', 'Zed Zee']);
+    expect(personOfEntry(ledger.models.circuit, 'week6', `${spades.teamId}:1`)!.playerId).toBe('ana-lopez-2');
+    expect(eventsOf<{ people?: unknown }>(ledger, 'TeamRegistered').at(-1)!.people).toEqual(['ana-lopez-2', null]);
+    progressiveEvent(ledger, 'eve2', 'Friday evening again', []);
+    const copied = await director(copy, 'POST', '/director/tournaments/eve2/entrants/copy', { from: 'eve', confirm: 'yes' });
+    expect(copied.status, await copied.clone().text()).toBe(200);
+    const ana = ledger.models.tournaments.eve2!.model.teams.find((t) => t.name === 'Ana Lopez')!;
+    expect(personOfEntry(ledger.models.circuit, 'eve2', ana.teamId)!.playerId).toBe('ana-lopez-2');
+
     const back = await director(copy, 'POST', '/director/players/ana-lopez-2/merge', { into: 'ana-lopez' });
     expect(back.status, await back.clone().text()).toBe(200);
     expect(personOfEntry(ledger.models.circuit, 'eve', 'p1')!.playerId).toBe('ana-lopez');
+    expect(personOfEntry(ledger.models.circuit, 'eve2', ana.teamId)!.playerId).toBe('ana-lopez');
     expectRebuildEqualsLive(ledger);
     ledger.close();
   });

@@ -208,6 +208,8 @@ export interface CopyPreviewProps {
   playing: { name: string; players: string[] }[];
   /** The lines the copy is decided as, one an entrant. */
   lines: string;
+  /** Each line's entrant in people's words. */
+  labels: string[];
 }
 
 export function CopyPreviewPage({
@@ -222,7 +224,6 @@ export function CopyPreviewPage({
   preview: CopyPreviewProps;
 }) {
   const { bulk, playing } = preview;
-  const names = preview.lines.split('\n');
   return (
     <Layout title={`${tournamentName}: entrants of ${preview.from.name}`}>
       <section class="director" aria-labelledby="copy-title">
@@ -264,7 +265,7 @@ export function CopyPreviewPage({
             <ul aria-labelledby="copy-problems">
               {bulk.problems.map((p) => (
                 <li>
-                  {(/^"((?:[^"]|"")*)"/.exec(names[p.line - 1] ?? '')?.[1] ?? 'An entrant').replace(/""/g, '"')}: {p.problem}
+                  {preview.labels[p.line - 1] ?? 'An entrant'}: {p.problem}
                 </li>
               ))}
             </ul>

@@ -4,12 +4,14 @@
  * `name[, prize category]` (male or female). The preview names every entrant to be added and
  * every problem by line and field; the confirmation records all of them in one append, or,
  * while any line has a problem, none. An entrant already registered with the same players is
- * left as it is, so the same paste sent again adds nobody.
+ * left as it is, so the same paste sent again adds nobody. A player may be named by their id
+ * across events, `#ana-lopez-2`, where a name alone would lead to another of the same name.
  */
 import { feeFor } from '../../engine/formats.ts';
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
+import { namedById } from '../../events/player-identity.ts';
 import { entrantNameProblem, nameKey, normalName } from '../../events/names.ts';
 import { problemText } from '../../events/entrant-fields.ts';
 import { CommandError } from './command-error.ts';
@@ -25,6 +27,8 @@ export interface BulkEntrant {
   name: string;
   players: string[];
   gender?: 'male' | 'female';
+  /** The people the paste named by id (`#ana-lopez-2`), by player; null where the name decides. */
+  people?: (string | null)[];
   registeredOn?: string;
   fee: number | null;
 }
@@ -106,7 +110,23 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
       return;
     }
     const problem = (field: string, what: string) => preview.problems.push({ line, field, problem: what });
-    const [first0 = '', second = '', third = '', fourth = ''] = fields;
+    let [first0 = '', second = '', third = '', fourth = ''] = fields;
+    // A player may be named by their id across events (`#ana-lopez-2`): the person, under their name.
+    const people: (string | null)[] = progressive ? [null] : [null, null];
+    let unknown = false;
+    const byId = (text: string, field: string, k: number): string => {
+      const named = namedById(models.circuit, text);
+      if (!named) return text;
+      if ('problem' in named) {
+        problem(field, named.problem);
+        unknown = true;
+        return text;
+      }
+      people[k] = named.person.playerId;
+      return named.person.name;
+    };
+    if (progressive) first0 = byId(first0, 'name', 0);
+    else [second, third] = [byId(second, 'player1', 0), byId(third, 'player2', 1)];
     let name = first0;
     const most = progressive ? 2 : 4;
     if (fields.length > most) {
@@ -116,7 +136,7 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
       );
       return;
     }
-    let bad = false;
+    let bad = unknown;
     if (!name) {
       problem('name', 'is missing');
       bad = true;
@@ -185,6 +205,7 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
       name,
       players,
       ...(gender ? { gender } : {}),
+      ...(people.some((p) => p !== null) ? { people } : {}),
       ...((registeredOn ?? today) ? { registeredOn: registeredOn ?? today } : {}),
       // A line without a date registers today, and pays the fee of today.
       fee: feeFor(tournament.format, registeredOn ?? today),
@@ -210,6 +231,7 @@ export function registerBulk(preview: BulkPreview, input: { tournamentId: string
       fee: e.fee,
       codeSeed: input.codeSeed(),
       ...(e.registeredOn ? { registeredOn: e.registeredOn } : {}),
+      ...(e.people ? { people: e.people } : {}),
     };
     return input.progressive
       ? { type: 'PlayerRegistered', payload: { ...common, playerId: e.teamId, ...(e.gender ? { gender: e.gender } : {}) } }

@@ -24,6 +24,8 @@ export interface CopyPreview {
   playing: { name: string; players: string[] }[];
   /** The lines the copy is decided as, for the confirmation to send back. */
   lines: string;
+  /** Each line's entrant in people's words, for its problems. */
+  labels: string[];
 }
 
 const quote = (field: string) => `"${field.replace(/"/g, '""')}"`;
@@ -64,6 +66,10 @@ export function previewCopy(models: ReadModels, input: { tournamentId: string; f
   const here = peopleIn(models, target);
   const sourceId = source.model.tournamentId;
   const lines: string[] = [];
+  const labels: string[] = [];
+  // Each player is named by the id of the person they were there (`#ana-lopez`), so the copy
+  // registers the very people, even where a split left two of one name.
+  const named = (name: string, person: { playerId: string } | undefined) => quote(person ? `#${person.playerId}` : name);
   const playing: CopyPreview['playing'] = [];
   for (const row of source.model.teams) {
     if (row.status === 'withdrawn') continue;
@@ -74,7 +80,8 @@ export function previewCopy(models: ReadModels, input: { tournamentId: string; f
       row.players.forEach((name, i) => {
         if (people[i] && here.has(people[i]!.playerId)) return;
         const gender = source.progressive?.players.find((p) => p.playerId === row.teamId)?.gender;
-        lines.push([quote(name), ...(gender ? [gender] : [])].join(','));
+        lines.push([named(name, people[i]), ...(gender ? [gender] : [])].join(','));
+        labels.push(name);
       });
       continue;
     }
@@ -84,18 +91,18 @@ export function previewCopy(models: ReadModels, input: { tournamentId: string; f
       playing.push({ name: row.name, players: [...row.players] });
       continue;
     }
-    lines.push([row.name, ...row.players].map(quote).join(','));
+    lines.push([quote(row.name), ...row.players.map((name, i) => named(name, people[i]))].join(','));
+    labels.push(row.name);
   }
   const text = lines.join('\n');
   const bulk = previewBulk(models, { tournamentId: input.tournamentId, lines: text, idOf: input.idOf, ...(input.today ? { today: input.today } : {}) });
-  return { tournamentId: input.tournamentId, from: { tournamentId: sourceId, name: source.model.name }, bulk, playing, lines: text };
+  return { tournamentId: input.tournamentId, from: { tournamentId: sourceId, name: source.model.name }, bulk, playing, lines: text, labels };
 }
 
 /** The copy in one decision, or a refusal naming each entrant with a problem; null when it adds nobody. */
 export function registerCopy(models: ReadModels, preview: CopyPreview, codeSeed: () => string): Decision | null {
   if (preview.bulk.problems.length > 0) {
-    const names = preview.lines.split('\n');
-    const said = preview.bulk.problems.map((p) => `${entrantOfLine(names[p.line - 1])}: ${p.problem}`);
+    const said = preview.bulk.problems.map((p) => `${preview.labels[p.line - 1] ?? 'an entrant'}: ${p.problem}`);
     const n = said.length;
     throw new CommandError(`${n} problem${n === 1 ? '' : 's'} copying the entrants of ${preview.from.name}, so nothing was recorded: ${said.join('; ')}`);
   }
@@ -104,9 +111,4 @@ export function registerCopy(models: ReadModels, preview: CopyPreview, codeSeed:
     progressive: Boolean(tournamentOf(models, preview.tournamentId).progressive),
     codeSeed,
   });
-}
-
-function entrantOfLine(line: string | undefined): string {
-  const first = /^"((?:[^"]|"")*)"/.exec(line ?? '');
-  return first ? first[1]!.replace(/""/g, '"') : 'an entrant';
 }
