@@ -376,6 +376,7 @@ export const pgAppendBench: Benchmark = {
       const conflicts: Record<'sqliteShared' | 'pgShared', number[]> = { sqliteShared: [], pgShared: [] };
       const queuedShare: number[] = [];
       const forwardedShare: number[] = [];
+      const aheadShare: number[] = [];
       // Rounds of each side first, unmeasured: connections, statements, caches and compiled code
       // warmed, so each side's first rounds measure neither the connection nor the compiler.
       for (let round = 0; round < WARM_ROUNDS; round++) for (const side of Object.keys(sides) as Side[]) await sides[side]();
@@ -393,6 +394,7 @@ export const pgAppendBench: Benchmark = {
             if (side === 'pgProcesses') {
               queuedShare.push((after.queued - before.queued) / (after.appends - before.appends));
               forwardedShare.push(processStats.reduce((n, p) => n + p.forwarded, 0) / events.pgProcesses);
+              aheadShare.push((after.decidedAhead - before.decidedAhead) / (after.appends - before.appends));
             }
             const per = (name: keyof GroupCommitStats['steps']) => (after.steps[name] - before.steps[name]) / transactions;
             steps[side].push({ ...after, steps: { connect: per('connect'), lock: per('lock'), decide: per('decide'), write: per('write') } });
@@ -519,6 +521,13 @@ export const pgAppendBench: Benchmark = {
           median: percentile(forwardedShare, 50),
           p99: percentile(forwardedShare, 99),
           samples: forwardedShare.length,
+        },
+        {
+          name: `PostgreSQL, ${WRITERS} writers in ${PROCESSES} processes: share of appends chained while the writer waited for the rest, before its commit began`,
+          unit: 'share',
+          median: percentile(aheadShare, 50),
+          p99: percentile(aheadShare, 99),
+          samples: aheadShare.length,
         },
         {
           name: `PostgreSQL, ${WRITERS} writers in ${PROCESSES} processes: share of appends left in the intake for another process to chain`,
