@@ -340,6 +340,9 @@ function rowsSource(count: number, first: number): string {
   return `(VALUES ${rows.join(',\n  ')})`;
 }
 
+// Each shape's statement text, written once (the server parses it once on each connection).
+const oneTripTexts = new Map<string, string>();
+
 /**
  * The whole transaction as one statement, for a process that knows where the ledger stands: it
  * moves the head only from where this process left it and while no command waits in the intake
@@ -353,9 +356,10 @@ function rowsSource(count: number, first: number): string {
 function oneTripQuery(known: ChainHead, rows: readonly ChainedRow[], head: ChainHead, channel: string): pg.QueryConfig {
   const asParameters = rows.length <= ROWS_AS_PARAMETERS;
   const values = asParameters ? rows.flatMap((row) => COLUMNS.map((c) => row[c])) : COLUMNS.map((c) => rows.map((row) => row[c]));
-  return {
-    name: `spades_ledger_one_trip_${asParameters ? rows.length : 'arrays'}`,
-    text: `WITH moved AS (
+  const name = `spades_ledger_one_trip_${asParameters ? rows.length : 'arrays'}`;
+  let text = oneTripTexts.get(name);
+  if (text === undefined) {
+    text = `WITH moved AS (
   UPDATE ledger_head SET position = $1, hash = $2 WHERE id AND position = $3 AND hash = $4
     AND NOT EXISTS (SELECT 1 FROM ledger_intake)
   RETURNING position, set_config('synchronous_commit', 'on', true) AS synchronous_commit
@@ -365,9 +369,10 @@ function oneTripQuery(known: ChainHead, rows: readonly ChainedRow[], head: Chain
   WHERE EXISTS (SELECT 1 FROM moved)
   RETURNING position
 )
-SELECT pg_notify($5, moved.position::text) AS notified, (SELECT count(*) FROM inserted) AS inserted FROM moved`,
-    values: [head.position, head.hash, known.position, known.hash, channel, ...values],
-  };
+SELECT pg_notify($5, moved.position::text) AS notified, (SELECT count(*) FROM inserted) AS inserted FROM moved`;
+    oneTripTexts.set(name, text);
+  }
+  return { name, text, values: [head.position, head.hash, known.position, known.hash, channel, ...values] };
 }
 
 // Commands of the intake one transaction takes at most; the rest wait for the next.
