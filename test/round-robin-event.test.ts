@@ -9,6 +9,7 @@ import { createRandom } from '../engine/random.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { importWin } from './paper-records.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
+import { disqualifyTeam } from '../server/commands/ruling-commands.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -172,5 +173,34 @@ describe('a round robin through the HTTP routes and paper records', () => {
     );
     expect(refused.error).toBe('tournament thrice: a round robin is played once or twice through, so rounds must be 1 or 2, not 3');
     expect(ledger.models.tournaments.thrice).toBeUndefined();
+  });
+
+  it('forfeits a disqualified team’s remaining matches to its opponents, who are counted a win with no games', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const id = 'forfeits';
+    await create(app, id, {}, 4);
+    await answer(send(app, fixture.clients.director, 'POST', `/director/tournaments/${id}/start`, { json: { order: ['t1', 't2', 't3', 't4'] } }));
+    const model = () => ledger.models.tournaments[id]!.model;
+    // Round 1: the first-named team of each match wins.
+    for (const match of model().matches.filter((m) => m.round === 1))
+      await importWin(app, fixture.clients.judge, id, match, match.teams[0]!, 'blp-r1', match.matchId);
+    ledger.execute(disqualifyTeam(ledger.models, { tournamentId: id, teamId: 't4', reason: 'left the venue' }));
+    const left = model().matches.filter((m) => m.round > 1 && m.teams.includes('t4'));
+    expect(left.map((m) => m.status)).toEqual(['forfeit', 'forfeit']);
+    for (const match of model().matches.filter((m) => m.status === 'ready'))
+      await importWin(app, fixture.clients.judge, id, match, match.teams[0]!, 'blp-r1', match.matchId);
+    expect(model().status).toBe('finished');
+    const rows = (await answer(app.request(`/api/v1/tournaments/${id}`))).standings as Row[];
+    const t4 = rows.find((r) => r.teamId === 't4')!;
+    expect(t4.placeLabel).toBe('Disqualified');
+    // Each opponent of t4 after round 1 has one more match won and no more games for it.
+    for (const match of left) {
+      const opponent = match.teams[0] === 't4' ? match.teams[1]! : match.teams[0]!;
+      const played = model().matches.filter((m) => m.status === 'done' && m.teams.includes(opponent));
+      const row = rows.find((r) => r.teamId === opponent)!;
+      expect(row.tiebreaks!.matchWins).toBe(played.filter((m) => m.winner === opponent).length + 1);
+      expect(row.tiebreaks!.gamesWon).toBe(played.filter((m) => m.winner === opponent).length);
+    }
+    expectRebuildEqualsLive(ledger);
   });
 });
