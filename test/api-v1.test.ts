@@ -40,7 +40,7 @@ beforeAll(async () => {
     }
   });
   // A Pitt Boss event of 4 teams stopped while its tables play, and a progressive evening in its first round.
-  await playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'api', stopAt: 2000 });
+  await playTournament(fixture.ledger, { format: 'pitt-boss', teams: 4, seed: 'api-2', stopAt: 2000 });
   await createDemo(fixture.ledger, 'progressive');
   for (let i = 0; i < 40; i++) await driveTables(fixture.ledger, { tournamentId: PROGRESSIVE_DEMO, seed: 'api-evening' });
   app = createApp({ ledger: fixture.ledger }).app;
