@@ -196,6 +196,8 @@ describe('a series of three events', () => {
       ['/director/series', { seriesId: 'x', name: 'X', points: { played: 1 } }, 400, 'points must give the points for at least one place, such as { "1": 10 }'],
       ['/director/series', { seriesId: 'a b', name: 'X', points: { '1': 1 } }, 400, "a series id is letters, digits and dashes, not 'a b'"],
       ['/director/tournaments/t2/series', { seriesId: 'none' }, 404, "there is no series 'none'; create it first"],
+      ['/director/series', { name: 'X', points: { '1': 1 } }, 400, 'the series’ short name for its address is missing'],
+      ['/director/tournaments/t2/series', {}, 400, 'the series to count toward is missing'],
     ];
     for (const [path, body, status, error] of cases) {
       const res = await director(copy, path, body);

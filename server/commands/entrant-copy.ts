@@ -56,7 +56,7 @@ function peopleIn(models: ReadModels, state: TournamentState): Set<string> {
 /** What copying `from`'s entrants into the tournament would register, deciding nothing. */
 export function previewCopy(models: ReadModels, input: { tournamentId: string; from: string; idOf: (name: string) => string; today?: string }): CopyPreview {
   const target = tournamentOf(models, input.tournamentId);
-  if (typeof input.from !== 'string' || input.from === '') throw new CommandError('from is missing: name the earlier event whose entrants to register');
+  if (typeof input.from !== 'string' || input.from === '') throw new CommandError('name the earlier event whose entrants to register');
   if (input.from === input.tournamentId) throw new CommandError(`${target.model.name} cannot copy its own entrants; name an earlier event`);
   const source = tournamentById(models, input.from);
   if (!source) throw new CommandError(`there is no event '${input.from.slice(0, 60)}' to copy entrants from`, 404);

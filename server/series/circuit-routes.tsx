@@ -208,7 +208,7 @@ export function circuitDirectorRoutes(options: CircuitDirectorOptions) {
 
   app.post('/series', (c) =>
     command(c, (input) => {
-      const seriesId = textOf(input.seriesId, 'seriesId');
+      const seriesId = textOf(input.seriesId, 'the series’ short name for its address');
       const decision = createSeries(models, { seriesId, name: textOf(input.name, 'the series name'), points: pointsInput(input.points) });
       return { decision, done: `Created the series ${String(decision.events[0]!.payload.name)}.` };
     }),
@@ -216,14 +216,14 @@ export function circuitDirectorRoutes(options: CircuitDirectorOptions) {
   const join = (c: Context, tournamentOf: (input: Record<string, unknown>) => string) =>
     command(c, (input) => {
       const tournamentId = tournamentOf(input);
-      const decision = joinSeries(models, { tournamentId, seriesId: textOf(input.seriesId, 'seriesId') });
+      const decision = joinSeries(models, { tournamentId, seriesId: textOf(input.seriesId, 'the series to count toward') });
       return {
         decision,
         done: `${models.tournaments[tournamentId]!.model.name} counts toward ${models.circuit.series[decision.events[0]!.payload.seriesId as string]!.name} from now on.`,
       };
     });
   app.post('/tournaments/:tournamentId/series', (c) => join(c, () => c.req.param('tournamentId')!));
-  app.post('/series/join', (c) => join(c, (input) => textOf(input.tournamentId, 'tournamentId')));
+  app.post('/series/join', (c) => join(c, (input) => textOf(input.tournamentId, 'the event')));
   app.post('/tournaments/:tournamentId/series/leave', (c) =>
     command(c, () => {
       const tournamentId = c.req.param('tournamentId');
@@ -237,11 +237,11 @@ export function circuitDirectorRoutes(options: CircuitDirectorOptions) {
   const merge = (c: Context, idOf: (input: Record<string, unknown>) => string) =>
     command(c, (input) => {
       const playerId = idOf(input);
-      const decision = mergePlayers(models, { playerId, into: textOf(input.into, 'into') });
+      const decision = mergePlayers(models, { playerId, into: textOf(input.into, 'the player to merge into') });
       const [from, into] = [own(models.circuit.people, playerId)!, own(models.circuit.people, decision.events[0]!.payload.into as string)!];
       return { decision, done: `${from.name} and ${into.name} are one player now, ${into.name}.` };
     });
-  app.post('/players/merge', (c) => merge(c, (input) => textOf(input.playerId, 'playerId')));
+  app.post('/players/merge', (c) => merge(c, (input) => textOf(input.playerId, 'the player')));
   app.post('/players/:playerId/merge', (c) => merge(c, () => c.req.param('playerId')!));
   const split = (c: Context, idOf: (input: Record<string, unknown>) => string) =>
     command(c, (input) => {
@@ -250,7 +250,7 @@ export function circuitDirectorRoutes(options: CircuitDirectorOptions) {
       const name = typeof input.name === 'string' ? input.name : undefined;
       const decision = splitPlayer(models, {
         playerId,
-        tournaments: listOf(input.tournaments, 'tournaments'),
+        tournaments: listOf(input.tournaments, 'the events that were someone else'),
         ...(name !== undefined ? { name } : {}),
         ...(into ? { into } : {}),
       });
@@ -260,7 +260,7 @@ export function circuitDirectorRoutes(options: CircuitDirectorOptions) {
         done: `${moved} event${moved === 1 ? '' : 's'} of ${own(models.circuit.people, playerId)!.name} now belong to ${String(decision.events[0]!.payload.name)}.`,
       };
     });
-  app.post('/players/split', (c) => split(c, (input) => textOf(input.playerId, 'playerId')));
+  app.post('/players/split', (c) => split(c, (input) => textOf(input.playerId, 'the player')));
   app.post('/players/:playerId/split', (c) => split(c, () => c.req.param('playerId')!));
   app.post('/players/:playerId/unmerge', (c) =>
     command(c, () => {
@@ -276,7 +276,7 @@ export function circuitDirectorRoutes(options: CircuitDirectorOptions) {
     const session = auth.current(c)!;
     try {
       const input = await readInput(c);
-      const from = textOf(input.from, 'from');
+      const from = textOf(input.from, 'the earlier event whose entrants to register');
       const preview = previewCopy(models, { tournamentId, from, idOf: slug, today: now() });
       const answer = (p: typeof preview) => ({
         tournamentId,
