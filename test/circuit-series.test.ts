@@ -125,6 +125,13 @@ describe('a series of three events', () => {
       else expect(first.players[i]!.tiebreak).toBeNull();
     }
 
+    // As of the moment before week 3 started, only weeks 1 and 2 counted.
+    const beforeWeek3 =
+      ledger.store.readAll().find((e) => e.type === 'TournamentStarted' && (e.payload as { tournamentId: string }).tournamentId === 's3')!.position - 1;
+    const then = (await api(`/api/v1/series/thursdays?asOf=${beforeWeek3}`, '/api/v1/series/{seriesId}')).body as unknown as SeriesBody;
+    expect(then.events.map((e) => e.counted)).toEqual([true, true, false]);
+    expect(new Map(then.players.map((p) => [key(p.name), p.points]))).toEqual(counted(ledger.models, ['s1', 's2']).players);
+
     // The page, the CSV and the embed say the same standings.
     const page = await (await app.request('/series/thursdays')).text();
     expect(page).toContain('Thursday League');
