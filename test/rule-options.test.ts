@@ -208,7 +208,9 @@ describe('the rule options’ catalogue', () => {
       }
       const name = `rule.${option.key}`;
       // Its label names the control, and its help follows.
-      expect(builder).toContain(`<label for="${name}">${option.label.replace(/&/g, '&amp;')}</label> `);
+      // Points to win a game are asked as a flyer says them, "Game to 300 points, or 30 minutes".
+      const said = option.key === 'target' ? 'Game to' : option.label.replace(/&/g, '&amp;');
+      expect(builder).toContain(`<label for="${name}">${said}</label> `);
       const at = builder.indexOf(`name="${name}"`);
       expect(at).toBeGreaterThan(0);
       expect(builder.slice(at)).toMatch(

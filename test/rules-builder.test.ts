@@ -100,6 +100,27 @@ describe('the rules builder', () => {
     ledger.close();
   });
 
+  it('asks “Game to ___ points, or ___ minutes” together, the final with its own where it has one, and a clock set once holds in the final', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const director = fixture.clients.director;
+    const unc = await (await send(app, director, 'POST', '/director/rules-builder', { form: { format: 'unc-intramural' } })).text();
+    expect(unc).toContain('<label for="rule.target">Game to</label>');
+    expect(formFields(unc)).toMatchObject({ 'rule.target': '300', clockMinutes: '30', 'rule.target@final': '500', finalClockMinutes: '45' });
+    // A single elimination with no clock of the final's own: the final's field is empty, and follows the others.
+    const single = await (await send(app, director, 'POST', '/director/rules-builder', { form: { format: 'single-elimination' } })).text();
+    const fields = formFields(single);
+    expect([fields.clockMinutes, fields.finalClockMinutes]).toEqual(['none', '']);
+    const created = await send(app, director, 'POST', '/director/tournaments', {
+      form: { tournamentId: 'clocked', name: 'Clocked', format: 'single-elimination', ...fields, 'rule.target': '300', clockMinutes: '30' },
+    });
+    expect(created.status).toBe(303);
+    const sheet = await (await app.request('/tournaments/clocked/rules')).text();
+    expect(sheetText(sheet)).toEqual([
+      'A game is won at 300 points, or by the team ahead when 30 minutes are called (the hand in progress is played out); if both teams reach 300 on the same hand, the higher score wins, and a tie plays one more hand.',
+    ]);
+    ledger.close();
+  });
+
   it('explains a deuce both promoted and taken out before it is saved, and refuses to save it', async () => {
     const { app, ledger } = copyOf(fixture);
     const director = fixture.clients.director;

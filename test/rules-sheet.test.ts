@@ -319,6 +319,8 @@ describe('an event with the house’s own rules', () => {
     const flyer = {
       ...fields,
       'rule.target': '300',
+      // "Game to 300 or 30 minutes", asked together.
+      clockMinutes: '30',
       'rule.removed': '2♥ 2♣',
       'rule.promoted': '2D 2S',
       'rule.overtricks': 'bag',
@@ -326,9 +328,7 @@ describe('an event with the house’s own rules', () => {
       'rule.blindBid.minimumTeam': '4',
       'rule.renegePenalty': 'transfer',
     };
-    const preview = await (
-      await send(app, director, 'POST', '/director/rules-preview', { form: { format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ...flyer } })
-    ).text();
+    const preview = await (await send(app, director, 'POST', '/director/rules-preview', { form: { format: 'pitt-boss', gamesToWin: '1', ...flyer } })).text();
     expect(preview).toMatch(/^<section id="rules-preview"/);
     expect(preview).toContain('<strong class="house-mark">House rule:</strong> Overtricks score nothing; they are counted as bags, with no penalty.');
     expect(preview).toContain('Trumps, high to low: Big Joker, Little Joker, 2♦, 2♠, A♠ … 3♠.');
@@ -338,7 +338,7 @@ describe('an event with the house’s own rules', () => {
     expect(wrong).toContain('rules: Bags before a penalty must be a whole number 1 or more, or none (no bag penalty), got &quot;lots&quot;');
 
     const built = await send(app, director, 'POST', '/director/tournaments', {
-      form: { tournamentId: 'built', name: 'Flyer night', format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ...flyer },
+      form: { tournamentId: 'built', name: 'Flyer night', format: 'pitt-boss', gamesToWin: '1', ...flyer },
     });
     expect(built.status, await built.clone().text()).toBe(303);
     await create(app, { tournamentId: 'lines', name: 'Flyer night', format: 'pitt-boss', gamesToWin: '1', clockMinutes: '30', ruleOverrides: FLYER_LINES });

@@ -87,7 +87,14 @@ export function DirectorHome(props: DirectorHomeProps) {
           Entrants the event is made for (teams, or players for progressive tables; leave empty to say nothing){' '}
           <input name="teams" type="number" min={2} max={1024} class="narrow" value={typed.teams} />
         </label>
-        {props.formatDefaults ? <CreateChoiceFields defaults={props.formatDefaults} typed={typed} /> : null}
+        {props.formatDefaults ? (
+          <CreateChoiceFields
+            defaults={props.formatDefaults}
+            typed={typed}
+            clocksInBuilder={Boolean(props.builder?.clocks)}
+            finalInBuilder={Boolean(props.builder?.clocks)}
+          />
+        ) : null}
         {props.builder ? <RulesBuilder {...props.builder} /> : null}
         <label>
           Rounds of progressive tables (leave empty for 4) or of a Swiss event (for 3), or times through a round robin (1 or 2){' '}

@@ -24,6 +24,8 @@ export interface RulesBuilderProps {
   rulebook: string | null;
   /** Every control with what its fields hold and what is wrong with them. */
   controls: ShownControl[];
+  /** The clocks, asked beside the points a game is won at ("Game to 300 or 30 minutes"): as typed, else the event's own. */
+  clocks?: { clockMinutes: string; finalClockMinutes: string | null };
   /** The rules sheet as the form stands, or the sentences saying what is wrong with it. */
   preview: { sheet: RulesSheet; rulebook: string; warnings?: string[] } | { error: string };
 }
@@ -183,6 +185,16 @@ function Field({ shown, name, label }: { shown: ShownControl; name: string; labe
   }
 }
 
+/** " points, or 30 minutes": a clock's minutes beside the points a game is won at. */
+function Minutes({ name, value, label }: { name: string; value: string; label: string }) {
+  return (
+    <span class="rule-part">
+      {' '}
+      points, or <input name={name} id={name} value={value} maxlength={4} class="narrow" aria-label={label} /> minutes
+    </span>
+  );
+}
+
 /** Every rule with its value, its control and what it does, a field for each round playing its own, and the preview. */
 export function RulesBuilder(props: RulesBuilderProps) {
   return (
@@ -202,15 +214,35 @@ export function RulesBuilder(props: RulesBuilderProps) {
           const help = shown.control.kind === 'option' ? shown.control.option.help : shown.control.compound.help;
           const main = `rule.${key}`;
           const names = [main, ...shown.rounds.map((r) => `${main}@${r.key === 'finalRules' ? 'final' : 'first'}`)];
+          // A game is won at a number of points, or by the team ahead when the clock is called: asked together.
+          const game = key === 'target' && props.clocks ? props.clocks : null;
           return (
             <div class="rule-option">
-              <label for={main}>{label}</label> <Field shown={shown} name={main} />
+              <label for={main}>{game ? 'Game to' : label}</label> <Field shown={shown} name={main} label={game ? label : undefined} />
+              {game ? <Minutes name="clockMinutes" value={game.clockMinutes} label="Minutes on a match’s clock (none for no clock)" /> : null}
               {shown.rounds.length > 0 ? <span class="rule-round"> in the other rounds</span> : null}
               {shown.rounds.map((round, i) => (
                 <p class="rule-round">
                   <label for={names[i + 1]}>{round.words}</label> <Field shown={shown} name={names[i + 1]!} label={`${label} ${round.words}`} />
+                  {game && round.key === 'finalRules' && game.finalClockMinutes !== null ? (
+                    <Minutes name="finalClockMinutes" value={game.finalClockMinutes} label="Minutes on the final’s clock (none for no clock)" />
+                  ) : null}
                 </p>
               ))}
+              {game && game.finalClockMinutes !== null && !shown.rounds.some((r) => r.key === 'finalRules') ? (
+                <p class="rule-round">
+                  <label for="finalClockMinutes">in the final, a clock of</label>{' '}
+                  <input
+                    name="finalClockMinutes"
+                    id="finalClockMinutes"
+                    value={game.finalClockMinutes}
+                    maxlength={4}
+                    class="narrow"
+                    placeholder="as the other rounds"
+                  />{' '}
+                  minutes
+                </p>
+              ) : null}
               <p class="rule-help">{help}</p>
               {names
                 .filter((n) => shown.problems[n])

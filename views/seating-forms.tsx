@@ -173,19 +173,35 @@ export function formatDefaultWords(d: FormatDefaults): string {
 }
 
 /** The create form's choices, each left empty for the rulebook's own value, which the list below them shows. */
-export function CreateChoiceFields({ defaults, typed = {} }: { defaults: FormatDefaults[]; typed?: Record<string, string> }) {
+export function CreateChoiceFields({
+  defaults,
+  typed = {},
+  clocksInBuilder = false,
+  finalInBuilder = false,
+}: {
+  defaults: FormatDefaults[];
+  typed?: Record<string, string>;
+  /** Whether the rules builder asks the match's clock (and the final's) beside the points a game is won at. */
+  clocksInBuilder?: boolean;
+  finalInBuilder?: boolean;
+}) {
   return (
     <fieldset class="create-choices">
       <legend>Games, clocks and fees (leave empty to keep those of the event chosen)</legend>
       <label>
         Games to win a match (1 = one game, 2 = best of 3) <input name="gamesToWin" class="narrow" inputmode="numeric" maxlength={2} value={typed.gamesToWin} />
       </label>
-      <label>
-        Minutes on a match’s clock (“none” for no clock) <input name="clockMinutes" class="narrow" maxlength={4} value={typed.clockMinutes} />
-      </label>
-      <label>
-        Minutes on the final’s clock <input name="finalClockMinutes" class="narrow" maxlength={4} value={typed.finalClockMinutes} />
-      </label>
+      {/* The clocks are asked in the rules builder, beside the points a game is won at; the final's here when the builder has no row for it. */}
+      {clocksInBuilder ? null : (
+        <label>
+          Minutes on a match’s clock (“none” for no clock) <input name="clockMinutes" class="narrow" maxlength={4} value={typed.clockMinutes} />
+        </label>
+      )}
+      {finalInBuilder ? null : (
+        <label>
+          Minutes on the final’s clock <input name="finalClockMinutes" class="narrow" maxlength={4} value={typed.finalClockMinutes} />
+        </label>
+      )}
       <label>
         A clock times{' '}
         <select name="clockPer">

@@ -48,9 +48,25 @@ export function builderProps(format: unknown, input: Record<string, unknown>): R
     rules: start.rules,
     rulebook: start.chosen === start.format ? start.name : null,
     controls: shownControls(input, start),
+    clocks: {
+      clockMinutes: minutesText(input.clockMinutes, start.options.clockMinutes),
+      // Progressive tables have no final.
+      finalClockMinutes:
+        start.options.elimination === 'progressive'
+          ? null
+          : // Empty, the final keeps the other rounds' clock; a final with a clock of its own shows it.
+            minutesText(
+              input.finalClockMinutes,
+              start.options.finalClockMinutes === start.options.clockMinutes ? undefined : (start.options.finalClockMinutes ?? undefined),
+            ),
+    },
     preview,
   };
 }
+
+/** A clock's minutes as the form shows them: as typed, else the event's own (`none` for no clock). */
+const minutesText = (typed: unknown, own: number | null | undefined): string =>
+  typeof typed === 'string' || typeof typed === 'number' ? String(typed) : own === undefined ? '' : own === null ? 'none' : String(own);
 
 /** A refused form's fields as text, to fill them again (a JSON body's values written as the form writes them). */
 export function typedText(typed: Record<string, unknown>): Record<string, string> {
