@@ -90,14 +90,17 @@ describe.skipIf(!hasChromium)('a flyer’s rules built with the create form', ()
       const id = `block-party-${size.name}`;
       await page.fill('input[name=tournamentId]', id);
       await page.fill('input[name=name]', `Block Party ${size.name}`);
-      // Single elimination from the UNC rulebook's structure, the rules from a standard game.
-      await page.locator('select[name=format]').selectOption('unc-intramural');
-      await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#rules-builder input[name=rulesFormat]')?.value === 'unc-intramural');
-      await page.locator('#rules-builder select[name=rules]').selectOption('standard');
+      // What the event is, chosen apart from its rules: single elimination for 8 teams, a standard game to change from.
+      await page.locator('select[name=format]').selectOption({ label: 'Single elimination' });
+      await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#rules-builder input[name=rulesFormat]')?.value === 'single-elimination');
+      await page
+        .locator('#rules-builder select[name=rules]')
+        .selectOption({ label: 'A standard game: 52 cards, spades trump, 10 a trick, 1 a bag, 10 bags −100, nil ±100, to 500' });
       await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#rules-builder input[name="rule.nil"]')?.value === '100');
+      await page.fill('input[name=teams]', '8');
       await page.fill('input[name=gamesToWin]', '1');
+      // "Games to 300 or 30 minutes", said once: the final follows.
       await page.fill('input[name=clockMinutes]', '30');
-      await page.fill('input[name=finalClockMinutes]', '30');
       const b = page.locator('#rules-builder');
       await b.locator('select[name="rule.jokers"]').selectOption('true');
       await b.locator('input[name="rule.removed"]').fill('2♥ 2♣');
@@ -116,7 +119,8 @@ describe.skipIf(!hasChromium)('a flyer’s rules built with the create form', ()
       expect(await problem.textContent()).toContain('only when behind by');
       expect(await page.inputValue('input[name=tournamentId]')).toBe(id);
       expect(await page.inputValue('input[name=name]')).toBe(`Block Party ${size.name}`);
-      expect(await page.inputValue('select[name=format]')).toBe('unc-intramural');
+      expect(await page.inputValue('select[name=format]')).toBe('single-elimination');
+      expect(await page.inputValue('input[name=teams]')).toBe('8');
       expect(await page.inputValue('input[name=clockMinutes]')).toBe('30');
       expect(await page.inputValue('#rules-builder select[name=rules]')).toBe('standard');
       expect(await b.locator('input[name="rule.removed"]').inputValue()).toBe('2♥ 2♣');
@@ -136,7 +140,9 @@ describe.skipIf(!hasChromium)('a flyer’s rules built with the create form', ()
       await page.goto(`${url}/tournaments/${id}/rules`);
       const lines = await page.locator('.rules-sheet li').allTextContents();
       const line = (start: string) => lines.filter((l) => l.replace(/^House rule: /, '').startsWith(start));
-      expect(line('Single elimination: teams of two partners')).toHaveLength(1);
+      expect(
+        line('Single elimination: teams of two partners, seated across from each other; a team that loses a match is out. The event is made for 8 teams.'),
+      ).toHaveLength(1);
       expect(line('The deck is 52 cards: the Big and Little Jokers are in, the 2♥ and 2♣ are taken out.')).toHaveLength(1);
       expect(line('Trumps, high to low: Big Joker, Little Joker, 2♦, 2♠, A♠ … 3♠.')).toHaveLength(1);
       expect(line('Overtricks score nothing')).toHaveLength(1);
