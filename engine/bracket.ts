@@ -20,7 +20,7 @@
 import { MAX_TEAMS, byeCount } from './seeding.ts';
 
 export type BracketFormat = 'single' | 'double' | 'first-round-losers';
-export type BracketSide = 'winners' | 'losers' | 'final' | 'third-place';
+export type BracketSide = 'winners' | 'losers' | 'final' | 'third-place' | 'consolation';
 
 /** Where a match slot's team comes from. */
 export type SlotSource = { kind: 'team'; team: string; seed: number } | { kind: 'winner'; match: string } | { kind: 'loser'; match: string } | { kind: 'bye' };
@@ -62,6 +62,11 @@ export interface Bracket {
    * the bracket is finished only once its final (`F`) is drawn and decided.
    */
   byRound?: true;
+  /**
+   * Single elimination with a second chance: the first round's losers play their own single
+   * elimination (`C<round>-<n>`, side `consolation`) for its own places (consolationPlacings).
+   */
+  consolation?: true;
 }
 
 export interface BracketOptions {
@@ -70,6 +75,8 @@ export interface BracketOptions {
   reset?: boolean;
   /** Single elimination only. */
   thirdPlace?: boolean;
+  /** Single elimination only: the first round's losers play a second-chance bracket of their own. */
+  consolation?: boolean;
 }
 
 /** A recorded result: both teams are kept so that a result made stale by a correction is seen as such. */
@@ -122,6 +129,10 @@ export function buildBracket(seeded: readonly string[], options: BracketOptions)
   const thirdPlace = options.thirdPlace ?? false;
   if (reset && options.format !== 'double') throw new Error(`bracket: a reset match exists only in double elimination, not '${options.format}'`);
   if (thirdPlace && options.format !== 'single') throw new Error(`bracket: a third-place match is an option of single elimination, not '${options.format}'`);
+  if (options.consolation && options.format !== 'single')
+    throw new Error(`bracket: a second-chance bracket is an option of single elimination, not '${options.format}'`);
+  if (options.consolation && teams.length < 4)
+    throw new Error(`bracket: a second-chance bracket needs at least 4 teams, so that two first-round losers can meet, not ${teams.length}`);
   if (options.format === 'first-round-losers' && teams.length < 3) {
     throw new Error(`bracket: first-round-losers needs at least 3 teams for a losers bracket, not ${teams.length}`);
   }
@@ -154,13 +165,16 @@ export function buildBracket(seeded: readonly string[], options: BracketOptions)
     add('P3', 'third-place', rounds, { kind: 'loser', match: wid(rounds - 1, 0) }, { kind: 'loser', match: wid(rounds - 1, 1) });
   }
 
-  if (options.format === 'first-round-losers') {
-    // A single-elimination bracket of the first-round losers, neighbours first.
+  if (options.format === 'first-round-losers' || options.consolation) {
+    // A single-elimination bracket of the first-round losers, neighbours first: for 3rd place
+    // (first-round-losers), or for places of its own (a second chance).
+    const [prefix, side] = options.consolation ? (['C', 'consolation'] as const) : (['L', 'losers'] as const);
     for (let round = 1; round < rounds; round++) {
       const count = size >> (round + 1);
       for (let i = 0; i < count; i++) {
-        const from = (k: number): SlotSource => (round === 1 ? { kind: 'loser', match: wid(1, k) } : { kind: 'winner', match: `L${round - 1}-${k + 1}` });
-        add(`L${round}-${i + 1}`, 'losers', round, from(2 * i), from(2 * i + 1));
+        const from = (k: number): SlotSource =>
+          round === 1 ? { kind: 'loser', match: wid(1, k) } : { kind: 'winner', match: `${prefix}${round - 1}-${k + 1}` };
+        add(`${prefix}${round}-${i + 1}`, side, round, from(2 * i), from(2 * i + 1));
       }
     }
   }
@@ -204,7 +218,7 @@ export function buildBracket(seeded: readonly string[], options: BracketOptions)
 
   const kept = removeEmptyMatches(matches);
   linkRoutes(kept);
-  return { format: options.format, teams, reset, thirdPlace, matches: kept };
+  return { format: options.format, teams, reset, thirdPlace, matches: kept, ...(options.consolation ? { consolation: true as const } : {}) };
 }
 
 /** The seeds in bracket order for a power-of-two size: [1, 8, 4, 5, 2, 7, 3, 6] for 8. */
@@ -432,7 +446,9 @@ export function placings(state: BracketState): Placing[] {
     const stages = new Map<number, string[]>();
     for (const v of views) {
       const m = matchOf.get(v.id)!;
-      if (m.side !== side || m.loserTo !== null || v.loser === null) continue;
+      // A first-round loser who plays on in a second-chance bracket is out of the main one.
+      const playsOn = m.loserTo !== null && matchOf.get(m.loserTo.match)?.side !== 'consolation';
+      if (m.side !== side || playsOn || v.loser === null) continue;
       stages.set(m.round, [...(stages.get(m.round) ?? []), v.loser]);
     }
     for (const round of [...stages.keys()].sort((x, y) => y - x)) place(stages.get(round)!);
@@ -481,6 +497,25 @@ export function placings(state: BracketState): Placing[] {
       return _exhaustive;
     }
   }
+}
+
+/**
+ * The second-chance bracket's own places, best first (empty without one): its champion is the one
+ * first-round loser who never lost again, then the others by the round they lost in, latest first.
+ * The bracket must be finished.
+ */
+export function consolationPlacings(state: BracketState, views: readonly MatchView[] = matchViews(state)): Placing[] {
+  if (!state.bracket.consolation) return [];
+  const entrants = views.filter((v) => v.side === 'winners' && v.round === 1 && v.loser !== null).map((v) => v.loser!);
+  const lost = new Map<string, number>();
+  for (const v of views) if (v.side === 'consolation' && v.loser !== null) lost.set(v.loser, v.round);
+  const result: Placing[] = [];
+  const place = (teams: string[]) => {
+    if (teams.length > 0) result.push({ place: result.reduce((n, p) => n + p.teams.length, 0) + 1, teams });
+  };
+  place(entrants.filter((team) => !lost.has(team)));
+  for (const round of [...new Set(lost.values())].sort((a, b) => b - a)) place(entrants.filter((team) => lost.get(team) === round));
+  return result;
 }
 
 function findView(state: BracketState, matchId: string): MatchView {

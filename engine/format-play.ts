@@ -91,7 +91,10 @@ function elimination(format: 'single' | 'double' | 'first-round-losers'): MatchP
     rounds: 'whole',
     tiebreaks: [],
     byeIsWin: false,
-    start: (seeds, options, bye) => (options.roundByRound ? firstRoundBracket(seeds, bye) : buildBracket(seeds, { format, reset: options.reset })),
+    start: (seeds, options, bye) =>
+      options.roundByRound
+        ? firstRoundBracket(seeds, bye)
+        : buildBracket(seeds, { format, reset: options.reset, consolation: options.consolation === 'first-round' }),
     nextRound: (state, _standings, options, draw, views) => {
       if (!options.roundByRound) return notDrawnByRound();
       const plan = nextRoundPlan(state, views);

@@ -59,6 +59,8 @@ export interface FormatOptions {
   prizes: string[];
   /** Progressive and Swiss events: the number of rounds; a round robin: how many times through (1 or 2). */
   rounds: number | null;
+  /** Single elimination: `first-round` when the first round's losers play a second-chance bracket of their own. */
+  consolation?: 'first-round';
   /** Teams the event is made for (informational: a director may register fewer or more). */
   teams: number | null;
 }
@@ -161,6 +163,10 @@ export function formatProblem(options: FormatOptions): string | null {
   if (!ELIMINATIONS.includes(options.elimination)) {
     return `elimination must be one of ${ELIMINATIONS.join(', ')}, not '${String(options.elimination)}'`;
   }
+  if (options.consolation !== undefined && options.consolation !== 'first-round')
+    return `a second-chance bracket is for the 'first-round' losers, not '${String(options.consolation)}'`;
+  if (options.consolation !== undefined && options.elimination !== 'single')
+    return 'a second-chance bracket for the first round’s losers is an option of single elimination';
   if (options.reset && options.elimination !== 'double') return `a reset final exists only in double elimination, not '${options.elimination}'`;
   if (options.roundByRound && (options.elimination !== 'double' || options.reset)) {
     return `a bracket drawn round by round is a double elimination with no reset final, not '${options.elimination}'${options.reset ? ' with a reset' : ''}`;

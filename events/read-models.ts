@@ -227,6 +227,8 @@ export interface TournamentModel {
   latest: News[];
   /** Prizes won, once the event is finished: by place, and (progressive events) high player, male, female. */
   prizes?: { place: number; prize: string; teams: string[] }[];
-  /** A round robin or Swiss event's standings, ranked by its tiebreaks in order (engine/structures.ts); absent in other structures. */
+  /** A round robin or Swiss event's standings, ranked by its tiebreaks in order (engine/format-play.ts); absent in other structures. */
   league?: { kind: Elimination; tiebreaks: Tiebreak[]; rows: StandingRow[] };
+  /** The second-chance bracket's own places once the event is finished (single elimination with one); absent otherwise. */
+  secondChance?: { place: number; teamId: string }[];
 }

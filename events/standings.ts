@@ -133,6 +133,8 @@ function standingOf(
           return { label: next.matchId === 'GF2' ? 'Final, deciding match' : 'In the final', short: 'Final', tone: 'final' };
         case 'third-place':
           return { label: 'Playing for 3rd', short: 'For 3rd', tone: 'third' };
+        case 'consolation':
+          return { label: 'Second chance', short: 'Second chance', tone: 'losers' };
         default:
           return { label: 'Playing', short: 'Playing', tone: 'playing' };
       }
@@ -163,6 +165,7 @@ export interface BracketReach {
 function reachRoundName(match: Pick<MatchModel, 'side' | 'round' | 'matchId'>): string {
   if (match.side === 'final') return match.matchId === 'GF2' ? 'the deciding final' : 'the final';
   if (match.side === 'third-place') return 'the match for 3rd';
+  if (match.side === 'consolation') return `second chance round ${match.round}`;
   return match.side === 'losers' ? `losers round ${match.round}` : `round ${match.round}`;
 }
 

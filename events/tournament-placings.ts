@@ -3,7 +3,7 @@
  * games and the bracket, who is out, and once the bracket is finished the placings, prizes and
  * champion. A small change moves one match and two rows; `refresh` derives everything again.
  */
-import type { BracketState, MatchView, Placing } from '../engine/bracket.ts';
+import { type BracketState, type MatchView, type Placing, consolationPlacings } from '../engine/bracket.ts';
 import type { Team } from '../engine/cards.ts';
 import { prizesFor } from '../engine/formats.ts';
 import { matchPlayOf } from '../engine/format-play.ts';
@@ -134,7 +134,7 @@ function matchModelOf(state: TournamentState, view: MatchView, games: Readonly<R
     matchId: view.id,
     round: view.round,
     side: view.side,
-    label: view.side === 'winners' || view.side === 'losers' ? `${LABELS[view.side]} ${view.round}` : LABELS[view.side]!,
+    label: view.side === 'winners' || view.side === 'losers' || view.side === 'consolation' ? `${LABELS[view.side]} ${view.round}` : LABELS[view.side]!,
     teams,
     games: [...(info?.games ?? [])],
     gamesWon: gamesWonIn(state, info?.games ?? [], teams, games),
@@ -198,6 +198,9 @@ function placeRows(
     model.status = 'finished';
     const placed: Placing[] = structure.placings(bracket, table);
     model.placings = placed.flatMap((p) => p.teams.map((teamId) => ({ place: p.place, teamId })));
+    const secondChance = consolationPlacings(bracket, views).flatMap((p) => p.teams.map((teamId) => ({ place: p.place, teamId })));
+    if (secondChance.length > 0) model.secondChance = secondChance;
+    else delete model.secondChance;
     state.prizes = prizesFor(state.format, placed);
     // A first place shared in a league has no champion: the tie is stated for the director to settle.
     const first = model.placings.filter((p) => p.place === 1);
@@ -207,6 +210,7 @@ function placeRows(
     // A correction reopened the bracket.
     model.status = 'running';
     model.placings = [];
+    delete model.secondChance;
     state.prizes = [];
   }
 }

@@ -205,7 +205,13 @@ export function addLatest(state: TournamentState, fact: NewsFact, position: numb
   if (state.model.latest.length > 10) state.model.latest.length = 10;
 }
 
-export const LABELS: Record<string, string> = { winners: 'Round', losers: 'Losers round', final: 'Final', 'third-place': 'Third place' };
+export const LABELS: Record<string, string> = {
+  winners: 'Round',
+  losers: 'Losers round',
+  consolation: 'Second chance round',
+  final: 'Final',
+  'third-place': 'Third place',
+};
 
 export function rowsOf(model: TournamentModel): Map<string, TeamRow> {
   return new Map<string, TeamRow>(model.teams.map((t) => [t.teamId, t]));

@@ -176,6 +176,7 @@ const SIDE_TITLES: Record<string, string> = {
   losers: 'Losers’ bracket',
   final: 'Final',
   'third-place': '3rd-place match',
+  consolation: 'Second chance',
 };
 
 /** On the screen a title's last two words stay on one line ("Losers round / 1" never happens). */
@@ -207,6 +208,7 @@ function roundTitle(
   }
   if (side === 'final') return round === 1 ? 'Final' : 'Deciding match';
   if (side === 'third-place') return 'For 3rd place';
+  if (side === 'consolation') return round === lastRound ? 'Second-chance final' : `Second chance, round ${round}`;
   return `Round ${round}`;
 }
 
@@ -432,7 +434,7 @@ function groupBySide(matches: readonly MatchModel[], sources: SlotSources | unde
 }
 
 // Known sides in the order a bracket is read; any other side after them, as it came.
-const SIDE_ORDER = ['winners', 'losers', 'final', 'third-place'];
+const SIDE_ORDER = ['winners', 'losers', 'final', 'third-place', 'consolation'];
 
 interface Placed {
   start: number;

@@ -92,6 +92,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       };
     }),
     prizes: (model.prizes ?? []).map((p) => ({ place: p.place, prize: p.prize, teams: p.teams })),
+    secondChance: model.secondChance ? model.secondChance.map((p) => ({ place: p.place, teamId: p.teamId })) : null,
     links: {
       self: apiLinks.tournament(tournamentId),
       stats: apiLinks.stats(tournamentId),

@@ -176,7 +176,7 @@ export const MatchSchema = named(
     label: z.string(),
     round: z.number().int(),
     side: z
-      .enum(['winners', 'losers', 'final', 'third-place', 'table'])
+      .enum(['winners', 'losers', 'final', 'third-place', 'consolation', 'table'])
       .describe('the bracket’s side; `table` for a progressive evening’s table, which only the matches resource lists'),
     table: z.number().int().nullable(),
     status: z.enum(['waiting', 'ready', 'live', 'done', 'bye', 'forfeit']),
@@ -294,6 +294,10 @@ export const TournamentSchema = named(
     standings: z.array(StandingSchema),
     liveTables: z.array(LiveTableSchema),
     prizes: z.array(z.object({ place: z.number().int(), prize: z.string(), teams: z.array(z.string()) })),
+    secondChance: z
+      .array(z.object({ place: z.number().int().min(1), teamId: z.string() }))
+      .nullable()
+      .describe('the second-chance bracket’s own places once the event is finished; null without one'),
     links: z.object({
       self: link,
       stats: link.describe('the tournament’s statistics'),

@@ -49,6 +49,8 @@ const CreateFields = fields({
   format: field.text({ max: 60 }),
   // Progressive evenings and Swiss events: how many rounds; a round robin: how many times through; left out, the format's own.
   rounds: field.optionalWhole({ min: 1, max: 99 }),
+  // Single elimination: `first-round` for a second-chance bracket of the first round's losers.
+  consolation: field.optionalText({ max: 20 }),
 });
 // Longer than any name may be, so an over-long one is refused with its own sentence (events/names.ts).
 const TeamFields = fields({
@@ -237,10 +239,11 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       scope: 'create',
       decide: (input) => {
         typed = input;
-        const { tournamentId, name, format, rounds } = parseFields(input, CreateFields);
+        const { tournamentId, name, format, rounds, consolation } = parseFields(input, CreateFields);
         created = tournamentId;
         const { start, options } = createChoices(input, format);
         if (rounds !== null) options.rounds = rounds;
+        if (consolation !== '') options.consolation = consolation as FormatOptions['consolation'];
         const decision = createTournament(models, { tournamentId, name, format: start.format, options });
         // An event may join a series as it is created (`series`), in the same decision.
         decision.events.push(...joinOnCreate(models, tournamentId, input.series));
