@@ -95,6 +95,7 @@ describe('POST /director/tournaments with a structure and rules', () => {
     for (const page of [
       await (await send(app, director, 'GET', '/director/tournaments/block')).text(),
       await (await app.request('/tournaments/block')).text(),
+      await (await app.request('/')).text(),
     ]) {
       expect(page).toContain('Single elimination');
       expect(page).not.toMatch(/single-elimination|\bcustom\b|unc-300/);

@@ -13,12 +13,14 @@ export interface TournamentListProps {
   tournaments: TournamentModel[];
   /** The tournament the venue's /screen shows. */
   onScreen: string | null;
+  /** What each event is, in words, by id, where its format alone does not say it (a structure chosen apart from its rules). */
+  kinds?: Readonly<Record<string, string>>;
 }
 
 const STATUS_ORDER: Record<TournamentModel['status'], number> = { running: 0, registration: 1, finished: 2 };
 
 /** The tournaments, those in play first, each with its state and links. */
-export function TournamentList({ tournaments, onScreen }: TournamentListProps) {
+export function TournamentList({ tournaments, onScreen, kinds = {} }: TournamentListProps) {
   const list = [...tournaments].sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status]);
   return (
     <section id={TOURNAMENT_LIST_ID} class="tournament-list" aria-labelledby="tournament-list-title">
@@ -35,7 +37,7 @@ export function TournamentList({ tournaments, onScreen }: TournamentListProps) {
                   <a href={links.home}>{t.name}</a>
                 </h2>
                 <p class="tournament-card-facts">
-                  <span class={`badge badge--${t.status}`}>{STATUS_NAMES[t.status]}</span> {FORMAT_NAMES[t.format]} · {entrants(t)}
+                  <span class={`badge badge--${t.status}`}>{STATUS_NAMES[t.status]}</span> {kinds[t.tournamentId] ?? FORMAT_NAMES[t.format]} · {entrants(t)}
                   {onScreen === t.tournamentId ? <span class="badge badge--screen">On /screen</span> : null}
                 </p>
                 <p class="tournament-card-state">{stateOf(t)}</p>

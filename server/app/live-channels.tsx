@@ -12,6 +12,7 @@ import { LEADERBOARD_ID, Leaderboard } from '../../views/leaderboard.tsx';
 import { Partial } from '../../views/partials.tsx';
 import { SCREEN_PIN_ID } from '../../views/screen.tsx';
 import { TOURNAMENT_LIST_ID, TournamentList } from '../../views/home.tsx';
+import { eventKindName } from '../../engine/structures.ts';
 import { pinnedTournament } from '../../events/screen-pin.ts';
 import { JUDGE_SIGNAL_ID, JudgeSignal } from '../../views/judge-console.tsx';
 import { judgeVersion } from '../judge/judge-console-model.ts';
@@ -90,7 +91,14 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     return partials;
   }
   if (parsed.kind === 'home') {
-    add(TOURNAMENT_LIST_ID, <TournamentList tournaments={Object.values(models.tournaments).map((t) => t.model)} onScreen={pinnedTournament(models)} />);
+    add(
+      TOURNAMENT_LIST_ID,
+      <TournamentList
+        tournaments={Object.values(models.tournaments).map((t) => t.model)}
+        onScreen={pinnedTournament(models)}
+        kinds={Object.fromEntries(Object.values(models.tournaments).map((t) => [t.model.tournamentId, eventKindName(t.model.format, t.format)]))}
+      />,
+    );
     return partials;
   }
   if (parsed.kind === 'judge') {

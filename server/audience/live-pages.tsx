@@ -130,7 +130,11 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
   if (view.kind === 'home') {
     return html(
       <Layout title="Spades tournaments" live={{ url: streamUrl(view, models) }}>
-        <TournamentList tournaments={Object.values(models.tournaments).map((t) => t.model)} onScreen={pinnedTournament(models)} />
+        <TournamentList
+          tournaments={Object.values(models.tournaments).map((t) => t.model)}
+          onScreen={pinnedTournament(models)}
+          kinds={Object.fromEntries(Object.values(models.tournaments).map((t) => [t.model.tournamentId, eventKindName(t.model.format, t.format)]))}
+        />
       </Layout>,
     );
   }
