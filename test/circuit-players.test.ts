@@ -179,6 +179,20 @@ describe('merging and splitting records', () => {
     teamEvent(ledger, 'week5', 'Thursday week 5', [{ name: 'Diamonds', players: ['Ana Lopez', 'Ivy Moss'] }]);
     expect(personOfEntry(ledger.models.circuit, 'week5', 'team1:1')!.playerId).toBe('ana-lopez');
 
+    // The desk offers both Anas as a name is typed, the second by her id, and registers the one chosen.
+    teamEvent(ledger, 'week7', 'Thursday week 7', []);
+    const desk = await (await send(copy.app, fixture.clients.director, 'GET', '/director/tournaments/week7')).text();
+    expect(desk).toContain('<option value="Ana Lopez"></option>');
+    expect(desk).toContain('<option value="#ana-lopez-2" label="Ana Lopez (#ana-lopez-2)"></option>');
+    const chosen = await director(copy, 'POST', '/director/tournaments/week7/teams', { name: 'Hearts', player1: '#ana-lopez-2', player2: 'Kit Cole' });
+    expect(chosen.status, await chosen.clone().text()).toBe(200);
+    const hearts = ledger.models.tournaments.week7!.model.teams.find((t) => t.name === 'Hearts')!;
+    expect(hearts.players).toEqual(['Ana Lopez', 'Kit Cole']);
+    expect(personOfEntry(ledger.models.circuit, 'week7', `${hearts.teamId}:1`)!.playerId).toBe('ana-lopez-2');
+    const nobody = await director(copy, 'POST', '/director/tournaments/week7/teams', { name: 'Clubs', player1: '#nobody-here', player2: 'Kit Cole' });
+    expect(nobody.status).toBe(404);
+    expect(((await nobody.json()) as { error: string }).error).toBe("player 1 names the player '#nobody-here', and there is no player of that id");
+
     // A paste names the other Ana by her id, and the copy of Friday's evening brings her, not the first Ana.
     teamEvent(ledger, 'week6', 'Thursday week 6', []);
     const head = ledger.models.position;

@@ -297,6 +297,8 @@ export interface CircuitPanelProps {
   series: { current: { seriesId: string; name: string } | null; all: { seriesId: string; name: string }[] };
   /** Every known player's name, offered as a name is typed. */
   knownNames: string[];
+  /** Players who share a name with another, offered by their id too (`#ana-lopez-2`). */
+  namesakes: { playerId: string; name: string }[];
 }
 
 /** The datalist the registration forms' name fields offer the known players from. */
@@ -311,6 +313,9 @@ export function CircuitPanel({ props, csrf }: { props: CircuitPanelProps; csrf: 
       <datalist id={KNOWN_PLAYERS_ID}>
         {props.knownNames.map((name) => (
           <option value={name} />
+        ))}
+        {props.namesakes.map((p) => (
+          <option value={`#${p.playerId}`} label={`${p.name} (#${p.playerId})`} />
         ))}
       </datalist>
       {props.registering ? <CopyEntrantsForm csrf={csrf} tournamentId={props.tournamentId} events={props.copyFrom} /> : null}

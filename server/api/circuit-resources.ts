@@ -4,7 +4,7 @@
  * `?asOf=` gives them as the ledger stood at any position.
  */
 import type { ReadModels } from '../../events/projections.ts';
-import { knownPlayers } from '../../events/player-identity.ts';
+import { knownPlayers, playerKey } from '../../events/player-identity.ts';
 import { playerRecord } from '../../events/player-record.ts';
 import { RATING_START, conservative, ratingsOf } from '../../events/rating-projection.ts';
 import { seriesStandings } from '../../events/series-standings.ts';
@@ -91,6 +91,7 @@ export const CIRCUIT_RESOURCES: readonly ApiResource[] = [
 export function circuitPanelProps(models: ReadModels, tournamentId: string, registering: boolean) {
   const seriesId = models.circuit.seriesOf[tournamentId];
   const current = seriesId !== undefined && Object.hasOwn(models.circuit.seriesOf, tournamentId) ? models.circuit.series[seriesId] : undefined;
+  const known = knownPlayers(models.circuit);
   return {
     tournamentId,
     registering,
@@ -102,6 +103,9 @@ export function circuitPanelProps(models: ReadModels, tournamentId: string, regi
       current: current ? { seriesId: current.seriesId, name: current.name } : null,
       all: Object.values(models.circuit.series).map((s) => ({ seriesId: s.seriesId, name: s.name })),
     },
-    knownNames: knownPlayers(models.circuit).map((p) => p.name),
+    knownNames: [...new Set(known.map((p) => p.name))],
+    namesakes: known
+      .filter((p, _, all) => all.filter((q) => playerKey(q.name) === playerKey(p.name)).length > 1)
+      .map((p) => ({ playerId: p.playerId, name: p.name })),
   };
 }

@@ -5,7 +5,7 @@
  */
 import { own, tournamentById } from '../../events/lookup.ts';
 import { idProblem, nameProblem, normalName } from '../../events/names.ts';
-import { type Person, entryOf, personById, playerIdBase } from '../../events/player-identity.ts';
+import { type Person, entryOf, namedById, personById, playerIdBase } from '../../events/player-identity.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import { tournamentStream } from '../../events/streams.ts';
@@ -176,4 +176,21 @@ export function joinOnCreate(models: ReadModels, tournamentId: string, series: u
   if (typeof series !== 'string') throw new CommandError('series must be the id of a series');
   if (!own(models.circuit.series, series)) throw new CommandError(`there is no series '${series.slice(0, 60)}'; create it first`, 404);
   return [{ type: 'TournamentJoinedSeries', payload: { tournamentId, seriesId: series } }];
+}
+
+/**
+ * Players as a registration names them: a name, or a person's id across events (`#ana-lopez-2`,
+ * as the desk offers one of two players of the same name), which gives that person's name. The
+ * people named by id, by player (null where the name decides), or null when none was.
+ */
+export function namedPlayers(models: ReadModels, texts: readonly string[], what: (k: number) => string): { names: string[]; people: (string | null)[] | null } {
+  const people = texts.map(() => null as string | null);
+  const names = texts.map((text, k) => {
+    const named = namedById(models.circuit, text);
+    if (!named) return text;
+    if ('problem' in named) throw new CommandError(`${what(k)} ${named.problem}`, 404);
+    people[k] = named.person.playerId;
+    return named.person.name;
+  });
+  return { names, people: people.some((p) => p !== null) ? people : null };
 }

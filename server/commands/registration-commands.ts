@@ -209,6 +209,7 @@ export function deskRegistration(tournament: TournamentState, overCap: OverCap |
     teamId?: string;
     playerId?: string;
     players?: string[];
+    people?: (string | null)[];
   };
   if (overCap === 'raise') {
     if (cap >= 512) throw new CommandError(`${tournament.model.name} has 512 places, the most an event holds; put '${p.name}' on the waitlist instead`, 409);
@@ -226,6 +227,7 @@ export function deskRegistration(tournament: TournamentState, overCap: OverCap |
       registeredOn,
       ...(p.gender ? { gender: p.gender } : {}),
       ...(p.codeSeed ? { codeSeed: p.codeSeed } : {}),
+      ...(p.people ? { people: p.people } : {}),
     };
     return [{ type: 'TeamWaitlisted', payload }];
   }

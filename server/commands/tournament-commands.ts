@@ -6,6 +6,7 @@
  * what was wrong and where, or turned into events. Matches, rounds, clocks, disqualifications
  * and corrections are in match-commands.ts.
  */
+import { namedPlayers } from './circuit-commands.ts';
 import { firstRoundPlan } from '../../engine/bracket-rounds.ts';
 import { type FormatId, type FormatOptions, drawFromSeed, feeFor, formatOptions, formatProblem } from '../../engine/formats.ts';
 import { initialSeating } from '../../engine/progressive.ts';
@@ -93,9 +94,11 @@ export function registerTeam(
   if (tournament.model.teams.some((t) => t.teamId === input.teamId) || tournament.registration.waitlist.some((w) => w.teamId === input.teamId)) {
     throw new CommandError(`team ${input.teamId} is already registered`, 409);
   }
-  const players = input.players.map(normalName);
+  // A player may be named by their id across events (`#ana-lopez-2`): that person, under their name.
+  const named = namedPlayers(models, input.players, (k) => `player ${k + 1}`);
+  const players = named.names.map(normalName);
   if (players.length !== 2 || players.some((p) => !p)) throw new CommandError(`team '${name}' needs two named players`);
-  input.players.forEach((p, k) => refuseProblem(entrantNameProblem(p, `player ${k + 1}’s name`)));
+  named.names.forEach((p, k) => refuseProblem(entrantNameProblem(p, `player ${k + 1}’s name`)));
   refuseProblem(samePlayerProblem(players));
   // Without a registration day (the bots, the demo) the early fee applies.
   const registeredOn = input.registeredOn?.slice(0, 10);
@@ -107,6 +110,7 @@ export function registerTeam(
     players,
     fee: feeFor(tournament.format, registeredOn),
   };
+  if (named.people) payload.people = named.people;
   if (registeredOn !== undefined) payload.registeredOn = registeredOn;
   if (input.codeSeed !== undefined) payload.codeSeed = input.codeSeed;
   const events = deskRegistration(tournament, input.overCap, { type: 'TeamRegistered', payload }, registeredOn ?? input.today?.slice(0, 10));
@@ -130,8 +134,9 @@ export function registerPlayer(
   const tournament = tournamentOf(models, input.tournamentId);
   if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
   refuseProblem(idProblem(input.playerId, 'a player id'));
-  refuseProblem(entrantNameProblem(input.name, 'the player’s name'));
-  const name = normalName(input.name);
+  const named = namedPlayers(models, [input.name], () => 'the player');
+  refuseProblem(entrantNameProblem(named.names[0]!, 'the player’s name'));
+  const name = normalName(named.names[0]!);
   if (!name) throw new CommandError(`tournament ${input.tournamentId}: player ${input.playerId} needs a name`);
   openRegistration(tournament, name);
   const taken = tournament.model.teams.find((t) => t.teamId === input.playerId);
@@ -143,6 +148,7 @@ export function registerPlayer(
   if (registeredOn !== undefined) checkRegisteredOn(tournament, registeredOn, `player '${name}'`);
   const payload: Record<string, unknown> = { tournamentId: input.tournamentId, playerId: input.playerId, name, fee: feeFor(tournament.format, registeredOn) };
   if (input.gender) payload.gender = input.gender;
+  if (named.people) payload.people = named.people;
   if (registeredOn !== undefined) payload.registeredOn = registeredOn;
   if (input.codeSeed !== undefined) payload.codeSeed = input.codeSeed;
   const events = deskRegistration(tournament, input.overCap, { type: 'PlayerRegistered', payload }, registeredOn ?? input.today?.slice(0, 10));
