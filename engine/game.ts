@@ -6,7 +6,7 @@
 import { type Seat, type Team, SEATS, TEAMS, otherTeam, seatAfter, seatsOf } from './cards.ts';
 import { type Bids, checkBids } from './bid.ts';
 import type { RuleOptions } from './presets.ts';
-import type { Rules } from './rules.ts';
+import { type Rules, rulesNaming } from './rules.ts';
 import { type HandScore, type RenegeRuling, type TeamState, isSixFour, scoreHand } from './scoring.ts';
 
 export type EndReason = 'boston' | 'set-out' | 'target' | 'hands' | 'time';
@@ -95,12 +95,18 @@ export function checkTurn(state: GameState, dealer?: Seat): void {
 
 /** Throws GameError saying what is wrong when the game cannot take `hand` next. */
 export function checkHand(state: GameState, hand: GameHand): void {
-  const { options, name } = state.rules;
+  const { options } = state.rules;
+  // Rules changed from a preset are the event's own, and said so.
+  const naming = rulesNaming(state.rules);
   checkTurn(state, hand.dealer);
   if (hand.kind === 'misdeal') return;
-  checkBids(options, hand.bids, { NS: state.teams.NS.score, EW: state.teams.EW.score }, name);
+  checkBids(options, hand.bids, { NS: state.teams.NS.score, EW: state.teams.EW.score }, naming);
   if (isSixFour(options, hand.bids)) {
-    if (hand.tricks !== null) throw new GameError(`bids of 6 and 4 are not played under ${name}; the hand has no tricks or plays`);
+    if (hand.tricks !== null) {
+      throw new GameError(
+        `bids of 6 and 4 are not played under ${typeof naming === 'string' ? naming : 'this event’s rules'}; the hand has no tricks or plays`,
+      );
+    }
     if (hand.reneges.length > 0) throw new GameError('a 6-4 hand is not played, so it can have no reneges');
     if (hand.firstSeven !== null) throw new GameError('a 6-4 hand is not played, so no team won the first 7 tricks');
     return;

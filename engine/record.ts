@@ -17,7 +17,7 @@ import {
   recordHeaderSchema,
   rulesProblem,
 } from './record-schema.ts';
-import { type Rules, RulesError, resolveRules } from './rules.ts';
+import { type Rules, RulesError, resolveRules, rulesNaming } from './rules.ts';
 import type { RenegeRuling, TeamState } from './scoring.ts';
 import { PlayError, type Violation, replayPlays } from './trick.ts';
 
@@ -192,14 +192,14 @@ export function readHand(rules: Rules, dealer: Seat, raw: unknown, options: Shap
 
   const deck = deckFor(rules.options);
   const bids = Object.fromEntries(SEATS.map((seat) => [seat, parseBid(json.bids[seat])!])) as Bids;
-  const deal = json.deal === undefined ? undefined : readDeal(deck, rules.name, json.deal);
+  const deal = json.deal === undefined ? undefined : readDeal(deck, deckName(rules), json.deal);
   let tricks: Record<Seat, number> | null = json.tricks ?? null;
 
   let reneges: Violation[] = [];
   let illegalLeads: Violation[] = [];
   let firstSeven: Team | null = json.firstSeven ?? null;
   if (json.plays !== undefined) {
-    const plays = json.plays.map((trick, t) => trick.map((name) => readCard(deck, rules.name, name, 'trick', t + 1)));
+    const plays = json.plays.map((trick, t) => trick.map((name) => readCard(deck, deckName(rules), name, 'trick', t + 1)));
     const result = replayPlays(deck, dealer, plays, deal);
     if (tricks) {
       for (const seat of SEATS) {
@@ -228,9 +228,15 @@ export function readHand(rules: Rules, dealer: Seat, raw: unknown, options: Shap
  * A card the schema has read as a card name, held to the preset's deck. Where it stands (`trick
  * 3`, `deal: N`) is put into words only for a refusal: every card of every hand comes here.
  */
+/** The deck as a refusal names it: "the unc-300 deck", or "this event’s deck" for rules changed from a preset. */
+function deckName(rules: Rules): string {
+  const naming = rulesNaming(rules);
+  return typeof naming === 'string' ? `the ${naming}` : 'this event’s';
+}
+
 function readCard(deck: Deck, rulesName: string, name: string, where: 'trick' | 'deal', at: number | Seat): Card {
   const card = parseCard(name)!;
-  if (!inDeck(deck, card)) throw new RecordError(`${where === 'trick' ? `trick ${at}` : `deal: ${at}`}: ${cardName(card)} is not in the ${rulesName} deck`);
+  if (!inDeck(deck, card)) throw new RecordError(`${where === 'trick' ? `trick ${at}` : `deal: ${at}`}: ${cardName(card)} is not in ${rulesName} deck`);
   return card;
 }
 

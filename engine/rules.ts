@@ -3,6 +3,7 @@
  * RuleOptions. A tournament director may override any option per event, so every override is
  * checked here, once, and the rest of the engine can trust the options it is handed.
  */
+import { EVENT_RULES, type RulesNaming } from './bid.ts';
 import { parseCard } from './cards.ts';
 import { deckFor } from './deck.ts';
 import { cardSymbol } from './rule-lines.ts';
@@ -15,6 +16,14 @@ export interface Rules {
   /** The preset id, or `unc-300 (overridden)` when options were overridden; used in error messages. */
   name: string;
   options: RuleOptions;
+}
+
+/**
+ * How a refusal names these rules: a preset as it was taken, by its id (as a record names it);
+ * rules changed from it as the event's own, never as "unc-300 (overridden)".
+ */
+export function rulesNaming(rules: Rules): RulesNaming {
+  return rules.name === rules.preset ? rules.preset : EVENT_RULES;
 }
 
 /** A `rules` value that names no preset or overrides an option with a bad value. */

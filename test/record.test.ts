@@ -169,6 +169,16 @@ describe('records the scorer refuses, each with one line naming the hand', () =>
       'hand 1: trick 5: 2H is not in the unc-300 deck',
     ],
     [
+      'nil where rules changed from a preset have none: named as the event’s, never as an overridden preset',
+      { ...record([{ ...NS_53, bids: { N: 'nil', E: 2, S: 5, W: 2 } }]), rules: { preset: 'blp-r1', target: 250 } },
+      'hand 1: N bid nil; there are no nil bids under this event’s rules',
+    ],
+    [
+      'a card not in the deck of rules changed from a preset',
+      { ...record([{ bids: NS_53.bids, plays: plays.map((t, i) => (i === 4 ? ['2H', ...t.slice(1)] : t)) }]), rules: { preset: 'unc-300', target: 250 } },
+      'hand 1: trick 5: 2H is not in this event’s deck',
+    ],
+    [
       "a card not in the preset's deck (in the deal)",
       record([{ bids: NS_53.bids, tricks: NS_53.tricks, deal: { ...dealNames(deal), E: ['2D', ...dealNames(deal).E.slice(1)] } }]),
       'hand 1: deal: E: 2D is not in the unc-300 deck',
