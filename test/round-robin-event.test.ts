@@ -138,6 +138,10 @@ describe('a round robin through the HTTP routes and paper records', () => {
     const page = await (await app.request(`/tournaments/${id}/leaderboard`)).text();
     expect(page).toContain('points scored minus points conceded');
     expect(page).toContain('Round robin');
+    // The rules sheet says how the event is played and ranked.
+    const rules = await (await app.request(`/tournaments/${id}/rules`)).text();
+    expect(rules).toContain('every team plays every other team once, nobody is out');
+    expect(rules).toContain('Standings: matches won, then games won, then points scored minus points conceded, then matches won between the teams still level');
     expectRebuildEqualsLive(ledger);
   });
 

@@ -89,7 +89,13 @@ describe('a Swiss event through the HTTP routes and paper records', () => {
         await importWin(app, fixture.clients.judge, id, match, winner, 'blp-r1', `swiss-${n++}`);
         wins.set(winner, (wins.get(winner) ?? 0) + 1);
       }
-      if (round < rounds) expect(model().status).toBe('running');
+      if (round < rounds) {
+        expect(model().status).toBe('running');
+        // The desk offers the next round, paired from the standings with no cards to draw.
+        const desk = await (await send(app, director, 'GET', `/director/tournaments/${id}`)).text();
+        expect(desk).toContain(`Pair round ${round + 1}`);
+        expect(desk).not.toContain('The cards are drawn');
+      }
     }
     expect(model().status).toBe('finished');
     // Each bye to a different team.
