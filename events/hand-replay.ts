@@ -160,11 +160,19 @@ export function handReplay(
   const standing = entries.filter((e) => !undone.has(e.position) && 'hand' in e.event.payload && e.event.payload.hand === number);
 
   const dealt = standing.find((e) => e.event.type === 'HandDealt')!;
-  const bids = standing.flatMap((e) =>
-    e.event.type === 'BidMade'
-      ? [{ seat: e.event.payload.seat, bid: e.event.payload.bid, ref: ref(e, { kind: 'bid', seat: e.event.payload.seat, bid: e.event.payload.bid }) }]
-      : [],
-  );
+  // Blind bids declared before the deal (Pitt Boss) are recorded on the deal, and said first.
+  const declared = dealt.event.type === 'HandDealt' ? Object.entries(dealt.event.payload.blind ?? {}) : [];
+  const bids = [
+    ...declared.map(([seat, tricks]) => {
+      const bid = `blind ${tricks}`;
+      return { seat: seat as Seat, bid, ref: ref(dealt, { kind: 'bid', seat: seat as Seat, bid }) };
+    }),
+    ...standing.flatMap((e) =>
+      e.event.type === 'BidMade'
+        ? [{ seat: e.event.payload.seat, bid: e.event.payload.bid, ref: ref(e, { kind: 'bid', seat: e.event.payload.seat, bid: e.event.payload.bid }) }]
+        : [],
+    ),
+  ];
   const misdeal =
     standing.flatMap((e) =>
       e.event.type === 'MisdealCalled' ? [{ reason: e.event.payload.reason, ref: ref(e, { kind: 'misdeal', reason: e.event.payload.reason }) }] : [],

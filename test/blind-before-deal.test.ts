@@ -10,6 +10,7 @@ import { blindDeclarable } from '../engine/blind-declaration.ts';
 import type { Seat } from '../engine/cards.ts';
 import { PRESETS } from '../engine/presets.ts';
 import { nextBidder } from '../events/game-projection.ts';
+import { handReplay } from '../events/hand-replay.ts';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { bidsOpenTo, dealHand, makeBid, recordTricks } from '../server/commands/game-commands.ts';
 import { startMatch } from '../server/commands/match-commands.ts';
@@ -111,6 +112,14 @@ describe('a Pitt Boss blind bid is declared before the cards are dealt', () => {
     }
     expect(nextBidder(ledger.models.games[gameId]!)).toBeNull();
     ledger.execute(recordTricks(ledger.models, { gameId, tricks: { N: 3, S: 3, E: 4, W: 3 } }));
+    // The replay says the blind bids first, from the deal they were declared with.
+    const replay = handReplay(ledger.models.games[gameId]!, 2, ledger.store.readAll())!;
+    expect(replay.bids.map((b) => [b.seat, b.bid, b.ref.type])).toEqual([
+      ['N', 'blind 3', 'HandDealt'],
+      ['S', 'blind 3', 'HandDealt'],
+      ['W', 2, 'BidMade'],
+      ['E', 2, 'BidMade'],
+    ]);
     // Made blind: double the 60 the bid is worth.
     expect(ledger.models.games[gameId]!.score.NS - before.NS).toBe(120);
     expectRebuildEqualsLive(ledger);
