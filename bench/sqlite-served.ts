@@ -24,6 +24,7 @@ import { servedLedger } from '../events/store/sqlite/served-ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables, nextEntry } from '../server/serve/table-driver.ts';
 import { dealHand, makeBid, playCard } from '../server/commands/game-commands.ts';
+import type { Seat } from '../engine/cards.ts';
 import type { Decision } from '../events/store/served-ledger.ts';
 import type { ReadModels } from '../events/projections.ts';
 import { type Figure, percentile, rateFigure, withGoal } from './harness.ts';
@@ -45,7 +46,8 @@ function entryOf(gameId: string, decision: Decision): Entry {
   const p = event!.payload as Record<string, unknown>;
   switch (event!.type) {
     case 'HandDealt':
-      return (m) => dealHand(m, { gameId, seed: p.seed as string });
+      // A team far behind may declare its blind bids with the deal (Pitt Boss): entered with it.
+      return (m) => dealHand(m, { gameId, seed: p.seed as string, ...(p.blind ? { blind: p.blind as Partial<Record<Seat, number>> } : {}) });
     case 'BidMade':
       return (m) => makeBid(m, { gameId, seat: p.seat as string, bid: p.bid });
     case 'CardPlayed':
