@@ -159,6 +159,16 @@ export function rulesForRound(format: FormatOptions): RulesChoice {
  * A custom event's options checked for sense: returns the sentence saying what is wrong, or null.
  * The rules presets themselves are checked by engine/rules.ts.
  */
+/** How an elimination is said in a refusal. */
+const ELIMINATION_WORDS: Record<Elimination, string> = {
+  single: 'single elimination',
+  double: 'double elimination',
+  'first-round-losers': 'double elimination for the first round’s losers',
+  progressive: 'progressive tables',
+  'round-robin': 'a round robin',
+  swiss: 'Swiss',
+};
+
 export function formatProblem(options: FormatOptions): string | null {
   if (!ELIMINATIONS.includes(options.elimination)) {
     return `elimination must be one of ${ELIMINATIONS.join(', ')}, not '${String(options.elimination)}'`;
@@ -167,9 +177,10 @@ export function formatProblem(options: FormatOptions): string | null {
     return `a second-chance bracket is for the 'first-round' losers, not '${String(options.consolation)}'`;
   if (options.consolation !== undefined && options.elimination !== 'single')
     return 'a second-chance bracket for the first round’s losers is an option of single elimination';
-  if (options.reset && options.elimination !== 'double') return `a reset final exists only in double elimination, not '${options.elimination}'`;
+  if (options.reset && options.elimination !== 'double')
+    return `a reset final exists only in double elimination, not in ${ELIMINATION_WORDS[options.elimination]}`;
   if (options.roundByRound && (options.elimination !== 'double' || options.reset)) {
-    return `a bracket drawn round by round is a double elimination with no reset final, not '${options.elimination}'${options.reset ? ' with a reset' : ''}`;
+    return `a bracket drawn round by round is a double elimination with no reset final, not ${ELIMINATION_WORDS[options.elimination]}${options.reset ? ' with a reset' : ''}`;
   }
   if (!Number.isInteger(options.gamesToWin) || options.gamesToWin < 1 || options.gamesToWin > 4) {
     return `games to win a match must be 1 to 4 (1 = one game, 2 = best of 3), not ${String(options.gamesToWin)}`;

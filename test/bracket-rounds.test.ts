@@ -150,10 +150,10 @@ describe('a double-elimination bracket drawn round by round', () => {
     expect(FORMATS['pitt-boss'].roundByRound).toBeFalsy();
     expect(formatProblem(formatOptions('custom', { elimination: 'double', roundByRound: true }))).toBeNull();
     expect(formatProblem(formatOptions('custom', { elimination: 'single', roundByRound: true }))).toBe(
-      "a bracket drawn round by round is a double elimination with no reset final, not 'single'",
+      'a bracket drawn round by round is a double elimination with no reset final, not single elimination',
     );
     expect(formatProblem(formatOptions('custom', { elimination: 'double', reset: true, roundByRound: true }))).toBe(
-      "a bracket drawn round by round is a double elimination with no reset final, not 'double' with a reset",
+      'a bracket drawn round by round is a double elimination with no reset final, not double elimination with a reset',
     );
   });
 

@@ -213,7 +213,9 @@ describe('a custom event', () => {
     const ledger = tempLedger();
     const create = (options: Record<string, unknown>) => () =>
       createTournament(ledger.models, { tournamentId: 'c', name: 'Custom', format: 'custom', options });
-    expect(refusal(create({ elimination: 'single', reset: true })).message).toBe("tournament c: a reset final exists only in double elimination, not 'single'");
+    expect(refusal(create({ elimination: 'single', reset: true })).message).toBe(
+      'tournament c: a reset final exists only in double elimination, not in single elimination',
+    );
     expect(refusal(create({ gamesToWin: 0 })).message).toBe('tournament c: games to win a match must be 1 to 4 (1 = one game, 2 = best of 3), not 0');
     expect(refusal(create({ clockMinutes: 0 })).message).toBe('tournament c: the clock must be whole minutes from 1 to 600, or none, not 0');
     expect(refusal(create({ fees: { early: 10, late: 20, deadline: 'soon' } })).message).toBe(
