@@ -227,7 +227,7 @@ describe('a director draws the rounds with the cards drawn at the table', () => 
 
     const before = ledger.models.position;
     expect(await refused(draw({ round: 2, winnersCards: `${w1} KS, ${w2} AS` }), 400)).toBe(
-      'confirm the draw of round 2 (tick "The cards are drawn"); a drawn round cannot be taken back',
+      'confirm round 2 (tick the box beside its button); a round drawn or paired cannot be taken back',
     );
     expect(await refused(draw({ round: 3, confirm: 'yes' }), 409)).toBe('tournament b: round 2 is the next to draw, not round 3');
     expect(await refused(draw({ round: 2, confirm: 'yes', winnersCards: `${w1} KS, t3 AS` }), 400)).toBe(

@@ -27,7 +27,7 @@ const RoundDrawFields = fields({
 export function roundDrawInput(input: Record<string, unknown>): Omit<DrawRoundInput, 'tournamentId'> & { round: number } {
   const sent = parseFields(input, RoundDrawFields);
   if (!(sent.confirm === true || sent.confirm === 'yes')) {
-    throw new CommandError(`confirm the draw of round ${sent.round} (tick "The cards are drawn"); a drawn round cannot be taken back`);
+    throw new CommandError(`confirm round ${sent.round} (tick the box beside its button); a round drawn or paired cannot be taken back`);
   }
   const draw: Omit<DrawRoundInput, 'tournamentId'> & { round: number } = { round: sent.round };
   if (sent.seed) draw.seed = sent.seed;
