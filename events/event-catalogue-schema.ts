@@ -19,7 +19,16 @@ export function eventCatalogueSchema(registry: EventRegistry): Record<string, un
     delete payload.$schema;
     return {
       if: { properties: { type: { const: definition.type } }, required: ['type'] },
-      then: { properties: { schema_version: { const: definition.version }, payload } },
+      // A row written at an older version of its type holds the payload that version wrote, brought
+      // up to date as it is read (event-registry.ts); only the current version's payload is described.
+      then:
+        definition.version === 1
+          ? { properties: { schema_version: { const: 1 }, payload } }
+          : {
+              properties: { schema_version: { type: 'integer', minimum: 1, maximum: definition.version } },
+              if: { properties: { schema_version: { const: definition.version } } },
+              then: { properties: { payload } },
+            },
     };
   });
   return {

@@ -46,15 +46,36 @@ const codeSeed = check.optional(check.text({ min: 16, max: 64 }));
 const people = check.optional(check.array(check.nullable(id), { min: 1, max: 2 }));
 const teamStart = check.object({ score: check.integer(), bags: check.integer({ min: 0 }), sets: check.integer({ min: 0 }) });
 
+/**
+ * Pitt Boss as its rulebook was first read here: a blind bid made at the bidder's turn, and the
+ * deal passing after every misdeal. It is now read as declaring blind bids before the deal and
+ * passing the deal only for a card flipped in it (docs/spec/rules.md); an event or game recorded
+ * as version 1 keeps the reading it was played under, so it folds, replays and imports as played.
+ */
+function pittBossAsFirstRead(rules: unknown): unknown {
+  const first = { blindBidDeclared: 'in-turn', afterMisdeal: 'next-dealer' };
+  if (rules === 'pitt-boss') return { preset: 'pitt-boss', ...first };
+  if (rules !== null && typeof rules === 'object' && (rules as { preset?: unknown }).preset === 'pitt-boss') return { ...first, ...rules };
+  return rules;
+}
+
 export const TournamentCreated = defineEvent({
   type: 'TournamentCreated',
-  version: 1,
+  version: 2,
   validate: check.object({
     tournamentId: id,
     name: check.text({ min: 1, max: 200 }),
     format: check.oneOf(['blp-2024', 'unc-intramural', 'pitt-boss', 'asher-theatre', 'tournament-spades', 'custom'] as const),
     options: check.anyObject() as unknown as Check<FormatOptions>,
   }),
+  upcasters: {
+    // Version 1 Pitt Boss events keep the reading they were played under.
+    1: (payload: { options: Record<string, unknown> }) => {
+      const options = { ...payload.options };
+      for (const key of ['rules', 'firstRoundRules', 'finalRules']) if (options[key] !== undefined) options[key] = pittBossAsFirstRead(options[key]);
+      return { ...payload, options };
+    },
+  },
 });
 export const TeamRegistered = defineEvent({
   type: 'TeamRegistered',
@@ -130,7 +151,9 @@ export const TimeCalled = defineEvent({
 });
 export const GameStarted = defineEvent({
   type: 'GameStarted',
-  version: 1,
+  version: 2,
+  // Version 1 Pitt Boss games keep the reading they were played under.
+  upcasters: { 1: (payload: { rules: unknown }) => ({ ...payload, rules: pittBossAsFirstRead(payload.rules) }) },
   validate: check.object({
     gameId: id,
     matchId: check.nullable(id),

@@ -129,7 +129,7 @@ describe('spades export and import-ledger', () => {
       [3, 'tournament-t1', 3, 'TeamRegistered'],
     ]);
     expect(lines[0]).toMatchObject({
-      schema_version: 1,
+      schema_version: 2,
       payload: { tournamentId: 't1', name: 'Friday' },
       meta: { by: 'director:ana' },
       command_id: 'c-1',

@@ -2,9 +2,11 @@
  * `spades import-ledger` replays each row through its live command over whole played events of
  * every kind: a blp bracket drawn round by round with its byes, an Asher challenge with its toss
  * and a clock per game, and a progressive evening of 13 players with its sit-outs and a change
- * of rounds. Each imports as exported; a forged bye or a forged change refuses the row.
+ * of rounds. Each imports as exported; a forged bye or a forged change refuses the row. A Pitt
+ * Boss event recorded under the rulebook's first reading (blind bids in turn) imports as played.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,9 +14,9 @@ import type { LedgerLine } from '../events/store/ledger-file.ts';
 import { exportLines } from '../events/store/sqlite/ledger-tools.ts';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { changeRounds, createTournament, registerPlayer, startTournament } from '../server/commands/tournament-commands.ts';
+import { changeRounds, createTournament, registerPlayer, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { cli } from './fixtures/cli.ts';
-import { playTournament } from './fixtures/audit-ledger.ts';
+import { keepPlaying, playTournament } from './fixtures/audit-ledger.ts';
 import { rechained } from './fixtures/rechain.ts';
 
 let dir: string;
@@ -83,5 +85,48 @@ describe('import-ledger over whole played events', () => {
     const result = await importInto('evening-forged', rechained(lines, moved));
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/rounds/);
+  });
+  it('takes a Pitt Boss event recorded when its blind bids were made in turn, and folds it as it was played', async () => {
+    // Played under the first reading of the rulebook, then written back as that reading's rows
+    // were: version 1 of the event and its games, naming the preset alone.
+    const first = { preset: 'pitt-boss', blindBidDeclared: 'in-turn', afterMisdeal: 'next-dealer' };
+    let scores: Record<string, unknown> = {};
+    const lines = await played('pitt-first', async (ledger) => {
+      const m = () => ledger.models;
+      ledger.execute(createTournament(m(), { tournamentId: 'pb', name: 'Pitt Boss', format: 'pitt-boss', options: { rules: first, finalRules: first } }));
+      for (let i = 1; i <= 4; i++)
+        ledger.execute(registerTeam(m(), { tournamentId: 'pb', teamId: `team${i}`, name: `Team ${i}`, players: [`P${i}a`, `P${i}b`] }));
+      ledger.execute(startTournament(m(), { tournamentId: 'pb', seed: 'first-read' }));
+      await keepPlaying(ledger, { tournamentId: 'pb', seed: 'first-read', renegeChance: 0, stopAt: 3000 });
+      scores = Object.fromEntries(Object.values(m().games).map((g) => [g.gameId, { score: g.score, winner: g.winner, hands: g.hands.length }]));
+    });
+    const inTurn = lines.filter((l) => l.type === 'BidMade' && /blind/.test(String((l.payload as { bid: unknown }).bid)));
+    expect(inTurn.length).toBeGreaterThan(0);
+    const sameAsFirst = (rules: unknown) => isDeepStrictEqual(rules, first);
+    let games = 0;
+    const asFirstWritten = (ls: LedgerLine[]) => {
+      for (const line of ls) {
+        const payload = line.payload as { rules?: unknown; options?: Record<string, unknown> };
+        if (line.type === 'GameStarted' && sameAsFirst(payload.rules)) {
+          games++;
+          line.schema_version = 1;
+          payload.rules = 'pitt-boss';
+        }
+        if (line.type === 'TournamentCreated') {
+          line.schema_version = 1;
+          for (const key of ['rules', 'firstRoundRules', 'finalRules']) if (sameAsFirst(payload.options![key])) payload.options![key] = 'pitt-boss';
+        }
+      }
+    };
+    const text = rechained(lines, asFirstWritten);
+    expect(games).toBe(lines.filter((l) => l.type === 'GameStarted').length);
+    expect(await importInto('pitt-first-copy', text)).toMatchObject({ code: 0 });
+    const copy = openLedger({ path: join(dir, 'pitt-first-copy.db'), synchronous: 'NORMAL' });
+    try {
+      const folded = Object.fromEntries(Object.values(copy.models.games).map((g) => [g.gameId, { score: g.score, winner: g.winner, hands: g.hands.length }]));
+      expect(folded).toEqual(scores);
+    } finally {
+      copy.close();
+    }
   });
 });
