@@ -52,7 +52,9 @@ async function seatedEvent(format: FormatId, options: Partial<FormatOptions>) {
 
 /** A page's text, without its tags and attributes. */
 const words = (html: string) => html.replace(/<[^>]*>/g, ' ');
-const presetIn = (text: string) => PRESET_IDS.find((id) => text.includes(id)) ?? null;
+// `standard` is also the word a page says "a standard game" with: only the ids no sentence uses are looked for.
+const NAMED_BY_ID = PRESET_IDS.filter((id) => id !== 'standard');
+const presetIn = (text: string) => NAMED_BY_ID.find((id) => text.includes(id)) ?? null;
 
 describe('a refusal at the table names the event’s rules, not a preset', () => {
   const flyerRules = { preset: 'unc-300', blindBid: { deficit: 100, strict: false, minimumTeam: 4 } };
