@@ -231,6 +231,14 @@ describe('a series of three events', () => {
     const appended = copy.ledger.store.readAll().filter((e) => e.position > before);
     expect(appended.map((e) => e.type)).toEqual(['TournamentCreated', 'TournamentJoinedSeries']);
     expect(copy.ledger.models.circuit.series.x!.tournaments).toEqual(['t2', 'wk9']);
+    // The create form offers the series by name, and a form's choice joins it as the JSON's does.
+    const home = await (await send(copy.app, fixture.clients.director, 'GET', '/director')).text();
+    expect(home).toMatch(/<select name="series">\s*<option value="" selected="">No series<\/option>\s*<option value="x">X<\/option>/);
+    const formed = await send(copy.app, fixture.clients.director, 'POST', '/director/tournaments', {
+      form: { tournamentId: 'wk10', name: 'Week 10', format: 'pitt-boss', series: 'x' },
+    });
+    expect(formed.status).toBeLessThan(400);
+    expect(copy.ledger.models.circuit.series.x!.tournaments).toEqual(['t2', 'wk9', 'wk10']);
     const again = await director(copy, '/director/tournaments/t2/series', { seriesId: 'x' });
     expect(again.status).toBe(409);
     expect(((await again.json()) as { error: string }).error).toBe('Autumn Open already counts toward X');

@@ -46,6 +46,8 @@ export interface DirectorHomeProps {
   builder?: RulesBuilderProps;
   /** A refused create form's fields as typed, shown again. */
   typed?: Record<string, string>;
+  /** The series an event may count toward from its creation, by name. */
+  series?: { seriesId: string; name: string }[];
 }
 
 export function DirectorHome(props: DirectorHomeProps) {
@@ -100,6 +102,21 @@ export function DirectorHome(props: DirectorHomeProps) {
           Rounds of progressive tables (leave empty for 4) or of a Swiss event (for 3), or times through a round robin (1 or 2){' '}
           <input name="rounds" type="number" min={1} max={99} class="narrow" value={typed.rounds} />
         </label>
+        {props.series && props.series.length > 0 ? (
+          <label>
+            Counts toward a series{' '}
+            <select name="series">
+              <option value="" selected={!typed.series}>
+                No series
+              </option>
+              {props.series.map((s) => (
+                <option value={s.seriesId} selected={typed.series === s.seriesId}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
         <button type="submit">Create the tournament</button>
       </PostForm>
       {props.sessions ? <SessionList {...props.sessions} /> : null}

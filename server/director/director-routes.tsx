@@ -96,6 +96,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     sessions: await auth.sessionList(session),
     builder: builderProps(typedFormat(typed), typed ?? {}),
     typed: typed ? typedText(typed) : undefined,
+    series: Object.values(models.circuit.series).map(({ seriesId, name }) => ({ seriesId, name })),
   });
 
   function tournamentProps(session: Session, tournamentId: string, notice: { error?: string; done?: string } = {}): DirectorTournamentProps {
