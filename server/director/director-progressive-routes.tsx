@@ -13,6 +13,7 @@ import { changeRounds, registerPlayer } from '../commands/tournament-commands.ts
 import { newCodeSeed } from '../auth/table-codes.ts';
 import type { OverCap } from '../commands/registration-commands.ts';
 import { type RegistrationRoutesContext, capQuestion, overCapField } from './director-registration-routes.tsx';
+import { tournamentParam } from './tournament-param.ts';
 
 const GENDERS = ['', 'male', 'female'];
 
@@ -37,11 +38,7 @@ type OnTournament = (
 
 /** Adds the progressive routes to the director's app, answering through its tournament panel. */
 export function progressiveRoutes(app: Hono, models: ReadModels, onTournament: OnTournament, show: RegistrationRoutesContext['show'], now: () => string): void {
-  const tournamentIdOf = (c: Context) => {
-    const id = c.req.param('tournamentId')!;
-    if (!tournamentById(models, id)) throw new CommandError(`tournament ${id} does not exist`, 404);
-    return id;
-  };
+  const tournamentIdOf = (c: Context) => tournamentParam(models, c);
 
   app.post('/tournaments/:tournamentId/players', async (c) => {
     // Past a full cap the desk's form asks whether to raise it or waitlist the player, as the public page would.

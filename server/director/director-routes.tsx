@@ -38,6 +38,7 @@ import { type OverCap, freeId } from '../commands/registration-commands.ts';
 import { teamStandings } from '../../events/standings.ts';
 import { circuitPanelProps } from '../api/circuit-resources.ts';
 import { joinOnCreate } from '../commands/circuit-commands.ts';
+import { tournamentParam } from './tournament-param.ts';
 
 // What each director's form sends, its fields in the order they are checked.
 const CreateFields = fields({
@@ -141,11 +142,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
 
   const entrantWord = (id: string) => (tournamentById(models, id)?.progressive ? 'Player' : 'Team');
 
-  const tournamentIdOf = (c: Context) => {
-    const id = c.req.param('tournamentId')!;
-    if (!tournamentById(models, id)) throw new CommandError(`tournament ${id} does not exist`, 404);
-    return id;
-  };
+  const tournamentIdOf = (c: Context) => tournamentParam(models, c);
 
   /** A command on one tournament, answered with its page's panel. */
   const onTournament = (c: Context, scope: string, decide: Parameters<typeof runCommand>[3]['decide']) => {

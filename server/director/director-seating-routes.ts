@@ -13,6 +13,7 @@ import type { runCommand } from '../http/run-command.ts';
 import { field, fields, parseFields } from '../http/request-input.ts';
 import { firstDealerWords, seatingInput } from '../http/seating-input.ts';
 import { roundDrawInput } from './round-draw-input.ts';
+import { tournamentParam } from './tournament-param.ts';
 
 type Decide = Parameters<typeof runCommand>[3]['decide'];
 
@@ -29,11 +30,7 @@ const SeatFields = fields({ table: field.whole({ min: 1, max: 999 }) });
 
 /** Adds the seating routes to the director's app. */
 export function seatingRoutes(app: Hono, { models, now, onTournament }: SeatingRoutesContext): void {
-  const tournamentIdOf = (c: Context) => {
-    const id = c.req.param('tournamentId')!;
-    if (!tournamentById(models, id)) throw new CommandError(`tournament ${id} does not exist`, 404);
-    return id;
-  };
+  const tournamentIdOf = (c: Context) => tournamentParam(models, c);
 
   app.post('/tournaments/:tournamentId/rounds', (c) =>
     onTournament(c, 'round', (input) => {
