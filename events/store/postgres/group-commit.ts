@@ -57,7 +57,6 @@ import type { AnyEvent } from '../../event-registry.ts';
 import {
   AppendRefusedError,
   CommandIdReusedError,
-  type EventMeta,
   type PreparedBatch,
   type RecordedEvent,
   VersionConflictError,
@@ -67,6 +66,7 @@ import {
   repeatedCommand,
 } from '../append.ts';
 import type { ChainHead, ChainedRow } from '../../hash-chain.ts';
+import { type FramedBatch, batchesAsText, batchesFromText } from './writer-frames.ts';
 
 /** One command waiting for a commit: its prepared events and what it is answered with. */
 export interface PendingAppend<E extends AnyEvent> {
@@ -185,17 +185,13 @@ function settle<E extends AnyEvent>(command: Command<E>, answer: Answer<E>): voi
 /** A command as it waits in the intake: what deciding it needs, its events as stored. */
 interface IntakeText {
   request: string | null;
-  batches: { stream: string; expectedVersion: number | null; events: [type: string, schemaVersion: number, payload: string, meta: string][] }[];
+  batches: FramedBatch[];
 }
 
 function intakeText(command: Command<AnyEvent>): string {
   const text: IntakeText = {
     request: command.request,
-    batches: command.batches.map((b) => ({
-      stream: b.stream,
-      expectedVersion: b.expectedVersion ?? null,
-      events: b.prepared.map((p) => [p.type, p.schemaVersion, p.payloadText, p.metaText]),
-    })),
+    batches: batchesAsText(command.batches),
   };
   return JSON.stringify(text);
 }
@@ -211,18 +207,7 @@ function intakeCommand<E extends AnyEvent>(row: { id: number; command_id: string
     request: text.request,
     intake: Number(row.id),
     local: null,
-    batches: text.batches.map((b) => ({
-      stream: b.stream,
-      expectedVersion: b.expectedVersion ?? undefined,
-      prepared: b.events.map(([type, schemaVersion, payloadText, metaText]) => ({
-        type,
-        schemaVersion,
-        payloadText,
-        metaText,
-        payload: null,
-        meta: null as unknown as EventMeta,
-      })),
-    })),
+    batches: batchesFromText(text.batches),
   };
 }
 

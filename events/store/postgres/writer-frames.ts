@@ -15,6 +15,7 @@
  * carried for a process in one write.
  */
 import type { Socket } from 'node:net';
+import type { EventMeta, PreparedBatch } from '../append.ts';
 
 /** The kinds of frame. */
 export const FrameKind = {
@@ -38,6 +39,34 @@ export interface FramedBatch {
   expectedVersion: number | null;
   /** Each event's type, schema version, payload and meta, as the text stored. */
   events: [type: string, schemaVersion: number, payload: string, meta: string][];
+}
+
+/** Batches as the text stored for them, to hand to another process: in a frame, or in the intake's row. */
+export function batchesAsText(batches: readonly PreparedBatch[]): FramedBatch[] {
+  return batches.map((b) => ({
+    stream: b.stream,
+    expectedVersion: b.expectedVersion ?? null,
+    events: b.prepared.map((p) => [p.type, p.schemaVersion, p.payloadText, p.metaText]),
+  }));
+}
+
+/**
+ * Batches another process handed over as text, with only their rows made from it: that process
+ * answers its caller from the rows, so each event's payload and meta stay text.
+ */
+export function batchesFromText(batches: readonly FramedBatch[]): PreparedBatch[] {
+  return batches.map(({ stream, expectedVersion, events }) => ({
+    stream,
+    expectedVersion: expectedVersion ?? undefined,
+    prepared: events.map(([type, schemaVersion, payloadText, metaText]) => ({
+      type,
+      schemaVersion,
+      payloadText,
+      metaText,
+      payload: null,
+      meta: null as unknown as EventMeta,
+    })),
+  }));
 }
 
 /** Where an append's events took their places: see the module comment. */

@@ -33,9 +33,9 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import net from 'node:net';
 import pg from 'pg';
 import type { AnyEvent } from '../../event-registry.ts';
-import type { EventMeta, PreparedBatch, RecordedEvent, WrittenBatch } from '../append.ts';
+import type { PreparedBatch, RecordedEvent, WrittenBatch } from '../append.ts';
 import type { ChainedRow } from '../../hash-chain.ts';
-import { type Frame, FrameKind, type FramedBatch, type Placed, frameReader, frameSender } from './writer-frames.ts';
+import { type Frame, FrameKind, type Placed, batchesAsText, batchesFromText, frameReader, frameSender } from './writer-frames.ts';
 
 type Submitted<E extends AnyEvent> = { written: WrittenBatch<E>[]; duplicate: boolean };
 type Submit<E extends AnyEvent> = (batches: PreparedBatch[], commandId: string | null, request: string | null) => Promise<Submitted<E>>;
@@ -173,19 +173,8 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
       if (frame.kind !== FrameKind.append) throw new Error('a forwarder sends appends only');
       if (expected > 0 && --expected === 0) gathered?.();
       const { id } = frame;
-      const batches: PreparedBatch[] = frame.batches.map(({ stream, expectedVersion, events }) => ({
-        stream,
-        expectedVersion: expectedVersion ?? undefined,
-        // Only the rows are made here; the forwarder answers its caller with its own events.
-        prepared: events.map(([type, schemaVersion, payloadText, metaText]) => ({
-          type,
-          schemaVersion,
-          payloadText,
-          metaText,
-          payload: null,
-          meta: null as unknown as EventMeta,
-        })),
-      }));
+      // Only the rows are made here; the forwarder answers its caller with its own events.
+      const batches = batchesFromText(frame.batches);
       const serving_ = submit(batches, frame.commandId, frame.request).then(
         (result) =>
           answered(
@@ -448,14 +437,7 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
         return new Promise<Submitted<E>>((resolve, reject) => {
           const i = to.next++;
           to.waiting.set(i, { batches, commandId, request, resolve, reject });
-          const framed = batches.map(
-            (b): FramedBatch => ({
-              stream: b.stream,
-              expectedVersion: b.expectedVersion ?? null,
-              events: b.prepared.map((p) => [p.type, p.schemaVersion, p.payloadText, p.metaText]),
-            }),
-          );
-          to.send({ kind: FrameKind.append, id: i, commandId, request, batches: framed });
+          to.send({ kind: FrameKind.append, id: i, commandId, request, batches: batchesAsText(batches) });
         });
       }
     }
