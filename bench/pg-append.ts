@@ -40,7 +40,7 @@ import { openDatabase } from '../events/store/sqlite/database.ts';
 import { type EventStore, createEventStore } from '../events/store/sqlite/event-store.ts';
 import { VersionConflictError } from '../events/store/append.ts';
 import { type PgEventStore, openPostgresStore } from '../events/store/postgres/event-store.ts';
-import type { GroupCommitStats } from '../events/store/postgres/group-commit.ts';
+import { type GroupCommitStats, noCommits } from '../events/store/postgres/group-commit.ts';
 import type { WriterLinkStats } from '../events/store/postgres/writer-link.ts';
 import { postgres, startPostgres } from '../test/fixtures/postgres.ts';
 import pg from 'pg';
@@ -338,16 +338,7 @@ export const pgAppendBench: Benchmark = {
       type Side = keyof typeof sides;
       // The stores each PostgreSQL side appends through, whose commits it counts.
       const storesOf: Partial<Record<Side, PgEventStore<BenchEvent>[]>> = { pg1: [pgSingle], pgOwn: [pgGrouped], pgOwnApart: pgApart, pgShared: [pgGrouped] };
-      const zero: GroupCommitStats = {
-        transactions: 0,
-        appends: 0,
-        largest: 0,
-        oneTrip: 0,
-        queued: 0,
-        forOthers: 0,
-        decidedAhead: 0,
-        steps: { connect: 0, lock: 0, decide: 0, write: 0 },
-      };
+      const zero = noCommits();
       const sum = (all: GroupCommitStats[]): GroupCommitStats =>
         all.reduce(
           (a, b) => ({

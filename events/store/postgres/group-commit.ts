@@ -105,6 +105,11 @@ export interface GroupCommitStats {
   steps: { connect: number; lock: number; decide: number; write: number };
 }
 
+/** Commit counts before the first commit: every figure at zero. */
+export function noCommits(): GroupCommitStats {
+  return { transactions: 0, appends: 0, largest: 0, oneTrip: 0, queued: 0, forOthers: 0, decidedAhead: 0, steps: { connect: 0, lock: 0, decide: 0, write: 0 } };
+}
+
 export interface GroupCommitOptions<E extends AnyEvent> {
   pool: pg.Pool;
   /** The channel the new head is announced on. */
@@ -555,16 +560,7 @@ export function groupCommitter<E extends AnyEvent>(options: GroupCommitOptions<E
   const { pool, channel, toRecorded, failure, isFault } = options;
   const maxBatch = options.maxBatch ?? 500;
   const queue: PendingAppend<E>[] = [];
-  const stats: GroupCommitStats = {
-    transactions: 0,
-    appends: 0,
-    largest: 0,
-    oneTrip: 0,
-    queued: 0,
-    forOthers: 0,
-    decidedAhead: 0,
-    steps: { connect: 0, lock: 0, decide: 0, write: 0 },
-  };
+  const stats = noCommits();
   let running: Promise<void> | null = null;
   // The connection commits go over, held while commands keep coming.
   let client: pg.PoolClient | null = null;
