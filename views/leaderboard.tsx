@@ -8,9 +8,7 @@ import type { TeamRow, TournamentModel } from '../events/read-models.ts';
 import { reachText, record } from './team-standing.ts';
 import { type BracketReach, type Standing, isIndividual, knockoutReach, rankedTeams, teamStandings } from '../events/standings.ts';
 import { playerLink, teamLink } from '../events/addresses.ts';
-import { TIEBREAK_WORDS, tiedAtTop } from '../engine/league-table.ts';
-import { STRUCTURES } from '../engine/structures.ts';
-import { listed } from '../events/tournament-state.ts';
+import { LeagueBoard } from './league-table.tsx';
 
 export const LEADERBOARD_ID = 'leaderboard';
 
@@ -31,6 +29,9 @@ export interface LeaderboardProps {
 
 /** The standings table, ranked, with each team's standing in the competition and finished teams dimmed. */
 export function Leaderboard({ tournament, columns, standings: given }: LeaderboardProps) {
+  // A league's standings are its table, each tiebreak's value beside the matches won.
+  if (tournament.league)
+    return <LeagueBoard tournament={tournament} screen={columns !== undefined} id={LEADERBOARD_ID} {...(columns !== undefined ? { columns } : {})} />;
   const rows = rankedTeams(tournament);
   const reach = isIndividual(tournament) ? null : knockoutReach(tournament);
   const standings = teamStandings({
@@ -109,26 +110,7 @@ export function Leaderboard({ tournament, columns, standings: given }: Leaderboa
           ))}
         </div>
       )}
-      {tournament.league && rows.length > 0 ? <LeagueNotes league={tournament.league} names={tournament.teams} /> : null}
     </section>
-  );
-}
-
-/**
- * A league's standings in words: its structure, the tiebreaks in order, and a tie at the top that
- * no tiebreak broke, named rather than hidden behind the order the rows happen to be listed in.
- */
-function LeagueNotes({ league, names }: { league: NonNullable<TournamentModel['league']>; names: readonly TeamRow[] }) {
-  const name = (id: string) => names.find((t) => t.teamId === id)?.name ?? id;
-  const tied = tiedAtTop(league.rows);
-  return (
-    <div class="league-notes">
-      <p>
-        {STRUCTURES.find((s) => s.options.elimination === league.kind)?.name ?? 'Standings'}: ranked by{' '}
-        {league.tiebreaks.map((t) => TIEBREAK_WORDS[t]).join(', then ')}.
-      </p>
-      {tied.length > 0 ? <p class="league-tie">Tied for 1st: {listed(tied.map(name))}.</p> : null}
-    </div>
   );
 }
 

@@ -28,6 +28,8 @@ import { RulesSheetBody } from './rules-sheet.tsx';
 import type { SlotSources } from '../engine/bracket.ts';
 import { clockOfGame } from '../events/clocks.ts';
 import { newsText } from './news.ts';
+import type { LeagueRounds } from '../events/league-rounds.ts';
+import { RoundPairings } from './league-table.tsx';
 
 export const TICKER_ID = 'ticker';
 /**
@@ -66,6 +68,8 @@ export interface ScreenProps {
   rules?: ScreenRules | undefined;
   /** Single elimination: the bracket is one, with no winners' side to name. */
   single?: boolean;
+  /** A league (round robin, Swiss): its rounds, whose pairings take the bracket's turn. */
+  rounds?: LeagueRounds | null;
 }
 
 /** The rules a screen shows before the start, and where the whole sheet is. */
@@ -88,8 +92,9 @@ export function screenColumns(tournament: Pick<TournamentModel, 'teams'>): numbe
 }
 
 /** The whole venue screen: header with the results ticker, then the three rotating panels. */
-export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, drawn, now, highlights, rules, single = false }: ScreenProps) {
+export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, drawn, now, highlights, rules, single = false, rounds }: ScreenProps) {
   const showsRules = rules !== undefined && liveGames.length === 0;
+  const pairings = rounds ? `Round ${rounds.current}` : null;
   return (
     <div class={`screen-frame screen--size-${screenSize(tournament)}`}>
       <header class="screen-header">
@@ -100,15 +105,19 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
         <section class="panel panel--standings" aria-label="Standings">
           <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />
         </section>
-        <section class="panel panel--bracket" aria-label="Bracket">
-          <Bracket
-            tournament={tournament}
-            gamesToWin={gamesToWin}
-            sources={sources}
-            fit={screenBracket(tournament)}
-            single={single}
-            {...(drawn ? { drawn } : {})}
-          />
+        <section class="panel panel--bracket" aria-label={pairings ? 'Pairings' : 'Bracket'}>
+          {rounds ? (
+            <RoundPairings rounds={rounds} names={teamNames} gamesToWin={gamesToWin ?? 1} screen />
+          ) : (
+            <Bracket
+              tournament={tournament}
+              gamesToWin={gamesToWin}
+              sources={sources}
+              fit={screenBracket(tournament)}
+              single={single}
+              {...(drawn ? { drawn } : {})}
+            />
+          )}
         </section>
         <section class="panel panel--tables" aria-label={showsRules ? 'Rules in force' : 'Live tables'}>
           <LiveTables tournament={tournament} liveGames={liveGames} teamNames={teamNames} now={now} gamesToWin={gamesToWin} rules={rules} />
@@ -118,7 +127,7 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
       {/* Which panel is up: the dots run on the same clock as the panels. */}
       <ol class="panel-dots" aria-hidden="true">
         <li>Standings</li>
-        <li>Bracket</li>
+        <li>{pairings ?? 'Bracket'}</li>
         <li data-shows={showsRules ? 'rules' : 'tables'}>{showsRules ? 'Rules' : 'Live tables'}</li>
         <li class="panel-dot--highlights">Highlights</li>
       </ol>

@@ -19,6 +19,9 @@ import { rankTeams, type Standing, bracketReach, ordinal, teamStandings } from '
 import { readyTables } from '../events/table-assignment.ts';
 import { gameInPlay } from '../events/reopening.ts';
 import { matchName } from '../events/tournament-projection.ts';
+import { type LeagueRounds, leagueRounds } from '../events/league-rounds.ts';
+import { TIEBREAK_WORDS, type Tiebreak } from '../engine/league-table.ts';
+import { tiebreakValue } from './league-table.tsx';
 
 /** What a team is told to do next, as the room says it. */
 export interface NextStep {
@@ -64,6 +67,8 @@ export interface TeamPageModel {
     points: number;
     /** In a knockout points only break ties: the page says so. */
     pointsTiebreak: boolean;
+    /** A league's (round robin, Swiss): the place it holds in the table, and each tiebreak's value in words. */
+    league: { place: number; shared: boolean; tiebreaks: { tiebreak: Tiebreak; words: string; value: string }[] } | null;
   };
   /** The team's decided matches, oldest first. */
   results: { label: string; opponent: string; outcome: 'won' | 'lost' | 'bye' | 'forfeit-won' | 'forfeit-lost'; games: string | null }[];
@@ -96,7 +101,9 @@ export function teamPageModel(
   const ranked = rankTeams(tournament);
 
   const live = open?.status === 'live' ? liveScore(open, teamId, games, nameOf, gamesToWin) : null;
-  const next = nextStep(state, team, open, numbers, nameOf);
+  const rounds = leagueRounds(state);
+  const row = tournament.league?.rows.find((r) => r.teamId === teamId);
+  const next = nextStep(state, team, open, numbers, nameOf, rounds);
   const ruling = open ? waitingParts(open, now) : null;
   if (ruling) next.ruling = ruling;
   const results: TeamPageModel['results'] = [];
@@ -143,6 +150,20 @@ export function teamPageModel(
       of: ranked.length,
       points: team.points,
       pointsTiebreak: tournament.matches.length > 0,
+      league: row
+        ? {
+            place: row.place,
+            shared: row.shared,
+            // Head-to-head is counted only among teams level on everything before it.
+            tiebreaks: tournament
+              .league!.tiebreaks.filter((t) => t !== 'head-to-head' || row.headToHead !== null)
+              .map((t) => ({
+                tiebreak: t,
+                words: TIEBREAK_WORDS[t].charAt(0).toUpperCase() + TIEBREAK_WORDS[t].slice(1),
+                value: tiebreakValue(row, t),
+              })),
+          }
+        : null,
     },
     results,
   };
@@ -159,6 +180,7 @@ function nextStep(
   open: MatchModel | undefined,
   numbers: ReadonlyMap<string, number>,
   nameOf: (id: string | null) => string,
+  rounds: LeagueRounds | null,
 ): NextStep {
   const tournament = state.model;
   const teamId = team.teamId;
@@ -213,6 +235,8 @@ function nextStep(
     }
   }
   if (placing && !open) return step('placed', `Finished ${placing}`);
+  const league = rounds ? leagueStep(rounds, teamId, nameOf, step) : null;
+  if (league) return league;
   const against = (m: MatchModel) => {
     const other = m.teams[0] === teamId ? m.teams[1] : m.teams[0];
     return `${matchTitle(m, numbers)} against ${nameOf(other)}`;
@@ -250,6 +274,34 @@ function nextStep(
     return step('bye', 'Bye this round', toBeDrawn);
   if (toBeDrawn) return step('draw', toBeDrawn);
   return step('between', 'Waiting for your next match');
+}
+
+/**
+ * A league team's next step, round by round: "Round 3: table 5 against Big Books", the bye, or
+ * the round still to be paired; null when it has nothing left to play.
+ */
+function leagueStep(
+  rounds: LeagueRounds,
+  teamId: string,
+  nameOf: (id: string | null) => string,
+  step: (kind: NextStep['kind'], headline: string, detail?: string | null, table?: number | null) => NextStep,
+): NextStep | null {
+  for (const round of rounds.rounds) {
+    const pairing = round.pairings.find((p) => p.state !== 'decided' && p.teams.includes(teamId));
+    if (!pairing) {
+      if (round.bye === teamId && !round.decided)
+        return step('bye', `Round ${round.round}: a bye`, rounds.byeIsWin ? 'It counts as a match won.' : 'You sit this round out.');
+      continue;
+    }
+    const other = nameOf(pairing.teams[0] === teamId ? pairing.teams[1] : pairing.teams[0]);
+    if (pairing.state === 'playing')
+      return step('now', `Round ${round.round}: table ${pairing.table ?? '—'} against ${other}, now`, 'Playing now', pairing.table);
+    if (pairing.table !== null)
+      return step('seat', `Round ${round.round}: table ${pairing.table} against ${other}`, 'Waiting for the director to seat it', pairing.table);
+    return step('waiting', `Round ${round.round}: against ${other}`, 'Its table is given once both teams are free.');
+  }
+  if (rounds.toPair !== null) return step('draw', `Round ${rounds.toPair}: paired from the standings once round ${rounds.toPair - 1} is over`);
+  return null;
 }
 
 /** "5th–8th" for a place shared by four teams, "2nd" for one; null when the team has no place yet. */

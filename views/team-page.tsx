@@ -92,9 +92,10 @@ export function TeamStatus({ model }: { model: TeamPageModel }) {
             </dd>
           </div>
           <div>
-            <dt>Rank</dt>
-            <dd data-rank={String(standing.rank)}>
-              {ordinal(standing.rank)} of {standing.of}
+            <dt>{standing.league ? 'Place' : 'Rank'}</dt>
+            <dd data-rank={String(standing.league?.place ?? standing.rank)}>
+              {ordinal(standing.league?.place ?? standing.rank)} of {standing.of}
+              {standing.league?.shared ? ', shared' : ''}
             </dd>
           </div>
           <div>
@@ -105,10 +106,21 @@ export function TeamStatus({ model }: { model: TeamPageModel }) {
             <dt>Games won–lost</dt>
             <dd>{standing.games}</dd>
           </div>
-          <div>
-            <dt>{standing.pointsTiebreak ? 'Points (only a tiebreak)' : 'Points'}</dt>
-            <dd>{standing.points}</dd>
-          </div>
+          {standing.league ? (
+            standing.league.tiebreaks
+              .filter((t) => t.tiebreak !== 'match-wins' && t.tiebreak !== 'games-won')
+              .map((t) => (
+                <div data-tiebreak>
+                  <dt>{t.words}</dt>
+                  <dd>{t.value}</dd>
+                </div>
+              ))
+          ) : (
+            <div>
+              <dt>{standing.pointsTiebreak ? 'Points (only a tiebreak)' : 'Points'}</dt>
+              <dd>{standing.points}</dd>
+            </div>
+          )}
         </dl>
         {model.results.length > 0 ? (
           <ol class="team-results" aria-label="Your matches so far">

@@ -40,6 +40,8 @@ import { SignUpCard } from '../../views/sign-up-page.tsx';
 import { bracketSources } from '../../engine/bracket.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
 import { EventTrail } from '../../views/rules-sheet.tsx';
+import { leagueRounds } from '../../events/league-rounds.ts';
+import { LEAGUE_ROUNDS_ID, RoundPairings } from '../../views/league-table.tsx';
 
 export type LiveView =
   | { kind: 'home'; channel: string }
@@ -207,6 +209,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
           {progressiveSeatingOf(models, tournament)}
           <Leaderboard tournament={tournament} standings={playerStandings(tournamentById(models, tournament.tournamentId)!)} />
           {progressiveOf(models, tournament)}
+          {leagueRoundsOf(models, tournament)}
           <p class="exports">
             <a href={`${tournamentLinks(tournament.tournamentId).home}/standings.csv`}>Download the standings as CSV</a>
             {' · '}
@@ -254,6 +257,7 @@ function screenOf(models: ReadModels, tournament: TournamentModel, now?: string)
       teamNames={teamNames(tournament)}
       highlights={highlights}
       rules={screenRules(models, tournament)}
+      rounds={leagueRounds(tournamentById(models, tournament.tournamentId)!)}
       {...(now ? { now: new Date(now) } : {})}
     />
   );
@@ -290,7 +294,9 @@ export function screenPartials(add: (target: string, content: Child) => void, mo
   }
   add(LEADERBOARD_ID, <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />);
   const bracket = bracketProps(models, tournament);
-  add(BRACKET_ID, <Bracket {...bracket} fit={screenBracket(tournament)} />);
+  const rounds = leagueRounds(tournamentById(models, tournament.tournamentId)!);
+  if (rounds) add(LEAGUE_ROUNDS_ID, <RoundPairings rounds={rounds} names={teamNames(tournament)} gamesToWin={bracket.gamesToWin} screen />);
+  else add(BRACKET_ID, <Bracket {...bracket} fit={screenBracket(tournament)} />);
   add(
     LIVE_TABLES_ID,
     <LiveTables
@@ -324,6 +330,13 @@ export function progressiveSeatingOf(models: ReadModels, tournament: TournamentM
 export function progressiveOf(models: ReadModels, tournament: TournamentModel) {
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   return view ? <IndividualStandings view={view} tournamentId={tournament.tournamentId} /> : null;
+}
+
+/** A league's rounds, every pairing with its table and result, under its standings; nothing for other structures. */
+export function leagueRoundsOf(models: ReadModels, tournament: TournamentModel) {
+  const state = tournamentById(models, tournament.tournamentId)!;
+  const rounds = leagueRounds(state);
+  return rounds ? <RoundPairings rounds={rounds} names={teamNames(tournament)} gamesToWin={state.format.gamesToWin} /> : null;
 }
 
 /** The marker of the tournament `/screen` shows. */
