@@ -61,6 +61,8 @@ export interface DrawnRound {
   round: number;
   draws: GroupDraw[];
   matches: RoundMatch[];
+  /** Pools into a playoff: the playoff's seeds, from which its whole bracket is built (engine/pools.ts). */
+  playoff?: string[];
 }
 
 /** A team still in the event and the slot source that names it in the next round. */

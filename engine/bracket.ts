@@ -20,7 +20,7 @@
 import { MAX_TEAMS, byeCount } from './seeding.ts';
 
 export type BracketFormat = 'single' | 'double' | 'first-round-losers';
-export type BracketSide = 'winners' | 'losers' | 'final' | 'third-place' | 'consolation';
+export type BracketSide = 'winners' | 'losers' | 'final' | 'third-place' | 'consolation' | 'pool';
 
 /** Where a match slot's team comes from. */
 export type SlotSource = { kind: 'team'; team: string; seed: number } | { kind: 'winner'; match: string } | { kind: 'loser'; match: string } | { kind: 'bye' };
@@ -48,7 +48,7 @@ export interface BracketMatch {
 
 export interface Bracket {
   /** How teams go out, or (round robin, Swiss: engine/structures.ts) that every team plays on. */
-  format: BracketFormat | 'round-robin' | 'swiss';
+  format: BracketFormat | 'round-robin' | 'swiss' | 'pools';
   /** Team ids in seed order, seed 1 first. */
   teams: string[];
   /** Double elimination: whether a grand final lost by the unbeaten team is replayed. */
@@ -67,6 +67,12 @@ export interface Bracket {
    * elimination (`C<round>-<n>`, side `consolation`) for its own places (consolationPlacings).
    */
   consolation?: true;
+  /**
+   * Pools into a playoff (engine/pools.ts): each pool's teams in seed order, how many of each go
+   * on, the playoff's elimination, and, once it is drawn, the playoff's seeds. The pools' matches
+   * (side `pool`) come first; the playoff's, drawn later, follow in a bracket of their own.
+   */
+  pools?: { teams: string[][]; advance: number; playoff: 'single' | 'double'; seeds?: string[] };
 }
 
 export interface BracketOptions {
@@ -489,8 +495,9 @@ export function placings(state: BracketState): Placing[] {
     }
     case 'round-robin':
     case 'swiss':
+    case 'pools':
       throw new Error(
-        `placings: a ${state.bracket.format === 'swiss' ? 'Swiss event' : 'round robin'} is placed by its standings (engine/structures.ts), not by its bracket`,
+        `placings: a ${{ swiss: 'Swiss event', 'round-robin': 'round robin', pools: 'pools event' }[state.bracket.format]} is placed by its standings (engine/format-play.ts), not by its bracket`,
       );
     default: {
       const _exhaustive: never = state.bracket.format;

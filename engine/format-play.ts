@@ -20,6 +20,7 @@ import {
   type Placing,
   buildBracket,
   isFinished as bracketFinished,
+  matchViews,
   placings as bracketPlacings,
 } from './bracket.ts';
 import {
@@ -35,6 +36,7 @@ import {
 import type { Elimination, FormatOptions } from './formats.ts';
 import { type DecidedMatch, type StandingRow, TIEBREAK_WORDS, type Tiebreak, leagueTable } from './league-table.ts';
 import { ROUND_ROBIN_TIEBREAKS, roundRobinBracket } from './round-robin.ts';
+import { appendPlayoff, playoffRound, poolLetter, poolOfMatch, poolRows, poolsBracket, poolsPlacings } from './pools.ts';
 import { SWISS_TIEBREAKS, nextSwissRound, swissFirstBracket } from './swiss.ts';
 
 /** How a structure's rounds come: all at the start, drawn one by one as each ends, or seated at tables. */
@@ -70,6 +72,8 @@ export interface MatchPlay extends FormatPlay {
   placings(state: BracketState, standings: readonly StandingRow[]): Placing[];
   /** Whether losing `match` puts its loser out, given the loser's losses so far. */
   lossPutsOut(match: BracketMatch, bracket: Bracket, losses: number): boolean;
+  /** Teams out without losing a match that puts them out (pools: those not going on to the playoff once it is drawn). */
+  leftOut?(bracket: Bracket): string[];
 }
 
 /** What a director brings to a round's draw: the seed a system draw is made from, and any cards drawn at the table. */
@@ -161,6 +165,38 @@ const SWISS: MatchPlay = {
   lossPutsOut: () => false,
 };
 
+const matchIs = (status: MatchView['status']) => status === 'played' || status === 'bye' || status === 'forfeit' || status === 'not-needed';
+
+const POOLS: MatchPlay = {
+  id: 'pools',
+  entrants: 'teams',
+  // Pool play is drawn whole at the start; the playoff is drawn once it is over.
+  rounds: 'drawn',
+  tiebreaks: ROUND_ROBIN_TIEBREAKS,
+  byeIsWin: false,
+  start: (seeds, options) => poolsBracket(seeds, options.pools ?? 2, options.advance ?? 1, options.playoff ?? 'single'),
+  nextRound: (state, standings, _options, _draw, views) => {
+    const pools = state.bracket.pools;
+    if (!pools) throw new Error('this event has no pools');
+    if (pools.seeds) throw new Error('the playoff is drawn; there is no round after it');
+    const open = (views ?? matchViews(state)).filter((v) => v.side === 'pool' && !matchIs(v.status));
+    if (open.length > 0) {
+      const named = open.slice(0, 3).map((v) => `pool ${poolOfMatch(v.id) ?? '?'}, round ${v.round}`);
+      throw new Error(
+        `pool play is not over: ${open.length} match${open.length === 1 ? '' : 'es'} still to be decided (${named.join('; ')}${open.length > 3 ? '; …' : ''})`,
+      );
+    }
+    const ranked = poolRows(pools.teams, standings).map((rows) => rows.map((r) => r.teamId).filter((t) => !state.withdrawn.includes(t)));
+    return playoffRound(state.bracket, ranked);
+  },
+  appendRound: appendPlayoff,
+  finished: (state, _options, views) => state.bracket.pools?.seeds !== undefined && views.every((v) => matchIs(v.status)),
+  placings: (state, standings) => poolsPlacings(state, standings),
+  // In pool play nobody is out; in the playoff, a loss with no way back (single: any; double: the second).
+  lossPutsOut: (match) => match.side !== 'pool' && match.loserTo === null,
+  leftOut: (bracket) => (bracket.pools?.seeds ? bracket.teams.filter((t) => !bracket.pools!.seeds!.includes(t)) : []),
+};
+
 const PROGRESSIVE: FormatPlay & { entrants: 'players' } = {
   id: 'progressive',
   entrants: 'players',
@@ -177,6 +213,7 @@ export const PLAYS: Readonly<Record<Elimination, AnyPlay>> = {
   progressive: PROGRESSIVE,
   'round-robin': ROUND_ROBIN,
   swiss: SWISS,
+  pools: POOLS,
 };
 
 /** How an event's format options are played. */
@@ -197,10 +234,26 @@ export function hasTable(structure: FormatPlay): boolean {
   return structure.tiebreaks.length > 0;
 }
 
-/** A structure's standings from its decided matches and byes; empty for a knockout, whose standings are its bracket. */
-export function standingsOf(structure: FormatPlay, teams: readonly string[], matches: readonly DecidedMatch[], byes: readonly string[]): StandingRow[] {
+/**
+ * A structure's standings from its decided matches and byes; empty for a knockout, whose
+ * standings are its bracket. With pools, each pool is ranked on its own (a row's place is its
+ * place in its pool), pools in order.
+ */
+export function standingsOf(structure: FormatPlay, bracket: Bracket, matches: readonly DecidedMatch[], byes: readonly string[]): StandingRow[] {
   if (!hasTable(structure)) return [];
-  return leagueTable(teams, matches, byes, { tiebreaks: structure.tiebreaks, byeIsWin: structure.byeIsWin });
+  const options = { tiebreaks: structure.tiebreaks, byeIsWin: structure.byeIsWin };
+  if (bracket.pools) return bracket.pools.teams.flatMap((pool) => leagueTable(pool, matches, byes, options));
+  return leagueTable(bracket.teams, matches, byes, options);
+}
+
+/** Whether a match counts in the standings' table: every match of a league, only pool play's with pools. */
+export function countsInTable(bracket: Bracket, match: Pick<MatchView, 'side'>): boolean {
+  return !bracket.pools || match.side === 'pool';
+}
+
+/** The name a pool is shown by: "Pool A". */
+export function poolName(index: number): string {
+  return `Pool ${poolLetter(index)}`;
 }
 
 /** How a structure placed by standings is played and ranked, in the rules sheet's words. */
@@ -208,6 +261,11 @@ export function tableSentence(format: FormatOptions): string {
   const structure = playOf(format);
   const teams = 'teams of two partners, seated across from each other';
   const ranked = `Standings: ${structure.tiebreaks.map((t) => TIEBREAK_WORDS[t]).join(', then ')}; teams level on all of them share the place.`;
+  if (structure.id === 'pools') {
+    const advance = format.advance ?? 1;
+    const playoff = format.playoff === 'double' ? 'double elimination (out after two losses)' : 'single elimination (out after one loss)';
+    return `Pools into a playoff: ${teams}; the teams are spread over ${format.pools ?? 2} pools by seed, in a snake, and every team plays every other team of its pool once. The top ${advance === 1 ? 'team' : `${advance} teams`} of each pool go on to a ${playoff} playoff, pool winners seeded first, so that teams of one pool meet as late as can be; teams level on every tiebreak go on in seed order. ${ranked.replace('Standings', 'Pool standings')} The playoff's places come first; the other teams are placed by their place in their pool, the teams placed alike in their pools sharing a place.`;
+  }
   if (structure.id === 'swiss') {
     return `Swiss over ${format.rounds ?? 1} round${format.rounds === 1 ? '' : 's'}: ${teams}; each round pairs teams with the same number of matches won who have not met, nobody is out, and with an odd number the bye goes to the lowest-ranked team that has not had one and counts as a match won. ${ranked}`;
   }

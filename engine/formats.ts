@@ -11,10 +11,10 @@ import { SWISS_MAX_ROUNDS } from './swiss.ts';
 export type FormatId = 'blp-2024' | 'unc-intramural' | 'pitt-boss' | 'asher-theatre' | 'tournament-spades' | 'custom';
 
 /** How an event's teams go out, or that they play on (round robin, Swiss): the structure its options record (engine/format-play.ts plays each). */
-export type Elimination = 'single' | 'double' | 'first-round-losers' | 'progressive' | 'round-robin' | 'swiss';
+export type Elimination = 'single' | 'double' | 'first-round-losers' | 'progressive' | 'round-robin' | 'swiss' | 'pools';
 
 /** Every structure format options may record. */
-export const ELIMINATIONS: readonly Elimination[] = ['single', 'double', 'first-round-losers', 'progressive', 'round-robin', 'swiss'];
+export const ELIMINATIONS: readonly Elimination[] = ['single', 'double', 'first-round-losers', 'progressive', 'round-robin', 'swiss', 'pools'];
 export type RulesChoice = string | ({ preset: string } & Record<string, unknown>);
 
 export interface FormatOptions {
@@ -63,6 +63,12 @@ export interface FormatOptions {
   consolation?: 'first-round';
   /** Teams the event is made for (informational: a director may register fewer or more). */
   teams: number | null;
+  /** Pools into a playoff (engine/pools.ts): how many pools the teams are spread over. */
+  pools?: number;
+  /** Pools into a playoff: how many of each pool's top teams go on to the playoff. */
+  advance?: number;
+  /** Pools into a playoff: whether the playoff is single or double elimination. */
+  playoff?: 'single' | 'double';
 }
 
 const BASE: FormatOptions = {
@@ -167,6 +173,7 @@ const ELIMINATION_WORDS: Record<Elimination, string> = {
   progressive: 'progressive tables',
   'round-robin': 'a round robin',
   swiss: 'Swiss',
+  pools: 'pools into a playoff',
 };
 
 export function formatProblem(options: FormatOptions): string | null {
@@ -215,6 +222,33 @@ export function formatProblem(options: FormatOptions): string | null {
     }
   } else if (options.rounds !== null) {
     return 'a number of rounds belongs to progressive tables, round robins and Swiss events, not to an elimination bracket';
+  }
+  return poolsProblem(options);
+}
+
+/** Most pools an event may have: 64 teams at 3 a pool at the least, and a letter for each. */
+export const MAX_POOLS = 16;
+
+/** Pools into a playoff's own options checked: said in the create form's words. */
+function poolsProblem(options: FormatOptions): string | null {
+  const { pools, advance, playoff } = options;
+  if (options.elimination !== 'pools') {
+    if (pools !== undefined || advance !== undefined || playoff !== undefined)
+      return `pools, teams advancing and a playoff belong to pools into a playoff, not to ${ELIMINATION_WORDS[options.elimination]}`;
+    return null;
+  }
+  if (!Number.isInteger(pools) || pools! < 2 || pools! > MAX_POOLS)
+    return `the number of pools must be a whole number from 2 to ${MAX_POOLS}, not ${String(pools ?? 'none')}`;
+  if (!Number.isInteger(advance) || advance! < 1 || advance! > MAX_POOLS)
+    return `the teams advancing from each pool must be a whole number from 1 to ${MAX_POOLS}, not ${String(advance ?? 'none')}`;
+  if (playoff !== 'single' && playoff !== 'double')
+    return `the playoff is single or double elimination, not ${playoff === undefined ? 'left out' : `'${String(playoff)}'`}`;
+  // The teams the event is made for, when given, are held to the pools now; the teams started are at the start.
+  const teams = options.teams;
+  if (teams !== null && Number.isInteger(teams)) {
+    if (teams < 3 * pools!) return `${teams} teams in ${pools} pools make fewer than 3 teams a pool; choose fewer pools`;
+    if (Math.floor(teams / pools!) < advance!)
+      return `${advance} teams advancing from each pool is more than a pool of ${Math.floor(teams / pools!)} holds (${teams} teams in ${pools} pools)`;
   }
   return null;
 }

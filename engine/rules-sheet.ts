@@ -86,6 +86,7 @@ function structureLine(format: FormatOptions): RuleLine {
     progressive: 'A progressive evening: each player enters alone and is partnered at each table with another player.',
     'round-robin': tableSentence(format),
     swiss: tableSentence(format),
+    pools: tableSentence(format),
   }[format.elimination];
   return { key: 'structure', text: `${out}${made}`, options: ['elimination', 'reset', 'teams'], house: false };
 }

@@ -88,6 +88,17 @@ export const STRUCTURES: readonly Structure[] = [
     options: { elimination: 'swiss', reset: false, rounds: 3 },
     matches: (options) => options.elimination === 'swiss',
   },
+  {
+    id: 'pools',
+    name: 'Pools into a playoff',
+    description:
+      'Teams of two; the teams are spread over pools by seed, every team plays every other team of its pool, and the top teams of each pool go on to a single or double elimination playoff (2 pools, the top 2 of each going on to single elimination, unless chosen below).',
+    entrants: 'teams',
+    recordedAs: 'custom',
+    options: { elimination: 'pools', reset: false, pools: 2, advance: 2, playoff: 'single' },
+    // The number of pools, how many go on and the playoff are the director's.
+    matches: (options) => options.elimination === 'pools',
+  },
 ];
 
 /** The five rulebooks' events, each naming a structure and its own rules at once. */

@@ -393,7 +393,8 @@ export const ProgressiveRoundsChanged = defineEvent({
  * group's bye draw (the teams that drew, the cards by team with any redraws, the bye and its
  * card, the bye's match) and the round's matches, each slot the winner or loser of an earlier
  * match or a bye; or a later Swiss round, paired from the standings, each slot a team or a bye
- * (no draws). `seed` when the system drew the cards.
+ * (no draws); or the playoff of pools into a playoff, seeded from the pools' standings, its
+ * opening matches and its seeds (`playoff`). `seed` when the system drew the cards.
  */
 const roundSlot = check.either(
   check.either(check.object({ kind: check.oneOf(['winner', 'loser'] as const), match: id }), check.object({ kind: check.oneOf(['bye'] as const) })),
@@ -422,6 +423,8 @@ export const BracketRoundDrawn = defineEvent({
       max: 64,
     }),
     seed: check.optional(check.text({ max: 200 })),
+    // Pools into a playoff: the playoff's seeds, from which its whole bracket is built (engine/pools.ts).
+    playoff: check.optional(check.array(id, { min: 2, max: 64 })),
   }),
 });
 

@@ -228,7 +228,15 @@ export interface TournamentModel {
   /** Prizes won, once the event is finished: by place, and (progressive events) high player, male, female. */
   prizes?: { place: number; prize: string; teams: string[] }[];
   /** A round robin or Swiss event's standings, ranked by its tiebreaks in order (engine/format-play.ts); absent in other structures. */
-  league?: { kind: Elimination; tiebreaks: Tiebreak[]; rows: StandingRow[] };
+  league?: {
+    kind: Elimination;
+    tiebreaks: Tiebreak[];
+    rows: StandingRow[];
+    /** Pools into a playoff: each pool by name with its teams in seed order (a row's place is then its place in its pool). */
+    pools?: { name: string; teams: string[] }[];
+    /** Pools into a playoff: the playoff's seeds once it is drawn, else null. */
+    playoff?: string[] | null;
+  };
   /** The second-chance bracket's own places once the event is finished (single elimination with one); absent otherwise. */
   secondChance?: { place: number; teamId: string }[];
 }

@@ -10,6 +10,7 @@
  */
 import type { MatchModel, TeamRow, TournamentModel } from './read-models.ts';
 import { rankByTotal } from '../engine/progressive.ts';
+import { poolOfMatch } from '../engine/pools.ts';
 
 export type StandingTone =
   | 'winners'
@@ -135,6 +136,10 @@ function standingOf(
           return { label: 'Playing for 3rd', short: 'For 3rd', tone: 'third' };
         case 'consolation':
           return { label: 'Second chance', short: 'Second chance', tone: 'losers' };
+        case 'pool': {
+          const pool = poolOfMatch(next.matchId);
+          return { label: `Playing in pool ${pool}`, short: `Pool ${pool}`, tone: 'playing' };
+        }
         default:
           return { label: 'Playing', short: 'Playing', tone: 'playing' };
       }
@@ -244,9 +249,35 @@ export function rankedTeams(
     const withdrawn = tournament.teams.filter((t) => t.status === 'withdrawn').sort((a, b) => a.name.localeCompare(b.name));
     return [...ranked.map((r) => ({ team: r.team, place: r.place })), ...withdrawn.map((team) => ({ team, place: null }))];
   }
+  if (tournament.league?.pools) return poolsRanked(tournament.teams, tournament.placings, tournament.league);
   // A league's teams level on every tiebreak share their place.
   const shared = new Map((tournament.league?.rows ?? []).map((row) => [row.teamId, row.place]));
   return orderTeams(tournament).map((team, i) => ({ team, place: shared.get(team.teamId) ?? i + 1 }));
+}
+
+/**
+ * Pools into a playoff: the places decided first; then the teams in the playoff, by their seed in
+ * it; then the others by their place in their pool, pool by pool.
+ */
+function poolsRanked(
+  teams: readonly TeamRow[],
+  placings: TournamentModel['placings'],
+  league: NonNullable<TournamentModel['league']>,
+): { team: TeamRow; place: number | null }[] {
+  const placed = new Map(placings.map((p) => [p.teamId, p.place]));
+  const playoff = league.playoff ?? [];
+  const inPlayoff = (t: TeamRow) => (playoff.includes(t.teamId) ? playoff.indexOf(t.teamId) : Infinity);
+  const poolPlace = new Map(league.rows.map((r) => [r.teamId, r.place]));
+  const pool = (t: TeamRow) => (league.pools ?? []).findIndex((p) => p.teams.includes(t.teamId));
+  const sorted = [...teams].sort(
+    (a, b) =>
+      (placed.get(a.teamId) ?? Infinity) - (placed.get(b.teamId) ?? Infinity) ||
+      inPlayoff(a) - inPlayoff(b) ||
+      (poolPlace.get(a.teamId) ?? Infinity) - (poolPlace.get(b.teamId) ?? Infinity) ||
+      pool(a) - pool(b) ||
+      a.name.localeCompare(b.name),
+  );
+  return sorted.map((team, i) => ({ team, place: placed.get(team.teamId) ?? i + 1 }));
 }
 
 function orderTeams(tournament: Pick<TournamentModel, 'teams' | 'placings'> & Partial<Pick<TournamentModel, 'matches' | 'format' | 'league'>>): TeamRow[] {

@@ -5,7 +5,7 @@
  */
 import type { MatchView } from '../engine/bracket.ts';
 import type { DecidedMatch, StandingRow } from '../engine/league-table.ts';
-import { type MatchPlay, hasTable, standingsOf } from '../engine/format-play.ts';
+import { type MatchPlay, countsInTable, hasTable, poolName, standingsOf } from '../engine/format-play.ts';
 import type { GameModel, TournamentModel } from './read-models.ts';
 import { gamesWonIn } from './tournament-bracket.ts';
 import type { TournamentState } from './tournament-state.ts';
@@ -39,16 +39,26 @@ export function leagueRows(
   const decided: DecidedMatch[] = [];
   const byes: string[] = [];
   for (const view of views) {
+    // With pools only pool play counts; the playoff is its bracket.
+    if (!countsInTable(state.bracket.bracket, view)) continue;
     if (view.status === 'bye' && view.winner) byes.push(view.winner);
     if ((view.status !== 'played' && view.status !== 'forfeit') || !view.winner || !view.loser) continue;
     const teams = view.teams as [string, string];
     const ids = state.matchInfo[view.id]?.games ?? [];
     decided.push({ teams, winner: view.winner, games: gamesWonIn(state, ids, teams, games), points: pointsIn(state, ids, teams, games) });
   }
-  return standingsOf(structure, state.bracket.bracket.teams, decided, byes);
+  return standingsOf(structure, state.bracket.bracket, decided, byes);
 }
 
 /** The model's league: the standings and the tiebreaks they were ranked by; undefined for other structures. */
-export function leagueOf(structure: MatchPlay, rows: StandingRow[]): TournamentModel['league'] {
-  return hasTable(structure) ? { kind: structure.id, tiebreaks: [...structure.tiebreaks], rows } : undefined;
+export function leagueOf(structure: MatchPlay, rows: StandingRow[], state?: TournamentState): TournamentModel['league'] {
+  if (!hasTable(structure)) return undefined;
+  const pools = state?.bracket?.bracket.pools;
+  return {
+    kind: structure.id,
+    tiebreaks: [...structure.tiebreaks],
+    rows,
+    // Each pool's rows are its teams' rows, in the order `rows` ranks them; a row's place is its place in its pool.
+    ...(pools ? { pools: pools.teams.map((teams, i) => ({ name: poolName(i), teams: [...teams] })), playoff: pools.seeds ? [...pools.seeds] : null } : {}),
+  };
 }

@@ -7,6 +7,7 @@ import { type BracketState, type MatchView, type Placing, consolationPlacings } 
 import type { Team } from '../engine/cards.ts';
 import { prizesFor } from '../engine/formats.ts';
 import { matchPlayOf } from '../engine/format-play.ts';
+import { poolOfMatch } from '../engine/pools.ts';
 import type { GameModel, MatchModel, TeamRow } from './read-models.ts';
 import { gamesWonIn } from './tournament-bracket.ts';
 import { leagueOf, leagueRows } from './tournament-league.ts';
@@ -134,7 +135,7 @@ function matchModelOf(state: TournamentState, view: MatchView, games: Readonly<R
     matchId: view.id,
     round: view.round,
     side: view.side,
-    label: view.side === 'winners' || view.side === 'losers' || view.side === 'consolation' ? `${LABELS[view.side]} ${view.round}` : LABELS[view.side]!,
+    label: matchLabel(state, view),
     teams,
     games: [...(info?.games ?? [])],
     gamesWon: gamesWonIn(state, info?.games ?? [], teams, games),
@@ -146,6 +147,14 @@ function matchModelOf(state: TournamentState, view: MatchView, games: Readonly<R
     ...voidedOf(state, view, info, games),
     ...withAwaiting(awaitingOf(state, info?.games ?? [], games)),
   };
+}
+
+/** A match's label: "Round 2", "Losers round 3", "the Final"; with pools "Pool B, round 2" and "Playoff round 1". */
+function matchLabel(state: TournamentState, view: MatchView): string {
+  if (view.side === 'pool') return `Pool ${poolOfMatch(view.id) ?? ''}, round ${view.round}`;
+  const label = view.side === 'winners' || view.side === 'losers' || view.side === 'consolation' ? `${LABELS[view.side]} ${view.round}` : LABELS[view.side]!;
+  if (state.bracket?.bracket.pools && view.side !== 'final') return `Playoff ${label.toLowerCase()}`;
+  return label;
 }
 
 /**
@@ -177,14 +186,15 @@ function placeRows(
   // on to a losers' bracket or a 3rd-place match leaves it playing; in a league nobody goes out.
   const structure = matchPlayOf(state.format)!;
   const table = leagueRows(state, structure, views, games);
-  const league = leagueOf(structure, table);
+  const league = leagueOf(structure, table, state);
   if (league) {
     model.league = league;
     // A Swiss bye counts as a match won: the rows say what the standings count.
-    for (const standing of table) {
-      const row = rows.get(standing.teamId);
-      if (row) row.wins = standing.wins;
-    }
+    if (structure.byeIsWin)
+      for (const standing of table) {
+        const row = rows.get(standing.teamId);
+        if (row) row.wins = standing.wins;
+      }
   } else delete model.league;
   const bracketMatches = bracket.bracket.matches;
   views.forEach((view, i) => {
@@ -194,6 +204,10 @@ function placeRows(
     const match = bracketMatches[i]!;
     if (row && row.status === 'alive' && structure.lossPutsOut(match, bracket.bracket, row.losses)) row.status = 'out';
   });
+  for (const teamId of structure.leftOut?.(bracket.bracket) ?? []) {
+    const row = rows.get(teamId);
+    if (row && row.status === 'alive') row.status = 'out';
+  }
   if (structure.finished(bracket, state.format, views)) {
     model.status = 'finished';
     const placed: Placing[] = structure.placings(bracket, table);

@@ -102,6 +102,29 @@ export function DirectorHome(props: DirectorHomeProps) {
           Rounds of progressive tables (leave empty for 4) or of a Swiss event (for 3), or times through a round robin (1 or 2){' '}
           <input name="rounds" type="number" min={1} max={99} class="narrow" value={typed.rounds} />
         </label>
+        <fieldset class="pools-choices">
+          <legend>Pools into a playoff (leave empty for 2 pools, the top 2 of each going on to single elimination)</legend>
+          <label>
+            Number of pools <input name="pools" type="number" min={2} max={16} class="narrow" value={typed.pools} />
+          </label>
+          <label>
+            Teams going on from each pool <input name="advance" type="number" min={1} max={16} class="narrow" value={typed.advance} />
+          </label>
+          <label>
+            Playoff{' '}
+            <select name="playoff">
+              <option value="" selected={!typed.playoff}>
+                Single elimination unless chosen
+              </option>
+              <option value="single" selected={typed.playoff === 'single'}>
+                Single elimination
+              </option>
+              <option value="double" selected={typed.playoff === 'double'}>
+                Double elimination
+              </option>
+            </select>
+          </label>
+        </fieldset>
         {props.series && props.series.length > 0 ? (
           <label>
             Counts toward a series{' '}
@@ -139,7 +162,7 @@ export interface DirectorTournamentProps {
   progressive: boolean;
   /** A bracket drawn round by round whose last round is decided: the round to draw and who draws for each group's bye. */
   /** `paired`: the round is paired from the standings (Swiss), with no cards to draw. */
-  roundToDraw?: { round: number; final: boolean; drawing: Partial<Record<'winners' | 'losers', string[]>>; paired?: true } | null;
+  roundToDraw?: { round: number; final: boolean; drawing: Partial<Record<'winners' | 'losers', string[]>>; paired?: true; playoff?: true } | null;
   /** A progressive evening's players, rounds and seating. */
   progressivePanel?: ProgressiveDirectorProps;
   tables: number;
@@ -444,6 +467,24 @@ function DrawRoundForm({
   const name = (id: string) => teams.find((t) => t.teamId === id)?.name ?? id;
   const what = draw.final ? 'the final' : `round ${draw.round}`;
   const groups = (['winners', 'losers'] as const).filter((g) => draw.drawing[g]);
+  if (draw.playoff) {
+    return (
+      <section class="draw-round" aria-labelledby="draw-round-title">
+        <h2 id="draw-round-title">Draw the playoff</h2>
+        <PostForm {...form} class="stack-form">
+          <input type="hidden" name="round" value={String(draw.round)} />
+          <p>
+            Pool play is over. The top teams of each pool go on, seeded from the pools’ standings: pool winners first, then the runners-up, so that teams of one
+            pool meet as late as can be.
+          </p>
+          <label class="confirm-check">
+            <input type="checkbox" name="confirm" value="yes" required /> Draw the playoff from the pools’ standings now (it cannot be taken back)
+          </label>
+          <button type="submit">Draw the playoff</button>
+        </PostForm>
+      </section>
+    );
+  }
   if (draw.paired) {
     return (
       <section class="draw-round" aria-labelledby="draw-round-title">

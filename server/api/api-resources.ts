@@ -63,6 +63,9 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       firstDealer: options.firstDealer,
       prizes: options.prizes,
       rounds: options.rounds,
+      pools: options.pools ?? null,
+      advance: options.advance ?? null,
+      playoff: options.playoff ?? null,
     },
     entrants: entrantsOf(state, personLookup(models.circuit, tournamentId)),
     bracket: state.progressive ? null : { matches: model.matches.map(bracketMatches(state, personLookup(models.circuit, tournamentId))) },
@@ -79,6 +82,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       sets: row.sets,
       tiebreaks: tiebreaksOf(league.get(row.teamId)),
     })),
+    pools: poolsOf(model),
     liveTables: liveGames(models, model).map(({ match, game }) => {
       const clock = clockOfGame(match.clock, game.gameId);
       return {
@@ -123,6 +127,27 @@ function tiebreaksOf(row: StandingRow | undefined): TournamentResource['standing
     headToHead: row.headToHead,
     opponentsWinShare: row.opponentsWinShare,
   };
+}
+
+/** Each pool with its standings and who of it goes on; null for a structure without pools. */
+function poolsOf(model: TournamentModel): TournamentResource['pools'] {
+  const league = model.league;
+  if (!league?.pools) return null;
+  const names = new Map(model.teams.map((t) => [t.teamId, t.name]));
+  return league.pools.map((pool) => ({
+    name: pool.name,
+    teams: [...pool.teams],
+    standings: league.rows
+      .filter((row) => pool.teams.includes(row.teamId))
+      .map((row) => ({
+        teamId: row.teamId,
+        name: names.get(row.teamId) ?? row.teamId,
+        place: row.place,
+        record: { matches: { won: row.wins, lost: row.losses }, games: { won: row.gamesWon, lost: row.gamesLost } },
+        tiebreaks: tiebreaksOf(row)!,
+      })),
+    goingOn: league.playoff ? league.playoff.filter((t) => pool.teams.includes(t)) : null,
+  }));
 }
 
 function entrantsOf(state: TournamentState, personOf: PersonOf): TournamentResource['entrants'] {

@@ -106,6 +106,9 @@ const FormatOptionsSchema = named(
     firstDealer: ruleOption('firstDealer').schema,
     prizes: z.array(z.string()),
     rounds: z.number().int().nullable().describe('rounds of a progressive evening or a Swiss event; times through a round robin (1 or 2)'),
+    pools: z.number().int().nullable().describe('pools into a playoff: the number of pools; null for other structures'),
+    advance: z.number().int().nullable().describe('pools into a playoff: how many of each pool’s top teams go on to the playoff; null for other structures'),
+    playoff: z.enum(['single', 'double']).nullable().describe('pools into a playoff: the playoff’s elimination; null for other structures'),
   }),
 );
 
@@ -176,8 +179,8 @@ export const MatchSchema = named(
     label: z.string(),
     round: z.number().int(),
     side: z
-      .enum(['winners', 'losers', 'final', 'third-place', 'consolation', 'table'])
-      .describe('the bracket’s side; `table` for a progressive evening’s table, which only the matches resource lists'),
+      .enum(['winners', 'losers', 'final', 'third-place', 'consolation', 'pool', 'table'])
+      .describe('the bracket’s side; `pool` for a match of pool play; `table` for a progressive evening’s table, which only the matches resource lists'),
     table: z.number().int().nullable(),
     status: z.enum(['waiting', 'ready', 'live', 'done', 'bye', 'forfeit']),
     slots: z.tuple([SlotSchema, SlotSchema]),
@@ -229,6 +232,16 @@ const ProgressiveSchema = z.object({
     .nullable(),
 });
 
+const TiebreaksSchema = z.object({
+  shared: z.boolean().describe('level with another team on every tiebreak, so the place is shared'),
+  separatedBy: z.string().nullable().describe('the tiebreak, in words, that put this team below the one above it; null for the first and for a shared place'),
+  matchWins: count.describe('matches won (in a Swiss event a bye counts as one)'),
+  gamesWon: count,
+  pointsDifference: z.number().int().describe('points scored minus points conceded, over the decided matches'),
+  headToHead: count.nullable().describe('matches won against the teams it was level with, when head-to-head was asked'),
+  opponentsWinShare: count.nullable().describe('the share of matches won by the teams played, in thousandths (Swiss)'),
+});
+
 const StandingSchema = named(
   'Standing',
   'A row of the standings, in the order the standings page shows them.',
@@ -242,21 +255,28 @@ const StandingSchema = named(
     points: z.number().int(),
     bags: z.number().int(),
     sets: z.number().int(),
-    tiebreaks: z
-      .object({
-        shared: z.boolean().describe('level with another team on every tiebreak, so the place is shared'),
-        separatedBy: z
-          .string()
-          .nullable()
-          .describe('the tiebreak, in words, that put this team below the one above it; null for the first and for a shared place'),
-        matchWins: count.describe('matches won (in a Swiss event a bye counts as one)'),
-        gamesWon: count,
-        pointsDifference: z.number().int().describe('points scored minus points conceded, over the decided matches'),
-        headToHead: count.nullable().describe('matches won against the teams it was level with, when head-to-head was asked'),
-        opponentsWinShare: count.nullable().describe('the share of matches won by the teams played, in thousandths (Swiss)'),
-      })
-      .nullable()
-      .describe('a round robin or Swiss event’s standings with each tiebreak’s value; null in a knockout or progressive evening'),
+    tiebreaks: TiebreaksSchema.nullable().describe(
+      'a round robin’s, Swiss event’s or pool’s standings with each tiebreak’s value; null in a knockout or progressive evening',
+    ),
+  }),
+);
+
+const PoolSchema = named(
+  'Pool',
+  'One pool of pools into a playoff: its teams, its round robin’s standings with each tiebreak’s value, and who of it goes on to the playoff.',
+  z.object({
+    name: z.string().describe('the pool as the room names it ("Pool A")'),
+    teams: z.array(z.string()).describe('the pool’s team ids in seed order'),
+    standings: z.array(
+      z.object({
+        teamId: z.string(),
+        name: z.string(),
+        place: z.number().int().min(1).describe('the place in the pool; teams level on every tiebreak share it'),
+        record: z.object({ matches: z.object({ won: count, lost: count }), games: z.object({ won: count, lost: count }) }),
+        tiebreaks: TiebreaksSchema,
+      }),
+    ),
+    goingOn: z.array(z.string()).nullable().describe('the pool’s teams seeded into the playoff, once it is drawn; null before'),
   }),
 );
 
@@ -292,6 +312,7 @@ export const TournamentSchema = named(
       .describe('null for a progressive evening'),
     progressive: ProgressiveSchema.nullable().describe('null for a bracket event'),
     standings: z.array(StandingSchema),
+    pools: z.array(PoolSchema).nullable().describe('pools into a playoff: each pool with its standings; null for other structures'),
     liveTables: z.array(LiveTableSchema),
     prizes: z.array(z.object({ place: z.number().int(), prize: z.string(), teams: z.array(z.string()) })),
     secondChance: z

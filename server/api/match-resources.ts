@@ -71,7 +71,7 @@ export function bracketMatches(state: TournamentState, personOf: PersonOf = (ent
     matchId: m.matchId,
     label: m.label,
     round: m.round,
-    side: m.side as 'winners' | 'losers' | 'final' | 'third-place' | 'consolation' | 'table',
+    side: m.side as 'winners' | 'losers' | 'final' | 'third-place' | 'consolation' | 'pool' | 'table',
     table: m.table,
     status: m.status,
     slots: [slotOf(m, 0), slotOf(m, 1)] as [SlotResource, SlotResource],

@@ -69,7 +69,10 @@ export function drawRound(models: ReadModels, input: DrawRoundInput): Decision {
  */
 function pairedRound(tournament: TournamentState, structure: MatchPlay, input: DrawRoundInput): Decision {
   const id = input.tournamentId;
-  if (input.winners || input.losers) throw new CommandError(`tournament ${id}: a Swiss round is paired from the standings; no cards are drawn for it`);
+  if (input.winners || input.losers)
+    throw new CommandError(
+      `tournament ${id}: ${structure.id === 'pools' ? 'the playoff is seeded from the pools’ standings' : 'a Swiss round is paired from the standings'}; no cards are drawn for it`,
+    );
   let drawn;
   try {
     drawn = structure.nextRound(tournament.bracket!, tournament.model.league?.rows ?? [], tournament.format, { seed: input.seed || `${id}:round` });
@@ -81,7 +84,12 @@ function pairedRound(tournament: TournamentState, structure: MatchPlay, input: D
   }
   return {
     stream: tournamentStream(id),
-    events: [{ type: 'BracketRoundDrawn', payload: { tournamentId: id, round: drawn.round, draws: [], matches: drawn.matches } }],
+    events: [
+      {
+        type: 'BracketRoundDrawn',
+        payload: { tournamentId: id, round: drawn.round, draws: [], matches: drawn.matches, ...(drawn.playoff ? { playoff: drawn.playoff } : {}) },
+      },
+    ],
   };
 }
 
@@ -89,14 +97,14 @@ function pairedRound(tournament: TournamentState, structure: MatchPlay, input: D
 export function roundToDraw(
   models: ReadModels,
   tournamentId: string,
-): { round: number; final: boolean; drawing: Partial<Record<RoundGroup, string[]>>; paired?: true } | null {
+): { round: number; final: boolean; drawing: Partial<Record<RoundGroup, string[]>>; paired?: true; playoff?: true } | null {
   const tournament = models.tournaments[tournamentId];
   if (!tournament?.bracket || tournament.model.status !== 'running') return null;
   const structure = matchPlayOf(tournament.format);
   if (structure?.rounds === 'drawn' && !tournament.format.roundByRound) {
     try {
-      const round = structure.nextRound(tournament.bracket, tournament.model.league?.rows ?? [], tournament.format, { seed: tournamentId }).round;
-      return { round, final: false, drawing: {}, paired: true };
+      const drawn = structure.nextRound(tournament.bracket, tournament.model.league?.rows ?? [], tournament.format, { seed: tournamentId });
+      return { round: drawn.round, final: false, drawing: {}, paired: true, ...(drawn.playoff ? { playoff: true as const } : {}) };
     } catch {
       return null;
     }

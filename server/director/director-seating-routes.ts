@@ -44,7 +44,8 @@ export function seatingRoutes(app: Hono, { models, now, onTournament }: SeatingR
   app.post('/tournaments/:tournamentId/rounds/draw', (c) =>
     onTournament(c, 'draw-round', (input) => {
       const draw = roundDrawInput(input);
-      return { decision: drawRound(models, { tournamentId: tournamentIdOf(c), ...draw }), done: `Drew round ${draw.round}.` };
+      const decision = drawRound(models, { tournamentId: tournamentIdOf(c), ...draw });
+      return { decision, done: decision.events[0]?.payload.playoff ? 'Drew the playoff.' : `Drew round ${draw.round}.` };
     }),
   );
 
