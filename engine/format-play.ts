@@ -45,7 +45,7 @@ export type RoundsKind = 'whole' | 'drawn' | 'seated';
 export interface FormatPlay {
   /** The structure it plays, as format options record it. */
   id: Elimination;
-  /** Who registers: teams of two, or players alone (seated at tables). */
+  /** Who plays its rounds: teams of two, or players alone (seated at tables). Who registers is `registersAlone`'s answer. */
   entrants: 'teams' | 'players';
   rounds: RoundsKind;
   /** The tiebreaks of its standings, in order; empty when placings come from the bracket alone. */
@@ -227,6 +227,19 @@ export function playOf(format: Pick<FormatOptions, 'elimination'>): AnyPlay {
 export function matchPlayOf(format: Pick<FormatOptions, 'elimination'>): MatchPlay | null {
   const play = playOf(format);
   return play.entrants === 'teams' ? play : null;
+}
+
+/**
+ * Whether an event's entrants register as players alone: players seated at tables, or a team
+ * structure whose partners are drawn once check-in closes (engine/partner-draw.ts).
+ */
+export function registersAlone(format: Pick<FormatOptions, 'elimination' | 'partners'>): boolean {
+  return playOf(format).entrants === 'players' || format.partners === 'drawn';
+}
+
+/** Whether an event seats its players at tables round by round (a progressive evening) rather than playing matches between teams. */
+export function seatedAtTables(format: Pick<FormatOptions, 'elimination'>): boolean {
+  return playOf(format).rounds === 'seated';
 }
 
 /** Whether a structure's placings come from a league table (standings with tiebreaks) rather than from its bracket. */

@@ -69,6 +69,10 @@ export interface FormatOptions {
   advance?: number;
   /** Pools into a playoff: whether the playoff is single or double elimination. */
   playoff?: 'single' | 'double';
+  /** A team structure whose players register alone and whose partners are drawn once check-in closes (engine/partner-draw.ts). */
+  partners?: 'drawn';
+  /** Drawn partners with an odd count: the player left over plays on two teams, or sits out (the default); the draw may say otherwise. */
+  oddPlayer?: 'twice' | 'sit-out';
 }
 
 const BASE: FormatOptions = {
@@ -184,6 +188,13 @@ export function formatProblem(options: FormatOptions): string | null {
     return `a second-chance bracket is for the 'first-round' losers, not '${String(options.consolation)}'`;
   if (options.consolation !== undefined && options.elimination !== 'single')
     return 'a second-chance bracket for the first round’s losers is an option of single elimination';
+  if (options.partners !== undefined && options.partners !== 'drawn')
+    return `partners are 'drawn' or registered with their teams, not '${String(options.partners)}'`;
+  if (options.partners === 'drawn' && options.elimination === 'progressive')
+    return 'progressive tables change partners every round, so they have no partners to draw';
+  if (options.oddPlayer !== undefined && options.oddPlayer !== 'twice' && options.oddPlayer !== 'sit-out')
+    return `with an odd number of players the one left over plays 'twice' or does 'sit-out', not '${String(options.oddPlayer)}'`;
+  if (options.oddPlayer !== undefined && options.partners !== 'drawn') return 'what an odd player does is a choice of drawn partners only';
   if (options.reset && options.elimination !== 'double')
     return `a reset final exists only in double elimination, not in ${ELIMINATION_WORDS[options.elimination]}`;
   if (options.roundByRound && (options.elimination !== 'double' || options.reset)) {

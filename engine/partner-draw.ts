@@ -11,7 +11,10 @@ import { createRandom, shuffleInPlace } from './random.ts';
 export type OddPlayer = 'twice' | 'sit-out';
 
 export interface DrawnTeam {
-  /** The team's id: its two players' ids, drawn order, joined by `+`. */
+  /**
+   * The team's id: its two players' ids, drawn order, joined by `+` (a character no registered
+   * id holds, so no team id is a player's); past 120 characters each id is cut short.
+   */
   teamId: string;
   players: [string, string];
 }
@@ -38,6 +41,13 @@ export function drawPartners(players: readonly string[], seed: string, odd: OddP
   // Sorted first, so the order the players were listed in does not change the draw.
   const order = shuffleInPlace([...players].sort(), createRandom(`partners:${seed}`));
   const teams: DrawnTeam[] = [];
+  const team = (a: string, b: string): DrawnTeam => {
+    let teamId = `${a}+${b}`;
+    if (teamId.length > TEAM_ID_MAX) teamId = `${a.slice(0, 59)}+${b.slice(0, 60)}`;
+    // Two ids cut to the same: the last letter numbers them apart.
+    for (let n = 2; teams.some((t) => t.teamId === teamId); n++) teamId = `${teamId.slice(0, TEAM_ID_MAX - String(n).length)}${n}`;
+    return { teamId, players: [a, b] };
+  };
   for (let i = 0; i + 1 < order.length; i += 2) teams.push(team(order[i]!, order[i + 1]!));
   let sittingOut: string | null = null;
   let twice: string | null = null;
@@ -52,6 +62,10 @@ export function drawPartners(players: readonly string[], seed: string, odd: OddP
   return { seed, teams, sittingOut, twice };
 }
 
-function team(a: string, b: string): DrawnTeam {
-  return { teamId: `${a}+${b}`, players: [a, b] };
+/** The longest id the ledger takes for a team. */
+const TEAM_ID_MAX = 120;
+
+/** A drawn team's name: its two players' names, drawn order. */
+export function drawnTeamName(names: readonly [string, string]): string {
+  return `${names[0]} & ${names[1]}`;
 }

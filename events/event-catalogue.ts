@@ -401,6 +401,28 @@ const roundSlot = check.either(
   // A Swiss round pairs the teams themselves, from the standings (engine/swiss.ts).
   check.object({ kind: check.oneOf(['team'] as const), team: id, seed: check.integer({ min: 1, max: 64 }) }),
 );
+/**
+ * Partners drawn for a team structure whose players registered alone (engine/partner-draw.ts):
+ * the players checked in, the seed, and what the player left over by an odd count does; the
+ * teams the draw made from them, each with the name it plays under. Drawn again from `players`,
+ * `seed` and `odd`, it makes the same teams, so the ledger proves the draw.
+ */
+export const PartnersDrawn = defineEvent({
+  type: 'PartnersDrawn',
+  version: 1,
+  validate: check.object({
+    tournamentId: id,
+    seed: check.text({ min: 1, max: 200 }),
+    odd: check.oneOf(['twice', 'sit-out'] as const),
+    players: check.array(id, { min: 4, max: 512 }),
+    teams: check.array(check.object({ teamId: id, name: check.text({ min: 1, max: 250 }), players: check.array(id, { min: 2, max: 2 }) }), {
+      min: 2,
+      max: 256,
+    }),
+    sittingOut: check.nullable(id),
+    twice: check.nullable(id),
+  }),
+});
 export const BracketRoundDrawn = defineEvent({
   type: 'BracketRoundDrawn',
   version: 1,
@@ -464,6 +486,7 @@ export type ProgressiveRoundStarted = Payload<typeof ProgressiveRoundStarted>;
 export type ProgressiveRoundsChanged = Payload<typeof ProgressiveRoundsChanged>;
 export type ScreenPinned = Payload<typeof ScreenPinned>;
 export type BracketRoundDrawn = Payload<typeof BracketRoundDrawn>;
+export type PartnersDrawn = Payload<typeof PartnersDrawn>;
 export type SignUpOpened = Payload<typeof SignUpOpened>;
 export type SignUpClosed = Payload<typeof SignUpClosed>;
 export type TeamWaitlisted = Payload<typeof TeamWaitlisted>;
@@ -509,5 +532,6 @@ export const domainEvents = eventRegistry(
   FeePaid,
   FeePaymentUndone,
   CheckInUndone,
+  PartnersDrawn,
   ...CIRCUIT_EVENTS,
 );

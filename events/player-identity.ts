@@ -192,7 +192,8 @@ export const CIRCUIT_EVENT_TYPES: ReadonlySet<string> = new Set([
 
 /**
  * Folds one event into the circuit; `progressive` says whether the event's tournament registers
- * players one by one (its entries are the registered ids) or teams (`team3:1`, `team3:2`). Never
+ * players one by one (a progressive evening, or drawn partners: its entries are the registered
+ * ids, which a drawn team's roster names too) or teams (`team3:1`, `team3:2`). Never
  * fails: an event naming what the circuit does not hold changes nothing.
  */
 export function evolveCircuit(circuit: CircuitState, event: CircuitEvent, progressive: (tournamentId: string) => boolean | undefined): void {

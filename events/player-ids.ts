@@ -4,7 +4,8 @@
  * (PlayerRegistered's `playerId`). In a team event the ledger knows a player only as a name on
  * a team's roster, which TeamRegistered (or the waitlist entry it was promoted from) fixes once
  * and nothing changes afterwards: the id is the team's id, a colon and the player's place on
- * that roster as registered, `team3:1` or `team3:2`. Either way it names one person for the
+ * that roster as registered, `team3:1` or `team3:2`. A drawn team's players registered alone
+ * before the draw, and keep the ids they registered under (TeamRow's `playerIds`). Either way it names one person for the
  * whole event, in its entrants, its games' seats and its statistics. These ids are the event's
  * entries; across events a person is named by the circuit's `playerId` (player-identity.ts),
  * which the read API gives: `personOf` turns an entry into it.
@@ -12,7 +13,7 @@
 import { type Seat, SEATS, teamOf } from '../engine/cards.ts';
 import type { GameModel, TeamRow } from './read-models.ts';
 import { parseProgressiveMatchId } from './progressive-projection.ts';
-import type { TournamentState } from './tournament-state.ts';
+import { type TournamentState, entrantsAlone } from './tournament-state.ts';
 
 /** A player as the API names them: the event's id for them (null where the event does not know them) and their name. */
 export interface PlayerRef {
@@ -29,9 +30,19 @@ export function teamPlayerId(teamId: string, index: number): string {
 export type PersonOf = (entry: string) => string;
 const asEntry: PersonOf = (entry) => entry;
 
+/** The event's id for the player at a place (from 0) of a team's roster: a drawn team's player's own, else the team's id and the place. */
+export function rosterPlayerId(team: Pick<TeamRow, 'teamId' | 'playerIds'>, index: number): string {
+  return team.playerIds?.[index] ?? teamPlayerId(team.teamId, index);
+}
+
 /** A team's players with their ids, in roster order. */
-export function rosterOf(team: Pick<TeamRow, 'teamId' | 'players'>, personOf: PersonOf = asEntry): { playerId: string; name: string }[] {
-  return team.players.map((name, i) => ({ playerId: personOf(teamPlayerId(team.teamId, i)), name }));
+export function rosterOf(team: Pick<TeamRow, 'teamId' | 'players' | 'playerIds'>, personOf: PersonOf = asEntry): { playerId: string; name: string }[] {
+  return team.players.map((name, i) => ({ playerId: personOf(rosterPlayerId(team, i)), name }));
+}
+
+/** The event's ids for an entrant's players: a player registered alone (not yet on a drawn team), else the team's roster. */
+export function entriesOf(state: Pick<TournamentState, 'format' | 'partners'>, row: Pick<TeamRow, 'teamId' | 'players' | 'playerIds'>): string[] {
+  return entrantsAlone(state) ? [row.teamId] : row.players.map((_, i) => rosterPlayerId(row, i));
 }
 
 /**
@@ -57,10 +68,11 @@ export function seatedPlayers(
       continue;
     }
     const teamId = game.teams[teamOf(seat)];
-    const roster = state?.model.teams.find((t) => t.teamId === teamId)?.players ?? [];
+    const row = state?.model.teams.find((t) => t.teamId === teamId);
+    const roster = row?.players ?? [];
     const expected = seat === 'N' || seat === 'E' ? 0 : 1;
     const index = roster[expected] === name ? expected : roster.indexOf(name);
-    players[seat] = { playerId: index < 0 ? null : personOf(teamPlayerId(teamId, index)), name };
+    players[seat] = { playerId: index < 0 ? null : personOf(row ? rosterPlayerId(row, index) : teamPlayerId(teamId, index)), name };
   }
   return players;
 }

@@ -9,6 +9,7 @@ import { SEATS, teamOf } from '../engine/cards.ts';
 import { own, tournamentById } from './lookup.ts';
 import { type Person, entryOf, personById, personOfEntry } from './player-identity.ts';
 import { seatedPlayers } from './player-ids.ts';
+import { entrantsAlone } from './tournament-state.ts';
 import type { ReadModels } from './projections.ts';
 import { type PlayerRating, RATING_START, ratingsOf } from './rating-projection.ts';
 import { addLine, emptySeatLine } from './stats-projection.ts';
@@ -69,7 +70,7 @@ export interface PlayerRecord {
 export function playerRecord(models: ReadModels, playerId: string): PlayerRecord | undefined {
   const person = personById(models.circuit, playerId);
   if (!person) return undefined;
-  const events = person.entries.map((key) => eventLine(models, key)).filter((e) => e !== undefined);
+  const events = person.entries.flatMap((key) => eventLines(models, key));
   const partners = new Map<string, PartnerLine>();
   for (const event of events) {
     if (!event.partner || event.withdrawn) continue;
@@ -99,12 +100,45 @@ function mergedInto(models: ReadModels, person: Person): string[] {
     .sort();
 }
 
-function eventLine(models: ReadModels, key: string): PlayerEvent | undefined {
+/** The lines of one entry: one, or, for a drawn player, one for each team drawn with them (none when they sat out). */
+function eventLines(models: ReadModels, key: string): PlayerEvent[] {
   const { tournamentId, entry } = entryOf(key);
+  const state = tournamentById(models, tournamentId);
+  if (!state) return [];
+  if (state.partners?.draw) {
+    const model = state.model;
+    return model.teams
+      .filter((t) => t.playerIds?.includes(entry))
+      .map((row) => {
+        const other = row.playerIds!.find((p) => p !== entry);
+        const partner = other === undefined ? undefined : personOfEntry(models.circuit, tournamentId, other);
+        return {
+          tournamentId,
+          name: model.name,
+          status: model.status,
+          entry,
+          team: { teamId: row.teamId, name: row.name },
+          partner: partner ? { playerId: partner.playerId, name: partner.name } : null,
+          place: model.placings.find((p) => p.teamId === row.teamId)?.place ?? null,
+          wins: row.wins,
+          losses: row.losses,
+          gamesWon: row.gamesWon,
+          gamesLost: row.gamesLost,
+          withdrawn: row.status === 'withdrawn',
+          seriesId: own(models.circuit.seriesOf, tournamentId) ?? null,
+        };
+      });
+  }
+  const line = eventLine(models, tournamentId, entry);
+  return line ? [line] : [];
+}
+
+function eventLine(models: ReadModels, tournamentId: string, entry: string): PlayerEvent | undefined {
   const state = tournamentById(models, tournamentId);
   if (!state) return undefined;
   const model = state.model;
-  const progressive = state.progressive !== null;
+  // A player registered alone (a progressive evening's, or one whose partner is not drawn yet) is their own entrant.
+  const progressive = entrantsAlone(state);
   const teamId = progressive ? entry : entry.slice(0, entry.lastIndexOf(':'));
   const row = model.teams.find((t) => t.teamId === teamId);
   // An entrant still on the waitlist (or who left it) has no row: it never took a place.

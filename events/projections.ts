@@ -6,6 +6,7 @@
 import { GAME_EVENT_TYPES, type GameEvent, evolveGame, startGame } from './game-projection.ts';
 import { WITHIN_A_HAND, noteGameTimes, noteTournamentTimes } from './event-times.ts';
 import { canKeyReadModel, own } from './lookup.ts';
+import { registersAlone } from '../engine/format-play.ts';
 import { CIRCUIT_EVENT_TYPES, type CircuitEvent, type CircuitState, emptyCircuit, evolveCircuit } from './player-identity.ts';
 import type { GameModel, TournamentModel } from './read-models.ts';
 import { gameStatsAfter } from './stats-projection.ts';
@@ -128,7 +129,7 @@ function foldEvent(models: ReadModels, event: ProjectedEvent, change: Change): C
 function foldCircuit(models: ReadModels, event: ProjectedEvent): void {
   evolveCircuit(models.circuit, event as unknown as CircuitEvent, (tournamentId) => {
     const state = own(models.tournaments, tournamentId);
-    return state ? state.progressive !== null : undefined;
+    return state ? registersAlone(state.format) : undefined;
   });
 }
 

@@ -15,9 +15,9 @@ import { rate, rating } from 'openskill';
 import { SEATS, type Seat, teamOf } from '../engine/cards.ts';
 import { own } from './lookup.ts';
 import { personOfEntry } from './player-identity.ts';
-import { seatedPlayers } from './player-ids.ts';
+import { entriesOf, seatedPlayers } from './player-ids.ts';
 import type { ReadModels } from './projections.ts';
-import type { GameModel } from './read-models.ts';
+import type { GameModel, TeamRow } from './read-models.ts';
 import { gameWinner } from './tournament-rulings.ts';
 import type { TournamentState } from './tournament-state.ts';
 
@@ -164,8 +164,8 @@ export function ratingOrder(models: ReadModels, tournamentId: string): string[] 
   if (!state) return [];
   const ratings = ratingsOf(models);
   const start = conservative(RATING_START);
-  const strengthOf = (teamId: string, players: readonly string[]) => {
-    const entries = state.progressive ? [teamId] : players.map((_, i) => `${teamId}:${i + 1}`);
+  const strengthOf = (row: TeamRow) => {
+    const entries = entriesOf(state, row);
     const values = entries.map((entry) => {
       const person = personOfEntry(models.circuit, tournamentId, entry);
       const r = person ? ratings.get(person.playerId) : undefined;
@@ -175,7 +175,7 @@ export function ratingOrder(models: ReadModels, tournamentId: string): string[] 
   };
   return state.model.teams
     .filter((t) => !state.withdrawn.includes(t.teamId))
-    .map((t, i) => ({ teamId: t.teamId, i, value: strengthOf(t.teamId, t.players) }))
+    .map((t, i) => ({ teamId: t.teamId, i, value: strengthOf(t) }))
     .sort((a, b) => b.value - a.value || a.i - b.i)
     .map((t) => t.teamId);
 }

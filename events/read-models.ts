@@ -153,6 +153,8 @@ export interface TeamRow {
   bags: number;
   sets: number;
   status: 'registered' | 'withdrawn' | 'alive' | 'out' | 'disqualified' | 'champion';
+  /** A drawn team's players by the ids they registered under alone (PartnersDrawn), in roster order. */
+  playerIds?: string[];
 }
 
 export interface MatchModel {

@@ -7,7 +7,7 @@
  */
 import { own, tournamentById } from './lookup.ts';
 import { personOfEntry } from './player-identity.ts';
-import { teamPlayerId } from './player-ids.ts';
+import { entriesOf } from './player-ids.ts';
 import type { ReadModels } from './projections.ts';
 
 /** One event of the series, as the standings count it. */
@@ -86,16 +86,18 @@ export function seriesStandings(models: ReadModels, seriesId: string): SeriesSta
     events.push({ tournamentId, name: model.name, status: model.status, counted });
     if (!counted) continue;
     const placeOf = new Map(model.placings.map((p) => [p.teamId, p.place]));
+    // A drawn player on two teams counts once, by the better place.
+    const best = new Map<string, { name: string; result: SeriesResult }>();
     for (const row of model.teams) {
       if (row.status === 'withdrawn') continue;
       const place = placeOf.get(row.teamId) ?? null;
       const result: SeriesResult = { tournamentId, place, points: pointsFor(series.points, place) };
-      const entries = state.progressive ? [row.teamId] : row.players.map((_, i) => teamPlayerId(row.teamId, i));
+      const entries = entriesOf(state, row);
       const people = entries.map((entry) => personOfEntry(models.circuit, tournamentId, entry)).filter((p) => p !== undefined);
       for (const person of people) {
-        let line = players.get(person.playerId);
-        if (!line) players.set(person.playerId, (line = { playerId: person.playerId, name: person.name, ...emptyRow() }));
-        add(line, result);
+        const held = best.get(person.playerId);
+        const better = !held || (result.place !== null && (held.result.place === null || result.place < held.result.place));
+        if (better) best.set(person.playerId, { name: person.name, result });
       }
       if (!state.progressive && people.length === 2 && people[0] !== people[1]) {
         const two = [...people].sort((a, b) => (a.playerId < b.playerId ? -1 : 1));
@@ -104,6 +106,11 @@ export function seriesStandings(models: ReadModels, seriesId: string): SeriesSta
         if (!line) pairs.set(key, (line = { players: two.map((p) => ({ playerId: p.playerId, name: p.name })), ...emptyRow() }));
         add(line, result);
       }
+    }
+    for (const [playerId, { name, result }] of best) {
+      let line = players.get(playerId);
+      if (!line) players.set(playerId, (line = { playerId, name, ...emptyRow() }));
+      add(line, result);
     }
   }
   return {

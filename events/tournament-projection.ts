@@ -11,7 +11,7 @@ import { progressiveGameSeen } from './progressive-projection.ts';
 import { bracketRoundDrawn, matchSettled, matchStarted, seatMatch, settle, tournamentStarted } from './tournament-bracket.ts';
 import { refresh, refreshDecided, refreshGame } from './tournament-placings.ts';
 import { noteRoundFinished, progressiveRoundStarted, progressiveRoundsChanged, roundsOver } from './tournament-progressive.ts';
-import { checkInUndone, playerRegistered, teamCheckedIn, teamRegistered, teamWithdrawn, waitlistPromoted } from './tournament-registration.ts';
+import { checkInUndone, partnersDrawn, playerRegistered, teamCheckedIn, teamRegistered, teamWithdrawn, waitlistPromoted } from './tournament-registration.ts';
 import { CAUSES, clockStarted, gameResultCorrected, gameWinner, noteLateClaim, teamDisqualified, timeCalled } from './tournament-rulings.ts';
 import { type TournamentEvent, type TournamentState, infoFor } from './tournament-state.ts';
 
@@ -60,6 +60,9 @@ export function evolveTournament(
       return;
     case 'CheckInUndone':
       checkInUndone(state, event.payload);
+      return;
+    case 'PartnersDrawn':
+      if (partnersDrawn(state, event.payload)) refresh(state, games);
       return;
     case 'TeamWithdrawn':
       if (teamWithdrawn(state, event.payload)) refresh(state, games);

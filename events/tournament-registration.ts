@@ -3,7 +3,7 @@
  * promoted from the waitlist and withdrawn before the start. Sign-up, fees and check-in codes are
  * kept in registration-projection.ts.
  */
-import type { CheckInUndone, PlayerRegistered, TeamCheckedIn, TeamRegistered, TeamWithdrawn, WaitlistPromoted } from './event-catalogue.ts';
+import type { CheckInUndone, PartnersDrawn, PlayerRegistered, TeamCheckedIn, TeamRegistered, TeamWithdrawn, WaitlistPromoted } from './event-catalogue.ts';
 import { playerRegistered as progressivePlayerRegistered, playerWithdrawn } from './progressive-projection.ts';
 import { entrantRegistered, waiting } from './registration-projection.ts';
 import { type TournamentState, newRow } from './tournament-state.ts';
@@ -62,5 +62,29 @@ export function teamWithdrawn(state: TournamentState, e: TeamWithdrawn): boolean
   }
   state.withdrawn.push(e.teamId);
   if (state.progressive) playerWithdrawn(state.progressive, e.teamId);
+  return true;
+}
+
+/**
+ * Partners were drawn: the players' rows leave the entrants for the drawn teams', each team
+ * checked in (its players were), its roster the players' names and the ids they registered
+ * under. False when the event draws no partners or has drawn them already.
+ */
+export function partnersDrawn(state: TournamentState, e: PartnersDrawn): boolean {
+  const partners = state.partners;
+  if (!partners || partners.draw || state.model.status !== 'registration') return false;
+  partners.draw = e;
+  partners.players = state.model.teams;
+  const byId = new Map(partners.players.map((p) => [p.teamId, p]));
+  state.model.teams = e.teams.map((t) => {
+    const row = newRow(
+      t.teamId,
+      t.name,
+      t.players.map((p) => byId.get(p)?.name ?? p),
+    );
+    row.playerIds = [...t.players];
+    return row;
+  });
+  state.checkedIn = e.teams.map((t) => t.teamId);
   return true;
 }

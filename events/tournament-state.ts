@@ -6,7 +6,7 @@
 import { type BracketState, type MatchView, matchViews } from '../engine/bracket.ts';
 import type { GroupDraw } from '../engine/bracket-rounds.ts';
 import type { FormatOptions } from '../engine/formats.ts';
-import { playOf } from '../engine/format-play.ts';
+import { playOf, registersAlone } from '../engine/format-play.ts';
 import type { ByeDraw } from '../engine/seeding.ts';
 import type {
   BracketRoundDrawn,
@@ -21,6 +21,7 @@ import type {
   GameResultCorrected,
   MatchStarted,
   PlayerRegistered,
+  PartnersDrawn,
   ProgressiveRoundStarted,
   ProgressiveRoundsChanged,
   ScreenPinned,
@@ -60,7 +61,8 @@ export type TournamentEvent =
   | { type: 'WaitlistPromoted'; payload: WaitlistPromoted }
   | { type: 'FeePaid'; payload: FeePaid }
   | { type: 'FeePaymentUndone'; payload: FeePaymentUndone }
-  | { type: 'CheckInUndone'; payload: CheckInUndone };
+  | { type: 'CheckInUndone'; payload: CheckInUndone }
+  | { type: 'PartnersDrawn'; payload: PartnersDrawn };
 
 /** Live facts about a bracket match that the bracket itself does not hold. */
 export interface MatchInfo {
@@ -111,6 +113,11 @@ export interface TournamentState {
   prizes: { place: number; prize: string; teams: string[] }[];
   /** Progressive tables; null for bracket events. */
   progressive: ProgressiveState | null;
+  /**
+   * A team structure whose partners are drawn: the players as they registered alone (their rows
+   * leave the entrants for the drawn teams' at the draw) and the draw once made; null otherwise.
+   */
+  partners: DrawnPartners | null;
   /** Each game's winner for its match as last settled, so a hand that decides nothing skips the bracket. */
   decided: Record<string, string | null>;
   /** Each game's part in the standings as last counted (see tallyOf), so a scored hand or a finished game moves only its difference. */
@@ -128,6 +135,21 @@ export interface TournamentState {
   lateClaims: string[];
   /** When the tournament and its matches were created, started and completed (event-times.ts). */
   times?: TournamentTimes;
+}
+
+/** Drawn partners as the tournament projection keeps them. */
+export interface DrawnPartners {
+  /** The players' rows as they registered, filled once the draw moves them out of the entrants. */
+  players: TeamRow[];
+  draw: PartnersDrawn | null;
+}
+
+/**
+ * Whether the tournament's entrants are players alone now: a progressive evening's, or a
+ * drawn-partner event's until its partners are drawn (its entrants are the drawn teams after).
+ */
+export function entrantsAlone(state: Pick<TournamentState, 'format' | 'partners'>): boolean {
+  return registersAlone(state.format) && !state.partners?.draw;
 }
 
 /** A new tournament from its first event. */
@@ -160,6 +182,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
     prizes: [],
     // Players alone at tables (the progressive evening) rather than matches between teams.
     progressive: playOf(e.options).entrants === 'players' ? emptyProgressive() : null,
+    partners: e.options.partners === 'drawn' ? { players: [], draw: null } : null,
     decided: {},
     tally: {},
     registration: emptyRegistration(),
