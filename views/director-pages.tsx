@@ -6,6 +6,7 @@ import type { WaitingParts } from '../events/ruling-wait.ts';
 import { WaitingLine } from './ruling-wait.tsx';
 import type { MatchModel, TeamRow } from '../events/read-models.ts';
 import { Notice, PostForm } from './entry-forms.tsx';
+import { ConfirmPartnerDraw, type PartnerDrawPreview, PartnersPanel, type PartnersPanelProps } from './partner-draw.tsx';
 import { Layout } from './layout.tsx';
 import { SessionList, type SessionListProps } from './login.tsx';
 import { ClockField, CreateChoiceFields, type FirstDealerInfo, FirstDealerFields, type FormatDefaults, NamedDealerFields } from './seating-forms.tsx';
@@ -160,6 +161,12 @@ export interface DirectorTournamentProps {
   /** Each match, with how its first dealer was chosen once it is seated (`dealt`, in words). */
   matches: (MatchModel & { names: [string, string]; dealt?: string; ruling?: WaitingParts | null })[];
   progressive: boolean;
+  /** Whether the entrants are players alone now (a progressive evening's, or drawn partners' before the draw); `progressive` when absent. */
+  alone?: boolean;
+  /** An event whose partners are drawn: the draw's panel. */
+  partners?: PartnersPanelProps;
+  /** A partner draw previewed, waiting for the director's confirmation. */
+  partnerDraw?: PartnerDrawPreview | null;
   /** A bracket drawn round by round whose last round is decided: the round to draw and who draws for each group's bye. */
   /** `paired`: the round is paired from the standings (Swiss), with no cards to draw. */
   roundToDraw?: { round: number; final: boolean; drawing: Partial<Record<'winners' | 'losers', string[]>>; paired?: true; playoff?: true } | null;
@@ -193,6 +200,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
   const reg = props.registration;
   // Each ready match's table box starts at the free table a table's phone would start it at.
   const nextTables = readyTables(props.matches);
+  const alone = props.alone ?? props.progressive;
   return (
     <section id={DIRECTOR_PANEL_ID} class="director" aria-labelledby="director-title">
       <p class="breadcrumb">
@@ -206,16 +214,13 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       <Notice error={props.error ?? null} done={props.done ?? null} />
       {props.startPreview ? <ConfirmStart preview={props.startPreview} form={form} /> : null}
       {props.withdrawal ? <ConfirmWithdraw pending={props.withdrawal} form={form} /> : null}
+      {props.partnerDraw ? <ConfirmPartnerDraw preview={props.partnerDraw} form={form} tournamentId={props.tournamentId} /> : null}
       {props.capChoice ? <CapChoice choice={props.capChoice} form={form} /> : null}
       {/* During an evening the round comes first: seating it, and each table's state. */}
       {props.progressivePanel ? <ProgressiveDirector {...props.progressivePanel} form={form} /> : null}
+      {props.partners ? <PartnersPanel props={props.partners} form={form} /> : null}
       {props.bulkPreview ? (
-        <BulkPreviewPanel
-          bulk={props.bulkPreview}
-          action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`}
-          csrf={props.csrf}
-          progressive={props.progressive}
-        />
+        <BulkPreviewPanel bulk={props.bulkPreview} action={`${base}/${alone ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={alone} />
       ) : null}
 
       <section class="screen-pin" aria-labelledby="screen-pin-title">
@@ -250,18 +255,18 @@ export function DirectorTournament(props: DirectorTournamentProps) {
       </section>
 
       <h2 id="entrants-title">
-        {props.progressive ? 'Players' : 'Entrants'} ({props.teams.length})
+        {alone ? 'Players' : 'Entrants'} ({props.teams.length})
       </h2>
       {/* A region with a tab stop, so a keyboard user can scroll the list on a narrow phone. */}
       <div class="table-scroll" role="region" aria-labelledby="entrants-title" tabindex={0}>
-        <table class={props.progressive ? 'director-teams director-teams--players' : 'director-teams'}>
+        <table class={alone ? 'director-teams director-teams--players' : 'director-teams'}>
           <thead>
             <tr>
-              {props.progressive ? null : <th scope="col">Id</th>}
+              {alone ? null : <th scope="col">Id</th>}
               <th scope="col">Name</th>
-              {props.progressive ? null : <th scope="col">Players</th>}
-              {props.progressive ? null : <th scope="col">Seed</th>}
-              <th scope="col">{props.progressive ? 'Where' : 'Status'}</th>
+              {alone ? null : <th scope="col">Players</th>}
+              {alone ? null : <th scope="col">Seed</th>}
+              <th scope="col">{alone ? 'Where' : 'Status'}</th>
               {reg?.charges ? <th scope="col">Fee</th> : null}
               {reg ? <th scope="col">Check-in code</th> : null}
               <th scope="col">
@@ -272,11 +277,11 @@ export function DirectorTournament(props: DirectorTournamentProps) {
           <tbody>
             {props.teams.map((t) => (
               <tr data-team={t.teamId}>
-                {props.progressive ? null : <td data-label="Id">{t.teamId}</td>}
-                <td class="entrant-name">{props.progressive ? <a href={playerLink(props.tournamentId, t.teamId)}>{t.name}</a> : t.name}</td>
-                {props.progressive ? null : <td data-label="Players">{t.players.join(' & ')}</td>}
-                {props.progressive ? null : <td data-label="Seed">{t.seed ?? '—'}</td>}
-                <td data-label={props.progressive ? 'Where' : 'Status'}>
+                {alone ? null : <td data-label="Id">{t.teamId}</td>}
+                <td class="entrant-name">{alone ? <a href={playerLink(props.tournamentId, t.teamId)}>{t.name}</a> : t.name}</td>
+                {alone ? null : <td data-label="Players">{t.players.join(' & ')}</td>}
+                {alone ? null : <td data-label="Seed">{t.seed ?? '—'}</td>}
+                <td data-label={alone ? 'Where' : 'Status'}>
                   {t.standing}
                   {t.checkedIn ? (reg?.checkedInBy[t.teamId] === 'team' ? ' · checked in by the team' : ' · checked in') : ''}
                 </td>
@@ -313,7 +318,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                       </button>
                     </PostForm>
                   ) : null}
-                  {props.status === 'registration' && t.checkedIn ? (
+                  {props.status === 'registration' && t.checkedIn && !props.partners?.drawn ? (
                     <PostForm {...form(`/teams/${encodeURIComponent(t.teamId)}/check-in/undo`)} class="inline-form">
                       <button type="submit" data-action="undo-check-in">
                         Undo check-in
@@ -325,13 +330,13 @@ export function DirectorTournament(props: DirectorTournamentProps) {
                       {t.checkedIn ? null : (
                         <PostForm {...form('/check-in')} class="inline-form">
                           <input type="hidden" name="teamId" value={t.teamId} />
-                          <button type="submit">{props.progressive ? 'Check the player in' : 'Check in'}</button>
+                          <button type="submit">{alone ? 'Check the player in' : 'Check in'}</button>
                         </PostForm>
                       )}
                       <PostForm {...form('/withdraw')} class="inline-form">
                         <input type="hidden" name="teamId" value={t.teamId} />
                         <button type="submit" class="button-quiet">
-                          {props.progressive ? 'Withdraw the player' : 'Withdraw'}
+                          {alone ? 'Withdraw the player' : 'Withdraw'}
                         </button>
                       </PostForm>
                     </>
@@ -343,19 +348,14 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         </table>
       </div>
 
-      {reg ? <RegistrationPanel props={reg} form={form} registering={props.status === 'registration'} progressive={props.progressive} /> : null}
-      {reg && props.status === 'registration' ? (
-        <BulkForm
-          action={`${base}/${props.progressive ? 'players' : 'teams'}/bulk`}
-          csrf={props.csrf}
-          progressive={props.progressive}
-          lines={props.bulkPreview?.lines ?? ''}
-        />
+      {reg ? <RegistrationPanel props={reg} form={form} registering={props.status === 'registration'} progressive={alone} /> : null}
+      {reg && props.status === 'registration' && !props.partners?.drawn ? (
+        <BulkForm action={`${base}/${alone ? 'players' : 'teams'}/bulk`} csrf={props.csrf} progressive={alone} lines={props.bulkPreview?.lines ?? ''} />
       ) : null}
 
       {props.circuit ? <CircuitPanel props={props.circuit} csrf={props.csrf} /> : null}
 
-      {props.status === 'registration' && !props.progressive ? (
+      {props.status === 'registration' && !alone && !props.partners ? (
         <>
           <h2>Register a team</h2>
           <PostForm {...form('/teams')} class="stack-form">
@@ -376,7 +376,7 @@ export function DirectorTournament(props: DirectorTournamentProps) {
         </>
       ) : null}
 
-      {props.status === 'registration' ? (
+      {props.status === 'registration' && !(props.partners && !props.partners.drawn) ? (
         <StartForm teams={props.teams} progressive={props.progressive} format={props.format} form={form} charges={reg?.charges ?? false} />
       ) : null}
 

@@ -8,6 +8,7 @@
 import { type StandingRow, TIEBREAK_WORDS } from '../../engine/league-table.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
+import { entrantsAlone } from '../../events/tournament-state.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { gameById, tournamentById, teamNames } from '../../events/lookup.ts';
 import type { TournamentResource } from './api-schemas.ts';
@@ -152,13 +153,14 @@ function poolsOf(model: TournamentModel): TournamentResource['pools'] {
 
 function entrantsOf(state: TournamentState, personOf: PersonOf): TournamentResource['entrants'] {
   const rows = state.model.teams;
-  if (!state.progressive) {
+  // Players alone: a progressive evening's, or a drawn-partner event's until its partners are drawn.
+  if (!entrantsAlone(state)) {
     return {
       kind: 'teams',
       teams: rows.map((t) => ({ teamId: t.teamId, name: t.name, players: t.players, roster: rosterOf(t, personOf), seed: t.seed, status: t.status })),
     };
   }
-  const genders = new Map(state.progressive.players.map((p) => [p.playerId, p.gender ?? null]));
+  const genders = new Map((state.progressive?.players ?? []).map((p) => [p.playerId, p.gender ?? null]));
   return {
     kind: 'players',
     players: rows.map((t) => ({

@@ -10,6 +10,7 @@ import { Hono } from 'hono';
 import { tournamentById } from '../../events/lookup.ts';
 import { waiting } from '../../events/registration-projection.ts';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
+import { entrantsAlone } from '../../events/tournament-state.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import { SignedUpPage, SignUpPage, type SignUpPageProps } from '../../views/sign-up-page.tsx';
@@ -70,7 +71,8 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
     return {
       tournamentId: state.model.tournamentId,
       name: state.model.name,
-      progressive: Boolean(state.progressive),
+      // Whether a phone signs up a player alone (a progressive evening, drawn partners) or a team.
+      progressive: entrantsAlone(state),
       open: open.open,
       why: open.open ? null : `${open.why}; ${open.next}`,
       cap: state.registration.signUp?.cap ?? null,
@@ -134,7 +136,7 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
             tournamentId: id,
             teamId,
             name: values.name ?? '',
-            players: state.progressive ? [] : [values.player1 ?? '', values.player2 ?? ''],
+            players: entrantsAlone(state) ? [] : [values.player1 ?? '', values.player2 ?? ''],
             ...(values.gender ? { gender: values.gender as 'male' | 'female' } : {}),
             at,
             codeSeed,
@@ -145,7 +147,7 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
       const state = tournamentById(models, id)!;
       const queued = waitingList(state).findIndex((w) => w.teamId === teamId);
       const status = queued >= 0 ? ('waitlisted' as const) : ('registered' as const);
-      const page = (state.progressive ? playerLink : teamLink)(id, teamId);
+      const page = (entrantsAlone(state) ? playerLink : teamLink)(id, teamId);
       const code = auth.checkInCode(id, teamId, codeSeed);
       const name = placed(state).find((t) => t.teamId === teamId)?.name ?? waiting(state.registration, teamId)?.name ?? teamId;
       if (json) return c.json({ status, teamId, name, page, code, ...(queued >= 0 ? { place: queued + 1 } : {}) });

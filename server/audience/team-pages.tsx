@@ -14,6 +14,8 @@ import { Notice } from '../../views/entry-forms.tsx';
 import { waitingList } from '../commands/registration-commands.ts';
 import { tournamentLinks, playerLink, teamLink } from '../../events/addresses.ts';
 import { EventTrail } from '../../views/rules-sheet.tsx';
+import { type DrawnPlayerModel, DrawnPlayerStatus, drawnPlayerModel } from '../../views/drawn-player.tsx';
+import { registersAlone } from '../../engine/format-play.ts';
 
 export type SubjectKind = 'team' | 'player';
 
@@ -42,9 +44,11 @@ function modelOf(
   tournamentId: string,
   subjectId: string,
   now: string = new Date().toISOString(),
-): TeamPageModel | PlayerPageModel | null {
+): TeamPageModel | PlayerPageModel | DrawnPlayerModel | null {
   const state = tournamentById(models, tournamentId);
   if (!state) return null;
+  // A player registered alone for a team structure: who the draw partnered them with.
+  if (kind === 'player' && state.partners) return drawnPlayerModel(state, models.games, subjectId, now);
   return kind === 'team' ? teamPageModel(state, models.games, subjectId, now) : playerPageModel(state, models.games, subjectId);
 }
 
@@ -59,6 +63,8 @@ function statusOf(
   const model = modelOf(kind, models, tournamentId, subjectId, now);
   if (!model) return null;
   if ('teamId' in model) return { target: TEAM_STATUS_ID, content: <TeamStatus model={model} />, name: model.name, tournamentName: model.tournamentName };
+  if ('headline' in model)
+    return { target: PLAYER_STATUS_ID, content: <DrawnPlayerStatus model={model} />, name: model.name, tournamentName: model.tournamentName };
   return { target: PLAYER_STATUS_ID, content: <PlayerStatus model={model} />, name: model.name, tournamentName: model.tournamentName };
 }
 
@@ -70,7 +76,7 @@ export function missingSubjectOf(view: SubjectView, models: ReadModels): string 
   if (view.kind === 'team' && state.progressive && playerPageModel(state, models.games, view.subjectId)) {
     return `${state.model.name} is a progressive evening of players: ${view.subjectId}'s page is ${playerLink(view.tournamentId, view.subjectId)}`;
   }
-  if (view.kind === 'player' && !state.progressive)
+  if (view.kind === 'player' && !registersAlone(state.format))
     return `${state.model.name} is played by teams, not single players: a team's page is under ${tournamentLinks(view.tournamentId).home}/teams/`;
   return `${state.model.name} has no ${view.kind} ${view.subjectId}`;
 }

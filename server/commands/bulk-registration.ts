@@ -8,6 +8,8 @@
  * across events, `#ana-lopez-2`, where a name alone would lead to another of the same name.
  */
 import { feeFor } from '../../engine/formats.ts';
+import { registersAlone } from '../../engine/format-play.ts';
+import { drawnPartnersProblem } from './partner-rules.ts';
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
@@ -88,8 +90,11 @@ export function previewBulk(models: ReadModels, input: { tournamentId: string; l
   const tournament = tournamentOf(models, input.tournamentId);
   const id = input.tournamentId;
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${id} has started; registration is closed`, 409);
+  const drawn = drawnPartnersProblem(tournament, 'register');
+  if (drawn) throw new CommandError(drawn, 409);
   const rows = input.lines.split(/\r\n|\n|\r/);
-  const progressive = Boolean(tournament.progressive);
+  // Players alone (a progressive evening's, or those whose partners are drawn): a name a line.
+  const progressive = registersAlone(tournament.format);
   const today = input.today?.slice(0, 10);
   const preview: BulkPreview = { entrants: [], already: [], problems: [] };
   const seen = new Map<string, number>();

@@ -7,7 +7,8 @@
  */
 import { tournamentById } from '../../events/lookup.ts';
 import { personOfEntry } from '../../events/player-identity.ts';
-import { teamPlayerId } from '../../events/player-ids.ts';
+import { entriesOf, teamPlayerId } from '../../events/player-ids.ts';
+import { registersAlone } from '../../engine/format-play.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { TournamentState } from '../../events/tournament-state.ts';
@@ -36,7 +37,7 @@ function peopleIn(models: ReadModels, state: TournamentState): Set<string> {
   const id = state.model.tournamentId;
   for (const row of state.model.teams) {
     if (row.status === 'withdrawn') continue;
-    const entries = state.progressive ? [row.teamId] : row.players.map((_, i) => teamPlayerId(row.teamId, i));
+    const entries = entriesOf(state, row);
     for (const entry of entries) {
       const person = personOfEntry(models.circuit, id, entry);
       if (person) out.add(person.playerId);
@@ -44,7 +45,7 @@ function peopleIn(models: ReadModels, state: TournamentState): Set<string> {
   }
   for (const w of state.registration.waitlist) {
     if (w.withdrawn || w.promoted) continue;
-    const entries = state.progressive ? [w.teamId] : w.players.map((_, i) => teamPlayerId(w.teamId, i));
+    const entries = registersAlone(state.format) ? [w.teamId] : w.players.map((_, i) => teamPlayerId(w.teamId, i));
     for (const entry of entries) {
       const person = personOfEntry(models.circuit, id, entry);
       if (person) out.add(person.playerId);

@@ -5,6 +5,9 @@
  * refused with a sentence or turned into events.
  */
 import { feeFor } from '../../engine/formats.ts';
+import { registersAlone } from '../../engine/format-play.ts';
+import { entrantsAlone } from '../../events/tournament-state.ts';
+import { drawnPartnersProblem } from './partner-rules.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import type { TeamRow } from '../../events/read-models.ts';
 import { owed, waiting } from '../../events/registration-projection.ts';
@@ -38,7 +41,7 @@ export function holderOf(tournament: TournamentState, name: string): { teamId: s
 export function freeId(tournament: TournamentState, base: string, taken: ReadonlySet<string> = new Set()): string {
   const used = (id: string) =>
     taken.has(id) || tournament.model.teams.some((t) => t.teamId === id) || tournament.registration.waitlist.some((w) => w.teamId === id);
-  const root = base && !idProblem(base.slice(0, 52), 'an id') ? base.slice(0, 52) : tournament.progressive ? 'player' : 'team';
+  const root = base && !idProblem(base.slice(0, 52), 'an id') ? base.slice(0, 52) : entrantsAlone(tournament) ? 'player' : 'team';
   if (!used(root)) return root;
   for (let n = 2; ; n++) if (!used(`${root}-${n}`)) return `${root}-${n}`;
 }
@@ -131,13 +134,16 @@ export function signUp(models: ReadModels, input: SignUpInput): Decision {
   const id = input.tournamentId;
   const open = signUpOpenAt(tournament, input.at);
   if (!open.open) throw new CommandError(`${open.why}; ${open.next}`, 409);
-  const label = tournament.progressive ? 'your name' : 'the team name';
+  const alone = registersAlone(tournament.format);
+  const drawn = drawnPartnersProblem(tournament, 'register');
+  if (drawn) throw new CommandError(drawn, 409);
+  const label = alone ? 'your name' : 'the team name';
   refuseProblem(entrantNameProblem(input.name, label));
   const name = normalName(input.name);
   if (!name) throw new CommandError(`sign-up for ${tournament.model.name}: ${label} is missing`);
   if (holderOf(tournament, name)) throw new CommandError(`'${name}' is already signed up for ${tournament.model.name}; choose another name`, 409);
   const players = input.players.map(normalName);
-  if (!tournament.progressive) {
+  if (!alone) {
     input.players.forEach((p, k) => refuseProblem(entrantNameProblem(p, `player ${k + 1}’s name`)));
     if (players.length !== 2 || players.some((p) => !p))
       throw new CommandError(`team '${name}' needs two named players: ${players[0] ? 'the second player' : 'the first player'} is missing`);
@@ -148,10 +154,10 @@ export function signUp(models: ReadModels, input: SignUpInput): Decision {
   const common = { tournamentId: id, name, fee, registeredOn, codeSeed: input.codeSeed };
   const cap = tournament.registration.signUp!.cap;
   if (cap !== null && placed(tournament).length >= cap) {
-    const payload = { ...common, teamId: input.teamId, players: tournament.progressive ? [name] : players, ...(input.gender ? { gender: input.gender } : {}) };
+    const payload = { ...common, teamId: input.teamId, players: alone ? [name] : players, ...(input.gender ? { gender: input.gender } : {}) };
     return { stream: tournamentStream(id), events: [{ type: 'TeamWaitlisted', payload }] };
   }
-  if (tournament.progressive) {
+  if (alone) {
     return {
       stream: tournamentStream(id),
       events: [{ type: 'PlayerRegistered', payload: { ...common, playerId: input.teamId, ...(input.gender ? { gender: input.gender } : {}) } }],
@@ -246,7 +252,7 @@ export function recordPaid(models: ReadModels, input: { tournamentId: string; te
   if (!row) {
     const queued = waiting(tournament.registration, input.teamId);
     if (queued) throw new CommandError(`tournament ${id}: '${queued.name}' is on the waitlist; its fee is taken once it has a place`, 409);
-    throw new CommandError(`tournament ${id}: ${tournament.progressive ? 'player' : 'team'} ${input.teamId} is not registered`, 404);
+    throw new CommandError(`tournament ${id}: ${entrantsAlone(tournament) ? 'player' : 'team'} ${input.teamId} is not registered`, 404);
   }
   if (tournament.withdrawn.includes(row.teamId)) throw new CommandError(`tournament ${id}: '${row.name}' has withdrawn; it owes no fee`, 409);
   const fee = tournament.registration.fees[row.teamId]?.fee ?? null;
@@ -275,6 +281,7 @@ export function undoCheckIn(models: ReadModels, input: { tournamentId: string; t
   const row = waiting(tournament.registration, input.teamId) ?? entrantOf(tournament, input.teamId);
   if (tournament.model.status !== 'registration') throw new CommandError(`${tournament.model.name} has started, so '${row.name}'’s check-in stands`, 409);
   if (!tournament.checkedIn.includes(input.teamId)) throw new CommandError(`'${row.name}' is not checked in`, 409);
+  refuseProblem(drawnPartnersProblem(tournament, 'undo a check-in'));
   return {
     stream: tournamentStream(input.tournamentId),
     events: [{ type: 'CheckInUndone', payload: { tournamentId: input.tournamentId, teamId: input.teamId } }],

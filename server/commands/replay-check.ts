@@ -21,6 +21,7 @@ import { callMisdeal, claimRenege, correctScore, dealHand, giveRuling, makeBid, 
 import { callTime, correctGameResult, disqualifyTeam } from './ruling-commands.ts';
 import { changeRounds, checkInTeam, createTournament, pinScreen, registerPlayer, registerTeam, withdrawTeam } from './tournament-commands.ts';
 import { drawRound } from './round-commands.ts';
+import { decidePartnerDraw } from './partner-commands.ts';
 import { holderOf, placed, recordPaid, setSignUp, undoCheckIn, undoPaid, waitingList } from './registration-commands.ts';
 import { withdrawRuling } from './ruling-withdrawals.ts';
 
@@ -93,6 +94,8 @@ const REPLAYS: Record<string, (models: ReadModels, p: P) => Decision | Decision[
       judge: p.judge,
     }),
   ProgressiveRoundsChanged: (m, p) => changeRounds(m, { tournamentId: p.tournamentId, rounds: p.rounds }),
+  // Partners drawn again from the players checked in, with the seed and the odd player's choice the row records.
+  PartnersDrawn: (m, p) => decidePartnerDraw(m, { tournamentId: p.tournamentId, seed: p.seed, odd: p.odd }).decision,
   // The round drawn again with the cards the row records for each group's bye.
   BracketRoundDrawn: (m, p) =>
     drawRound(m, {

@@ -10,7 +10,8 @@ import { namedPlayers } from './circuit-commands.ts';
 import { firstRoundPlan } from '../../engine/bracket-rounds.ts';
 import { type FormatId, type FormatOptions, drawFromSeed, feeFor, formatOptions, formatProblem } from '../../engine/formats.ts';
 import { initialSeating } from '../../engine/progressive.ts';
-import { matchPlayOf } from '../../engine/format-play.ts';
+import { matchPlayOf, registersAlone } from '../../engine/format-play.ts';
+import { drawnPartnersProblem } from './partner-rules.ts';
 import { resolveRules, RulesError, rulesConflicts } from '../../engine/rules.ts';
 import { type DrawRound, drawBye, randomSeeding, withByesTo } from '../../engine/seeding.ts';
 import { tournamentStream } from '../../events/streams.ts';
@@ -60,6 +61,8 @@ export function createTournament(
 function openRegistration(tournament: TournamentState, name: string): void {
   const id = tournament.model.tournamentId;
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${id} has started; registration is closed`, 409);
+  const drawn = drawnPartnersProblem(tournament, 'register');
+  if (drawn) throw new CommandError(drawn, 409);
   if (tournament.model.teams.some((t) => nameKey(t.name) === nameKey(name) && !tournament.withdrawn.includes(t.teamId))) {
     throw new CommandError(`tournament ${id}: '${name}' is already registered`, 409);
   }
@@ -88,6 +91,7 @@ export function registerTeam(
   if (tournament.progressive) {
     throw new CommandError(`tournament ${input.tournamentId} plays progressive tables, where partners change every round; register individual players`);
   }
+  refuseProblem(drawnPartnersProblem(tournament, 'register a team'));
   refuseProblem(entrantNameProblem(input.name, 'the team name'));
   const name = normalName(input.name);
   openRegistration(tournament, name);
@@ -132,7 +136,7 @@ export function registerPlayer(
   },
 ): Decision {
   const tournament = tournamentOf(models, input.tournamentId);
-  if (!tournament.progressive) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
+  if (!registersAlone(tournament.format)) throw new CommandError(`tournament ${input.tournamentId} is played by teams of two; register a team`);
   refuseProblem(idProblem(input.playerId, 'a player id'));
   const named = namedPlayers(models, [input.name], () => 'the player');
   refuseProblem(entrantNameProblem(named.names[0]!, 'the player’s name'));
@@ -197,6 +201,8 @@ export function checkInTeam(models: ReadModels, input: { tournamentId: string; t
   // A waitlisted entrant checks in too: at the start, places freed go to the waitlisted who are here.
   const row = waiting(tournament.registration, input.teamId) ?? entrantOf(tournament, input.teamId);
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${input.tournamentId} has started; check-in is closed`, 409);
+  const drawn = drawnPartnersProblem(tournament, 'check in');
+  if (drawn) throw new CommandError(drawn, 409);
   if (tournament.withdrawn.includes(input.teamId))
     throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' has withdrawn and cannot check in`, 409);
   if (tournament.checkedIn.includes(input.teamId)) throw new CommandError(`tournament ${input.tournamentId}: '${row.name}' is already checked in`, 409);
@@ -253,6 +259,8 @@ export function startTournament(
   const tournament = tournamentOf(models, input.tournamentId);
   const id = input.tournamentId;
   if (tournament.model.status !== 'registration') throw new CommandError(`tournament ${id} has already started`, 409);
+  const undrawn = drawnPartnersProblem(tournament, 'start');
+  if (undrawn) throw new CommandError(undrawn, 409);
   const registered = tournament.model.teams.filter((t) => !tournament.withdrawn.includes(t.teamId)).map((t) => t.teamId);
   const what = tournament.progressive ? 'players' : 'teams';
   const here = registered.filter((t) => tournament.checkedIn.includes(t));

@@ -11,6 +11,7 @@ import type { DirectorTournamentProps } from '../../views/director-pages.tsx';
 import { type Auth, signedBy } from '../auth/auth.ts';
 import { newCodeSeed } from '../auth/table-codes.ts';
 import { type BulkPreview, previewBulk, registerBulk } from '../commands/bulk-registration.ts';
+import { registersAlone } from '../../engine/format-play.ts';
 import { CommandError } from '../commands/command-error.ts';
 import { placed, recordPaid, setSignUp, undoCheckIn, undoPaid, waitingList } from '../commands/registration-commands.ts';
 import { entrantNameProblem, normalName } from '../../events/names.ts';
@@ -123,7 +124,7 @@ export function registrationRoutes(app: Hono, ctx: RegistrationRoutesContext): v
           recorded = previewBulk(models, { tournamentId, lines, idOf: slug, today: now() });
           const decision = registerBulk(recorded, {
             tournamentId,
-            progressive: Boolean(tournamentOf(models, tournamentId).progressive),
+            progressive: registersAlone(tournamentOf(models, tournamentId).format),
             codeSeed: newCodeSeed,
           });
           return decision ? [decision] : [];

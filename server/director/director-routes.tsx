@@ -39,6 +39,8 @@ import { teamStandings } from '../../events/standings.ts';
 import { circuitPanelProps } from '../api/circuit-resources.ts';
 import { joinOnCreate } from '../commands/circuit-commands.ts';
 import { tournamentParam } from './tournament-param.ts';
+import { partnerRoutes, partnersPanel } from './partner-draw-routes.ts';
+import { entrantsAlone } from '../../events/tournament-state.ts';
 
 // What each director's form sends, its fields in the order they are checked.
 const CreateFields = fields({
@@ -56,6 +58,10 @@ const CreateFields = fields({
   pools: field.raw().optional(),
   advance: field.raw().optional(),
   playoff: field.raw().optional(),
+  // A team structure: `drawn` when players register alone and partners are drawn once check-in closes.
+  partners: field.optionalText({ max: 20 }),
+  // Drawn partners, an odd count: the player left over plays `twice` or does `sit-out` (the draw may say otherwise).
+  oddPlayer: field.optionalText({ max: 20 }),
 });
 
 /** A whole number as a form or JSON sends it; anything else as sent, for the format's check to say what is wrong. */
@@ -134,6 +140,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         ruling: waitingParts(m, now()),
       })),
       progressive: Boolean(state.progressive),
+      alone: entrantsAlone(state),
+      ...(state.partners ? { partners: partnersPanel(state) } : {}),
       roundToDraw: roundToDraw(models, tournamentId),
       ...(state.progressive ? { progressivePanel: progressiveDirectorProps(state, models.games) } : {}),
       tables: tableCount(models, tournamentId),
@@ -148,18 +156,22 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     };
   }
 
-  const entrantWord = (id: string) => (tournamentById(models, id)?.progressive ? 'Player' : 'Team');
+  const entrantWord = (id: string) => {
+    const state = tournamentById(models, id);
+    return state && entrantsAlone(state) ? 'Player' : 'Team';
+  };
 
   const tournamentIdOf = (c: Context) => tournamentParam(models, c);
 
   /** A command on one tournament, answered with its page's panel. */
-  const onTournament = (c: Context, scope: string, decide: Parameters<typeof runCommand>[3]['decide']) => {
+  const onTournament = (c: Context, scope: string, decide: Parameters<typeof runCommand>[3]['decide'], answer?: () => Record<string, unknown>) => {
     const session = auth.current(c);
     const id = c.req.param('tournamentId')!;
     const props = (notice: { error?: string; done?: string }) => (tournamentById(models, id) ? tournamentProps(session, id, notice) : null);
     return runCommand(c, ledger, session, {
       scope,
       decide,
+      ...(answer ? { answer } : {}),
       fragment: async (notice) => {
         const p = props(notice);
         return p ? String(<DirectorTournament {...p} />) : String(<DirectorHome {...(await homeProps(session, notice))} />);
@@ -245,7 +257,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       scope: 'create',
       decide: (input) => {
         typed = input;
-        const { tournamentId, name, format, rounds, consolation, pools, advance, playoff } = parseFields(input, CreateFields);
+        const { tournamentId, name, format, rounds, consolation, pools, advance, playoff, partners, oddPlayer } = parseFields(input, CreateFields);
         created = tournamentId;
         const { start, options } = createChoices(input, format);
         if (rounds !== null) options.rounds = rounds;
@@ -253,6 +265,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         if (given(pools)) options.pools = wholeOrAsSent(pools) as number;
         if (given(advance)) options.advance = wholeOrAsSent(advance) as number;
         if (given(playoff)) options.playoff = playoff as FormatOptions['playoff'];
+        if (partners !== '' && partners !== 'registered') options.partners = partners as FormatOptions['partners'];
+        if (oddPlayer !== '') options.oddPlayer = oddPlayer as FormatOptions['oddPlayer'];
         const decision = createTournament(models, { tournamentId, name, format: start.format, options });
         // An event may join a series as it is created (`series`), in the same decision.
         decision.events.push(...joinOnCreate(models, tournamentId, input.series));
@@ -321,6 +335,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
   );
 
   progressiveRoutes(app, models, onTournament, show, now);
+  partnerRoutes(app, { models, onTournament, show });
   seatingRoutes(app, { models, now, onTournament });
   codeRoutes(app, { models, auth, now, publicUrl: options.publicUrl });
 

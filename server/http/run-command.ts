@@ -68,6 +68,8 @@ export interface CommandRequest {
   redirect: string;
   /** Reload the whole page after an htmx request (what the page shows has changed shape). */
   refresh?: boolean;
+  /** What an API client hears besides the confirmation, once recorded (the teams a draw made). */
+  answer?: () => Record<string, unknown>;
 }
 
 /**
@@ -103,7 +105,7 @@ export async function runCommand(c: Context, ledger: ServedLedger, session: Sess
     }
     const flagged = duplicate ? null : (request.after?.() ?? null);
     if (flagged) done = `${done} Flagged: ${flagged}.`;
-    if (wantsJson(c)) return c.json({ ok: true, done, positions, duplicate, ...(flagged ? { flagged } : {}) });
+    if (wantsJson(c)) return c.json({ ok: true, done, positions, duplicate, ...(flagged ? { flagged } : {}), ...(duplicate ? {} : request.answer?.()) });
     if (c.req.header('hx-request')) {
       if (request.refresh) c.header('hx-refresh', 'true');
       return c.html(await request.fragment({ done }));
