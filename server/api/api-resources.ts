@@ -5,7 +5,9 @@
  * the very functions the pages use (events/standings.ts), so the API and the room never say
  * different things.
  */
-import { type StandingRow, TIEBREAK_WORDS } from '../../engine/league-table.ts';
+import { type StandingRow, TIEBREAK_WORDS, tiedAtTop } from '../../engine/league-table.ts';
+import { STRUCTURES } from '../../engine/structures.ts';
+import { leagueRounds } from '../../events/league-rounds.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import { entrantsAlone } from '../../events/tournament-state.ts';
@@ -71,6 +73,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
     entrants: entrantsOf(state, personLookup(models.circuit, tournamentId)),
     bracket: state.progressive ? null : { matches: model.matches.map(bracketMatches(state, personLookup(models.circuit, tournamentId))) },
     progressive: progressiveOf(state),
+    league: leagueOf(state),
     standings: rankTeams(model).map((row, i) => ({
       rank: i + 1,
       teamId: row.teamId,
@@ -113,6 +116,38 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       embedBracket: apiLinks.embed(tournamentId, 'bracket'),
       embedStandings: apiLinks.embed(tournamentId, 'standings'),
     },
+  };
+}
+
+/** A league's rounds with their pairings and byes, its tiebreaks in words and a tie at the top; null for other structures. */
+function leagueOf(state: TournamentState): TournamentResource['league'] {
+  const league = state.model.league;
+  const rounds = leagueRounds(state);
+  if (!league || !rounds) return null;
+  const names = teamNames(state.model);
+  const team = (teamId: string) => ({ teamId, name: names[teamId] ?? teamId });
+  return {
+    structure: STRUCTURES.find((s) => s.options.elimination === league.kind)?.name ?? league.kind,
+    tiebreaks: league.tiebreaks.map((tiebreak) => ({ tiebreak, words: TIEBREAK_WORDS[tiebreak] })),
+    tiedAtTop: tiedAtTop(league.rows).map(team),
+    roundsInEvent: rounds.roundsInEvent,
+    currentRound: rounds.current,
+    roundToPair: rounds.toPair,
+    byeCountsAsWin: rounds.byeIsWin,
+    rounds: rounds.rounds.map((r) => ({
+      round: r.round,
+      decided: r.decided,
+      bye: r.bye === null ? null : team(r.bye),
+      pairings: r.pairings.map((p) => ({
+        matchId: p.matchId,
+        table: p.table,
+        teams: [team(p.teams[0]), team(p.teams[1])],
+        state: p.state,
+        winner: p.winner,
+        gamesWon: [p.gamesWon[0], p.gamesWon[1]],
+        forfeit: p.forfeit,
+      })),
+    })),
   };
 }
 
