@@ -58,9 +58,8 @@ const CreateFields = fields({
   pools: field.raw().optional(),
   advance: field.raw().optional(),
   playoff: field.raw().optional(),
-  // A team structure: `drawn` when players register alone and partners are drawn once check-in closes.
+  // A team structure: `drawn` when players register alone and partners are drawn, and then what an odd player does (`twice`, `sit-out`).
   partners: field.optionalText({ max: 20 }),
-  // Drawn partners, an odd count: the player left over plays `twice` or does `sit-out` (the draw may say otherwise).
   oddPlayer: field.optionalText({ max: 20 }),
 });
 
@@ -156,10 +155,8 @@ export function directorRoutes(options: DirectorRoutesOptions) {
     };
   }
 
-  const entrantWord = (id: string) => {
-    const state = tournamentById(models, id);
-    return state && entrantsAlone(state) ? 'Player' : 'Team';
-  };
+  // Asked once the command found the tournament.
+  const entrantWord = (id: string) => (entrantsAlone(tournamentById(models, id)!) ? 'Player' : 'Team');
 
   const tournamentIdOf = (c: Context) => tournamentParam(models, c);
 
