@@ -60,7 +60,11 @@ describe('a round robin through the HTTP routes and paper records', () => {
     const id = 'league';
     const director = fixture.clients.director;
     await create(app, id, {}, 5);
-    await answer(send(app, director, 'POST', `/director/tournaments/${id}/start`, { json: { order: ['t1', 't2', 't3', 't4', 't5'] } }));
+    const started = await answer(send(app, director, 'POST', `/director/tournaments/${id}/start`, { json: { order: ['t1', 't2', 't3', 't4', 't5'] } }));
+    expect(started.done).toBe('Seeded in the order given and drew every round.');
+    // Every round is drawn at the start: there is none to draw later.
+    const none = await answer(send(app, director, 'POST', `/director/tournaments/${id}/rounds/draw`, { json: { confirm: 'yes' } }), 409);
+    expect(none.error).toBe(`tournament ${id} draws its whole schedule at the start; it has no rounds to draw`);
     const model = () => ledger.models.tournaments[id]!.model;
     // 5 teams: 5 rounds of 2 matches and a bye each.
     expect(model().matches).toHaveLength(15);

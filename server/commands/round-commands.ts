@@ -10,7 +10,7 @@ import { type GroupDrawInput, type RoundGroup, decideByes, nextRoundPlan, pairRo
 import { tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
-import { type MatchPlay, matchPlayOf } from '../../engine/format-play.ts';
+import { type MatchPlay, hasTable, matchPlayOf } from '../../engine/format-play.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { CommandError } from './command-error.ts';
 import { tournamentOf } from './tournament-lookup.ts';
@@ -32,7 +32,8 @@ export function drawRound(models: ReadModels, input: DrawRoundInput): Decision {
   const bracket = tournament.bracket;
   const structure = matchPlayOf(tournament.format);
   if (structure?.rounds !== 'drawn' && !tournament.format.roundByRound) {
-    throw new CommandError(`tournament ${id} draws its whole ${structure ? 'bracket' : 'evening'} at the start; it has no rounds to draw`, 409);
+    const whole = !structure ? 'evening' : hasTable(structure) ? 'schedule' : 'bracket';
+    throw new CommandError(`tournament ${id} draws its whole ${whole} at the start; it has no rounds to draw`, 409);
   }
   if (tournament.model.status === 'registration' || !bracket) throw new CommandError(`tournament ${id} has not started; round 1 is drawn at the start`, 409);
   if (tournament.model.status === 'finished') throw new CommandError(`tournament ${id} is finished; there is no round to draw`, 409);

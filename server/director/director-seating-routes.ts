@@ -43,9 +43,9 @@ export function seatingRoutes(app: Hono, { models, now, onTournament }: SeatingR
   // A bracket drawn round by round (blp-2024): the next round, with its byes' card draws.
   app.post('/tournaments/:tournamentId/rounds/draw', (c) =>
     onTournament(c, 'draw-round', (input) => {
-      const draw = roundDrawInput(input);
-      const decision = drawRound(models, { tournamentId: tournamentIdOf(c), ...draw });
-      return { decision, done: decision.events[0]?.payload.playoff ? 'Drew the playoff.' : `Drew round ${draw.round}.` };
+      const decision = drawRound(models, { tournamentId: tournamentIdOf(c), ...roundDrawInput(input) });
+      const drawn = decision.events[0]?.payload;
+      return { decision, done: drawn?.playoff ? 'Drew the playoff.' : `Drew round ${String(drawn?.round)}.` };
     }),
   );
 

@@ -21,6 +21,8 @@ import { cardsOf } from './round-draw-input.ts';
 import { startPreview } from './start-preview.ts';
 import { waiting } from '../../events/registration-projection.ts';
 import { ratingOrder } from '../../events/rating-projection.ts';
+import { hasTable, matchPlayOf } from '../../engine/format-play.ts';
+import type { FormatOptions } from '../../engine/formats.ts';
 
 type Decide = Parameters<typeof runCommand>[3]['decide'];
 
@@ -64,6 +66,13 @@ const StartFields = fields({
 const yes = (value: unknown) => value === true || value === 'yes' || value === 'true';
 
 /** The order the request gives: seed numbers typed beside the entrants, or names (or ids) pasted one a line. */
+/** What the start drew, in the structure's words: a knockout's bracket, a league's every round, a Swiss round 1's pairs. */
+function drewWords(format: FormatOptions): string {
+  const play = matchPlayOf(format);
+  if (play?.rounds === 'drawn') return 'paired round 1';
+  return play && hasTable(play) ? 'drew every round' : 'drew the bracket';
+}
+
 export function orderOf(models: ReadModels, tournamentId: string, input: Record<string, unknown>, pasted: string[] | undefined): string[] | undefined {
   const tournament = tournamentOf(models, tournamentId);
   const entrants = tournament.model.teams.filter((t) => !tournament.withdrawn.includes(t.teamId));
@@ -163,9 +172,7 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
         done:
           (tournamentOf(models, tournamentId).progressive
             ? `${order ? 'Seated in the order given' : 'Drew the first seating at random'}; seat round 1 when the players are ready.`
-            : order
-              ? 'Seeded in the order given and drew the bracket.'
-              : 'Seeded at random and drew the bracket.') + gone,
+            : `${order ? 'Seeded in the order given' : 'Seeded at random'} and ${drewWords(tournamentOf(models, tournamentId).format)}.`) + gone,
       };
     });
   });

@@ -1,6 +1,6 @@
 /**
  * What a director sends to draw the next round of a bracket drawn round by round: the round
- * number, a confirmation (a drawn round cannot be taken back), and for each group with a bye
+ * number (optional: the next round), a confirmation (a drawn round cannot be taken back), and for each group with a bye
  * the cards drawn at the table. On the form the cards are one line per draw, team and card
  * pairs (`aces AS, kings 10H, books 4C`), a redraw of the teams tied for the highest on the next
  * line; JSON sends the same as a list of objects (`[{ "aces": "AS", "kings": "10H" }]`).
@@ -14,7 +14,7 @@ import { field, fields, parseFields } from '../http/request-input.ts';
 const GROUPS = { winners: 'the winners’ bracket', losers: 'the losers’ bracket' } as const;
 
 const RoundDrawFields = fields({
-  round: field.whole({ min: 2, max: 200 }),
+  round: field.optionalWhole({ min: 2, max: 200 }),
   confirm: field.raw().optional(),
   seed: field.optionalText({ max: 100 }),
   winnersCards: field.raw().optional(),
@@ -24,12 +24,15 @@ const RoundDrawFields = fields({
 });
 
 /** The draw request as the command takes it, or a refusal naming the field and what is wrong. */
-export function roundDrawInput(input: Record<string, unknown>): Omit<DrawRoundInput, 'tournamentId'> & { round: number } {
+export function roundDrawInput(input: Record<string, unknown>): Omit<DrawRoundInput, 'tournamentId'> {
   const sent = parseFields(input, RoundDrawFields);
   if (!(sent.confirm === true || sent.confirm === 'yes')) {
-    throw new CommandError(`confirm round ${sent.round} (tick the box beside its button); a round drawn or paired cannot be taken back`);
+    throw new CommandError(
+      `confirm ${sent.round === null ? 'the next round' : `round ${sent.round}`} (tick the box beside its button); a round drawn or paired cannot be taken back`,
+    );
   }
-  const draw: Omit<DrawRoundInput, 'tournamentId'> & { round: number } = { round: sent.round };
+  // Without a round number the next round is drawn; with one, it must be the next.
+  const draw: Omit<DrawRoundInput, 'tournamentId'> = sent.round === null ? {} : { round: sent.round };
   if (sent.seed) draw.seed = sent.seed;
   for (const group of ['winners', 'losers'] as const) {
     const cards = cardsOf(sent[`${group}Cards`], GROUPS[group]);
