@@ -15,6 +15,10 @@ import type { MatchModel } from '../events/read-models.ts';
 import { importWin } from './paper-records.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
+import { applyEvent, emptyModels } from '../events/projections.ts';
+import { projected } from '../events/store/served-ledger.ts';
+import { replayProblem } from '../server/commands/replay-check.ts';
+import { element, htmlText } from './fixtures/html.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -282,5 +286,93 @@ describe('drawn partners through the HTTP routes and paper records', () => {
     );
     expect(bad.error).toBe('tournament eve: progressive tables change partners every round, so they have no partners to draw');
     expect(eventsOf(ledger, 'PartnersDrawn')).toHaveLength(0);
+  });
+
+  it('signs a player up alone from a phone, checks them in with their code, and holds every row to what a command would record', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const id = 'phones';
+    const from0 = ledger.models.position;
+    const players = await setUp(app, ledger, id, 4);
+    await answer(send(app, director(), 'POST', `/director/tournaments/${id}/sign-up`, { json: { open: true, cap: null } }));
+    const phone = (path: string, body: unknown) =>
+      app.request(
+        path,
+        { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+        { incoming: { socket: { remoteAddress: '10.9.0.1' } } },
+      );
+    // One name is a player alone: no team name, no partner asked for.
+    const signed = await answer(phone(`/tournaments/${id}/sign-up`, { name: 'Eve Ellis' }));
+    expect(signed).toMatchObject({ status: 'registered', name: 'Eve Ellis', page: `/tournaments/${id}/players/${signed.teamId}` });
+    expect(eventsOf(ledger, 'PlayerRegistered').at(-1)).toMatchObject({ tournamentId: id, playerId: signed.teamId, name: 'Eve Ellis' });
+    const before = await (await app.request(`/tournaments/${id}/players/${signed.teamId}`)).text();
+    expect(before).toContain('Registered: your partner is drawn once check-in closes');
+    await answer(phone(`/tournaments/${id}/players/${signed.teamId}/check-in`, { code: signed.code }));
+    await checkIn(app, id, players);
+    const drawn = (await answer(
+      send(app, director(), 'POST', `/director/tournaments/${id}/partners/draw`, { json: { odd: 'twice', confirm: 'yes' } }),
+    )) as DrawAnswer;
+    // The server chose the seed and recorded it: the ledger draws the same teams from it.
+    expect(drawn.seed).toMatch(/^[0-9a-f]{24}$/);
+    const [recorded] = eventsOf(ledger, 'PartnersDrawn');
+    expect(recorded!.seed).toBe(drawn.seed);
+    expect(drawn.teams.flatMap((t) => t.players.map((p) => p.playerId))).toContain(signed.teamId);
+
+    // Every row, the draw among them, is what the command would record at that point of the ledger;
+    // a draw forged with its teams paired otherwise is not what its seed gives.
+    const models = emptyModels();
+    let forged: string | null = null;
+    for (const row of ledger.store.readAll({})) {
+      const payload = row.payload as Record<string, unknown>;
+      if (row.position > from0) expect(replayProblem(models, { stream: row.stream, type: row.type, payload }), `${row.position} ${row.type}`).toBeNull();
+      if (row.type === 'PartnersDrawn') {
+        const teams = recorded!.teams.map((t, i, all) => ({ ...t, players: [t.players[0], all[(i + 1) % all.length]!.players[1]] }));
+        forged = replayProblem(models, { stream: row.stream, type: row.type, payload: { ...payload, teams } });
+      }
+      applyEvent(models, projected(row));
+    }
+    expect(forged).toMatch(/^PartnersDrawn records teams .*, but at this point of the ledger it would be /);
+  });
+
+  it('draws at the desk: a preview that records nothing, one confirmation that records the teams shown, then the teams on the desk', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const id = 'desk';
+    const players = await setUp(app, ledger, id, 7);
+    const desk = async () => htmlText(await (await app.request(`/director/tournaments/${id}`, { headers: { cookie: director().cookie } })).text());
+    const waitingPage = await desk();
+    expect(waitingPage).toContain('Players register alone; once check-in closes, partners are drawn from the players checked in (0 of 7)');
+    // No team registration and no start before the draw.
+    expect(waitingPage).not.toContain('Register a team');
+    expect(waitingPage).not.toContain('data-action="preview-draw"');
+    await checkIn(app, id, players.slice(0, 5));
+    const hx = { 'hx-request': 'true' };
+    const before = ledger.models.position;
+    const preview = htmlText(await (await send(app, director(), 'POST', `/director/tournaments/${id}/partners/draw`, { form: { odd: 'twice' } }, hx)).text());
+    expect(ledger.models.position).toBe(before);
+    const step = element(preview, /<section[^>]*data-confirm-partners/);
+    expect(step).toContain('Record this draw of partners?');
+    expect(step).toContain('Not checked in, withdrawn by this draw: Flo Fisher, Gus Gray.');
+    expect(step).toMatch(/plays on two teams/);
+    const hidden = Object.fromEntries([...step.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1]!, m[2]!]));
+    expect(hidden).toMatchObject({ odd: 'twice', confirm: 'yes' });
+    const shown = [...step.matchAll(/<li data-team="([^"]+)">([^<]+)<\/li>/g)].map((m) => [m[1], m[2]]);
+    expect(shown).toHaveLength(3);
+    // The confirmation records the very teams previewed.
+    const confirmed = await send(app, director(), 'POST', `/director/tournaments/${id}/partners/draw`, { form: hidden }, hx);
+    expect(confirmed.status).toBe(200);
+    const [recorded] = eventsOf(ledger, 'PartnersDrawn');
+    expect(recorded!.teams.map((t: { teamId: string; name: string }) => [t.teamId, t.name])).toEqual(shown);
+    const drawnPage = await desk();
+    expect(drawnPage).toContain('Drawn partners');
+    expect(drawnPage).not.toContain('data-action="preview-partner-draw"');
+    for (const [, name] of shown) expect(drawnPage).toContain(name!);
+    // The drawn teams are started from the desk's own seeding form now.
+    expect(drawnPage).toContain('data-action="preview-draw"');
+    // The same confirmation sent twice (a double tap) records nothing more; another draw is refused in words.
+    const tap = htmlText(await (await send(app, director(), 'POST', `/director/tournaments/${id}/partners/draw`, { form: hidden }, hx)).text());
+    expect(tap).toContain('Already recorded.');
+    const { commandId: _, ...fresh } = hidden;
+    const again = htmlText(await (await send(app, director(), 'POST', `/director/tournaments/${id}/partners/draw`, { form: fresh }, hx)).text());
+    expect(again).toContain('partners for Blind draw desk are already drawn (3 teams); a draw is made once and stands');
+    expect(eventsOf(ledger, 'PartnersDrawn')).toHaveLength(1);
   });
 });
