@@ -325,7 +325,8 @@ describe('drawn partners through the HTTP routes and paper records', () => {
       const payload = row.payload as Record<string, unknown>;
       if (row.position > from0) expect(replayProblem(models, { stream: row.stream, type: row.type, payload }), `${row.position} ${row.type}`).toBeNull();
       if (row.type === 'PartnersDrawn') {
-        const teams = recorded!.teams.map((t, i, all) => ({ ...t, players: [t.players[0], all[(i + 1) % all.length]!.players[1]] }));
+        type Drawn = { teamId: string; name: string; players: string[] };
+        const teams = (recorded!.teams as Drawn[]).map((t, i, all) => ({ ...t, players: [t.players[0], all[(i + 1) % all.length]!.players[1]] }));
         forged = replayProblem(models, { stream: row.stream, type: row.type, payload: { ...payload, teams } });
       }
       applyEvent(models, projected(row));
