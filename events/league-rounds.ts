@@ -6,6 +6,7 @@
  * where.
  */
 import { hasTable, playOf } from '../engine/format-play.ts';
+import { poolOfMatch } from '../engine/pools.ts';
 import type { MatchModel } from './read-models.ts';
 import { readyTables } from './table-assignment.ts';
 import type { TournamentState } from './tournament-state.ts';
@@ -22,6 +23,8 @@ export interface Pairing {
   /** Games each team won, in the order of `teams`. */
   gamesWon: readonly [number, number];
   forfeit: boolean;
+  /** Pools into a playoff: the letter of the pool it is played in; absent in other structures. */
+  pool?: string;
 }
 
 export interface LeagueRound {
@@ -54,7 +57,8 @@ const OPEN: ReadonlySet<MatchModel['status']> = new Set(['waiting', 'ready', 'li
 /** The rounds of a structure placed by its table; null for a knockout or a progressive evening, or before the start. */
 export function leagueRounds(state: TournamentState): LeagueRounds | null {
   const structure = playOf(state.format);
-  const matches = state.model.matches;
+  // With pools, the rounds are pool play's; the playoff is a bracket.
+  const matches = state.bracket?.bracket.pools ? state.model.matches.filter((m) => m.side === 'pool') : state.model.matches;
   if (!hasTable(structure) || matches.length === 0) return null;
   const seats = readyTables(matches);
   const byRound = new Map<number, LeagueRound>();
@@ -75,6 +79,7 @@ export function leagueRounds(state: TournamentState): LeagueRounds | null {
       winner: match.winner,
       gamesWon: [match.gamesWon[0], match.gamesWon[1]],
       forfeit: match.status === 'forfeit',
+      ...(match.side === 'pool' ? { pool: poolOfMatch(match.matchId) ?? '' } : {}),
     });
   }
   const rounds = [...byRound.values()].sort((a, b) => a.round - b.round);

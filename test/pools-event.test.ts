@@ -137,8 +137,8 @@ describe('pools into a playoff through the HTTP routes and paper records', () =>
       }),
     );
     const teamPage = await (await app.request(`/tournaments/${id}/teams/${seated.teams[0]}`)).text();
-    expect(teamPage).toContain('Table 5, now');
-    expect(teamPage).toContain(`Pool B, round ${seated.round}`);
+    const opponent = `Team ${seated.teams[1]!.slice(1)}`;
+    expect(teamPage).toContain(`Pool B, round ${seated.round}: table 5 against ${opponent}, now`);
     // Its game entered hand by hand at the table, North–South winning it.
     await playAtTable(app, ledger, model().matches.find((m) => m.matchId === seated.matchId)!.games[0]!);
     expect(model().matches.find((m) => m.matchId === seated.matchId)!.status).toBe('done');

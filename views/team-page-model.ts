@@ -294,11 +294,10 @@ function leagueStep(
       continue;
     }
     const other = nameOf(pairing.teams[0] === teamId ? pairing.teams[1] : pairing.teams[0]);
-    if (pairing.state === 'playing')
-      return step('now', `Round ${round.round}: table ${pairing.table ?? '—'} against ${other}, now`, 'Playing now', pairing.table);
-    if (pairing.table !== null)
-      return step('seat', `Round ${round.round}: table ${pairing.table} against ${other}`, 'Waiting for the director to seat it', pairing.table);
-    return step('waiting', `Round ${round.round}: against ${other}`, 'Its table is given once both teams are free.');
+    const which = pairing.pool ? `Pool ${pairing.pool}, round ${round.round}` : `Round ${round.round}`;
+    if (pairing.state === 'playing') return step('now', `${which}: table ${pairing.table ?? '—'} against ${other}, now`, 'Playing now', pairing.table);
+    if (pairing.table !== null) return step('seat', `${which}: table ${pairing.table} against ${other}`, 'Waiting for the director to seat it', pairing.table);
+    return step('waiting', `${which}: against ${other}`, 'Its table is given once both teams are free.');
   }
   if (rounds.toPair !== null) return step('draw', `Round ${rounds.toPair}: paired from the standings once round ${rounds.toPair - 1} is over`);
   return null;
