@@ -5,6 +5,7 @@
  * the very functions the pages use (events/standings.ts), so the API and the room never say
  * different things.
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import { type StandingRow, TIEBREAK_WORDS, tiedAtTop } from '../../engine/league-table.ts';
 import { STRUCTURES } from '../../engine/structures.ts';
 import { leagueRounds } from '../../events/league-rounds.ts';
@@ -71,7 +72,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
       playoff: options.playoff ?? null,
     },
     entrants: entrantsOf(state, personLookup(models.circuit, tournamentId)),
-    bracket: state.progressive ? null : { matches: model.matches.map(bracketMatches(state, personLookup(models.circuit, tournamentId))) },
+    bracket: seatedAtTables(state.format) ? null : { matches: model.matches.map(bracketMatches(state, personLookup(models.circuit, tournamentId))) },
     progressive: progressiveOf(state),
     league: leagueOf(state),
     standings: rankTeams(model).map((row, i) => ({

@@ -4,6 +4,7 @@
  * The bracket's matches inside the tournament resource are made here too, so a match reads the
  * same in both places.
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel } from '../../events/read-models.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
@@ -52,7 +53,7 @@ function slotFrom(source: SlotSource | undefined): SlotResource['from'] {
 export function bracketMatches(state: TournamentState, personOf: PersonOf = (entry) => entry) {
   const model = state.model;
   const names = teamNames(model);
-  const sources = state.progressive ? {} : bracketSources(state);
+  const sources = seatedAtTables(state.format) ? {} : bracketSources(state);
   const rosters = new Map(model.teams.map((t) => [t.teamId, rosterOf(t, personOf)]));
   const seatings = new Map<string, Record<'N' | 'E' | 'S' | 'W', string>>(
     (state.progressive?.rounds ?? []).flatMap((r) => r.seating.map((t) => [progressiveMatchId(r.round, t.table), t.seats] as const)),
@@ -145,7 +146,7 @@ export function matchList(models: ReadModels, tournamentId: string, filter: Matc
   if (!state) return null;
   const detail = matchDetails(models, state);
   const plays = (m: MatchModel, teamId: string) =>
-    m.teams.some((t) => t === teamId || (t !== null && state.progressive !== null && t.split('+').includes(teamId)));
+    m.teams.some((t) => t === teamId || (t !== null && seatedAtTables(state.format) && t.split('+').includes(teamId)));
   const matches = state.model.matches.filter(
     (m) =>
       (filter.status === undefined || m.status === filter.status) &&
@@ -161,7 +162,7 @@ export function matchResource(models: ReadModels, tournamentId: string, matchId:
   if (!state) return { missing: `there is no tournament '${tournamentId}'` };
   const match = state.model.matches.find((m) => m.matchId === matchId);
   if (!match) {
-    const words = parseProgressiveMatchId(matchId) && state.progressive ? 'table' : 'match';
+    const words = parseProgressiveMatchId(matchId) && seatedAtTables(state.format) ? 'table' : 'match';
     return { missing: `tournament '${tournamentId}' has no ${words} '${matchId}'` };
   }
   return { body: { position: models.position, ...matchDetails(models, state)(match) } };
@@ -178,7 +179,7 @@ export function entrantList(models: ReadModels, tournamentId: string): EntrantLi
     tournamentId,
     entrants: state.model.teams.map((t) => ({
       entrantId: t.teamId,
-      kind: state.progressive ? ('player' as const) : ('team' as const),
+      kind: seatedAtTables(state.format) ? ('player' as const) : ('team' as const),
       name: t.name,
       players: state.progressive
         ? [{ playerId: personOf(t.teamId), name: t.name, gender: genders.get(t.teamId) ?? null }]

@@ -3,6 +3,7 @@
  * (`/tournaments/:tournamentId/players/:playerId`): rendered whole here for the page, and as the
  * one region their live channel carries (app/live-channels.tsx calls `subjectPartials`).
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import type { Child } from 'hono/jsx';
 import type { ReadModels } from '../../events/projections.ts';
 import { tournamentById } from '../../events/lookup.ts';
@@ -73,7 +74,7 @@ export function missingSubjectOf(view: SubjectView, models: ReadModels): string 
   const state = tournamentById(models, view.tournamentId);
   if (!state) return `tournament ${view.tournamentId} does not exist`;
   if (modelOf(view.kind, models, view.tournamentId, view.subjectId)) return null;
-  if (view.kind === 'team' && state.progressive && playerPageModel(state, models.games, view.subjectId)) {
+  if (view.kind === 'team' && seatedAtTables(state.format) && playerPageModel(state, models.games, view.subjectId)) {
     return `${state.model.name} is a progressive evening of players: ${view.subjectId}'s page is ${playerLink(view.tournamentId, view.subjectId)}`;
   }
   if (view.kind === 'player' && !registersAlone(state.format))

@@ -5,6 +5,7 @@
  * rotate a table's code, which also ends the sessions joined with the old one. At the join limits of
  * rate-limits.ts (60 wrong a minute over the server) a guess would take millions of years.
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { tournamentById } from '../../events/lookup.ts';
 import type { ReadModels } from '../../events/projections.ts';
@@ -57,7 +58,7 @@ export function tableCount(models: ReadModels, tournamentId: string): number {
   const tournament = state.model;
   const seated = Math.max(0, ...tournament.matches.map((m) => m.table ?? 0));
   // A progressive evening seats four players a table, the extras sitting out; a bracket two teams a table.
-  if (state.progressive) return Math.max(seated, Math.floor(tournament.teams.filter((t) => t.status !== 'withdrawn').length / 4));
+  if (seatedAtTables(state.format)) return Math.max(seated, Math.floor(tournament.teams.filter((t) => t.status !== 'withdrawn').length / 4));
   return Math.max(seated, Math.ceil(tournament.teams.length / 2));
 }
 

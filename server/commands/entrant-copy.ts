@@ -5,6 +5,7 @@
  * lines a director would paste, so the copy is decided exactly as a paste of them would be; the
  * names lead to the same people across events.
  */
+import { entrantsAlone } from '../../events/tournament-state.ts';
 import { tournamentById } from '../../events/lookup.ts';
 import { personOfEntry } from '../../events/player-identity.ts';
 import { entriesOf, teamPlayerId } from '../../events/player-ids.ts';
@@ -61,7 +62,7 @@ export function previewCopy(models: ReadModels, input: { tournamentId: string; f
   if (input.from === input.tournamentId) throw new CommandError(`${target.model.name} cannot copy its own entrants; name an earlier event`);
   const source = tournamentById(models, input.from);
   if (!source) throw new CommandError(`there is no event '${input.from.slice(0, 60)}' to copy entrants from`, 404);
-  if (source.progressive && !target.progressive) {
+  if (entrantsAlone(source) && !registersAlone(target.format)) {
     throw new CommandError(`${source.model.name} registered players one by one; ${target.model.name} is played by teams of two, so paste its teams instead`);
   }
   const here = peopleIn(models, target);
@@ -72,14 +73,17 @@ export function previewCopy(models: ReadModels, input: { tournamentId: string; f
   // registers the very people, even where a split left two of one name.
   const named = (name: string, person: { playerId: string } | undefined) => quote(person ? `#${person.playerId}` : name);
   const playing: CopyPreview['playing'] = [];
+  // A player drawn onto two teams comes once.
+  const copied = new Set<string>();
   for (const row of source.model.teams) {
     if (row.status === 'withdrawn') continue;
-    const entries = source.progressive ? [row.teamId] : row.players.map((_, i) => teamPlayerId(row.teamId, i));
+    const entries = entriesOf(source, row);
     const people = entries.map((entry) => personOfEntry(models.circuit, sourceId, entry));
-    if (target.progressive) {
-      // A team event's players come to a progressive evening one by one.
+    if (registersAlone(target.format)) {
+      // A team event's players come one by one to an event of players registering alone.
       row.players.forEach((name, i) => {
-        if (people[i] && here.has(people[i]!.playerId)) return;
+        if (people[i] && (here.has(people[i]!.playerId) || copied.has(people[i]!.playerId))) return;
+        if (people[i]) copied.add(people[i]!.playerId);
         const gender = source.progressive?.players.find((p) => p.playerId === row.teamId)?.gender;
         lines.push([named(name, people[i]), ...(gender ? [gender] : [])].join(','));
         labels.push(name);
@@ -109,7 +113,7 @@ export function registerCopy(models: ReadModels, preview: CopyPreview, codeSeed:
   }
   return registerBulk(preview.bulk, {
     tournamentId: preview.tournamentId,
-    progressive: Boolean(tournamentOf(models, preview.tournamentId).progressive),
+    progressive: registersAlone(tournamentOf(models, preview.tournamentId).format),
     codeSeed,
   });
 }

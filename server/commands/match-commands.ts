@@ -5,6 +5,7 @@
  * the read models and the engine, and either refused with a sentence naming what was wrong and
  * where, or turned into events.
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import { type MatchView, matchViews } from '../../engine/bracket.ts';
 import { type Seat, SEATS } from '../../engine/cards.ts';
 import { type FirstDealerDraw, clockForMatch, firstDealerFrom, rulesForMatch, rulesForRound, tossWinner } from '../../engine/formats.ts';
@@ -25,7 +26,7 @@ import { tournamentOf } from './tournament-lookup.ts';
 function bracketMatch(tournament: TournamentState, matchId: string): MatchView {
   if (!tournament.bracket)
     throw new CommandError(
-      `tournament ${tournament.model.tournamentId} has no bracket ${tournament.progressive ? '(it plays progressive tables)' : 'yet'}`,
+      `tournament ${tournament.model.tournamentId} has no bracket ${seatedAtTables(tournament.format) ? '(it plays progressive tables)' : 'yet'}`,
       409,
     );
   const view = matchViews(tournament.bracket).find((m) => m.id === matchId);

@@ -4,6 +4,7 @@
  * result. Each is decided against the read models and either refused with a sentence naming
  * what was wrong and where, or turned into one event.
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import { matchStream, tournamentStream } from '../../events/streams.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import type { ReadModels } from '../../events/projections.ts';
@@ -29,7 +30,7 @@ export function disqualifyTeam(
   if (tournament.disqualified.some((d) => d.teamId === input.teamId))
     throw new CommandError(`tournament ${id}: '${row.name}' is already out of the event`, 409);
   if (tournament.withdrawn.includes(input.teamId)) throw new CommandError(`tournament ${id}: '${row.name}' has withdrawn`, 409);
-  if (tournament.progressive && tournament.model.status !== 'registration') {
+  if (seatedAtTables(tournament.format) && tournament.model.status !== 'registration') {
     throw new CommandError(
       `tournament ${id}: progressive tables need all four seats filled every round, so a player cannot leave once play has started; a judge corrects the table's score instead`,
       409,

@@ -6,11 +6,12 @@
  * what was wrong and where, or turned into events. Matches, rounds, clocks, disqualifications
  * and corrections are in match-commands.ts.
  */
+import { entrantsAlone } from '../../events/tournament-state.ts';
 import { namedPlayers } from './circuit-commands.ts';
 import { firstRoundPlan } from '../../engine/bracket-rounds.ts';
 import { type FormatId, type FormatOptions, drawFromSeed, feeFor, formatOptions, formatProblem } from '../../engine/formats.ts';
 import { initialSeating } from '../../engine/progressive.ts';
-import { matchPlayOf, registersAlone } from '../../engine/format-play.ts';
+import { matchPlayOf, registersAlone, seatedAtTables } from '../../engine/format-play.ts';
 import { drawnPartnersProblem } from './partner-rules.ts';
 import { resolveRules, RulesError, rulesConflicts } from '../../engine/rules.ts';
 import { type DrawRound, drawBye, randomSeeding, withByesTo } from '../../engine/seeding.ts';
@@ -262,7 +263,7 @@ export function startTournament(
   const undrawn = drawnPartnersProblem(tournament, 'start');
   if (undrawn) throw new CommandError(undrawn, 409);
   const registered = tournament.model.teams.filter((t) => !tournament.withdrawn.includes(t.teamId)).map((t) => t.teamId);
-  const what = tournament.progressive ? 'players' : 'teams';
+  const what = entrantsAlone(tournament) ? 'players' : 'teams';
   const here = registered.filter((t) => tournament.checkedIn.includes(t));
   const gated = input.checkIn === 'required' || tournament.checkedIn.length > 0;
   const absent = gated ? registered.filter((t) => !tournament.checkedIn.includes(t)) : [];
@@ -312,7 +313,7 @@ export function startTournament(
     seeding = { method: 'random', seed };
   }
   const payload: Record<string, unknown> = { tournamentId: id, seeds, seeding };
-  if (tournament.progressive) {
+  if (seatedAtTables(tournament.format)) {
     try {
       initialSeating(seeds);
     } catch (error) {
@@ -328,7 +329,7 @@ export function startTournament(
     }
   }
   // A bracket drawn round by round always draws its byes by high card.
-  if (!tournament.progressive && (tournament.format.byeByDraw || tournament.format.roundByRound) && seeds.length % 2 === 1) {
+  if (!seatedAtTables(tournament.format) && (tournament.format.byeByDraw || tournament.format.roundByRound) && seeds.length % 2 === 1) {
     const rounds = input.byeDraw ?? drawFromSeed(seeds, `${input.seed ?? 'seed'}:bye`);
     try {
       const draw = drawBye(seeds, rounds as DrawRound[]);

@@ -3,6 +3,7 @@
  * sign-up and rules links, all at the address phones reach; and replacing one table's code
  * that got out, which signs out whoever joined with it.
  */
+import { entrantsAlone } from '../../events/tournament-state.ts';
 import type { Hono } from 'hono';
 import type { ReadModels } from '../../events/projections.ts';
 import { tournamentById } from '../../events/lookup.ts';
@@ -36,7 +37,7 @@ export function codeRoutes(app: Hono, options: CodeRoutesContext): void {
     const cards = (await auth.tableCodes(id, tableCount(models, id))).map((code, i) => ({ table: i + 1, code, link: `${origin}/join?code=${code}` }));
     const rotate = { csrf: auth.current(c).csrf, action: (table: number) => `/director/tournaments/${encodeURIComponent(id)}/tables/${table}/code` };
     // Each entrant's own page, where it reads where to play next.
-    const link = state.progressive ? playerLink : teamLink;
+    const link = entrantsAlone(state) ? playerLink : teamLink;
     const teams = state.model.teams.filter((t) => t.status !== 'withdrawn').map((t) => ({ name: t.name, link: `${origin}${link(id, t.teamId)}` }));
     const signUpLink = signUpOpenAt(state, now()).open ? `${origin}/tournaments/${encodeURIComponent(id)}/sign-up` : null;
     return c.html(

@@ -3,6 +3,7 @@
  * other director route answers with (the start, seating, progressive rounds and the table codes
  * are added from their own modules). Directors only.
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { type FormatOptions, formatOptions } from '../../engine/formats.ts';
@@ -138,7 +139,7 @@ export function directorRoutes(options: DirectorRoutesOptions) {
         dealt: firstDealerWords(state.matchInfo[m.matchId]?.started ? state.matchInfo[m.matchId]!.firstDealer : undefined, (id) => name(id)),
         ruling: waitingParts(m, now()),
       })),
-      progressive: Boolean(state.progressive),
+      progressive: seatedAtTables(state.format),
       alone: entrantsAlone(state),
       ...(state.partners ? { partners: partnersPanel(state) } : {}),
       roundToDraw: roundToDraw(models, tournamentId),

@@ -5,6 +5,8 @@
  * preview showed (the same seed and order, checked against the preview's seeds). An API
  * client's request is its own confirmation, as on the judge console.
  */
+import { entrantsAlone } from '../../events/tournament-state.ts';
+import { seatedAtTables } from '../../engine/format-play.ts';
 import type { Context, Hono } from 'hono';
 import type { ReadModels } from '../../events/projections.ts';
 import { entrantName } from '../../events/lookup.ts';
@@ -170,7 +172,7 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
       return {
         decision,
         done:
-          (tournamentOf(models, tournamentId).progressive
+          (seatedAtTables(tournamentOf(models, tournamentId).format)
             ? `${order ? 'Seated in the order given' : 'Drew the first seating at random'}; seat round 1 when the players are ready.`
             : `${order ? 'Seeded in the order given' : 'Seeded at random'} and ${drewWords(tournamentOf(models, tournamentId).format)}.`) + gone,
       };
@@ -179,7 +181,7 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
 
   app.post('/tournaments/:tournamentId/withdraw', async (c) => {
     const tournamentId = c.req.param('tournamentId')!;
-    const word = () => (tournamentOf(models, tournamentId).progressive ? 'Player' : 'Team');
+    const word = () => (entrantsAlone(tournamentOf(models, tournamentId)) ? 'Player' : 'Team');
     if (!wantsJson(c)) {
       try {
         const input = await readInput(c);
@@ -191,7 +193,7 @@ export function startRoutes(app: Hono, { models, onTournament, show }: StartRout
           const name = waiting(tournament.registration, teamId)?.name ?? entrantOf(tournament, teamId).name;
           const taker = withdrawalEvents(tournament, teamId).find((e) => e.type === 'WaitlistPromoted');
           const takerName = taker ? (waiting(tournament.registration, String(taker.payload.teamId))?.name ?? null) : null;
-          return show(c, { withdrawal: { teamId, name, progressive: Boolean(tournament.progressive), taker: takerName } });
+          return show(c, { withdrawal: { teamId, name, progressive: entrantsAlone(tournament), taker: takerName } });
         }
       } catch (error) {
         const refusal = refusalOf(error);

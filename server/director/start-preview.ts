@@ -4,6 +4,7 @@
  * preview's seeds, round 1's matches and byes (or a progressive evening's first seating) are
  * those the confirmation records. Nothing here writes.
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import type { Decision } from '../../events/store/served-ledger.ts';
 import { evolveTournament, type TournamentState } from '../../events/tournament-projection.ts';
 import type { ReadModels } from '../../events/projections.ts';
@@ -26,7 +27,7 @@ export function startPreview(models: ReadModels, tournamentId: string, decision:
   const first = after.model.matches.filter((m) => m.round === 1 && (m.side === 'winners' || after.model.matches.every((x) => x.side !== 'winners')));
   return {
     tournamentId,
-    progressive: Boolean(after.progressive),
+    progressive: seatedAtTables(after.format),
     seeds: started.seeds.map((teamId, i) => ({ seed: i + 1, teamId, name: name(teamId) })),
     withdrawn,
     seeding: started.seeding,

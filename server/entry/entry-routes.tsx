@@ -6,6 +6,7 @@
  * What the panel shows of a game is worked out in entry-game.ts; the entries of a hand (deal,
  * bid, card, tricks, take-back, claims) are in hand-entry-routes.ts.
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
@@ -93,7 +94,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
     // A progressive table's side is a pair of players for the round, `a+b`.
     const name = (teamId: string | null) => (teamId?.includes('+') ? teamId.split('+').map(one).join(' & ') : one(teamId));
     const here = tournament.matches.find((m) => m.status === 'live' && m.table === table);
-    const tableRound = state.progressive ? roundAtTable(tournament, table) : undefined;
+    const tableRound = seatedAtTables(state.format) ? roundAtTable(tournament, table) : undefined;
     const shown = here ?? tableRound;
     // The game a ruling reopened is played on before the match's later ones.
     const lastGameId = (shown ? gameInPlay(shown, models.games)?.gameId : undefined) ?? shown?.games[shown.games.length - 1];
@@ -120,7 +121,7 @@ export function entryRoutes(options: EntryRoutesOptions) {
       start,
       game: game ? entryGame(game, name) : null,
       // A progressive round not yet begun at the table may be entered whole from its score sheet.
-      sheet: state.progressive && game && sheetOpen(game) ? `/entry/tables/${encodeURIComponent(tournamentId)}/${table}/sheet` : null,
+      sheet: seatedAtTables(state.format) && game && sheetOpen(game) ? `/entry/tables/${encodeURIComponent(tournamentId)}/${table}/sheet` : null,
       evening: tableRound ? eveningAtTable(state, tableRound.round, game) : null,
       error: notice.error ? phoneWords(notice.error) : null,
       done: notice.done ?? null,

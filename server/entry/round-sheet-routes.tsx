@@ -5,6 +5,7 @@
  * from a JSON request, its own confirmation). The sheet is checked and recorded exactly as
  * `POST /api/games/import` takes it, into the game the round started at the table.
  */
+import { seatedAtTables } from '../../engine/format-play.ts';
 import type { Context, Hono } from 'hono';
 import { SEAT_NAMES, type Seat, SEATS, type Team } from '../../engine/cards.ts';
 import { nextDealer } from '../../engine/game.ts';
@@ -59,7 +60,7 @@ export function roundSheetRoutes(app: Hono, context: RoundSheetRoutesContext): v
     const { tournamentId, table } = context.tableParams(c);
     context.checkTable(session, tournamentId, table);
     const state = tournamentById(models, tournamentId)!;
-    if (!state.progressive)
+    if (!seatedAtTables(state.format))
       throw new CommandError(`table ${table} plays matches, not progressive rounds; a match's game played on paper is entered by a judge`, 404);
     // The latest round seated at the table, over or not: a confirmation sent twice finds the round it recorded.
     const match = state.model.matches.filter((m) => m.table === table).at(-1);
