@@ -61,6 +61,8 @@ export interface FormatOptions {
   rounds: number | null;
   /** Single elimination: `first-round` when the first round's losers play a second-chance bracket of their own. */
   consolation?: 'first-round';
+  /** Prizes of the second-chance bracket by its own places, 1st first. */
+  secondChancePrizes?: string[];
   /** Teams the event is made for (informational: a director may register fewer or more). */
   teams: number | null;
   /** Pools into a playoff (engine/pools.ts): how many pools the teams are spread over. */
@@ -220,6 +222,12 @@ export function formatProblem(options: FormatOptions): string | null {
   }
   if (!Array.isArray(options.prizes) || options.prizes.some((p) => typeof p !== 'string' || p.trim() === ''))
     return 'prizes must be a list of non-empty descriptions, 1st first';
+  if (options.secondChancePrizes !== undefined) {
+    if (!Array.isArray(options.secondChancePrizes) || options.secondChancePrizes.some((p) => typeof p !== 'string' || p.trim() === ''))
+      return 'second-chance prizes must be a list of non-empty descriptions, 1st first';
+    if (options.secondChancePrizes.length > 0 && options.consolation !== 'first-round')
+      return 'second-chance prizes need a second-chance bracket for the first round’s losers';
+  }
   if (options.elimination === 'progressive') {
     if (!Number.isInteger(options.rounds) || options.rounds! < 1)
       return `a progressive event needs a number of rounds of 1 or more, not ${String(options.rounds)}`;

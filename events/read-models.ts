@@ -241,4 +241,6 @@ export interface TournamentModel {
   };
   /** The second-chance bracket's own places once the event is finished (single elimination with one); absent otherwise. */
   secondChance?: { place: number; teamId: string }[];
+  /** The second-chance bracket's prizes by its own places, once the event is finished; absent without any. */
+  secondChancePrizes?: { place: number; prize: string; teams: string[] }[];
 }

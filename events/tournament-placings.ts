@@ -215,6 +215,10 @@ function placeRows(
     const secondChance = consolationPlacings(bracket, views).flatMap((p) => p.teams.map((teamId) => ({ place: p.place, teamId })));
     if (secondChance.length > 0) model.secondChance = secondChance;
     else delete model.secondChance;
+    // The second chance's prizes go by its own places, apart from the main bracket's.
+    const secondPrizes = prizesFor({ ...state.format, prizes: state.format.secondChancePrizes ?? [] }, consolationPlacings(bracket, views));
+    if (secondPrizes.length > 0) model.secondChancePrizes = secondPrizes;
+    else delete model.secondChancePrizes;
     state.prizes = prizesFor(state.format, placed);
     // A first place shared in a league has no champion: the tie is stated for the director to settle.
     const first = model.placings.filter((p) => p.place === 1);
@@ -225,6 +229,7 @@ function placeRows(
     model.status = 'running';
     model.placings = [];
     delete model.secondChance;
+    delete model.secondChancePrizes;
     state.prizes = [];
   }
 }

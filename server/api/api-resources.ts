@@ -102,6 +102,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
     }),
     prizes: (model.prizes ?? []).map((p) => ({ place: p.place, prize: p.prize, teams: p.teams })),
     secondChance: model.secondChance ? model.secondChance.map((p) => ({ place: p.place, teamId: p.teamId })) : null,
+    secondChancePrizes: model.secondChancePrizes ? model.secondChancePrizes.map((p) => ({ place: p.place, prize: p.prize, teams: p.teams })) : null,
     links: {
       self: apiLinks.tournament(tournamentId),
       stats: apiLinks.stats(tournamentId),

@@ -8,6 +8,7 @@ import { rulesValueSchema } from '../../engine/record-schema.ts';
 import { ruleOption } from '../../engine/rule-options.ts';
 import { ELIMINATIONS, type Elimination } from '../../engine/formats.ts';
 import { LeagueShape } from './league-schemas.ts';
+import { PrizesShape, secondChanceFields } from './placing-schemas.ts';
 
 /** The schemas the document names under components/schemas, by their id there. */
 export const apiRegistry = z.registry<{ id: string; description?: string }>();
@@ -322,11 +323,8 @@ export const TournamentSchema = named(
     standings: z.array(StandingSchema),
     pools: z.array(PoolSchema).nullable().describe('pools into a playoff: each pool with its standings; null for other structures'),
     liveTables: z.array(LiveTableSchema),
-    prizes: z.array(z.object({ place: z.number().int(), prize: z.string(), teams: z.array(z.string()) })),
-    secondChance: z
-      .array(z.object({ place: z.number().int().min(1), teamId: z.string() }))
-      .nullable()
-      .describe('the second-chance bracket’s own places once the event is finished; null without one'),
+    prizes: PrizesShape,
+    ...secondChanceFields,
     links: z.object({
       self: link,
       stats: link.describe('the tournament’s statistics'),

@@ -21,17 +21,9 @@ import { TableView, tableId } from '../../views/table.tsx';
 import { TournamentHome } from '../../views/tournament-home.tsx';
 import { type Broadcaster, type SseSink, encodeSse } from '../live/sse.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
-import {
-  ScreenPin,
-  bracketProps,
-  gamePlace,
-  html,
-  leagueRoundsOf,
-  progressiveOf,
-  progressiveSeatingOf,
-  screenPartials,
-  teamNames,
-} from '../audience/live-pages.tsx';
+import { ScreenPin, bracketProps, gamePlace, html, progressiveOf, progressiveSeatingOf, screenPartials, teamNames } from '../audience/live-pages.tsx';
+import { SECOND_CHANCE_ID } from '../../views/second-chance.tsx';
+import { leagueRoundsOf, secondChancePanelOf } from '../audience/standings-parts.tsx';
 import { LEAGUE_ROUNDS_ID } from '../../views/league-table.tsx';
 import { INDIVIDUAL_ID, WHERE_TO_SIT_ID, playerStandings } from '../../views/progressive-panels.tsx';
 import { subjectPartials, subjectTournament } from '../audience/team-pages.tsx';
@@ -136,6 +128,8 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     if (seating) add(WHERE_TO_SIT_ID, seating);
     const rounds = leagueRoundsOf(models, tournament);
     if (rounds) add(LEAGUE_ROUNDS_ID, rounds);
+    const chance = secondChancePanelOf(tournament);
+    if (chance) add(SECOND_CHANCE_ID, chance);
   };
   // The screen shows its window onto the bracket, the page the whole of it: same component, same props as the full render.
   const bracket = () => add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} />);

@@ -42,6 +42,7 @@ import { tournamentLinks } from '../../events/addresses.ts';
 import { EventTrail } from '../../views/rules-sheet.tsx';
 import { leagueRounds } from '../../events/league-rounds.ts';
 import { LEAGUE_ROUNDS_ID, RoundPairings } from '../../views/league-table.tsx';
+import { leagueRoundsOf, secondChancePanelOf } from './standings-parts.tsx';
 
 export type LiveView =
   | { kind: 'home'; channel: string }
@@ -210,6 +211,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
           <Leaderboard tournament={tournament} standings={playerStandings(tournamentById(models, tournament.tournamentId)!)} />
           {progressiveOf(models, tournament)}
           {leagueRoundsOf(models, tournament)}
+          {secondChancePanelOf(tournament)}
           <p class="exports">
             <a href={`${tournamentLinks(tournament.tournamentId).home}/standings.csv`}>Download the standings as CSV</a>
             {' · '}
@@ -330,13 +332,6 @@ export function progressiveSeatingOf(models: ReadModels, tournament: TournamentM
 export function progressiveOf(models: ReadModels, tournament: TournamentModel) {
   const view = progressiveView(tournamentById(models, tournament.tournamentId)!, models.games);
   return view ? <IndividualStandings view={view} tournamentId={tournament.tournamentId} /> : null;
-}
-
-/** A league's rounds, every pairing with its table and result, under its standings; nothing for other structures. */
-export function leagueRoundsOf(models: ReadModels, tournament: TournamentModel) {
-  const state = tournamentById(models, tournament.tournamentId)!;
-  const rounds = leagueRounds(state);
-  return rounds ? <RoundPairings rounds={rounds} names={teamNames(tournament)} gamesToWin={state.format.gamesToWin} /> : null;
 }
 
 /** The marker of the tournament `/screen` shows. */

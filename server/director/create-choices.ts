@@ -31,6 +31,34 @@ const minutes = (name: string) =>
       return typeof value === 'number' ? value : undefined;
     });
 
+/** At most this many prizes a list, each at most this long: a podium's worth, and then some. */
+const MOST_PRIZES = 20;
+const PRIZE_LENGTH = 200;
+
+/** Prizes as sent: a JSON list, or the form's lines, 1st first; '' or absent for the event's own. */
+const prizeList = (name: string) =>
+  field
+    .raw()
+    .optional()
+    .transform((raw, ctx): string[] | undefined => {
+      if (raw === undefined || raw === null || raw === '') return undefined;
+      const list =
+        typeof raw === 'string'
+          ? raw
+              .split(/\r?\n/)
+              .map((line) => line.trim())
+              .filter((line) => line !== '')
+          : raw;
+      if (!Array.isArray(list) || list.some((p) => typeof p !== 'string' || p.trim() === '' || p.length > PRIZE_LENGTH) || list.length > MOST_PRIZES) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${name} are up to ${MOST_PRIZES} descriptions of up to ${PRIZE_LENGTH} characters, one a line, 1st first`,
+        });
+        return undefined;
+      }
+      return list.map((p) => (p as string).trim());
+    });
+
 const ChoiceFields = fields({
   gamesToWin: field
     .raw()
@@ -57,6 +85,9 @@ const ChoiceFields = fields({
   earlyUntil: field.optionalText({ max: 10 }),
   // The entrants the event is made for, as its sheet says it.
   teams: field.optionalWhole({ min: 2, max: 1024 }),
+  // Prizes by place; a second-chance bracket's by its own places.
+  prizes: prizeList('prizes'),
+  secondChancePrizes: prizeList('second-chance prizes'),
 });
 
 /** The entry fee chosen on the form, or undefined for the rulebook's own. */
@@ -95,6 +126,8 @@ export function createChoices(input: Record<string, unknown>, format: unknown): 
   const f = parseFields(input, ChoiceFields);
   const chosen: Partial<FormatOptions> = {};
   if (f.teams !== null) chosen.teams = f.teams;
+  if (f.prizes !== undefined) chosen.prizes = f.prizes;
+  if (f.secondChancePrizes !== undefined) chosen.secondChancePrizes = f.secondChancePrizes;
   if (f.gamesToWin !== undefined) chosen.gamesToWin = f.gamesToWin;
   if (f.clockMinutes !== undefined) chosen.clockMinutes = f.clockMinutes;
   if (f.finalClockMinutes !== undefined) chosen.finalClockMinutes = f.finalClockMinutes;
