@@ -69,3 +69,13 @@ const TEAM_ID_MAX = 120;
 export function drawnTeamName(names: readonly [string, string]): string {
   return `${names[0]} & ${names[1]}`;
 }
+
+/** How an event's partners are made, in the rules sheet's words; empty for teams that register together. */
+export function partnersSentence(format: { partners?: 'drawn'; oddPlayer?: OddPlayer }): string {
+  if (format.partners !== 'drawn') return '';
+  const odd =
+    (format.oddPlayer ?? 'sit-out') === 'twice'
+      ? 'the player left over also partners the last player drawn, who plays on two teams'
+      : 'the player left over sits out';
+  return ` Partners are drawn: players register alone, and once check-in closes the players checked in are paired at random from a recorded seed; with an odd number, ${odd}, unless the director's draw says otherwise.`;
+}

@@ -8,6 +8,7 @@ import { PRESETS, type RuleOptions } from './presets.ts';
 import { lineOptions, points, ruleLines } from './rule-lines.ts';
 import { resolveRules } from './rules.ts';
 import { tableSentence } from './format-play.ts';
+import { partnersSentence } from './partner-draw.ts';
 
 /** One rule in a sentence: the options (rule or format) it is written from, and whether it is the house's. */
 export interface RuleLine {
@@ -88,7 +89,7 @@ function structureLine(format: FormatOptions): RuleLine {
     swiss: tableSentence(format),
     pools: tableSentence(format),
   }[format.elimination];
-  return { key: 'structure', text: `${out}${made}`, options: ['elimination', 'reset', 'teams'], house: false };
+  return { key: 'structure', text: `${out}${partnersSentence(format)}${made}`, options: ['elimination', 'reset', 'teams'], house: false };
 }
 
 /** Every rule of one group of matches, in the order a table asks about them. */

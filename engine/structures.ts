@@ -158,7 +158,8 @@ export function structureOf(options: FormatOptions): Structure | undefined {
 /** What an event is, in words: the rulebook's name for a rulebook's event, else its structure's name. */
 export function eventKindName(format: FormatId, options: FormatOptions): string {
   if (format !== 'custom') return rulebookEvent(format)?.name ?? 'Custom rules';
-  return structureOf(options)?.name ?? 'Custom rules';
+  const name = structureOf(options)?.name ?? 'Custom rules';
+  return options.partners === 'drawn' ? `${name}, partners drawn` : name;
 }
 
 /**

@@ -207,6 +207,12 @@ describe('drawn partners through the HTTP routes and paper records', () => {
     const teamPage = await (await app.request(`/tournaments/${id}/teams/${encodeURIComponent(first.teamId)}`)).text();
     expect(teamPage).toContain(first.players[0]!.name);
     expect(teamPage).toContain(first.players[1]!.name);
+    // The rules sheet and the desk say partners are drawn, and what an odd player does.
+    const rules = htmlText(await (await app.request(`/tournaments/${id}/rules`)).text());
+    expect(rules).toContain('Partners are drawn: players register alone');
+    expect(rules).toContain('the player left over sits out');
+    const deskPage = htmlText(await (await app.request(`/director/tournaments/${id}`, { headers: { cookie: director().cookie } })).text());
+    expect(deskPage).toContain('Single elimination, partners drawn');
     const playerPage = await app.request(`/tournaments/${id}/players/${first.players[0]!.playerId}`);
     expect(playerPage.status).toBe(200);
     const playerText = await playerPage.text();
@@ -285,6 +291,19 @@ describe('drawn partners through the HTTP routes and paper records', () => {
       400,
     );
     expect(bad.error).toBe('tournament eve: progressive tables change partners every round, so they have no partners to draw');
+    // The create form offers the choice in words, and its fields make a drawn-partner event.
+    const home = htmlText(await (await app.request('/director', { headers: { cookie: director().cookie } })).text());
+    expect(home).toContain('Players register alone, and partners are drawn once check-in');
+    const made = await send(app, director(), 'POST', '/director/tournaments', {
+      form: { tournamentId: 'formed', name: 'Formed', format: 'swiss', rules: 'standard', partners: 'drawn', oddPlayer: 'twice' },
+    });
+    expect(made.status).toBe(303);
+    expect(ledger.models.tournaments.formed!.format).toMatchObject({ elimination: 'swiss', partners: 'drawn', oddPlayer: 'twice' });
+    const lonely = await answer(
+      send(app, director(), 'POST', '/director/tournaments', { json: { tournamentId: 'lonely', name: 'Lonely', format: 'swiss', oddPlayer: 'twice' } }),
+      400,
+    );
+    expect(lonely.error).toBe('tournament lonely: what an odd player does is a choice of drawn partners only');
     expect(eventsOf(ledger, 'PartnersDrawn')).toHaveLength(0);
   });
 

@@ -126,6 +126,27 @@ export function DirectorHome(props: DirectorHomeProps) {
             </select>
           </label>
         </fieldset>
+        <fieldset class="partners-choices">
+          <legend>Partners, for an event of teams</legend>
+          <label>
+            <input type="radio" name="partners" value="registered" checked={typed.partners !== 'drawn'} /> Teams register together
+          </label>
+          <label>
+            <input type="radio" name="partners" value="drawn" checked={typed.partners === 'drawn'} /> Players register alone, and partners are drawn once
+            check-in closes
+          </label>
+          <label>
+            With an odd number of players drawn{' '}
+            <select name="oddPlayer">
+              <option value="" selected={!typed.oddPlayer}>
+                the player left over sits out
+              </option>
+              <option value="twice" selected={typed.oddPlayer === 'twice'}>
+                the player left over plays on two teams
+              </option>
+            </select>
+          </label>
+        </fieldset>
         {props.series && props.series.length > 0 ? (
           <label>
             Counts toward a series{' '}
