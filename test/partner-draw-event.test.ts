@@ -319,6 +319,14 @@ describe('drawn partners through the HTTP routes and paper records', () => {
         { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
         { incoming: { socket: { remoteAddress: '10.9.0.1' } } },
       );
+    const form = htmlText(await (await app.request(`/tournaments/${id}/sign-up`)).text());
+    expect(form).toContain('You sign up alone: your partner is drawn once check-in closes.');
+    expect(form).not.toContain('Second player');
+    expect(form).not.toContain('Prize category');
+    // Before the draw a player has a player's page, not a team's.
+    const notTeam = await app.request(`/tournaments/${id}/teams/${players[0]}`);
+    expect(notTeam.status).toBe(404);
+    expect(htmlText(await notTeam.text())).toContain(`their partners are not drawn yet: ${players[0]}'s page is /tournaments/${id}/players/${players[0]}`);
     // One name is a player alone: no team name, no partner asked for.
     const signed = await answer(phone(`/tournaments/${id}/sign-up`, { name: 'Eve Ellis' }));
     expect(signed).toMatchObject({ status: 'registered', name: 'Eve Ellis', page: `/tournaments/${id}/players/${signed.teamId}` });

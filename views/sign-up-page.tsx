@@ -14,7 +14,10 @@ export { closingWords };
 export interface SignUpPageProps {
   tournamentId: string;
   name: string;
+  /** Whether a phone signs up a player alone (a progressive evening, drawn partners) rather than a team. */
   progressive: boolean;
+  /** Whether a player alone may name a prize category (a progressive evening's high male / high female); `progressive` when absent. */
+  categories?: boolean;
   /** Whether sign-up takes entrants now, and why not. */
   open: boolean;
   why: string | null;
@@ -74,14 +77,18 @@ export function SignUpPage(props: SignUpPageProps) {
               {props.progressive ? 'Your name' : 'Team name'} <input name="name" required autocomplete="off" value={v.name ?? ''} />
             </label>
             {props.progressive ? (
-              <label>
-                Prize category (for the high male / high female prizes){' '}
-                <select name="gender">
-                  <option value="">None</option>
-                  <option value="male">Male</option>
-                  <option value="female">Female</option>
-                </select>
-              </label>
+              (props.categories ?? true) ? (
+                <label>
+                  Prize category (for the high male / high female prizes){' '}
+                  <select name="gender">
+                    <option value="">None</option>
+                    <option value="male">Male</option>
+                    <option value="female">Female</option>
+                  </select>
+                </label>
+              ) : (
+                <p>You sign up alone: your partner is drawn once check-in closes.</p>
+              )
             ) : (
               <>
                 <label>

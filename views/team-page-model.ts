@@ -5,7 +5,7 @@
  * player's total and place. Derived from the tournament's state alone, so the page and its live
  * stream say the same thing as of the same entry.
  */
-import { seatedAtTables } from '../engine/format-play.ts';
+import { entrantsAlone } from '../events/tournament-state.ts';
 import { SEAT_NAMES, type Seat, SEATS } from '../engine/cards.ts';
 import type { GameModel, MatchModel, TeamRow } from '../events/read-models.ts';
 import type { PlayerStats, TeamStats } from '../events/stats-schema.ts';
@@ -89,7 +89,8 @@ export function teamPageModel(
   now: string = new Date().toISOString(),
 ): TeamPageModel | null {
   const tournament = state.model;
-  if (seatedAtTables(state.format)) return null;
+  // Players alone (at progressive tables, or waiting for their partners to be drawn) have players' pages.
+  if (entrantsAlone(state)) return null;
   const team = tournament.teams.find((t) => t.teamId === teamId);
   if (!team) return null;
   const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));

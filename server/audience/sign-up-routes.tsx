@@ -11,6 +11,7 @@ import { tournamentById } from '../../events/lookup.ts';
 import { waiting } from '../../events/registration-projection.ts';
 import type { ServedLedger } from '../../events/store/served-ledger.ts';
 import { entrantsAlone } from '../../events/tournament-state.ts';
+import { seatedAtTables } from '../../engine/format-play.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { NotFoundPage } from '../../views/not-found.tsx';
 import { SignedUpPage, SignUpPage, type SignUpPageProps } from '../../views/sign-up-page.tsx';
@@ -73,6 +74,7 @@ export function signUpRoutes(options: SignUpRoutesOptions) {
       name: state.model.name,
       // Whether a phone signs up a player alone (a progressive evening, drawn partners) or a team.
       progressive: entrantsAlone(state),
+      categories: seatedAtTables(state.format),
       open: open.open,
       why: open.open ? null : `${open.why}; ${open.next}`,
       cap: state.registration.signUp?.cap ?? null,

@@ -74,6 +74,9 @@ export function missingSubjectOf(view: SubjectView, models: ReadModels): string 
   const state = tournamentById(models, view.tournamentId);
   if (!state) return `tournament ${view.tournamentId} does not exist`;
   if (modelOf(view.kind, models, view.tournamentId, view.subjectId)) return null;
+  if (view.kind === 'team' && state.partners && !state.partners.draw && drawnPlayerModel(state, models.games, view.subjectId)) {
+    return `players register alone for ${state.model.name} and their partners are not drawn yet: ${view.subjectId}'s page is ${playerLink(view.tournamentId, view.subjectId)}`;
+  }
   if (view.kind === 'team' && seatedAtTables(state.format) && playerPageModel(state, models.games, view.subjectId)) {
     return `${state.model.name} is a progressive evening of players: ${view.subjectId}'s page is ${playerLink(view.tournamentId, view.subjectId)}`;
   }
