@@ -76,6 +76,31 @@ describe('a second-chance bracket’s own places and prizes', () => {
     expect((await api('/api/v1/tournaments/t1', '/api/v1/tournaments/{tournamentId}')).body!.secondChancePrizes).toBeNull();
   });
 
+  it('takes the second chance and both prize lists from the create form, one prize a line', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const director = fixture.clients.director;
+    const desk = await (await send(app, director, 'GET', '/director')).text();
+    expect(desk).toContain('name="prizes"');
+    expect(desk).toContain('name="consolation" value="first-round"');
+    expect(desk).toContain('name="secondChancePrizes"');
+    const res = await send(app, director, 'POST', '/director/tournaments', {
+      form: {
+        tournamentId: 'formed',
+        name: 'Formed',
+        format: 'single-elimination',
+        consolation: 'first-round',
+        prizes: 'Trophies\r\n$100\r\n',
+        secondChancePrizes: ' $40 \n\n$10',
+      },
+    });
+    expect(res.status).toBeLessThan(400);
+    expect(ledger.models.tournaments.formed!.format).toMatchObject({
+      consolation: 'first-round',
+      prizes: ['Trophies', '$100'],
+      secondChancePrizes: ['$40', '$10'],
+    });
+  });
+
   it('refuses second-chance prizes without a second chance, and a prize list it cannot read, changing nothing', async () => {
     const { app, ledger } = copyOf(fixture);
     const director = fixture.clients.director;

@@ -147,6 +147,25 @@ export function DirectorHome(props: DirectorHomeProps) {
             </select>
           </label>
         </fieldset>
+        <fieldset class="prize-choices">
+          <legend>Prizes (leave empty for the event’s own)</legend>
+          <label>
+            Prizes by place, one a line, 1st first{' '}
+            <textarea name="prizes" rows={3}>
+              {typed.prizes ?? ''}
+            </textarea>
+          </label>
+          <label>
+            <input type="checkbox" name="consolation" value="first-round" checked={typed.consolation === 'first-round'} /> Single elimination: the first round’s
+            losers play a second-chance bracket of their own
+          </label>
+          <label>
+            Second-chance prizes by its own places, one a line, 1st first{' '}
+            <textarea name="secondChancePrizes" rows={2}>
+              {typed.secondChancePrizes ?? ''}
+            </textarea>
+          </label>
+        </fieldset>
         {props.series && props.series.length > 0 ? (
           <label>
             Counts toward a series{' '}
