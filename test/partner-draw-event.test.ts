@@ -403,4 +403,38 @@ describe('drawn partners through the HTTP routes and paper records', () => {
     expect(again).toContain('partners for Blind draw desk are already drawn (3 teams); a draw is made once and stands');
     expect(eventsOf(ledger, 'PartnersDrawn')).toHaveLength(1);
   });
+
+  for (const [format, extra] of [
+    ['double-elimination', {}],
+    ['round-robin', { rounds: 1 }],
+    ['swiss', { rounds: 2 }],
+  ] as const) {
+    it(`starts a ${format} of drawn teams as any team event's`, async () => {
+      const { app, ledger } = copyOf(fixture);
+      const id = `drawn-${format}`;
+      await answer(
+        send(app, director(), 'POST', '/director/tournaments', {
+          json: { tournamentId: id, name: `Drawn ${format}`, format, rules: 'blp-r1', gamesToWin: 1, partners: 'drawn', ...extra },
+        }),
+      );
+      const pasted = await answer(
+        send(app, director(), 'POST', `/director/tournaments/${id}/players/bulk`, { json: { lines: NAMES.slice(0, 8).join('\n'), confirm: 'yes' } }),
+      );
+      const players = (pasted.entrants as { teamId: string }[]).map((e) => e.teamId);
+      await checkIn(app, id, players);
+      const drawn = (await answer(
+        send(app, director(), 'POST', `/director/tournaments/${id}/partners/draw`, { json: { seed: format, confirm: 'yes' } }),
+      )) as DrawAnswer;
+      await answer(send(app, director(), 'POST', `/director/tournaments/${id}/start`, { json: { seed: 'start' } }));
+      const model = ledger.models.tournaments[id]!.model;
+      expect(model.status).toBe('running');
+      const teams = drawn.teams.map((t) => t.teamId).sort();
+      const first = model.matches.filter((m) => m.round === 1 && m.status === 'ready');
+      expect(first.length).toBeGreaterThan(0);
+      // Round 1's matches are between drawn teams, each team once.
+      expect(first.flatMap((m) => m.teams).sort()).toEqual(format === 'round-robin' ? [...teams].sort() : teams);
+      await importWin(app, fixture.clients.judge, id, first[0]!, first[0]!.teams[0]!, 'blp-r1', `${id}-first`);
+      expect(ledger.models.tournaments[id]!.model.matches.find((m) => m.matchId === first[0]!.matchId)!.winner).toBe(first[0]!.teams[0]);
+    });
+  }
 });
