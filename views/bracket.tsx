@@ -64,16 +64,20 @@ export interface BracketProps {
   fit?: { matches: number; rounds: number; units: number };
   /** A bracket drawn round by round: its byes' cards and the round still to be drawn. */
   drawn?: RoundDraws;
+  /** Pools into a playoff: the bracket is the playoff, drawn once pool play is over. */
+  playoff?: boolean;
   /** Single elimination: one bracket, so no "winners'" to tell it from a losers' bracket. */
   single?: boolean;
 }
 
 /** Every match of the event, grouped by side and round, with live and disputed matches flagged. */
-export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn, single = false }: BracketProps) {
+export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn, single = false, playoff = false }: BracketProps) {
   const names = new Map(tournament.teams.map((t) => [t.teamId, t.name]));
   const numbers = new Map(tournament.matches.map((m, i) => [m.matchId, i + 1]));
-  const purpose = losersPlayFor(tournament.matches);
-  const all = groupBySide(tournament.matches, sources);
+  // Pools into a playoff: pool play is the pools' tables and rounds; the bracket is the playoff's.
+  const matches = playoff ? tournament.matches.filter((m) => m.side !== 'pool') : tournament.matches;
+  const purpose = losersPlayFor(matches);
+  const all = groupBySide(matches, sources);
   // Each team's name leads to its own page, on the bracket page (not the TV's window, which nobody taps).
   const tournamentId = tournament.tournamentId;
   const sides = fit ? all.map((side) => windowOf(side, fit)) : all;
@@ -92,8 +96,14 @@ export function Bracket({ tournament, gamesToWin = 1, sources, fit, drawn, singl
   );
   return (
     <section id={BRACKET_ID} class="bracket" aria-labelledby="bracket-title">
-      <h2 id="bracket-title">Bracket</h2>
-      {sides.length === 0 ? <p class="empty">The bracket is drawn when the tournament starts.</p> : null}
+      <h2 id="bracket-title">{playoff ? 'Playoff' : 'Bracket'}</h2>
+      {sides.length === 0 ? (
+        <p class="empty">
+          {playoff
+            ? 'The playoff is drawn once every pool match is decided: the top teams of each pool go on.'
+            : 'The bracket is drawn when the tournament starts.'}
+        </p>
+      ) : null}
       {sides.map((group) => {
         const titleId = `bracket-${group.side}-title`;
         const lastRound = Math.max(...(all.find((g) => g.side === group.side)?.rounds.map((r) => r.round) ?? [0]));

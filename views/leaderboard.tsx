@@ -9,6 +9,7 @@ import { reachText, record } from './team-standing.ts';
 import { type BracketReach, type Standing, isIndividual, knockoutReach, rankedTeams, teamStandings } from '../events/standings.ts';
 import { playerLink, teamLink } from '../events/addresses.ts';
 import { LeagueBoard } from './league-table.tsx';
+import { PoolsBoard } from './pools-board.tsx';
 
 export const LEADERBOARD_ID = 'leaderboard';
 
@@ -29,6 +30,8 @@ export interface LeaderboardProps {
 
 /** The standings table, ranked, with each team's standing in the competition and finished teams dimmed. */
 export function Leaderboard({ tournament, columns, standings: given }: LeaderboardProps) {
+  // Pools into a playoff: a table for each pool (views/pools-board.tsx).
+  if (tournament.league?.pools) return <PoolsBoard tournament={tournament} screen={columns !== undefined} id={LEADERBOARD_ID} />;
   // A league's standings are its table, each tiebreak's value beside the matches won.
   if (tournament.league)
     return <LeagueBoard tournament={tournament} screen={columns !== undefined} id={LEADERBOARD_ID} {...(columns !== undefined ? { columns } : {})} />;

@@ -52,10 +52,15 @@ export interface LeagueBoardProps {
   id: string;
   /** On the screen, the rows split into this many side-by-side tables (about 18 rows fit in one). */
   columns?: number;
+  /** The table's heading ("Pool A"), its id then made from `id`; "Standings" when not given. */
+  title?: string;
+  /** Whether the ranking's words follow the table (one pool of several leaves them to the pools' own). */
+  notes?: boolean;
 }
 
 /** A league's standings: place, team, matches, each tiebreak's value, and the ranking in words. */
-export function LeagueBoard({ tournament, screen = false, id, columns = 1 }: LeagueBoardProps) {
+export function LeagueBoard({ tournament, screen = false, id, columns = 1, title, notes = true }: LeagueBoardProps) {
+  const titleId = title ? `${id}-title` : 'leaderboard-title';
   const league = tournament.league!;
   const teams = new Map(tournament.teams.map((t) => [t.teamId, t]));
   const shown = league.tiebreaks.filter((t): t is Exclude<Tiebreak, 'match-wins'> => t !== 'match-wins' && (t !== 'head-to-head' || !screen));
@@ -65,14 +70,14 @@ export function LeagueBoard({ tournament, screen = false, id, columns = 1 }: Lea
   const parts: League['rows'][] = [];
   for (let i = 0; i < league.rows.length; i += size) parts.push(league.rows.slice(i, i + size));
   return (
-    <section id={id} class={screen ? 'leaderboard league-board league-board--screen' : 'leaderboard league-board'} aria-labelledby="leaderboard-title">
-      <h2 id="leaderboard-title">Standings</h2>
+    <section id={id} class={screen ? 'leaderboard league-board league-board--screen' : 'leaderboard league-board'} aria-labelledby={titleId}>
+      <h2 id={titleId}>{title ?? 'Standings'}</h2>
       {league.rows.length === 0 ? (
         <p class="empty">No teams have registered yet.</p>
       ) : (
         <div class={`league-board-body league-board-body--columns-${parts.length}`}>
           {parts.map((rows) => (
-            <div class="table-scroll" role="region" aria-labelledby="leaderboard-title" tabindex={0}>
+            <div class="table-scroll" role="region" aria-labelledby={titleId} tabindex={0}>
               <table class="standings league-standings">
                 <thead>
                   <tr>
@@ -107,7 +112,8 @@ export function LeagueBoard({ tournament, screen = false, id, columns = 1 }: Lea
                   {rows.map((row) => {
                     const team = teams.get(row.teamId);
                     const name = team?.name ?? row.teamId;
-                    const champion = finished && row.place === 1 && !row.shared;
+                    // A pool's first is not the event's champion: pools name theirs by the team's standing.
+                    const champion = league.pools ? team?.status === 'champion' : finished && row.place === 1 && !row.shared;
                     const gone = team?.status === 'withdrawn' || team?.status === 'disqualified';
                     return (
                       <tr data-team={row.teamId} class={champion ? 'is-champion' : gone ? 'is-finished' : undefined}>
@@ -154,7 +160,7 @@ export function LeagueBoard({ tournament, screen = false, id, columns = 1 }: Lea
               </table>
             </div>
           ))}
-          <LeagueNotes league={league} names={tournament.teams} />
+          {notes ? <LeagueNotes league={league} names={tournament.teams} /> : null}
         </div>
       )}
     </section>

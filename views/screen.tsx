@@ -68,6 +68,8 @@ export interface ScreenProps {
   rules?: ScreenRules | undefined;
   /** Single elimination: the bracket is one, with no winners' side to name. */
   single?: boolean;
+  /** Pools into a playoff: the bracket is the playoff's. */
+  playoff?: boolean;
   /** A league (round robin, Swiss): its rounds, whose pairings take the bracket's turn. */
   rounds?: LeagueRounds | null;
 }
@@ -92,7 +94,20 @@ export function screenColumns(tournament: Pick<TournamentModel, 'teams'>): numbe
 }
 
 /** The whole venue screen: header with the results ticker, then the three rotating panels. */
-export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, drawn, now, highlights, rules, single = false, rounds }: ScreenProps) {
+export function Screen({
+  tournament,
+  liveGames,
+  teamNames,
+  gamesToWin,
+  sources,
+  drawn,
+  now,
+  highlights,
+  rules,
+  single = false,
+  rounds,
+  playoff = false,
+}: ScreenProps) {
   const showsRules = rules !== undefined && liveGames.length === 0;
   const pairings = rounds ? `Round ${rounds.current}` : null;
   return (
@@ -115,6 +130,7 @@ export function Screen({ tournament, liveGames, teamNames, gamesToWin, sources, 
               sources={sources}
               fit={screenBracket(tournament)}
               single={single}
+              playoff={playoff}
               {...(drawn ? { drawn } : {})}
             />
           )}

@@ -24,6 +24,7 @@ import { gameById, tournamentById } from '../../events/lookup.ts';
 import { ScreenPin, bracketProps, gamePlace, html, progressiveOf, progressiveSeatingOf, screenPartials, teamNames } from '../audience/live-pages.tsx';
 import { SECOND_CHANCE_ID } from '../../views/second-chance.tsx';
 import { leagueRoundsOf, secondChancePanelOf } from '../audience/standings-parts.tsx';
+import { playoffOf } from '../audience/bracket-props.tsx';
 import { LEAGUE_ROUNDS_ID } from '../../views/league-table.tsx';
 import { INDIVIDUAL_ID, WHERE_TO_SIT_ID, playerStandings } from '../../views/progressive-panels.tsx';
 import { subjectPartials, subjectTournament } from '../audience/team-pages.tsx';
@@ -130,6 +131,8 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     if (rounds) add(LEAGUE_ROUNDS_ID, rounds);
     const chance = secondChancePanelOf(tournament);
     if (chance) add(SECOND_CHANCE_ID, chance);
+    const playoff = playoffOf(models, tournament);
+    if (playoff) add(BRACKET_ID, playoff);
   };
   // The screen shows its window onto the bracket, the page the whole of it: same component, same props as the full render.
   const bracket = () => add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} />);

@@ -7,7 +7,7 @@
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import { asOfLink } from '../../views/as-of.tsx';
-import { Bracket, bracketDraws } from '../../views/bracket.tsx';
+import { Bracket } from '../../views/bracket.tsx';
 import { Layout } from '../../views/layout.tsx';
 import { Leaderboard } from '../../views/leaderboard.tsx';
 import { LIVE_TABLES_ID, LiveTables, SCREEN_PIN_ID, Screen, type ScreenRules, TICKER_ID, Ticker, screenBracket, screenColumns } from '../../views/screen.tsx';
@@ -37,10 +37,11 @@ import { ProgressiveScreen } from '../../views/progressive-screen.tsx';
 import { type SubjectView, renderSubjectPage } from './team-pages.tsx';
 import { signUpOpenAt } from '../commands/registration-commands.ts';
 import { SignUpCard } from '../../views/sign-up-page.tsx';
-import { bracketSources } from '../../engine/bracket.ts';
 import { tournamentLinks } from '../../events/addresses.ts';
 import { EventTrail } from '../../views/rules-sheet.tsx';
-import { leagueRounds } from '../../events/league-rounds.ts';
+import { bracketProps, playoffOf, screenRounds } from './bracket-props.tsx';
+
+export { bracketProps, playoffOf } from './bracket-props.tsx';
 import { LEAGUE_ROUNDS_ID, RoundPairings } from '../../views/league-table.tsx';
 import { leagueRoundsOf, secondChancePanelOf } from './standings-parts.tsx';
 
@@ -67,19 +68,6 @@ function liveGames(models: ReadModels, tournament: TournamentModel): GameModel[]
       .map((m) => gameInPlay(m, models.games) ?? gameById(models, m.games[m.games.length - 1]!))
       .filter((g): g is GameModel => Boolean(g))
   );
-}
-
-/** What a tournament's bracket is drawn with, on its page, its screen and in their streams. */
-export function bracketProps(models: ReadModels, tournament: TournamentModel) {
-  const state = tournamentById(models, tournament.tournamentId)!;
-  const drawn = bracketDraws(state);
-  return {
-    tournament,
-    gamesToWin: state.format.gamesToWin,
-    sources: bracketSources(state),
-    single: state.format.elimination === 'single',
-    ...(drawn ? { drawn } : {}),
-  };
 }
 
 /** The tournament and the match a game is played in, when it is part of one. */
@@ -212,6 +200,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
           {progressiveOf(models, tournament)}
           {leagueRoundsOf(models, tournament)}
           {secondChancePanelOf(tournament)}
+          {playoffOf(models, tournament)}
           <p class="exports">
             <a href={`${tournamentLinks(tournament.tournamentId).home}/standings.csv`}>Download the standings as CSV</a>
             {' · '}
@@ -259,7 +248,7 @@ function screenOf(models: ReadModels, tournament: TournamentModel, now?: string)
       teamNames={teamNames(tournament)}
       highlights={highlights}
       rules={screenRules(models, tournament)}
-      rounds={leagueRounds(tournamentById(models, tournament.tournamentId)!)}
+      rounds={screenRounds(tournamentById(models, tournament.tournamentId)!)}
       {...(now ? { now: new Date(now) } : {})}
     />
   );
@@ -296,7 +285,7 @@ export function screenPartials(add: (target: string, content: Child) => void, mo
   }
   add(LEADERBOARD_ID, <Leaderboard tournament={tournament} columns={screenColumns(tournament)} />);
   const bracket = bracketProps(models, tournament);
-  const rounds = leagueRounds(tournamentById(models, tournament.tournamentId)!);
+  const rounds = screenRounds(tournamentById(models, tournament.tournamentId)!);
   if (rounds) add(LEAGUE_ROUNDS_ID, <RoundPairings rounds={rounds} names={teamNames(tournament)} gamesToWin={bracket.gamesToWin} screen />);
   else add(BRACKET_ID, <Bracket {...bracket} fit={screenBracket(tournament)} />);
   add(
