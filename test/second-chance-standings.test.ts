@@ -62,6 +62,11 @@ describe('a second-chance bracket’s own places and prizes', () => {
     const text = await page();
     expect(text).toContain('1st: Team 8 · $50 2nd: Team 7 · $20 3rd, shared: Team 5 and Team 6');
 
+    // The event's page gives both prize lists apart.
+    const home = words(await (await app.request(`/tournaments/${id}`)).text());
+    expect(home).toContain('Prizes $300: Team 1 $100: Team 2');
+    expect(home).toContain('Second-chance prizes $50: Team 8 $20: Team 7');
+
     const { api } = await documentChecked(app);
     const { body } = await api(`/api/v1/tournaments/${id}`, '/api/v1/tournaments/{tournamentId}');
     expect(body!.prizes).toEqual([

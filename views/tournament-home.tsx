@@ -125,6 +125,19 @@ export function TournamentHome({ tournament, stats, kind }: TournamentHomeProps)
         </section>
       ) : null}
 
+      {tournament.secondChancePrizes && tournament.secondChancePrizes.length > 0 ? (
+        <section class="prizes" aria-labelledby="second-chance-prizes-title">
+          <h2 id="second-chance-prizes-title">Second-chance prizes</h2>
+          <ul class="link-list">
+            {tournament.secondChancePrizes.map((prize) => (
+              <li>
+                <strong>{prize.prize}</strong>: {prize.teams.map((id) => teamName(id)).join(', ')}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       {tournament.latest.length > 0 ? (
         <section class="latest" aria-labelledby="latest-title">
           <h2 id="latest-title">Latest results</h2>
