@@ -181,6 +181,14 @@ describe('drawn partners through the HTTP routes and paper records', () => {
     const resource = await answer(app.request(`/api/v1/tournaments/${id}`));
     const champion = countedPlacings(played)[0]![0];
     expect((resource.standings as { teamId: string; place: number }[]).filter((t) => t.place === 1).map((t) => t.teamId)).toEqual([champion]);
+    // The API gives the draw: its seed, what an odd player did, and the teams' players as people.
+    expect(resource.partners).toMatchObject({ drawn: true, seed: 'blind-seed', odd: 'sit-out', sittingOut: null, twice: null });
+    expect(resource.partners.teams.map((t: { teamId: string }) => t.teamId)).toEqual(drawn.teams.map((t) => t.teamId));
+    expect(resource.partners.teams[0].players[0]).toEqual({
+      playerId: personOfEntry(ledger.models.circuit, id, drawn.teams[0]!.players[0]!.playerId)!.playerId,
+      entrantId: drawn.teams[0]!.players[0]!.playerId,
+      name: drawn.teams[0]!.players[0]!.name,
+    });
     // The API names each drawn team's players as the people who registered alone.
     expect(resource.entrants.kind).toBe('teams');
     for (const t of resource.entrants.teams as { teamId: string; roster: Person[] }[]) {
@@ -319,6 +327,10 @@ describe('drawn partners through the HTTP routes and paper records', () => {
         { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
         { incoming: { socket: { remoteAddress: '10.9.0.1' } } },
       );
+    // Before the draw the read API lists players alone, and says their partners are to be drawn.
+    const waiting = await answer(app.request(`/api/v1/tournaments/${id}`));
+    expect(waiting.entrants.kind).toBe('players');
+    expect(waiting.partners).toEqual({ drawn: false, seed: null, odd: 'sit-out', teams: [], sittingOut: null, twice: null });
     const form = htmlText(await (await app.request(`/tournaments/${id}/sign-up`)).text());
     expect(form).toContain('You sign up alone: your partner is drawn once check-in closes.');
     expect(form).not.toContain('Second player');

@@ -12,6 +12,7 @@ import { leagueRounds } from '../../events/league-rounds.ts';
 import type { ReadModels } from '../../events/projections.ts';
 import type { GameModel, MatchModel, TournamentModel } from '../../events/read-models.ts';
 import { entrantsAlone } from '../../events/tournament-state.ts';
+import { partnersOf } from './partner-resources.ts';
 import type { TournamentState } from '../../events/tournament-projection.ts';
 import { gameById, tournamentById, teamNames } from '../../events/lookup.ts';
 import type { TournamentResource } from './api-schemas.ts';
@@ -103,6 +104,7 @@ export function tournamentResource(models: ReadModels, tournamentId: string): To
     prizes: (model.prizes ?? []).map((p) => ({ place: p.place, prize: p.prize, teams: p.teams })),
     secondChance: model.secondChance ? model.secondChance.map((p) => ({ place: p.place, teamId: p.teamId })) : null,
     secondChancePrizes: model.secondChancePrizes ? model.secondChancePrizes.map((p) => ({ place: p.place, prize: p.prize, teams: p.teams })) : null,
+    partners: partnersOf(state, personLookup(models.circuit, tournamentId)),
     links: {
       self: apiLinks.tournament(tournamentId),
       stats: apiLinks.stats(tournamentId),

@@ -9,6 +9,7 @@ import { ruleOption } from '../../engine/rule-options.ts';
 import { ELIMINATIONS, type Elimination } from '../../engine/formats.ts';
 import { LeagueShape } from './league-schemas.ts';
 import { PrizesShape, secondChanceFields } from './placing-schemas.ts';
+import { partnerFields } from './partner-schemas.ts';
 
 /** The schemas the document names under components/schemas, by their id there. */
 export const apiRegistry = z.registry<{ id: string; description?: string }>();
@@ -325,6 +326,7 @@ export const TournamentSchema = named(
     liveTables: z.array(LiveTableSchema),
     prizes: PrizesShape,
     ...secondChanceFields,
+    ...partnerFields,
     links: z.object({
       self: link,
       stats: link.describe('the tournament’s statistics'),
