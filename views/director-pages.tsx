@@ -155,7 +155,7 @@ export function DirectorHome(props: DirectorHomeProps) {
               {typed.prizes ?? ''}
             </textarea>
           </label>
-          <label>
+          <label class="check-line">
             <input type="checkbox" name="consolation" value="first-round" checked={typed.consolation === 'first-round'} /> Single elimination: the first round’s
             losers play a second-chance bracket of their own
           </label>
