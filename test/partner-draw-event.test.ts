@@ -100,6 +100,9 @@ function countedPlacings(played: { match: MatchModel; winner: string; loser: str
   return out.sort((a, b) => a[1] - b[1] || a[0].localeCompare(b[0]));
 }
 
+/** The first drawn team's name, as the room's pages show it. */
+const first0Name = (d: DrawAnswer) => d.teams[0]!.name;
+
 describe('drawn partners through the HTTP routes and paper records', () => {
   it('registers players alone, previews and records the draw, plays the drawn teams to the end, and credits each player with their games', async () => {
     const { app, ledger } = copyOf(fixture);
@@ -122,6 +125,13 @@ describe('drawn partners through the HTTP routes and paper records', () => {
     await checkIn(app, id, here);
     const startEarly = await answer(send(app, director(), 'POST', `/director/tournaments/${id}/start`, { json: {} }), 409);
     expect(startEarly.error).toBe('partners for Blind draw blind are not drawn yet; once check-in closes, draw partners, then start');
+
+    // The room's pages show the players before the draw.
+    for (const path of ['', '/leaderboard', '/bracket', '/rules']) {
+      const page = await app.request(`/tournaments/${id}${path}`);
+      expect(page.status, path).toBe(200);
+    }
+    expect((await app.request(`/screen?t=${id}`)).status).toBe(200);
 
     // The preview changes nothing.
     const before = ledger.models.position;
@@ -215,6 +225,11 @@ describe('drawn partners through the HTTP routes and paper records', () => {
     const teamPage = await (await app.request(`/tournaments/${id}/teams/${encodeURIComponent(first.teamId)}`)).text();
     expect(teamPage).toContain(first.players[0]!.name);
     expect(teamPage).toContain(first.players[1]!.name);
+    for (const path of ['', '/leaderboard', '/bracket']) {
+      const page = await app.request(`/tournaments/${id}${path}`);
+      expect(page.status, path).toBe(200);
+      if (path === '/leaderboard') expect(htmlText(await page.text())).toContain(first0Name(drawn));
+    }
     // The rules sheet and the desk say partners are drawn, and what an odd player does.
     const rules = htmlText(await (await app.request(`/tournaments/${id}/rules`)).text());
     expect(rules).toContain('Partners are drawn: players register alone');
