@@ -12,6 +12,7 @@ import type { MatchModel } from '../events/read-models.ts';
 import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { importWin } from './paper-records.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
+import { correctGameResult, disqualifyTeam } from '../server/commands/ruling-commands.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -286,5 +287,70 @@ describe('pools into a playoff through the HTTP routes and paper records', () =>
     const refused = await answer(send(app, director, 'POST', '/director/tournaments/few/start', { json: { order: teamIds(8) } }), 400);
     expect(refused.error).toBe('tournament few: 8 teams in 3 pools make fewer than 3 teams a pool; choose fewer pools or register more teams');
     expect(ledger.models.tournaments.few!.model.status).toBe('registration');
+  });
+
+  it('states a tie at the top of a pool, forfeits a disqualified team’s pool matches, follows a corrected pool result, and places everyone', async () => {
+    const { app, ledger } = copyOf(fixture);
+    const id = 'pool-rulings';
+    const director = fixture.clients.director;
+    // 6 teams, 2 pools of 3 (A: t1 t4 t5, B: t2 t3 t6), each pool's winner going on to a final.
+    await createAndStart(app, id, { pools: 2, advance: 1, playoff: 'single' }, 6);
+    const model = () => ledger.models.tournaments[id]!.model;
+    const pool = (letter: string) => model().matches.filter((m) => m.side === 'pool' && m.matchId.startsWith(`${letter}-`) && m.status === 'ready');
+    // Pool A: t1 beats t4, t4 beats t5, t5 beats t1, each by the same record: level on every tiebreak.
+    const beats: Record<string, string> = { t1: 't4', t4: 't5', t5: 't1' };
+    for (const match of pool('A')) {
+      const [a, b] = match.teams as [string, string];
+      await importWin(app, fixture.clients.judge, id, match, beats[a] === b ? a : b, 'blp-r1', 'same');
+    }
+    // Pool B: t6 is disqualified before it plays; t2 beats t3 on paper, and a judge corrects it to t3.
+    ledger.execute(disqualifyTeam(ledger.models, { tournamentId: id, teamId: 't6', reason: 'left the venue' }));
+    expect(
+      model()
+        .matches.filter((m) => m.side === 'pool' && m.teams.includes('t6') && m.teams[1] !== null)
+        .map((m) => m.status),
+    ).toEqual(['forfeit', 'forfeit']);
+    const [b] = pool('B');
+    expect(b!.teams.slice().sort()).toEqual(['t2', 't3']);
+    await importWin(app, fixture.clients.judge, id, b!, 't2', 'blp-r1', 'b');
+    const game = model().matches.find((m) => m.matchId === b!.matchId)!.games[0]!;
+    ledger.execute(correctGameResult(ledger.models, { tournamentId: id, gameId: game, winner: 't3', reason: 'tricks miscounted', judge: 'Judge Ray' }));
+
+    const pools = (await answer(app.request(`/api/v1/tournaments/${id}`))).pools as (Pool & { tiedAtTop: string[] })[];
+    expect(pools[0]!.standings.map((r) => [r.teamId, r.place, r.tiebreaks.shared, r.tiebreaks.headToHead])).toEqual([
+      ['t1', 1, true, 1],
+      ['t4', 1, true, 1],
+      ['t5', 1, true, 1],
+    ]);
+    expect(pools[0]!.tiedAtTop).toEqual(['t1', 't4', 't5']);
+    // t3 won on the correction, and a match by forfeit; t2 one by forfeit; t6 none.
+    expect(pools[1]!.standings.map((r) => [r.teamId, r.place, r.tiebreaks.matchWins])).toEqual([
+      ['t3', 1, 2],
+      ['t2', 2, 1],
+      ['t6', 3, 0],
+    ]);
+    expect(pools[1]!.tiedAtTop).toEqual([]);
+    const page = await (await app.request(`/tournaments/${id}/leaderboard`)).text();
+    expect(page).toContain('Tied for 1st in Pool A: Team 1, Team 4 and Team 5.');
+
+    // Level on everything, Pool A's teams go on in seed order: t1 meets t3 in the final.
+    await answer(send(app, director, 'POST', `/director/tournaments/${id}/rounds/draw`, { json: { round: 4, confirm: 'yes' } }));
+    const final = model().matches.find((m) => m.side === 'final')!;
+    expect(final.teams).toEqual(['t1', 't3']);
+    expect(final.label).toBe('Final');
+    await importWin(app, fixture.clients.judge, id, final, 't3', 'blp-r1', 'final');
+    expect(model().status).toBe('finished');
+    // The final's two, then Pool A's others sharing their pool place (1st), then Pool B's by theirs.
+    expect(model().placings.map((p) => [p.teamId, p.place])).toEqual([
+      ['t3', 1],
+      ['t1', 2],
+      ['t4', 3],
+      ['t5', 3],
+      ['t2', 5],
+      ['t6', 6],
+    ]);
+    const standings = (await answer(app.request(`/api/v1/tournaments/${id}`))).standings as { teamId: string; placeLabel: string }[];
+    expect(standings.find((r) => r.teamId === 't6')!.placeLabel).toBe('Disqualified');
+    expectRebuildEqualsLive(ledger);
   });
 });

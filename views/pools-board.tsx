@@ -4,7 +4,7 @@
  * how the pools are ranked, how many of each go on, and, once the playoff is drawn, who went on.
  * The standings page, the venue screen and its stream render this same component.
  */
-import { TIEBREAK_WORDS } from '../engine/league-table.ts';
+import { TIEBREAK_WORDS, tiedAtTop } from '../engine/league-table.ts';
 import type { TournamentModel } from '../events/read-models.ts';
 import { listed } from '../events/tournament-state.ts';
 import { LeagueBoard } from './league-table.tsx';
@@ -41,6 +41,14 @@ export function PoolsBoard({ tournament, screen = false, id }: PoolsBoardProps) 
           Pools into a playoff: each pool ranked by {league.tiebreaks.map((t) => TIEBREAK_WORDS[t]).join(', then ')}
           {perPool !== null ? `; the top ${perPool} of each went on to the playoff.` : '; its top teams go on to the playoff once every pool match is decided.'}
         </p>
+        {pools.map((pool) => {
+          const tied = tiedAtTop(league.rows.filter((row) => pool.teams.includes(row.teamId)));
+          return tied.length > 0 ? (
+            <p class="league-tie">
+              Tied for 1st in {pool.name}: {listed(tied.map(name))}.
+            </p>
+          ) : null;
+        })}
         {going ? <p class="pools-going">In the playoff, by seed: {listed(going.map(name))}.</p> : null}
       </div>
     </div>

@@ -133,7 +133,8 @@ function leagueOf(state: TournamentState): TournamentResource['league'] {
   return {
     structure: STRUCTURES.find((s) => s.options.elimination === league.kind)?.name ?? league.kind,
     tiebreaks: league.tiebreaks.map((tiebreak) => ({ tiebreak, words: TIEBREAK_WORDS[tiebreak] })),
-    tiedAtTop: tiedAtTop(league.rows).map(team),
+    // With pools every pool has a first: each pool says its own tie (`pools[].tiedAtTop`).
+    tiedAtTop: league.pools ? [] : tiedAtTop(league.rows).map(team),
     roundsInEvent: rounds.roundsInEvent,
     currentRound: rounds.current,
     roundToPair: rounds.toPair,
@@ -186,6 +187,7 @@ function poolsOf(model: TournamentModel): TournamentResource['pools'] {
         record: { matches: { won: row.wins, lost: row.losses }, games: { won: row.gamesWon, lost: row.gamesLost } },
         tiebreaks: tiebreaksOf(row)!,
       })),
+    tiedAtTop: tiedAtTop(league.rows.filter((row) => pool.teams.includes(row.teamId))),
     goingOn: league.playoff ? league.playoff.filter((t) => pool.teams.includes(t)) : null,
   }));
 }

@@ -279,6 +279,7 @@ const PoolSchema = named(
         tiebreaks: TiebreaksSchema,
       }),
     ),
+    tiedAtTop: z.array(z.string()).describe('the pool’s teams sharing its first place when no tiebreak separates them; empty when one leads alone'),
     goingOn: z.array(z.string()).nullable().describe('the pool’s teams seeded into the playoff, once it is drawn; null before'),
   }),
 );

@@ -31,7 +31,9 @@ export const LeagueShape = z.object({
   tiebreaks: z
     .array(z.object({ tiebreak: z.enum(Object.keys(TIEBREAK_WORDS) as [Tiebreak, ...Tiebreak[]]), words: z.string() }))
     .describe('the tiebreaks the standings are ranked by, in order; each row’s values are in `standings[].tiebreaks`'),
-  tiedAtTop: z.array(TeamRefSchema).describe('the teams sharing first place when no tiebreak separates them; empty when one team leads alone'),
+  tiedAtTop: z
+    .array(TeamRefSchema)
+    .describe('the teams sharing first place when no tiebreak separates them; empty when one team leads alone, and with pools, whose pools each say their own'),
   roundsInEvent: z.number().int().min(1),
   currentRound: z.number().int().min(1).describe('the round being played: the first with a match not yet decided, or the last once all are'),
   roundToPair: z
