@@ -8,6 +8,7 @@ import { rulesValueSchema } from '../../engine/record-schema.ts';
 import { ruleOption } from '../../engine/rule-options.ts';
 import { ELIMINATIONS, type Elimination } from '../../engine/formats.ts';
 import { LeagueShape } from './league-schemas.ts';
+import { PoolShape, TiebreaksSchema } from './pool-schemas.ts';
 import { PrizesShape, secondChanceFields } from './placing-schemas.ts';
 import { partnerFields } from './partner-schemas.ts';
 
@@ -235,16 +236,6 @@ const ProgressiveSchema = z.object({
     .nullable(),
 });
 
-const TiebreaksSchema = z.object({
-  shared: z.boolean().describe('level with another team on every tiebreak, so the place is shared'),
-  separatedBy: z.string().nullable().describe('the tiebreak, in words, that put this team below the one above it; null for the first and for a shared place'),
-  matchWins: count.describe('matches won (in a Swiss event a bye counts as one)'),
-  gamesWon: count,
-  pointsDifference: z.number().int().describe('points scored minus points conceded, over the decided matches'),
-  headToHead: count.nullable().describe('matches won against the teams it was level with, when head-to-head was asked'),
-  opponentsWinShare: count.nullable().describe('the share of matches won by the teams played, in thousandths (Swiss)'),
-});
-
 const StandingSchema = named(
   'Standing',
   'A row of the standings, in the order the standings page shows them.',
@@ -267,21 +258,7 @@ const StandingSchema = named(
 const PoolSchema = named(
   'Pool',
   'One pool of pools into a playoff: its teams, its round robin’s standings with each tiebreak’s value, and who of it goes on to the playoff.',
-  z.object({
-    name: z.string().describe('the pool as the room names it ("Pool A")'),
-    teams: z.array(z.string()).describe('the pool’s team ids in seed order'),
-    standings: z.array(
-      z.object({
-        teamId: z.string(),
-        name: z.string(),
-        place: z.number().int().min(1).describe('the place in the pool; teams level on every tiebreak share it'),
-        record: z.object({ matches: z.object({ won: count, lost: count }), games: z.object({ won: count, lost: count }) }),
-        tiebreaks: TiebreaksSchema,
-      }),
-    ),
-    tiedAtTop: z.array(z.string()).describe('the pool’s teams sharing its first place when no tiebreak separates them; empty when one leads alone'),
-    goingOn: z.array(z.string()).nullable().describe('the pool’s teams seeded into the playoff, once it is drawn; null before'),
-  }),
+  PoolShape,
 );
 
 const LiveTableSchema = named(
