@@ -12,7 +12,7 @@ import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { readyTables } from '../events/table-assignment.ts';
 import { createApp } from '../server/app/app.ts';
 import { channelOf, livePartials } from '../server/app/live-channels.tsx';
-import { roundRobinMidway, startLeague, swissMidway } from './fixtures/league-events.ts';
+import { enterRound, roundRobinMidway, startLeague, swissMidway } from './fixtures/league-events.ts';
 import { removeTempDirs, tempDir } from './fixtures/live-server.ts';
 import { wonRecord } from './paper-records.ts';
 
@@ -102,6 +102,24 @@ describe('a Swiss event on the venue screen', () => {
     const after = words(livePartials(channel, l.models)!.get('league-rounds')!);
     expect(after).toContain(`${winner} won`);
     expect(after).not.toContain(`Table 1: ${l.models.tournaments.swiss16!.model.teams.find((t) => t.teamId === match.teams[0])!.name}`);
+  });
+});
+
+describe('a large Swiss event on the venue screen', () => {
+  it('keeps the round to what the panel holds, the matches still to play first, and says how many are left off', async () => {
+    const l = open();
+    startLeague(l, 'big', 'Big Swiss', 'swiss', 64, 6);
+    enterRound(l, 'big', 1, 'big', 20);
+    const html = await page(l, '/tournaments/big/screen');
+    const rounds = html.slice(html.indexOf('id="league-rounds"'));
+    const items = [...rounds.matchAll(/<li class="pairing pairing--([a-z-]+)"/g)].map((m) => m[1]);
+    // Counted here: 32 matches, 20 decided; 16 fit, the 12 open ones before any decided, and a line says the rest.
+    expect(items).toHaveLength(17);
+    // In table order: the first 4 decided, then all 12 still to play.
+    expect(items.slice(0, 16)).toEqual([...Array(4).fill('decided'), ...Array(12).fill('to-seat')]);
+    expect(words(rounds)).toContain('And 16 more matches of round 1, every one on the standings page');
+    // The standings page lists every one.
+    expect([...(await page(l, '/tournaments/big/leaderboard')).matchAll(/<li class="pairing pairing--/g)]).toHaveLength(32);
   });
 });
 

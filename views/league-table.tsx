@@ -244,20 +244,23 @@ function pairingState(pairing: Pairing, names: Readonly<Record<string, string>>,
  */
 export function RoundPairings({ rounds, names, gamesToWin, screen = false }: RoundPairingsProps) {
   const current = rounds.rounds.find((r) => r.round === rounds.current)!;
-  const next = rounds.rounds.find((r) => r.round === rounds.current + 1);
-  const shown = screen ? [current, ...(next ? [next] : [])] : rounds.rounds;
+  const following = rounds.rounds.find((r) => r.round === rounds.current + 1);
+  // The screen shows the round after only when both fit whole.
+  const next = following && lines(current) + lines(following) <= SCREEN_LINES ? following : undefined;
+  const shown = screen ? [fitted(current), ...(next ? [next] : [])] : rounds.rounds;
   return (
     <section id={LEAGUE_ROUNDS_ID} class={screen ? 'league-rounds league-rounds--screen' : 'league-rounds'} aria-labelledby="league-rounds-title">
       <h2 id="league-rounds-title">{screen ? `${roundTitle(current.round, rounds.roundsInEvent)}: pairings` : 'Rounds'}</h2>
       <div class="league-round-list">
         {shown.map((round) => (
           <RoundBlock
+            more={screen && round.round === current.round ? current.pairings.length - round.pairings.length : 0}
             round={round}
             of={rounds.roundsInEvent}
             names={names}
             gamesToWin={gamesToWin}
             now={round.round === rounds.current}
-            heading={!screen || round !== current}
+            heading={!screen || round.round !== current.round}
             byeIsWin={rounds.byeIsWin}
             screen={screen}
           />
@@ -272,7 +275,33 @@ export function RoundPairings({ rounds, names, gamesToWin, screen = false }: Rou
   );
 }
 
+/** Lines of pairings the screen's panel holds in type read across the room, with a title over them. */
+const SCREEN_LINES = 17;
+
+/** A round's lines: its matches and its bye. */
+const lines = (round: LeagueRound) => round.pairings.length + (round.bye === null ? 0 : 1);
+
+/**
+ * A round cut to what the screen holds: the matches being played first, then those still to be
+ * seated, then the decided ones, each kept in table order, and a line to say how many are left
+ * off.
+ */
+function fitted(round: LeagueRound): LeagueRound {
+  if (lines(round) <= SCREEN_LINES) return round;
+  const rank = { playing: 0, 'to-seat': 1, decided: 2 } as const;
+  const room = SCREEN_LINES - 1 - (round.bye === null ? 0 : 1);
+  const kept = new Set(
+    round.pairings
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => rank[a.p.state] - rank[b.p.state] || a.i - b.i)
+      .slice(0, room)
+      .map((x) => x.p),
+  );
+  return { ...round, pairings: round.pairings.filter((p) => kept.has(p)) };
+}
+
 function RoundBlock({
+  more,
   round,
   of,
   names,
@@ -282,6 +311,8 @@ function RoundBlock({
   byeIsWin,
   screen,
 }: {
+  /** Matches of the round the screen leaves off, for want of room. */
+  more: number;
   byeIsWin: boolean;
   screen: boolean;
   round: LeagueRound;
@@ -312,6 +343,11 @@ function RoundBlock({
             <span class="pairing-table">Bye:</span> <span class="pairing-team">{names[round.bye] ?? round.bye}</span>
           </span>
           {byeIsWin ? <span class="pairing-state"> counts as a match won</span> : null}
+        </li>
+      ) : null}
+      {more > 0 ? (
+        <li class="pairing pairing--more">
+          And {more} more {more === 1 ? 'match' : 'matches'} of round {round.round}, every one on the standings page
         </li>
       ) : null}
     </ol>
