@@ -160,6 +160,10 @@ describe('pools into a playoff through the HTTP routes and paper records', () =>
     const resource = await answer(app.request(`/api/v1/tournaments/${id}`));
     const pools = resource.pools as Pool[];
     expect(pools.map((p) => p.name)).toEqual(['Pool A', 'Pool B', 'Pool C']);
+    // The league's rounds are pool play's, each pairing naming its pool.
+    const rounds = (resource.league as { rounds: { pairings: { matchId: string; pool: string | null }[] }[] }).rounds;
+    expect(rounds.flatMap((r) => r.pairings).every((p) => p.pool === p.matchId[0])).toBe(true);
+    expect(rounds.flatMap((r) => r.pairings)).toHaveLength(12);
     expect(pools.map((p) => p.teams)).toEqual(expectedPools);
     const words = ['matches won', 'games won', 'points scored minus points conceded'];
     for (const pool of pools) {
@@ -250,6 +254,15 @@ describe('pools into a playoff through the HTTP routes and paper records', () =>
     expect(model().teams.find((t) => t.status === 'champion')!.teamId).toBe(champion);
     const standings = (await answer(app.request(`/api/v1/tournaments/${id}`))).standings as { teamId: string; place: number }[];
     expect(standings.map((r) => r.place)).toEqual([...standings.map((r) => r.place)].sort((x, y) => x - y));
+    // Every page and resource of the event answers, the room's and the director's alike.
+    const links = resource.links as Record<string, string>;
+    for (const path of [links.page, links.standings, links.bracket, links.screen, links.standingsCsv, links.embedBracket, links.embedStandings, links.matches])
+      expect((await app.request(path!)).status, path).toBe(200);
+    expect((await app.request(`/tournaments/${id}/teams/${champion}`)).status).toBe(200);
+    expect((await send(app, director, 'GET', `/director/tournaments/${id}`)).status).toBe(200);
+    const bracketPage = await (await app.request(links.bracket!)).text();
+    expect(bracketPage).toContain('Playoff');
+    expect(bracketPage).not.toContain('Pool A, round 1');
     expectRebuildEqualsLive(ledger);
   });
 

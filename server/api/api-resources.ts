@@ -151,6 +151,7 @@ function leagueOf(state: TournamentState): TournamentResource['league'] {
         winner: p.winner,
         gamesWon: [p.gamesWon[0], p.gamesWon[1]],
         forfeit: p.forfeit,
+        pool: p.pool ?? null,
       })),
     })),
   };

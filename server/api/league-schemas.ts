@@ -22,6 +22,7 @@ const PairingSchema = z
     winner: z.string().nullable().describe('the winning team id, once decided'),
     gamesWon: z.tuple([count, count]).describe('games won by each team, in the order of `teams`'),
     forfeit: z.boolean(),
+    pool: z.string().nullable().describe('pools into a playoff: the pool it is played in ("A"); null in other structures'),
   })
   .describe('A match of a league round: its two teams, the table it is played at, and how it stands.');
 
