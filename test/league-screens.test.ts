@@ -195,5 +195,10 @@ describe('a round robin’s standings and schedule', () => {
     // The schedule: the round in play open, every other round folded under its title.
     expect(words(html)).toContain('Round 4 of 15, in play');
     expect(html.match(/<details class="league-round"/g)).toHaveLength(14);
+    // The bracket's page shows the same rounds, not a knockout's tree, and so does its stream.
+    const bracket = words(await page(l, '/tournaments/robin16/bracket'));
+    expect(bracket).toContain('Rounds Round 1 of 15, over');
+    expect(bracket).not.toContain('Winners’ bracket');
+    expect([...livePartials(channelOf('bracket', 'robin16'), l.models)!.keys()]).toEqual(['league-rounds']);
   });
 });

@@ -23,7 +23,7 @@ import { type Broadcaster, type SseSink, encodeSse } from '../live/sse.ts';
 import { gameById, tournamentById } from '../../events/lookup.ts';
 import { ScreenPin, bracketProps, gamePlace, html, progressiveOf, progressiveSeatingOf, screenPartials, teamNames } from '../audience/live-pages.tsx';
 import { SECOND_CHANCE_ID } from '../../views/second-chance.tsx';
-import { leagueRoundsOf, secondChancePanelOf } from '../audience/standings-parts.tsx';
+import { leagueRoundsOf, roundsInPlaceOfBracket, secondChancePanelOf } from '../audience/standings-parts.tsx';
 import { playoffOf } from '../audience/bracket-props.tsx';
 import { LEAGUE_ROUNDS_ID } from '../../views/league-table.tsx';
 import { INDIVIDUAL_ID, WHERE_TO_SIT_ID, playerStandings } from '../../views/progressive-panels.tsx';
@@ -135,7 +135,12 @@ export function livePartials(channel: string, models: ReadModels): Map<string, s
     if (playoff) add(BRACKET_ID, playoff);
   };
   // The screen shows its window onto the bracket, the page the whole of it: same component, same props as the full render.
-  const bracket = () => add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} />);
+  const bracket = () => {
+    // A league without a bracket shows its rounds on the bracket's page.
+    const rounds = roundsInPlaceOfBracket(models, tournament);
+    if (rounds) add(LEAGUE_ROUNDS_ID, rounds);
+    else add(BRACKET_ID, <Bracket {...bracketProps(models, tournament)} />);
+  };
   switch (parsed.kind) {
     case 'screen':
       screenPartials(add, models, tournament);

@@ -43,7 +43,7 @@ import { bracketProps, playoffOf, screenRounds } from './bracket-props.tsx';
 
 export { bracketProps, playoffOf } from './bracket-props.tsx';
 import { LEAGUE_ROUNDS_ID, RoundPairings } from '../../views/league-table.tsx';
-import { leagueRoundsOf, secondChancePanelOf } from './standings-parts.tsx';
+import { leagueRoundsOf, roundsInPlaceOfBracket, secondChancePanelOf } from './standings-parts.tsx';
 
 export type LiveView =
   | { kind: 'home'; channel: string }
@@ -212,7 +212,7 @@ export function renderLivePage(view: LiveView, models: ReadModels, context?: Pag
       return html(
         <Layout title={`${tournament.name} · bracket`} live={live}>
           <h1>{tournament.name}</h1>
-          <Bracket {...bracketProps(models, tournament)} />
+          {roundsInPlaceOfBracket(models, tournament) ?? <Bracket {...bracketProps(models, tournament)} />}
           <p class="exports">
             <a href={tournamentLinks(tournament.tournamentId).rules}>Rules in force</a>
             {' · '}

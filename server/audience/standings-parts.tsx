@@ -18,6 +18,15 @@ export function leagueRoundsOf(models: ReadModels, tournament: TournamentModel) 
   return rounds ? <RoundPairings rounds={rounds} names={teamNames(tournament)} gamesToWin={state.format.gamesToWin} /> : null;
 }
 
+/**
+ * A league played without a bracket (round robin, Swiss), whose bracket page shows its rounds
+ * instead: every pairing by round. Pools into a playoff keep their playoff's bracket there.
+ */
+export function roundsInPlaceOfBracket(models: ReadModels, tournament: TournamentModel) {
+  const state = tournamentById(models, tournament.tournamentId)!;
+  return state.bracket?.bracket.pools ? null : leagueRoundsOf(models, tournament);
+}
+
 /** A second-chance bracket's own standings, apart from the main ones; nothing without one. */
 export function secondChancePanelOf(tournament: TournamentModel) {
   const chance = secondChanceOf(tournament);
