@@ -206,7 +206,7 @@ export type NewsFact =
   | { kind: 'match-undecided'; matchId: string }
   | { kind: 'match-under-review'; matchId: string }
   | { kind: 'matches-reopened'; reopened: { matchId: string; result: NewsResult | null }[]; by: string; restart: string[] }
-  | { kind: 'round-drawn'; round: number; final: boolean; byes: { teamId: string; card: string | null }[] }
+  | { kind: 'round-drawn'; round: number; final: boolean; byes: { teamId: string; card: string | null }[]; playoff?: true }
   | { kind: 'time-called'; matchId: string; game: number | null; hand: number }
   | { kind: 'result-corrected'; gameId: string; judge: string; winner: string; reason: string }
   | { kind: 'team-out'; teamId: string; how: 'disqualified' | 'no-show' | 'forfeit'; reason: string }

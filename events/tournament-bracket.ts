@@ -64,7 +64,18 @@ export function bracketRoundDrawn(state: TournamentState, drawn: BracketRoundDra
   }
   state.roundDraws = [...state.roundDraws, ...e.draws.map((d) => ({ ...d, round: e.round }))];
   const final = e.matches.some((m) => m.side === 'final');
-  addLatest(state, { kind: 'round-drawn', round: e.round, final, byes: e.draws.map((d) => ({ teamId: d.bye, card: d.card ?? null })) }, position);
+  addLatest(
+    state,
+    // Pools into a playoff: the round drawn is the playoff.
+    {
+      kind: 'round-drawn',
+      round: e.round,
+      final,
+      byes: e.draws.map((d) => ({ teamId: d.bye, card: d.card ?? null })),
+      ...(e.playoff ? { playoff: true as const } : {}),
+    },
+    position,
+  );
   return true;
 }
 

@@ -201,6 +201,8 @@ describe('pools into a playoff through the HTTP routes and paper records', () =>
     const top = pools.map((p) => p.standings.slice(0, 2).map((r) => r.teamId));
     expect(seeds.slice(0, 3).sort()).toEqual(top.map((t) => t[0]!).sort());
     expect(seeds.slice(3).sort()).toEqual(top.map((t) => t[1]!).sort());
+    expect(model().latest[0]).toMatchObject({ kind: 'round-drawn', playoff: true });
+    expect(await (await app.request(`/tournaments/${id}`)).text()).toContain('Playoff drawn');
     const after = (await answer(app.request(`/api/v1/tournaments/${id}`))).pools as Pool[];
     expect(after.map((p) => p.goingOn)).toEqual(top);
     // Teams not going on are out; pool mates do not meet in the playoff's first round.

@@ -33,7 +33,7 @@ export function newsText(news: NewsFact, event: NewsContext): string {
     }
     case 'round-drawn': {
       const byes = news.byes.map((bye) => `${name(bye.teamId)} has the bye${bye.card ? ` (${bye.card})` : ''}`);
-      return `${news.final ? 'Final drawn' : `Round ${news.round} drawn`}${byes.length > 0 ? `: ${byes.join('; ')}` : ''}`;
+      return `${news.playoff ? 'Playoff drawn' : news.final ? 'Final drawn' : `Round ${news.round} drawn`}${byes.length > 0 ? `: ${byes.join('; ')}` : ''}`;
     }
     case 'time-called':
       return `Time called in ${label(news.matchId)}${news.game !== null ? `, game ${news.game},` : ''} during hand ${news.hand}`;
