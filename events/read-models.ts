@@ -221,6 +221,8 @@ export interface TournamentModel {
   tournamentId: string;
   name: string;
   format: FormatId;
+  /** Set while the entrants are players registered alone (a team structure whose partners are not drawn yet); absent once they are teams. */
+  alone?: true;
   status: 'registration' | 'running' | 'finished';
   teams: TeamRow[];
   matches: MatchModel[];

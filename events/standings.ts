@@ -319,7 +319,7 @@ export function knockoutReach(
   return bracketReach({ teams: tournament.teams, placings: tournament.placings, matches: tournament.matches });
 }
 
-/** Whether the standings are a progressive evening's players, each on a running total. */
-export function isIndividual(tournament: Partial<Pick<TournamentModel, 'format'>>): boolean {
-  return tournament.format === 'tournament-spades';
+/** Whether the standings are of players: a progressive evening's, each on a running total, or players registered alone before their partners are drawn. */
+export function isIndividual(tournament: Partial<Pick<TournamentModel, 'format' | 'alone'>>): boolean {
+  return tournament.format === 'tournament-spades' || tournament.alone === true;
 }

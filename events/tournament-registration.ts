@@ -86,5 +86,6 @@ export function partnersDrawn(state: TournamentState, e: PartnersDrawn): boolean
     return row;
   });
   state.checkedIn = e.teams.map((t) => t.teamId);
+  delete state.model.alone;
   return true;
 }

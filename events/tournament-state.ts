@@ -159,6 +159,7 @@ export function startTournament(e: TournamentCreated): TournamentState {
       tournamentId: e.tournamentId,
       name: e.name,
       format: e.format,
+      ...(e.options.partners === 'drawn' ? { alone: true as const } : {}),
       status: 'registration',
       teams: [],
       matches: [],

@@ -132,6 +132,13 @@ describe('drawn partners through the HTTP routes and paper records', () => {
       expect(page.status, path).toBe(200);
     }
     expect((await app.request(`/screen?t=${id}`)).status).toBe(200);
+    // The standings list the players under "Player", each linked to their own page, which answers.
+    const standings = await (await app.request(`/tournaments/${id}/leaderboard`)).text();
+    const links = [...standings.matchAll(new RegExp(`href="(/tournaments/${id}/(?:teams|players)/[^"]+)"`, 'g'))].map((m) => m[1]!);
+    expect(links).toHaveLength(9);
+    expect(links.every((link) => link.startsWith(`/tournaments/${id}/players/`))).toBe(true);
+    for (const link of links) expect((await app.request(link)).status, link).toBe(200);
+    expect(htmlText(standings)).toContain('Player');
 
     // The preview changes nothing.
     const before = ledger.models.position;
