@@ -13,6 +13,9 @@ import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { importWin } from './paper-records.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
 import { correctGameResult, disqualifyTeam } from '../server/commands/ruling-commands.ts';
+import { applyEvent, emptyModels } from '../events/projections.ts';
+import { projected } from '../events/store/served-ledger.ts';
+import { replayProblem } from '../server/commands/replay-check.ts';
 
 let fixture: Fixture;
 beforeAll(async () => {
@@ -366,6 +369,22 @@ describe('pools into a playoff through the HTTP routes and paper records', () =>
     ]);
     const standings = (await answer(app.request(`/api/v1/tournaments/${id}`))).standings as { teamId: string; placeLabel: string }[];
     expect(standings.find((r) => r.teamId === 't6')!.placeLabel).toBe('Disqualified');
+    // The recorded playoff is what the draw makes at that point of the ledger; one seeded otherwise is not.
+    const models = emptyModels();
+    let checked: (string | null)[] = [];
+    for (const row of ledger.store.readAll({})) {
+      const payload = row.payload as Record<string, unknown>;
+      if (row.type === 'BracketRoundDrawn' && payload.tournamentId === id) {
+        const forged = { ...payload, playoff: [...(payload.playoff as string[])].reverse() };
+        checked = [
+          replayProblem(models, { stream: row.stream, type: row.type, payload }),
+          replayProblem(models, { stream: row.stream, type: row.type, payload: forged }),
+        ];
+      }
+      applyEvent(models, projected(row));
+    }
+    expect(checked[0]).toBeNull();
+    expect(checked[1]).toBe('BracketRoundDrawn records playoff ["t3","t1"], but at this point of the ledger it would be ["t1","t3"]');
     expectRebuildEqualsLive(ledger);
   });
 });
