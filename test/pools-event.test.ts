@@ -277,6 +277,13 @@ describe('pools into a playoff through the HTTP routes and paper records', () =>
     // The create form offers the structure and its three choices in words.
     const form = await (await send(app, director, 'GET', '/director')).text();
     for (const words of ['Pools into a playoff', 'Number of pools', 'Teams going on from each pool', 'Double elimination']) expect(form).toContain(words);
+    // The rules sheet the form previews follows the pools typed, and says what is wrong with them.
+    const preview = (fields: Record<string, string>) =>
+      send(app, director, 'POST', '/director/rules-preview', { form: { format: 'pools', rules: 'blp-r1', ...fields } }).then((r) => r.text());
+    const typed = await preview({ pools: '4', advance: '1', playoff: 'double' });
+    expect(typed).toContain('spread over 4 pools by seed');
+    expect(typed).toContain('The top team of each pool goes on to a double elimination (out after two losses) playoff');
+    expect(await preview({ pools: '1' })).toContain('the number of pools must be a whole number from 2 to 16, not 1');
     const create = (tournamentId: string, options: Record<string, unknown>) =>
       answer(
         send(app, director, 'POST', '/director/tournaments', { json: { tournamentId, name: 'Pools', format: 'pools', rules: 'blp-r1', ...options } }),

@@ -117,6 +117,19 @@ function withOverrides(rules: RulesChoice, overrides: Record<string, unknown>): 
   return { ...base, ...overrides };
 }
 
+/** A whole number as a form or JSON sends it; anything else as sent, for the format's check to say what is wrong. */
+const wholeOrAsSent = (value: unknown): unknown => (typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : value);
+const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
+
+/** Pools into a playoff: how many pools, how many of each go on, and the playoff, as sent; checked in words by engine/formats.ts. */
+function poolChoices(input: Record<string, unknown>): Partial<FormatOptions> {
+  const chosen: Partial<FormatOptions> = {};
+  if (given(input.pools)) chosen.pools = wholeOrAsSent(input.pools) as number;
+  if (given(input.advance)) chosen.advance = wholeOrAsSent(input.advance) as number;
+  if (given(input.playoff)) chosen.playoff = input.playoff as FormatOptions['playoff'];
+  return chosen;
+}
+
 /**
  * The event the form's `format` and `rules` choose, its options with the director's choices on
  * top; what the director left empty stays the structure's or the rulebook's.
@@ -134,6 +147,7 @@ export function createChoices(input: Record<string, unknown>, format: unknown): 
   if (f.clockPer !== '') chosen.clockPer = f.clockPer as FormatOptions['clockPer'];
   const fees = feesOf(f);
   if (fees !== undefined) chosen.fees = fees;
+  Object.assign(chosen, poolChoices(input));
   const lines = ruleOverrides(f.ruleOverrides);
   const base = start.options;
   // Each round's rules: the builder's values (a value set once holds in every round but those

@@ -55,18 +55,11 @@ const CreateFields = fields({
   rounds: field.optionalWhole({ min: 1, max: 99 }),
   // Single elimination: `first-round` for a second-chance bracket of the first round's losers.
   consolation: field.optionalText({ max: 20 }),
-  // Pools into a playoff: how many pools, how many of each go on, and the playoff's elimination; checked in words by engine/formats.ts.
-  pools: field.raw().optional(),
-  advance: field.raw().optional(),
-  playoff: field.raw().optional(),
   // A team structure: `drawn` when players register alone and partners are drawn, and then what an odd player does (`twice`, `sit-out`).
   partners: field.optionalText({ max: 20 }),
   oddPlayer: field.optionalText({ max: 20 }),
 });
 
-/** A whole number as a form or JSON sends it; anything else as sent, for the format's check to say what is wrong. */
-const wholeOrAsSent = (value: unknown): unknown => (typeof value === 'string' && /^\s*\d{1,9}\s*$/.test(value) ? Number(value) : value);
-const given = (value: unknown): boolean => value !== undefined && value !== null && value !== '';
 // Longer than any name may be, so an over-long one is refused with its own sentence (events/names.ts).
 const TeamFields = fields({
   name: field.text({ max: 16_000 }),
@@ -255,14 +248,11 @@ export function directorRoutes(options: DirectorRoutesOptions) {
       scope: 'create',
       decide: (input) => {
         typed = input;
-        const { tournamentId, name, format, rounds, consolation, pools, advance, playoff, partners, oddPlayer } = parseFields(input, CreateFields);
+        const { tournamentId, name, format, rounds, consolation, partners, oddPlayer } = parseFields(input, CreateFields);
         created = tournamentId;
         const { start, options } = createChoices(input, format);
         if (rounds !== null) options.rounds = rounds;
         if (consolation !== '') options.consolation = consolation as FormatOptions['consolation'];
-        if (given(pools)) options.pools = wholeOrAsSent(pools) as number;
-        if (given(advance)) options.advance = wholeOrAsSent(advance) as number;
-        if (given(playoff)) options.playoff = playoff as FormatOptions['playoff'];
         if (partners !== '' && partners !== 'registered') options.partners = partners as FormatOptions['partners'];
         if (oddPlayer !== '') options.oddPlayer = oddPlayer as FormatOptions['oddPlayer'];
         const decision = createTournament(models, { tournamentId, name, format: start.format, options });
