@@ -357,6 +357,9 @@ describe('pools into a playoff through the HTTP routes and paper records', () =>
     expect(pools[1]!.tiedAtTop).toEqual([]);
     const page = await (await app.request(`/tournaments/${id}/leaderboard`)).text();
     expect(page).toContain('Tied for 1st in Pool A: Team 1, Team 4 and Team 5.');
+    // Pool play's rounds under the tables name each pairing's pool, forfeits included.
+    expect(page.match(/<span class="pairing-pool">Pool A<\/span>/g)).toHaveLength(3);
+    expect(page.match(/<span class="pairing-pool">Pool B<\/span>/g)).toHaveLength(3);
 
     // Level on everything, Pool A's teams go on in seed order: t1 meets t3 in the final.
     await answer(send(app, director, 'POST', `/director/tournaments/${id}/rounds/draw`, { json: { round: 4, confirm: 'yes' } }));

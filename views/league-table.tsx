@@ -329,6 +329,9 @@ function RoundBlock({
       {round.pairings.map((p) => (
         <li class={`pairing pairing--${p.state}`} data-match={p.matchId}>
           <span class="pairing-line">
+            {/* Pool play's pairings say their pool on the page; the screen's columns leave it to the pools' tables. */}
+            {p.pool && !screen ? <span class="pairing-pool">Pool {p.pool}</span> : null}
+            {p.pool && !screen ? ' ' : null}
             <span class="pairing-table">{p.table === null ? '' : `Table ${p.table}:`}</span>{' '}
             <span class={p.winner === p.teams[0] ? 'pairing-team is-winner' : 'pairing-team'}>{names[p.teams[0]] ?? p.teams[0]}</span>{' '}
             <span class="pairing-vs">against</span>{' '}
