@@ -72,8 +72,8 @@ export interface WriterLink<E extends AnyEvent> {
   submit: Submit<E>;
   /**
    * For the committer, before each commit: while this process is the writer and has just
-   * answered other processes' appends, waits for them to send their next (at most one commit's
-   * time), so those join this commit rather than the one after it.
+   * answered other processes' appends, waits for them to send their next (at most twice its last
+   * commit's time), so those join this commit rather than the one after it.
    */
   gather(lastCommitMs: number): Promise<void>;
   /** Whether this process is the writer now. */
@@ -98,6 +98,9 @@ const FAREWELL_MS = 2000;
 const ANSWERS_MS = 2500;
 // The longest the writer holds a commit back for answered processes to send again.
 const GATHER_MAX_MS = 10;
+// The shortest: twice the last commit's time, and at least this, is what the answered processes
+// take to be scheduled and send again while the writer and the database share the cores.
+const GATHER_MIN_MS = 2;
 // Commits that start without waiting after a wait in vain (fewer than a quarter came back):
 // processes that were answered and sent nothing more (a request served, say) cost the commits
 // after them nothing.
@@ -462,7 +465,7 @@ export function writerLink<E extends AnyEvent>(options: WriterLinkOptions<E>): W
           expected = 0;
           resolve();
         },
-        Math.min(GATHER_MAX_MS, Math.max(1, lastCommitMs)),
+        Math.min(GATHER_MAX_MS, Math.max(GATHER_MIN_MS, 2 * lastCommitMs)),
       );
       gathered = () => {
         clearTimeout(timer);
