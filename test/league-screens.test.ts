@@ -200,5 +200,10 @@ describe('a round robin’s standings and schedule', () => {
     expect(bracket).toContain('Rounds Round 1 of 15, over');
     expect(bracket).not.toContain('Winners’ bracket');
     expect([...livePartials(channelOf('bracket', 'robin16'), l.models)!.keys()]).toEqual(['league-rounds']);
+    // The bracket embed a club's site frames shows the rounds too, in the region its stream refreshes.
+    const embed = await page(l, '/embed/tournaments/robin16/bracket');
+    expect(words(embed)).toContain('Rounds Round 1 of 15, over');
+    expect(embed).toContain('id="league-rounds"');
+    expect(words(embed)).not.toContain('Winners’ bracket');
   });
 });

@@ -11,6 +11,7 @@ import { Layout } from '../../views/layout.tsx';
 import { Leaderboard } from '../../views/leaderboard.tsx';
 import { bracketProps, html, progressiveOf, progressiveSeatingOf } from './live-pages.tsx';
 import { tournamentLinks } from '../../events/addresses.ts';
+import { roundsInPlaceOfBracket } from './standings-parts.tsx';
 
 export type EmbedKind = 'bracket' | 'standings';
 
@@ -26,7 +27,8 @@ export function renderEmbed(kind: EmbedKind, tournamentId: string, models: ReadM
   return html(
     <Layout title={`${tournament.name} · ${kind}`} embed live={{ url: `${page}/stream?after=${models.position}` }}>
       {kind === 'bracket' ? (
-        <Bracket {...bracketProps(models, tournament)} />
+        // A league's rounds stand where a knockout's tree would, as on the bracket's page and in its stream.
+        (roundsInPlaceOfBracket(models, tournament) ?? <Bracket {...bracketProps(models, tournament)} />)
       ) : (
         <>
           {progressiveSeatingOf(models, tournament)}
