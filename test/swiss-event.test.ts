@@ -155,6 +155,25 @@ describe('a Swiss event through the HTTP routes and paper records', () => {
       }
     }
     expect(model().placings.map((p) => [p.teamId, p.place])).toEqual(rows.map((r) => [r.teamId, r.place]));
+    // The standings CSV carries the same table: each tiebreak's value and the one that placed a team.
+    const [header, ...lines] = (await (await app.request(`/tournaments/${id}/standings.csv`)).text()).trim().split('\r\n');
+    const columns = header!.split(',');
+    const csv = lines.map((line) => Object.fromEntries(line.split(',').map((cell, i) => [columns[i]!, cell])));
+    const ids = ['match-wins', 'opponents-match-wins', 'points-difference'];
+    expect(csv.map((c) => c.team_id)).toEqual(rows.map((r) => r.teamId));
+    for (const [i, c] of csv.entries()) {
+      const t = c.team_id!;
+      expect([c.rank, c.wins, c.points_difference, c.opponents_match_win_share]).toEqual([
+        String(rows[i]!.place),
+        String(wins.get(t) ?? 0),
+        String(diff.get(t) ?? 0),
+        (oppShare(t) / 1000).toFixed(3),
+      ]);
+      if (i > 0) {
+        const differs = [0, 1, 2].find((k) => key(rows[i - 1]!.teamId)[k] !== key(t)[k]);
+        expect([c.placed_by, c.place_shared]).toEqual(differs === undefined ? ['', 'yes'] : [ids[differs], 'no']);
+      }
+    }
     // Every later round is a recorded event, and folding the ledger again gives the same rounds.
     expect(
       eventsOf(ledger, 'BracketRoundDrawn')

@@ -147,7 +147,7 @@ export function auditApp(ledger: ServedLedger, options: AuditOptions = {}) {
   // Ranked as the leaderboard ranks them.
   app.get(
     '/tournaments/:tournamentId/standings.csv',
-    csvFile('standings', (state) => standingsCsv(rankedTeams(state.model)), { kind: 'standings' }),
+    csvFile('standings', (state) => standingsCsv(rankedTeams(state.model), state.model.league), { kind: 'standings' }),
   );
   app.get(
     '/tournaments/:tournamentId/stats.csv',

@@ -33,7 +33,7 @@ export interface PastAnswer {
 
 export function renderPast(tournamentId: string, past: PastTournament, view: PastView): PastAnswer {
   if (view.kind === 'standings') {
-    return { position: past.position, body: standingsCsv(past.tournament ? rankedTeams(past.tournament.model) : []) };
+    return { position: past.position, body: standingsCsv(past.tournament ? rankedTeams(past.tournament.model) : [], past.tournament?.model.league) };
   }
   if (view.kind === 'stats-csv') return { position: past.position, body: statsCsv(past.tournament?.stats ?? null) };
   if (view.kind === 'stats') return { position: past.position, body: JSON.stringify(past.tournament?.stats ?? null) };
