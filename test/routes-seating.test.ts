@@ -192,6 +192,10 @@ describe('the first dealer, the rulebook’s way', () => {
     // North and East tie on kings and draw again: East's 10♣ beats North's 3♦.
     const seated = await seat({ cardN: ['KS', '3D'], cardE: ['KD', '10C'], cardS: '4C', cardW: ['9H'], firstDealer: 'E' });
     expect(seated.status, await seated.clone().text()).toBe(200);
+    // The desk hears the match by its round and teams, not its id.
+    const done = String((await json(seated.clone())).done);
+    expect(done).toMatch(/^Seated Round 1, (Aces against Kings|Kings against Aces) at table 1; /);
+    expect(done).not.toContain('W1-1');
     expect(eventsOf(ledger, 'MatchStarted')[0]!.firstDealer).toEqual({
       method: 'high-card',
       rounds: [

@@ -55,12 +55,17 @@ export function seatingRoutes(app: Hono, { models, now, onTournament }: SeatingR
       const matchId = c.req.param('matchId')!;
       const { table } = parseFields(input, SeatFields);
       const seating = seatingInput(input);
-      const busy = tournamentById(models, tournamentId)!.model.matches.find((m) => m.status === 'live' && m.table === table);
-      if (busy) throw new CommandError(`table ${table} is playing ${busy.label}; seat ${matchId} at another table`, 409);
+      const model = tournamentById(models, tournamentId)?.model;
+      const teamName = (id: string) => model?.teams.find((t) => t.teamId === id)?.name ?? id;
+      // A match in the room's words: its round and its teams ("Round 2, Aces against Kings").
+      const named = (m: { label: string; teams: readonly (string | null)[] }) =>
+        m.teams.every((t) => t !== null) ? `${m.label}, ${m.teams.map((t) => teamName(t!)).join(' against ')}` : m.label;
+      const match = model?.matches.find((m) => m.matchId === matchId);
+      const busy = model?.matches.find((m) => m.status === 'live' && m.table === table);
+      if (busy) throw new CommandError(`table ${table} is playing ${named(busy)}; seat ${match ? named(match) : matchId} at another table`, 409);
       const decision = startMatch(models, { tournamentId, matchId, table, at: now(), ...seating });
-      const teamName = (id: string) => tournamentById(models, tournamentId)!.model.teams.find((t) => t.teamId === id)?.name ?? id;
       const dealer = firstDealerWords(decision[0]!.events[0]!.payload.firstDealer as Record<string, unknown> | undefined, teamName);
-      return { decision, done: `Seated ${matchId} at table ${table}; ${dealer}.` };
+      return { decision, done: `Seated ${match ? named(match) : matchId} at table ${table}; ${dealer}.` };
     }),
   );
 }
