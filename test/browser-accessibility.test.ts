@@ -5,7 +5,6 @@
  * the cards, and a judge rules on a claim, with Tab, Enter, Space and the arrow keys only.
  */
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { serve } from '@hono/node-server';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,12 +18,9 @@ import { driveTables } from '../server/serve/table-driver.ts';
 import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs, tempDir } from './fixtures/live-server.ts';
 import { recordedCards } from './fixtures/event-day.ts';
 import { open } from './routes-fixture.ts';
+import { axeViolations } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-accessibility');
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-/** The rules checked: WCAG 2.0, 2.1 and 2.2, levels A and AA. */
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 type Role = 'public' | 'scorekeeper' | 'judge' | 'director';
 
@@ -105,28 +101,6 @@ const PAGES: { role: Role; page: string; path: (s: Scene) => string; tv?: boolea
 
 const TV = { width: 1920, height: 1080 };
 const LAPTOP = { width: 1366, height: 768 };
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: string[]; failureSummary?: string }[];
-}
-
-/** axe-core's WCAG findings on the page as it stands, one line per element. */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(
-    async (tags) =>
-      (
-        await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
-          runOnly: { type: 'tag', values: tags },
-          resultTypes: ['violations'],
-        })
-      ).violations,
-    WCAG_TAGS,
-  );
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}) at ${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ')}`));
-}
 
 /** Counts pointer presses in the tab's session, from before its pages' scripts run: the keyboard tests take none. */
 const POINTER_LOG = `
@@ -293,7 +267,7 @@ describe.skipIf(!hasChromium)('accessibility', () => {
       const before = ledger.models.position;
       await row.act?.(page);
       expect(ledger.models.position).toBe(before);
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(errors).toEqual([]);
     });
   }
@@ -309,7 +283,7 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     await page.waitForURL(/\/entry\/tables\/duo\/1$/);
     let step = (await page.getAttribute('#entry-panel', 'data-next'))!;
     expect(step).toBe('start');
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // The first dealer drawn for high card: North's ace deals.
     for (const [seat, card] of [
@@ -327,14 +301,14 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     expect(step).toBe('deal:1');
     // The panel redrawn by each answer keeps the focus: here on the first control the deal offers.
     expect(await focusedIs(page, '[data-action=deal-table]')).toBe(true);
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await tabTo(page, '[data-action=deal-system]');
     await page.keyboard.press('Space');
     step = await nextStep(page, step);
     expect(step).toMatch(/^bid:/);
     expect(await focusedIs(page, '[data-bid]')).toBe(true);
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // Each bid from the keys the preset offers; the focus stays on the bid just made, for the next seat.
     while (step.startsWith('bid:')) {
@@ -344,7 +318,7 @@ describe.skipIf(!hasChromium)('accessibility', () => {
       expect(await focusedIs(page, step.startsWith('bid:') ? '[data-bid]' : '.card-grid button.card-key.is-open')).toBe(true);
     }
     expect(step).toMatch(/^play:/);
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // Each card a key that breaks no rule; after each the focus is on the next seat's first card.
     let cards = 0;
@@ -379,7 +353,7 @@ describe.skipIf(!hasChromium)('accessibility', () => {
     await page.locator('[data-confirm-ruling]').waitFor();
     expect(rulings()).toBe(before);
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('confirm-ruling-title');
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await page.keyboard.press('Tab');
     expect(await page.evaluate(() => document.activeElement?.getAttribute('data-action'))).toBe('confirm-ruling');
     await page.keyboard.press('Enter');

@@ -12,6 +12,7 @@ import { driveTables } from '../server/serve/table-driver.ts';
 import { claimRenege } from '../server/commands/game-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, waitFor } from './fixtures/live-server.ts';
 import { type EventDay, eventDay, joinTable, playableCard, recordedCards, settled } from './fixtures/event-day.ts';
+import { showPanel } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-event-day');
 
@@ -261,18 +262,6 @@ describe.skipIf(!hasChromium)('the day of the event in a browser', () => {
         }
         return found;
       });
-    }
-
-    async function showPanel(page: Page, index: number): Promise<void> {
-      await page.evaluate(
-        (at) => {
-          for (const animation of document.getAnimations()) {
-            animation.pause();
-            animation.currentTime = at;
-          }
-        },
-        index * 15_000 + 7_000,
-      );
     }
 
     it('shows no text under 28px on any panel, for events of 4, 16 and 64 teams', async () => {

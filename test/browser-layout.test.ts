@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import {
   demoLedger,
@@ -16,6 +16,7 @@ import {
   tempDir,
   TOURNAMENT,
 } from './fixtures/live-server.ts';
+import { showPanel } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-layout');
 
@@ -101,22 +102,6 @@ function layoutProblems(): string[] {
 }
 
 const PANELS = ['standings', 'bracket', 'tables'] as const;
-
-/**
- * Stops every animation at the middle of a panel's turn: the panels take 15 s each of a 45 s
- * cycle, so at 7 s into turn k only panel k is up.
- */
-async function showPanel(page: Page, index: number): Promise<void> {
-  await page.evaluate(
-    (at) => {
-      for (const animation of document.getAnimations()) {
-        animation.pause();
-        animation.currentTime = at;
-      }
-    },
-    index * 15_000 + 7_000,
-  );
-}
 
 /** Tournament states to lay out, in the order the ledger reaches them. */
 const STATES = [

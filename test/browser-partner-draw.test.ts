@@ -4,37 +4,18 @@
  * on the desk, and a drawn player's page naming their partner; every step checked with axe-core
  * against WCAG 2.2 AA, and nothing wider than the screen.
  */
-import { createRequire } from 'node:module';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { checkInTeam, createTournament, registerPlayer } from '../server/commands/tournament-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
+import { axeViolations } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-partner-draw');
 
 const AT = '2026-03-01T10:00:00.000Z';
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const NAMES = ['Ann Avery', 'Bob Baker', 'Cy Carter', 'Di Dunn', 'Ed Evans', 'Flo Fisher', 'Gus Gray'];
-
-/** axe-core's WCAG findings on the page as it stands, one line per element. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(
-    async (tags) =>
-      (
-        await (
-          window as unknown as {
-            axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> };
-          }
-        ).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
-      ).violations,
-    WCAG_TAGS,
-  );
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} at ${n.target.join(' ')}`));
-}
 
 describe.skipIf(!hasChromium)('drawing partners at the desk in a browser', () => {
   let ledger: Ledger;
@@ -82,7 +63,7 @@ describe.skipIf(!hasChromium)('drawing partners at the desk in a browser', () =>
       await page.goto(`${url}/director/tournaments/${id}`);
       const wide = () => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(await page.locator('[data-partners=waiting]').textContent()).toContain('(5 of 7)');
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       const before = ledger.models.position;
       await page.check('input[name=odd][value=twice]');
@@ -92,7 +73,7 @@ describe.skipIf(!hasChromium)('drawing partners at the desk in a browser', () =>
       const shown = await page.locator('[data-confirm-partners] .drawn-teams li').allTextContents();
       expect(shown).toHaveLength(3);
       expect(await page.locator('[data-confirm-partners] [data-twice]').textContent()).toMatch(/plays on two teams/);
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(await wide()).toBeLessThanOrEqual(1);
 
       await page.click('[data-action=confirm-partner-draw]');
@@ -100,7 +81,7 @@ describe.skipIf(!hasChromium)('drawing partners at the desk in a browser', () =>
       const drawn = ledger.models.tournaments[id]!.partners!.draw!;
       expect(drawn.teams.map((t) => t.name)).toEqual(shown);
       expect(await page.locator('[data-partners=drawn] .drawn-teams li').allTextContents()).toEqual(shown);
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(await wide()).toBeLessThanOrEqual(1);
 
       // A drawn player's own page names their partner, readable on the phone in the room.
@@ -109,7 +90,7 @@ describe.skipIf(!hasChromium)('drawing partners at the desk in a browser', () =>
       await page.goto(`${url}/tournaments/${id}/players/${team.players[0]}`);
       expect(await page.locator('.team-next-headline').textContent()).toContain(`Your partner`);
       expect(await page.locator('.team-next-headline').textContent()).toContain(partner);
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(await wide()).toBeLessThanOrEqual(1);
       await context.close();
     });

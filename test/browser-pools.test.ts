@@ -6,7 +6,6 @@
  * table for each pool and then the playoff, and fits a 390 px phone; axe-core finds no WCAG 2.2
  * A or AA violation on any of them.
  */
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,63 +14,12 @@ import { drawRound } from '../server/commands/round-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { LEAGUE_NAMES, enterRound } from './fixtures/league-events.ts';
 import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
+import { axeViolations, showPanel, shownTexts } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-pools');
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const TV = { width: 1920, height: 1080 };
 const PHONE = { width: 390, height: 844 };
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(
-    async (tags) =>
-      (
-        await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
-          runOnly: { type: 'tag', values: tags },
-          resultTypes: ['violations'],
-        })
-      ).violations,
-    WCAG_TAGS,
-  );
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}) at ${n.target.join(' ')}`));
-}
-
-/** Stops the panels' rotation in the middle of one panel's turn: 0 standings, 1 the pairings or the bracket. */
-async function showPanel(page: Page, panel: 0 | 1): Promise<void> {
-  await page.evaluate(
-    (at) => {
-      for (const animation of document.getAnimations()) {
-        animation.pause();
-        animation.currentTime = at;
-      }
-    },
-    panel === 0 ? 7_000 : 22_000,
-  );
-}
-
-function shownTexts(page: Page, selector: string) {
-  return page.evaluate((sel) => {
-    return Array.from(document.querySelectorAll<HTMLElement>(sel)).map((el) => {
-      const box = el.getBoundingClientRect();
-      const panel = el.closest('.panel')?.getBoundingClientRect();
-      return {
-        text: (el.textContent ?? '').replace(/\s+/g, ' ').trim(),
-        onScreen:
-          box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight + 0.5 && box.right <= innerWidth + 0.5 && (!panel || box.bottom <= panel.bottom + 0.5),
-        cut: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
-        fontSize: parseFloat(getComputedStyle(el).fontSize),
-      };
-    });
-  }, selector);
-}
 
 /** 16 teams in 4 pools of 4, the top 2 of each going on to a double elimination playoff. */
 function startPools(ledger: Ledger, tournamentId: string, name: string): void {
@@ -136,7 +84,7 @@ describe.skipIf(!hasChromium)('pools into a playoff in the browser', () => {
       expect(cells.filter((c) => c.cut).map((c) => c.text)).toEqual([]);
       expect(cells.filter((c) => !c.onScreen).map((c) => c.text)).toEqual([]);
       expect(Math.min(...cells.map((c) => c.fontSize))).toBeGreaterThanOrEqual(28);
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       await showPanel(page, 1);
       if (id === 'pools16') {
@@ -146,7 +94,7 @@ describe.skipIf(!hasChromium)('pools into a playoff in the browser', () => {
         expect(await page.locator('#league-rounds').count()).toBe(0);
         expect(await page.locator('#bracket h2').first().textContent()).toBe('Playoff');
       }
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([1920, 1080]);
       await page.context().close();
     });
@@ -161,7 +109,7 @@ describe.skipIf(!hasChromium)('pools into a playoff in the browser', () => {
       if (id === 'pools16') expect(await page.locator('#bracket .empty').textContent()).toContain('The playoff is drawn once every pool match is decided');
       else expect(await page.locator('#bracket .match, #bracket [data-match]').count()).toBeGreaterThan(0);
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await page.context().close();
     }
   });

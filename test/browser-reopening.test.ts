@@ -6,36 +6,16 @@
  * 2.2 AA (axe-core).
  */
 import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { serve } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { claimRenege } from '../server/commands/game-commands.ts';
 import { hasChromium, launchChromium, noteMissingChromium, PHONE, removeTempDirs } from './fixtures/live-server.ts';
 import { semisDecidedFinalPlaying } from './fixtures/reopening-scenario.ts';
 import { type Fixture, copyOf, makeFixture } from './routes-fixture.ts';
+import { axeViolations } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-reopening');
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-/** axe-core's WCAG findings on the page as it stands, one line per element. */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  type Found = { id: string; help: string; nodes: { target: string[] }[] };
-  const found = await page.evaluate(
-    async (tags) =>
-      (
-        await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Found[] }> } }).axe.run(document, {
-          runOnly: { type: 'tag', values: tags },
-          resultTypes: ['violations'],
-        })
-      ).violations,
-    WCAG_TAGS,
-  );
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}) at ${n.target.join(' ')}`));
-}
 
 describe.skipIf(!hasChromium)('a late ruling from the judge console', () => {
   let browser: Browser;
@@ -99,7 +79,7 @@ describe.skipIf(!hasChromium)('a late ruling from the judge console', () => {
       const button = preview.locator('[data-action=confirm-reopening]');
       const box = (await button.boundingBox())!;
       expect(box.x + box.width).toBeLessThanOrEqual(390);
-      expect(await violations(judge)).toEqual([]);
+      expect(await axeViolations(judge)).toEqual([]);
 
       // Confirmed: the ruling is recorded once, as a reopening, and the Final's game is voided by it.
       await button.click();
@@ -109,7 +89,7 @@ describe.skipIf(!hasChromium)('a late ruling from the judge console', () => {
       const recorded = ledger.store.readAll().at(-1)!;
       expect(recorded).toMatchObject({ type: 'RulingGiven', payload: { claimId: 'late', upheld: true, judge: 'Jo Judge' } });
       expect(m.tournaments.t1!.voided).toEqual({ [gF]: recorded.position });
-      expect(await violations(judge)).toEqual([]);
+      expect(await axeViolations(judge)).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -7,37 +7,21 @@
  * the final, and the structure. Each page meets WCAG 2.2 AA (axe-core) and fits the window.
  */
 import { mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
 import { hasChromium, launchChromium, noteMissingChromium, removeTempDirs, ROOT, serveInProcess, tempDir } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
+import { axeViolations } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-rules-builder');
 
 const OUTPUT = join(ROOT, 'test-output');
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const SIZES = [
   { name: 'laptop', width: 1280, height: 800 },
   { name: 'phone', width: 390, height: 844 },
 ] as const;
-
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(
-    async (tags) =>
-      (
-        await (
-          window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-        ).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
-      ).violations,
-    WCAG_TAGS,
-  );
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} at ${n.target.join(' ')}`));
-}
 
 /** Runs in the page: anything reaching past the window's right edge. */
 function overflowing(): string[] {
@@ -130,7 +114,7 @@ describe.skipIf(!hasChromium)('a flyer’s rules built with the create form', ()
       expect(await b.locator('select[name="rule.jokers"]').inputValue()).toBe('true');
       expect(await b.locator('input[name="rule.blindBid.deficit"]').inputValue()).toBe('a hundred');
       expect(await page.evaluate(overflowing)).toEqual([]);
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await b.screenshot({ path: `${OUTPUT}/rules-builder-${size.name}-refused.png` });
 
       await b.locator('input[name="rule.blindBid.deficit"]').fill('100');
@@ -154,7 +138,7 @@ describe.skipIf(!hasChromium)('a flyer’s rules built with the create form', ()
       for (const g of games) expect(g).toMatch(/^(House rule: )?A game is won at 300 points, or by the team ahead when 30 minutes are called/);
       expect(lines.join(' ')).not.toContain('500');
       expect(await page.evaluate(overflowing)).toEqual([]);
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       await context.close();
     });
   }

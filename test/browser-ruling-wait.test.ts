@@ -3,14 +3,13 @@
  * claim is made, that its match waits for a ruling on its table (and the page meets WCAG 2.2 AA),
  * and the venue's TV keeps counting how long it has waited between ledger events.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { claimRenege } from '../server/commands/game-commands.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { SSE_LOG, regionText, sseLog } from './fixtures/browser-page.ts';
+import { axeViolations, regionText, SSE_LOG, sseLog } from './fixtures/browser-page.ts';
 import {
   hasChromium,
   type InProcessServer,
@@ -23,23 +22,6 @@ import {
 } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-ruling-wait');
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(
-    async (tags) =>
-      (
-        await (
-          window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }
-        ).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] })
-      ).violations,
-    WCAG_TAGS,
-  );
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} at ${n.target.join(' ')}`));
-}
 
 describe.skipIf(!hasChromium)('a match waiting for a ruling, in a browser', () => {
   let browser: Browser;
@@ -84,7 +66,7 @@ describe.skipIf(!hasChromium)('a match waiting for a ruling, in a browser', () =
     expect((await regionText(page, '.team-next-ruling')).trim()).toBe(`Waiting for a ruling on table ${table} for less than a minute`);
     const wide = await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
     expect(wide).toBe(true);
-    expect(await violations(page)).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
     await phone.close();
 
     // The TV, its clock moved on by four and a half minutes with no ledger event in between.

@@ -10,25 +10,12 @@ import type { Browser, Page } from 'playwright-core';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { wordBreaks } from './fixtures/browser-page.ts';
+import { showPanel, wordBreaks } from './fixtures/browser-page.ts';
 import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
 
 noteMissingChromium('browser-screen-tv-columns');
 
 const NAMES = ['Aces High', 'Big Books', 'Nil Nation', 'Boston Tea Party', 'Bag Ladies', 'Trump Tight Crew', 'Deuces Wild', 'Set Busters'];
-
-/** Stops the panels' rotation in the middle of one panel's turn: 0 standings, 1 bracket. */
-async function showPanel(page: Page, panel: 0 | 1): Promise<void> {
-  await page.evaluate(
-    (at) => {
-      for (const animation of document.getAnimations()) {
-        animation.pause();
-        animation.currentTime = at;
-      }
-    },
-    panel === 0 ? 7_000 : 22_000,
-  );
-}
 
 /** Every text of the bracket's boxes with the lines it takes and whether its words are cut. */
 function bracketTexts(page: Page) {

@@ -3,7 +3,6 @@
  * its code and signs nobody up twice, and a wrong check-in code answers the team's own page,
  * laid out for the phone, with the reason above the form and the way back to the event.
  */
-import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { Ledger } from '../events/store/sqlite/ledger.ts';
@@ -20,30 +19,9 @@ import {
   tempDir,
 } from './fixtures/live-server.ts';
 import { open } from './routes-fixture.ts';
+import { axeViolations } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-sign-up-room');
-
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-/** axe-core's WCAG findings on the page as it stands, one line per element. */
-async function violations(page: Page): Promise<string[]> {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(
-    async (tags) =>
-      (
-        await (window as unknown as { axe: { run(c: Document, o: object): Promise<{ violations: { id: string; nodes: { target: string[] }[] }[] }> } }).axe.run(
-          document,
-          {
-            runOnly: { type: 'tag', values: tags },
-            resultTypes: ['violations'],
-          },
-        )
-      ).violations,
-    WCAG_TAGS,
-  );
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} at ${n.target.join(' ')}`));
-}
 
 const fits = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
@@ -82,7 +60,7 @@ describe.skipIf(!hasChromium)('no dead ends on a phone', () => {
     expect(await phone.getAttribute('[data-sign-up-status] ~ .check-in-code', 'data-code')).toBe(code);
     expect(ledger.models.tournaments.open!.model.teams.map((t) => t.name)).toEqual(['Night Owls']);
     expect(await fits(phone)).toBe(true);
-    expect(await violations(phone)).toEqual([]);
+    expect(await axeViolations(phone)).toEqual([]);
 
     // Another phone at the table types a wrong code.
     const partner = await browser.newContext({ ...PHONE, deviceScaleFactor: 1, bypassCSP: true, reducedMotion: 'reduce' });
@@ -99,7 +77,7 @@ describe.skipIf(!hasChromium)('no dead ends on a phone', () => {
     const field = (await other.getByLabel('Check-in code').boundingBox())!;
     expect(field.y).toBeGreaterThan(reason.y);
     expect(field.x + field.width).toBeLessThanOrEqual(390);
-    expect(await violations(other)).toEqual([]);
+    expect(await axeViolations(other)).toEqual([]);
     // A tab opened before the check-in, still showing the form.
     const stale = await partner.newPage();
     await stale.goto(`${server.url}/tournaments/open/teams/night-owls`);

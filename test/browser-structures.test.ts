@@ -5,7 +5,6 @@
  * entered reaches the pairings over the screen's stream; the standings page and a team's page on
  * a 390 px phone fit the phone; axe-core finds no WCAG 2.2 A or AA violation on any of them.
  */
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,65 +13,12 @@ import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { roundRobinMidway, swissMidway } from './fixtures/league-events.ts';
 import { hasChromium, type InProcessServer, launchChromium, noteMissingChromium, removeTempDirs, serveInProcess, tempDir } from './fixtures/live-server.ts';
 import { wonRecord } from './paper-records.ts';
+import { axeViolations, showPanel, shownTexts } from './fixtures/browser-page.ts';
 
 noteMissingChromium('browser-structures');
 
-const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 const TV = { width: 1920, height: 1080 };
 const PHONE = { width: 390, height: 844 };
-
-interface AxeViolation {
-  id: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's WCAG findings on the page as it stands, one line per element. */
-async function violations(page: Page): Promise<string[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(
-    async (tags) =>
-      (
-        await (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe.run(document, {
-          runOnly: { type: 'tag', values: tags },
-          resultTypes: ['violations'],
-        })
-      ).violations,
-    WCAG_TAGS,
-  );
-  return found.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.help}) at ${n.target.join(' ')}`));
-}
-
-/** Stops the panels' rotation in the middle of one panel's turn: 0 standings, 1 the round's pairings. */
-async function showPanel(page: Page, panel: 0 | 1): Promise<void> {
-  await page.evaluate(
-    (at) => {
-      for (const animation of document.getAnimations()) {
-        animation.pause();
-        animation.currentTime = at;
-      }
-    },
-    panel === 0 ? 7_000 : 22_000,
-  );
-}
-
-/** Each shown text under `selector`: whether it lies wholly on the screen, whether its words are cut, and its type size. */
-function shownTexts(page: Page, selector: string) {
-  return page.evaluate((sel) => {
-    return Array.from(document.querySelectorAll<HTMLElement>(sel)).map((el) => {
-      const box = el.getBoundingClientRect();
-      const panel = el.closest('.panel')?.getBoundingClientRect();
-      return {
-        text: (el.textContent ?? '').replace(/\s+/g, ' ').trim(),
-        onScreen:
-          box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight + 0.5 && box.right <= innerWidth + 0.5 && (!panel || box.bottom <= panel.bottom + 0.5),
-        cut: el.scrollWidth > el.clientWidth + 1 || el.scrollHeight > el.clientHeight + 1,
-        fontSize: parseFloat(getComputedStyle(el).fontSize),
-      };
-    });
-  }, selector);
-}
 
 describe.skipIf(!hasChromium)('league structures in the browser', () => {
   let browser: Browser;
@@ -112,7 +58,7 @@ describe.skipIf(!hasChromium)('league structures in the browser', () => {
       expect(cells.filter((c) => c.cut).map((c) => c.text)).toEqual([]);
       expect(cells.filter((c) => !c.onScreen).map((c) => c.text)).toEqual([]);
       expect(Math.min(...cells.map((c) => c.fontSize))).toBeGreaterThanOrEqual(28);
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
 
       await showPanel(page, 1);
       const lines = await shownTexts(page, '#league-rounds h2, #league-rounds h3, .pairing-table, .pairing-team, .pairing-vs, .pairing-state, .league-to-pair');
@@ -122,7 +68,7 @@ describe.skipIf(!hasChromium)('league structures in the browser', () => {
       expect(lines.filter((l) => l.cut).map((l) => l.text)).toEqual([]);
       expect(Math.min(...lines.map((l) => l.fontSize))).toBeGreaterThanOrEqual(28);
       expect(await page.locator('#league-rounds h2').textContent()).toBe(id === 'swiss16' ? 'Round 3 of 5: pairings' : 'Round 4 of 15: pairings');
-      expect(await violations(page)).toEqual([]);
+      expect(await axeViolations(page)).toEqual([]);
       // The page never scrolls: the TV has nobody at it.
       expect(await page.evaluate(() => [document.documentElement.scrollWidth, document.documentElement.scrollHeight])).toEqual([1920, 1080]);
       await page.context().close();
@@ -132,19 +78,19 @@ describe.skipIf(!hasChromium)('league structures in the browser', () => {
       const standings = await open(`/tournaments/${id}/leaderboard`, PHONE);
       expect(await standings.locator('#leaderboard tbody tr').count()).toBe(16);
       expect(await standings.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      expect(await violations(standings)).toEqual([]);
+      expect(await axeViolations(standings)).toEqual([]);
       // A folded round opens by keyboard and shows its pairings.
       await standings.locator('details.league-round summary').first().focus();
       await standings.keyboard.press('Enter');
       expect(await standings.locator('details.league-round').first().getAttribute('open')).toBe('');
-      expect(await violations(standings)).toEqual([]);
+      expect(await axeViolations(standings)).toEqual([]);
       await standings.context().close();
 
       const match = ledger.models.tournaments[id]!.model.matches.find((m) => m.status === 'ready')!;
       const team = await open(`/tournaments/${id}/teams/${match.teams[0]}`, PHONE);
       expect(await team.locator('.team-next-headline').textContent()).toMatch(/^Round \d+: table 1 against /);
       expect(await team.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      expect(await violations(team)).toEqual([]);
+      expect(await axeViolations(team)).toEqual([]);
       await team.context().close();
     });
   }

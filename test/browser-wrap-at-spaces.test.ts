@@ -4,12 +4,12 @@
  * next), and the bracket's team names never break inside a word ("Nil Desperandu / m").
  */
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Ledger, openLedger } from '../events/store/sqlite/ledger.ts';
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { driveTables } from '../server/serve/table-driver.ts';
-import { wordBreaks } from './fixtures/browser-page.ts';
+import { showPanel, wordBreaks } from './fixtures/browser-page.ts';
 import {
   hasChromium,
   type InProcessServer,
@@ -27,19 +27,6 @@ noteMissingChromium('browser-wrap-at-spaces');
 const NAMES = ['Big Joker Energy', 'Books & Bags', 'Set Them Twice', 'Nil Desperandum', 'The Renegers', 'Spade Runners', 'Boston Tea Party', 'Cut Card Crew'];
 const HEADERS = '#leaderboard thead th';
 const TEXTS = '#bracket .slot-name, #bracket .round-title, #bracket .match-label, #leaderboard .team-name';
-
-/** Stops the TV panels' rotation in the middle of one panel's turn: 0 standings, 1 bracket. */
-async function showPanel(page: Page, panel: 0 | 1): Promise<void> {
-  await page.evaluate(
-    (at) => {
-      for (const animation of document.getAnimations()) {
-        animation.pause();
-        animation.currentTime = at;
-      }
-    },
-    panel === 0 ? 7_000 : 22_000,
-  );
-}
 
 describe.skipIf(!hasChromium)('names and headers wrap at spaces', () => {
   let browser: Browser;
