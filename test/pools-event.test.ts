@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from '../engine/random.ts';
 import { snakePools } from '../engine/pools.ts';
 import type { MatchModel } from '../events/read-models.ts';
-import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
+import { answer, type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { importWin } from './paper-records.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
 import { correctGameResult, disqualifyTeam } from '../server/commands/ruling-commands.ts';
@@ -24,13 +24,6 @@ beforeAll(async () => {
 afterAll(() => fixture.close());
 
 type App = ReturnType<typeof copyOf>['app'];
-
-async function answer(res: Response | Promise<Response>, status = 200): Promise<Record<string, unknown>> {
-  const got = await res;
-  const body = (await got.json()) as Record<string, unknown>;
-  expect(got.status, JSON.stringify(body)).toBe(status);
-  return body;
-}
 
 interface Tiebreaks {
   shared: boolean;

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from '../engine/random.ts';
-import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
+import { answer, type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { importWin } from './paper-records.ts';
 import { expectRebuildEqualsLive } from './tournament-ledger.ts';
 import { disqualifyTeam } from '../server/commands/ruling-commands.ts';
@@ -18,13 +18,6 @@ beforeAll(async () => {
 afterAll(() => fixture.close());
 
 type App = ReturnType<typeof copyOf>['app'];
-
-async function answer(res: Response | Promise<Response>, status = 200): Promise<Record<string, unknown>> {
-  const got = await res;
-  const body = (await got.json()) as Record<string, unknown>;
-  expect(got.status, JSON.stringify(body)).toBe(status);
-  return body;
-}
 
 interface Row {
   teamId: string;

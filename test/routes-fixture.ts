@@ -15,6 +15,7 @@ import { bidsOpenTo, dealHand, makeBid, recordTricks } from '../server/commands/
 import { createTournament, registerTeam, startTournament } from '../server/commands/tournament-commands.ts';
 import { startMatch } from '../server/commands/match-commands.ts';
 import { bidValue } from '../engine/bid.ts';
+import { expect } from 'vitest';
 
 export type RoleName = 'public' | 'other-scorekeeper' | 'scorekeeper' | 'judge' | 'director';
 export const ROLES: readonly RoleName[] = ['public', 'other-scorekeeper', 'scorekeeper', 'judge', 'director'];
@@ -168,4 +169,12 @@ export function finishGame(ledger: Ledger, gameId: string): void {
     }
     ledger.execute(recordTricks(ledger.models, { gameId, tricks: { N: 7, S: 6, E: 0, W: 0 } }));
   }
+}
+
+/** A JSON answer's body, once its status is the one expected (200 unless said); the body is in the message when it is not. */
+export async function answer<T extends object = Record<string, unknown>>(res: Response | Promise<Response>, status = 200): Promise<T> {
+  const got = await res;
+  const body = (await got.json()) as T;
+  expect(got.status, JSON.stringify(body)).toBe(status);
+  return body;
 }

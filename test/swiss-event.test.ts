@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRandom } from '../engine/random.ts';
-import { type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
+import { answer, type Fixture, copyOf, makeFixture, send } from './routes-fixture.ts';
 import { importWin } from './paper-records.ts';
 import { eventsOf, expectRebuildEqualsLive } from './tournament-ledger.ts';
 
@@ -15,13 +15,6 @@ beforeAll(async () => {
   fixture = await makeFixture();
 }, 60_000);
 afterAll(() => fixture.close());
-
-async function answer(res: Response | Promise<Response>, status = 200): Promise<Record<string, unknown>> {
-  const got = await res;
-  const body = (await got.json()) as Record<string, unknown>;
-  expect(got.status, JSON.stringify(body)).toBe(status);
-  return body;
-}
 
 interface Row {
   teamId: string;
