@@ -9,7 +9,8 @@ import { SEATS, teamOf } from '../engine/cards.ts';
 import { own, tournamentById } from './lookup.ts';
 import { type Person, entryOf, personById, personOfEntry } from './player-identity.ts';
 import { seatedPlayers } from './player-ids.ts';
-import { entrantsAlone } from './tournament-state.ts';
+import { type TournamentState, entrantsAlone } from './tournament-state.ts';
+import type { TeamRow } from './read-models.ts';
 import type { ReadModels } from './projections.ts';
 import { type PlayerRating, RATING_START, ratingsOf } from './rating-projection.ts';
 import { addLine, emptySeatLine } from './stats-projection.ts';
@@ -112,58 +113,56 @@ function eventLines(models: ReadModels, key: string): PlayerEvent[] {
       .map((row) => {
         const other = row.playerIds!.find((p) => p !== entry);
         const partner = other === undefined ? undefined : personOfEntry(models.circuit, tournamentId, other);
-        return {
-          tournamentId,
-          name: model.name,
-          status: model.status,
-          entry,
-          team: { teamId: row.teamId, name: row.name },
-          partner: partner ? { playerId: partner.playerId, name: partner.name } : null,
-          place: model.placings.find((p) => p.teamId === row.teamId)?.place ?? null,
-          wins: row.wins,
-          losses: row.losses,
-          gamesWon: row.gamesWon,
-          gamesLost: row.gamesLost,
-          withdrawn: row.status === 'withdrawn',
-          seriesId: own(models.circuit.seriesOf, tournamentId) ?? null,
-        };
+        return lineOf(models, state, entry, row, { teamId: row.teamId, name: row.name }, partner ? { playerId: partner.playerId, name: partner.name } : null);
       });
   }
-  const line = eventLine(models, tournamentId, entry);
+  const line = eventLine(models, state, entry);
   return line ? [line] : [];
 }
 
-function eventLine(models: ReadModels, tournamentId: string, entry: string): PlayerEvent | undefined {
-  const state = tournamentById(models, tournamentId);
-  if (!state) return undefined;
-  const model = state.model;
+/** The line of an entry registered as a team's player, or alone. */
+function eventLine(models: ReadModels, state: TournamentState, entry: string): PlayerEvent | undefined {
+  const { model } = state;
+  const { tournamentId } = model;
   // A player registered alone (a progressive evening's, or one whose partner is not drawn yet) is their own entrant.
   const progressive = entrantsAlone(state);
   const teamId = progressive ? entry : entry.slice(0, entry.lastIndexOf(':'));
   const row = model.teams.find((t) => t.teamId === teamId);
   // An entrant still on the waitlist (or who left it) has no row: it never took a place.
   if (!row) return undefined;
-  const place = model.placings.find((p) => p.teamId === teamId)?.place ?? null;
   let partner: PlayerEvent['partner'] = null;
   if (!progressive) {
     const index = Number(entry.slice(entry.lastIndexOf(':') + 1)) - 1;
     const other = personOfEntry(models.circuit, tournamentId, `${teamId}:${index === 0 ? 2 : 1}`);
     if (other) partner = { playerId: other.playerId, name: other.name };
   }
+  return lineOf(models, state, entry, row, progressive ? null : { teamId, name: row.name }, partner);
+}
+
+/** An entry's line in an event: the entrant's row gives its place and record. */
+function lineOf(
+  models: ReadModels,
+  state: TournamentState,
+  entry: string,
+  row: TeamRow,
+  team: PlayerEvent['team'],
+  partner: PlayerEvent['partner'],
+): PlayerEvent {
+  const model = state.model;
   return {
-    tournamentId,
+    tournamentId: model.tournamentId,
     name: model.name,
     status: model.status,
     entry,
-    team: progressive ? null : { teamId, name: row.name },
+    team,
     partner,
-    place,
+    place: model.placings.find((p) => p.teamId === row.teamId)?.place ?? null,
     wins: row.wins,
     losses: row.losses,
     gamesWon: row.gamesWon,
     gamesLost: row.gamesLost,
     withdrawn: row.status === 'withdrawn',
-    seriesId: own(models.circuit.seriesOf, tournamentId) ?? null,
+    seriesId: own(models.circuit.seriesOf, model.tournamentId) ?? null,
   };
 }
 
