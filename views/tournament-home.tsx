@@ -112,31 +112,8 @@ export function TournamentHome({ tournament, stats, kind }: TournamentHomeProps)
         )}
       </section>
 
-      {tournament.prizes && tournament.prizes.length > 0 ? (
-        <section class="prizes" aria-labelledby="prizes-title">
-          <h2 id="prizes-title">Prizes</h2>
-          <ul class="link-list">
-            {tournament.prizes.map((prize) => (
-              <li>
-                <strong>{prize.prize}</strong>: {prize.teams.map((id) => teamName(id)).join(', ')}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
-
-      {tournament.secondChancePrizes && tournament.secondChancePrizes.length > 0 ? (
-        <section class="prizes" aria-labelledby="second-chance-prizes-title">
-          <h2 id="second-chance-prizes-title">Second-chance prizes</h2>
-          <ul class="link-list">
-            {tournament.secondChancePrizes.map((prize) => (
-              <li>
-                <strong>{prize.prize}</strong>: {prize.teams.map((id) => teamName(id)).join(', ')}
-              </li>
-            ))}
-          </ul>
-        </section>
-      ) : null}
+      <PrizeList title="Prizes" id="prizes-title" prizes={tournament.prizes} teamName={teamName} />
+      <PrizeList title="Second-chance prizes" id="second-chance-prizes-title" prizes={tournament.secondChancePrizes} teamName={teamName} />
 
       {tournament.latest.length > 0 ? (
         <section class="latest" aria-labelledby="latest-title">
@@ -151,5 +128,22 @@ export function TournamentHome({ tournament, stats, kind }: TournamentHomeProps)
 
       {stats && stats.stats.totals.games > 0 ? <TournamentStatsSection stats={stats} /> : null}
     </article>
+  );
+}
+
+/** Prizes won, each with its winners; nothing when there are none. */
+function PrizeList({ title, id, prizes, teamName }: { title: string; id: string; prizes: TournamentModel['prizes']; teamName: (id: string) => string }) {
+  if (!prizes || prizes.length === 0) return null;
+  return (
+    <section class="prizes" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      <ul class="link-list">
+        {prizes.map((prize) => (
+          <li>
+            <strong>{prize.prize}</strong>: {prize.teams.map((team) => teamName(team)).join(', ')}
+          </li>
+        ))}
+      </ul>
+    </section>
   );
 }
